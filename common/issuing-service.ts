@@ -1,0 +1,102 @@
+import type {
+  Certificate,
+  Credential,
+  EngineInfo,
+  FileRecord,
+  Job,
+  Page,
+  RevokeResult,
+  UnscheduleResult,
+  VerificationResult,
+} from './wire-types.js';
+import type {
+  CertificateQuery,
+  CreateAndScheduleRequest,
+  CreateCredentialBody,
+  CredentialQuery,
+  CredentialTagsBody,
+  FileQuery,
+  IssueNowBody,
+  JobQuery,
+  JobTagsBody,
+  PageQuery,
+  ScheduleBody,
+  TagQuery,
+  UploadFileRequest,
+  UploadSource,
+} from './requests.js';
+
+/**
+ * The Credential Issuing Service, one method per endpoint of the spec, scoped to one Partner.
+ * Implemented in-process by the embedded engine and over HTTP by the remote client; both
+ * throw `ServiceError` with the spec's id and status for every failure a caller can cause.
+ */
+export interface IssuingService {
+  // Files
+  /** POST /files */
+  uploadFile(request: UploadFileRequest): Promise<FileRecord>;
+  /** GET /files */
+  listFiles(query?: FileQuery): Promise<Page<FileRecord>>;
+  /** GET /files/<file_hash> */
+  getFile(fileHash: string): Promise<FileRecord>;
+
+  // Credentials
+  /** POST /credentials */
+  createCredential(body: CreateCredentialBody): Promise<Credential>;
+  /** POST /credentials/schedule/<engine> */
+  createAndScheduleCredential(engine: string, request: CreateAndScheduleRequest): Promise<Credential>;
+  /** GET /credentials */
+  listCredentials(query?: CredentialQuery): Promise<Page<Credential>>;
+  /** GET /credentials/<uid> */
+  getCredential(uid: string): Promise<Credential>;
+  /** PATCH /credentials: adds tags, keeps the old ones. All or nothing. */
+  addCredentialTags(body: CredentialTagsBody): Promise<void>;
+  /** PUT /credentials: replaces all tags. All or nothing. */
+  replaceCredentialTags(body: CredentialTagsBody): Promise<void>;
+  /** PATCH /credentials/<uid>/delete_tag?tag= */
+  deleteCredentialTag(uid: string, tag: string): Promise<void>;
+  /** POST /credentials/schedule */
+  scheduleCredentials(body: ScheduleBody): Promise<Job>;
+  /** DELETE /credentials/<uid>/unschedule/<engine> */
+  unscheduleCredential(uid: string, engine: string): Promise<UnscheduleResult>;
+  /** POST /credentials/<uid>/revoke/<engine> */
+  revokeCredential(uid: string, engine: string): Promise<RevokeResult>;
+
+  // Jobs
+  /** GET /jobs */
+  listJobs(query?: JobQuery): Promise<Page<Job>>;
+  /** GET /jobs/<uid> */
+  getJob(uid: string): Promise<Job>;
+  /** PATCH /jobs */
+  addJobTags(body: JobTagsBody): Promise<void>;
+  /** PUT /jobs */
+  replaceJobTags(body: JobTagsBody): Promise<void>;
+  /** GET /jobs/<uid>/credentials */
+  listJobCredentials(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Credential>>;
+  /** GET /jobs/<uid>/certificates */
+  listJobCertificates(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Certificate>>;
+  /** POST /jobs/immediate (demo environment only) */
+  issueJobNow(body: IssueNowBody): Promise<Job>;
+
+  // Certificates
+  /** GET /certificates */
+  listCertificates(query?: CertificateQuery): Promise<Page<Certificate>>;
+  /** GET /certificates/<uid>/download: the proof file's JSON text. */
+  downloadCertificate(uid: string): Promise<string>;
+  /** POST /certificates/<uid>/revoke */
+  revokeCertificate(uid: string): Promise<RevokeResult>;
+
+  // Verification
+  /** GET /verify/<certificate_uid> */
+  verifyCertificate(certificateUid: string): Promise<VerificationResult>;
+  /** GET /verify/credential/<credential_uid> */
+  verifyCredential(credentialUid: string, query?: PageQuery): Promise<Page<VerificationResult>>;
+  /** POST /verify/upload/certificate */
+  verifyProofFile(proof: UploadSource | undefined): Promise<VerificationResult>;
+  /** POST /verify/upload/file */
+  verifyOriginalFile(file: UploadSource | undefined, query?: PageQuery): Promise<Page<VerificationResult>>;
+
+  // Engines (DESIGN.md: GET /engines lists them)
+  /** GET /engines */
+  listEngines(): Promise<EngineInfo[]>;
+}

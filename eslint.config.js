@@ -1,0 +1,75 @@
+// Lint: typescript-eslint's recommended rules plus the layering of DESIGN.md that the
+// compiler cannot see (the composite tsconfigs already keep renderer and common apart).
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'stream', 'url', 'util', 'worker_threads'];
+
+/** An import restriction: the given module patterns are not allowed here, with the reason. */
+function forbid(patterns, message) {
+  return { group: patterns, message };
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'build/**', 'dist/**', 'scratch/**', 'bench/results.json'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['common/**/*.ts'],
+    ignores: ['common/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [forbid([...NODE_BUILTINS, 'electron', '**/main/**', '**/renderer/**', '**/preload/**'], 'common/ is env-free: no Node, no DOM, no Electron, no app code.')] }],
+    },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [forbid([...NODE_BUILTINS, 'electron', '**/main/**', '**/preload/**'], 'The renderer talks only to window.proofdesk and imports only common/.')] }],
+    },
+  },
+  {
+    files: ['preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [forbid(['**/main/**', '**/renderer/**'], 'The preload imports only common/ and electron.')] }],
+    },
+  },
+  {
+    // Only main/app may touch Electron; the engine and its chains stay plain Node without
+    // HTTP, keychain or file watching (DESIGN.md's layering).
+    files: ['main/**/*.ts'],
+    ignores: ['main/app/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [forbid(['electron'], 'Only main/app imports electron.')] }],
+    },
+  },
+  {
+    files: ['main/engine/**/*.ts', 'main/chain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'chokidar', 'node:http', 'node:https', 'http', 'https'], 'The engine takes no HTTP, keychain, file watching or Electron.'),
+            forbid(['**/api/**', '**/remote/**', '**/ingest/**', '**/cli/**', '**/app/**'], 'The engine imports only common/ and chain/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Raw IPC lives in exactly two files: the trusted handle() wrapper and the preload.
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['main/app/trusted-ipc.ts', 'preload/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportSpecifier[imported.name='ipcMain']", message: 'Use handle() from main/app/trusted-ipc.ts.' },
+        { selector: "ImportSpecifier[imported.name='ipcRenderer']", message: 'Only preload/index.ts uses ipcRenderer.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,36 @@
+/**
+ * `npm run ui:browser`: the desktop UI in any browser, for machines where the Electron binary
+ * cannot run (no download possible, a headless server). Same renderer, same IPC handlers and
+ * argument checks as the Electron window, served on 127.0.0.1 by the web bridge. Plain Node.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Engine, defaultDataDir } from '../engine/index.js';
+import { createIpcHandlers } from './ipc-handlers.js';
+import { startWebBridge } from './web-bridge.js';
+
+const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string', default: '0' } } });
+const rendererDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+if (!existsSync(rendererDir)) {
+  console.error('The renderer is not built yet: run `npm run build` first.');
+  process.exit(2);
+}
+const engine = Engine.open({ dataDir: values.data ?? defaultDataDir() });
+const first = engine.partners.list()[0];
+const partner = first ? { id: first.id, name: first.name } : null;
+const bridge = await startWebBridge({
+  handlers: createIpcHandlers({ partner, service: partner ? engine.serviceFor(partner.id) : null }),
+  rendererDir,
+  port: Number(values.port),
+});
+console.log(JSON.stringify({ url: bridge.url, data: engine.dataDir }));
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void bridge.close().then(() => {
+      engine.close();
+      process.exit(0);
+    });
+  });
+}

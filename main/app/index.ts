@@ -1,0 +1,80 @@
+/**
+ * Electron bootstrap: one locked-down window, the embedded engine, the IPC handlers.
+ * Everything the window can ask for goes through the IPC contract (common/ipc-contract.ts).
+ */
+import { app, BrowserWindow, dialog, session } from 'electron';
+import { fileURLToPath } from 'node:url';
+import type { Partner } from '../../common/wire-types.js';
+import { Engine, defaultDataDir } from '../engine/index.js';
+import { createIpcHandlers } from './ipc-handlers.js';
+import { handleAll } from './trusted-ipc.js';
+import { isTrustedSender } from './trusted-sender.js';
+
+// electron-vite sets ELECTRON_RENDERER_URL to its dev server in `electron-vite dev` only.
+const APP_URL = process.env['ELECTRON_RENDERER_URL'] ?? new URL('../renderer/index.html', import.meta.url).href;
+// A sandboxed preload runs as a classic script, hence CommonJS (see electron.vite.config.ts).
+const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+
+let mainWindow: BrowserWindow | null = null;
+
+function createWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1100,
+    height: 760,
+    title: 'Proofdesk',
+    show: false,
+    webPreferences: {
+      preload: PRELOAD_PATH,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  // The window is the app's page and nothing else: no popups, no navigating away.
+  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  window.webContents.on('will-navigate', (event, url) => {
+    if (!isTrustedSender(url, APP_URL)) event.preventDefault();
+  });
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  void window.loadURL(APP_URL);
+  return window;
+}
+
+/** The first Partner of the data directory, or null before `partner add`. */
+function firstPartner(engine: Engine): Partner | null {
+  const first = engine.partners.list()[0];
+  return first ? { id: first.id, name: first.name } : null;
+}
+
+async function main(): Promise<void> {
+  await app.whenReady();
+
+  // Camera, notifications, clipboard, ...: the app asks for none, so none is granted.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  const engine = Engine.open({ dataDir: defaultDataDir() });
+  app.on('will-quit', () => engine.close());
+
+  const partner = firstPartner(engine);
+  const handlers = createIpcHandlers({ partner, service: partner ? engine.serviceFor(partner.id) : null });
+  handleAll(handlers, { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });
+
+  mainWindow = createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+}
+
+main().catch((error: unknown) => {
+  dialog.showErrorBox('Proofdesk could not start', error instanceof Error ? error.message : String(error));
+  app.exit(1);
+});

@@ -1,0 +1,54 @@
+import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from './cli-error.js';
+
+/**
+ * Options every command takes; commands spread them into their node:util parseArgs options.
+ * (parseArgs' own errors, e.g. an unknown flag, are turned into usage errors by runCli.)
+ */
+export const COMMON_OPTIONS = {
+  data: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * A path as the user meant it: `npm run` starts us in the package folder, so relative paths
+ * are taken from where the user typed the command (INIT_CWD).
+ */
+export function userPath(path: string): string;
+export function userPath(path: string | undefined): string | undefined;
+export function userPath(path: string | undefined): string | undefined {
+  if (path === undefined || isAbsolute(path)) return path;
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
+}
+
+/** Parses `--meta key=value` pairs (values that parse as JSON are taken as JSON). */
+export function parseMetaPairs(pairs: string[] | undefined): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const pair of pairs ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--meta takes key=value, got ${JSON.stringify(pair)}`);
+    const raw = pair.slice(at + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // plain text
+    }
+    result[pair.slice(0, at)] = value;
+  }
+  return result;
+}
+
+/** Parses a `--metadata` JSON object. */
+export function parseMetadataJson(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError('--metadata must be a JSON object, e.g. \'{"student": "Ada"}\'');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--metadata must be a JSON object');
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,51 @@
+import { formatDuration, parseDuration } from '../../../common/duration.js';
+import { parseArgs } from 'node:util';
+import { COMMON_OPTIONS, userPath } from '../args.js';
+import { UsageError } from '../cli-error.js';
+import { withEngine, type CliContext } from '../context.js';
+import { json, table } from '../output.js';
+
+export const PARTNER_USAGE = `partner add --name NAME [--issuing-interval DURATION]   register a Partner; prints its client credentials once
+partner list [--json]                                   the Partners of the data directory
+partner set PARTNER --issuing-interval DURATION         change how often a Partner's scheduled jobs are issued
+  DURATION: 30s, 5m, 24h, 7d. PARTNER: its id or name.`;
+
+/** `partner add | list | set` */
+export async function partnerCommand(args: string[], ctx: CliContext): Promise<number> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+    ...COMMON_OPTIONS,
+    name: { type: 'string' },
+    'issuing-interval': { type: 'string' },
+    },
+  });
+  const interval = values['issuing-interval'] === undefined ? undefined : parseDuration(values['issuing-interval']);
+  return withEngine(userPath(values.data), async (engine) => {
+    switch (action) {
+      case 'add': {
+        if (!values.name) throw new UsageError('partner add needs --name NAME');
+        ctx.stdout(JSON.stringify(engine.partners.add({ name: values.name, issuingIntervalSeconds: interval })));
+        return 0;
+      }
+      case 'list': {
+        const partners = engine.partners.list();
+        if (values.json) ctx.stdout(json(partners));
+        else if (partners.length === 0) ctx.stdout(`No partners in ${engine.dataDir}. Add one with: npm run cli -- partner add --name NAME`);
+        else ctx.stdout(table(['id', 'name', 'client_id', 'issuing interval'], partners.map((p) => [p.id, p.name, p.client_id, formatDuration(p.issuing_interval_seconds)])));
+        return 0;
+      }
+      case 'set': {
+        if (positionals.length !== 1) throw new UsageError('partner set takes one PARTNER (id or name)');
+        if (interval === undefined) throw new UsageError('partner set needs --issuing-interval DURATION');
+        const partner = engine.partners.setIssuingInterval(engine.partners.resolve(positionals[0]!).id, interval);
+        ctx.stdout(values.json ? json(partner) : `${partner.name}: issuing interval ${formatDuration(partner.issuing_interval_seconds)}`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown partner command ${JSON.stringify(action ?? '')}\n${PARTNER_USAGE}`);
+    }
+  });
+}

@@ -1,0 +1,58 @@
+import { isServiceError } from '../../common/errors.js';
+import { UsageError } from './cli-error.js';
+import { CREDENTIAL_USAGE, credentialCommand } from './commands/credential.js';
+import { JOBS_USAGE, jobsCommand } from './commands/jobs.js';
+import { PARTNER_USAGE, partnerCommand } from './commands/partner.js';
+import type { CliContext } from './context.js';
+
+export const USAGE = `Proofdesk — issue and verify blockchain-anchored credentials (headless commands)
+
+Usage: npm run cli -- <command> [options]
+
+${PARTNER_USAGE}
+
+${CREDENTIAL_USAGE}
+
+${JOBS_USAGE}
+
+Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
+Exit codes: 0 done, 1 the service refused (error id and message on stderr), 2 wrong usage.`;
+
+const COMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<number>> = {
+  partner: partnerCommand,
+  credential: credentialCommand,
+  jobs: jobsCommand,
+};
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    ctx.stdout(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  const handler = COMMANDS[command];
+  if (!handler) {
+    ctx.stderr(`Unknown command ${JSON.stringify(command)}.\n\n${USAGE}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    ctx.stdout(USAGE);
+    return 0;
+  }
+  try {
+    return await handler(rest, ctx);
+  } catch (error) {
+    // node:util parseArgs rejects unknown or malformed flags with ERR_PARSE_ARGS_* codes.
+    if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      ctx.stderr(`${(error as Error).message}\n(npm run cli -- help for every command)`);
+      return 2;
+    }
+    if (isServiceError(error)) {
+      ctx.stderr(`error ${error.id} (${error.status}): ${error.message}`);
+      return 1;
+    }
+    ctx.stderr(`Unexpected error: ${(error as Error).stack ?? String(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,122 @@
+import { ServiceError } from '../../common/errors.js';
+import { uuidV7 } from './uuid-v7.js';
+import { makePage, parsePageQuery, type PageRequest } from '../../common/pagination.js';
+import type { CredentialQuery, PageQuery, TagQuery } from '../../common/requests.js';
+import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../common/validate.js';
+import type { Credential, Page } from '../../common/wire-types.js';
+import { assertExpiryInFuture, type CredentialInput } from './credential-input.js';
+import { readCredentials } from './credential-reader.js';
+import { findFileRow, markUsed } from './files.js';
+import { Conditions, cached, selectPage } from './list-query.js';
+import { inTransaction } from './database.js';
+import type { PartnerScope } from './scope.js';
+import { CREDENTIAL_TAGS, indexTags, ownedId } from './tag-writer.js';
+
+/**
+ * The sort_by values of GET /credentials; `created_date` is the stated default. Upload date
+ * order is creation order: the row id, which grows with every credential, so ties and clock
+ * adjustments still give one stable order and tag-filtered pages need no sort.
+ */
+const CREDENTIAL_SORT = { title: 'c.title', upload_date: 'c.id', created_date: 'c.id' };
+
+/**
+ * Resolves what a credential refers to (files, linked credentials): every one must be the
+ * Partner's own, or the whole request fails with the spec's id.
+ */
+export function resolveReferences(scope: PartnerScope, input: CredentialInput, extraFileIds: number[] = []): { fileIds: number[]; linkIds: number[] } {
+  const fileIds = input.fileHashes.map((hash) => {
+    const row = findFileRow(scope, hash);
+    if (!row) throw new ServiceError('missing_file', `No uploaded file with hash ${hash}`);
+    return row.id;
+  });
+  const linkIds = input.linkUids.map((uid) => {
+    const id = isUuid(uid) ? ownedId(scope, 'credentials', uid) : undefined;
+    if (id === undefined) throw new ServiceError('missing_credential', `No credential ${JSON.stringify(uid)} to link`);
+    return id;
+  });
+  return { fileIds: [...extraFileIds, ...fileIds.filter((id) => !extraFileIds.includes(id))], linkIds };
+}
+
+/**
+ * Inserts a validated credential (inside the caller's transaction) and returns its row id
+ * and wire shape. Linked credentials are read back so the answer nests them like a GET.
+ */
+export function insertCredential(scope: PartnerScope, input: CredentialInput, refs: { fileIds: number[]; linkIds: number[] }): { id: number; credential: Credential } {
+  const now = scope.clock.now();
+  assertExpiryInFuture(input, now);
+  const uid = uuidV7(now);
+  const { db } = scope;
+  const id = cached(db, 'INSERT INTO credentials (uid, partner_id, title, metadata, upload_date, expiry_date, tags) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    uid,
+    scope.partner.id,
+    input.title,
+    input.metadataJson,
+    now,
+    input.expiryDate,
+    JSON.stringify(input.tags),
+  ).lastInsertRowid as number;
+  indexTags(scope, CREDENTIAL_TAGS, id, [], input.tags);
+  const fileInsert = cached(db, 'INSERT INTO credential_files (credential_id, file_id, position) VALUES (?, ?, ?)');
+  refs.fileIds.forEach((fileId, i) => fileInsert.run(id, fileId, i));
+  markUsed(db, refs.fileIds);
+  const linkInsert = cached(db, 'INSERT INTO credential_links (credential_id, linked_id, position) VALUES (?, ?, ?)');
+  refs.linkIds.forEach((linkId, i) => linkInsert.run(id, linkId, i));
+  if (refs.fileIds.length > 0 || refs.linkIds.length > 0) return { id, credential: readCredentials(db, [id])[0]! };
+  // The common metadata-only case needs no read-back.
+  return {
+    id,
+    credential: {
+      uid,
+      title: input.title,
+      metadata: input.metadata,
+      files: [],
+      credentials: [],
+      upload_date: formatDate(now),
+      tags: [...input.tags],
+      expiry_date: formatDate(input.expiryDate),
+    },
+  };
+}
+
+/** Creates many validated credentials in one transaction: all of them, or none. */
+export function insertCredentials(scope: PartnerScope, inputs: CredentialInput[]): Credential[] {
+  return inTransaction(scope.db, () => inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)).credential));
+}
+
+/** GET /credentials/<uid>: another Partner's uid is answered exactly like a missing one. */
+export function getCredential(scope: PartnerScope, uid: string): Credential {
+  const id = isUuid(uid) ? ownedId(scope, 'credentials', uid) : undefined;
+  if (id === undefined) throw new ServiceError('missing_credential', `No credential ${JSON.stringify(uid)}`);
+  return readCredentials(scope.db, [id])[0]!;
+}
+
+/** GET /credentials */
+export function listCredentials(scope: PartnerScope, query: CredentialQuery | undefined): Page<Credential> {
+  const page = parsePageQuery(query, ['title', 'upload_date'], 'created_date');
+  const where = new Conditions('c.partner_id = ?', scope.partner.id);
+  if (query?.uid !== undefined && query.uid !== '') {
+    if (!isUuid(query.uid)) throw new ServiceError('invalid_value', `uid must be a UUID, got ${JSON.stringify(query.uid)}`);
+    where.add('c.uid = ?', query.uid);
+  }
+  where.range('c.upload_date', parseDateFilter(query?.upload_date_from, 'upload_date_from'), parseDateFilter(query?.upload_date_to, 'upload_date_to'));
+  where.tags('credential_tags', 'credential_id', scope.partner.id, parseTagFilter(query?.and_tags, 'and_tags'), parseTagFilter(query?.or_tags, 'or_tags'));
+  return credentialPage(scope, where, page);
+}
+
+/** Runs a credential listing's page and reads its items. */
+export function credentialPage(scope: PartnerScope, where: Conditions, page: PageRequest): Page<Credential> {
+  const { total, ids } = selectPage(scope.db, 'credentials c', 'c.id', where, CREDENTIAL_SORT, page);
+  return makePage(page, total, readCredentials(scope.db, ids));
+}
+
+/**
+ * GET /jobs/<uid>/credentials. The spec's allowed sort_by values are job fields, equal for
+ * every credential of one job; they are accepted and order by creation like the default.
+ */
+export function listJobCredentials(scope: PartnerScope, jobId: number, query: (PageQuery & TagQuery) | undefined): Page<Credential> {
+  const page = parsePageQuery(query, ['status', 'chain', 'created_date', 'start_date', 'issued_date', 'ready_date', 'failed_date'], 'created_date');
+  const where = new Conditions('c.partner_id = ?', scope.partner.id)
+    .add('c.id IN (SELECT credential_id FROM job_credentials WHERE job_id = ?)', jobId)
+    .tags('credential_tags', 'credential_id', scope.partner.id, parseTagFilter(query?.and_tags, 'and_tags'), parseTagFilter(query?.or_tags, 'or_tags'));
+  return credentialPage(scope, where, { ...page, sortBy: 'created_date' });
+}

@@ -1,0 +1,213 @@
+import { ServiceError } from '../../common/errors.js';
+import type { IssuingService } from '../../common/issuing-service.js';
+import type {
+  CertificateQuery,
+  CreateAndScheduleRequest,
+  CreateCredentialBody,
+  CredentialQuery,
+  CredentialTagsBody,
+  FileQuery,
+  IssueNowBody,
+  JobQuery,
+  JobTagsBody,
+  PageQuery,
+  ScheduleBody,
+  TagQuery,
+  UploadFileRequest,
+  UploadSource,
+} from '../../common/requests.js';
+import { isPlainObject, parseBooleanFlag } from '../../common/validate.js';
+import type {
+  Certificate,
+  Credential,
+  EngineInfo,
+  FileRecord,
+  Job,
+  Page,
+  RevokeResult,
+  UnscheduleResult,
+  VerificationResult,
+} from '../../common/wire-types.js';
+import { parseCreateCredentialBody, parseCredentialDetails } from './credential-input.js';
+import { getCredential, insertCredential, insertCredentials, listCredentials, listJobCredentials, resolveReferences } from './credentials.js';
+import { readCredentials } from './credential-reader.js';
+import { getFile, listFiles, recordUpload, stageUpload, storeThenRecord, uploadFile } from './files.js';
+import { getJob, jobIdOf, listJobs, readJobs } from './jobs.js';
+import { addToScheduledJob, scheduleCredentials, unscheduleCredential } from './scheduling.js';
+import { inTransaction } from './database.js';
+import type { PartnerScope } from './scope.js';
+import { CREDENTIAL_TAGS, JOB_TAGS, deleteCredentialTag, writeTags } from './tag-writer.js';
+
+/** Thrown by the endpoints that arrive with issuing on a chain (engine part 2). */
+function notYet(endpoint: string): never {
+  throw new ServiceError('not_implemented', `${endpoint} arrives with issuing on a chain; this engine does not issue yet`);
+}
+
+/**
+ * The embedded issuing engine: IssuingService in-process on SQLite, scoped to one Partner.
+ * Each method validates its input completely before it writes, and writes in one
+ * transaction, so a failed call changes nothing.
+ */
+export class EmbeddedService implements IssuingService {
+  constructor(private readonly scope: PartnerScope) {}
+
+  // Files
+
+  async uploadFile(request: UploadFileRequest): Promise<FileRecord> {
+    const allowDuplicate = parseBooleanFlag(request?.ignore_duplicated, 'ignore_duplicated');
+    return uploadFile(this.scope, request?.file ?? undefined, allowDuplicate);
+  }
+
+  async listFiles(query?: FileQuery): Promise<Page<FileRecord>> {
+    return listFiles(this.scope, query);
+  }
+
+  async getFile(fileHash: string): Promise<FileRecord> {
+    return getFile(this.scope, fileHash);
+  }
+
+  // Credentials
+
+  async createCredential(body: CreateCredentialBody): Promise<Credential> {
+    const input = parseCreateCredentialBody(body);
+    return inTransaction(this.scope.db, () => insertCredential(this.scope, input, resolveReferences(this.scope, input)).credential);
+  }
+
+  /**
+   * Creates many credentials in one transaction — the bulk path of the desktop app.
+   * Every body is validated first; one bad body and none is created.
+   */
+  async createCredentials(bodies: CreateCredentialBody[]): Promise<Credential[]> {
+    if (!Array.isArray(bodies)) throw new ServiceError('invalid_value', 'Expected an array of credentials');
+    const inputs = bodies.map((body, i) => {
+      try {
+        return parseCreateCredentialBody(body);
+      } catch (error) {
+        if (error instanceof ServiceError) throw new ServiceError(error.id, `Credential ${i + 1}: ${error.message}`);
+        throw error;
+      }
+    });
+    return insertCredentials(this.scope, inputs);
+  }
+
+  async createAndScheduleCredential(engine: string, request: CreateAndScheduleRequest): Promise<Credential> {
+    if (!isPlainObject(request)) throw new ServiceError('no_json', 'Expected the credential_details form field');
+    const target = this.scope.catalog.get(engine);
+    const file = (request as CreateAndScheduleRequest).file ?? undefined;
+    const details = parseCredentialDetails(request.credential_details, file !== undefined);
+    const staged = file === undefined ? undefined : await stageUpload(this.scope, file);
+    return storeThenRecord(this.scope, staged, () => {
+      const uploaded = staged ? [recordUpload(this.scope, staged, details.ignoreDuplicate).id] : [];
+      const { id, credential } = insertCredential(this.scope, details, resolveReferences(this.scope, details, uploaded));
+      addToScheduledJob(this.scope, target.id, [id], [credential.uid]);
+      return credential;
+    });
+  }
+
+  async listCredentials(query?: CredentialQuery): Promise<Page<Credential>> {
+    return listCredentials(this.scope, query);
+  }
+
+  async getCredential(uid: string): Promise<Credential> {
+    return getCredential(this.scope, uid);
+  }
+
+  async addCredentialTags(body: CredentialTagsBody): Promise<void> {
+    writeTags(this.scope, CREDENTIAL_TAGS, body, 'add', 'missing_credential');
+  }
+
+  async replaceCredentialTags(body: CredentialTagsBody): Promise<void> {
+    // The spec answers an unknown credential in PUT /credentials with missing_job.
+    writeTags(this.scope, CREDENTIAL_TAGS, body, 'replace', 'missing_job');
+  }
+
+  async deleteCredentialTag(uid: string, tag: string): Promise<void> {
+    deleteCredentialTag(this.scope, uid, tag);
+  }
+
+  async scheduleCredentials(body: ScheduleBody): Promise<Job> {
+    const jobId = scheduleCredentials(this.scope, body);
+    return readJobs(this.scope, [jobId])[0]!;
+  }
+
+  async unscheduleCredential(uid: string, engine: string): Promise<UnscheduleResult> {
+    return unscheduleCredential(this.scope, uid, engine);
+  }
+
+  async revokeCredential(_uid: string, _engine: string): Promise<RevokeResult> {
+    return notYet('Revoking');
+  }
+
+  // Jobs
+
+  async listJobs(query?: JobQuery): Promise<Page<Job>> {
+    return listJobs(this.scope, query);
+  }
+
+  async getJob(uid: string): Promise<Job> {
+    return getJob(this.scope, uid);
+  }
+
+  async addJobTags(body: JobTagsBody): Promise<void> {
+    writeTags(this.scope, JOB_TAGS, body, 'add', 'missing_job');
+  }
+
+  async replaceJobTags(body: JobTagsBody): Promise<void> {
+    writeTags(this.scope, JOB_TAGS, body, 'replace', 'missing_job');
+  }
+
+  async listJobCredentials(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Credential>> {
+    return listJobCredentials(this.scope, jobIdOf(this.scope, jobUid), query);
+  }
+
+  async listJobCertificates(_jobUid: string, _query?: PageQuery & TagQuery): Promise<Page<Certificate>> {
+    return notYet('Certificates');
+  }
+
+  async issueJobNow(_body: IssueNowBody): Promise<Job> {
+    return notYet('Immediate issuing');
+  }
+
+  // Certificates
+
+  async listCertificates(_query?: CertificateQuery): Promise<Page<Certificate>> {
+    return notYet('Certificates');
+  }
+
+  async downloadCertificate(_uid: string): Promise<string> {
+    return notYet('Proof files');
+  }
+
+  async revokeCertificate(_uid: string): Promise<RevokeResult> {
+    return notYet('Revoking');
+  }
+
+  // Verification
+
+  async verifyCertificate(_certificateUid: string): Promise<VerificationResult> {
+    return notYet('Verification');
+  }
+
+  async verifyCredential(_credentialUid: string, _query?: PageQuery): Promise<Page<VerificationResult>> {
+    return notYet('Verification');
+  }
+
+  async verifyProofFile(_proof: UploadSource | undefined): Promise<VerificationResult> {
+    return notYet('Verification');
+  }
+
+  async verifyOriginalFile(_file: UploadSource | undefined, _query?: PageQuery): Promise<Page<VerificationResult>> {
+    return notYet('Verification');
+  }
+
+  // Engines
+
+  async listEngines(): Promise<EngineInfo[]> {
+    return this.scope.catalog.list();
+  }
+
+  /** Reads credentials by uid, for callers that hold uids (the CLI, the UI). */
+  readCredentialsByRowIds(ids: number[]): Credential[] {
+    return readCredentials(this.scope.db, ids);
+  }
+}

@@ -1,0 +1,141 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ServiceError } from '../../common/errors.js';
+import type { UploadSource } from '../../common/requests.js';
+import { detectMimeType } from './mime-type.js';
+
+/** An upload written to a temporary file and hashed, not yet part of the store. */
+export interface StagedFile {
+  tempPath: string;
+  hash: string;
+  size: number;
+  fileType: string | undefined;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return typeof value === 'object' && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}
+
+/** Reads an upload source as a byte stream; no readable file in it is `no_file_on_payload`. */
+export function openSource(source: UploadSource | unknown): Readable {
+  const s = source as { path?: unknown; data?: unknown } | null;
+  if (typeof s === 'object' && s !== null && typeof s.path === 'string') {
+    if (!existsSync(s.path)) throw new ServiceError('no_file_on_payload', `No file at ${s.path}`);
+    return createReadStream(s.path);
+  }
+  if (typeof s === 'object' && s !== null && s.data instanceof Uint8Array) return Readable.from([s.data]);
+  if (typeof s === 'object' && s !== null && isAsyncIterable(s.data)) return Readable.from(s.data);
+  throw new ServiceError('no_file_on_payload', 'No file in the request: give a path or the bytes');
+}
+
+/** The name an upload came with (for the MIME fallback), if any. */
+export function sourceName(source: UploadSource): string | undefined {
+  return source.name ?? ('path' in source && typeof source.path === 'string' ? basename(source.path) : undefined);
+}
+
+/** SHA-256 of a source, streamed: memory stays flat however large the file. */
+export async function hashSource(source: UploadSource): Promise<{ hash: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of openSource(source)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { hash: hash.digest('hex'), size };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Content-addressed storage of uploaded files under `<dataDir>/files/<2 hex>/<sha256>`.
+ * An upload is streamed to a temporary file while it is hashed (one pass, flat memory),
+ * then moved into place, so a half-written upload is never visible under its hash.
+ * Several processes may share a data directory (the app, the CLI, a server): each stages in
+ * a folder of its own, and only folders of processes that are gone are cleared.
+ */
+export class FileStore {
+  private readonly root: string;
+  private readonly tmp: string;
+
+  constructor(dataDir: string) {
+    this.root = join(dataDir, 'files');
+    const staging = join(dataDir, 'tmp');
+    mkdirSync(this.root, { recursive: true });
+    mkdirSync(staging, { recursive: true });
+    for (const name of readdirSync(staging)) {
+      const pid = Number(name.split('-')[0]);
+      // Leftovers of a crash mid-upload are useless.
+      if (!Number.isSafeInteger(pid) || !processAlive(pid)) rmSync(join(staging, name), { recursive: true, force: true });
+    }
+    this.tmp = join(staging, `${process.pid}-${randomUUID()}`);
+    mkdirSync(this.tmp);
+  }
+
+  /** Removes this store's staging folder (uploads in flight are abandoned). */
+  close(): void {
+    rmSync(this.tmp, { recursive: true, force: true });
+  }
+
+  pathOf(hash: string): string {
+    return join(this.root, hash.slice(0, 2), hash);
+  }
+
+  has(hash: string): boolean {
+    return existsSync(this.pathOf(hash));
+  }
+
+  /** Streams an upload to a temporary file, hashing it on the way. */
+  async stage(source: UploadSource): Promise<StagedFile> {
+    const input = openSource(source);
+    const tempPath = join(this.tmp, randomUUID());
+    // Our own folder may have been cleared by hand, or by an older Proofdesk: recreate it.
+    mkdirSync(this.tmp, { recursive: true });
+    const hash = createHash('sha256');
+    let size = 0;
+    const hasher = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(input, hasher, createWriteStream(tempPath, { flags: 'wx' }));
+      const fileType = await detectMimeType(tempPath, sourceName(source));
+      return { tempPath, hash: hash.digest('hex'), size, fileType };
+    } catch (error) {
+      rmSync(tempPath, { force: true });
+      if (error instanceof ServiceError) throw error;
+      throw new ServiceError('no_file_on_payload', `Could not read the uploaded file: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** Moves a staged file into place (bytes already stored under its hash are kept as they are). */
+  commit(staged: StagedFile): void {
+    const target = this.pathOf(staged.hash);
+    if (existsSync(target)) {
+      rmSync(staged.tempPath, { force: true });
+      return;
+    }
+    mkdirSync(join(this.root, staged.hash.slice(0, 2)), { recursive: true });
+    renameSync(staged.tempPath, target);
+  }
+
+  discard(staged: StagedFile): void {
+    rmSync(staged.tempPath, { force: true });
+  }
+
+  remove(hash: string): void {
+    rmSync(this.pathOf(hash), { force: true });
+  }
+}

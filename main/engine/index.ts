@@ -1,0 +1,7 @@
+/** The embedded issuing engine's public face. */
+export { Engine, type EngineOptions } from './engine.js';
+export { EmbeddedService } from './embedded-service.js';
+export { defaultDataDir } from './data-dir.js';
+export { ManualClock, systemClock, type Clock } from './clock.js';
+export { REALM, DEFAULT_ISSUING_INTERVAL_SECONDS, type NewPartnerCredentials, type PartnerRecord } from './partners.js';
+export { LOCAL_ENGINE, ENGINES_FILE, type EngineConfig } from './engine-catalog.js';

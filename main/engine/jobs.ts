@@ -1,0 +1,120 @@
+import { ServiceError } from '../../common/errors.js';
+import { uuidV7 } from './uuid-v7.js';
+import { makePage, parsePageQuery } from '../../common/pagination.js';
+import type { JobQuery } from '../../common/requests.js';
+import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../common/validate.js';
+import { JOB_STATUSES, type Job, type JobStatus, type Page } from '../../common/wire-types.js';
+import { Conditions, cached, selectPage } from './list-query.js';
+import type { PartnerScope } from './scope.js';
+import { ownedId } from './tag-writer.js';
+
+interface JobRow {
+  id: number;
+  uid: string;
+  engine: string;
+  status: JobStatus;
+  created_date: number;
+  start_date: number | null;
+  issued_date: number | null;
+  finished_date: number | null;
+  failed_date: number | null;
+  scheduled_date: number | null;
+  tags: string;
+}
+
+/** The sort_by values of GET /jobs; `ready_date` is the finished date (the spec says so); creation order is the row id. */
+const JOB_SORT = {
+  status: 'j.status',
+  chain: 'j.engine',
+  start_date: 'j.start_date',
+  issued_date: 'j.issued_date',
+  ready_date: 'j.finished_date',
+  failed_date: 'j.failed_date',
+  created_date: 'j.id',
+};
+
+/** Reads jobs by row id into the wire shape, in the order given. */
+export function readJobs(scope: PartnerScope, ids: readonly number[]): Job[] {
+  const list = JSON.stringify(ids);
+  const rows = cached(scope.db, 'SELECT * FROM jobs WHERE id IN (SELECT value FROM json_each(?))').all(list) as JobRow[];
+  const byId = new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        uid: r.uid,
+        partner: { ...scope.partner },
+        chain: r.engine,
+        tags: JSON.parse(r.tags) as string[],
+        status: r.status,
+        created_date: formatDate(r.created_date),
+        start_date: formatDate(r.start_date),
+        issued_date: formatDate(r.issued_date),
+        finished_date: formatDate(r.finished_date),
+        failed_date: formatDate(r.failed_date),
+        scheduled_date: formatDate(r.scheduled_date),
+      } satisfies Job,
+    ]),
+  );
+  return ids.map((id) => byId.get(id)!).filter(Boolean);
+}
+
+/** The row id of one of the Partner's jobs; `missing_job` otherwise. */
+export function jobIdOf(scope: PartnerScope, uid: string): number {
+  const id = isUuid(uid) ? ownedId(scope, 'jobs', uid) : undefined;
+  if (id === undefined) throw new ServiceError('missing_job', `No job ${JSON.stringify(uid)}`);
+  return id;
+}
+
+/** GET /jobs/<uid> */
+export function getJob(scope: PartnerScope, uid: string): Job {
+  return readJobs(scope, [jobIdOf(scope, uid)])[0]!;
+}
+
+/** The Partner's open (scheduled) job for an engine, if any. */
+export function findScheduledJob(scope: PartnerScope, engine: string): number | undefined {
+  return cached(scope.db, "SELECT id FROM jobs WHERE partner_id = ? AND engine = ? AND status = 'scheduled'").pluck().get(scope.partner.id, engine) as
+    | number
+    | undefined;
+}
+
+/**
+ * The Partner's open job for an engine, created when there is none. It is due at the
+ * Partner's next issuing date: its creation plus the issuing interval.
+ */
+export function openScheduledJob(scope: PartnerScope, engine: string): number {
+  const existing = findScheduledJob(scope, engine);
+  if (existing !== undefined) return existing;
+  const now = scope.clock.now();
+  const interval = cached(scope.db, 'SELECT issuing_interval_s FROM partners WHERE id = ?').pluck().get(scope.partner.id) as number;
+  return cached(scope.db, "INSERT INTO jobs (uid, partner_id, engine, status, created_date, scheduled_date) VALUES (?, ?, ?, 'scheduled', ?, ?)").run(
+    uuidV7(now),
+    scope.partner.id,
+    engine,
+    now,
+    now + interval * 1000,
+  ).lastInsertRowid as number;
+}
+
+/** GET /jobs */
+export function listJobs(scope: PartnerScope, query: JobQuery | undefined): Page<Job> {
+  const page = parsePageQuery(query, ['status', 'chain', 'start_date', 'issued_date', 'ready_date', 'failed_date'], 'created_date');
+  const q = query ?? {};
+  const where = new Conditions('j.partner_id = ?', scope.partner.id);
+  if (q.uid !== undefined && q.uid !== '') {
+    if (!isUuid(q.uid)) throw new ServiceError('invalid_value', `uid must be a credential UUID, got ${JSON.stringify(q.uid)}`);
+    where.add('j.id IN (SELECT jc.job_id FROM job_credentials jc JOIN credentials c ON c.id = jc.credential_id WHERE c.uid = ? AND c.partner_id = ?)', q.uid, scope.partner.id);
+  }
+  if (q.status !== undefined && q.status !== '') {
+    if (!(JOB_STATUSES as readonly string[]).includes(q.status)) {
+      throw new ServiceError('invalid_value', `status must be one of ${JOB_STATUSES.join(', ')}, got ${JSON.stringify(q.status)}`);
+    }
+    where.add('j.status = ?', q.status);
+  }
+  where
+    .range('j.start_date', parseDateFilter(q.start_date_from, 'start_date_from'), parseDateFilter(q.start_date_until, 'start_date_until'))
+    .range('j.issued_date', parseDateFilter(q.issued_date_from, 'issued_date_from'), parseDateFilter(q.issued_date_until, 'issued_date_until'))
+    .range('j.created_date', parseDateFilter(q.created_date_from, 'created_date_from'), parseDateFilter(q.created_date_until, 'created_date_until'))
+    .tags('job_tags', 'job_id', scope.partner.id, parseTagFilter(q.and_tags, 'and_tags'), parseTagFilter(q.or_tags, 'or_tags'));
+  const { total, ids } = selectPage(scope.db, 'jobs j', 'j.id', where, JOB_SORT, page);
+  return makePage(page, total, readJobs(scope, ids));
+}

@@ -1,0 +1,115 @@
+/**
+ * Versioned schema migrations. Each entry moves the database from version `index` to
+ * `index + 1` (PRAGMA user_version). Never edit a migration that has shipped: add one.
+ *
+ * Dates are stored as epoch milliseconds (INTEGER) so range filters and sorting use indexes;
+ * they are formatted as ISO 8601 only on the way out. Every table that a Partner owns
+ * carries partner_id, and every index used by a listing starts with it.
+ */
+export const MIGRATIONS: readonly string[] = [
+  /* 1: record keeping (engine part 1) */ `
+  CREATE TABLE partners (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    client_id TEXT NOT NULL UNIQUE,
+    secret_hash TEXT NOT NULL,
+    issuing_interval_s INTEGER NOT NULL CHECK (issuing_interval_s > 0),
+    created_date INTEGER NOT NULL
+  );
+
+  CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    file_hash TEXT NOT NULL,
+    file_type TEXT,
+    size INTEGER NOT NULL,
+    uploaded_date INTEGER NOT NULL,
+    -- When it last became unused by any credential (NULL while a credential uses it): an
+    -- unused file is deleted an hour later. Kept apart so uploaded_date never moves.
+    unused_since INTEGER,
+    UNIQUE (partner_id, file_hash)
+  );
+  CREATE INDEX files_by_partner_date ON files (partner_id, uploaded_date, id);
+  CREATE INDEX files_unused ON files (unused_since) WHERE unused_since IS NOT NULL;
+  CREATE INDEX files_by_hash ON files (file_hash);
+
+  CREATE TABLE credentials (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    title TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    upload_date INTEGER NOT NULL,
+    expiry_date INTEGER,
+    -- The tags in order, as a JSON array: what a read returns. credential_tags mirrors them
+    -- for filtering only, so reading tags needs no second index.
+    tags TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX credentials_by_date ON credentials (partner_id, upload_date, id);
+  CREATE INDEX credentials_by_title ON credentials (partner_id, title, id);
+
+  CREATE TABLE credential_files (
+    credential_id INTEGER NOT NULL REFERENCES credentials(id) ON DELETE CASCADE,
+    file_id INTEGER NOT NULL REFERENCES files(id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (credential_id, file_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX credential_files_by_file ON credential_files (file_id);
+
+  CREATE TABLE credential_links (
+    credential_id INTEGER NOT NULL REFERENCES credentials(id) ON DELETE CASCADE,
+    linked_id INTEGER NOT NULL REFERENCES credentials(id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (credential_id, linked_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX credential_links_by_linked ON credential_links (linked_id);
+
+  -- The tag filter index: (partner, tag) → credential ids in creation order. Kept in step
+  -- with credentials.tags by the engine (no foreign key: it would need an index of its own).
+  CREATE TABLE credential_tags (
+    partner_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    credential_id INTEGER NOT NULL,
+    PRIMARY KEY (partner_id, tag, credential_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    engine TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('scheduled', 'started', 'unconfirmed', 'finished', 'failed')),
+    created_date INTEGER NOT NULL,
+    start_date INTEGER,
+    issued_date INTEGER,
+    finished_date INTEGER,
+    failed_date INTEGER,
+    scheduled_date INTEGER,
+    tags TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX jobs_by_created ON jobs (partner_id, created_date, id);
+  CREATE INDEX jobs_by_status ON jobs (partner_id, status);
+  -- At most one open (scheduled) job per Partner and engine: the one new credentials join.
+  CREATE UNIQUE INDEX jobs_one_scheduled ON jobs (partner_id, engine) WHERE status = 'scheduled';
+
+  CREATE TABLE job_tags (
+    partner_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    job_id INTEGER NOT NULL,
+    PRIMARY KEY (partner_id, tag, job_id)
+  ) WITHOUT ROWID;
+
+  -- Which credentials a job carries. active = 0 once a failed job released the credential;
+  -- the row stays so the failed job still lists what it carried.
+  CREATE TABLE job_credentials (
+    job_id INTEGER NOT NULL REFERENCES jobs(id),
+    credential_id INTEGER NOT NULL REFERENCES credentials(id) ON DELETE CASCADE,
+    engine TEXT NOT NULL,
+    active INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (job_id, credential_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX job_credentials_by_credential ON job_credentials (credential_id);
+  -- The spec's rule 1: a credential is scheduled or issued at most once per engine.
+  CREATE UNIQUE INDEX job_credentials_once_per_engine ON job_credentials (credential_id, engine) WHERE active = 1;
+  `,
+];

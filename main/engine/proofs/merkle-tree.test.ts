@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildMerkleTree, deserializeMerkleTree, hashPair, merklePath, merkleRoot, rootFromPath, serializeMerkleTree } from './merkle-tree.js';
+
+const leaf = (i: number) => createHash('sha256').update(`leaf ${i}`).digest();
+
+describe('Merkle tree', () => {
+  it('a single leaf is its own root, with an empty path', () => {
+    const tree = buildMerkleTree([leaf(0)]);
+    expect(merkleRoot(tree)).toEqual(leaf(0));
+    expect(merklePath(tree, 0)).toEqual([]);
+  });
+
+  it('two leaves hash in sorted order, so either order gives one root', () => {
+    expect(merkleRoot(buildMerkleTree([leaf(1), leaf(2)]))).toEqual(merkleRoot(buildMerkleTree([leaf(2), leaf(1)])));
+    expect(hashPair(leaf(1), leaf(2))).toEqual(merkleRoot(buildMerkleTree([leaf(1), leaf(2)])));
+  });
+
+  it.each([1, 2, 3, 5, 8, 13, 100, 1025])('every one of %i leaves leads to the root by its path', (n) => {
+    const leaves = Array.from({ length: n }, (_, i) => leaf(i));
+    const tree = buildMerkleTree(leaves);
+    const root = merkleRoot(tree);
+    leaves.forEach((l, i) => expect(rootFromPath(l, merklePath(tree, i))).toEqual(root));
+    expect(merklePath(tree, n - 1).length).toBeLessThanOrEqual(Math.ceil(Math.log2(n)));
+  });
+
+  it('a leaf not in the tree, or a tampered path, does not reach the root', () => {
+    const tree = buildMerkleTree(Array.from({ length: 9 }, (_, i) => leaf(i)));
+    const path = merklePath(tree, 4);
+    expect(rootFromPath(leaf(99), path)).not.toEqual(merkleRoot(tree));
+    const tampered = path.map((p, i) => (i === 1 ? Buffer.from(p).fill(0, 0, 1) : p));
+    expect(rootFromPath(leaf(4), tampered)).not.toEqual(merkleRoot(tree));
+  });
+
+  it('survives being stored and read back', () => {
+    const tree = buildMerkleTree(Array.from({ length: 37 }, (_, i) => leaf(i)));
+    const copy = deserializeMerkleTree(serializeMerkleTree(tree));
+    expect(merkleRoot(copy)).toEqual(merkleRoot(tree));
+    expect(merklePath(copy, 36)).toEqual(merklePath(tree, 36));
+  });
+});

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+
+const HASH_BYTES = 32;
+
+function sha256(data: Buffer): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+/**
+ * Hashes a pair in sorted order (as OpenAttestation does), so a proof's path needs no
+ * left/right flags: parent = SHA-256(min(a, b) || max(a, b)).
+ */
+export function hashPair(a: Buffer, b: Buffer): Buffer {
+  return Buffer.compare(a, b) <= 0 ? sha256(Buffer.concat([a, b])) : sha256(Buffer.concat([b, a]));
+}
+
+/** A Merkle tree: every level, leaves first, each level one buffer of 32-byte hashes. */
+export interface MerkleTree {
+  levels: Buffer[];
+}
+
+function count(level: Buffer): number {
+  return level.length / HASH_BYTES;
+}
+
+function node(level: Buffer, index: number): Buffer {
+  return level.subarray(index * HASH_BYTES, (index + 1) * HASH_BYTES);
+}
+
+/**
+ * Builds the tree over the leaves, in the order given. An odd node at the end of a level is
+ * carried up unchanged (never paired with itself, which would allow a second preimage).
+ */
+export function buildMerkleTree(leaves: readonly Buffer[]): MerkleTree {
+  if (leaves.length === 0) throw new Error('A Merkle tree needs at least one leaf');
+  const levels = [Buffer.concat(leaves as Buffer[])];
+  while (count(levels[levels.length - 1]!) > 1) {
+    const below = levels[levels.length - 1]!;
+    const n = count(below);
+    const above = Buffer.alloc(Math.ceil(n / 2) * HASH_BYTES);
+    for (let i = 0; i < n; i += 2) {
+      const parent = i + 1 < n ? hashPair(node(below, i), node(below, i + 1)) : node(below, i);
+      parent.copy(above, (i / 2) * HASH_BYTES);
+    }
+    levels.push(above);
+  }
+  return { levels };
+}
+
+export function merkleRoot(tree: MerkleTree): Buffer {
+  return node(tree.levels[tree.levels.length - 1]!, 0);
+}
+
+/** The sibling hashes from a leaf up to the root (an odd node carried up has none at that level). */
+export function merklePath(tree: MerkleTree, leafIndex: number): Buffer[] {
+  const path: Buffer[] = [];
+  let index = leafIndex;
+  for (let l = 0; l < tree.levels.length - 1; l++) {
+    const level = tree.levels[l]!;
+    const sibling = index ^ 1;
+    if (sibling < count(level)) path.push(Buffer.from(node(level, sibling)));
+    index >>= 1;
+  }
+  return path;
+}
+
+/** The root a leaf and its path lead to. */
+export function rootFromPath(leaf: Buffer, path: readonly Buffer[]): Buffer {
+  return path.reduce((acc, sibling) => hashPair(acc, sibling), leaf);
+}
+
+/** Packs a tree into one buffer to store it with its job: a level count, sizes, then the levels. */
+export function serializeMerkleTree(tree: MerkleTree): Buffer {
+  const header = Buffer.alloc(4 + 4 * tree.levels.length);
+  header.writeUInt32BE(tree.levels.length, 0);
+  tree.levels.forEach((level, i) => header.writeUInt32BE(count(level), 4 + 4 * i));
+  return Buffer.concat([header, ...tree.levels]);
+}
+
+export function deserializeMerkleTree(data: Buffer): MerkleTree {
+  const depth = data.readUInt32BE(0);
+  let at = 4 + 4 * depth;
+  const levels: Buffer[] = [];
+  for (let i = 0; i < depth; i++) {
+    const bytes = data.readUInt32BE(4 + 4 * i) * HASH_BYTES;
+    levels.push(data.subarray(at, at + bytes));
+    at += bytes;
+  }
+  return { levels };
+}

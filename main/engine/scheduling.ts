@@ -1,0 +1,83 @@
+import { ServiceError } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
+import type { ScheduleBody } from '../../common/requests.js';
+import { isPlainObject, isUuid, rejectUnknownFields, requireField } from '../../common/validate.js';
+import type { UnscheduleResult } from '../../common/wire-types.js';
+import { releaseUnusedFiles } from './files.js';
+import { findScheduledJob, openScheduledJob } from './jobs.js';
+import { cached } from './list-query.js';
+import { inTransaction } from './database.js';
+import type { PartnerScope } from './scope.js';
+import { CREDENTIAL_TAGS, ownedId, unindexTags } from './tag-writer.js';
+
+/** The credential's row id, or `missing_credential` (also for another Partner's uid). */
+export function credentialIdOf(scope: PartnerScope, uid: unknown): number {
+  const id = isUuid(uid) ? ownedId(scope, 'credentials', uid) : undefined;
+  if (id === undefined) throw new ServiceError('missing_credential', `No credential ${JSON.stringify(uid)}`);
+  return id;
+}
+
+/** Whether the credential is scheduled or issued on the engine (rule 1 of the spec). */
+function isTaken(scope: PartnerScope, credentialId: number, engine: string): boolean {
+  return cached(scope.db, 'SELECT 1 FROM job_credentials WHERE credential_id = ? AND engine = ? AND active = 1').get(credentialId, engine) !== undefined;
+}
+
+/**
+ * Adds credentials to the Partner's open job for the engine (inside the caller's
+ * transaction) and returns the job's row id. Each must be free on that engine.
+ */
+export function addToScheduledJob(scope: PartnerScope, engine: string, credentialIds: readonly number[], uids: readonly string[]): number {
+  credentialIds.forEach((id, i) => {
+    if (isTaken(scope, id, engine)) {
+      throw new ServiceError('credential_already_scheduled_or_issued', `Credential ${uids[i]} is already scheduled or issued on ${engine}`);
+    }
+  });
+  const jobId = openScheduledJob(scope, engine);
+  const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) VALUES (?, ?, ?)');
+  for (const id of credentialIds) insert.run(jobId, id, engine);
+  return jobId;
+}
+
+/** POST /credentials/schedule: all listed credentials join the open job, or none does. */
+export function scheduleCredentials(scope: PartnerScope, body: ScheduleBody | unknown): number {
+  if (!isPlainObject(body)) throw new ServiceError('no_json', 'The request body must be a JSON object');
+  rejectUnknownFields(body, ['engine', 'credentials'], 'the request');
+  const engineId = requireField(body, 'engine', 'the request');
+  const uids = requireField(body, 'credentials', 'the request');
+  const engine = scope.catalog.get(engineId);
+  if (!Array.isArray(uids) || uids.length === 0 || uids.length > LIMITS.maxBatch) {
+    throw new ServiceError('invalid_value', `credentials must be a non-empty array of at most ${LIMITS.maxBatch} credential uids`);
+  }
+  const unique = [...new Set(uids as unknown[])];
+  return inTransaction(scope.db, () => {
+    const ids = unique.map((uid) => credentialIdOf(scope, uid));
+    return addToScheduledJob(scope, engine.id, ids, unique as string[]);
+  });
+}
+
+/**
+ * DELETE /credentials/<uid>/unschedule/<engine>. The credential leaves the open job; when it
+ * is then neither scheduled nor issued anywhere it is deleted too — unless another credential
+ * links to it, since deleting it would change that record.
+ */
+export function unscheduleCredential(scope: PartnerScope, uid: string, engineId: string): UnscheduleResult {
+  const engine = scope.catalog.get(engineId);
+  return inTransaction(scope.db, () => {
+    const id = credentialIdOf(scope, uid);
+    const jobId = findScheduledJob(scope, engine.id);
+    if (jobId === undefined) throw new ServiceError('missing_job', `There is no scheduled job on ${engine.id}`);
+    const removed = cached(scope.db, 'DELETE FROM job_credentials WHERE job_id = ? AND credential_id = ?').run(jobId, id).changes;
+    if (removed === 0) throw new ServiceError('credential_not_scheduled', `Credential ${uid} is not scheduled on ${engine.id}`);
+    const stillUsed =
+      cached(scope.db, 'SELECT 1 FROM job_credentials WHERE credential_id = ? AND active = 1').get(id) !== undefined ||
+      cached(scope.db, 'SELECT 1 FROM credential_links WHERE linked_id = ?').get(id) !== undefined;
+    if (stillUsed) return { credential_uid: uid, engine: engine.id, credential_deleted: false };
+    const fileIds = cached(scope.db, 'SELECT file_id FROM credential_files WHERE credential_id = ?').pluck().all(id) as number[];
+    // Rows of failed jobs that once carried it go with it.
+    cached(scope.db, 'DELETE FROM job_credentials WHERE credential_id = ?').run(id);
+    unindexTags(scope, CREDENTIAL_TAGS, id);
+    cached(scope.db, 'DELETE FROM credentials WHERE id = ?').run(id);
+    releaseUnusedFiles(scope.db, fileIds, scope.clock.now());
+    return { credential_uid: uid, engine: engine.id, credential_deleted: true };
+  });
+}

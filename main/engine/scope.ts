@@ -1,0 +1,14 @@
+import type { Partner } from '../../common/wire-types.js';
+import type { Clock } from './clock.js';
+import type { Db } from './database.js';
+import type { EngineCatalog } from './engine-catalog.js';
+import type { FileStore } from './file-store.js';
+
+/** Everything one Partner's service works with. Every query filters on `partner.id`. */
+export interface PartnerScope {
+  db: Db;
+  partner: Partner;
+  clock: Clock;
+  catalog: EngineCatalog;
+  store: FileStore;
+}

@@ -1,0 +1,10 @@
+import { decodeIpcError, isServiceError, type ServiceError } from '../common/errors.js';
+
+/**
+ * Turns a rejection of a `window.proofdesk` call back into a ServiceError. Across
+ * contextBridge an error keeps only its message, which carries the encoded id and text.
+ */
+export function toServiceError(error: unknown): ServiceError {
+  if (isServiceError(error)) return error;
+  return decodeIpcError(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../main/cli/run.js';
+import { Engine } from '../../main/engine/index.js';
+
+/** Runs the CLI in-process, capturing what it prints and its exit code. */
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+let data: string;
+beforeEach(() => {
+  data = mkdtempSync(join(tmpdir(), 'proofdesk-cli-'));
+});
+afterEach(() => rmSync(data, { recursive: true, force: true }));
+
+describe('npm run cli (a real child process)', () => {
+  it('partner add prints one JSON object with the client credentials, as DESIGN.md promises', async () => {
+    const { stdout } = await promisify(execFile)('npm', ['run', '-s', 'cli', '--', 'partner', 'add', '--name', 'Uni', '--issuing-interval', '5m', '--data', data], {
+      cwd: join(import.meta.dirname, '../..'),
+    });
+    const printed = JSON.parse(stdout) as Record<string, string>;
+    expect(Object.keys(printed).sort()).toEqual(['client_id', 'client_secret', 'name', 'partner_id', 'realm']);
+    expect(printed.name).toBe('Uni');
+    expect(printed.client_secret!.length).toBeGreaterThanOrEqual(40);
+    const list = await cli('partner', 'list', '--json', '--data', data);
+    expect(JSON.parse(list.out)).toMatchObject([{ id: printed.partner_id, name: 'Uni', client_id: printed.client_id, issuing_interval_seconds: 300 }]);
+    // The secret is shown once and never stored in the clear.
+    expect(list.out).not.toContain(printed.client_secret);
+  });
+});
+
+describe('cli commands', () => {
+  it('creates, lists, tags, schedules and unschedules credentials', async () => {
+    expect((await cli('partner', 'add', '--name', 'Uni', '--data', data)).code).toBe(0);
+    const file = join(data, 'diploma.txt');
+    writeFileSync(file, 'Ada Lovelace, BSc');
+    const created = await cli('credential', 'create', '--title', 'BSc', '--meta', 'student=Ada', '--meta', 'grade=1.3', '--file', file, '--tag', 'cs2026', '--data', data);
+    expect(created.code).toBe(0);
+    const credential = JSON.parse(created.out);
+    expect(credential).toMatchObject({ title: 'BSc', metadata: { student: 'Ada', grade: 1.3 }, tags: ['cs2026'], files: [{ file_type: 'text/plain' }] });
+
+    const again = await cli('credential', 'create', '--title', 'Second', '--meta', 'n=2', '--file', file, '--data', data);
+    expect(again.code).toBe(0); // the same file again is reused, not refused
+
+    const tagged = await cli('credential', 'tag', credential.uid, '--tag', 'honours', '--data', data);
+    expect(tagged.code).toBe(0);
+    const listed = await cli('credential', 'list', '--and-tags', 'cs2026,honours', '--json', '--data', data);
+    expect(JSON.parse(listed.out)).toMatchObject({ total_items: 1, items: [{ uid: credential.uid, tags: ['cs2026', 'honours'] }] });
+    const table = await cli('credential', 'list', '--data', data);
+    expect(table.out).toContain('page 1 of 1, 2 credentials');
+
+    const scheduled = await cli('credential', 'schedule', credential.uid, '--json', '--data', data);
+    expect(JSON.parse(scheduled.out)).toMatchObject({ chain: 'local', status: 'scheduled' });
+    const jobs = await cli('jobs', 'list', '--status', 'scheduled', '--json', '--data', data);
+    expect(JSON.parse(jobs.out).total_items).toBe(1);
+
+    const untagged = await cli('credential', 'untag', credential.uid, '--tag', 'honours', '--data', data);
+    expect(untagged.code).toBe(0);
+    const unscheduled = await cli('credential', 'unschedule', credential.uid, '--data', data);
+    expect(JSON.parse(unscheduled.out)).toEqual({ credential_uid: credential.uid, engine: 'local', credential_deleted: true });
+    expect((await cli('credential', 'show', credential.uid, '--data', data)).code).toBe(1);
+  });
+
+  it('answers a refused call with the spec error id on stderr and exit code 1, changing nothing', async () => {
+    await cli('partner', 'add', '--name', 'Uni', '--data', data);
+    const file = join(data, 'a.txt');
+    writeFileSync(file, 'a');
+    const bad = await cli('credential', 'create', '--title', 'X', '--file', file, '--tag', 'no', '--data', data);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^error invalid_tag \(400\): /);
+    // Checked before anything was uploaded: no file record, no credential.
+    const engine = Engine.open({ dataDir: data, sweepIntervalMs: false });
+    try {
+      const service = engine.serviceFor(engine.partners.list()[0]!.id);
+      expect((await service.listFiles()).total_items).toBe(0);
+      expect((await service.listCredentials()).total_items).toBe(0);
+    } finally {
+      engine.close();
+    }
+    const wrongEngine = await cli('credential', 'schedule', '00000000-0000-7000-8000-000000000000', '--engine', 'nope', '--data', data);
+    expect(wrongEngine.err).toMatch(/^error wrong_blockchain_engine \(422\)/);
+  });
+
+  it('answers wrong usage with exit code 2 and says what to do', async () => {
+    expect((await cli('frobnicate')).code).toBe(2);
+    const noPartner = await cli('credential', 'list', '--data', data);
+    expect(noPartner.code).toBe(2);
+    expect(noPartner.err).toContain('partner add --name NAME');
+    const unknownFlag = await cli('credential', 'list', '--bogus', '--data', data);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.err).toContain("'--bogus'");
+    const badInterval = await cli('partner', 'add', '--name', 'X', '--issuing-interval', 'soon', '--data', data);
+    expect(badInterval.code).toBe(1);
+    expect(badInterval.err).toContain('invalid_value');
+    expect((await cli('help')).out).toContain('partner add --name NAME');
+  });
+
+  it('needs --partner when a data directory holds several Partners, by id or name', async () => {
+    await cli('partner', 'add', '--name', 'Uni A', '--data', data);
+    await cli('partner', 'add', '--name', 'Uni B', '--data', data);
+    const ambiguous = await cli('credential', 'list', '--data', data);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.err).toContain('--partner');
+    const created = await cli('credential', 'create', '--title', 'T', '--meta', 'a=1', '--partner', 'Uni B', '--data', data);
+    expect(created.code).toBe(0);
+    expect(JSON.parse((await cli('credential', 'list', '--json', '--partner', 'Uni A', '--data', data)).out).total_items).toBe(0);
+    expect(JSON.parse((await cli('credential', 'list', '--json', '--partner', 'Uni B', '--data', data)).out).total_items).toBe(1);
+    const set = await cli('partner', 'set', 'Uni B', '--issuing-interval', '30s', '--data', data);
+    expect(set.out).toBe('Uni B: issuing interval 30s');
+  });
+});
