@@ -35,7 +35,6 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   payload_too_large: 413,
   internal_error: 500,
-  not_implemented: 501,
 } as const;
 
 export type ErrorId = keyof typeof ERROR_STATUS;

@@ -28,8 +28,8 @@ console.log(JSON.stringify({ url: bridge.url, data: engine.dataDir }));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void bridge.close().then(() => {
-      engine.close();
+    void bridge.close().then(async () => {
+      await engine.close();
       process.exit(0);
     });
   });

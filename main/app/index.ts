@@ -59,7 +59,16 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   const engine = Engine.open({ dataDir: defaultDataDir() });
-  app.on('will-quit', () => engine.close());
+  // Closing saves the local chain's state: hold the quit until it is done.
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void engine.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
 
   const partner = firstPartner(engine);
   const handlers = createIpcHandlers({ partner, service: partner ? engine.serviceFor(partner.id) : null });

@@ -14,7 +14,7 @@ export async function withEngine<T>(dataDir: string | undefined, run: (engine: E
     engine.sweepUnusedFiles();
     return await run(engine);
   } finally {
-    engine.close();
+    await engine.close();
   }
 }
 

@@ -30,18 +30,16 @@ import type {
 } from '../../common/wire-types.js';
 import { parseCreateCredentialBody, parseCredentialDetails } from './credential-input.js';
 import { getCredential, insertCredential, insertCredentials, listCredentials, listJobCredentials, resolveReferences } from './credentials.js';
-import { readCredentials } from './credential-reader.js';
 import { getFile, listFiles, recordUpload, stageUpload, storeThenRecord, uploadFile } from './files.js';
 import { getJob, jobIdOf, listJobs, readJobs } from './jobs.js';
 import { addToScheduledJob, scheduleCredentials, unscheduleCredential } from './scheduling.js';
 import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
+import { buildProofFile, certificateRow, listCertificates, listJobCertificates } from './certificates.js';
+import { issueJobNow } from './issue-now.js';
+import { revokeCertificate, revokeCredential } from './revoking.js';
+import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
 import { CREDENTIAL_TAGS, JOB_TAGS, deleteCredentialTag, writeTags } from './tag-writer.js';
-
-/** Thrown by the endpoints that arrive with issuing on a chain (engine part 2). */
-function notYet(endpoint: string): never {
-  throw new ServiceError('not_implemented', `${endpoint} arrives with issuing on a chain; this engine does not issue yet`);
-}
 
 /**
  * The embedded issuing engine: IssuingService in-process on SQLite, scoped to one Partner.
@@ -134,8 +132,8 @@ export class EmbeddedService implements IssuingService {
     return unscheduleCredential(this.scope, uid, engine);
   }
 
-  async revokeCredential(_uid: string, _engine: string): Promise<RevokeResult> {
-    return notYet('Revoking');
+  async revokeCredential(uid: string, engine: string): Promise<RevokeResult> {
+    return revokeCredential(this.scope, uid, engine);
   }
 
   // Jobs
@@ -160,44 +158,44 @@ export class EmbeddedService implements IssuingService {
     return listJobCredentials(this.scope, jobIdOf(this.scope, jobUid), query);
   }
 
-  async listJobCertificates(_jobUid: string, _query?: PageQuery & TagQuery): Promise<Page<Certificate>> {
-    return notYet('Certificates');
+  async listJobCertificates(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Certificate>> {
+    return listJobCertificates(this.scope, jobIdOf(this.scope, jobUid), query);
   }
 
-  async issueJobNow(_body: IssueNowBody): Promise<Job> {
-    return notYet('Immediate issuing');
+  async issueJobNow(body: IssueNowBody): Promise<Job> {
+    return readJobs(this.scope, [await issueJobNow(this.scope, body)])[0]!;
   }
 
   // Certificates
 
-  async listCertificates(_query?: CertificateQuery): Promise<Page<Certificate>> {
-    return notYet('Certificates');
+  async listCertificates(query?: CertificateQuery): Promise<Page<Certificate>> {
+    return listCertificates(this.scope, query);
   }
 
-  async downloadCertificate(_uid: string): Promise<string> {
-    return notYet('Proof files');
+  async downloadCertificate(uid: string): Promise<string> {
+    return `${JSON.stringify(buildProofFile(this.scope, certificateRow(this.scope, uid)), null, 2)}\n`;
   }
 
-  async revokeCertificate(_uid: string): Promise<RevokeResult> {
-    return notYet('Revoking');
+  async revokeCertificate(uid: string): Promise<RevokeResult> {
+    return revokeCertificate(this.scope, uid);
   }
 
   // Verification
 
-  async verifyCertificate(_certificateUid: string): Promise<VerificationResult> {
-    return notYet('Verification');
+  async verifyCertificate(certificateUid: string): Promise<VerificationResult> {
+    return verifyCertificate(this.scope, certificateUid);
   }
 
-  async verifyCredential(_credentialUid: string, _query?: PageQuery): Promise<Page<VerificationResult>> {
-    return notYet('Verification');
+  async verifyCredential(credentialUid: string, query?: PageQuery): Promise<Page<VerificationResult>> {
+    return verifyCredential(this.scope, credentialUid, query);
   }
 
-  async verifyProofFile(_proof: UploadSource | undefined): Promise<VerificationResult> {
-    return notYet('Verification');
+  async verifyProofFile(proof: UploadSource | undefined): Promise<VerificationResult> {
+    return verifyUploadedProof(this.scope, proof);
   }
 
-  async verifyOriginalFile(_file: UploadSource | undefined, _query?: PageQuery): Promise<Page<VerificationResult>> {
-    return notYet('Verification');
+  async verifyOriginalFile(file: UploadSource | undefined, query?: PageQuery): Promise<Page<VerificationResult>> {
+    return verifyUploadedFile(this.scope, file, query);
   }
 
   // Engines
@@ -206,8 +204,4 @@ export class EmbeddedService implements IssuingService {
     return this.scope.catalog.list();
   }
 
-  /** Reads credentials by uid, for callers that hold uids (the CLI, the UI). */
-  readCredentialsByRowIds(ids: number[]): Credential[] {
-    return readCredentials(this.scope.db, ids);
-  }
 }

@@ -12,6 +12,8 @@ export interface EngineConfig {
   confirmations: number;
   /** Explorer URL of a transaction, `{tx}` standing for its hash. */
   explorer_tx_url?: string;
+  /** Explorer URL of an address (the registry), `{address}` standing for it. */
+  explorer_address_url?: string;
   environment: 'live' | 'demo';
 }
 
@@ -34,7 +36,15 @@ function parseEngine(value: unknown, where: string): EngineConfig {
   if (!Number.isSafeInteger(e!.chain_id) || (e!.chain_id as number) < 1) bad(`engine ${e!.id}: chain_id must be a positive integer`);
   if (!Number.isSafeInteger(e!.confirmations) || (e!.confirmations as number) < 1) bad(`engine ${e!.id}: confirmations must be at least 1`);
   if (e!.environment !== 'live' && e!.environment !== 'demo') bad(`engine ${e!.id}: environment must be "live" or "demo"`);
-  return { id: e!.id!, rpc_url: e!.rpc_url!, chain_id: e!.chain_id!, confirmations: e!.confirmations!, environment: e!.environment!, explorer_tx_url: e!.explorer_tx_url };
+  return {
+    id: e!.id!,
+    rpc_url: e!.rpc_url!,
+    chain_id: e!.chain_id!,
+    confirmations: e!.confirmations!,
+    environment: e!.environment!,
+    explorer_tx_url: e!.explorer_tx_url,
+    explorer_address_url: e!.explorer_address_url,
+  };
 }
 
 /**
@@ -74,6 +84,11 @@ export class EngineCatalog {
       throw new ServiceError('wrong_blockchain_engine', `Unknown blockchain engine ${JSON.stringify(id)}; known engines: ${[...this.engines.keys()].join(', ')}`);
     }
     return engine;
+  }
+
+  /** The engine with this id, or undefined. */
+  find(id: string): EngineConfig | undefined {
+    return this.engines.get(id);
   }
 
   list(): EngineInfo[] {

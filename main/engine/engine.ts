@@ -1,11 +1,14 @@
 import { ServiceError } from '../../common/errors.js';
+import type { SecretStore } from '../../common/secret-store.js';
 import { systemClock, type Clock } from './clock.js';
 import { openDatabase, type Db } from './database.js';
 import { EmbeddedService } from './embedded-service.js';
 import { EngineCatalog } from './engine-catalog.js';
 import { FileStore } from './file-store.js';
 import { sweepUnusedFiles } from './files.js';
-import { PartnerRegistry } from './partners.js';
+import { IssuingRuntime, type IssuingOptions } from './issuing/issuing-runtime.js';
+import { ensurePartnerKeys } from './issuing/partner-keys.js';
+import { PartnerRegistry, type NewPartnerCredentials } from './partners.js';
 
 export interface EngineOptions {
   /** Where the database, stored files and engine configuration live (created if absent). */
@@ -13,6 +16,10 @@ export interface EngineOptions {
   clock?: Clock;
   /** How often to delete expired unused uploads; false to leave it to the caller. Default 60 s. */
   sweepIntervalMs?: number | false;
+  /** Where the Partners' private keys live (main/secrets); issuing needs one. */
+  secrets?: SecretStore;
+  /** Chains and the scheduler; by default no scheduler runs in this process. */
+  issuing?: IssuingOptions;
 }
 
 /**
@@ -22,6 +29,7 @@ export interface EngineOptions {
 export class Engine {
   readonly partners: PartnerRegistry;
   readonly catalog: EngineCatalog;
+  readonly issuing: IssuingRuntime;
   private readonly store: FileStore;
   private readonly sweeper: NodeJS.Timeout | undefined;
 
@@ -30,10 +38,13 @@ export class Engine {
     private readonly db: Db,
     private readonly clock: Clock,
     sweepIntervalMs: number | false,
+    private readonly secrets: SecretStore | undefined,
+    issuing: IssuingOptions,
   ) {
     this.catalog = EngineCatalog.load(dataDir);
     this.store = new FileStore(dataDir);
     this.partners = new PartnerRegistry(db, clock);
+    this.issuing = new IssuingRuntime(db, clock, dataDir, this.catalog, secrets, issuing);
     if (sweepIntervalMs !== false) {
       this.sweepUnusedFiles();
       this.sweeper = setInterval(() => this.sweepUnusedFiles(), sweepIntervalMs);
@@ -44,11 +55,21 @@ export class Engine {
   static open(options: EngineOptions): Engine {
     const db = openDatabase(options.dataDir);
     try {
-      return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000);
+      return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {});
     } catch (error) {
       db.close();
       throw error;
     }
+  }
+
+  /**
+   * Registers a Partner with its keys: a chain account and a certificate-signing key, made now
+   * and kept in the secret store (Partners added with `partners.add` get theirs on first issue).
+   */
+  async addPartner(input: { name: string; issuingIntervalSeconds?: number }): Promise<NewPartnerCredentials & { address: string; signing_public_key: string }> {
+    const created = this.partners.add(input);
+    const identity = await ensurePartnerKeys(this.db, this.secrets, created.partner_id);
+    return { ...created, address: identity.address, signing_public_key: identity.signingPublicKey };
   }
 
   /** The service scoped to one Partner. */
@@ -61,6 +82,7 @@ export class Engine {
       clock: this.clock,
       catalog: this.catalog,
       store: this.store,
+      issuing: this.issuing,
     });
   }
 
@@ -69,8 +91,13 @@ export class Engine {
     return sweepUnusedFiles(this.db, this.store, this.clock.now());
   }
 
-  close(): void {
+  /**
+   * Stops the scheduler, the signer and the local chain (which saves its state), then closes
+   * the database. Await it: the chain's state is written on the way out.
+   */
+  async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    await this.issuing.close();
     this.store.close();
     if (this.db.open) this.db.close();
   }

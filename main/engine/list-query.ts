@@ -31,18 +31,16 @@ export class Conditions {
     return this;
   }
 
-  /** The spec's and_tags (all of them) and or_tags (at least one) over a tag table. */
+  /** The spec's and_tags (all of them) and or_tags (at least one) over the owner's tag table, as the driver. */
   tags(table: string, ownerColumn: string, partnerId: string, andTags: string[], orTags: string[]): this {
-    const one = `SELECT ${ownerColumn} FROM ${table} WHERE partner_id = ? AND tag = ?`;
-    const parts: { sql: string; params: unknown[] }[] = [];
-    if (orTags.length > 0) parts.push({ sql: orTags.map(() => one).join(' UNION '), params: orTags.flatMap((t) => [partnerId, t]) });
-    if (andTags.length > 0) parts.push({ sql: andTags.map(() => one).join(' INTERSECT '), params: andTags.flatMap((t) => [partnerId, t]) });
-    if (parts.length === 0) return this;
-    // A UNION on the left of an INTERSECT must be wrapped, or it would bind the wrong way.
-    this.driver = {
-      sql: parts.length === 1 ? parts[0]!.sql : `SELECT * FROM (${parts[0]!.sql}) INTERSECT ${parts[1]!.sql}`,
-      params: [...parts[0]!.params, ...(parts[1]?.params ?? [])],
-    };
+    this.driver = tagMatches(table, ownerColumn, partnerId, andTags, orTags);
+    return this;
+  }
+
+  /** The same filter over another table's tags, as a condition on `column` (e.g. a certificate's job). */
+  tagsOn(column: string, table: string, ownerColumn: string, partnerId: string, andTags: string[], orTags: string[]): this {
+    const matches = tagMatches(table, ownerColumn, partnerId, andTags, orTags);
+    if (matches) this.add(`${column} IN (${matches.sql})`, ...matches.params);
     return this;
   }
 
@@ -56,6 +54,23 @@ export class Conditions {
   soleDriver(): { sql: string; params: unknown[] } | undefined {
     return this.clauses.length === 1 ? this.driver : undefined;
   }
+}
+
+/**
+ * A compound SELECT of the owner ids carrying the tags, in ascending id order: an INTERSECT of
+ * one index range per and-tag, a UNION for or-tags. Undefined when there is no tag filter.
+ */
+function tagMatches(table: string, ownerColumn: string, partnerId: string, andTags: string[], orTags: string[]): { sql: string; params: unknown[] } | undefined {
+  const one = `SELECT ${ownerColumn} FROM ${table} WHERE partner_id = ? AND tag = ?`;
+  const parts: { sql: string; params: unknown[] }[] = [];
+  if (orTags.length > 0) parts.push({ sql: orTags.map(() => one).join(' UNION '), params: orTags.flatMap((t) => [partnerId, t]) });
+  if (andTags.length > 0) parts.push({ sql: andTags.map(() => one).join(' INTERSECT '), params: andTags.flatMap((t) => [partnerId, t]) });
+  if (parts.length === 0) return undefined;
+  // A UNION on the left of an INTERSECT must be wrapped, or it would bind the wrong way.
+  return {
+    sql: parts.length === 1 ? parts[0]!.sql : `SELECT * FROM (${parts[0]!.sql}) INTERSECT ${parts[1]!.sql}`,
+    params: [...parts[0]!.params, ...(parts[1]?.params ?? [])],
+  };
 }
 
 /**

@@ -112,4 +112,67 @@ export const MIGRATIONS: readonly string[] = [
   -- The spec's rule 1: a credential is scheduled or issued at most once per engine.
   CREATE UNIQUE INDEX job_credentials_once_per_engine ON job_credentials (credential_id, engine) WHERE active = 1;
   `,
+  /* 2: issuing on a chain (engine part 2) */ `
+  -- The Partner's public identities; the private keys live only in the SecretStore.
+  CREATE TABLE partner_keys (
+    partner_id TEXT PRIMARY KEY REFERENCES partners(id),
+    chain_address TEXT NOT NULL,
+    signing_public_key TEXT NOT NULL
+  );
+
+  -- Every transaction we sign, stored before it is broadcast, so a crash at any point
+  -- resumes with the same signed bytes: a purpose never gets a second nonce.
+  CREATE TABLE chain_txs (
+    id INTEGER PRIMARY KEY,
+    engine TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    nonce INTEGER NOT NULL,
+    purpose TEXT NOT NULL CHECK (purpose IN ('deploy', 'issue', 'revoke')),
+    raw TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    state TEXT NOT NULL CHECK (state IN ('signed', 'sent', 'mined', 'reverted', 'dropped')),
+    block_number INTEGER,
+    mined_date INTEGER,
+    contract_address TEXT,
+    created_date INTEGER NOT NULL,
+    UNIQUE (engine, sender, nonce)
+  );
+
+  -- One registry contract per Partner and engine, deployed by the Partner's account.
+  CREATE TABLE registries (
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    engine TEXT NOT NULL,
+    deploy_tx INTEGER NOT NULL REFERENCES chain_txs(id),
+    address TEXT,
+    PRIMARY KEY (partner_id, engine)
+  );
+
+  ALTER TABLE jobs ADD COLUMN root TEXT;
+  ALTER TABLE jobs ADD COLUMN merkle_tree BLOB;
+  ALTER TABLE jobs ADD COLUMN issue_tx INTEGER REFERENCES chain_txs(id);
+  ALTER TABLE jobs ADD COLUMN failure TEXT;
+
+  -- One certificate per issued credential and engine, made when its job starts; a failed
+  -- job's certificates are deleted with the release of its credentials.
+  CREATE TABLE certificates (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    credential_id INTEGER NOT NULL REFERENCES credentials(id),
+    job_id INTEGER NOT NULL REFERENCES jobs(id),
+    engine TEXT NOT NULL,
+    leaf_index INTEGER NOT NULL,
+    leaf TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    revoke_tx INTEGER REFERENCES chain_txs(id),
+    revoked_date INTEGER,
+    last_verification_status TEXT,
+    last_verification_date INTEGER,
+    UNIQUE (credential_id, engine)
+  );
+  CREATE INDEX certificates_by_job ON certificates (job_id, leaf_index);
+  CREATE INDEX certificates_by_partner ON certificates (partner_id, id);
+  CREATE INDEX certificates_by_leaf ON certificates (leaf);
+  `,
 ];

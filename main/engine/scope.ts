@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Db } from './database.js';
 import type { EngineCatalog } from './engine-catalog.js';
 import type { FileStore } from './file-store.js';
+import type { IssuingRuntime } from './issuing/issuing-runtime.js';
 
 /** Everything one Partner's service works with. Every query filters on `partner.id`. */
 export interface PartnerScope {
@@ -11,4 +12,5 @@ export interface PartnerScope {
   clock: Clock;
   catalog: EngineCatalog;
   store: FileStore;
+  issuing: IssuingRuntime;
 }

@@ -6,8 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ERROR_STATUS, isServiceError, type ServiceError } from '../../common/errors.js';
-import type { IssuingService } from '../../common/issuing-service.js';
+import { isServiceError, type ServiceError } from '../../common/errors.js';
 import { Engine } from '../../main/engine/index.js';
 import { addPartner, embeddedContext, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
 import { describeIssuingService } from './issuing-service.suite.js';
@@ -69,26 +68,6 @@ describe('embedded engine specifics', () => {
     fixture.clock.set(Date.UTC(2026, 4, 17, 9, 30, 15, 250));
     const c = await a.service.createCredential({ title: 'Clocked', metadata: { a: 1 } });
     expect(c.upload_date).toBe('2026-05-17T09:30:15.250Z');
-  });
-
-  it('the part-2 endpoints answer not_implemented (501)', async () => {
-    const svc: IssuingService = a.service;
-    const calls: [string, () => Promise<unknown>][] = [
-      ['revokeCredential', () => svc.revokeCredential(randomUUID(), 'local')],
-      ['listJobCertificates', () => svc.listJobCertificates(randomUUID())],
-      ['issueJobNow', () => svc.issueJobNow({ engine: 'local' })],
-      ['listCertificates', () => svc.listCertificates()],
-      ['downloadCertificate', () => svc.downloadCertificate(randomUUID())],
-      ['revokeCertificate', () => svc.revokeCertificate(randomUUID())],
-      ['verifyCertificate', () => svc.verifyCertificate(randomUUID())],
-      ['verifyCredential', () => svc.verifyCredential(randomUUID())],
-      ['verifyProofFile', () => svc.verifyProofFile({ data: new Uint8Array([123, 125]) })],
-      ['verifyOriginalFile', () => svc.verifyOriginalFile({ data: new Uint8Array([1]) })],
-    ];
-    for (const [name, call] of calls) {
-      const e = await errorOf(call());
-      expect({ name, id: e.id, status: e.status }).toEqual({ name, id: 'not_implemented', status: ERROR_STATUS.not_implemented });
-    }
   });
 
   it('a failed upload or create-and-schedule leaves no bytes behind in the store', async () => {
@@ -154,7 +133,7 @@ describe('embedded engine specifics', () => {
     } finally {
       release();
       await upload.catch(() => undefined);
-      second.close();
+      await second.close();
     }
   });
 

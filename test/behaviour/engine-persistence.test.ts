@@ -68,8 +68,8 @@ function userVersion(dataDir: string): number {
 describe('engine persistence', () => {
   const dirs: string[] = [];
   const engines: Engine[] = [];
-  afterEach(() => {
-    for (const e of engines.splice(0)) e.close();
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.close();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
@@ -127,20 +127,20 @@ describe('engine persistence', () => {
     const first = Engine.open({ dataDir, sweepIntervalMs: false });
     const partner = first.partners.add({ name: 'Once' });
     await first.serviceFor(partner.partner_id).createCredential({ title: 'Kept', metadata: { a: 1 } });
-    first.close();
+    await first.close();
     expect(userVersion(dataDir)).toBe(MIGRATIONS.length);
     for (let i = 0; i < 3; i++) {
       const again = Engine.open({ dataDir, sweepIntervalMs: false });
       expect((await again.serviceFor(partner.partner_id).listCredentials()).items.map((c) => c.title)).toEqual(['Kept']);
-      again.close();
+      await again.close();
       expect(userVersion(dataDir)).toBe(MIGRATIONS.length);
     }
   });
 
-  it('a data directory from a newer schema is refused with a clear message, and left alone', () => {
+  it('a data directory from a newer schema is refused with a clear message, and left alone', async () => {
     const dataDir = makeTempDir();
     dirs.push(dataDir);
-    Engine.open({ dataDir, sweepIntervalMs: false }).close();
+    await Engine.open({ dataDir, sweepIntervalMs: false }).close();
     const db = new Database(join(dataDir, DATABASE_FILE));
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();

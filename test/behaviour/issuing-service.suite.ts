@@ -45,7 +45,6 @@ export const IDS_OUTSIDE_PART_1: readonly ErrorId[] = [
   'method_not_allowed',
   'payload_too_large',
   'internal_error',
-  'not_implemented',
 ];
 
 const HOUR = 60 * 60 * 1000;

@@ -83,7 +83,7 @@ describe('cli commands', () => {
       expect((await service.listFiles()).total_items).toBe(0);
       expect((await service.listCredentials()).total_items).toBe(0);
     } finally {
-      engine.close();
+      await engine.close();
     }
     const wrongEngine = await cli('credential', 'schedule', '00000000-0000-7000-8000-000000000000', '--engine', 'nope', '--data', data);
     expect(wrongEngine.err).toMatch(/^error wrong_blockchain_engine \(422\)/);

@@ -74,7 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await Promise.all(bridges.map((b) => b.close()));
-  engine?.close();
+  await engine?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -61,7 +61,7 @@ export function openEngine(options: OpenEngineOptions = {}): EngineFixture {
     async close() {
       if (closed) return;
       closed = true;
-      engine.close();
+      await engine.close();
       if (!options.keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -49,7 +49,7 @@ const state = {
 process.stdout.write(`${JSON.stringify(state)}\n`);
 
 if (mode === 'exit') {
-  engine.close();
+  await engine.close();
   process.exit(0);
 } else {
   // Wait to be killed: the engine is never closed, the WAL never checkpointed.

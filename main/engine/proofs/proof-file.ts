@@ -9,6 +9,11 @@ export const PROOF_FORMAT = 'proofdesk-proof/1';
  * the Merkle path to the anchored root, the transaction and registry to look up on chain, and
  * the Partner's signing key and signature. Documented in docs/proof-file.md; JSON Schema in
  * docs/proof-file.schema.json.
+ *
+ * Hex: hashes, keys and signatures (`leaf`, `merkle_path`, `root`, `public_key`, `signature`)
+ * are lowercase hex WITHOUT a 0x prefix; chain values (`transaction_id`, `registry_address`,
+ * `certificate.partner.address`) are 0x-prefixed as Ethereum writes them (addresses
+ * checksummed). `issue(bytes32 root)` on chain takes `0x` + `root`.
  */
 export interface ProofFile {
   format: typeof PROOF_FORMAT;

@@ -1,0 +1,193 @@
+/**
+ * One EVM chain, reached over JSON-RPC: offline signing, idempotent broadcast, transaction status
+ * and the registry's reads. Every method is bounded by the client's timeout and throws only
+ * ChainError subclasses (errors.ts).
+ *
+ * @example
+ * const chain = await ChainClient.connect({ rpcUrl: node.rpcUrl, chainId: 31337 });
+ * const nonce = await chain.nextNonce(account.address);
+ * const tx = await chain.signTransaction(key, { to: registry, data: encodeIssue(root), nonce });
+ * // store tx.raw and tx.hash, then:
+ * await chain.broadcast(tx.raw);
+ */
+import { createPublicClient, http, type Address, type Hex, type PublicClient } from 'viem';
+import { broadcastTransaction } from './broadcast-transaction.js';
+import type { ChainContext } from './chain-context.js';
+import { LOCAL_CHAIN_ID, fundAccount, mineBlocks } from './dev-chain.js';
+import { ChainError, ChainMismatchError, ChainUnreachableError } from './errors.js';
+import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
+import { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
+import { readIsIssued, readIsRevoked, readIssuedAt, readRegistry, readRevokedAt, type RegistryInfo } from './registry-reads.js';
+import { signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
+import { getBlockTimestamp, getConfirmations, getTransaction, getTransactionReceipt, isTransactionKnown, type TransactionReceiptSummary, type TransactionSummary } from './transaction-status.js';
+
+/** Default bound on every call, including the transport's retries. */
+export const DEFAULT_CHAIN_TIMEOUT_MS = 10_000;
+
+export interface ConnectChainParameters {
+  /** http(s) JSON-RPC endpoint. */
+  rpcUrl: string;
+  /** The chain id the endpoint must serve; transactions are signed for it. */
+  chainId: number;
+  /** Bound on each call in milliseconds (default 10 s). */
+  timeoutMs?: number | undefined;
+  /** Chain ids on which fund() and mine() are allowed (default: 31337 only). */
+  devChainIds?: readonly number[] | undefined;
+}
+
+/** A connected chain. Create with ChainClient.connect. */
+export class ChainClient {
+  readonly rpcUrl: string;
+  readonly chainId: number;
+  readonly timeoutMs: number;
+  readonly #ctx: ChainContext;
+
+  private constructor(ctx: ChainContext, timeoutMs: number) {
+    this.#ctx = ctx;
+    this.rpcUrl = ctx.rpcUrl;
+    this.chainId = ctx.chainId;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /**
+   * Connects to `rpcUrl` and checks that it serves `chainId`.
+   * Throws ChainUnreachableError when it does not answer, ChainMismatchError for another chain.
+   */
+  static async connect(params: ConnectChainParameters): Promise<ChainClient> {
+    const timeoutMs = params.timeoutMs ?? DEFAULT_CHAIN_TIMEOUT_MS;
+    if (!Number.isSafeInteger(params.chainId) || params.chainId < 1) throw new TypeError(`chainId must be a positive integer, got ${params.chainId}`);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`timeoutMs must be positive, got ${timeoutMs}`);
+    let url: URL;
+    try {
+      url = new URL(params.rpcUrl);
+    } catch {
+      throw new ChainError(`Not a valid RPC URL: ${JSON.stringify(params.rpcUrl)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ChainError(`RPC URL must be http(s), got ${url.protocol}`);
+    // Retries are cheap for a refused connection and help over flaky links; the per-call
+    // deadline below bounds them, so a dead endpoint still fails within timeoutMs.
+    const transport = http(params.rpcUrl, { timeout: timeoutMs, retryCount: 2, retryDelay: 100 });
+    const client = createPublicClient({ transport, cacheTime: 0 }) as PublicClient;
+    const ctx: ChainContext = { client, transport, rpcUrl: params.rpcUrl, chainId: params.chainId, devChainIds: params.devChainIds ?? [LOCAL_CHAIN_ID] };
+    const chain = new ChainClient(ctx, timeoutMs);
+    const actual = await chain.#run(() => client.getChainId());
+    if (actual !== params.chainId) throw new ChainMismatchError(params.rpcUrl, params.chainId, actual);
+    return chain;
+  }
+
+  /** The next nonce of `address`, counting its pending transactions. */
+  nextNonce(address: Address): Promise<number> {
+    return this.#run(() => this.#ctx.client.getTransactionCount({ address, blockTag: 'pending' }));
+  }
+
+  /** Signs a transaction offline (fees, and gas unless given, from the node); sends nothing. */
+  signTransaction(privateKey: Hex, request: SignTransactionRequest): Promise<SignedTransaction> {
+    return this.#run(() => signTransaction(this.#ctx, privateKey, request));
+  }
+
+  /** Broadcasts a signed transaction; idempotent. Returns its hash. */
+  broadcast(raw: Hex): Promise<Hex> {
+    return this.#run(() => broadcastTransaction(this.#ctx, raw));
+  }
+
+  /** The receipt of a mined transaction, or null while it is not mined. */
+  getReceipt(hash: Hex): Promise<TransactionReceiptSummary | null> {
+    return this.#run(() => getTransactionReceipt(this.#ctx, hash), { hash });
+  }
+
+  /** Blocks including the transaction (1 = just mined); 0 when not mined. */
+  confirmations(hash: Hex): Promise<number> {
+    return this.#run(() => getConfirmations(this.#ctx, hash), { hash });
+  }
+
+  /** The transaction (sender, recipient, calldata, nonce, block) as the node knows it, or null. */
+  getTransaction(hash: Hex): Promise<TransactionSummary | null> {
+    return this.#run(() => getTransaction(this.#ctx, hash), { hash });
+  }
+
+  /** Whether the node knows the transaction (in its pool or mined). */
+  isKnown(hash: Hex): Promise<boolean> {
+    return this.#run(() => isTransactionKnown(this.#ctx, hash), { hash });
+  }
+
+  /** The current head block number. */
+  blockNumber(): Promise<bigint> {
+    return this.#run(() => this.#ctx.client.getBlockNumber({ cacheTime: 0 }));
+  }
+
+  /** The timestamp of block `blockNumber`. */
+  blockTimestamp(blockNumber: bigint): Promise<Date> {
+    return this.#run(() => getBlockTimestamp(this.#ctx, blockNumber));
+  }
+
+  /** Balance of `address` in wei. */
+  balanceOf(address: Address): Promise<bigint> {
+    return this.#run(() => this.#ctx.client.getBalance({ address }));
+  }
+
+  /** Local dev chain only: adds `weiAmount` to the balance of `address`; returns the new balance. */
+  fund(address: Address, weiAmount: bigint): Promise<bigint> {
+    return this.#run(() => fundAccount(this.#ctx, address, weiAmount));
+  }
+
+  /** Local dev chain only: mines `blocks` empty blocks; returns the new head block number. */
+  mine(blocks = 1): Promise<bigint> {
+    return this.#run(() => mineBlocks(this.#ctx, blocks));
+  }
+
+  /** Creation data of a registry binding `signingKey` (32 bytes) to the deploying account. */
+  encodeDeploy(signingKey: Hex): Hex {
+    return encodeDeploy(signingKey);
+  }
+
+  /** Calldata of `issue(root)`. */
+  encodeIssue(root: Hex): Hex {
+    return encodeIssue(root);
+  }
+
+  /** Calldata of `revoke(hash)`. */
+  encodeRevoke(hash: Hex): Hex {
+    return encodeRevoke(hash);
+  }
+
+  /** Owner and signing key of the registry at `address`; RegistryNotFoundError when there is none. */
+  readRegistry(address: Address): Promise<RegistryInfo> {
+    return this.#run(() => readRegistry(this.#ctx, address));
+  }
+
+  /** Whether `root` was issued on the registry at `address`. */
+  isIssued(address: Address, root: Hex): Promise<boolean> {
+    return this.#run(() => readIsIssued(this.#ctx, address, root));
+  }
+
+  /** Unix time (seconds) at which `root` was issued; 0n when it was not. */
+  issuedAt(address: Address, root: Hex): Promise<bigint> {
+    return this.#run(() => readIssuedAt(this.#ctx, address, root));
+  }
+
+  /** Whether `hash` was revoked on the registry at `address`. */
+  isRevoked(address: Address, hash: Hex): Promise<boolean> {
+    return this.#run(() => readIsRevoked(this.#ctx, address, hash));
+  }
+
+  /** Unix time (seconds) at which `hash` was revoked; 0n when it was not. */
+  revokedAt(address: Address, hash: Hex): Promise<bigint> {
+    return this.#run(() => readRevokedAt(this.#ctx, address, hash));
+  }
+
+  /** Runs `op` within the timeout and normalises whatever it throws. */
+  async #run<T>(op: () => Promise<T>, context: Omit<NormalizeErrorContext, 'rpcUrl'> = {}): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ChainUnreachableError(this.rpcUrl, { details: `no answer within ${this.timeoutMs} ms` })), this.timeoutMs);
+    });
+    try {
+      return await Promise.race([op(), deadline]);
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof RangeError) throw error;
+      throw toChainError(error, { rpcUrl: this.rpcUrl, ...context });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

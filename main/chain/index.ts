@@ -1,0 +1,29 @@
+/**
+ * main/chain: blockchain engines. EVM chains through viem (ChainClient) and the local dev chain
+ * (anvil). Everything the engine needs is exported here; the files beside are implementation.
+ */
+export { startAnvil, type AnvilNode, type AnvilExit, type StartAnvilParameters } from './anvil.js';
+export { dumpStateViaRpc } from './anvil-snapshots.js';
+export { findRunningAnvil, type AnvilLockRecord } from './anvil-lock.js';
+export type { AnvilStateOrigin } from './anvil-state-file.js';
+export { resolveAnvilBinary } from './anvil-binary.js';
+export { ChainClient, DEFAULT_CHAIN_TIMEOUT_MS, type ConnectChainParameters } from './chain-client.js';
+export type { SignTransactionRequest, SignedTransaction } from './sign-transaction.js';
+export type { TransactionReceiptSummary, TransactionSummary } from './transaction-status.js';
+export type { RegistryInfo } from './registry-reads.js';
+export { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
+export { REGISTRY_ABI, REGISTRY_BYTECODE, REGISTRY_BUILD } from './registry-artifact.js';
+export { LOCAL_CHAIN_ID } from './dev-chain.js';
+export { accountFromPrivateKey, generatePrivateKey, type PrivateKeyAccount } from './accounts.js';
+export {
+  ChainError,
+  ChainMismatchError,
+  ChainUnreachableError,
+  InsufficientFundsError,
+  NonceConflictError,
+  RegistryNotFoundError,
+  TransactionRevertedError,
+  type ChainErrorCode,
+  type ChainErrorOptions,
+} from './errors.js';
+export type { Address, Hex } from 'viem';

@@ -1,0 +1,170 @@
+import { ServiceError } from '../../common/errors.js';
+import { makePage, parsePageQuery, type PageRequest } from '../../common/pagination.js';
+import type { CertificateQuery, PageQuery, TagQuery } from '../../common/requests.js';
+import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../common/validate.js';
+import { VERIFICATION_STATUSES, type Certificate, type Page, type VerificationStatus } from '../../common/wire-types.js';
+import type { EngineConfig } from './engine-catalog.js';
+import { readCredentials } from './credential-reader.js';
+import { Conditions, cached, selectPage } from './list-query.js';
+import { PROOF_FORMAT, type ProofFile } from './proofs/proof-file.js';
+import { deserializeMerkleTree, merklePath, type MerkleTree } from './proofs/merkle-tree.js';
+import type { PartnerScope } from './scope.js';
+
+/** A certificate row with what its proof needs from its job, registry and Partner. */
+export interface CertificateRow {
+  id: number;
+  uid: string;
+  credential_id: number;
+  job_id: number;
+  engine: string;
+  leaf_index: number;
+  leaf: string;
+  payload: string;
+  signature: string;
+  revoked_date: number | null;
+  revoke_tx: number | null;
+  last_verification_status: VerificationStatus | null;
+  last_verification_date: number | null;
+  job_status: string;
+  issued_date: number | null;
+  root: string | null;
+  tx_hash: string | null;
+  registry: string | null;
+  public_key: string | null;
+}
+
+const ROW_SQL = `SELECT c.*, j.status AS job_status, j.issued_date, j.root, t.hash AS tx_hash, r.address AS registry, k.signing_public_key AS public_key
+  FROM certificates c JOIN jobs j ON j.id = c.job_id
+  LEFT JOIN chain_txs t ON t.id = j.issue_tx
+  LEFT JOIN registries r ON r.partner_id = c.partner_id AND r.engine = c.engine
+  LEFT JOIN partner_keys k ON k.partner_id = c.partner_id`;
+
+/** Certificates are listed once their transaction is mined: before that nothing is issued. */
+const ISSUED = "j.status IN ('unconfirmed', 'finished')";
+
+const CERTIFICATE_SORT = { issued_date: 'j.issued_date', chain: 'c.engine' };
+
+function readRows(scope: PartnerScope, ids: readonly number[]): CertificateRow[] {
+  const rows = cached(scope.db, `${ROW_SQL} WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as CertificateRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)!).filter(Boolean);
+}
+
+/** The Partner's issued certificate with this uid; `missing_certificate` otherwise (also before it is mined). */
+export function certificateRow(scope: PartnerScope, uid: string): CertificateRow {
+  const row = isUuid(uid)
+    ? (cached(scope.db, `${ROW_SQL} WHERE c.partner_id = ? AND c.uid = ? AND ${ISSUED}`).get(scope.partner.id, uid.toLowerCase()) as CertificateRow | undefined)
+    : undefined;
+  if (!row) throw new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
+  return row;
+}
+
+/** The issued certificates of one of the Partner's credentials, one per engine. */
+export function certificateIdsOfCredential(scope: PartnerScope, credentialId: number): number[] {
+  return cached(scope.db, `SELECT c.id FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE c.credential_id = ? AND ${ISSUED} ORDER BY c.id`).pluck().all(credentialId) as number[];
+}
+
+/** Certificates in the wire shape, with their credentials as they are now (nested). */
+export function toWire(scope: PartnerScope, rows: CertificateRow[]): Certificate[] {
+  const credentials = readCredentials(scope.db, rows.map((r) => r.credential_id));
+  return rows.map((r, i) => ({
+    certificate: {
+      uid: r.uid,
+      partner: { ...scope.partner },
+      credential: credentials[i]!,
+      issued_date: formatDate(r.issued_date!),
+      signature: r.signature,
+    },
+    revoked_date: formatDate(r.revoked_date),
+    last_verification: r.last_verification_status ? { status: r.last_verification_status, timestamp: formatDate(r.last_verification_date!) } : null,
+  }));
+}
+
+function certificatePage(scope: PartnerScope, where: Conditions, page: PageRequest): Page<Certificate> {
+  const { total, ids } = selectPage(scope.db, 'certificates c JOIN jobs j ON j.id = c.job_id', 'c.id', where, CERTIFICATE_SORT, page);
+  return makePage(page, total, toWire(scope, readRows(scope, ids)));
+}
+
+/** GET /certificates */
+export function listCertificates(scope: PartnerScope, query: CertificateQuery | undefined): Page<Certificate> {
+  const page = parsePageQuery(query, ['issued_date', 'chain'], 'issued_date');
+  const q = query ?? {};
+  const partner = scope.partner.id;
+  const where = new Conditions('c.partner_id = ?', partner).add(ISSUED);
+  const uidFilter = (value: string | undefined, name: string, sql: string) => {
+    if (value === undefined || value === '') return;
+    if (!isUuid(value)) throw new ServiceError('invalid_value', `${name} must be a UUID, got ${JSON.stringify(value)}`);
+    where.add(sql, value.toLowerCase());
+  };
+  uidFilter(q.uid, 'uid', 'c.uid = ?');
+  uidFilter(q.job_uid, 'job_uid', 'j.uid = ?');
+  uidFilter(q.credential_uid, 'credential_uid', 'c.credential_id = (SELECT id FROM credentials WHERE uid = ?)');
+  where.range('j.issued_date', parseDateFilter(q.issued_date_from, 'issued_date_from'), parseDateFilter(q.issued_date_until, 'issued_date_until'));
+  if (q.verification_status !== undefined && q.verification_status !== '') {
+    if (!(VERIFICATION_STATUSES as readonly string[]).includes(q.verification_status)) {
+      throw new ServiceError('invalid_value', `verification_status must be one of ${VERIFICATION_STATUSES.join(', ')}`);
+    }
+    where.add('c.last_verification_status = ?', q.verification_status);
+  }
+  where.tagsOn('c.credential_id', 'credential_tags', 'credential_id', partner, parseTagFilter(q.and_credential_tags, 'and_credential_tags'), parseTagFilter(q.or_credential_tags, 'or_credential_tags'));
+  where.tagsOn('c.job_id', 'job_tags', 'job_id', partner, parseTagFilter(q.and_job_tags, 'and_job_tags'), parseTagFilter(q.or_job_tags, 'or_job_tags'));
+  return certificatePage(scope, where, page);
+}
+
+/** GET /jobs/<uid>/certificates; the tag filters are the credentials' tags. */
+export function listJobCertificates(scope: PartnerScope, jobId: number, query: (PageQuery & TagQuery) | undefined): Page<Certificate> {
+  const page = parsePageQuery(query, ['issued_date', 'chain'], 'issued_date');
+  const partner = scope.partner.id;
+  const where = new Conditions('c.partner_id = ?', partner)
+    .add(ISSUED)
+    .add('c.job_id = ?', jobId)
+    .tagsOn('c.credential_id', 'credential_tags', 'credential_id', partner, parseTagFilter(query?.and_tags, 'and_tags'), parseTagFilter(query?.or_tags, 'or_tags'));
+  return certificatePage(scope, where, page);
+}
+
+// Proof files of one job share its tree: keep the last few trees rather than reading a
+// 100,000-leaf tree again for every download.
+const trees = new Map<string, MerkleTree>();
+
+function treeOf(scope: PartnerScope, jobId: number): MerkleTree {
+  const key = `${scope.partner.id}:${jobId}`;
+  let tree = trees.get(key);
+  if (!tree) {
+    tree = deserializeMerkleTree(cached(scope.db, 'SELECT merkle_tree FROM jobs WHERE id = ?').pluck().get(jobId) as Buffer);
+    if (trees.size >= 8) trees.delete(trees.keys().next().value!);
+    trees.set(key, tree);
+  }
+  return tree;
+}
+
+/** The explorer URL of a transaction on the engine, if it has an explorer. */
+export function explorerTxUrl(engine: EngineConfig, hash: string): string | null {
+  return engine.explorer_tx_url ? engine.explorer_tx_url.replace('{tx}', hash) : null;
+}
+
+/** The proof file of an issued certificate: everything a verifier needs, nothing from our database. */
+export function buildProofFile(scope: PartnerScope, row: CertificateRow): ProofFile {
+  const engine = scope.catalog.get(row.engine);
+  return {
+    format: PROOF_FORMAT,
+    certificate: JSON.parse(row.payload) as ProofFile['certificate'],
+    issued_date: formatDate(row.issued_date!),
+    hash_function: 'SHA-256',
+    leaf: row.leaf,
+    merkle_path: merklePath(treeOf(scope, row.job_id), row.leaf_index).map((b) => b.toString('hex')),
+    root: row.root!.replace(/^0x/, ''),
+    chain: {
+      engine: engine.id,
+      chain_id: engine.chain_id ?? 0,
+      transaction_id: row.tx_hash!,
+      registry_address: row.registry!,
+      explorer_tx_url: explorerTxUrl(engine, row.tx_hash!),
+    },
+    issuer: { public_key: row.public_key!, signature_scheme: 'Ed25519', signature: row.signature },
+  };
+}
+
+/** Records the outcome of a verification on the certificate (`last_verification`). */
+export function recordVerification(scope: PartnerScope, certificateId: number, status: VerificationStatus, at: number): void {
+  cached(scope.db, 'UPDATE certificates SET last_verification_status = ?, last_verification_date = ? WHERE id = ?').run(status, at, certificateId);
+}

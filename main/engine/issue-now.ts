@@ -1,0 +1,36 @@
+import { ServiceError } from '../../common/errors.js';
+import type { IssueNowBody } from '../../common/requests.js';
+import { isPlainObject, rejectUnknownFields, requireField } from '../../common/validate.js';
+import { ChainError } from '../chain/index.js';
+import { findScheduledJob } from './jobs.js';
+import type { PartnerScope } from './scope.js';
+
+/**
+ * POST /jobs/immediate (demo engines only): issues the Partner's open job on the engine now.
+ * Returns once the transaction is sent (the job is then `started`, or `unconfirmed` if already
+ * mined); the scheduler, or the caller through `issuing.tick()`, follows it to `finished`.
+ */
+export async function issueJobNow(scope: PartnerScope, body: IssueNowBody | unknown): Promise<number> {
+  if (!isPlainObject(body)) throw new ServiceError('no_json', 'The request body must be a JSON object');
+  rejectUnknownFields(body, ['engine'], 'the request');
+  const engine = scope.catalog.get(requireField(body, 'engine', 'the request'));
+  if (engine.environment !== 'demo') {
+    throw new ServiceError('wrong_blockchain_engine', `Immediate issuing is only available on demo engines; ${engine.id} is live`);
+  }
+  const jobId = findScheduledJob(scope, engine.id);
+  if (jobId === undefined) throw new ServiceError('missing_job', `There is no scheduled job on ${engine.id}`);
+  const { issuer } = scope.issuing;
+  if (issuer.isBusy(scope.partner.id, engine.id)) throw new ServiceError('try_again_later', `${engine.id} is already issuing for this partner; try again when that job is sent`);
+  try {
+    const { client, identity } = await issuer.prepare(scope.partner.id, engine.id);
+    if ((await client.balanceOf(identity.address)) === 0n) {
+      throw new ServiceError('insufficient_funds', `The partner's account ${identity.address} has no funds on ${engine.id} to pay for issuing`);
+    }
+  } catch (error) {
+    if (error instanceof ChainError) throw new ServiceError('try_again_later', `The chain of ${engine.id} cannot be used now: ${error.message}`, { cause: error });
+    throw error;
+  }
+  issuer.start(jobId);
+  await issuer.advance(jobId);
+  return jobId;
+}

@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { ChainClient, ChainUnreachableError, findRunningAnvil, startAnvil, type AnvilNode } from '../../chain/index.js';
+import type { EngineCatalog, EngineConfig } from '../engine-catalog.js';
+
+export interface ChainRuntimeOptions {
+  /** Seconds between blocks on the local chain; default: a block per transaction. */
+  localBlockTime?: number;
+}
+
+/**
+ * The chains of one data directory's engines: a ChainClient per engine, connected on first
+ * use. The local engine's anvil is started on first use, with its state in
+ * `<dataDir>/chain/local`, and stopped with the runtime; when another process (the desktop app,
+ * a server) already runs it for this data directory, that one is used.
+ */
+export class ChainRuntime {
+  private readonly clients = new Map<string, Promise<ChainClient>>();
+  private anvil: AnvilNode | undefined;
+  /** False once the local chain was stopped on purpose: it is not started again behind the caller's back. */
+  private localWanted = true;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly catalog: EngineCatalog,
+    private readonly options: ChainRuntimeOptions = {},
+  ) {}
+
+  /** The engine's configuration (wrong_blockchain_engine for an unknown id). */
+  config(engineId: string): EngineConfig {
+    return this.catalog.get(engineId);
+  }
+
+  /** A connected client for the engine; ChainUnreachableError when its node does not answer. */
+  client(engineId: string): Promise<ChainClient> {
+    let client = this.clients.get(engineId);
+    if (!client) {
+      client = this.connect(this.catalog.get(engineId));
+      // A failed connection is not remembered: the node may be up on the next try.
+      client.catch(() => this.clients.delete(engineId));
+      this.clients.set(engineId, client);
+    }
+    return client;
+  }
+
+  private async connect(engine: EngineConfig): Promise<ChainClient> {
+    const rpcUrl = engine.rpc_url ?? (await this.localRpcUrl());
+    return ChainClient.connect({ rpcUrl, chainId: engine.chain_id ?? 0 });
+  }
+
+  private localStateDir(): string {
+    return join(this.dataDir, 'chain', 'local');
+  }
+
+  private async localRpcUrl(): Promise<string> {
+    if (!this.localWanted) throw new ChainUnreachableError('local chain (stopped)');
+    const running = findRunningAnvil(this.localStateDir());
+    if (running) return running.rpcUrl;
+    this.anvil = await startAnvil({ stateDir: this.localStateDir(), blockTime: this.options.localBlockTime });
+    // anvil dying under us (killed, crashed) must not leave a client pointing at nothing.
+    void this.anvil.exited.then(() => {
+      this.anvil = undefined;
+      this.clients.delete('local');
+    });
+    return this.anvil.rpcUrl;
+  }
+
+  /** Stops the local chain if this runtime started it (tests use this to take the chain away). */
+  async stopLocalChain(): Promise<void> {
+    this.localWanted = false;
+    const anvil = this.anvil;
+    this.anvil = undefined;
+    this.clients.delete('local');
+    await anvil?.stop();
+  }
+
+  /** Lets the local chain start again on next use, after stopLocalChain. */
+  allowLocalChain(): void {
+    this.localWanted = true;
+  }
+
+  async close(): Promise<void> {
+    await this.stopLocalChain();
+    this.clients.clear();
+  }
+}

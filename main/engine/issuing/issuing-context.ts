@@ -1,0 +1,14 @@
+import type { SecretStore } from '../../../common/secret-store.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../database.js';
+import type { ChainRuntime } from './chain-runtime.js';
+import type { SignerPool } from './signer-pool.js';
+
+/** What the issuing pipeline works with, shared by every Partner of a data directory. */
+export interface IssuingContext {
+  db: Db;
+  clock: Clock;
+  secrets: SecretStore | undefined;
+  chains: ChainRuntime;
+  signer: SignerPool;
+}

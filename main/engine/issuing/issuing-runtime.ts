@@ -1,0 +1,74 @@
+import type { SecretStore } from '../../../common/secret-store.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../database.js';
+import type { EngineCatalog } from '../engine-catalog.js';
+import { chainReaderFor } from '../proofs/verify-chain-reader.js';
+import type { VerifyOptions } from '../proofs/verify-proof.js';
+import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
+import type { IssuingContext } from './issuing-context.js';
+import { JobIssuer } from './job-issuer.js';
+import { IssuingScheduler } from './scheduler.js';
+import { SignerPool } from './signer-pool.js';
+
+export interface IssuingOptions extends ChainRuntimeOptions {
+  /**
+   * Run the scheduler in this process: issue due jobs and follow jobs under way. The desktop
+   * app, `serve`, `watch` and `issue` do; one-shot commands and most tests do not.
+   */
+  scheduler?: boolean;
+  /** How often the scheduler looks, in ms (default 1,000). */
+  tickMs?: number;
+  /** Where scheduler errors go (default: stderr, one line each). */
+  onError?: (error: unknown) => void;
+}
+
+/** The issuing half of an engine: chains, signer, job issuer and scheduler of one data directory. */
+export class IssuingRuntime {
+  readonly ctx: IssuingContext;
+  readonly issuer: JobIssuer;
+  private readonly scheduler: IssuingScheduler;
+
+  constructor(
+    db: Db,
+    clock: Clock,
+    dataDir: string,
+    private readonly catalog: EngineCatalog,
+    secrets: SecretStore | undefined,
+    options: IssuingOptions,
+  ) {
+    this.ctx = { db, clock, secrets, chains: new ChainRuntime(dataDir, catalog, options), signer: new SignerPool() };
+    this.issuer = new JobIssuer(this.ctx);
+    const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
+    this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError);
+    if (options.scheduler) this.scheduler.start(options.tickMs ?? 1_000);
+  }
+
+  /** Runs one scheduler round now (issue what is due, advance what is under way). */
+  tick(): Promise<void> {
+    return this.scheduler.tick();
+  }
+
+  /** How verification reaches the chains of this data directory's engines. */
+  verifyOptions(originalFileHash?: string): VerifyOptions {
+    return {
+      chainFor: async (engine, chainId) => {
+        const config = this.catalog.find(engine);
+        if (!config || config.chain_id !== chainId) return undefined;
+        return chainReaderFor(await this.ctx.chains.client(engine));
+      },
+      confirmationsRequired: (engine) => this.catalog.find(engine)?.confirmations ?? 1,
+      explorer: (engine) => {
+        const config = this.catalog.find(engine);
+        return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };
+      },
+      originalFileHash,
+      now: () => new Date(this.ctx.clock.now()),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.scheduler.stop();
+    await this.ctx.signer.close();
+    await this.ctx.chains.close();
+  }
+}

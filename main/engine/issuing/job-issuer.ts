@@ -1,0 +1,153 @@
+import { ServiceError } from '../../../common/errors.js';
+import { ChainUnreachableError, InsufficientFundsError, NonceConflictError, type ChainClient, type Hex } from '../../chain/index.js';
+import { inTransaction } from '../database.js';
+import { cached } from '../list-query.js';
+import { loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
+import { buildJobCertificates } from './certificate-builder.js';
+import { Exclusive } from './exclusive.js';
+import type { IssuingContext } from './issuing-context.js';
+import { ensurePartnerKeys, loadChainKey } from './partner-keys.js';
+import { ensureRegistry } from './registry.js';
+
+interface JobRow {
+  id: number;
+  uid: string;
+  partner_id: string;
+  engine: string;
+  status: 'scheduled' | 'started' | 'unconfirmed' | 'finished' | 'failed';
+  root: string | null;
+  issue_tx: number | null;
+}
+
+/** On the local dev chain, a Partner's account is topped up to this when it runs low. */
+const LOCAL_FUNDING_WEI = 100n * 10n ** 18n;
+const LOCAL_LOW_WATER_WEI = 10n ** 18n;
+
+/**
+ * Moves jobs through DESIGN.md's states: scheduled → started → unconfirmed → finished, or
+ * failed. Every step is idempotent and resumes from what is stored, so after a crash the same
+ * job picks up where it stopped — with the same signed transaction, never a second nonce.
+ */
+export class JobIssuer {
+  private readonly exclusive = new Exclusive();
+
+  constructor(private readonly ctx: IssuingContext) {}
+
+  private job(id: number): JobRow {
+    return cached(this.ctx.db, 'SELECT id, uid, partner_id, engine, status, root, issue_tx FROM jobs WHERE id = ?').get(id) as JobRow;
+  }
+
+  /** Whether this Partner's account is busy issuing on the engine. */
+  isBusy(partnerId: string, engine: string): boolean {
+    return this.exclusive.isBusy(`${partnerId}:${engine}`) || cached(this.ctx.db, "SELECT 1 FROM jobs WHERE partner_id = ? AND engine = ? AND status = 'started'").get(partnerId, engine) !== undefined;
+  }
+
+  /**
+   * Freezes a scheduled job's credentials and marks it started; new schedules open a new job.
+   * `empty_credential_list` for a job with no credentials.
+   */
+  start(jobId: number): void {
+    inTransaction(this.ctx.db, () => {
+      if (!cached(this.ctx.db, 'SELECT 1 FROM job_credentials WHERE job_id = ? AND active = 1').get(jobId)) {
+        throw new ServiceError('empty_credential_list', 'The scheduled job has no credentials to issue');
+      }
+      cached(this.ctx.db, "UPDATE jobs SET status = 'started', start_date = ? WHERE id = ? AND status = 'scheduled'").run(this.ctx.clock.now(), jobId);
+    });
+  }
+
+  /** The Partner's connected chain, keys and (on the local chain) funds. */
+  async prepare(partnerId: string, engine: string): Promise<{ client: ChainClient; chainKey: Hex; identity: Awaited<ReturnType<typeof ensurePartnerKeys>> }> {
+    const identity = await ensurePartnerKeys(this.ctx.db, this.ctx.secrets, partnerId);
+    const chainKey = await loadChainKey(this.ctx.secrets, partnerId);
+    const client = await this.ctx.chains.client(engine);
+    if (engine === 'local' && (await client.balanceOf(identity.address)) < LOCAL_LOW_WATER_WEI) await client.fund(identity.address, LOCAL_FUNDING_WEI);
+    return { client, chainKey, identity };
+  }
+
+  /**
+   * Takes a started or unconfirmed job as far as it can go now, without waiting for blocks.
+   * A chain that cannot be reached leaves the job as it is, for the next try.
+   */
+  advance(jobId: number): Promise<void> {
+    const job = this.job(jobId);
+    return this.exclusive.run(`${job.partner_id}:${job.engine}`, async () => {
+      try {
+        await this.step(jobId);
+      } catch (error) {
+        if (error instanceof InsufficientFundsError || error instanceof NonceConflictError) {
+          this.fail(jobId, error.message);
+          return;
+        }
+        if (error instanceof ChainUnreachableError) return;
+        cached(this.ctx.db, 'UPDATE jobs SET failure = ? WHERE id = ?').run(String((error as Error).message ?? error), jobId);
+        throw error;
+      }
+    });
+  }
+
+  private async step(jobId: number): Promise<void> {
+    let job = this.job(jobId);
+    if (job.status !== 'started' && job.status !== 'unconfirmed') return;
+    const { client, chainKey, identity } = await this.prepare(job.partner_id, job.engine);
+    if (job.status === 'started') {
+      if (job.root === null) {
+        const partnerName = cached(this.ctx.db, 'SELECT name FROM partners WHERE id = ?').pluck().get(job.partner_id) as string;
+        await buildJobCertificates(this.ctx, { id: job.id, engine: job.engine, partnerId: job.partner_id, partnerName }, identity);
+        job = this.job(jobId);
+      }
+      const registry = await ensureRegistry(this.ctx, client, job.partner_id, job.engine, identity, chainKey);
+      if (!registry) return;
+      if (job.issue_tx === null) {
+        const tx = await signAndStore(
+          this.ctx.db,
+          this.ctx.clock,
+          client,
+          { engine: job.engine, sender: identity.address, privateKey: chainKey, purpose: 'issue', to: registry, data: client.encodeIssue(job.root as Hex) },
+          (txId) => cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ?').run(txId, jobId),
+        );
+        await sendTx(this.ctx.db, client, tx);
+        job = this.job(jobId);
+      }
+      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!));
+      if (tx.state === 'reverted' || tx.state === 'dropped') {
+        this.fail(jobId, `The issuing transaction ${tx.hash} was ${tx.state}`);
+        return;
+      }
+      if (tx.state !== 'mined') return;
+      cached(this.ctx.db, "UPDATE jobs SET status = 'unconfirmed', issued_date = ? WHERE id = ?").run(tx.mined_date, jobId);
+    }
+    const tx = loadTx(this.ctx.db, this.job(jobId).issue_tx!);
+    if ((await client.confirmations(tx.hash)) >= this.ctx.chains.config(job.engine).confirmations) {
+      cached(this.ctx.db, "UPDATE jobs SET status = 'finished', finished_date = ?, failure = NULL WHERE id = ?").run(this.ctx.clock.now(), jobId);
+    }
+  }
+
+  /** Fails a job: its credentials are released (they can be scheduled again) and its unanchored certificates go. */
+  fail(jobId: number, reason: string): void {
+    inTransaction(this.ctx.db, () => {
+      cached(this.ctx.db, "UPDATE jobs SET status = 'failed', failed_date = ?, failure = ? WHERE id = ? AND status IN ('started', 'unconfirmed')").run(this.ctx.clock.now(), reason, jobId);
+      cached(this.ctx.db, 'UPDATE job_credentials SET active = 0 WHERE job_id = ?').run(jobId);
+      cached(this.ctx.db, 'DELETE FROM certificates WHERE job_id = ?').run(jobId);
+    });
+  }
+
+  /** Jobs under way (started or unconfirmed), oldest first. */
+  activeJobs(): number[] {
+    return cached(this.ctx.db, "SELECT id FROM jobs WHERE status IN ('started', 'unconfirmed') ORDER BY id").pluck().all() as number[];
+  }
+
+  /** Scheduled jobs due now, oldest first. */
+  dueJobs(): { id: number; partner_id: string; empty: boolean }[] {
+    return (
+      cached(
+        this.ctx.db,
+        "SELECT j.id, j.partner_id, NOT EXISTS (SELECT 1 FROM job_credentials jc WHERE jc.job_id = j.id AND jc.active = 1) AS empty FROM jobs j WHERE j.status = 'scheduled' AND j.scheduled_date <= ? ORDER BY j.id",
+      ).all(this.ctx.clock.now()) as { id: number; partner_id: string; empty: number }[]
+    ).map((r) => ({ ...r, empty: r.empty === 1 }));
+  }
+
+  /** An empty job that came due waits one more interval instead of issuing nothing. */
+  postpone(jobId: number): void {
+    cached(this.ctx.db, 'UPDATE jobs SET scheduled_date = ? + (SELECT issuing_interval_s FROM partners p WHERE p.id = jobs.partner_id) * 1000 WHERE id = ?').run(this.ctx.clock.now(), jobId);
+  }
+}

@@ -1,0 +1,62 @@
+import type { KeyObject } from 'node:crypto';
+import { ServiceError } from '../../../common/errors.js';
+import type { SecretStore } from '../../../common/secret-store.js';
+import { accountFromPrivateKey, generatePrivateKey, type Hex } from '../../chain/index.js';
+import type { Db } from '../database.js';
+import { cached } from '../list-query.js';
+import { generateSigningKey, loadPrivateKey } from '../proofs/ed25519.js';
+
+/** A Partner's public identities: its chain account and its certificate-signing key. */
+export interface PartnerIdentity {
+  address: Hex;
+  signingPublicKey: string;
+}
+
+const chainKeyAccount = (partnerId: string) => `partner/${partnerId}/chain-key`;
+const signingKeyAccount = (partnerId: string) => `partner/${partnerId}/signing-key`;
+
+function requireSecrets(secrets: SecretStore | undefined): SecretStore {
+  if (!secrets) {
+    throw new ServiceError('internal_error', 'No secret store is configured: issuing needs the keychain, or PROOFDESK_PASSPHRASE for an encrypted file');
+  }
+  return secrets;
+}
+
+/**
+ * The Partner's keys, made on first need: a secp256k1 chain account and an Ed25519 signing
+ * key. Private keys go only to the SecretStore (written before the public parts are recorded,
+ * so a crash between the two leaves nothing unusable); SQLite keeps the public parts.
+ */
+export async function ensurePartnerKeys(db: Db, secrets: SecretStore | undefined, partnerId: string): Promise<PartnerIdentity> {
+  const known = cached(db, 'SELECT chain_address, signing_public_key FROM partner_keys WHERE partner_id = ?').get(partnerId) as
+    | { chain_address: Hex; signing_public_key: string }
+    | undefined;
+  if (known) return { address: known.chain_address, signingPublicKey: known.signing_public_key };
+  const store = requireSecrets(secrets);
+  const chainKey = generatePrivateKey();
+  const signing = generateSigningKey();
+  await store.set(chainKeyAccount(partnerId), chainKey);
+  await store.set(signingKeyAccount(partnerId), signing.privateKeyPkcs8);
+  const address = accountFromPrivateKey(chainKey).address;
+  cached(db, 'INSERT OR IGNORE INTO partner_keys (partner_id, chain_address, signing_public_key) VALUES (?, ?, ?)').run(partnerId, address, signing.publicKeyHex);
+  return ensurePartnerKeys(db, secrets, partnerId);
+}
+
+async function readSecret(secrets: SecretStore | undefined, account: string): Promise<string> {
+  const value = await requireSecrets(secrets).get(account);
+  if (value === null) {
+    throw new ServiceError('internal_error', `The secret store (${secrets!.kind}) lacks a key of this Partner (${account}): restore it from a backup of the keychain or secrets file`);
+  }
+  return value;
+}
+
+/** The Partner's chain account private key, from the SecretStore. */
+export async function loadChainKey(secrets: SecretStore | undefined, partnerId: string): Promise<Hex> {
+  return (await readSecret(secrets, chainKeyAccount(partnerId))) as Hex;
+}
+
+/** The Partner's certificate-signing key, from the SecretStore: PKCS#8 base64 and as a KeyObject. */
+export async function loadSigningKey(secrets: SecretStore | undefined, partnerId: string): Promise<{ pkcs8: string; key: KeyObject }> {
+  const pkcs8 = await readSecret(secrets, signingKeyAccount(partnerId));
+  return { pkcs8, key: loadPrivateKey(pkcs8) };
+}

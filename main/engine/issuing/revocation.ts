@@ -1,0 +1,51 @@
+import { ServiceError } from '../../../common/errors.js';
+import { ChainError, type Hex } from '../../chain/index.js';
+import { cached } from '../list-query.js';
+import { loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
+import type { IssuingContext } from './issuing-context.js';
+import type { JobIssuer } from './job-issuer.js';
+import { registryAddress } from './registry.js';
+
+/** How long a revocation call waits for its transaction to be mined before answering try_again_later. */
+const REVOKE_WAIT_MS = 120_000;
+
+/**
+ * Revokes a certificate on chain: `revoke(leaf)` on the Partner's registry, signed and stored
+ * before broadcast like every transaction, then waited for. The revocation date is the block
+ * time. Calling again while a revocation is in flight waits for the same transaction.
+ */
+export async function revokeOnChain(
+  ctx: IssuingContext,
+  issuer: JobIssuer,
+  certificate: { id: number; partnerId: string; engine: string; leaf: string; revokeTx: number | null },
+): Promise<number> {
+  const { client, chainKey, identity } = await issuer.prepare(certificate.partnerId, certificate.engine);
+  let txId = certificate.revokeTx;
+  if (txId === null) {
+    const registry = registryAddress(ctx, certificate.partnerId, certificate.engine);
+    if (!registry) throw new ServiceError('internal_error', 'The certificate has no registry to revoke it in');
+    const tx = await signAndStore(
+      ctx.db,
+      ctx.clock,
+      client,
+      { engine: certificate.engine, sender: identity.address, privateKey: chainKey, purpose: 'revoke', to: registry, data: client.encodeRevoke(`0x${certificate.leaf}` as Hex) },
+      (id) => cached(ctx.db, 'UPDATE certificates SET revoke_tx = ? WHERE id = ?').run(id, certificate.id),
+    );
+    await sendTx(ctx.db, client, tx);
+    txId = tx.id;
+  }
+  const deadline = Date.now() + REVOKE_WAIT_MS;
+  for (;;) {
+    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId));
+    if (tx.state === 'mined') {
+      cached(ctx.db, 'UPDATE certificates SET revoked_date = ? WHERE id = ?').run(tx.mined_date, certificate.id);
+      return tx.mined_date!;
+    }
+    if (tx.state === 'reverted' || tx.state === 'dropped') {
+      cached(ctx.db, 'UPDATE certificates SET revoke_tx = NULL WHERE id = ?').run(certificate.id);
+      throw new ChainError(`The revocation transaction ${tx.hash} was ${tx.state}`);
+    }
+    if (Date.now() > deadline) throw new ServiceError('try_again_later', `The revocation transaction ${tx.hash} is not mined yet; ask again later`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -1,0 +1,88 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JobIssuer } from './job-issuer.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Issues each Partner's due jobs at its issuing interval and moves jobs under way towards
+ * `finished`, on a timer. One process per data directory runs it (the app, `serve` or
+ * `watch`): it holds `issuing.lock`; others sharing the directory leave issuing to it.
+ */
+export class IssuingScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly lockFile: string;
+  private holdsLock = false;
+
+  constructor(
+    dataDir: string,
+    private readonly issuer: JobIssuer,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.lockFile = join(dataDir, 'issuing.lock');
+  }
+
+  /** Takes the lock (false when a live process holds it) and ticks every `tickMs`. */
+  start(tickMs: number): boolean {
+    if (!this.acquire()) return false;
+    this.timer = setInterval(() => void this.tick(), tickMs);
+    this.timer.unref();
+    void this.tick();
+    return true;
+  }
+
+  private acquire(): boolean {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(this.lockFile, 'wx');
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        this.holdsLock = true;
+        return true;
+      } catch {
+        const holder = Number(readFileSync(this.lockFile, { encoding: 'utf8', flag: 'r' }).trim());
+        if (Number.isSafeInteger(holder) && holder !== process.pid && alive(holder)) return false;
+        rmSync(this.lockFile, { force: true }); // left by a process that is gone
+      }
+    }
+    return false;
+  }
+
+  /** One round: resume jobs under way, then start the due ones. Rounds never overlap. */
+  tick(): Promise<void> {
+    this.running ??= this.round().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async round(): Promise<void> {
+    for (const id of this.issuer.activeJobs()) await this.issuer.advance(id).catch(this.onError);
+    for (const job of this.issuer.dueJobs()) {
+      if (job.empty) {
+        this.issuer.postpone(job.id);
+        continue;
+      }
+      try {
+        this.issuer.start(job.id);
+        await this.issuer.advance(job.id);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+    if (this.holdsLock) rmSync(this.lockFile, { force: true });
+    this.holdsLock = false;
+  }
+}

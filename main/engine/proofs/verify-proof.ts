@@ -1,0 +1,339 @@
+/**
+ * Verification of a proof file (DESIGN.md "Verification", the spec's "Verification result" and
+ * "Verification statuses"): six steps in the spec's order, the first failure stopping the run.
+ * Certificate integrity, issuer authenticity, file integrity and expiry never touch the network;
+ * anchoring and revocation ask the proof's chain through a ChainReader, and are `pending` — never
+ * passed by assumption — when that chain cannot be asked. The format and every check are
+ * documented in docs/proof-file.md.
+ *
+ * @example
+ * const client = await ChainClient.connect({ rpcUrl, chainId: 31337 });
+ * const result = await verifyProof(JSON.parse(text), {
+ *   chainFor: (engine, chainId) => (engine === 'local' && chainId === client.chainId ? chainReaderFor(client) : undefined),
+ * });
+ */
+import { ServiceError } from '../../../common/errors.js';
+import { parseIsoDate } from '../../../common/validate.js';
+import {
+  ChainError,
+  ChainUnreachableError,
+  RegistryNotFoundError,
+  encodeIssue,
+  type Address,
+  type Hex,
+  type RegistryInfo,
+  type TransactionReceiptSummary,
+} from '../../chain/index.js';
+import {
+  VERIFICATION_STEP_KEYS,
+  type StepStatus,
+  type VerificationResult,
+  type VerificationStatus,
+  type VerificationStep,
+  type VerificationStepKey,
+} from '../../../common/wire-types.js';
+import { leafOf } from './certificate-payload.js';
+import { verifySignature } from './ed25519.js';
+import { rootFromPath } from './merkle-tree.js';
+import type { ProofFile } from './proof-file.js';
+import { validateProofFile } from './verify-proof-shape.js';
+
+/** The recipient and calldata of a transaction. */
+export interface ChainTransaction {
+  /** null for a contract creation. */
+  to: Address | null;
+  input: Hex;
+}
+
+/**
+ * What verification reads on a chain: a subset of ChainClient plus the transaction itself.
+ * `chainReaderFor(client)` (verify-chain-reader.ts) makes one from a ChainClient. Methods throw
+ * ChainUnreachableError when the chain does not answer, RegistryNotFoundError from readRegistry
+ * when no registry is at the address.
+ */
+export interface ChainReader {
+  /** The chain id the reader's endpoint serves. */
+  readonly chainId: number;
+  readRegistry(address: Address): Promise<RegistryInfo>;
+  /** Unix seconds at which `root` was issued on the registry; 0n when never. */
+  issuedAt(address: Address, root: Hex): Promise<bigint>;
+  /** Unix seconds at which `hash` (a leaf or a root) was revoked on the registry; 0n when never. */
+  revokedAt(address: Address, hash: Hex): Promise<bigint>;
+  /** The receipt of a mined transaction; null when it is not mined or unknown. */
+  getReceipt(hash: Hex): Promise<TransactionReceiptSummary | null>;
+  /** Blocks including the transaction (1 = just mined); 0 when not mined. */
+  confirmations(hash: Hex): Promise<number>;
+  blockTimestamp(blockNumber: bigint): Promise<Date>;
+  /** The transaction's recipient and calldata; null when the node does not know it. */
+  getTransaction(hash: Hex): Promise<ChainTransaction | null>;
+}
+
+export interface VerifyOptions {
+  /**
+   * The chain to ask for the proof's engine and chain id; undefined when it cannot be reached or
+   * is unknown → the chain steps are `pending` with the reason. May return a promise (to connect
+   * lazily); a ChainUnreachableError it throws also makes the chain steps `pending`.
+   */
+  chainFor(engine: string, chainId: number): ChainReader | undefined | Promise<ChainReader | undefined>;
+  /** Confirmations the engine requires (default 1). */
+  confirmationsRequired?(engine: string): number;
+  /** The original file's bytes' SHA-256 (hex), when the verifier has the file. */
+  originalFileHash?: string | undefined;
+  /** Explorer URL templates: tx `{tx}`, address `{address}`; null when none. */
+  explorer?(engine: string): { tx: string | null; address: string | null };
+  now?: () => Date;
+}
+
+/** The spec's step names. */
+export const VERIFICATION_STEP_NAMES: Readonly<Record<VerificationStepKey, string>> = {
+  certificate: 'Checking certificate integrity',
+  blockchain: 'Checking certificate is anchored to the blockchain',
+  issuer: 'Checking issuer authenticity',
+  file: 'Checking file integrity',
+  expiry: 'Checking expiry date',
+  revocation: 'Checking revocation date',
+};
+
+/** The spec's description fields, per step. `reason` only on a chain step pending for lack of a chain. */
+export interface CertificateStepDescription {
+  hash_function: 'SHA-256';
+  actual_hash: string | null;
+  expected_hash: string;
+}
+export interface BlockchainStepDescription {
+  actual_root: string | null;
+  certificate_root: string | null;
+  tx_id: string;
+  tx_url: string | null;
+  /** Confirmations of the transaction as a decimal string; "0" until they were read. */
+  confirmations: string;
+  reason?: string;
+}
+export interface IssuerStepDescription {
+  issuer_name: string;
+  signature_scheme: 'Ed25519';
+  partner_public_key: string;
+  message: string;
+  signature: string;
+}
+export interface FileStepDescription {
+  hash_function: 'SHA-256';
+  /** The credential's file hashes joined by "," in the credential's order; null when it has none. */
+  expected_file_hash: string | null;
+  /** The original file's hash as given; null when no file was given. */
+  actual_file_hash: string | null;
+}
+export interface ExpiryStepDescription {
+  issued_date: string;
+  expiry_date: string | null;
+}
+export interface RevocationStepDescription {
+  /** true only when the step found a revocation (false also when it did not run or was pending). */
+  is_revoked: boolean;
+  revocation_address: string;
+  revocation_address_url: string | null;
+  revocation_date: string | null;
+  reason?: string;
+}
+
+type Outcome = 'passed' | 'failed' | 'pending';
+
+interface StepDefinition<D> {
+  describe(): D;
+  run(description: D): Promise<Outcome>;
+}
+
+type ChainAccess = { reader: ChainReader } | { reason: string };
+
+const OFFLINE_STEPS: readonly VerificationStepKey[] = ['certificate', 'blockchain', 'issuer', 'file'];
+const SHA256_ANY_CASE = /^[0-9a-fA-F]{64}$/;
+
+function isUnreachable(error: unknown): error is ChainError {
+  return error instanceof ChainUnreachableError || (error instanceof ChainError && error.code === 'chain_unreachable');
+}
+
+function fill(template: string | null | undefined, placeholder: string, value: string): string | null {
+  return typeof template === 'string' ? template.split(placeholder).join(value) : null;
+}
+
+/** The final status from the step statuses (the spec's "derived from the step statuses"). */
+export function resultStatus(verification: Record<VerificationStepKey, VerificationStep>): VerificationStatus {
+  const statuses = VERIFICATION_STEP_KEYS.map((k) => verification[k].status);
+  if (statuses.includes('error')) return 'error';
+  if (OFFLINE_STEPS.some((k) => verification[k].status === 'failed')) return 'failed';
+  if (verification.expiry.status === 'failed') return 'expired';
+  if (verification.revocation.status === 'failed') return 'revoked';
+  if (statuses.includes('pending')) return 'pending';
+  return 'ok';
+}
+
+/**
+ * Verifies a proof file. Throws ServiceError('invalid_value') when `proof` is not a proof file of
+ * format `proofdesk-proof/1` (naming the first bad field) or `originalFileHash` is not a SHA-256
+ * hex; every other outcome, including chain failures, is in the result.
+ */
+export async function verifyProof(proof: unknown, options: VerifyOptions): Promise<VerificationResult> {
+  const p = validateProofFile(proof);
+  const original = options.originalFileHash;
+  if (original !== undefined && (typeof original !== 'string' || !SHA256_ANY_CASE.test(original))) {
+    throw new ServiceError('invalid_value', 'The original file hash must be a SHA-256 hash as 64 hex digits');
+  }
+  const originalHash = original?.toLowerCase();
+  const now = (options.now ?? (() => new Date()))();
+  const steps = defineSteps(p, options, originalHash, now);
+
+  const verification = {} as Record<VerificationStepKey, VerificationStep>;
+  let stopped = false;
+  for (const key of VERIFICATION_STEP_KEYS) {
+    const step = steps[key] as StepDefinition<Record<string, unknown>>;
+    const description = step.describe();
+    let status: StepStatus = 'not_started';
+    if (!stopped) {
+      try {
+        status = await step.run(description);
+      } catch (error) {
+        if (isUnreachable(error)) {
+          status = 'pending';
+          if (key === 'blockchain') description.actual_root = null;
+          description.reason = error.shortMessage;
+        } else {
+          status = 'error';
+        }
+      }
+      if (status === 'failed' || status === 'error') stopped = true;
+    }
+    verification[key] = { name: VERIFICATION_STEP_NAMES[key], description, status };
+  }
+  return { verification, result: { status: resultStatus(verification), timestamp: now.toISOString() } };
+}
+
+function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string | undefined, now: Date): { [K in VerificationStepKey]: StepDefinition<unknown> } {
+  const engine = p.chain.engine;
+  const chainId = p.chain.chain_id;
+  const registry = p.chain.registry_address as Address;
+  const txId = p.chain.transaction_id as Hex;
+  const root = `0x${p.root}` as Hex;
+  const leaf = `0x${p.leaf}` as Hex;
+  const explorer = options.explorer?.(engine);
+  const fileHashes = p.certificate.credential.files.map((f) => f.file_hash);
+
+  // The chain is looked up once, for both chain steps.
+  let access: Promise<ChainAccess> | undefined;
+  const chain = (): Promise<ChainAccess> =>
+    (access ??= (async (): Promise<ChainAccess> => {
+      const reader = await options.chainFor(engine, chainId);
+      if (!reader) return { reason: `No chain is available for engine "${engine}" (chain id ${chainId})` };
+      if (reader.chainId !== chainId) return { reason: `The chain available for engine "${engine}" has chain id ${reader.chainId}, not the proof's ${chainId}` };
+      return { reader };
+    })());
+
+  const certificate: StepDefinition<CertificateStepDescription> = {
+    describe: () => ({ hash_function: 'SHA-256', actual_hash: null, expected_hash: p.leaf }),
+    async run(d) {
+      d.actual_hash = leafOf(p.certificate).toString('hex');
+      return d.actual_hash === p.leaf ? 'passed' : 'failed';
+    },
+  };
+
+  const blockchain: StepDefinition<BlockchainStepDescription> = {
+    describe: () => ({ actual_root: null, certificate_root: null, tx_id: p.chain.transaction_id, tx_url: fill(explorer?.tx, '{tx}', p.chain.transaction_id), confirmations: '0' }),
+    async run(d) {
+      // Offline: the path must lead from the leaf to the root, on the chain the certificate names.
+      d.certificate_root = rootFromPath(Buffer.from(p.leaf, 'hex'), p.merkle_path.map((h) => Buffer.from(h, 'hex'))).toString('hex');
+      if (d.certificate_root !== p.root) return 'failed';
+      if (engine !== p.certificate.engine.id || chainId !== p.certificate.engine.chain_id) return 'failed';
+
+      const found = await chain();
+      if ('reason' in found) {
+        d.reason = found.reason;
+        return 'pending';
+      }
+      const reader = found.reader;
+      const required = options.confirmationsRequired?.(engine) ?? 1;
+      if (!Number.isSafeInteger(required) || required < 1) throw new TypeError(`confirmationsRequired must be a positive integer, got ${required}`);
+
+      // The registry must be the Partner's and bind the proof's signing key.
+      let info: RegistryInfo;
+      try {
+        info = await reader.readRegistry(registry);
+      } catch (error) {
+        if (error instanceof RegistryNotFoundError) return 'failed';
+        throw error;
+      }
+      if (info.owner.toLowerCase() !== p.certificate.partner.address.toLowerCase()) return 'failed';
+      if (info.signingKey.toLowerCase() !== `0x${p.issuer.public_key}`) return 'failed';
+
+      // The root must be issued there, by the proof's transaction, at the proof's date.
+      const issuedAt = await reader.issuedAt(registry, root);
+      if (issuedAt === 0n) return 'failed';
+      d.actual_root = p.root;
+      const receipt = await reader.getReceipt(txId);
+      if (!receipt || receipt.status !== 'success') return 'failed';
+      const tx = await reader.getTransaction(txId);
+      if (!tx || tx.to?.toLowerCase() !== registry.toLowerCase() || tx.input.toLowerCase() !== encodeIssue(root).toLowerCase()) return 'failed';
+      const minedAt = BigInt(Math.floor((await reader.blockTimestamp(receipt.blockNumber)).getTime() / 1000));
+      const claimed = BigInt(Math.floor(parseIsoDate(p.issued_date, 'issued_date') / 1000));
+      if (minedAt !== claimed || issuedAt !== minedAt) return 'failed';
+
+      const confirmations = await reader.confirmations(txId);
+      d.confirmations = String(confirmations);
+      return confirmations >= required ? 'passed' : 'pending';
+    },
+  };
+
+  const issuer: StepDefinition<IssuerStepDescription> = {
+    describe: () => ({
+      issuer_name: p.certificate.partner.name,
+      signature_scheme: p.issuer.signature_scheme,
+      partner_public_key: p.issuer.public_key,
+      message: p.leaf,
+      signature: p.issuer.signature,
+    }),
+    async run() {
+      return verifySignature(p.issuer.public_key, Buffer.from(p.leaf, 'hex'), Buffer.from(p.issuer.signature, 'hex')) ? 'passed' : 'failed';
+    },
+  };
+
+  const file: StepDefinition<FileStepDescription> = {
+    describe: () => ({ hash_function: 'SHA-256', expected_file_hash: fileHashes.length > 0 ? fileHashes.join(',') : null, actual_file_hash: originalHash ?? null }),
+    async run() {
+      // Without the original file its bytes cannot be checked; the hashes themselves are covered
+      // by the certificate step (they are part of the signed, anchored payload).
+      if (originalHash === undefined) return 'passed';
+      return fileHashes.includes(originalHash) ? 'passed' : 'failed';
+    },
+  };
+
+  const expiry: StepDefinition<ExpiryStepDescription> = {
+    describe: () => ({ issued_date: p.issued_date, expiry_date: p.certificate.credential.expiry_date }),
+    async run(d) {
+      if (d.expiry_date === null) return 'passed';
+      return parseIsoDate(d.expiry_date, 'certificate.credential.expiry_date') <= now.getTime() ? 'failed' : 'passed';
+    },
+  };
+
+  const revocation: StepDefinition<RevocationStepDescription> = {
+    describe: () => ({
+      is_revoked: false,
+      revocation_address: p.chain.registry_address,
+      revocation_address_url: fill(explorer?.address, '{address}', p.chain.registry_address),
+      revocation_date: null,
+    }),
+    async run(d) {
+      const found = await chain();
+      if ('reason' in found) {
+        d.reason = found.reason;
+        return 'pending';
+      }
+      // The leaf revokes this certificate, the root its whole batch.
+      const times = (await Promise.all([found.reader.revokedAt(registry, leaf), found.reader.revokedAt(registry, root)])).filter((t) => t > 0n);
+      if (times.length === 0) return 'passed';
+      const first = times.reduce((a, b) => (a < b ? a : b));
+      d.is_revoked = true;
+      d.revocation_date = new Date(Number(first) * 1000).toISOString();
+      return 'failed';
+    },
+  };
+
+  return { certificate, blockchain, issuer, file, expiry, revocation } as { [K in VerificationStepKey]: StepDefinition<unknown> };
+}

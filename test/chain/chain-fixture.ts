@@ -1,0 +1,81 @@
+/**
+ * Real anvil nodes for the chain tests: each on its own temporary state directory, all stopped
+ * and removed by stopAllNodes() (call it in afterAll).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEther, type Address, type Hex } from 'viem';
+import { accountFromPrivateKey, encodeDeploy, generatePrivateKey, startAnvil, type AnvilNode, type ChainClient, type StartAnvilParameters } from '../../main/chain/index.js';
+
+const nodes = new Set<AnvilNode>();
+const dirs = new Set<string>();
+
+/** A new empty directory under the system temp dir, removed by stopAllNodes(). */
+export function makeStateDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-chain-'));
+  dirs.add(dir);
+  return dir;
+}
+
+/** Starts anvil on `stateDir` (default: a new temp dir); stopped by stopAllNodes(). */
+export async function startNode(params: Partial<StartAnvilParameters> = {}): Promise<AnvilNode> {
+  const node = await startAnvil({ stateDir: params.stateDir ?? makeStateDir(), ...params });
+  nodes.add(node);
+  return node;
+}
+
+/** Stops every node started here and removes every temp dir. */
+export async function stopAllNodes(): Promise<void> {
+  await Promise.all([...nodes].map((n) => n.stop()));
+  nodes.clear();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs.clear();
+}
+
+/** 32 random bytes as hex: a root, a leaf, an Ed25519 public key stand-in. */
+export function randomBytes32(): Hex {
+  return `0x${randomBytes(32).toString('hex')}`;
+}
+
+export interface FundedKey {
+  key: Hex;
+  address: Address;
+}
+
+/** A fresh private key whose account holds `ether` (default 1 ETH) on the dev chain. */
+export async function fundedKey(chain: ChainClient, ether = '1'): Promise<FundedKey> {
+  const key = generatePrivateKey();
+  const { address } = accountFromPrivateKey(key);
+  await chain.fund(address, parseEther(ether));
+  return { key, address };
+}
+
+/** Signs, broadcasts and waits for the receipt (automine) of one transaction from `key`. */
+export async function send(chain: ChainClient, key: Hex, request: { to?: Address; data: Hex; gas?: bigint }) {
+  const { address } = accountFromPrivateKey(key);
+  const nonce = await chain.nextNonce(address);
+  const tx = await chain.signTransaction(key, { ...request, nonce });
+  await chain.broadcast(tx.raw);
+  const receipt = await waitForReceipt(chain, tx.hash);
+  return { tx, receipt };
+}
+
+/** Polls for a receipt until `timeoutMs`. */
+export async function waitForReceipt(chain: ChainClient, hash: Hex, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await chain.getReceipt(hash);
+    if (receipt) return receipt;
+    if (Date.now() > until) throw new Error(`no receipt for ${hash} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Deploys a registry from `key` binding `signingKey`; returns its address. */
+export async function deployRegistry(chain: ChainClient, key: Hex, signingKey: Hex = randomBytes32()): Promise<Address> {
+  const { receipt } = await send(chain, key, { data: encodeDeploy(signingKey) });
+  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('registry deployment failed');
+  return receipt.contractAddress;
+}
