@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { engineBenchmarks } from './engine.bench.js';
+import { issuingBenchmarks } from './issuing.bench.js';
 import { meetsTarget, type BenchResult } from './measure.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -14,7 +15,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const results: BenchResult[] = [...(await engineBenchmarks(log))];
+const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log))];
 
 const rows = results.map((r) => {
   const met = meetsTarget(r);

@@ -1,8 +1,10 @@
 import { isServiceError } from '../../common/errors.js';
 import { UsageError } from './cli-error.js';
 import { CREDENTIAL_USAGE, credentialCommand } from './commands/credential.js';
+import { ISSUE_USAGE, issueCommand } from './commands/issue.js';
 import { JOBS_USAGE, jobsCommand } from './commands/jobs.js';
 import { PARTNER_USAGE, partnerCommand } from './commands/partner.js';
+import { VERIFY_USAGE, verifyCommand } from './commands/verify.js';
 import type { CliContext } from './context.js';
 
 export const USAGE = `Proofdesk — issue and verify blockchain-anchored credentials (headless commands)
@@ -15,13 +17,19 @@ ${CREDENTIAL_USAGE}
 
 ${JOBS_USAGE}
 
+${ISSUE_USAGE}
+${VERIFY_USAGE}
+
 Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
-Exit codes: 0 done, 1 the service refused (error id and message on stderr), 2 wrong usage.`;
+Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE (an encrypted file in DIR).
+Exit codes: 0 done, 1 the service refused (error id and message on stderr) or a proof is not ok, 2 wrong usage.`;
 
 const COMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<number>> = {
   partner: partnerCommand,
   credential: credentialCommand,
   jobs: jobsCommand,
+  issue: issueCommand,
+  verify: verifyCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code; never throws. */

@@ -26,6 +26,8 @@ export interface PartnerRecord {
   client_id: string;
   issuing_interval_seconds: number;
   created_date: string;
+  /** The Partner's chain account (fund it to issue on live chains); null until its keys are made. */
+  chain_address: string | null;
 }
 
 interface PartnerRow {
@@ -35,7 +37,10 @@ interface PartnerRow {
   secret_hash: string;
   issuing_interval_s: number;
   created_date: number;
+  chain_address: string | null;
 }
+
+const SELECT_PARTNERS = 'SELECT p.*, k.chain_address FROM partners p LEFT JOIN partner_keys k ON k.partner_id = p.id';
 
 // scrypt with a per-secret salt: the secret is 256 random bits, so this is belt and braces
 // against a leaked database rather than against guessing.
@@ -62,6 +67,7 @@ function toRecord(row: PartnerRow): PartnerRecord {
     client_id: row.client_id,
     issuing_interval_seconds: row.issuing_interval_s,
     created_date: formatDate(row.created_date),
+    chain_address: row.chain_address,
   };
 }
 
@@ -88,18 +94,18 @@ export class PartnerRegistry {
   }
 
   list(): PartnerRecord[] {
-    return (this.db.prepare('SELECT * FROM partners ORDER BY created_date, name').all() as PartnerRow[]).map(toRecord);
+    return (this.db.prepare(`${SELECT_PARTNERS} ORDER BY p.created_date, p.name`).all() as PartnerRow[]).map(toRecord);
   }
 
   /** A Partner by id, or undefined. */
   find(id: string): PartnerRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM partners WHERE id = ?').get(id) as PartnerRow | undefined;
+    const row = this.db.prepare(`${SELECT_PARTNERS} WHERE p.id = ?`).get(id) as PartnerRow | undefined;
     return row && toRecord(row);
   }
 
   /** A Partner by id or exact name (the CLI accepts either); throws when none or several match. */
   resolve(idOrName: string): PartnerRecord {
-    const rows = this.db.prepare('SELECT * FROM partners WHERE id = ? OR name = ?').all(idOrName, idOrName) as PartnerRow[];
+    const rows = this.db.prepare(`${SELECT_PARTNERS} WHERE p.id = ? OR p.name = ?`).all(idOrName, idOrName) as PartnerRow[];
     if (rows.length === 0) throw new ServiceError('invalid_value', `No partner with id or name ${JSON.stringify(idOrName)}`);
     if (rows.length > 1) throw new ServiceError('invalid_value', `Several partners are named ${JSON.stringify(idOrName)}: use the partner id`);
     return toRecord(rows[0]!);
@@ -114,7 +120,7 @@ export class PartnerRegistry {
 
   /** The Partner whose client credentials these are, or undefined (never says which part was wrong). */
   authenticate(clientId: string, clientSecret: string): Partner | undefined {
-    const row = this.db.prepare('SELECT * FROM partners WHERE client_id = ?').get(clientId) as PartnerRow | undefined;
+    const row = this.db.prepare(`${SELECT_PARTNERS} WHERE p.client_id = ?`).get(clientId) as PartnerRow | undefined;
     if (!row || !secretMatches(clientSecret, row.secret_hash)) return undefined;
     return { id: row.id, name: row.name };
   }

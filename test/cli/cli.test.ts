@@ -15,6 +15,9 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+// Partners' keys go to an encrypted file in the data directory (no keychain on a test machine).
+process.env.PROOFDESK_PASSPHRASE = 'cli tests passphrase';
+
 let data: string;
 beforeEach(() => {
   data = mkdtempSync(join(tmpdir(), 'proofdesk-cli-'));
@@ -115,5 +118,46 @@ describe('cli commands', () => {
     expect(JSON.parse((await cli('credential', 'list', '--json', '--partner', 'Uni B', '--data', data)).out).total_items).toBe(1);
     const set = await cli('partner', 'set', 'Uni B', '--issuing-interval', '30s', '--data', data);
     expect(set.out).toBe('Uni B: issuing interval 30s');
+  });
+});
+
+describe('issue and verify (real anvil)', () => {
+  it('issues files at once, writes a proof per file, and verify says ok only for the right file and with the chain', async () => {
+    await cli('partner', 'add', '--name', 'Uni', '--data', data);
+    const ada = join(data, 'ada.txt');
+    const grace = join(data, 'grace.txt');
+    writeFileSync(ada, 'Ada Lovelace, BSc');
+    writeFileSync(grace, 'Grace Hopper, PhD');
+    const out = join(data, 'proofs');
+    const issued = await cli('issue', ada, grace, '--tag', 'cs2026', '--now', '--out', out, '--json', '--data', data);
+    expect(issued.code, issued.err).toBe(0);
+    expect(issued.err).toContain(': finished');
+    const result = JSON.parse(issued.out) as { proofs: { file: string; proof: string }[] };
+    expect(result.proofs.map((p) => p.proof)).toEqual([join(out, 'ada.txt.proof.json'), join(out, 'grace.txt.proof.json')]);
+
+    const ok = await cli('verify', join(out, 'ada.txt.proof.json'), '--file', ada, '--data', data);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('Result: ok');
+    const wrongFile = await cli('verify', join(out, 'ada.txt.proof.json'), '--file', grace, '--data', data);
+    expect(wrongFile.code).toBe(1);
+    expect(wrongFile.out).toMatch(/Checking file integrity: failed[\s\S]*Result: failed/);
+    const offline = await cli('verify', join(out, 'grace.txt.proof.json'), '--offline', '--json', '--data', data);
+    expect(offline.code).toBe(1);
+    expect(JSON.parse(offline.out).result.status).toBe('pending');
+  });
+
+  it('refuses what it cannot issue before uploading anything', async () => {
+    await cli('partner', 'add', '--name', 'Uni', '--data', data);
+    const missing = await cli('issue', join(data, 'nope.pdf'), '--data', data);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('Not a file');
+    const file = join(data, 'a.txt');
+    writeFileSync(file, 'a');
+    const badEngine = await cli('issue', file, '--engine', 'mainnet', '--data', data);
+    expect(badEngine.code).toBe(1);
+    expect(badEngine.err).toMatch(/^error wrong_blockchain_engine \(422\)/);
+    const notProof = await cli('verify', file, '--data', data);
+    expect(notProof.code).toBe(1);
+    expect(notProof.err).toContain('invalid_value');
   });
 });

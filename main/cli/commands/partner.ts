@@ -5,7 +5,9 @@ import { UsageError } from '../cli-error.js';
 import { withEngine, type CliContext } from '../context.js';
 import { json, table } from '../output.js';
 
-export const PARTNER_USAGE = `partner add --name NAME [--issuing-interval DURATION]   register a Partner; prints its client credentials once
+export const PARTNER_USAGE = `partner add --name NAME [--issuing-interval DURATION]   register a Partner with its chain account and signing key
+                                                        (kept in the keychain, or set PROOFDESK_PASSPHRASE); prints
+                                                        its client credentials once
 partner list [--json]                                   the Partners of the data directory
 partner set PARTNER --issuing-interval DURATION         change how often a Partner's scheduled jobs are issued
   DURATION: 30s, 5m, 24h, 7d. PARTNER: its id or name.`;
@@ -23,18 +25,26 @@ export async function partnerCommand(args: string[], ctx: CliContext): Promise<n
     },
   });
   const interval = values['issuing-interval'] === undefined ? undefined : parseDuration(values['issuing-interval']);
+  if (action === 'add' && !values.name) throw new UsageError('partner add needs --name NAME');
   return withEngine(userPath(values.data), async (engine) => {
     switch (action) {
       case 'add': {
-        if (!values.name) throw new UsageError('partner add needs --name NAME');
-        ctx.stdout(JSON.stringify(engine.partners.add({ name: values.name, issuingIntervalSeconds: interval })));
+        const { partner_id, name, client_id, client_secret, realm } = await engine.addPartner({ name: values.name!, issuingIntervalSeconds: interval });
+        ctx.stdout(JSON.stringify({ partner_id, name, client_id, client_secret, realm }));
         return 0;
       }
       case 'list': {
         const partners = engine.partners.list();
         if (values.json) ctx.stdout(json(partners));
         else if (partners.length === 0) ctx.stdout(`No partners in ${engine.dataDir}. Add one with: npm run cli -- partner add --name NAME`);
-        else ctx.stdout(table(['id', 'name', 'client_id', 'issuing interval'], partners.map((p) => [p.id, p.name, p.client_id, formatDuration(p.issuing_interval_seconds)])));
+        else {
+          ctx.stdout(
+            table(
+              ['id', 'name', 'client_id', 'issuing interval', 'chain account'],
+              partners.map((p) => [p.id, p.name, p.client_id, formatDuration(p.issuing_interval_seconds), p.chain_address ?? '(made at first issue)']),
+            ),
+          );
+        }
         return 0;
       }
       case 'set': {
@@ -47,5 +57,5 @@ export async function partnerCommand(args: string[], ctx: CliContext): Promise<n
       default:
         throw new UsageError(`Unknown partner command ${JSON.stringify(action ?? '')}\n${PARTNER_USAGE}`);
     }
-  });
+  }, { secrets: action === 'add' });
 }

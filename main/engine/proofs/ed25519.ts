@@ -29,10 +29,23 @@ export function signMessage(privateKey: KeyObject, message: Buffer): Buffer {
   return sign(null, message, privateKey);
 }
 
+// Proofs of one Partner share its key; building the KeyObject costs more than the check itself.
+const publicKeys = new Map<string, KeyObject>();
+
+function cachedPublicKey(publicKeyHex: string): KeyObject {
+  let key = publicKeys.get(publicKeyHex);
+  if (!key) {
+    key = loadPublicKey(publicKeyHex);
+    if (publicKeys.size >= 256) publicKeys.delete(publicKeys.keys().next().value!);
+    publicKeys.set(publicKeyHex, key);
+  }
+  return key;
+}
+
 /** Whether the signature is the key's over the message; false (never a throw) for garbage. */
 export function verifySignature(publicKeyHex: string, message: Buffer, signature: Buffer): boolean {
   try {
-    return verify(null, message, loadPublicKey(publicKeyHex), signature);
+    return verify(null, message, cachedPublicKey(publicKeyHex), signature);
   } catch {
     return false;
   }

@@ -46,8 +46,9 @@ export interface ChainTransaction {
 }
 
 /**
- * What verification reads on a chain: a subset of ChainClient plus the transaction itself.
- * `chainReaderFor(client)` (verify-chain-reader.ts) makes one from a ChainClient. Methods throw
+ * What verification reads on a chain: the subset of ChainClient it needs (the transaction's
+ * recipient and calldata included). `chainReaderFor(client)` (verify-chain-reader.ts) makes one
+ * from a ChainClient; tests substitute methods to provoke errors. Methods throw
  * ChainUnreachableError when the chain does not answer, RegistryNotFoundError from readRegistry
  * when no registry is at the address.
  */
