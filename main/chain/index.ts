@@ -7,6 +7,7 @@ export { dumpStateViaRpc } from './anvil-snapshots.js';
 export { findRunningAnvil, type AnvilLockRecord } from './anvil-lock.js';
 export type { AnvilStateOrigin } from './anvil-state-file.js';
 export { resolveAnvilBinary } from './anvil-binary.js';
+export { isProcessAlive } from './anvil-lock.js';
 export { ChainClient, DEFAULT_CHAIN_TIMEOUT_MS, type ConnectChainParameters } from './chain-client.js';
 export type { SignTransactionRequest, SignedTransaction } from './sign-transaction.js';
 export type { TransactionReceiptSummary, TransactionSummary } from './transaction-status.js';

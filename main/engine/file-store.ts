@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../../common/errors.js';
+import { isProcessAlive } from '../chain/index.js';
 import type { UploadSource } from '../../common/requests.js';
 import { detectMimeType } from './mime-type.js';
 
@@ -47,15 +48,6 @@ export async function hashSource(source: UploadSource): Promise<{ hash: string; 
   return { hash: hash.digest('hex'), size };
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Content-addressed storage of uploaded files under `<dataDir>/files/<2 hex>/<sha256>`.
  * An upload is streamed to a temporary file while it is hashed (one pass, flat memory),
@@ -75,7 +67,7 @@ export class FileStore {
     for (const name of readdirSync(staging)) {
       const pid = Number(name.split('-')[0]);
       // Leftovers of a crash mid-upload are useless.
-      if (!Number.isSafeInteger(pid) || !processAlive(pid)) rmSync(join(staging, name), { recursive: true, force: true });
+      if (!Number.isSafeInteger(pid) || !isProcessAlive(pid)) rmSync(join(staging, name), { recursive: true, force: true });
     }
     this.tmp = join(staging, `${process.pid}-${randomUUID()}`);
     mkdirSync(this.tmp);

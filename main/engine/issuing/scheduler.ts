@@ -1,15 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProcessAlive } from '../../chain/index.js';
 import type { JobIssuer } from './job-issuer.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Issues each Partner's due jobs at its issuing interval and moves jobs under way towards
@@ -49,7 +41,7 @@ export class IssuingScheduler {
         return true;
       } catch {
         const holder = Number(readFileSync(this.lockFile, { encoding: 'utf8', flag: 'r' }).trim());
-        if (Number.isSafeInteger(holder) && holder !== process.pid && alive(holder)) return false;
+        if (Number.isSafeInteger(holder) && holder !== process.pid && isProcessAlive(holder)) return false;
         rmSync(this.lockFile, { force: true }); // left by a process that is gone
       }
     }
