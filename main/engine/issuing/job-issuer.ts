@@ -19,6 +19,14 @@ interface JobRow {
   issue_tx: number | null;
 }
 
+/**
+ * Another process sharing the data directory got there first: throwing inside signAndStore's
+ * transaction drops our signed transaction before it is ever sent.
+ */
+export function claim(changes: number, what: string): void {
+  if (changes === 0) throw new Error(`Another process is already issuing this ${what}`);
+}
+
 /** On the local dev chain, a Partner's account is topped up to this when it runs low. */
 const LOCAL_FUNDING_WEI = 100n * 10n ** 18n;
 const LOCAL_LOW_WATER_WEI = 10n ** 18n;
@@ -103,7 +111,7 @@ export class JobIssuer {
           this.ctx.clock,
           client,
           { engine: job.engine, sender: identity.address, privateKey: chainKey, purpose: 'issue', to: registry, data: client.encodeIssue(job.root as Hex) },
-          (txId) => cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ?').run(txId, jobId),
+          (txId) => claim(cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ? AND issue_tx IS NULL').run(txId, jobId).changes, 'job'),
         );
         await sendTx(this.ctx.db, client, tx);
         job = this.job(jobId);

@@ -3,7 +3,7 @@ import { ChainError, type Hex } from '../../chain/index.js';
 import { cached } from '../list-query.js';
 import { loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
 import type { IssuingContext } from './issuing-context.js';
-import type { JobIssuer } from './job-issuer.js';
+import { claim, type JobIssuer } from './job-issuer.js';
 import { registryAddress } from './registry.js';
 
 /** How long a revocation call waits for its transaction to be mined before answering try_again_later. */
@@ -29,7 +29,7 @@ export async function revokeOnChain(
       ctx.clock,
       client,
       { engine: certificate.engine, sender: identity.address, privateKey: chainKey, purpose: 'revoke', to: registry, data: client.encodeRevoke(`0x${certificate.leaf}` as Hex) },
-      (id) => cached(ctx.db, 'UPDATE certificates SET revoke_tx = ? WHERE id = ?').run(id, certificate.id),
+      (id) => claim(cached(ctx.db, 'UPDATE certificates SET revoke_tx = ? WHERE id = ? AND revoke_tx IS NULL').run(id, certificate.id).changes, 'revocation'),
     );
     await sendTx(ctx.db, client, tx);
     txId = tx.id;
