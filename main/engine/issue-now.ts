@@ -20,17 +20,23 @@ export async function issueJobNow(scope: PartnerScope, body: IssueNowBody | unkn
   const jobId = findScheduledJob(scope, engine.id);
   if (jobId === undefined) throw new ServiceError('missing_job', `There is no scheduled job on ${engine.id}`);
   const { issuer } = scope.issuing;
-  if (issuer.isBusy(scope.partner.id, engine.id)) throw new ServiceError('try_again_later', `${engine.id} is already issuing for this partner; try again when that job is sent`);
-  try {
-    const { client, identity } = await issuer.prepare(scope.partner.id, engine.id);
-    if ((await client.balanceOf(identity.address)) === 0n) {
-      throw new ServiceError('insufficient_funds', `The partner's account ${identity.address} has no funds on ${engine.id} to pay for issuing`);
+  const ran = await issuer.whileClaimed(scope.partner.id, engine.id, async () => {
+    try {
+      const { client, identity } = await issuer.prepare(scope.partner.id, engine.id);
+      if ((await client.balanceOf(identity.address)) === 0n) {
+        throw new ServiceError('insufficient_funds', `The partner's account ${identity.address} has no funds on ${engine.id} to pay for issuing`);
+      }
+    } catch (error) {
+      if (error instanceof ChainError) throw new ServiceError('try_again_later', `The chain of ${engine.id} cannot be used now: ${error.message}`, { cause: error });
+      throw error;
     }
-  } catch (error) {
-    if (error instanceof ChainError) throw new ServiceError('try_again_later', `The chain of ${engine.id} cannot be used now: ${error.message}`, { cause: error });
-    throw error;
-  }
-  issuer.start(jobId);
-  await issuer.advance(jobId);
+    issuer.start(jobId);
+    // Started, the job is under way whatever happens next: a chain hiccup now is recorded on
+    // the job and retried by the scheduler, not reported as a failure of this call.
+    await issuer.advance(jobId).catch((error: unknown) => {
+      if (!(error instanceof ChainError)) throw error;
+    });
+  });
+  if (!ran) throw new ServiceError('try_again_later', `${engine.id} is already issuing for this partner; try again when that job is sent`);
   return jobId;
 }

@@ -134,9 +134,11 @@ export const MIGRATIONS: readonly string[] = [
     block_number INTEGER,
     mined_date INTEGER,
     contract_address TEXT,
-    created_date INTEGER NOT NULL,
-    UNIQUE (engine, sender, nonce)
+    created_date INTEGER NOT NULL
   );
+  -- A nonce is used once per account and chain; a transaction the chain refused (dropped)
+  -- never used its nonce, which the next transaction then takes.
+  CREATE UNIQUE INDEX chain_txs_nonce ON chain_txs (engine, sender, nonce) WHERE state <> 'dropped';
 
   -- One registry contract per Partner and engine, deployed by the Partner's account.
   CREATE TABLE registries (

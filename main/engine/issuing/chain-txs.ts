@@ -44,15 +44,21 @@ export async function signAndStore(
   const nonce = Math.max(await client.nextNonce(request.sender), inFlight === null ? 0 : inFlight + 1);
   const signed = await client.signTransaction(request.privateKey, { to: request.to, data: request.data, nonce });
   const id = inTransaction(db, () => {
-    const txId = cached(db, "INSERT INTO chain_txs (engine, sender, nonce, purpose, raw, hash, state, created_date) VALUES (?, ?, ?, ?, ?, ?, 'signed', ?)").run(
-      request.engine,
-      request.sender,
-      nonce,
-      request.purpose,
-      signed.raw,
-      signed.hash,
-      clock.now(),
-    ).lastInsertRowid as number;
+    // Signatures are deterministic: re-signing what the chain once refused can give the very
+    // same transaction. Its dropped row then comes back to life instead of a twin.
+    const dropped = cached(db, "SELECT id FROM chain_txs WHERE hash = ? AND state = 'dropped'").pluck().get(signed.hash) as number | undefined;
+    const txId =
+      dropped !== undefined
+        ? (cached(db, "UPDATE chain_txs SET state = 'signed', created_date = ? WHERE id = ?").run(clock.now(), dropped), dropped)
+        : (cached(db, "INSERT INTO chain_txs (engine, sender, nonce, purpose, raw, hash, state, created_date) VALUES (?, ?, ?, ?, ?, ?, 'signed', ?)").run(
+            request.engine,
+            request.sender,
+            nonce,
+            request.purpose,
+            signed.raw,
+            signed.hash,
+            clock.now(),
+          ).lastInsertRowid as number);
     link(txId);
     return txId;
   });

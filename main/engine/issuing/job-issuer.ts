@@ -38,6 +38,8 @@ const LOCAL_LOW_WATER_WEI = 10n ** 18n;
  */
 export class JobIssuer {
   private readonly exclusive = new Exclusive();
+  /** Accounts an immediate issue has claimed, from its checks until its job is sent. */
+  private readonly claimed = new Set<string>();
 
   constructor(private readonly ctx: IssuingContext) {}
 
@@ -47,7 +49,29 @@ export class JobIssuer {
 
   /** Whether this Partner's account is busy issuing on the engine. */
   isBusy(partnerId: string, engine: string): boolean {
-    return this.exclusive.isBusy(`${partnerId}:${engine}`) || cached(this.ctx.db, "SELECT 1 FROM jobs WHERE partner_id = ? AND engine = ? AND status = 'started'").get(partnerId, engine) !== undefined;
+    const key = `${partnerId}:${engine}`;
+    return (
+      this.claimed.has(key) ||
+      this.exclusive.isBusy(key) ||
+      cached(this.ctx.db, "SELECT 1 FROM jobs WHERE partner_id = ? AND engine = ? AND status = 'started'").get(partnerId, engine) !== undefined
+    );
+  }
+
+  /**
+   * Runs `task` with the account claimed: a second caller asking meanwhile is told it is busy,
+   * even while `task` is still checking balances, before its job has started. Returns false
+   * (and runs nothing) when the account is busy already.
+   */
+  async whileClaimed(partnerId: string, engine: string, task: () => Promise<void>): Promise<boolean> {
+    if (this.isBusy(partnerId, engine)) return false;
+    const key = `${partnerId}:${engine}`;
+    this.claimed.add(key);
+    try {
+      await task();
+      return true;
+    } finally {
+      this.claimed.delete(key);
+    }
   }
 
   /**

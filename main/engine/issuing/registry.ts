@@ -31,7 +31,13 @@ export async function ensureRegistry(
       { engine, sender: identity.address, privateKey: chainKey, purpose: 'deploy', data: client.encodeDeploy(`0x${identity.signingPublicKey}`) },
       (txId) => cached(ctx.db, 'INSERT INTO registries (partner_id, engine, deploy_tx) VALUES (?, ?, ?)').run(partnerId, engine, txId),
     );
-    await sendTx(ctx.db, client, tx);
+    try {
+      await sendTx(ctx.db, client, tx);
+    } catch (error) {
+      // Refused by the chain: forget the deployment, so the next attempt signs a new one.
+      if (loadTx(ctx.db, tx.id).state === 'dropped') cached(ctx.db, 'DELETE FROM registries WHERE partner_id = ? AND engine = ?').run(partnerId, engine);
+      throw error;
+    }
     row = find()!;
   }
   const tx = await settleTx(ctx.db, client, loadTx(ctx.db, row.deploy_tx));

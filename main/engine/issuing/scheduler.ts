@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { isProcessAlive } from '../../chain/index.js';
 import type { JobIssuer } from './job-issuer.js';
 
+/** The lock files this process holds: a second engine in the same process must not take one. */
+const heldLocks = new Set<string>();
+
 /**
  * Issues each Partner's due jobs at its issuing interval and moves jobs under way towards
  * `finished`, on a timer. One process per data directory runs it (the app, `serve` or
@@ -38,10 +41,12 @@ export class IssuingScheduler {
         writeSync(fd, String(process.pid));
         closeSync(fd);
         this.holdsLock = true;
+        heldLocks.add(this.lockFile);
         return true;
       } catch {
         const holder = Number(readFileSync(this.lockFile, { encoding: 'utf8', flag: 'r' }).trim());
-        if (Number.isSafeInteger(holder) && holder !== process.pid && isProcessAlive(holder)) return false;
+        const heldByUs = holder === process.pid && heldLocks.has(this.lockFile);
+        if (heldByUs || (Number.isSafeInteger(holder) && holder !== process.pid && isProcessAlive(holder))) return false;
         rmSync(this.lockFile, { force: true }); // left by a process that is gone
       }
     }
@@ -74,7 +79,10 @@ export class IssuingScheduler {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
-    if (this.holdsLock) rmSync(this.lockFile, { force: true });
+    if (this.holdsLock) {
+      rmSync(this.lockFile, { force: true });
+      heldLocks.delete(this.lockFile);
+    }
     this.holdsLock = false;
   }
 }
