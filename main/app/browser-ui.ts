@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Engine, defaultDataDir } from '../engine/index.js';
+import { openAppEngine } from './open-app-engine.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { startWebBridge } from './web-bridge.js';
 
@@ -16,9 +16,8 @@ if (!existsSync(rendererDir)) {
   console.error('The renderer is not built yet: run `npm run build` first.');
   process.exit(2);
 }
-const engine = Engine.open({ dataDir: values.data ?? defaultDataDir() });
-const first = engine.partners.list()[0];
-const partner = first ? { id: first.id, name: first.name } : null;
+const { engine, partner, issuingOff } = await openAppEngine(values.data);
+if (issuingOff) console.error(`Issuing is off: ${issuingOff}`);
 const bridge = await startWebBridge({
   handlers: createIpcHandlers({ partner, service: partner ? engine.serviceFor(partner.id) : null }),
   rendererDir,

@@ -4,8 +4,7 @@
  */
 import { app, BrowserWindow, dialog, session } from 'electron';
 import { fileURLToPath } from 'node:url';
-import type { Partner } from '../../common/wire-types.js';
-import { Engine, defaultDataDir } from '../engine/index.js';
+import { openAppEngine } from './open-app-engine.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { handleAll } from './trusted-ipc.js';
 import { isTrustedSender } from './trusted-sender.js';
@@ -45,12 +44,6 @@ function createWindow(): BrowserWindow {
   return window;
 }
 
-/** The first Partner of the data directory, or null before `partner add`. */
-function firstPartner(engine: Engine): Partner | null {
-  const first = engine.partners.list()[0];
-  return first ? { id: first.id, name: first.name } : null;
-}
-
 async function main(): Promise<void> {
   await app.whenReady();
 
@@ -58,7 +51,8 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  const engine = Engine.open({ dataDir: defaultDataDir() });
+  const { engine, partner, issuingOff } = await openAppEngine();
+  if (issuingOff) console.warn(`Issuing is off: ${issuingOff}`);
   // Closing saves the local chain's state: hold the quit until it is done.
   let closed = false;
   app.on('will-quit', (event) => {
@@ -70,7 +64,6 @@ async function main(): Promise<void> {
     });
   });
 
-  const partner = firstPartner(engine);
   const handlers = createIpcHandlers({ partner, service: partner ? engine.serviceFor(partner.id) : null });
   handleAll(handlers, { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });
 
