@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { apiBenchmarks } from './api.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
 import { issuingBenchmarks } from './issuing.bench.js';
 import { meetsTarget, type BenchResult } from './measure.js';
@@ -15,7 +16,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log))];
+const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log))];
 
 const rows = results.map((r) => {
   const met = meetsTarget(r);

@@ -74,10 +74,12 @@ export function validateTag(tag: unknown, where = 'tags'): string {
 /** Parses a tag filter (comma-separated text or array); empty entries are dropped. */
 export function parseTagFilter(value: TagList | undefined, name: string): string[] {
   if (value === undefined) return [];
-  const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
-  if (parts === null || parts.some((p) => typeof p !== 'string')) {
+  const entries = Array.isArray(value) ? value : typeof value === 'string' ? [value] : null;
+  if (entries === null || entries.some((p) => typeof p !== 'string')) {
     throw new ServiceError('invalid_value', `${name} must be a comma-separated list of tags`);
   }
+  // An array entry with commas means several tags, as it does once joined on the wire.
+  const parts = (entries as string[]).flatMap((entry) => entry.split(','));
   const tags = [...new Set(parts.map((p) => p.trim()).filter((p) => p.length > 0))];
   // No object carries more tags than this, so a longer filter could only be a mistake.
   if (tags.length > LIMITS.maxTagsPerObject) {

@@ -1,7 +1,10 @@
+import type { IssuingService } from '../../common/issuing-service.js';
 import type { SecretStore } from '../../common/secret-store.js';
-import { Engine, defaultDataDir, type EmbeddedService } from '../engine/index.js';
+import { Engine, REALM, defaultDataDir, type EmbeddedService } from '../engine/index.js';
 import type { IssuingOptions } from '../engine/issuing/issuing-runtime.js';
+import { RemoteService } from '../remote/index.js';
 import { openSecretStore } from '../secrets/index.js';
+import { userPath } from './args.js';
 import { UsageError } from './cli-error.js';
 
 /** What every command gets: where to write. */
@@ -38,4 +41,80 @@ export function partnerService(engine: Engine, partner: string | undefined): Emb
   if (all.length === 0) throw new UsageError(`No partner in ${engine.dataDir} yet: run \`npm run cli -- partner add --name NAME\` first`);
   if (all.length > 1) throw new UsageError(`${all.length} partners in ${engine.dataDir}: choose one with --partner ID|NAME (see \`partner list\`)`);
   return engine.serviceFor(all[0]!.id);
+}
+
+/**
+ * Flags of the Partner-scoped commands for working against a remote instance of the service
+ * (the Live or Demo service, or another Proofdesk's `serve`) instead of the embedded engine.
+ * The client secret is read from the environment only: secrets do not belong in shell history.
+ */
+export const REMOTE_OPTIONS = {
+  remote: { type: 'string' },
+  'auth-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  realm: { type: 'string' },
+} as const;
+
+export const REMOTE_ENV = {
+  authUrl: 'PROOFDESK_AUTH_URL',
+  clientId: 'PROOFDESK_CLIENT_ID',
+  clientSecret: 'PROOFDESK_CLIENT_SECRET',
+  realm: 'PROOFDESK_REALM',
+} as const;
+
+export interface PartnerFlags {
+  data?: string;
+  partner?: string;
+  remote?: string;
+  'auth-url'?: string;
+  'client-id'?: string;
+  realm?: string;
+}
+
+/** The RemoteService `--remote` and its auth settings (flags, else environment) describe. */
+export function remoteService(flags: PartnerFlags, env: NodeJS.ProcessEnv = process.env): RemoteService {
+  const baseUrl = flags.remote!;
+  if (flags.data !== undefined || flags.partner !== undefined) {
+    throw new UsageError('--data and --partner choose a Partner of the embedded engine; with --remote the client id does (--client-id)');
+  }
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    throw new UsageError(`--remote takes the service's base URL, e.g. https://issuer.example/api; got ${JSON.stringify(baseUrl)}`);
+  }
+  const clientId = flags['client-id'] ?? env[REMOTE_ENV.clientId];
+  if (!clientId) throw new UsageError(`--remote needs --client-id ID (or $${REMOTE_ENV.clientId})`);
+  const clientSecret = env[REMOTE_ENV.clientSecret];
+  if (!clientSecret) throw new UsageError(`--remote needs the client secret in $${REMOTE_ENV.clientSecret} (it is never taken as a flag)`);
+  try {
+    return new RemoteService({
+      baseUrl,
+      authUrl: flags['auth-url'] ?? env[REMOTE_ENV.authUrl] ?? origin,
+      realm: flags.realm ?? env[REMOTE_ENV.realm] ?? REALM,
+      clientId,
+      clientSecret,
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Runs `run` with the Partner's service: a RemoteService with `--remote`, else the embedded
+ * engine of `--data` and the Partner `--partner` chooses (exactly as partnerService does).
+ */
+export async function withPartnerService<T>(flags: PartnerFlags, run: (service: IssuingService) => Promise<T>, needs: EngineNeeds = {}): Promise<T> {
+  if (flags.remote === undefined) {
+    const stray = (['auth-url', 'client-id', 'realm'] as const).find((flag) => flags[flag] !== undefined);
+    if (stray) throw new UsageError(`--${stray} applies only with --remote BASE_URL`);
+    return withEngine(userPath(flags.data), async (engine) => run(partnerService(engine, flags.partner)), needs);
+  }
+  const service = remoteService(flags);
+  try {
+    return await run(service);
+  } finally {
+    await service.close();
+  }
 }

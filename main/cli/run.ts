@@ -4,6 +4,7 @@ import { CREDENTIAL_USAGE, credentialCommand } from './commands/credential.js';
 import { ISSUE_USAGE, issueCommand } from './commands/issue.js';
 import { JOBS_USAGE, jobsCommand } from './commands/jobs.js';
 import { PARTNER_USAGE, partnerCommand } from './commands/partner.js';
+import { SERVE_USAGE, serveCommand } from './commands/serve.js';
 import { VERIFY_USAGE, verifyCommand } from './commands/verify.js';
 import type { CliContext } from './context.js';
 
@@ -20,7 +21,13 @@ ${JOBS_USAGE}
 ${ISSUE_USAGE}
 ${VERIFY_USAGE}
 
+${SERVE_USAGE}
+
 Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
+The credential and jobs commands take --remote BASE_URL [--auth-url URL] [--client-id ID] [--realm R] to work
+against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`) instead of --data. The client secret is
+read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults: --auth-url $PROOFDESK_AUTH_URL or the origin
+of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm $PROOFDESK_REALM or proofdesk.
 Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE (an encrypted file in DIR).
 Exit codes: 0 done, 1 the service refused (error id and message on stderr) or a proof is not ok, 2 wrong usage.`;
 
@@ -30,6 +37,7 @@ const COMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<numb
   jobs: jobsCommand,
   issue: issueCommand,
   verify: verifyCommand,
+  serve: serveCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code; never throws. */

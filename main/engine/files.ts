@@ -103,7 +103,10 @@ export function getFile(scope: PartnerScope, hash: string): FileRecord {
 export function listFiles(scope: PartnerScope, query: FileQuery | undefined): Page<FileRecord> {
   const page = parsePageQuery(query, ['uploaded'], 'uploaded');
   const where = new Conditions('f.partner_id = ?', scope.partner.id);
-  if (query?.file_hash !== undefined && query.file_hash !== '') where.add('f.file_hash = ?', query.file_hash);
+  if (query?.file_hash !== undefined && query.file_hash !== '') {
+    if (typeof query.file_hash !== 'string') throw new ServiceError('invalid_value', 'file_hash must be one SHA-256 hash');
+    where.add('f.file_hash = ?', query.file_hash);
+  }
   const { total, ids } = selectPage(scope.db, 'files f', 'f.id', where, { uploaded: 'f.uploaded_date' }, page);
   const rows = cached(scope.db, 'SELECT id, file_hash, file_type FROM files WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as FileRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -27,7 +27,8 @@ export async function issueJobNow(scope: PartnerScope, body: IssueNowBody | unkn
         throw new ServiceError('insufficient_funds', `The partner's account ${identity.address} has no funds on ${engine.id} to pay for issuing`);
       }
     } catch (error) {
-      if (error instanceof ChainError) throw new ServiceError('try_again_later', `The chain of ${engine.id} cannot be used now: ${error.message}`, { cause: error });
+      // The chain's own message may name its RPC URL (API keys live there): keep it out of answers.
+      if (error instanceof ChainError) throw new ServiceError('try_again_later', `The chain of ${engine.id} cannot be used now (${error.name})`, { cause: error });
       throw error;
     }
     issuer.start(jobId);

@@ -45,7 +45,9 @@ export const MIGRATIONS: readonly string[] = [
     -- for filtering only, so reading tags needs no second index.
     tags TEXT NOT NULL DEFAULT '[]'
   );
-  CREATE INDEX credentials_by_date ON credentials (partner_id, upload_date, id);
+  -- Pages in creation order (id) seek straight to the Partner's rows in order; the upload
+  -- date filter scans the same range, covered.
+  CREATE INDEX credentials_by_partner ON credentials (partner_id, id, upload_date);
   CREATE INDEX credentials_by_title ON credentials (partner_id, title, id);
 
   CREATE TABLE credential_files (
@@ -87,7 +89,7 @@ export const MIGRATIONS: readonly string[] = [
     scheduled_date INTEGER,
     tags TEXT NOT NULL DEFAULT '[]'
   );
-  CREATE INDEX jobs_by_created ON jobs (partner_id, created_date, id);
+  CREATE INDEX jobs_by_partner ON jobs (partner_id, id, created_date);
   CREATE INDEX jobs_by_status ON jobs (partner_id, status);
   -- At most one open (scheduled) job per Partner and engine: the one new credentials join.
   CREATE UNIQUE INDEX jobs_one_scheduled ON jobs (partner_id, engine) WHERE status = 'scheduled';

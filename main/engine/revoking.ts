@@ -23,7 +23,8 @@ async function revoke(scope: PartnerScope, row: CertificateRow): Promise<RevokeR
     });
     return { revoked_date: formatDate(at) };
   } catch (error) {
-    if (error instanceof ChainError) throw new ServiceError('try_again_later', `Revoking on ${row.engine} failed for now: ${error.message}`, { cause: error });
+    // The chain's own message may name its RPC URL (API keys live there): keep it out of answers.
+    if (error instanceof ChainError) throw new ServiceError('try_again_later', `Revoking on ${row.engine} failed for now (${error.name})`, { cause: error });
     throw error;
   }
 }

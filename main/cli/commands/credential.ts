@@ -4,7 +4,7 @@ import type { Credential, Page } from '../../../common/wire-types.js';
 import { parseArgs } from 'node:util';
 import { COMMON_OPTIONS, parseMetaPairs, parseMetadataJson, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { partnerService, withEngine, type CliContext } from '../context.js';
+import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, pageSummary, table } from '../output.js';
 
 export const CREDENTIAL_USAGE = `credential create --title T [--metadata JSON] [--meta KEY=VALUE]... [--file F]... [--tag T]... [--link UID]... [--expiry DATE]
@@ -14,7 +14,8 @@ credential tag UID... --tag T... [--replace]          add tags (or replace all t
 credential untag UID --tag T
 credential schedule UID... [--engine local]           add to the Partner's next job on the engine
 credential unschedule UID [--engine local]
-  Every credential command takes [--partner ID|NAME] when the data directory has several Partners.`;
+  Every credential command takes [--partner ID|NAME] when the data directory has several Partners,
+  or --remote BASE_URL to work against a remote instance (see --remote below).`;
 
 function credentialRows(page: Page<Credential>): string[][] {
   return page.items.map((c) => [c.uid, c.title, c.upload_date, c.tags.join(','), String(c.files.length)]);
@@ -28,6 +29,7 @@ export async function credentialCommand(args: string[], ctx: CliContext): Promis
     allowPositionals: true,
     options: {
     ...COMMON_OPTIONS,
+    ...REMOTE_OPTIONS,
     partner: { type: 'string' },
     title: { type: 'string' },
     metadata: { type: 'string' },
@@ -48,8 +50,7 @@ export async function credentialCommand(args: string[], ctx: CliContext): Promis
     engine: { type: 'string', default: 'local' },
     },
   });
-  return withEngine(userPath(values.data), async (engine) => {
-    const service = partnerService(engine, values.partner);
+  return withPartnerService(values, async (service) => {
     switch (action) {
       case 'create': {
         if (values.title === undefined) throw new UsageError('credential create needs --title');

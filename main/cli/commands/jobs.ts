@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, userPath } from '../args.js';
+import { COMMON_OPTIONS } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { partnerService, withEngine, type CliContext } from '../context.js';
+import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, pageSummary, table } from '../output.js';
 
 export const JOBS_USAGE = `jobs list [--status S] [--and-tags a,b] [--or-tags a,b] [--page N] [--per-page N] [--json]
-jobs show UID`;
+jobs show UID                                         (also with --remote BASE_URL, see Remote below)`;
 
 /** `jobs list | show` */
 export async function jobsCommand(args: string[], ctx: CliContext): Promise<number> {
@@ -15,6 +15,7 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
     allowPositionals: true,
     options: {
     ...COMMON_OPTIONS,
+    ...REMOTE_OPTIONS,
     partner: { type: 'string' },
     status: { type: 'string' },
     'and-tags': { type: 'string' },
@@ -23,8 +24,7 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
     'per-page': { type: 'string' },
     },
   });
-  return withEngine(userPath(values.data), async (engine) => {
-    const service = partnerService(engine, values.partner);
+  return withPartnerService(values, async (service) => {
     if (action === 'list') {
       const page = await service.listJobs({
         status: values.status,

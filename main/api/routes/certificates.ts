@@ -1,0 +1,64 @@
+/** Certificates (list, proof file download, revoke) and verification (by uid, credential, proof file, original file). */
+import * as C from '../schemas/certificates.js';
+import { withForm } from '../multipart.js';
+import type { ApiRoute } from './route.js';
+
+/** A certificate uid as a file name: anything but the uid's own characters is dropped. */
+function proofFileName(uid: string): string {
+  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.proof.json`;
+}
+
+export const certificateRoutes: ApiRoute[] = [
+  { method: 'GET', url: '/certificates', schema: C.listCertificates, status: 200, handle: (request) => request.service.listCertificates(request.query) },
+  {
+    method: 'GET',
+    url: '/certificates/:uid/download',
+    schema: C.downloadCertificate,
+    status: 200,
+    handle: (request) => request.service.downloadCertificate(request.params.uid!),
+    // The spec's "text file with the certificate JSON": the proof file itself, byte for byte.
+    reply: (reply, proof, request) =>
+      reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${proofFileName(request.params.uid!)}"`)
+        .send(proof as string),
+  },
+  {
+    method: 'POST',
+    url: '/certificates/:uid/revoke',
+    schema: C.revokeCertificate,
+    status: 200,
+    handle: (request) => request.service.revokeCertificate(request.params.uid!),
+  },
+  {
+    method: 'GET',
+    url: '/verify/:certificate_uid',
+    schema: C.verifyCertificate,
+    status: 200,
+    handle: (request) => request.service.verifyCertificate(request.params.certificate_uid!),
+  },
+  {
+    method: 'GET',
+    url: '/verify/credential/:credential_uid',
+    schema: C.verifyCredential,
+    status: 200,
+    handle: (request) => request.service.verifyCredential(request.params.credential_uid!, request.query),
+  },
+  {
+    method: 'POST',
+    url: '/verify/upload/certificate',
+    schema: C.verifyProofFile,
+    body: 'multipart',
+    status: 200,
+    handle: (request, ctx) => withForm(request, ctx, { fields: [] }, ({ file }) => request.service.verifyProofFile(file)),
+  },
+  {
+    method: 'POST',
+    url: '/verify/upload/file',
+    schema: C.verifyOriginalFile,
+    body: 'multipart',
+    status: 200,
+    handle: (request, ctx) => withForm(request, ctx, { fields: [] }, ({ file }) => request.service.verifyOriginalFile(file, request.query)),
+  },
+];

@@ -1,0 +1,5 @@
+/** GET /engines (DESIGN.md: the engine identifiers the spec leaves unshown). */
+import * as S from '../schemas/service.js';
+import type { ApiRoute } from './route.js';
+
+export const engineRoutes: ApiRoute[] = [{ method: 'GET', url: '/engines', schema: S.listEngines, status: 200, handle: (request) => request.service.listEngines() }];

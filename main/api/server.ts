@@ -1,0 +1,219 @@
+/**
+ * The REST server: the Credential Issuing Service over HTTP, every endpoint of the spec under
+ * `/api`, mapped one to one onto the calling Partner's IssuingService (the embedded engine).
+ *
+ * Layout (fastify/demo's): the app is built from plugins — body parsers, the token endpoint,
+ * then the /api scope whose one hook checks the bearer token, then its routes, one file per
+ * resource. One error handler turns every failure into the spec's error body.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Engine } from '../engine/index.js';
+import { Authenticator } from './auth/authenticator.js';
+import { ExternalIssuer } from './auth/external-issuer.js';
+import { LocalTokens, type TokenKeys } from './auth/local-tokens.js';
+import { tokenRoutes } from './auth/token-route.js';
+import { installContentTypes } from './content-types.js';
+import { DEFAULT_LIMITS, type ApiContext, type ApiLimits, type UploadLimits } from './context.js';
+import { httpDate } from './envelope.js';
+import { installErrorHandling } from './errors.js';
+import { HostCheck } from './host-check.js';
+import { API_PREFIX, openApiDocument, type DocumentedRoute } from './openapi.js';
+import { certificateRoutes } from './routes/certificates.js';
+import { credentialRoutes } from './routes/credentials.js';
+import { engineRoutes } from './routes/engines.js';
+import { fileRoutes } from './routes/files.js';
+import { jobRoutes } from './routes/jobs.js';
+import { addRoutes } from './routes/route.js';
+import type { RouteSchema } from './schemas/common.js';
+import { openapiDocument } from './schemas/service.js';
+import './types.js';
+import { packageVersion } from './version.js';
+
+export interface ServeOptions {
+  engine: Engine;
+  environment: 'demo' | 'live';
+  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Port; default 0 (a free one). */
+  port?: number;
+  /** External OIDC issuer URL: trust its JWKS instead of our tokens (our token endpoint is then off). */
+  authIssuer?: string;
+  /** Further Host header values to answer (`name` or `name:port`), e.g. a reverse proxy's public name. */
+  allowedHosts?: string[];
+  /** Request limits; defaults in DEFAULT_LIMITS (docs/api.md). */
+  limits?: { jsonBody?: number; upload?: Partial<UploadLimits> };
+  /**
+   * The Ed25519 key pair our tokens are signed with; default a new one at each start, so tokens
+   * do not survive a restart. (Tests use it to forge tokens; a deployment could keep one.)
+   */
+  tokenKeys?: TokenKeys;
+  /** Where operator messages go (internal errors); default stderr. Never given secrets or tokens. */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** `http://127.0.0.1:PORT/api` */
+  baseUrl: string;
+  /** `http://127.0.0.1:PORT` (with --auth-issuer: the external provider's, e.g. `https://kc.example`) */
+  authUrl: string;
+  app: FastifyInstance;
+  /** Stops accepting, lets requests in flight finish, then frees the port (the engine stays open). */
+  close(): Promise<void>;
+}
+
+interface BuiltApp {
+  app: FastifyInstance;
+  ctx: ApiContext;
+  hosts: HostCheck;
+  external: ExternalIssuer | undefined;
+}
+
+/** How a bound host is written in a URL. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function mergeLimits(limits: ServeOptions['limits']): ApiLimits {
+  return { jsonBody: limits?.jsonBody ?? DEFAULT_LIMITS.jsonBody, upload: { ...DEFAULT_LIMITS.upload, ...limits?.upload } };
+}
+
+/** The partner id of a client id of the data directory (for an external provider's tokens). */
+function partnerByClientId(engine: Engine): (clientId: string) => string | undefined {
+  const known = new Map<string, string>();
+  return (clientId) => {
+    if (!known.has(clientId)) for (const p of engine.partners.list()) known.set(p.client_id, p.id);
+    return known.get(clientId);
+  };
+}
+
+async function createApp(options: ServeOptions): Promise<BuiltApp> {
+  if (options.environment !== 'demo' && options.environment !== 'live') throw new TypeError('environment must be "demo" or "live"');
+  const host = options.host ?? '127.0.0.1';
+  const spoolDir = join(options.engine.dataDir, 'tmp', `${process.pid}-api-${randomUUID()}`);
+  mkdirSync(spoolDir, { recursive: true });
+  const ctx: ApiContext = {
+    engine: options.engine,
+    environment: options.environment,
+    origin: `http://${urlHost(host)}`,
+    lastUpdate: httpDate(),
+    version: packageVersion(),
+    limits: mergeLimits(options.limits),
+    spoolDir,
+    log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  };
+  const hosts = new HostCheck(host, options.allowedHosts);
+
+  const app = Fastify({
+    // Our own error log instead: fastify's would print request details.
+    logger: false,
+    bodyLimit: ctx.limits.jsonBody,
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.addHook('onClose', async () => {
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+  try {
+    // The schemas document the wire and generate OpenAPI; input is checked by the engine, so
+    // fastify neither validates with them (it would answer with its own error ids) nor
+    // serializes with them (JSON.stringify keeps every field as the engine made it).
+    app.setValidatorCompiler(() => () => true);
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    app.decorateRequest('service', null as never);
+
+    const documented: DocumentedRoute[] = [];
+    app.addHook('onRoute', (route) => {
+      const schema = route.schema as RouteSchema | undefined;
+      if (schema?.operationId && route.method !== 'HEAD') documented.push({ method: String(route.method), url: route.url ?? route.path, schema });
+    });
+    installErrorHandling(app, ctx);
+    app.addHook('onRequest', async (request) => hosts.check(request.headers.host));
+
+    installContentTypes(app, ctx.limits.jsonBody);
+    await app.register(multipart, { limits: { ...ctx.limits.upload, files: 1 }, throwFileSizeLimit: true });
+
+    let external: ExternalIssuer | undefined;
+    let authenticator: Authenticator;
+    if (options.authIssuer !== undefined) {
+      external = await ExternalIssuer.discover(options.authIssuer, partnerByClientId(options.engine));
+      authenticator = new Authenticator(options.engine, external);
+    } else {
+      const tokens = await LocalTokens.create(() => LocalTokens.issuerOf(ctx.origin), options.tokenKeys);
+      authenticator = new Authenticator(options.engine, tokens);
+      await app.register(tokenRoutes(ctx, tokens));
+    }
+
+    await app.register(
+      async (api) => {
+        api.addHook('onRequest', async (request, reply) => {
+          reply.header('cache-control', 'no-store');
+          if (!request.routeOptions.config.public) request.service = await authenticator.serviceFor(request.headers.authorization);
+        });
+        addRoutes(api, ctx, [...fileRoutes, ...credentialRoutes, ...jobRoutes, ...certificateRoutes, ...engineRoutes]);
+        let cached: { origin: string; text: string } | undefined;
+        api.get('/openapi.json', { schema: openapiDocument, config: { public: true } }, async (_request, reply) => {
+          if (cached?.origin !== ctx.origin) {
+            const routes = documented.filter((r) => r.schema.public !== true && !(options.environment === 'live' && r.url === `${API_PREFIX}/jobs/immediate`));
+            const document = openApiDocument(routes, {
+              origin: ctx.origin,
+              version: ctx.version,
+              environment: ctx.environment,
+              externalTokenUrl: external ? (external.tokenEndpoint ?? `${external.issuer}/protocol/openid-connect/token`) : undefined,
+              limits: ctx.limits,
+            });
+            cached = { origin: ctx.origin, text: JSON.stringify(document) };
+          }
+          return reply.type('application/json; charset=utf-8').send(cached.text);
+        });
+      },
+      { prefix: API_PREFIX },
+    );
+    await app.ready();
+    return { app, ctx, hosts, external };
+  } catch (error) {
+    // Frees what was made so far (the spool folder among it).
+    await app.close();
+    throw error;
+  }
+}
+
+/** Builds the app without listening (for `app.inject()` tests). */
+export async function buildApp(options: ServeOptions): Promise<FastifyInstance> {
+  return (await createApp(options)).app;
+}
+
+/** The auth URL of an external issuer: `https://kc.example` for `https://kc.example/realms/x`. */
+function authUrlOf(issuer: string): string {
+  const match = /^(.*)\/realms\/[^/]+$/.exec(issuer);
+  return match ? match[1]! : issuer;
+}
+
+/** Builds the app and listens (127.0.0.1 and a free port unless told otherwise). */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const { app, ctx, hosts, external } = await createApp(options);
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
+  hosts.port = port;
+  ctx.origin = `http://${urlHost(host)}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `${ctx.origin}${API_PREFIX}`,
+    authUrl: external ? authUrlOf(external.issuer) : ctx.origin,
+    app,
+    close: () => (closing ??= app.close()),
+  };
+}

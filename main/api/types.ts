@@ -1,0 +1,17 @@
+/** What the server adds to fastify's request and route config types. */
+import type { IssuingService } from '../../common/issuing-service.js';
+
+/** How a route reads its body: JSON, an upload form, the token form, or not at all. */
+export type BodyKind = 'json' | 'multipart' | 'form' | 'none';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The calling Partner's service (set by the bearer token check of every /api route). */
+    service: IssuingService;
+  }
+  interface FastifyContextConfig {
+    body?: BodyKind;
+    /** No bearer token needed. */
+    public?: boolean;
+  }
+}

@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { startServer, type RunningServer } from '../../api/index.js';
+import { COMMON_OPTIONS, userPath } from '../args.js';
+import { UsageError } from '../cli-error.js';
+import { withEngine, type CliContext } from '../context.js';
+
+export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
+      [--allowed-host NAME[:PORT]]... [--max-file-size SIZE]
+                                                      serve the spec over HTTP: the API under /api, the token endpoint
+                                                      under /realms/proofdesk (client ids and secrets from \`partner add\`);
+                                                      prints one JSON line {"base_url", "auth_url"} once listening and
+                                                      runs until Ctrl-C / SIGTERM. --port 0 (default) picks a free port;
+                                                      --environment demo (default) allows POST /jobs/immediate;
+                                                      --auth-issuer trusts an OpenID provider's tokens instead of ours;
+                                                      SIZE like 2GiB (default), 500MiB`;
+
+/** How often unused uploads past their hour are deleted while serving. */
+const SWEEP_INTERVAL_MS = 60_000;
+/** A second signal this long after the first stops at once, without waiting for requests in flight. */
+const FORCE_AFTER_MS = 2_000;
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
+
+/** Parses a byte size such as `2GiB`, `500MiB` or `1048576`. */
+export function parseSize(text: string): number {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim());
+  const factor = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  const bytes = match && factor !== undefined ? Number(match[1]) * factor : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`--max-file-size takes a size such as 2GiB, 500MiB or 1048576; got ${JSON.stringify(text)}`);
+  return bytes;
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port takes 0 to 65535, got ${JSON.stringify(text)}`);
+  return port;
+}
+
+/** Resolves with the first SIGINT or SIGTERM; a second one a little later ends the process at once. */
+function firstSignal(ctx: CliContext): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let first: number | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (first === undefined) {
+        first = Date.now();
+        resolve(signal);
+      } else if (Date.now() - first > FORCE_AFTER_MS) {
+        ctx.stderr(`${signal} again: stopping now`);
+        process.exit(130);
+      }
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** `serve`: the REST server over the engine of --data, with its scheduler, until a signal. */
+export async function serveCommand(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...COMMON_OPTIONS,
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string' },
+      environment: { type: 'string', default: 'demo' },
+      'auth-issuer': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+      'max-file-size': { type: 'string' },
+    },
+  });
+  if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${SERVE_USAGE}`);
+  const environment = values.environment;
+  if (environment !== 'demo' && environment !== 'live') throw new UsageError(`--environment takes demo or live, got ${JSON.stringify(environment)}`);
+  const port = parsePort(values.port);
+  const fileSize = values['max-file-size'] === undefined ? undefined : parseSize(values['max-file-size']);
+  const signal = firstSignal(ctx);
+
+  return withEngine(
+    userPath(values.data),
+    async (engine) => {
+      const sweeper = setInterval(() => {
+        try {
+          engine.sweepUnusedFiles();
+        } catch (error) {
+          ctx.stderr(`proofdesk serve: could not delete expired uploads: ${(error as Error).message}`);
+        }
+      }, SWEEP_INTERVAL_MS);
+      try {
+        let server: RunningServer;
+        try {
+          server = await startServer({
+            engine,
+            environment,
+            host: values.host,
+            port,
+            authIssuer: values['auth-issuer'],
+            allowedHosts: values['allowed-host'],
+            limits: fileSize === undefined ? undefined : { upload: { fileSize } },
+          });
+        } catch (error) {
+          ctx.stderr(`proofdesk serve: cannot start: ${(error as Error).message}`);
+          return 1;
+        }
+        ctx.stdout(JSON.stringify({ base_url: server.baseUrl, auth_url: server.authUrl }));
+        ctx.stderr(`Proofdesk serves ${engine.dataDir} (${environment}) at ${server.baseUrl}; stop with Ctrl-C`);
+        const received = await signal;
+        ctx.stderr(`${received}: finishing requests in flight, then stopping`);
+        await server.close();
+        return 0;
+      } finally {
+        clearInterval(sweeper);
+      }
+    },
+    { secrets: true, issuing: { scheduler: true } },
+  );
+}
