@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiBenchmarks } from './api.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
+import { ingestBenchmarks } from './ingest.bench.js';
 import { issuingBenchmarks } from './issuing.bench.js';
 import { meetsTarget, type BenchResult } from './measure.js';
 
@@ -16,7 +17,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log))];
+const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log)), ...(await ingestBenchmarks(log))];
 
 const rows = results.map((r) => {
   const met = meetsTarget(r);

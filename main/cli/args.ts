@@ -11,6 +11,14 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** Options of the commands that issue files (issue, watch): who, where, and what to add. */
+export const ISSUING_OPTIONS = {
+  partner: { type: 'string' },
+  engine: { type: 'string', default: 'local' },
+  tag: { type: 'string', multiple: true },
+  meta: { type: 'string', multiple: true },
+} as const;
+
 /**
  * A path as the user meant it: `npm run` starts us in the package folder, so relative paths
  * are taken from where the user typed the command (INIT_CWD).

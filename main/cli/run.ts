@@ -6,6 +6,7 @@ import { JOBS_USAGE, jobsCommand } from './commands/jobs.js';
 import { PARTNER_USAGE, partnerCommand } from './commands/partner.js';
 import { SERVE_USAGE, serveCommand } from './commands/serve.js';
 import { VERIFY_USAGE, verifyCommand } from './commands/verify.js';
+import { WATCH_USAGE, watchCommand } from './commands/watch.js';
 import type { CliContext } from './context.js';
 
 export const USAGE = `Proofdesk — issue and verify blockchain-anchored credentials (headless commands)
@@ -20,6 +21,8 @@ ${JOBS_USAGE}
 
 ${ISSUE_USAGE}
 ${VERIFY_USAGE}
+
+${WATCH_USAGE}
 
 ${SERVE_USAGE}
 
@@ -37,6 +40,7 @@ const COMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<numb
   jobs: jobsCommand,
   issue: issueCommand,
   verify: verifyCommand,
+  watch: watchCommand,
   serve: serveCommand,
 };
 

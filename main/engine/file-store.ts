@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -88,20 +88,27 @@ export class FileStore {
 
   /** Streams an upload to a temporary file, hashing it on the way. */
   async stage(source: UploadSource): Promise<StagedFile> {
-    const input = openSource(source);
+    const input = 'data' in source && source.data instanceof Uint8Array ? source.data : openSource(source);
     const tempPath = join(this.tmp, randomUUID());
     // Our own folder may have been cleared by hand, or by an older Proofdesk: recreate it.
     mkdirSync(this.tmp, { recursive: true });
-    const hash = createHash('sha256');
-    let size = 0;
-    const hasher = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
     try {
+      if (input instanceof Uint8Array) {
+        // Bytes already in memory (small uploads, the watched folder): one hash, one write,
+        // and the type sniffed from the bytes rather than read back from disk.
+        writeFileSync(tempPath, input, { flag: 'wx' });
+        const fileType = await detectMimeType(input, sourceName(source));
+        return { tempPath, hash: createHash('sha256').update(input).digest('hex'), size: input.length, fileType };
+      }
+      const hash = createHash('sha256');
+      let size = 0;
+      const hasher = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
       await pipeline(input, hasher, createWriteStream(tempPath, { flags: 'wx' }));
       const fileType = await detectMimeType(tempPath, sourceName(source));
       return { tempPath, hash: hash.digest('hex'), size, fileType };

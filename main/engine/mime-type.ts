@@ -1,4 +1,4 @@
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { extname } from 'node:path';
 
 // Formats without magic bytes (text) or whose magic bytes are too generic (zip-based office
@@ -23,11 +23,11 @@ const BY_EXTENSION: Record<string, string> = {
 };
 
 /**
- * The MIME type of a stored file: from its magic bytes, else from the original name's
+ * The MIME type of a file (its path, or its bytes when they are in memory): from its magic bytes, else from the original name's
  * extension, else undefined (the spec's `file_type` is optional).
  */
-export async function detectMimeType(path: string, originalName: string | undefined): Promise<string | undefined> {
-  const sniffed = await fileTypeFromFile(path).catch(() => undefined);
+export async function detectMimeType(content: string | Uint8Array, originalName: string | undefined): Promise<string | undefined> {
+  const sniffed = await (typeof content === 'string' ? fileTypeFromFile(content) : fileTypeFromBuffer(content)).catch(() => undefined);
   if (sniffed) return sniffed.mime;
   return originalName ? BY_EXTENSION[extname(originalName).toLowerCase()] : undefined;
 }

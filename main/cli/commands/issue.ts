@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { validateTags } from '../../../common/validate.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import type { EmbeddedService } from '../../engine/index.js';
-import { COMMON_OPTIONS, parseMetaPairs, userPath } from '../args.js';
+import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { partnerService, withEngine, type CliContext } from '../context.js';
 import { json } from '../output.js';
@@ -50,10 +50,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
     allowPositionals: true,
     options: {
       ...COMMON_OPTIONS,
-      partner: { type: 'string' },
-      engine: { type: 'string', default: 'local' },
-      tag: { type: 'string', multiple: true },
-      meta: { type: 'string', multiple: true },
+      ...ISSUING_OPTIONS,
       now: { type: 'boolean' },
       out: { type: 'string' },
     },

@@ -146,11 +146,12 @@ export class JobIssuer {
         return;
       }
       if (tx.state !== 'mined') return;
-      cached(this.ctx.db, "UPDATE jobs SET status = 'unconfirmed', issued_date = ? WHERE id = ?").run(tx.mined_date, jobId);
+      // Guarded by the status: a job failed meanwhile (its credentials released) stays failed.
+      cached(this.ctx.db, "UPDATE jobs SET status = 'unconfirmed', issued_date = ? WHERE id = ? AND status = 'started'").run(tx.mined_date, jobId);
     }
     const tx = loadTx(this.ctx.db, this.job(jobId).issue_tx!);
     if ((await client.confirmations(tx.hash)) >= this.ctx.chains.config(job.engine).confirmations) {
-      cached(this.ctx.db, "UPDATE jobs SET status = 'finished', finished_date = ?, failure = NULL WHERE id = ?").run(this.ctx.clock.now(), jobId);
+      cached(this.ctx.db, "UPDATE jobs SET status = 'finished', finished_date = ?, failure = NULL WHERE id = ? AND status = 'unconfirmed'").run(this.ctx.clock.now(), jobId);
     }
   }
 

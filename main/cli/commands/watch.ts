@@ -1,0 +1,204 @@
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isServiceError } from '../../../common/errors.js';
+import { isPlainObject, validateTags } from '../../../common/validate.js';
+import { Ingester, formatProgress, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
+import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
+import { UsageError } from '../cli-error.js';
+import { partnerService, withEngine, type CliContext } from '../context.js';
+
+export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--flat]
+      [--allow-duplicates] [--stable DURATION] [--config FILE]
+                                                      issue every file dropped into DIR (and its subfolders, unless
+                                                      --flat) exactly once: proof files into --out (default
+                                                      DIR/proofs), originals to DIR/done/, rejects to DIR/failed/,
+                                                      identical content to DIR/duplicate/; runs until Ctrl-C.
+                                                      --stable: how long a file must stay unchanged (default 1s).
+                                                      Sidecars NAME.EXT.json and manifest.csv: docs/ingest.md`;
+
+const TICK_MS = 250;
+/** Without a terminal, the status line is printed this often (when it changed). */
+const LOG_EVERY_MS = 5_000;
+
+/** `500ms`, `2s`, `1m`, or a bare number of milliseconds. */
+function parseStable(text: string): number {
+  const match = /^\s*(\d+)\s*(ms|s|m)?\s*$/i.exec(text);
+  if (!match) throw new UsageError(`--stable takes a duration like 500ms, 2s or 1m, got ${JSON.stringify(text)}`);
+  const unit = (match[2] ?? 'ms').toLowerCase();
+  return Number(match[1]) * (unit === 's' ? 1_000 : unit === 'm' ? 60_000 : 1);
+}
+
+/** Reads `--config FILE`: `{"folders": [{path, engine, tags, metadata, recursive, out, allow_duplicates}]}`. */
+function readConfig(file: string): WatchFolderOptions[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--config ${file}: ${(error as Error).message}`);
+  }
+  const folders = isPlainObject(value) ? value.folders : undefined;
+  if (!Array.isArray(folders)) throw new UsageError(`--config ${file}: expected {"folders": [...]}`);
+  const base = dirname(file);
+  return folders.map((f: unknown, i) => {
+    const where = `--config ${file}, folders[${i}]`;
+    if (!isPlainObject(f) || typeof f.path !== 'string') throw new UsageError(`${where}: needs "path"`);
+    const known = ['path', 'engine', 'tags', 'metadata', 'recursive', 'out', 'allow_duplicates'];
+    for (const key of Object.keys(f)) if (!known.includes(key)) throw new UsageError(`${where}: unknown field "${key}" (use ${known.join(', ')})`);
+    if (f.metadata !== undefined && !isPlainObject(f.metadata)) throw new UsageError(`${where}: metadata must be an object`);
+    return {
+      path: resolve(base, f.path),
+      engine: typeof f.engine === 'string' ? f.engine : undefined,
+      tags: f.tags === undefined ? undefined : validateTags(f.tags, `${where}.tags`),
+      metadata: f.metadata as Record<string, unknown> | undefined,
+      recursive: f.recursive === undefined ? undefined : f.recursive === true,
+      outDir: typeof f.out === 'string' ? resolve(base, f.out) : undefined,
+      allowDuplicates: f.allow_duplicates === true,
+    };
+  });
+}
+
+/** One status line: redrawn in place on a terminal, printed every few seconds otherwise. */
+class StatusLine {
+  private shown = '';
+  private lastLogged = 0;
+  constructor(
+    private readonly tty: boolean,
+    private readonly ctx: CliContext,
+  ) {}
+
+  update(line: string, force = false): void {
+    if (this.tty) {
+      if (line !== this.shown || force) process.stderr.write(`\r${line}\x1b[K`);
+    } else if (force || (line !== this.shown && Date.now() - this.lastLogged >= LOG_EVERY_MS)) {
+      this.ctx.stderr(line);
+      this.lastLogged = Date.now();
+    } else return;
+    this.shown = line;
+  }
+
+  /** A line of its own above the status line. */
+  note(text: string): void {
+    if (this.tty) process.stderr.write(`\r\x1b[K${text}\n${this.shown}`);
+    else this.ctx.stderr(text);
+  }
+
+  end(): void {
+    if (this.tty) process.stderr.write('\n');
+  }
+}
+
+function describe(event: IngestEvent): string | undefined {
+  switch (event.type) {
+    case 'failed':
+      return `failed: ${event.path}: ${event.id}: ${event.message}`;
+    case 'duplicate':
+      return `duplicate: ${event.path}: ${event.message}`;
+    case 'job-failed':
+      return `job ${event.job_uid} failed; its ${event.credentials} credential(s) are scheduled again`;
+    case 'warning':
+      return `warning: ${event.message}`;
+    case 'recovered':
+      return `resumed ${event.found + event.resent} file(s) sent before the last stop: ${event.found} credential(s) found made, ${event.resent} to send again`;
+    case 'issued':
+      return undefined;
+  }
+}
+
+/** `watch DIR...` */
+export async function watchCommand(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...COMMON_OPTIONS,
+      ...ISSUING_OPTIONS,
+      out: { type: 'string' },
+      flat: { type: 'boolean' },
+      'allow-duplicates': { type: 'boolean' },
+      stable: { type: 'string' },
+      config: { type: 'string' },
+    },
+  });
+  const configFile = userPath(values.config);
+  if (positionals.length === 0 && !configFile) throw new UsageError(`watch needs one or more folders\n${WATCH_USAGE}`);
+  const tags = validateTags(values.tag ?? [], '--tag');
+  const metadata = parseMetaPairs(values.meta);
+  const outDir = userPath(values.out);
+  const stableMs = values.stable === undefined ? undefined : parseStable(values.stable);
+  const folders: WatchFolderOptions[] = positionals.map((dir) => ({
+    path: userPath(dir),
+    engine: values.engine,
+    tags,
+    metadata,
+    recursive: !values.flat,
+    outDir,
+    allowDuplicates: values['allow-duplicates'] ?? false,
+  }));
+  if (configFile) folders.push(...readConfig(configFile));
+  for (const folder of folders) {
+    if (existsSync(folder.path) && !statSync(folder.path).isDirectory()) throw new UsageError(`Not a folder: ${folder.path}`);
+    mkdirSync(folder.path, { recursive: true });
+  }
+
+  const tty = Boolean(process.stderr.isTTY) && !values.json;
+  const status = new StatusLine(tty, ctx);
+  return withEngine(
+    userPath(values.data),
+    async (engine) => {
+      const service = partnerService(engine, values.partner);
+      const partnerId = values.partner !== undefined ? engine.partners.resolve(values.partner).id : engine.partners.list()[0]!.id;
+      let ingester: Ingester;
+      try {
+        ingester = await Ingester.start({
+          service,
+          dataDir: engine.dataDir,
+          folders,
+          target: `partner:${partnerId}`,
+          stableMs,
+          onEvent: (event) => {
+            if (values.json) ctx.stdout(JSON.stringify(event));
+            // Proof paths are for programs reading stdout; on a terminal the status line says it.
+            else if (event.type === 'issued' && !process.stdout.isTTY) ctx.stdout(event.proof);
+            const text = describe(event);
+            if (text) status.note(text);
+          },
+        });
+      } catch (error) {
+        if (isServiceError(error)) throw error;
+        ctx.stderr(`Cannot watch: ${(error as Error).message}`);
+        return 1;
+      }
+      ctx.stderr(`watching ${folders.map((f) => f.path).join(', ')} (Ctrl-C stops; work under way is finished or journaled first)`);
+      const timer = setInterval(() => status.update(formatProgress(ingester.progress())), TICK_MS);
+      const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
+        const onSignal = (s: NodeJS.Signals) => {
+          process.removeListener('SIGINT', onSignal);
+          process.removeListener('SIGTERM', onSignal);
+          // A second signal does not wait: the journal is consistent at every step.
+          process.once('SIGINT', () => process.exit(130));
+          process.once('SIGTERM', () => process.exit(143));
+          resolveSignal(s);
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      });
+      clearInterval(timer);
+      status.update(formatProgress(ingester.progress()), true);
+      status.end();
+      ctx.stderr(`${signal}: stopping; finishing the work under way...`);
+      await ingester.stop();
+      const left = ingester.progress();
+      ctx.stderr(`stopped. ${formatProgress(left)}${left.waitingForJob > 0 ? ` — the ${left.waitingForJob} file(s) waiting for their job are finished by the next \`watch\`` : ''}`);
+      return 0;
+    },
+    {
+      secrets: true,
+      issuing: {
+        scheduler: true,
+        tickMs: TICK_MS,
+        onError: (error) => status.note(`issuing: ${(error as Error).message ?? String(error)}`),
+      },
+    },
+  );
+}
