@@ -27,7 +27,7 @@ ${WATCH_USAGE}
 ${SERVE_USAGE}
 
 Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
-The credential and jobs commands take --remote BASE_URL [--auth-url URL] [--client-id ID] [--realm R] to work
+The credential, jobs and issue commands take --remote BASE_URL [--auth-url URL] [--client-id ID] [--realm R] to work
 against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`) instead of --data. The client secret is
 read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults: --auth-url $PROOFDESK_AUTH_URL or the origin
 of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm $PROOFDESK_REALM or proofdesk.

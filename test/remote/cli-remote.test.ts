@@ -49,6 +49,27 @@ describe('CLI --remote against serve', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  it('issue --remote issues a file on the remote service, waits for its job and writes a proof that verifies there', async () => {
+    const file = join(dir, 'remote-issue.txt');
+    writeFileSync(file, `remote issue ${randomUUID()}\n`);
+    const out = join(dir, 'remote-proofs');
+    // A Partner of its own, so the other tests' counts stay theirs.
+    const issuer = await served.addPartner('CLI Remote Issuer');
+    // The fixture's engine runs no scheduler (`serve` does): follow the job to finished here.
+    const ticking = setInterval(() => void served.engine.issuing.tick(), 100);
+    let issued: Awaited<ReturnType<typeof cli>>;
+    try {
+      issued = await cli(['issue', file, '--remote', served.server.baseUrl, '--client-id', issuer.clientId, '--now', '--out', out, '--json'], issuer.clientSecret);
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(issued, issued.err).toMatchObject({ code: 0 });
+    const result = JSON.parse(issued.out) as { proofs: { proof: string; certificate_uid: string }[] };
+    expect(result.proofs).toHaveLength(1);
+    const verified = await served.engine.serviceFor(issuer.partnerId).verifyCertificate(result.proofs[0]!.certificate_uid);
+    expect(verified.result.status).toBe('ok');
+  });
+
   it('credential create uploads the file to the remote service and prints the credential; list and jobs see it there', async () => {
     const file = join(dir, 'transcript.txt');
     writeFileSync(file, `transcript ${randomUUID()}\n`);

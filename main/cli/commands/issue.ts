@@ -3,13 +3,13 @@ import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { validateTags } from '../../../common/validate.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
-import type { EmbeddedService } from '../../engine/index.js';
+import type { IssuingService } from '../../../common/issuing-service.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { partnerService, withEngine, type CliContext } from '../context.js';
+import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json } from '../output.js';
 
-export const ISSUE_USAGE = `issue FILE... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--now] [--out DIR]
+export const ISSUE_USAGE = `issue FILE... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--now] [--out DIR] [--remote BASE_URL]
                                                       upload, create and schedule one credential per file, wait for
                                                       its job to finish and write FILE.proof.json (into --out DIR,
                                                       or beside each file); --now issues at once (demo engines)`;
@@ -28,7 +28,7 @@ function proofPaths(files: string[], outDir: string | undefined): string[] {
   });
 }
 
-async function waitForJob(service: EmbeddedService, jobUid: string, ctx: CliContext): Promise<Job> {
+async function waitForJob(service: IssuingService, jobUid: string, ctx: CliContext): Promise<Job> {
   let last = '';
   for (;;) {
     const job = await service.getJob(jobUid);
@@ -51,6 +51,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
     options: {
       ...COMMON_OPTIONS,
       ...ISSUING_OPTIONS,
+      ...REMOTE_OPTIONS,
       now: { type: 'boolean' },
       out: { type: 'string' },
     },
@@ -63,10 +64,11 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
   const outDir = userPath(values.out);
   if (outDir) mkdirSync(outDir, { recursive: true });
 
-  return withEngine(
-    userPath(values.data),
-    async (engine) => {
-      const service = partnerService(engine, values.partner);
+  // Against the embedded engine this process also runs the scheduler (or leaves issuing to the
+  // process that holds the lock); against --remote the service issues on its own.
+  return withPartnerService(
+    { ...values, data: userPath(values.data) },
+    async (service) => {
       const engineId = values.engine!;
       const credentials: Credential[] = [];
       for (const [i, file] of files.entries()) {
