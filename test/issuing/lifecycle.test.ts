@@ -26,6 +26,8 @@ import {
 
 const SLOW = 'slowchain';
 
+// One local engine plus a second anvil whose engine needs 3 confirmations, shared by every test
+// here (each test has a Partner of its own).
 describe('job lifecycle on an engine requiring 3 confirmations', () => {
   let chain: SecondChain;
   let fx: IssuingFixture;
@@ -138,72 +140,59 @@ describe('job lifecycle on an engine requiring 3 confirmations', () => {
     await tickUntil(fx.engine, partner.service, job.uid, 'finished', 2);
     expectOk(await partner.service.verifyCertificate(uid));
   });
-});
 
-describe('a credential issued on two engines', () => {
-  let chain: SecondChain;
-  let fx: IssuingFixture;
+  describe('a credential issued on two engines', () => {
 
-  beforeAll(async () => {
-    chain = await startSecondChain();
-    fx = openIssuingEngine({ engines: [chain.engine(SLOW, { confirmations: 3 })] });
-  });
+    it('has one certificate per engine, both verify ok, and cannot be scheduled on either again', async () => {
+      const partner = await addIssuingPartner(fx.engine, 'Two Chains Institute');
+      await chain.client.fund(partner.address, parseEther('10'));
+      const credential = await partner.service.createCredential({ title: 'Twice anchored', metadata: { holder: 'Ada' } });
+      const other = await partner.service.createCredential({ title: 'Local only', metadata: { holder: 'Bob' } });
+      await partner.service.scheduleCredentials({ engine: 'local', credentials: [credential.uid, other.uid] });
+      await partner.service.scheduleCredentials({ engine: SLOW, credentials: [credential.uid] });
 
-  afterAll(async () => {
-    await fx?.close();
-    await chain?.stop();
-    removeTempDirs();
-  });
+      const localJob = await issueNowAndFinish(fx.engine, partner.service, 'local');
+      const slowJob = await partner.service.issueJobNow({ engine: SLOW });
+      await tickUntil(fx.engine, partner.service, slowJob.uid, 'unconfirmed');
+      await chain.client.mine(2);
+      await tickUntil(fx.engine, partner.service, slowJob.uid, 'finished');
 
-  it('has one certificate per engine, both verify ok, and cannot be scheduled on either again', async () => {
-    const partner = await addIssuingPartner(fx.engine, 'Two Chains Institute');
-    await chain.client.fund(partner.address, parseEther('10'));
-    const credential = await partner.service.createCredential({ title: 'Twice anchored', metadata: { holder: 'Ada' } });
-    const other = await partner.service.createCredential({ title: 'Local only', metadata: { holder: 'Bob' } });
-    await partner.service.scheduleCredentials({ engine: 'local', credentials: [credential.uid, other.uid] });
-    await partner.service.scheduleCredentials({ engine: SLOW, credentials: [credential.uid] });
+      const certificates = await partner.service.listCertificates({ credential_uid: credential.uid, per_page: 0 });
+      expect(certificates.total_items).toBe(2);
+      const proofs = await Promise.all(certificates.items.map((c) => proofOf(partner.service, c.certificate.uid)));
+      expect(proofs.map((p) => [p.chain.engine, p.chain.chain_id]).sort()).toEqual([
+        ['local', 31337],
+        [SLOW, 31338],
+      ]);
+      expect(new Set(proofs.map((p) => p.certificate.credential.uid))).toEqual(new Set([credential.uid]));
+      expect(localJob.chain).toBe('local');
 
-    const localJob = await issueNowAndFinish(fx.engine, partner.service, 'local');
-    const slowJob = await partner.service.issueJobNow({ engine: SLOW });
-    await tickUntil(fx.engine, partner.service, slowJob.uid, 'unconfirmed');
-    await chain.client.mine(2);
-    await tickUntil(fx.engine, partner.service, slowJob.uid, 'finished');
+      const results = await partner.service.verifyCredential(credential.uid);
+      expect(results.total_items).toBe(2);
+      expect(results.items).toHaveLength(2);
+      for (const r of results.items) expectOk(r);
 
-    const certificates = await partner.service.listCertificates({ credential_uid: credential.uid, per_page: 0 });
-    expect(certificates.total_items).toBe(2);
-    const proofs = await Promise.all(certificates.items.map((c) => proofOf(partner.service, c.certificate.uid)));
-    expect(proofs.map((p) => [p.chain.engine, p.chain.chain_id]).sort()).toEqual([
-      ['local', 31337],
-      [SLOW, 31338],
-    ]);
-    expect(new Set(proofs.map((p) => p.certificate.credential.uid))).toEqual(new Set([credential.uid]));
-    expect(localJob.chain).toBe('local');
+      for (const engine of ['local', SLOW]) {
+        expect((await errorOf(partner.service.scheduleCredentials({ engine, credentials: [credential.uid] }))).id).toBe('credential_already_scheduled_or_issued');
+        // All or nothing: with an issued one in the list, the free one is not scheduled either.
+        expect((await errorOf(partner.service.scheduleCredentials({ engine, credentials: [other.uid, credential.uid] }))).id).toBe('credential_already_scheduled_or_issued');
+      }
+      // The failed calls changed nothing: no job was opened for `other` on the slow engine.
+      expect((await partner.service.listJobs({ status: 'scheduled', per_page: 0 })).total_items).toBe(0);
 
-    const results = await partner.service.verifyCredential(credential.uid);
-    expect(results.total_items).toBe(2);
-    expect(results.items).toHaveLength(2);
-    for (const r of results.items) expectOk(r);
-
-    for (const engine of ['local', SLOW]) {
-      expect((await errorOf(partner.service.scheduleCredentials({ engine, credentials: [credential.uid] }))).id).toBe('credential_already_scheduled_or_issued');
-      // All or nothing: with an issued one in the list, the free one is not scheduled either.
-      expect((await errorOf(partner.service.scheduleCredentials({ engine, credentials: [other.uid, credential.uid] }))).id).toBe('credential_already_scheduled_or_issued');
-    }
-    // The failed calls changed nothing: no job was opened for `other` on the slow engine.
-    expect((await partner.service.listJobs({ status: 'scheduled', per_page: 0 })).total_items).toBe(0);
-
-    // Revoking one engine's certificate leaves the other's valid.
-    await partner.service.revokeCredential(credential.uid, SLOW);
-    const after = await partner.service.verifyCredential(credential.uid);
-    const byEngine = Object.fromEntries(
-      await Promise.all(
-        after.items.map(async (r) => {
-          const txId = r.verification.blockchain.description.tx_id as string;
-          const proof = proofs.find((p) => p.chain.transaction_id === txId)!;
-          return [proof.chain.engine, r.result.status] as const;
-        }),
-      ),
-    );
-    expect(byEngine).toEqual({ local: 'ok', [SLOW]: 'revoked' });
+      // Revoking one engine's certificate leaves the other's valid.
+      await partner.service.revokeCredential(credential.uid, SLOW);
+      const after = await partner.service.verifyCredential(credential.uid);
+      const byEngine = Object.fromEntries(
+        await Promise.all(
+          after.items.map(async (r) => {
+            const txId = r.verification.blockchain.description.tx_id as string;
+            const proof = proofs.find((p) => p.chain.transaction_id === txId)!;
+            return [proof.chain.engine, r.result.status] as const;
+          }),
+        ),
+      );
+      expect(byEngine).toEqual({ local: 'ok', [SLOW]: 'revoked' });
+    });
   });
 });

@@ -87,3 +87,53 @@ export function form(fields: Record<string, JsonSchema>, required: string[], fil
     properties: { ...fields, file: { type: 'string', contentMediaType: 'application/octet-stream', description: fileDescription } },
   };
 }
+
+/** A tag list under the spec's rules (3 to 64 of A-Z a-z 0-9 _ -, no duplicates), at most 50. */
+export const TAG_LIST: JsonSchema = { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' }, maxItems: 50, uniqueItems: true };
+
+/**
+ * PATCH (add) and PUT (replace) of the tags of many credentials or jobs: one body shape
+ * `{<list>: [{<uid field>, tags}]}`, all or nothing, and one id for an unknown uid each.
+ */
+export function tagWriteRoutes(o: {
+  noun: 'credentials' | 'jobs';
+  uidField: 'credential_uid' | 'job_uid';
+  operationIds: [add: string, replace: string];
+  tags: string[];
+  missing: { add: ErrorId; replace: ErrorId };
+  replaceNote?: string;
+}): { add: RouteSchema; replace: RouteSchema } {
+  const body: JsonSchema = {
+    type: 'object',
+    additionalProperties: false,
+    required: [o.noun],
+    properties: {
+      [o.noun]: {
+        type: 'array',
+        maxItems: 100000,
+        items: { type: 'object', additionalProperties: false, required: [o.uidField, 'tags'], properties: { [o.uidField]: { type: 'string', format: 'uuid' }, tags: TAG_LIST } },
+      },
+    },
+  };
+  const errors = (missing: ErrorId): ErrorId[] => ['no_json', 'missing_field', 'invalid_value', 'invalid_tag', 'duplicated_tags', missing, 'payload_too_large'];
+  return {
+    add: {
+      operationId: o.operationIds[0],
+      summary: `Add tags to ${o.noun}`,
+      description: 'Existing tags are kept. All or nothing: one bad entry changes nothing.',
+      tags: o.tags,
+      body,
+      response: { 200: NO_CONTENT },
+      errors: errors(o.missing.add),
+    },
+    replace: {
+      operationId: o.operationIds[1],
+      summary: `Replace the tags of ${o.noun}`,
+      description: `Old tags are deleted. All or nothing.${o.replaceNote ? ` ${o.replaceNote}` : ''}`,
+      tags: o.tags,
+      body,
+      response: { 200: NO_CONTENT },
+      errors: errors(o.missing.replace),
+    },
+  };
+}

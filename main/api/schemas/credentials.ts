@@ -1,8 +1,8 @@
 /** Route schemas of the Credentials endpoints. */
 import { ref, type JsonSchema } from './components.js';
-import { NO_CONTENT, TAG_FILTERS, dateFilter, envelope, form, paginationParams, pathParams, query, type RouteSchema } from './common.js';
+import { NO_CONTENT, TAG_FILTERS, TAG_LIST, tagWriteRoutes, dateFilter, envelope, form, paginationParams, pathParams, query, type RouteSchema } from './common.js';
 
-const tags: JsonSchema = { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' }, maxItems: 50, uniqueItems: true };
+const tags = TAG_LIST;
 const uids: JsonSchema = { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 1000, uniqueItems: true };
 
 const CREDENTIAL_FIELDS: Record<string, JsonSchema> = {
@@ -30,19 +30,6 @@ const credentialDetails: JsonSchema = {
     properties: { ...CREDENTIAL_FIELDS, ignore_duplicate: { type: ['string', 'boolean'], enum: ['true', 'false', true, false], default: 'false', description: 'true: accept a file uploaded before' } },
   },
   description: 'JSON text: title, metadata, credentials, tags, expiry_date, ignore_duplicate',
-};
-
-const tagsBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['credentials'],
-  properties: {
-    credentials: {
-      type: 'array',
-      maxItems: 100000,
-      items: { type: 'object', additionalProperties: false, required: ['credential_uid', 'tags'], properties: { credential_uid: { type: 'string', format: 'uuid' }, tags } },
-    },
-  },
 };
 
 const CRED = ['Credentials'];
@@ -107,25 +94,16 @@ export const getCredential: RouteSchema = {
   errors: ['missing_credential'],
 };
 
-export const addCredentialTags: RouteSchema = {
-  operationId: 'addCredentialTags',
-  summary: 'Add tags to credentials',
-  description: 'Existing tags are kept. All or nothing: one bad entry changes nothing.',
+const credentialTagRoutes = tagWriteRoutes({
+  noun: 'credentials',
+  uidField: 'credential_uid',
+  operationIds: ['addCredentialTags', 'replaceCredentialTags'],
   tags: CRED,
-  body: tagsBody,
-  response: { 200: NO_CONTENT },
-  errors: ['no_json', 'missing_field', 'invalid_value', 'invalid_tag', 'duplicated_tags', 'missing_credential', 'payload_too_large'],
-};
-
-export const replaceCredentialTags: RouteSchema = {
-  operationId: 'replaceCredentialTags',
-  summary: 'Replace the tags of credentials',
-  description: 'Old tags are deleted. All or nothing. An unknown credential is `missing_job`, as the spec says.',
-  tags: CRED,
-  body: tagsBody,
-  response: { 200: NO_CONTENT },
-  errors: ['no_json', 'missing_field', 'invalid_value', 'invalid_tag', 'duplicated_tags', 'missing_job', 'payload_too_large'],
-};
+  missing: { add: 'missing_credential', replace: 'missing_job' },
+  replaceNote: 'An unknown credential is `missing_job`, as the spec says.',
+});
+export const addCredentialTags = credentialTagRoutes.add;
+export const replaceCredentialTags = credentialTagRoutes.replace;
 
 export const deleteCredentialTag: RouteSchema = {
   operationId: 'deleteCredentialTag',

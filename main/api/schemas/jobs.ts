@@ -1,27 +1,9 @@
 /** Route schemas of the Jobs endpoints. */
 import { JOB_STATUSES } from '../../../common/wire-types.js';
-import { ref, type JsonSchema } from './components.js';
-import { NO_CONTENT, TAG_FILTERS, dateFilter, envelope, paginationParams, pathParams, query, type RouteSchema } from './common.js';
+import { ref } from './components.js';
+import { TAG_FILTERS, tagWriteRoutes, dateFilter, envelope, paginationParams, pathParams, query, type RouteSchema } from './common.js';
 
 const JOBS = ['Jobs'];
-
-const tagsBody: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['jobs'],
-  properties: {
-    jobs: {
-      type: 'array',
-      maxItems: 100000,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['job_uid', 'tags'],
-        properties: { job_uid: { type: 'string', format: 'uuid' }, tags: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' }, maxItems: 50 } },
-      },
-    },
-  },
-};
 
 const JOB_SORT = ['status', 'chain', 'created_date', 'start_date', 'issued_date', 'ready_date', 'failed_date'];
 
@@ -54,25 +36,15 @@ export const getJob: RouteSchema = {
   errors: ['missing_job'],
 };
 
-export const addJobTags: RouteSchema = {
-  operationId: 'addJobTags',
-  summary: 'Add tags to jobs',
-  description: 'Existing tags are kept. All or nothing.',
+const jobTagRoutes = tagWriteRoutes({
+  noun: 'jobs',
+  uidField: 'job_uid',
+  operationIds: ['addJobTags', 'replaceJobTags'],
   tags: JOBS,
-  body: tagsBody,
-  response: { 200: NO_CONTENT },
-  errors: ['no_json', 'missing_field', 'invalid_value', 'invalid_tag', 'duplicated_tags', 'missing_job', 'payload_too_large'],
-};
-
-export const replaceJobTags: RouteSchema = {
-  operationId: 'replaceJobTags',
-  summary: 'Replace the tags of jobs',
-  description: 'Old tags are deleted. All or nothing.',
-  tags: JOBS,
-  body: tagsBody,
-  response: { 200: NO_CONTENT },
-  errors: ['no_json', 'missing_field', 'invalid_value', 'invalid_tag', 'duplicated_tags', 'missing_job', 'payload_too_large'],
-};
+  missing: { add: 'missing_job', replace: 'missing_job' },
+});
+export const addJobTags = jobTagRoutes.add;
+export const replaceJobTags = jobTagRoutes.replace;
 
 export const listJobCredentials: RouteSchema = {
   operationId: 'listJobCredentials',
