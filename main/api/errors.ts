@@ -10,6 +10,9 @@ import { ServiceError, isServiceError, type ErrorId } from '../../common/errors.
 import type { ApiContext } from './context.js';
 import { sendError } from './envelope.js';
 
+/** The longest path parameter the router takes (fastify's maxParamLength). */
+export const MAX_PARAM_LENGTH = 500;
+
 /** Fastify's and @fastify/multipart's error codes, by the spec id they stand for. */
 const CODE_IDS: Record<string, ErrorId> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
@@ -27,6 +30,12 @@ const CODE_IDS: Record<string, ErrorId> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'no_file_on_payload',
   FST_INVALID_JSON_FIELD_ERROR: 'no_json',
   FST_MP_PREMATURE_CLOSE: 'invalid_value',
+  // The router's own refusals (through fastify's frameworkErrors, before any hook runs). A path
+  // parameter longer than the router takes cannot name anything: it is a bad value (400), not
+  // the 414 fastify would send, so that every operation answers only statuses of the table.
+  FST_ERR_BAD_URL: 'invalid_value',
+  FST_ERR_MAX_PARAM_LENGTH: 'invalid_value',
+  FST_ERR_ASYNC_CONSTRAINT: 'internal_error',
 };
 
 const MESSAGES: Partial<Record<string, string>> = {
@@ -39,6 +48,25 @@ const MESSAGES: Partial<Record<string, string>> = {
   FST_PROTO_VIOLATION: 'A form field has a forbidden name',
   FST_INVALID_JSON_FIELD_ERROR: 'A form field declared as application/json is not valid JSON',
   FST_MP_PREMATURE_CLOSE: 'The request ended before the form was complete',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty: send a JSON object',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length',
+  FST_ERR_CTP_INVALID_TYPE: 'The Content-Type header is not valid: send application/json',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'No file in the request: send multipart/form-data with the file as "file"',
+  FST_ERR_BAD_URL: 'The path is not valid percent-encoding (URL encoding): encode each path segment as UTF-8',
+  FST_ERR_MAX_PARAM_LENGTH: `A path parameter is longer than ${MAX_PARAM_LENGTH} characters, so it names nothing here`,
+};
+
+/**
+ * A message for an error that is not ours, by its id: the thrown message could quote the
+ * request (fastify's quote the path), so it is never passed on.
+ */
+const GENERIC: Partial<Record<ErrorId, string>> = {
+  unauthorized: 'Authentication is required: send a bearer token',
+  not_found: 'Nothing is at this path',
+  method_not_allowed: 'This method is not allowed on this path',
+  payload_too_large: 'The request is larger than this endpoint accepts',
+  no_json: 'Unsupported content type: send application/json',
 };
 
 /** The id a bare HTTP status stands for. */
@@ -63,11 +91,14 @@ export function toServiceError(error: unknown): { error: ServiceError; internal:
   const e = error as Partial<FastifyError> | null;
   const code = typeof e?.code === 'string' ? e.code : undefined;
   if (code !== undefined && Object.hasOwn(CODE_IDS, code)) {
-    return { error: new ServiceError(CODE_IDS[code]!, MESSAGES[code] ?? e!.message ?? code), internal: false };
+    const id = CODE_IDS[code]!;
+    if (id === 'internal_error') return { error: new ServiceError('internal_error', 'Internal error'), internal: true };
+    return { error: new ServiceError(id, MESSAGES[code] ?? GENERIC[id] ?? 'The request is not valid'), internal: false };
   }
   const status = typeof e?.statusCode === 'number' ? e.statusCode : undefined;
   if (status !== undefined && status >= 400 && status < 500) {
-    return { error: new ServiceError(idOfStatus(status), e?.message || 'Bad request'), internal: false };
+    const id = idOfStatus(status);
+    return { error: new ServiceError(id, GENERIC[id] ?? 'The request is not valid'), internal: false };
   }
   return { error: new ServiceError('internal_error', 'Internal error'), internal: true };
 }
@@ -141,6 +172,8 @@ function wwwAuthenticate(thrown: unknown): string {
 
 interface KnownRoute {
   method: string;
+  /** As registered (`/api/credentials/:uid`): safe to quote, unlike the request's path. */
+  url: string;
   pattern: RegExp;
 }
 
@@ -161,18 +194,32 @@ export function installErrorHandling(app: FastifyInstance, ctx: ApiContext): voi
   const routes: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, pattern: patternOf(route.url ?? route.path) });
+    for (const method of methods) routes.push({ method, url: route.url ?? route.path, pattern: patternOf(route.url ?? route.path) });
   });
 
   app.setErrorHandler((error, request, reply) => replyWithError(ctx, request, reply, error));
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    const matching = routes.filter((r) => r.pattern.test(path));
+    const allowed = [...new Set(matching.map((r) => r.method))];
+    // The messages name the route as registered, never the path as sent (which could be anything).
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendError(reply, ctx, new ServiceError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`));
+      const method = /^[A-Z]{1,20}$/.test(request.method) ? request.method : 'This method';
+      return sendError(reply, ctx, new ServiceError('method_not_allowed', `${method} is not allowed on ${matching[0]!.url}; allowed: ${allowed.join(', ')}`));
     }
-    return sendError(reply, ctx, new ServiceError('not_found', `No endpoint at ${path}`));
+    return sendError(reply, ctx, new ServiceError('not_found', 'No endpoint at this path: see /api/openapi.json for the endpoints'));
   });
+}
+
+/**
+ * fastify's `frameworkErrors`: what the router refuses before any hook runs (a path that is not
+ * valid percent-encoding, a path parameter past MAX_PARAM_LENGTH) gets the error envelope too.
+ */
+export function frameworkErrorHandler(ctx: ApiContext): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    reply.header('cache-control', 'no-store');
+    void replyWithError(ctx, request, reply, error);
+  };
 }

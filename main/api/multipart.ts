@@ -28,6 +28,8 @@ export const FILE_FIELD = 'file';
 export interface FormPlan {
   /** The text fields it takes besides the file (each at most once). */
   fields: readonly string[];
+  /** The file may be left out (creating a credential from metadata alone). */
+  fileOptional?: boolean;
 }
 
 export interface FormInput {
@@ -74,17 +76,37 @@ async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult
   }
 }
 
-/** Reads one text part into `fields`, refusing unknown, repeated and truncated ones. */
-function takeField(part: Multipart & { type: 'field' }, plan: FormPlan, fields: Record<string, unknown>, limits: UploadLimits): void {
-  const name = part.fieldname;
+/** A part's name, or undefined when its Content-Disposition has none (or an empty one). */
+function nameOf(part: Multipart): string | undefined {
+  return typeof part.fieldname === 'string' && part.fieldname !== '' ? part.fieldname : undefined;
+}
+
+const NO_NAME = `A form part has no name in its Content-Disposition header: send the file as "${FILE_FIELD}" (e.g. curl -F ${FILE_FIELD}=@path)`;
+
+/**
+ * Reads one text part into `fields`. A truncated value or a text part named "file" is refused at
+ * once; an unknown, nameless or repeated field is returned as the form's problem, which
+ * `withForm` reports only once it knows whether the form has a file (no file at all is
+ * `no_file_on_payload`, the spec's id for it, whatever else the form holds).
+ */
+function takeField(part: Multipart & { type: 'field' }, plan: FormPlan, fields: Record<string, unknown>, limits: UploadLimits): ServiceError | undefined {
+  const name = nameOf(part);
+  if (name === undefined) return new ServiceError('invalid_value', NO_NAME);
   if (name === FILE_FIELD) throw new ServiceError('no_file_on_payload', `The "${FILE_FIELD}" part must be a file (with a filename), e.g. curl -F ${FILE_FIELD}=@path`);
   if (!plan.fields.includes(name) || part.fieldnameTruncated) {
     const takes = plan.fields.length === 0 ? `only "${FILE_FIELD}"` : `"${FILE_FIELD}" and ${plan.fields.map((f) => `"${f}"`).join(', ')}`;
-    throw new ServiceError('invalid_value', `Unknown form field "${name.slice(0, 100)}"; this endpoint takes ${takes}`);
+    return new ServiceError('invalid_value', `Unknown form field "${name.slice(0, 100)}"; this endpoint takes ${takes}`);
   }
   if (part.valueTruncated) throw new ServiceError('payload_too_large', `Form field "${name}" is larger than ${sizeText(limits.fieldSize)}`);
-  if (Object.hasOwn(fields, name)) throw new ServiceError('invalid_value', `Form field "${name}" is given more than once`);
+  if (Object.hasOwn(fields, name)) return new ServiceError('invalid_value', `Form field "${name}" is given more than once`);
   fields[name] = part.value;
+  return undefined;
+}
+
+/** What a form without a file answers, given its first other problem. */
+function noFile(plan: FormPlan, problem: ServiceError): ServiceError {
+  if (plan.fileOptional) return problem;
+  return new ServiceError('no_file_on_payload', `No file in the request: send it as the "${FILE_FIELD}" part (e.g. curl -F ${FILE_FIELD}=@path). Also: ${problem.message}`);
 }
 
 /**
@@ -101,7 +123,9 @@ async function* streamed(file: MultipartFile, parts: AsyncIterator<Multipart>, l
   if (file.file.truncated) throw fileTooLarge(limits);
   const after = await nextPart(parts);
   if (!after.done) {
-    throw new ServiceError('invalid_value', `Unexpected form part "${after.value.fieldname.slice(0, 100)}" after the file: send each field once, before the file`);
+    const name = nameOf(after.value);
+    if (name === undefined) throw new ServiceError('invalid_value', NO_NAME);
+    throw new ServiceError('invalid_value', `Unexpected form part "${name.slice(0, 100)}" after the file: send each field once, before the file`);
   }
 }
 
@@ -135,18 +159,26 @@ export async function withForm<T>(request: FastifyRequest, ctx: ApiContext, plan
   const parts = request.parts({ limits: { ...limits, files: 1 } })[Symbol.asyncIterator]();
   let spooled: string | undefined;
   let name: string | undefined;
+  // The form's first problem that must wait for the end of the form (see takeField).
+  let problem: ServiceError | undefined;
   try {
     for (;;) {
       const next = await nextPart(parts);
       if (next.done) break;
       const part = next.value;
       if (part.type === 'field') {
-        takeField(part, plan, fields, limits);
+        problem ??= takeField(part, plan, fields, limits);
         continue;
       }
-      if (part.fieldname !== FILE_FIELD) {
+      const partName = nameOf(part);
+      if (partName !== FILE_FIELD) {
         part.file.resume();
-        throw new ServiceError('invalid_value', `Unknown file part "${part.fieldname.slice(0, 100)}": send the file as "${FILE_FIELD}"`);
+        if (partName === undefined) throw new ServiceError('invalid_value', NO_NAME);
+        throw new ServiceError('invalid_value', `Unknown file part "${partName.slice(0, 100)}": send the file as "${FILE_FIELD}"`);
+      }
+      if (problem) {
+        part.file.resume();
+        throw problem;
       }
       name = safeFileName(part.filename);
       if (plan.fields.every((f) => Object.hasOwn(fields, f))) {
@@ -154,6 +186,7 @@ export async function withForm<T>(request: FastifyRequest, ctx: ApiContext, plan
       }
       spooled = await spool(part, ctx);
     }
+    if (problem) throw spooled === undefined ? noFile(plan, problem) : problem;
     return await use({ fields, file: spooled === undefined ? undefined : { path: spooled, name } });
   } finally {
     if (spooled !== undefined) await rm(spooled, { force: true });

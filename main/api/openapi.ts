@@ -27,6 +27,13 @@ export interface DocumentOptions {
 
 export const API_PREFIX = '/api';
 
+/**
+ * What any path can answer before its route runs: 400 `invalid_value` for a path that is not
+ * valid percent-encoding or a path parameter past the router's limit, 405 `method_not_allowed`
+ * for a method the path does not serve. Every operation lists them.
+ */
+const ROUTER_ERRORS: readonly ErrorId[] = ['invalid_value', 'method_not_allowed'];
+
 /** `/api/credentials/:uid` → `/credentials/{uid}` (relative to the server URL, which ends in /api). */
 function openApiPath(url: string): string {
   return url
@@ -88,8 +95,8 @@ function operation(route: DocumentedRoute): JsonSchema {
   }
   const errors: ErrorId[] = [...s.errors];
   if (!s.public) errors.push('unauthorized');
-  errors.push('internal_error');
-  Object.assign(responses, errorResponses(errors));
+  errors.push(...ROUTER_ERRORS, 'internal_error');
+  Object.assign(responses, errorResponses([...new Set(errors)]));
   op.responses = responses;
   if (s.public) op.security = [];
   return op;
@@ -112,6 +119,9 @@ function description(options: DocumentOptions): string {
     '',
     `Limits: JSON bodies up to ${mib(limits.jsonBody)}; uploads up to ${mib(limits.upload.fileSize)} per file, one file per request,`,
     `form fields up to ${mib(limits.upload.fieldSize)}, at most ${limits.upload.fields} fields and ${limits.upload.parts} parts. Past a limit: 413 \`payload_too_large\`.`,
+    '',
+    'Any path answers 400 `invalid_value` when it is not valid percent-encoding or a path parameter is longer than 500 characters,',
+    'and 405 `method_not_allowed` (with an `Allow` header) for a method it does not serve; unknown paths answer 404 `not_found`.',
     '',
     '| error id | HTTP status |',
     '|---|---|',
@@ -143,7 +153,7 @@ function tokenPathItem(origin: string): Record<string, JsonSchema> {
       },
       responses: {
         '200': { description: 'The token (not wrapped in the envelope)', content: { 'application/json': { schema: ref('Token') } } },
-        ...errorResponses(['invalid_value', 'unauthorized', 'internal_error']),
+        ...errorResponses(['invalid_value', 'unauthorized', 'method_not_allowed', 'internal_error']),
       },
     },
   };

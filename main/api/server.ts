@@ -20,7 +20,7 @@ import { tokenRoutes } from './auth/token-route.js';
 import { installContentTypes } from './content-types.js';
 import { DEFAULT_LIMITS, type ApiContext, type ApiLimits, type UploadLimits } from './context.js';
 import { httpDate } from './envelope.js';
-import { installErrorHandling } from './errors.js';
+import { MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { HostCheck } from './host-check.js';
 import { API_PREFIX, openApiDocument, type DocumentedRoute } from './openapi.js';
 import { certificateRoutes } from './routes/certificates.js';
@@ -115,7 +115,9 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
     logger: false,
     bodyLimit: ctx.limits.jsonBody,
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The router's own refusals would otherwise be fastify's body, quoting the path.
+    frameworkErrors: frameworkErrorHandler(ctx),
   });
   app.addHook('onClose', async () => {
     await rm(spoolDir, { recursive: true, force: true });

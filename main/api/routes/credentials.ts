@@ -37,7 +37,7 @@ export const credentialRoutes: ApiRoute[] = [
       const engine = request.params.engine!;
       // Not a form at all: the engine answers no_json, as for a JSON endpoint without a body.
       if (!request.isMultipart()) return request.service.createAndScheduleCredential(engine, undefined as never);
-      return withForm(request, ctx, { fields: ['credential_details'] }, ({ fields, file }) => {
+      return withForm(request, ctx, { fields: ['credential_details'], fileOptional: true }, ({ fields, file }) => {
         const details = fields.credential_details as CredentialDetails | string | undefined;
         refuseProtoKeys(details);
         return request.service.createAndScheduleCredential(engine, { file, credential_details: details });
