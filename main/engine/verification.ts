@@ -73,6 +73,8 @@ export async function verifyUploadedProof(scope: PartnerScope, source: UploadSou
  * the uploaded file's hash; `missing_certificate` when there is none.
  */
 export async function verifyUploadedFile(scope: PartnerScope, source: UploadSource | undefined, query: PageQuery | undefined): Promise<Page<VerificationResult>> {
+  // The query first: a bad one is refused before the file is read, whatever the file holds.
+  parsePageQuery(query, ['issued_date'], 'issued_date');
   if (!source) throw new ServiceError('no_file_on_payload', 'No file in the request');
   const { hash } = await hashSource(source);
   const ids = cached(

@@ -69,9 +69,26 @@ export const TAG_FILTERS: Record<string, JsonSchema> = {
   or_tags: tagFilter('Objects that carry at least one of these tags'),
 };
 
+/**
+ * A date or an RFC 3339 date-time, as the server takes them (common/validate.ts parseIsoDate).
+ * The formats say what a generated client sends; the pattern keeps the document from taking
+ * the looser forms ajv-formats' `date-time` allows and the server refuses (a space for the T,
+ * an offset without minutes). The server also takes a date-time without seconds or offset
+ * (UTC): docs/api.md says so, and the document leaves it out rather than declare it loosely.
+ */
+export const DATE_OR_DATE_TIME: JsonSchema = {
+  type: 'string',
+  anyOf: [{ format: 'date' }, { format: 'date-time' }],
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
+};
+
 /** A date filter (ISO 8601 date or date-time; a date alone is 00:00 UTC; bounds inclusive). */
 export function dateFilter(description: string): JsonSchema {
-  return { type: 'string', description: `${description}. ISO 8601 date or date-time; a date alone means 00:00 UTC, no offset means UTC; inclusive`, examples: ['2026-01-31', '2026-01-31T12:00:00Z'] };
+  return {
+    ...DATE_OR_DATE_TIME,
+    description: `${description}. A date (00:00 UTC) or an RFC 3339 date-time; inclusive`,
+    examples: ['2026-01-31', '2026-01-31T12:00:00Z'],
+  };
 }
 
 /** A query string object of the given parameters. */
@@ -110,6 +127,7 @@ export function tagWriteRoutes(o: {
     properties: {
       [o.noun]: {
         type: 'array',
+        minItems: 1,
         maxItems: 100000,
         items: { type: 'object', additionalProperties: false, required: [o.uidField, 'tags'], properties: { [o.uidField]: { type: 'string', format: 'uuid' }, tags: TAG_LIST } },
       },

@@ -1,6 +1,6 @@
 /** Route schemas of the Credentials endpoints. */
 import { ref, type JsonSchema } from './components.js';
-import { NO_CONTENT, TAG_FILTERS, TAG_LIST, tagWriteRoutes, dateFilter, envelope, form, paginationParams, pathParams, query, type RouteSchema } from './common.js';
+import { DATE_OR_DATE_TIME, NO_CONTENT, TAG_FILTERS, TAG_LIST, tagWriteRoutes, dateFilter, envelope, form, paginationParams, pathParams, query, type RouteSchema } from './common.js';
 
 const tags = TAG_LIST;
 const uids: JsonSchema = { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 1000, uniqueItems: true };
@@ -10,7 +10,7 @@ const CREDENTIAL_FIELDS: Record<string, JsonSchema> = {
   metadata: { type: 'object', additionalProperties: true, description: 'At most 64 KiB as compact JSON; may be {} only when a file is given' },
   credentials: { ...uids, description: 'Uids of credentials to link' },
   tags,
-  expiry_date: { type: ['string', 'null'], format: 'date-time', description: 'In the future; ISO 8601 date or date-time' },
+  expiry_date: { anyOf: [DATE_OR_DATE_TIME, { type: 'null' }], description: 'In the future; a date (00:00 UTC) or an RFC 3339 date-time' },
 };
 
 const createBody: JsonSchema = {
@@ -124,7 +124,7 @@ export const scheduleCredentials: RouteSchema = {
     type: 'object',
     additionalProperties: false,
     required: ['engine', 'credentials'],
-    properties: { engine: { type: 'string' }, credentials: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 100000 } },
+    properties: { engine: { type: 'string' }, credentials: { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1, maxItems: 100000 } },
   },
   response: { 201: envelope(ref('Job'), 'The scheduled job') },
   errors: ['no_json', 'missing_field', 'invalid_value', 'missing_credential', 'credential_already_scheduled_or_issued', 'wrong_blockchain_engine', 'payload_too_large'],
