@@ -1,3 +1,4 @@
+import canonicalize from 'canonicalize';
 import { ServiceError } from '../../common/errors.js';
 import { makePage, parsePageQuery } from '../../common/pagination.js';
 import type { PageQuery, UploadSource } from '../../common/requests.js';
@@ -45,6 +46,11 @@ export function verifyCredential(scope: PartnerScope, uid: string, query: PageQu
 /**
  * POST /verify/upload/certificate: the uploaded proof file is verified as it is (a tampered one
  * fails at its step); it must be one of the Partner's certificates.
+ *
+ * Only a verification of the stored certificate changes its `last_verification`: here, an
+ * upload whose content is the stored proof's (the same JSON value, compared in RFC 8785
+ * canonical form, so layout and key order do not matter). Anyone holding a proof could
+ * otherwise mark the issuer's certificate failed by uploading a forged copy (docs/api.md).
  */
 export async function verifyUploadedProof(scope: PartnerScope, source: UploadSource | undefined): Promise<VerificationResult> {
   if (!source) throw new ServiceError('no_file_on_payload', 'No proof file in the request');
@@ -64,7 +70,9 @@ export async function verifyUploadedProof(scope: PartnerScope, source: UploadSou
   const uid = (proof as { certificate?: { uid?: unknown } } | null)?.certificate?.uid;
   const row = certificateRow(scope, typeof uid === 'string' ? uid : '');
   const result = await verifyProof(proof, scope.issuing.verifyOptions());
-  recordVerification(scope, row.id, result.result.status, Date.parse(result.result.timestamp));
+  if (canonicalize(proof) === canonicalize(buildProofFile(scope, row))) {
+    recordVerification(scope, row.id, result.result.status, Date.parse(result.result.timestamp));
+  }
   return result;
 }
 
