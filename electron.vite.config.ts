@@ -6,18 +6,23 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { withCspMeta } from './main/app/renderer-csp.js';
 
 const root = import.meta.dirname;
 
 /**
- * The dev server injects CSS as <style> elements (for hot reload), which the strict
- * `style-src 'self'` of index.html blocks. Relax that one directive in dev only; the
- * built app keeps the strict policy.
+ * Writes the renderer's CSP (main/app/renderer-csp.ts, its one definition) into index.html's
+ * <meta> tag. The dev server injects CSS as <style> elements (for hot reload), which the
+ * strict `style-src 'self'` blocks: in dev only, that one directive is relaxed; the built app
+ * keeps the strict policy (and the app: protocol sends it as a header too).
  */
-const devStyleCsp: Plugin = {
-  name: 'proofdesk:dev-style-csp',
-  apply: 'serve',
-  transformIndexHtml: (html) => html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+let serving = false;
+const cspMeta: Plugin = {
+  name: 'proofdesk:csp-meta',
+  configResolved: (config) => {
+    serving = config.command === 'serve';
+  },
+  transformIndexHtml: { order: 'pre', handler: (html) => withCspMeta(html, serving) },
 };
 
 export default defineConfig({
@@ -40,7 +45,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'renderer'),
-    plugins: [react(), devStyleCsp],
+    plugins: [react(), cspMeta],
     build: {
       outDir: resolve(root, 'out/renderer'),
       rolldownOptions: { input: resolve(root, 'renderer/index.html') },

@@ -2,15 +2,18 @@
  * Electron bootstrap: one locked-down window, the embedded engine, the IPC handlers.
  * Everything the window can ask for goes through the IPC contract (common/ipc-contract.ts).
  */
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, dialog, protocol, session } from 'electron';
 import { fileURLToPath } from 'node:url';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL as PACKAGED_APP_URL, serveAppRequest } from './app-protocol.js';
 import { openAppEngine } from './open-app-engine.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { handleAll } from './trusted-ipc.js';
 import { isTrustedSender } from './trusted-sender.js';
 
 // electron-vite sets ELECTRON_RENDERER_URL to its dev server in `electron-vite dev` only.
-const APP_URL = process.env['ELECTRON_RENDERER_URL'] ?? new URL('../renderer/index.html', import.meta.url).href;
+// Otherwise the renderer is served by the app: protocol (app-protocol.ts), never from file://.
+const APP_URL = process.env['ELECTRON_RENDERER_URL'] ?? PACKAGED_APP_URL;
+const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
 // A sandboxed preload runs as a classic script, hence CommonJS (see electron.vite.config.ts).
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 
@@ -44,8 +47,12 @@ function createWindow(): BrowserWindow {
   return window;
 }
 
+// Must happen before the app is ready: a privileged scheme cannot be added later.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }]);
+
 async function main(): Promise<void> {
   await app.whenReady();
+  protocol.handle(APP_SCHEME, (request) => serveAppRequest(request, { root: RENDERER_DIR }));
 
   // Camera, notifications, clipboard, ...: the app asks for none, so none is granted.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));

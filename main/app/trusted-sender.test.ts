@@ -32,6 +32,18 @@ describe('isTrustedSender', () => {
     expect(isTrustedSender('http://127.0.0.1:5173/', DEV_APP)).toBe(false);
   });
 
+  it('trusts the app: protocol host only', () => {
+    const APP = 'app://proofdesk/index.html';
+    expect(isTrustedSender(APP, APP)).toBe(true);
+    expect(isTrustedSender('app://proofdesk/index.html#/jobs', APP)).toBe(true);
+    expect(isTrustedSender('app://proofdesk/', APP)).toBe(true);
+    expect(isTrustedSender('app://other/index.html', APP)).toBe(false);
+    expect(isTrustedSender('app://proofdesk.evil/index.html', APP)).toBe(false);
+    expect(isTrustedSender('app://user@proofdesk/index.html', APP)).toBe(false);
+    expect(isTrustedSender('file:///opt/Proofdesk/resources/app.asar/out/renderer/index.html', APP)).toBe(false);
+    expect(isTrustedSender('https://proofdesk/index.html', APP)).toBe(false);
+  });
+
   it('refuses missing or unparsable URLs', () => {
     expect(isTrustedSender(undefined, FILE_APP)).toBe(false);
     expect(isTrustedSender('', FILE_APP)).toBe(false);

@@ -6,8 +6,9 @@
 /**
  * Tells whether `url` (a sender frame's or a navigation target's) is the app's own page.
  *
- * A `file:` app URL (the packaged renderer) trusts exactly that file, whatever its query or
- * hash; an `http(s):` app URL (the electron-vite dev server) trusts its origin. Anything
+ * An `app:` app URL (the renderer as the app: protocol serves it) trusts that scheme and host;
+ * a `file:` app URL trusts exactly that file, whatever its query or hash; an `http(s):` app
+ * URL (the electron-vite dev server) trusts its origin. Anything
  * unparsable, another scheme, file, host or port is untrusted.
  *
  * @example isTrustedSender(frame.url, 'file:///opt/Proofdesk/resources/app.asar/out/renderer/index.html')
@@ -29,6 +30,10 @@ export function isTrustedSender(url: string | undefined, appUrl: string): boolea
   }
   if (expected.protocol === 'http:' || expected.protocol === 'https:') {
     return actual.origin === expected.origin;
+  }
+  // The app: protocol (app-protocol.ts) serves only the renderer's own files, on one host.
+  if (expected.protocol === 'app:') {
+    return actual.protocol === 'app:' && actual.host === expected.host && actual.username === '' && actual.password === '';
   }
   return false;
 }

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { IPC_ARGUMENT_VALIDATORS, IPC_CHANNELS, bridgeName, type IpcChannel } from '../../common/ipc-contract.js';
 import { ServiceError, encodeIpcError, isServiceError } from '../../common/errors.js';
 import { invokeIpcHandler, type IpcHandlers } from './ipc-handlers.js';
+import { RENDERER_CSP_HEADER } from './renderer-csp.js';
 
 export interface WebBridgeOptions {
   handlers: IpcHandlers;
@@ -75,8 +76,8 @@ function send(response: ServerResponse, status: number, type: string, body: stri
     'content-type': type,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
-    // The one directive a <meta> CSP cannot carry; Electron's window is never framed anyway.
-    'content-security-policy': "frame-ancestors 'none'",
+    // The renderer's policy (as its <meta> tag), plus frame-ancestors, which a <meta> cannot carry.
+    'content-security-policy': RENDERER_CSP_HEADER,
   });
   response.end(body);
 }
