@@ -207,7 +207,8 @@ export function installErrorHandling(app: FastifyInstance, ctx: ApiContext): voi
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       const method = /^[A-Z]{1,20}$/.test(request.method) ? request.method : 'This method';
-      return sendError(reply, ctx, new ServiceError('method_not_allowed', `${method} is not allowed on ${matching[0]!.url}; allowed: ${allowed.join(', ')}`));
+      const route = matching[0]!.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+      return sendError(reply, ctx, new ServiceError('method_not_allowed', `${method} is not allowed on ${route}; allowed: ${allowed.join(', ')}`));
     }
     return sendError(reply, ctx, new ServiceError('not_found', 'No endpoint at this path: see /api/openapi.json for the endpoints'));
   });

@@ -64,7 +64,10 @@ export function tokenErrorFromResponse(status: number, bodyText: string, tokenUr
     }
     return new ServiceError('unauthorized', `The token endpoint ${tokenUrl} refused the client credentials (HTTP ${status}${reason ? `, ${reason}` : ''})`);
   }
-  return errorFromResponse(status, bodyText, `The token endpoint ${tokenUrl}`);
+  const error = errorFromResponse(status, bodyText, `The token endpoint ${tokenUrl}`);
+  // A server does not quote the path it was asked for (ours never does): the client names it.
+  if (error.id === 'not_found') return new ServiceError('not_found', `There is no token endpoint at ${tokenUrl}: check the service URL and the realm (${error.message})`);
+  return error;
 }
 
 const UNREACHABLE_CODES = new Set([
