@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedFileStore, SECRETS_FILE, SecretStoreUnavailableError, openSecretStore } from '../../main/secrets/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const HIDE_KEYTAR = join(import.meta.dirname, 'fixtures', 'hide-keytar.cjs');
+const HIDE_KEYTAR = join(import.meta.dirname, 'fixtures', 'hide-keytar.mjs');
 const CLI = join(ROOT, 'main', 'cli', 'index.ts');
 
 let dataDir: string;
@@ -61,7 +61,7 @@ describe('keytar not installed', () => {
     expect(loads).toBe(1);
   });
 
-  it('the real CLI with keytar hidden by a --require preload that fails its resolution: says how to get the keychain once, no stack; PROOFDESK_PASSPHRASE works', async () => {
+  it('the real CLI with keytar hidden by an --import preload that fails its resolution: says how to get the keychain once, no stack; PROOFDESK_PASSPHRASE works', async () => {
     const without = await runCli(['partner', 'add', '--name', 'Uni', '--data', dataDir], {});
     expect(without.code).toBe(1);
     expectGuidance(without.stderr.trim());
@@ -82,7 +82,7 @@ function runCli(args: string[], extraEnv: Record<string, string>): Promise<{ cod
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PROOFDESK_')) env[key] = value;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', HIDE_KEYTAR, '--import', 'tsx', CLI, ...args], {
+    const child = spawn(process.execPath, ['--import', HIDE_KEYTAR, '--import', 'tsx', CLI, ...args], {
       cwd: ROOT,
       env: { ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
