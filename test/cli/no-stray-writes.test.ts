@@ -89,5 +89,5 @@ describe('a whole issuing run from the command line', () => {
     expect(listing(home)).toEqual(homeBefore);
     expect(readdirSync(out)).toEqual(['diploma.txt.proof.json']);
     expect(readdirSync(base).sort()).toEqual([cwd, data, home, out].map((dir) => relative(base, dir)).sort());
-  });
+  }, 180_000); // three CLI processes and an anvil start: ~20 s alone, much more on a busy machine
 });
