@@ -7,6 +7,8 @@
  *   --state <dir>/state.json --state-interval 60   load at start, dump on SIGTERM and every 60 s
  *   --prune-history 64 --cache-path <dir>/anvil-cache
  *   [--block-time <s>]                              interval mining; automine when omitted
+ * with umask 077 (its own files are 0600, like the rest of the data directory; see
+ * docs/data-directory.md),
  * and, while it runs, this process snapshots its state (anvil_dumpState) into
  * <dir>/state.snapshot.json within 2 s of each change, atomically (anvil-snapshots.ts). A crash
  * of anvil or of this process loses at most those seconds; the next start loads the newer
