@@ -2,7 +2,8 @@
  * scripts/ensure-system-deps.sh, run by `npm test` (pretest) and .ci/run: installs the Debian
  * packages the tests need where it may, else stops at once with the exact command. Real bash,
  * real dpkg-query; the package list and the "not root" state are overridden by its test
- * variables, and the root path runs a fake apt-get (it would otherwise really install).
+ * variables, and the root path runs a fake apt-get (and the keytar path a fake npm): they would
+ * otherwise really install.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,6 +57,19 @@ describe('ensure-system-deps.sh', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain(`installing ${ABSENT}`);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['update -q', `install -y -q --no-install-recommends ${ABSENT}`]);
+  });
+
+  it('keytar left out by npm ci (hidden by the --import preload in NODE_OPTIONS), npm faked on PATH: installs the locked keytar without saving', () => {
+    const log = join(dir, 'npm.log');
+    writeFileSync(join(dir, 'npm'), `#!/bin/sh\necho "$@" >> '${log}'\n`);
+    chmodSync(join(dir, 'npm'), 0o755);
+    const hide = join(ROOT, 'test', 'secrets', 'fixtures', 'hide-keytar.mjs');
+    const result = run({ PROOFDESK_SYSTEM_PACKAGES: 'chromium', PATH: `${dir}:${process.env.PATH ?? ''}`, NODE_OPTIONS: `--import ${hide}` });
+    expect(result.status, result.stderr).toBe(0);
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+    const version = lock.packages['node_modules/keytar']!.version;
+    expect(result.stderr).toContain(`building keytar ${version}`);
+    expect(readFileSync(log, 'utf8').trim()).toBe(`install --no-save --no-audit --no-fund keytar@${version}`);
   });
 
   it('a failing apt-get (fake, exits 100) ends with exit 1 and the command to run by hand', () => {
