@@ -24,6 +24,8 @@ const bridge = await startWebBridge({
   port: Number(values.port),
 });
 console.log(JSON.stringify({ url: bridge.url, data: engine.dataDir }));
+/** For scripts/start.ts, which imports this module when Electron's binary is missing. */
+export const url = bridge.url;
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

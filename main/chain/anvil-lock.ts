@@ -4,7 +4,7 @@
  * state over the new one's), and one owned by a live process is refused.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainError } from './errors.js';
 
@@ -69,7 +69,9 @@ export function readLock(lockFile: string): AnvilLockRecord | undefined {
 }
 
 export function writeLock(lockFile: string, record: AnvilLockRecord): void {
-  writeFileSync(lockFile, `${JSON.stringify(record, null, 2)}\n`);
+  // 0600 like everything in the data directory; chmod too, for a file that existed before.
+  writeFileSync(lockFile, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  if (process.platform !== 'win32') chmodSync(lockFile, 0o600);
 }
 
 /** Removes the lock file if it still names anvil `pid`. */

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { writeFileAtomically } from './anvil-state-file.js';
+import { assertStatePath, writeFileAtomically } from './anvil-state-file.js';
 import { anvilRpc } from './anvil-rpc.js';
 
 export interface StateSnapshots {
@@ -27,6 +27,8 @@ async function fetchState(rpcUrl: string, timeoutMs: number): Promise<{ json: Bu
 
 /** Writes the node's current state to `file` through the RPC (`anvil_dumpState`), atomically. */
 export async function dumpStateViaRpc(rpcUrl: string, file: string, timeoutMs = 10_000): Promise<void> {
+  // Checked before the RPC: a bad target must fail at the call, not after a dump was fetched.
+  assertStatePath(file, 'The state dump file');
   writeFileAtomically(file, (await fetchState(rpcUrl, timeoutMs)).json);
 }
 
@@ -35,6 +37,7 @@ export async function dumpStateViaRpc(rpcUrl: string, file: string, timeoutMs = 
  * once it knows the current head (the state at start is on disk already).
  */
 export async function startStateSnapshots(rpcUrl: string, file: string, intervalMs: number): Promise<StateSnapshots> {
+  assertStatePath(file, 'The state snapshot file');
   let lastHeight = await anvilRpc(rpcUrl, 'eth_blockNumber', 5000);
   let lastDigest: string | undefined;
   let lastFullCheck = Date.now();

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { anvilStatePaths, prepareStateFile, stateFileInfo, syncSnapshotWithStateFile, type AnvilStatePaths } from './anvil-state-file.js';
+import { dumpStateViaRpc, startStateSnapshots } from './anvil-snapshots.js';
+import { anvilStatePaths, prepareStateFile, stateFileInfo, syncSnapshotWithStateFile, writeFileAtomically, type AnvilStatePaths } from './anvil-state-file.js';
 
 let dir: string;
 let paths: AnvilStatePaths;
@@ -91,5 +92,37 @@ describe('syncSnapshotWithStateFile', () => {
     write(paths.snapshotFile, dump(8), 1000);
     syncSnapshotWithStateFile(paths);
     expect(stateFileInfo(paths.snapshotFile)?.height).toBe(8);
+  });
+});
+
+describe('writing chain state never lands outside its directory', () => {
+  it('an undefined or relative target is refused before anything is written (the old undefined.tmp-<pid> in the current directory)', async () => {
+    const cwd = process.cwd();
+    const here = mkdtempSync(join(tmpdir(), 'proofdesk-cwd-'));
+    process.chdir(here);
+    try {
+      for (const target of [undefined, '', 'state.json', 'chain/state.snapshot.json']) {
+        expect(() => writeFileAtomically(target as unknown as string, dump(2))).toThrow(/must be an absolute path/);
+      }
+      // Port 9 (discard) on loopback: the path check comes first, so no RPC is ever made.
+      await expect(dumpStateViaRpc('http://127.0.0.1:9', undefined as unknown as string)).rejects.toThrow(/must be an absolute path, got undefined/);
+      await expect(startStateSnapshots('http://127.0.0.1:9', undefined as unknown as string, 1000)).rejects.toThrow(/must be an absolute path/);
+      expect(() => anvilStatePaths('relative/chain')).toThrow(/must be an absolute path/);
+      expect(readdirSync(here)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+      rmSync(here, { recursive: true, force: true });
+    }
+  });
+
+  it('a failed atomic write leaves no temporary file, and a written one is 0600', () => {
+    writeFileAtomically(paths.stateFile, dump(3));
+    expect(statSync(paths.stateFile).mode & 0o777).toBe(0o600);
+    expect(() => writeFileAtomically(join(dir, 'no-such-dir', 'state.json'), dump(3))).toThrow();
+    writeFileSync(join(dir, 'blocker'), '');
+    mkdirSync(join(dir, 'a-directory'));
+    // The rename onto a directory fails after the temporary file was written: it must go.
+    expect(() => writeFileAtomically(join(dir, 'a-directory'), dump(3))).toThrow();
+    expect(readdirSync(dir).sort()).toEqual(['a-directory', 'blocker', 'state.json']);
   });
 });

@@ -6,9 +6,12 @@
  * snapshot (written atomically within seconds of each change, see anvil-snapshots.ts). At start
  * the newer complete one is loaded.
  */
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { LOCK_FILE_NAME } from './anvil-lock.js';
+
+/** Chain state is private to the user, like everything in the data directory. */
+const PRIVATE_FILE_MODE = 0o600;
 
 export interface AnvilStatePaths {
   /** anvil's `--state` file: loaded at start, dumped on anvil's interval and on exit. */
@@ -34,8 +37,21 @@ export type AnvilStateOrigin =
   /** The state file was damaged and there was no snapshot: a new chain (the damaged file is kept beside). */
   | 'reset';
 
-/** The files of a state directory. */
+/**
+ * Throws a TypeError unless `path` is an absolute path. Every write of chain state goes through
+ * this: a target built from an undefined value (or any relative one) would land in whatever the
+ * current directory is — it once did, as `undefined.tmp-<pid>` at the repository's root, a
+ * complete state dump left behind when the rename to `undefined` then threw.
+ */
+export function assertStatePath(path: unknown, what = 'A chain state path'): asserts path is string {
+  if (typeof path !== 'string' || path.length === 0 || !isAbsolute(path)) {
+    throw new TypeError(`${what} must be an absolute path, got ${typeof path === 'string' ? JSON.stringify(path) : String(path)}`);
+  }
+}
+
+/** The files of a state directory (an absolute path). */
 export function anvilStatePaths(stateDir: string): AnvilStatePaths {
+  assertStatePath(stateDir, 'The chain state directory');
   return {
     stateFile: join(stateDir, 'state.json'),
     snapshotFile: join(stateDir, 'state.snapshot.json'),
@@ -72,20 +88,39 @@ function isAtLeastAsRecent(a: StateFileInfo, b: StateFileInfo | undefined): bool
   return b === undefined || a.height > b.height || (a.height === b.height && a.mtimeMs >= b.mtimeMs);
 }
 
-/** Writes `data` to `file` atomically (a temporary file beside it, then a rename). */
+/**
+ * Writes `data` to `file` (an absolute path) atomically: a temporary file beside it, then a
+ * rename. The file is created 0600 (the data directory's rule); no temporary file outlives a
+ * failure.
+ */
 export function writeFileAtomically(file: string, data: string | Uint8Array): void {
+  assertStatePath(file);
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, data, { mode: PRIVATE_FILE_MODE });
+    chmodSync(tmp, PRIVATE_FILE_MODE);
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** Copies `from` over `to` atomically, keeping its modification time (which orders dumps). */
 function copyAtomically(from: string, to: string): void {
+  assertStatePath(from);
+  assertStatePath(to);
   const tmp = `${to}.tmp-${process.pid}`;
-  const { atime, mtime } = statSync(from);
-  copyFileSync(from, tmp);
-  utimesSync(tmp, atime, mtime);
-  renameSync(tmp, to);
+  try {
+    const { atime, mtime } = statSync(from);
+    copyFileSync(from, tmp);
+    chmodSync(tmp, PRIVATE_FILE_MODE);
+    utimesSync(tmp, atime, mtime);
+    renameSync(tmp, to);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** `name`, or `name-2`, `name-3`, ... whichever does not exist yet. */

@@ -7,6 +7,8 @@
  *   --state <dir>/state.json --state-interval 60   load at start, dump on SIGTERM and every 60 s
  *   --prune-history 64 --cache-path <dir>/anvil-cache
  *   [--block-time <s>]                              interval mining; automine when omitted
+ * with umask 077 (its own files are 0600, like the rest of the data directory; see
+ * docs/data-directory.md),
  * and, while it runs, this process snapshots its state (anvil_dumpState) into
  * <dir>/state.snapshot.json within 2 s of each change, atomically (anvil-snapshots.ts). A crash
  * of anvil or of this process loses at most those seconds; the next start loads the newer
@@ -114,6 +116,17 @@ function anvilEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * The command that runs `binary` with umask 077, so that the files anvil writes itself (its
+ * state dumps, its cache) are 0600 from their first byte. Through `sh -c 'umask 077; exec …'`:
+ * only anvil's umask changes, never this process's (the engine is a library; its host's umask is
+ * not ours to change), and exec keeps the pid anvil's. Windows has no modes to set.
+ */
+function privateSpawn(binary: string, args: string[]): [string, string[]] {
+  if (process.platform === 'win32') return [binary, args];
+  return ['/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', binary, ...args]];
+}
+
 /** The last lines of anvil's log, for error messages. */
 function logTail(paths: AnvilStatePaths, max = 2000): string {
   try {
@@ -173,11 +186,11 @@ type Launch = { ok: true; child: ChildProcess; exited: Promise<AnvilExit>; rpcUr
 /** Spawns anvil on `port` and waits until it answers eth_chainId, exits, or the deadline passes. */
 async function launch(binary: string, port: number, paths: AnvilStatePaths, s: ReturnType<typeof settings>, deadline: number): Promise<Launch> {
   if (existsSync(paths.logFile)) renameSync(paths.logFile, `${paths.logFile}.previous`);
-  const log = openSync(paths.logFile, 'w');
+  const log = openSync(paths.logFile, 'w', 0o600);
   let child: ChildProcess;
   try {
     // stdout and stderr go to a file: no pipe that could fill up, nothing to drain.
-    child = spawn(binary, anvilArgs(port, paths, s), { cwd: s.stateDir, env: anvilEnv(), stdio: ['ignore', log, log], windowsHide: true });
+    child = spawn(...privateSpawn(binary, anvilArgs(port, paths, s)), { cwd: s.stateDir, env: anvilEnv(), stdio: ['ignore', log, log], windowsHide: true });
   } finally {
     closeSync(log);
   }
@@ -234,7 +247,8 @@ export async function startAnvil(params: StartAnvilParameters): Promise<AnvilNod
 }
 
 async function start(params: StartAnvilParameters, s: ReturnType<typeof settings>): Promise<AnvilNode> {
-  mkdirSync(s.stateDir, { recursive: true });
+  // Private, as the whole data directory is (the chain's state holds every issued root).
+  mkdirSync(s.stateDir, { recursive: true, mode: 0o700 });
   const paths = anvilStatePaths(s.stateDir);
   await takeOverLock(paths.lockFile, s.stateDir, STOP_GRACE_MS);
   clearStateCache(paths);

@@ -1,4 +1,5 @@
 import { isServiceError } from '../../common/errors.js';
+import { SecretStoreCorruptError, SecretStoreUnavailableError } from '../secrets/index.js';
 import { UsageError } from './cli-error.js';
 import { CREDENTIAL_USAGE, credentialCommand } from './commands/credential.js';
 import { ISSUE_USAGE, issueCommand } from './commands/issue.js';
@@ -70,6 +71,11 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     if (isServiceError(error)) {
       ctx.stderr(`error ${error.id} (${error.status}): ${error.message}`);
+      return 1;
+    }
+    // No keychain, no keytar, a wrong passphrase: the message says what to install or set.
+    if (error instanceof SecretStoreUnavailableError || error instanceof SecretStoreCorruptError) {
+      ctx.stderr(error.message);
       return 1;
     }
     ctx.stderr(`Unexpected error: ${(error as Error).stack ?? String(error)}`);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
 
 export type Db = Database.Database;
 
@@ -13,7 +13,10 @@ export const DATABASE_FILE = 'proofdesk.sqlite';
  * foreign keys on, and every pending migration applied in one transaction each.
  */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
+  // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the mode of the
+  // database file, so they are private from their first byte too.
+  ensurePrivateFile(join(dataDir, DATABASE_FILE));
   const db = new Database(join(dataDir, DATABASE_FILE));
   db.pragma('journal_mode = WAL');
   // NORMAL is durable across application crashes in WAL mode; only an OS crash or power

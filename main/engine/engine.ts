@@ -9,6 +9,7 @@ import { sweepUnusedFiles } from './files.js';
 import { IssuingRuntime, type IssuingOptions } from './issuing/issuing-runtime.js';
 import { ensurePartnerKeys } from './issuing/partner-keys.js';
 import { PartnerRegistry, type NewPartnerCredentials } from './partners.js';
+import { makeTreePrivate } from './private-files.js';
 
 export interface EngineOptions {
   /** Where the database, stored files and engine configuration live (created if absent). */
@@ -53,6 +54,8 @@ export class Engine {
   }
 
   static open(options: EngineOptions): Engine {
+    // Whatever was there before (a directory made 0755, files copied in): private from now on.
+    makeTreePrivate(options.dataDir);
     const db = openDatabase(options.dataDir);
     try {
       return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {});

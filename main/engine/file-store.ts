@@ -7,6 +7,7 @@ import { ServiceError } from '../../common/errors.js';
 import { isProcessAlive } from '../chain/index.js';
 import type { UploadSource } from '../../common/requests.js';
 import { detectMimeType } from './mime-type.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private-files.js';
 
 /** An upload written to a temporary file and hashed, not yet part of the store. */
 export interface StagedFile {
@@ -62,15 +63,15 @@ export class FileStore {
   constructor(dataDir: string) {
     this.root = join(dataDir, 'files');
     const staging = join(dataDir, 'tmp');
-    mkdirSync(this.root, { recursive: true });
-    mkdirSync(staging, { recursive: true });
+    ensurePrivateDir(this.root);
+    ensurePrivateDir(staging);
     for (const name of readdirSync(staging)) {
       const pid = Number(name.split('-')[0]);
       // Leftovers of a crash mid-upload are useless.
       if (!Number.isSafeInteger(pid) || !isProcessAlive(pid)) rmSync(join(staging, name), { recursive: true, force: true });
     }
     this.tmp = join(staging, `${process.pid}-${randomUUID()}`);
-    mkdirSync(this.tmp);
+    mkdirSync(this.tmp, { mode: PRIVATE_DIR_MODE });
   }
 
   /** Removes this store's staging folder (uploads in flight are abandoned). */
@@ -91,12 +92,12 @@ export class FileStore {
     const input = 'data' in source && source.data instanceof Uint8Array ? source.data : openSource(source);
     const tempPath = join(this.tmp, randomUUID());
     // Our own folder may have been cleared by hand, or by an older Proofdesk: recreate it.
-    mkdirSync(this.tmp, { recursive: true });
+    mkdirSync(this.tmp, { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       if (input instanceof Uint8Array) {
         // Bytes already in memory (small uploads, the watched folder): one hash, one write,
         // and the type sniffed from the bytes rather than read back from disk.
-        writeFileSync(tempPath, input, { flag: 'wx' });
+        writeFileSync(tempPath, input, { flag: 'wx', mode: PRIVATE_FILE_MODE });
         const fileType = await detectMimeType(input, sourceName(source));
         return { tempPath, hash: createHash('sha256').update(input).digest('hex'), size: input.length, fileType };
       }
@@ -109,7 +110,7 @@ export class FileStore {
           done(null, chunk);
         },
       });
-      await pipeline(input, hasher, createWriteStream(tempPath, { flags: 'wx' }));
+      await pipeline(input, hasher, createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
       const fileType = await detectMimeType(tempPath, sourceName(source));
       return { tempPath, hash: hash.digest('hex'), size, fileType };
     } catch (error) {
@@ -126,7 +127,7 @@ export class FileStore {
       rmSync(staged.tempPath, { force: true });
       return;
     }
-    mkdirSync(join(this.root, staged.hash.slice(0, 2)), { recursive: true });
+    mkdirSync(join(this.root, staged.hash.slice(0, 2)), { recursive: true, mode: PRIVATE_DIR_MODE });
     renameSync(staged.tempPath, target);
   }
 

@@ -5,3 +5,4 @@ export { defaultDataDir } from './data-dir.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';
 export { REALM, DEFAULT_ISSUING_INTERVAL_SECONDS, type NewPartnerCredentials, type PartnerRecord } from './partners.js';
 export { LOCAL_ENGINE, ENGINES_FILE, type EngineConfig } from './engine-catalog.js';
+export { ensurePrivateFile, ensurePrivateDir, makeTreePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';

@@ -10,6 +10,16 @@ export const SECRET_STORE_GUIDANCE =
   'On a headless server, set PROOFDESK_PASSPHRASE to keep secrets in an encrypted file ' +
   '(secrets.enc.json) in the data directory instead.';
 
+/**
+ * What to do when keytar is not installed: `npm ci` leaves the optional dependency out where
+ * libsecret's headers are missing (keytar builds against them). One sentence per way out.
+ */
+export const KEYTAR_MISSING_GUIDANCE =
+  'the keychain library (keytar) is not installed, because libsecret was missing when npm installed ' +
+  'Proofdesk. To use the keychain on Debian or Ubuntu, run `sudo apt-get install libsecret-1-dev ' +
+  'gnome-keyring dbus-x11` and then `npm ci` again; or set PROOFDESK_PASSPHRASE to keep secrets in an ' +
+  'encrypted file (secrets.enc.json) in the data directory instead.';
+
 /** No usable secret store: the keychain cannot be reached, or the encrypted file cannot be opened. */
 export class SecretStoreUnavailableError extends Error {
   constructor(message: string) {

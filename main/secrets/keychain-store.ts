@@ -1,10 +1,17 @@
 import { createRequire } from 'node:module';
-import type * as Keytar from 'keytar';
 import { SECRET_SERVICE, type SecretStore } from '../../common/secret-store.js';
-import { SECRET_STORE_GUIDANCE, SecretStoreUnavailableError, assertAccount, assertSecret, messageOf, redact } from './errors.js';
+import { KEYTAR_MISSING_GUIDANCE, SECRET_STORE_GUIDANCE, SecretStoreUnavailableError, assertAccount, assertSecret, messageOf, redact } from './errors.js';
 
-/** The part of keytar this store uses. */
-export type KeytarApi = Pick<typeof Keytar, 'getPassword' | 'setPassword' | 'deletePassword'>;
+/**
+ * The part of keytar this store uses, declared here rather than imported from keytar's types:
+ * keytar is an optional dependency (npm skips it where libsecret is missing), and the project
+ * must still typecheck without it.
+ */
+export interface KeytarApi {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
 
 /** How long probe() waits for the Secret Service before calling the keychain unusable. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
@@ -20,8 +27,9 @@ export interface KeychainStoreOptions {
 
 /**
  * Requires keytar only when first used: it is CommonJS with a native addon that links
- * libsecret on Linux, and a static import would make merely importing this module (or
- * anything that re-exports it) fail on a machine without libsecret.
+ * libsecret on Linux, and an optional dependency that `npm ci` leaves out where libsecret is
+ * missing; a static import would make merely importing this module (or anything that
+ * re-exports it) fail on such a machine.
  */
 export async function loadInstalledKeytar(): Promise<KeytarApi> {
   const require = createRequire(import.meta.url);
@@ -103,10 +111,24 @@ export class KeychainStore implements SecretStore {
   #keytarModule(): Promise<KeytarApi> {
     // Cached, rejection included: a missing native library will not appear on a retry.
     this.#keytar ??= this.#load().catch((error: unknown) => {
-      throw unavailable(`the keychain library (keytar) could not be loaded (${messageOf(error)})`);
+      if (isModuleNotFound(error)) {
+        throw new SecretStoreUnavailableError(`Proofdesk cannot use the OS keychain: ${KEYTAR_MISSING_GUIDANCE}`);
+      }
+      throw unavailable(`the keychain library (keytar) could not be loaded (${firstLine(messageOf(error))})`);
     });
     return this.#keytar;
   }
+}
+
+/** keytar is not installed at all (npm skipped the optional dependency), as opposed to broken. */
+function isModuleNotFound(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && /keytar/.test(messageOf(error));
+}
+
+/** Node's load errors carry a multi-line "Require stack": one line is what a user needs. */
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
 }
 
 function unavailable(reason: string): SecretStoreUnavailableError {

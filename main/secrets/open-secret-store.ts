@@ -1,7 +1,7 @@
 import type { SecretStore } from '../../common/secret-store.js';
 import { EncryptedFileStore } from './encrypted-file-store.js';
 import { SecretStoreUnavailableError } from './errors.js';
-import { KeychainStore } from './keychain-store.js';
+import { KeychainStore, type KeytarApi } from './keychain-store.js';
 import { MemorySecretStore } from './memory-store.js';
 
 /** Set (non-empty) → secrets go to the encrypted file in the data directory, under this passphrase. */
@@ -16,6 +16,8 @@ export interface OpenSecretStoreOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The keychain service name (default SECRET_SERVICE); tests use a unique one. */
   keychainService?: string;
+  /** Loads keytar (default: the installed optional dependency). Tests simulate a missing one. */
+  loadKeytar?: () => Promise<KeytarApi>;
 }
 
 /**
@@ -25,7 +27,10 @@ export interface OpenSecretStoreOptions {
  *    (headless servers).
  * 2. `PROOFDESK_SECRET_STORE=memory` → MemorySecretStore. FOR TESTS ONLY: NOTHING SURVIVES THE
  *    PROCESS — keys generated into it are lost when it exits.
- * 3. Otherwise the OS keychain, probed with a harmless lookup.
+ * 3. Otherwise the OS keychain, probed with a harmless lookup. keytar is an optional dependency:
+ *    where it is not installed (no libsecret at install time) this rejects with one sentence
+ *    naming the Debian packages to install, or PROOFDESK_PASSPHRASE for the encrypted file.
+ *    A secret is never written anywhere without a passphrase or a keychain protecting it.
  *
  * Rejects with SecretStoreUnavailableError when the chosen store cannot be used (no reachable
  * keychain, wrong passphrase), with guidance on what to install or set.
@@ -45,7 +50,10 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
     );
   }
 
-  const keychain = new KeychainStore(options.keychainService ? { service: options.keychainService } : {});
+  const keychain = new KeychainStore({
+    ...(options.keychainService ? { service: options.keychainService } : {}),
+    ...(options.loadKeytar ? { loadKeytar: options.loadKeytar } : {}),
+  });
   await keychain.probe();
   return keychain;
 }

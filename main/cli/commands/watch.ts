@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
-import { Ingester, formatProgress, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
+import { ensurePrivateFile } from '../../engine/index.js';
+import { Ingester, JOURNAL_FILE, formatProgress, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { partnerService, withEngine, type CliContext } from '../context.js';
@@ -150,6 +151,8 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
       const partnerId = values.partner !== undefined ? engine.partners.resolve(values.partner).id : engine.partners.list()[0]!.id;
       let ingester: Ingester;
       try {
+        // The journal is created 0600 before SQLite opens it (its -wal/-shm then follow its mode).
+        ensurePrivateFile(join(engine.dataDir, JOURNAL_FILE));
         ingester = await Ingester.start({
           service,
           dataDir: engine.dataDir,

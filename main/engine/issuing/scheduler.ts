@@ -37,7 +37,7 @@ export class IssuingScheduler {
   private acquire(): boolean {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const fd = openSync(this.lockFile, 'wx');
+        const fd = openSync(this.lockFile, 'wx', 0o600);
         writeSync(fd, String(process.pid));
         closeSync(fd);
         this.holdsLock = true;
