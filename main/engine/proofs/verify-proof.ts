@@ -33,6 +33,7 @@ import {
   type VerificationStepKey,
 } from '../../../common/wire-types.js';
 import { leafOf } from './certificate-payload.js';
+import { LOCAL_CHAIN_ELSEWHERE } from './chain-identity.js';
 import { verifySignature } from './ed25519.js';
 import { rootFromPath } from './merkle-tree.js';
 import type { ProofFile } from './proof-file.js';
@@ -67,6 +68,13 @@ export interface ChainReader {
   blockTimestamp(blockNumber: bigint): Promise<Date>;
   /** The transaction's recipient and calldata; null when the node does not know it. */
   getTransaction(hash: Hex): Promise<ChainTransaction | null>;
+  /** The hash of block 0 (0x hex); without it a proof's `chain.genesis_hash` is not compared. */
+  genesisHash?(): Promise<string>;
+}
+
+/** Why the proof's chain cannot be asked: the chain steps are `pending` with this reason. */
+export interface ChainUnavailable {
+  reason: string;
 }
 
 export interface VerifyOptions {
@@ -75,7 +83,14 @@ export interface VerifyOptions {
    * is unknown → the chain steps are `pending` with the reason. May return a promise (to connect
    * lazily); a ChainUnreachableError it throws also makes the chain steps `pending`.
    */
-  chainFor(engine: string, chainId: number): ChainReader | undefined | Promise<ChainReader | undefined>;
+  chainFor(engine: string, chainId: number): ChainReader | ChainUnavailable | undefined | Promise<ChainReader | ChainUnavailable | undefined>;
+  /**
+   * The installation whose local chain `chainFor` gives for the `local` engine; null when this
+   * machine has none. A local-chain proof naming another installation is then `pending` (that
+   * chain exists only on the issuer's machine) without asking any chain. Undefined: no such check
+   * (the chain was given explicitly, e.g. `verify --rpc URL`; the genesis hash decides).
+   */
+  localInstallationId?: string | null;
   /** Confirmations the engine requires (default 1). */
   confirmationsRequired?(engine: string): number;
   /** The original file's bytes' SHA-256 (hex), when the verifier has the file. */
@@ -199,6 +214,8 @@ export async function verifyProof(proof: unknown, options: VerifyOptions): Promi
           description.reason = error.shortMessage;
         } else {
           status = 'error';
+          // Say why: an error without a reason leaves the reader nothing to act on.
+          description.reason = `this step could not be completed: ${error instanceof Error ? error.message : String(error)}`;
         }
       }
       if (status === 'failed' || status === 'error') stopped = true;
@@ -222,9 +239,28 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
   let access: Promise<ChainAccess> | undefined;
   const chain = (): Promise<ChainAccess> =>
     (access ??= (async (): Promise<ChainAccess> => {
-      const reader = await options.chainFor(engine, chainId);
-      if (!reader) return { reason: `No chain is available for engine "${engine}" (chain id ${chainId})` };
+      const installation = p.chain.installation_id;
+      const local = engine === 'local' && installation !== undefined;
+      if (local && options.localInstallationId !== undefined && options.localInstallationId !== installation) return { reason: LOCAL_CHAIN_ELSEWHERE };
+      const found = await options.chainFor(engine, chainId);
+      if (!found) return { reason: `No chain is available for engine "${engine}" (chain id ${chainId})` };
+      if ('reason' in found) return found;
+      const reader = found;
       if (reader.chainId !== chainId) return { reason: `The chain available for engine "${engine}" has chain id ${reader.chainId}, not the proof's ${chainId}` };
+      // The issuer's own local chain is the proof's whatever happened to it since; any other
+      // chain must be the one the proof names (same chain id is not enough: every dev chain is 31337).
+      const sameInstallation = local && options.localInstallationId === installation;
+      const expected = p.chain.genesis_hash?.toLowerCase();
+      if (!sameInstallation && expected !== undefined && reader.genesisHash) {
+        const actual = (await reader.genesisHash()).toLowerCase();
+        if (actual !== expected) {
+          return {
+            reason: local
+              ? LOCAL_CHAIN_ELSEWHERE
+              : `the chain reached for engine "${engine}" (chain id ${chainId}) is not the one this proof was anchored on: its genesis block is ${actual}, the proof's ${expected}`,
+          };
+        }
+      }
       return { reader };
     })());
 
