@@ -49,7 +49,7 @@ export class VerifyChains {
     return {
       chainFor: (engine, chainId) => this.chainFor(engine, chainId),
       // With --rpc the endpoint is the user's choice: the genesis hash decides, not the installation.
-      localInstallationId: this.options.rpcUrl === undefined ? this.installationId : undefined,
+      localInstallationId: this.options.rpcUrl === undefined && !this.options.offline ? this.installationId : undefined,
       confirmationsRequired: (engine) => this.catalog.find(engine)?.confirmations ?? 1,
       explorer: (engine) => {
         const config = this.catalog.find(engine);
