@@ -1,8 +1,19 @@
-/** The headless entry: `npm run cli -- <command>`. Plain Node, no Electron. */
+/** The headless entry: `npm run cli -- <command>` (or the built `proofdesk`). Plain Node, no Electron. */
 import { runCli } from './run.js';
 
+// A reader that goes away early (`proofdesk credential list | head -3`) is not an error: stop
+// writing to it and finish the command normally (so the data directory is closed properly).
+let stdoutGone = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') stdoutGone = true;
+  else throw error;
+});
+process.stderr.on('error', () => undefined);
+
 const code = await runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(`${text}\n`),
+  stdout: (text) => {
+    if (!stdoutGone) process.stdout.write(`${text}\n`);
+  },
   stderr: (text) => process.stderr.write(`${text}\n`),
 });
 process.exitCode = code;

@@ -1,5 +1,4 @@
-import { isServiceError } from '../../common/errors.js';
-import { UsageError } from './cli-error.js';
+import { reportError } from './error-report.js';
 import { CREDENTIAL_USAGE, credentialCommand } from './commands/credential.js';
 import { ISSUE_USAGE, issueCommand } from './commands/issue.js';
 import { JOBS_USAGE, jobsCommand } from './commands/jobs.js';
@@ -32,7 +31,9 @@ against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`) inst
 read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults: --auth-url $PROOFDESK_AUTH_URL or the origin
 of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm $PROOFDESK_REALM or proofdesk.
 Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE (an encrypted file in DIR).
-Exit codes: 0 done, 1 the service refused (error id and message on stderr) or a proof is not ok, 2 wrong usage.`;
+Exit codes: 0 done, 1 the service refused (error id and message on stderr) or a proof is not ok, 2 wrong usage,
+3 something around the command stopped it (a full disk, no keychain, a chain or server not answering): fix it and
+run again, 70 a bug in Proofdesk.`;
 
 const COMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<number>> = {
   partner: partnerCommand,
@@ -63,16 +64,8 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   try {
     return await handler(rest, ctx);
   } catch (error) {
-    // node:util parseArgs rejects unknown or malformed flags with ERR_PARSE_ARGS_* codes.
-    if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
-      ctx.stderr(`${(error as Error).message}\n(npm run cli -- help for every command)`);
-      return 2;
-    }
-    if (isServiceError(error)) {
-      ctx.stderr(`error ${error.id} (${error.status}): ${error.message}`);
-      return 1;
-    }
-    ctx.stderr(`Unexpected error: ${(error as Error).stack ?? String(error)}`);
-    return 1;
+    const report = reportError(error);
+    ctx.stderr(report.message);
+    return report.code;
   }
 }

@@ -10,6 +10,10 @@ jobs show UID                                         (also with --remote BASE_U
 /** `jobs list | show` */
 export async function jobsCommand(args: string[], ctx: CliContext): Promise<number> {
   const [action, ...rest] = args;
+  // An unknown action is said first, before a data directory or Partner is looked at.
+  if (!['list', 'show'].includes(action ?? '')) {
+    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} jobs command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: jobs takes list | show\n${JOBS_USAGE}`);
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -15,6 +15,10 @@ partner set PARTNER --issuing-interval DURATION         change how often a Partn
 /** `partner add | list | set` */
 export async function partnerCommand(args: string[], ctx: CliContext): Promise<number> {
   const [action, ...rest] = args;
+  // An unknown action is said first, before a data directory or Partner is looked at.
+  if (!['add', 'list', 'set'].includes(action ?? '')) {
+    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} partner command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: partner takes add | list | set\n${PARTNER_USAGE}`);
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -117,7 +117,12 @@ export async function verifyBatch(args: string[], options: VerifyChainsOptions &
   for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
   if (options.report !== undefined) {
     const lines = ['path,certificate_uid,result,step,reason', ...rows.map((r) => [r.path, r.certificate_uid, r.result, r.step, r.reason].map(csvField).join(','))];
-    writeFileSync(options.report, `${lines.join('\r\n')}\r\n`);
+    try {
+      writeFileSync(options.report, `${lines.join('\r\n')}\r\n`);
+    } catch (error) {
+      // Name the file in the message: a full disk is about where the report was going.
+      throw Object.assign(error as Error, { path: (error as { path?: string }).path ?? options.report });
+    }
   }
   const ok = counts.get('ok') ?? 0;
   if (options.json) {
