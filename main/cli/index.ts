@@ -1,5 +1,17 @@
+#!/usr/bin/env node
 /** The headless entry: `npm run cli -- <command>` (or the built `proofdesk`). Plain Node, no Electron. */
 import { runCli } from './run.js';
+
+/** A question on the terminal (stderr, so that stdout stays the command's output). */
+async function ask(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
 
 // A reader that goes away early (`proofdesk credential list | head -3`) is not an error: stop
 // writing to it and finish the command normally (so the data directory is closed properly).
@@ -15,5 +27,6 @@ const code = await runCli(process.argv.slice(2), {
     if (!stdoutGone) process.stdout.write(`${text}\n`);
   },
   stderr: (text) => process.stderr.write(`${text}\n`),
+  ask: process.stdin.isTTY && process.stderr.isTTY ? ask : undefined,
 });
 process.exitCode = code;

@@ -13,7 +13,8 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainClient, ChainError, findRunningAnvil, startAnvil, type AnvilNode } from '../../chain/index.js';
+import type { AnvilNode } from '../../chain/index.js';
+import { ChainError } from '../../chain/errors.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import { LOCAL_CHAIN_ELSEWHERE, readInstallation } from '../../engine/proofs/chain-identity.js';
 import { chainReaderFor } from '../../engine/proofs/verify-chain-reader.js';
@@ -82,6 +83,7 @@ export class VerifyChains {
 
   private async connect(rpcUrl: string, chainId: number): Promise<Found> {
     try {
+      const { ChainClient } = await import('../../chain/index.js');
       return chainReaderFor(await ChainClient.connect({ rpcUrl, chainId }));
     } catch (error) {
       if (error instanceof ChainError) return { reason: error.shortMessage };
@@ -90,6 +92,7 @@ export class VerifyChains {
   }
 
   private async local(chainId: number): Promise<Found> {
+    const { findRunningAnvil, startAnvil } = await import('../../chain/index.js');
     const stateDir = join(this.options.dataDir, 'chain', 'local');
     const running = findRunningAnvil(stateDir);
     if (running) return this.connect(running.rpcUrl, chainId);

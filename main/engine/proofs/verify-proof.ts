@@ -14,16 +14,10 @@
  */
 import { ServiceError } from '../../../common/errors.js';
 import { parseIsoDate } from '../../../common/validate.js';
-import {
-  ChainError,
-  ChainUnreachableError,
-  RegistryNotFoundError,
-  encodeIssue,
-  type Address,
-  type Hex,
-  type RegistryInfo,
-  type TransactionReceiptSummary,
-} from '../../chain/index.js';
+// The error classes straight from errors.ts, and the calldata encoder on first use: checking a
+// proof offline must not load the chain client (viem), which costs more than the checks.
+import type { Address, Hex, RegistryInfo, TransactionReceiptSummary } from '../../chain/index.js';
+import { ChainError, ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
 import {
   VERIFICATION_STEP_KEYS,
   type StepStatus,
@@ -307,6 +301,7 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
       const receipt = await reader.getReceipt(txId);
       if (!receipt || receipt.status !== 'success') return 'failed';
       const tx = await reader.getTransaction(txId);
+      const { encodeIssue } = await import('../../chain/registry-calls.js');
       if (!tx || tx.to?.toLowerCase() !== registry.toLowerCase() || tx.input.toLowerCase() !== encodeIssue(root).toLowerCase()) return 'failed';
       const minedAt = BigInt(Math.floor((await reader.blockTimestamp(receipt.blockNumber)).getTime() / 1000));
       const claimed = BigInt(Math.floor(parseIsoDate(p.issued_date, 'issued_date') / 1000));
