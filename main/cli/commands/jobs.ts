@@ -56,9 +56,17 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
     }
     if (action === 'issue-now') {
       if (values.engine === undefined || positionals.length > 0) throw new UsageError(`jobs issue-now takes --engine E (and nothing else)\n${JOBS_USAGE}`);
-      const job = await service.issueJobNow({ engine: values.engine });
-      ctx.stdout(values.json ? json(job) : `Job ${job.uid} on ${job.chain}: ${job.status}`);
-      return 0;
+      let job = await service.issueJobNow({ engine: values.engine });
+      ctx.stderr(`job ${job.uid} on ${job.chain}: ${job.status}`);
+      // Follow it to the end, as `issue --now` does: a job sent is not yet a job issued.
+      while (job.status === 'started' || job.status === 'unconfirmed') {
+        await new Promise((r) => setTimeout(r, 250));
+        const next = await service.getJob(job.uid);
+        if (next.status !== job.status) ctx.stderr(`job ${next.uid} on ${next.chain}: ${next.status}`);
+        job = next;
+      }
+      ctx.stdout(values.json ? json(job) : `Job ${job.uid} on ${job.chain}: ${job.status}${job.issued_date ? `, issued ${job.issued_date}` : ''}`);
+      return job.status === 'finished' ? 0 : 1;
     }
     if (action === 'tag') {
       if (positionals.length === 0 || !values.tag?.length) throw new UsageError(`jobs tag needs UID... and --tag T...\n${JOBS_USAGE}`);
@@ -68,5 +76,5 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
       return 0;
     }
     throw new UsageError(`jobs ${action} takes one UID\n${JOBS_USAGE}`);
-  });
+  }, action === 'issue-now' ? { secrets: true, issuing: { scheduler: true, tickMs: 250 } } : {});
 }

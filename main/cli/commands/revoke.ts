@@ -33,5 +33,5 @@ export async function revokeCommand(args: string[], ctx: CliContext): Promise<nu
     const result = byCredential ? await service.revokeCredential(values.credential!, values.engine!) : await service.revokeCertificate(positionals[0]!);
     ctx.stdout(values.json ? json(result) : `Revoked ${what} at ${result.revoked_date}`);
     return 0;
-  });
+  }, { secrets: true });
 }
