@@ -76,6 +76,17 @@ describe('the built CLI', () => {
     expect(rows).toHaveLength(6);
     expect(rows.find((r) => r.includes('tampered.json'))).toMatch(/,failed,Checking certificate integrity,$/);
     expect(rows.find((r) => r.includes('notes.json'))).toMatch(/,unreadable,,.*not JSON/);
+    // Enough proofs for the signature workers, one of them with another key's signature.
+    const many = join(dir, 'many');
+    mkdirSync(many);
+    const good = offlineProof();
+    for (let i = 0; i < 80; i++) writeFileSync(join(many, `p${i}.json`), JSON.stringify(i % 2 ? good : offlineProof()));
+    const forged = copyProof(good);
+    forged.issuer.signature = offlineProof().issuer.signature;
+    writeFileSync(join(many, 'forged.json'), JSON.stringify(forged));
+    const batch = JSON.parse((await proofdesk(['verify', many, '--offline', '--json'])).out) as { counts: Record<string, number>; proofs: { path: string; result: string; step: string }[] };
+    expect(batch.counts).toEqual({ pending: 80, failed: 1 });
+    expect(batch.proofs.find((p) => p.result === 'failed')).toMatchObject({ path: join(many, 'forged.json'), step: 'Checking issuer authenticity' });
     // Several files given one by one: the same batch form.
     const two = await proofdesk(['verify', join(proofs, 'good-0.json'), join(proofs, 'good-1.json'), '--offline', '--json']);
     expect(JSON.parse(two.out)).toMatchObject({ total: 2, counts: { pending: 2 } });

@@ -7,15 +7,16 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isServiceError } from '../../../common/errors.js';
 import type { VerificationResult } from '../../../common/wire-types.js';
-import { verifyProof } from '../../engine/proofs/verify-proof.js';
+import { verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
 import { readProofFile } from './read-proof.js';
 import { renderResult } from './render.js';
+import { SignaturePool } from './signature-pool.js';
 import { VerifyChains, type VerifyChainsOptions } from './verify-chains.js';
 
-/** Proofs verified at once: enough to overlap chain round trips, few enough to keep memory flat. */
-const CONCURRENCY = 32;
+/** Proofs verified at once: enough to overlap chain round trips and fill the signature workers, few enough to keep memory flat. */
+const CONCURRENCY = 128;
 
 export function isDirectory(path: string): boolean {
   try {
@@ -73,11 +74,11 @@ function rowOf(path: string, proof: unknown, result: VerificationResult): BatchR
   return { path, certificate_uid: typeof uid === 'string' ? uid : '', result: result.result.status, step: worst?.name ?? '', reason: typeof reason === 'string' ? reason : '' };
 }
 
-async function verifyPath(path: string, chains: VerifyChains): Promise<BatchRow> {
+async function verifyPath(path: string, options: VerifyOptions): Promise<BatchRow> {
   let proof: unknown;
   try {
     proof = readProofFile(path);
-    return rowOf(path, proof, await verifyProof(proof, chains.verifyOptions()));
+    return rowOf(path, proof, await verifyProof(proof, options));
   } catch (error) {
     if (!isServiceError(error)) throw error;
     return { path, certificate_uid: '', result: 'unreadable', step: '', reason: error.message };
@@ -98,6 +99,8 @@ export async function verifyBatch(args: string[], options: VerifyChainsOptions &
     return 1;
   }
   const chains = new VerifyChains(options);
+  const pool = paths.length >= 64 ? new SignaturePool() : undefined;
+  const verifyOptions: VerifyOptions = { ...chains.verifyOptions(), checkSignature: pool?.check };
   const rows: BatchRow[] = new Array(paths.length);
   const started = process.hrtime.bigint();
   try {
@@ -105,12 +108,12 @@ export async function verifyBatch(args: string[], options: VerifyChainsOptions &
     const worker = async () => {
       while (next < paths.length) {
         const i = next++;
-        rows[i] = await verifyPath(paths[i]!, chains);
+        rows[i] = await verifyPath(paths[i]!, verifyOptions);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, paths.length) }, worker));
   } finally {
-    await chains.close();
+    await Promise.all([chains.close(), pool?.close()]);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const counts = new Map<string, number>();
