@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildPayload, leafOf } from '../main/engine/proofs/certificate-payload.js';
-import { generateSigningKey, loadPrivateKey, signMessage } from '../main/engine/proofs/ed25519.js';
+import { generateSigningKey, loadPrivateKey, signMessage, verifySignature } from '../main/engine/proofs/ed25519.js';
 import { buildMerkleTree, merklePath, merkleRoot } from '../main/engine/proofs/merkle-tree.js';
 import { PROOF_FORMAT, type ProofFile } from '../main/engine/proofs/proof-file.js';
 import { percentile, timed, type BenchResult } from './measure.js';
@@ -75,6 +75,14 @@ export async function cliBenchmarks(log: (line: string) => void): Promise<BenchR
       bare.push((await timed(() => execFileSync(process.execPath, ['-e', '0']))).ms);
     }
 
+    // The machine's own pace, to read the rate against: one thread checking Ed25519 signatures.
+    const signing = generateSigningKey();
+    const message = Buffer.alloc(32, 7);
+    const signature = signMessage(loadPrivateKey(signing.privateKeyPkcs8), message);
+    const checks = await timed(() => {
+      for (let i = 0; i < 5_000; i++) verifySignature(signing.publicKeyHex, message, signature);
+    });
+
     log(`verifying ${PROOFS} proofs in one \`verify DIR --offline\`...`);
     const batch = await timed(() => run(['verify', proofs, '--offline', '--json', '--report', join(dir, 'report.csv')], env));
     const summary = JSON.parse(batch.result) as { total: number; seconds: number };
@@ -84,6 +92,7 @@ export async function cliBenchmarks(log: (line: string) => void): Promise<BenchR
       { name: 'CLI: node -e 0 on this machine, for comparison (median)', value: percentile(bare, 50), unit: 'ms' },
       { name: `CLI: verify DIR --offline, ${PROOFS} proofs, in-process rate`, value: summary.total / summary.seconds, unit: 'proofs/s', target: { value: 5000, better: 'higher' } },
       { name: `CLI: verify DIR --offline, ${PROOFS} proofs, wall time incl. start and report`, value: batch.ms, unit: 'ms' },
+      { name: 'CLI: Ed25519 signature checks on one thread, for comparison', value: 5_000 / (checks.ms / 1000), unit: 'checks/s' },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
