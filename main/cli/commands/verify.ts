@@ -52,6 +52,8 @@ export async function verifyCommand(args: string[], ctx: CliContext): Promise<nu
     const { verifyRemote } = await import('../verify/verify-remote.js');
     return verifyRemote(values, positionals, ctx);
   }
+  const stray = (['partner', 'auth-url', 'client-id', 'realm'] as const).find((flag) => values[flag] !== undefined);
+  if (stray) throw new UsageError(`--${stray} applies only with --remote BASE_URL: a proof file is checked without any Partner's account`);
   if (positionals.length === 0) throw new UsageError(`verify needs a proof file (or several, or a directory)\n${VERIFY_USAGE}`);
   if (values.offline && values.rpc !== undefined) throw new UsageError('--offline and --rpc exclude each other: --offline asks no chain');
   if (values.rpc !== undefined && !/^https?:\/\/[^\s]+$/.test(values.rpc)) throw new UsageError(`--rpc takes an http(s) JSON-RPC URL, e.g. http://127.0.0.1:8545; got ${JSON.stringify(values.rpc)}`);
