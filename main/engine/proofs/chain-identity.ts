@@ -19,7 +19,7 @@ export const INSTALLATION_FILE = 'installation.json';
 
 /** The text of the reason a local-chain proof gets on a machine that is not the issuer's. */
 export const LOCAL_CHAIN_ELSEWHERE =
-  "this proof was anchored on the issuer's local development chain, which this machine does not have (verify it where it was issued, or with --rpc URL of that chain)";
+  "this proof was anchored on the issuer's local development chain, which this machine does not have; verify it where it was issued, or with --rpc URL of that chain";
 
 export interface InstallationRecord {
   installation_id: string;
