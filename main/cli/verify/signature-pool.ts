@@ -21,7 +21,7 @@ parentPort.on('message', ({ id, keys: hexes, messages, signatures }) => {
   const results = new Uint8Array(hexes.length);
   for (let i = 0; i < hexes.length; i++) {
     try {
-      results[i] = crypto.verify(null, messages[i], keyOf(hexes[i]), signatures[i]) ? 1 : 0;
+      results[i] = crypto.verify(null, Buffer.from(messages[i], 'hex'), keyOf(hexes[i]), Buffer.from(signatures[i], 'hex')) ? 1 : 0;
     } catch {
       results[i] = 0;
     }
@@ -49,7 +49,8 @@ export class SignaturePool {
   private scheduled = false;
   private nextId = 0;
 
-  constructor(size = Math.max(1, availableParallelism() - 1)) {
+  // One worker per core: the main thread mostly waits for them (it only reads, parses and hashes).
+  constructor(size = Math.max(1, availableParallelism())) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       worker.unref();
@@ -82,7 +83,8 @@ export class SignaturePool {
       if (batch.length === 0) return;
       const id = this.nextId++;
       this.waiting.set(id, batch);
-      worker.postMessage({ id, keys: batch.map((r) => r.key), messages: batch.map((r) => r.message), signatures: batch.map((r) => r.signature) });
+      // As hex text: a small Buffer is a view of Node's shared 8 KiB pool, and posting it would copy the whole pool.
+      worker.postMessage({ id, keys: batch.map((r) => r.key), messages: batch.map((r) => r.message.toString('hex')), signatures: batch.map((r) => r.signature.toString('hex')) });
     });
   }
 
