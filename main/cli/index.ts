@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 /** The headless entry: `npm run cli -- <command>` (or the built `proofdesk`). Plain Node, no Electron. */
+import { reportError } from './error-report.js';
 import { runCli } from './run.js';
+
+// The last net: an error thrown outside a command's own handling (a timer, a stream event) is
+// still one sentence and an exit code, never Node's stack dump.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error: unknown) => {
+    const report = reportError(error);
+    process.stderr.write(`${report.message}\n`);
+    process.exit(report.code);
+  });
+}
 
 /** A question on the terminal (stderr, so that stdout stays the command's output). */
 async function ask(question: string): Promise<string> {

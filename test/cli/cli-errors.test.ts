@@ -71,6 +71,23 @@ describe('honest errors and exits', () => {
     expect(result.code).toBe(3);
   }, 60_000);
 
+  it('an error thrown outside a command (a timer) is still one sentence and an exit code, not a stack dump', async () => {
+    // A module loaded before the CLI that throws a full-disk error from a timer while `serve` runs.
+    const preload = join(data, 'throw-later.mjs');
+    writeFileSync(preload, "setTimeout(() => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/full/disk' }); }, 4000);\n");
+    const child = spawn(process.execPath, ['--import', preload, '--import', 'tsx', join(REPO, 'main/cli/index.ts'), 'serve', '--port', '0', '--data', data], {
+      cwd: REPO,
+      env: { ...process.env, PROOFDESK_PASSPHRASE: PASS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(err.trim().split('\n').at(-1)).toBe('The disk is full (/full/disk): free some space and run the command again; nothing was lost (ENOSPC).');
+    expect(err).not.toMatch(/\n\s+at /);
+    expect(code).toBe(3);
+  }, 60_000);
+
   it('an unknown subcommand says so instead of a Partner-selection error', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'proofdesk-unknown-'));
     try {
