@@ -3,6 +3,7 @@
  * processes started 0.3 s apart on one data directory whose local chain nobody runs. Before,
  * they shared the anvil the first one started and lost it when that one exited (pending).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,3 +40,19 @@ it('six verify processes started 0.3 s apart on one data directory all answer ok
   // None of them took the data directory's chain: nothing runs there and the lock is gone.
   expect(existsSync(join(data, 'chain', 'local', 'anvil.lock.json'))).toBe(false);
 }, 180_000);
+
+it('a chain another process runs there that stops answering: verify reads the saved state instead (ok, not pending)', async () => {
+  // A lock as a live owner (this test) leaves it, naming a live process that looks like anvil
+  // but whose endpoint is gone: the chain of an `issue` that is ending.
+  const stand = spawn('bash', ['-c', 'exec -a anvil sleep 60'], { stdio: 'ignore' });
+  const lock = join(data, 'chain', 'local', 'anvil.lock.json');
+  try {
+    await new Promise((r) => setTimeout(r, 200));
+    writeFileSync(lock, JSON.stringify({ pid: stand.pid, ownerPid: process.pid, rpcUrl: 'http://127.0.0.1:9', startedAt: new Date().toISOString() }));
+    const result = await runCliChild(['verify', proof, '--json', '--data', data], ENV);
+    expect(JSON.parse(result.out).result.status, result.out + result.err).toBe('ok');
+  } finally {
+    stand.kill('SIGKILL');
+    rmSync(lock, { force: true });
+  }
+}, 120_000);

@@ -13,8 +13,8 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnvilNode } from '../../chain/index.js';
-import { ChainError } from '../../chain/errors.js';
+import type { AnvilNode, StartAnvilParameters } from '../../chain/index.js';
+import { ChainError, ChainUnreachableError } from '../../chain/errors.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import { LOCAL_CHAIN_ELSEWHERE, readInstallation } from '../../engine/proofs/chain-identity.js';
 import { chainReaderFor } from '../../engine/proofs/verify-chain-reader.js';
@@ -95,7 +95,46 @@ export class VerifyChains {
     const { findRunningAnvil, startAnvil } = await import('../../chain/index.js');
     const stateDir = join(this.options.dataDir, 'chain', 'local');
     const running = findRunningAnvil(stateDir);
-    if (running) return this.connect(running.rpcUrl, chainId);
+    if (running) {
+      // Another process's chain can go away while we read it (its `issue` ends): then read the
+      // state it saved instead, rather than answer pending for a chain that is right here.
+      const copy = () => this.privateCopy(stateDir, chainId, startAnvil);
+      const found = await this.connect(running.rpcUrl, chainId);
+      return 'reason' in found ? copy() : this.withFallback(found, copy);
+    }
+    return this.privateCopy(stateDir, chainId, startAnvil);
+  }
+
+  /** A reader that, when `first` stops answering, goes on with the one `fallback` gives (once). */
+  private withFallback(first: ChainReader, fallback: () => Promise<Found>): ChainReader {
+    let current = first;
+    let switched: Promise<Found> | undefined;
+    const call = async <T>(read: (reader: ChainReader) => Promise<T>): Promise<T> => {
+      try {
+        return await read(current);
+      } catch (error) {
+        if (!(error instanceof ChainUnreachableError || (error instanceof ChainError && error.code === 'chain_unreachable'))) throw error;
+        const next = await (switched ??= fallback());
+        if ('reason' in next) throw error;
+        current = next;
+        return read(current);
+      }
+    };
+    return {
+      chainId: first.chainId,
+      readRegistry: (address) => call((r) => r.readRegistry(address)),
+      issuedAt: (address, root) => call((r) => r.issuedAt(address, root)),
+      revokedAt: (address, hash) => call((r) => r.revokedAt(address, hash)),
+      getReceipt: (hash) => call((r) => r.getReceipt(hash)),
+      confirmations: (hash) => call((r) => r.confirmations(hash)),
+      blockTimestamp: (blockNumber) => call((r) => r.blockTimestamp(blockNumber)),
+      getTransaction: (hash) => call((r) => r.getTransaction(hash)),
+      genesisHash: () => call((r) => r.genesisHash!()),
+    };
+  }
+
+  /** A private anvil over a copy of the saved chain state (a read-only view nobody else uses). */
+  private async privateCopy(stateDir: string, chainId: number, startAnvil: (params: StartAnvilParameters) => Promise<AnvilNode>): Promise<Found> {
     const files = ['state.json', 'state.snapshot.json'].filter((name) => existsSync(join(stateDir, name)));
     if (files.length === 0) return { reason: LOCAL_CHAIN_ELSEWHERE };
     // A read-only view: the chain as its owner last saved it, in a directory only this process uses.
