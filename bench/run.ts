@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: runs every benchmark, prints a table and writes bench/results.json.
+ * `npm run bench`: runs every benchmark (`npm run bench -- cli api` runs only those suites), prints a table and writes bench/results.json.
  * Benchmarks measure; they do not fail the build (targets are shown next to each figure).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiBenchmarks } from './api.bench.js';
+import { cliBenchmarks } from './cli.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
 import { issuingBenchmarks } from './issuing.bench.js';
@@ -17,7 +18,10 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log)), ...(await ingestBenchmarks(log))];
+const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks };
+const only = process.argv.slice(2);
+const results: BenchResult[] = [];
+for (const [name, suite] of Object.entries(SUITES)) if (only.length === 0 || only.includes(name)) results.push(...(await suite(log)));
 
 const rows = results.map((r) => {
   const met = meetsTarget(r);

@@ -115,6 +115,11 @@ export class ChainClient {
     return this.#run(() => this.#ctx.client.getBlockNumber({ cacheTime: 0 }));
   }
 
+  /** The hash of block 0: names the chain beyond its chain id (every dev chain is 31337). */
+  genesisHash(): Promise<Hex> {
+    return this.#run(async () => (await this.#ctx.client.getBlock({ blockNumber: 0n })).hash as Hex);
+  }
+
   /** The timestamp of block `blockNumber`. */
   blockTimestamp(blockNumber: bigint): Promise<Date> {
     return this.#run(() => getBlockTimestamp(this.#ctx, blockNumber));

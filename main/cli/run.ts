@@ -1,84 +1,119 @@
-import { isServiceError } from '../../common/errors.js';
-import { SecretStoreCorruptError, SecretStoreUnavailableError } from '../secrets/index.js';
-import { UsageError } from './cli-error.js';
-import { CREDENTIAL_USAGE, credentialCommand } from './commands/credential.js';
-import { ISSUE_USAGE, issueCommand } from './commands/issue.js';
-import { JOBS_USAGE, jobsCommand } from './commands/jobs.js';
-import { PARTNER_USAGE, partnerCommand } from './commands/partner.js';
-import { SERVE_USAGE, serveCommand } from './commands/serve.js';
-import { VERIFY_USAGE, verifyCommand } from './commands/verify.js';
-import { WATCH_USAGE, watchCommand } from './commands/watch.js';
+/**
+ * The CLI's dispatcher. Each command's module is imported only when that command runs, so a
+ * command loads only what it needs (`partner list` no HTTP server or client, `verify --offline`
+ * no chain client): a call of the built CLI starts in a fraction of a second.
+ */
 import type { CliContext } from './context.js';
+import { reportError } from './error-report.js';
 
-export const USAGE = `Proofdesk — issue and verify blockchain-anchored credentials (headless commands)
+interface CommandModule {
+  run: (args: string[], ctx: CliContext) => Promise<number>;
+  usage: string;
+}
 
-Usage: npm run cli -- <command> [options]
-
-${PARTNER_USAGE}
-
-${CREDENTIAL_USAGE}
-
-${JOBS_USAGE}
-
-${ISSUE_USAGE}
-${VERIFY_USAGE}
-
-${WATCH_USAGE}
-
-${SERVE_USAGE}
-
-Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
-The credential, jobs and issue commands take --remote BASE_URL [--auth-url URL] [--client-id ID] [--realm R] to work
-against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`) instead of --data. The client secret is
-read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults: --auth-url $PROOFDESK_AUTH_URL or the origin
-of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm $PROOFDESK_REALM or proofdesk.
-Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE (an encrypted file in DIR).
-Exit codes: 0 done, 1 the service refused (error id and message on stderr) or a proof is not ok, 2 wrong usage.`;
-
-const COMMANDS: Record<string, (args: string[], ctx: CliContext) => Promise<number>> = {
-  partner: partnerCommand,
-  credential: credentialCommand,
-  jobs: jobsCommand,
-  issue: issueCommand,
-  verify: verifyCommand,
-  watch: watchCommand,
-  serve: serveCommand,
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  partner: async () => {
+    const m = await import('./commands/partner.js');
+    return { run: m.partnerCommand, usage: m.PARTNER_USAGE };
+  },
+  credential: async () => {
+    const m = await import('./commands/credential.js');
+    return { run: m.credentialCommand, usage: m.CREDENTIAL_USAGE };
+  },
+  certificate: async () => {
+    const m = await import('./commands/certificate.js');
+    return { run: m.certificateCommand, usage: m.CERTIFICATE_USAGE };
+  },
+  revoke: async () => {
+    const m = await import('./commands/revoke.js');
+    return { run: m.revokeCommand, usage: m.REVOKE_USAGE };
+  },
+  jobs: async () => {
+    const m = await import('./commands/jobs.js');
+    return { run: m.jobsCommand, usage: m.JOBS_USAGE };
+  },
+  issue: async () => {
+    const m = await import('./commands/issue.js');
+    return { run: m.issueCommand, usage: m.ISSUE_USAGE };
+  },
+  verify: async () => {
+    const m = await import('./commands/verify.js');
+    return { run: m.verifyCommand, usage: m.VERIFY_USAGE };
+  },
+  watch: async () => {
+    const m = await import('./commands/watch.js');
+    return { run: m.watchCommand, usage: m.WATCH_USAGE };
+  },
+  serve: async () => {
+    const m = await import('./commands/serve.js');
+    return { run: m.serveCommand, usage: m.SERVE_USAGE };
+  },
 };
+
+/** One example per command, shown by `COMMAND --help` (the commands' own usage texts come first). */
+const EXAMPLES: Record<string, string> = {
+  partner: 'proofdesk partner add --name "University of Testing" --data ./proofdesk-data',
+  credential: 'proofdesk credential create --title "BSc Chemistry" --meta student="Ada Lovelace" --file diploma.pdf --tag cs2026',
+  certificate: 'proofdesk certificate list --issued-from 2026-01-01 --verification-status failed\nproofdesk certificate download 0190d6c4-… 0190d6c5-… --out ./proofs',
+  revoke: 'proofdesk revoke 0190d6c4-7a1b-7c2d-8e3f-123456789abc --yes\nproofdesk revoke --credential 0190d6c4-… --engine local',
+  jobs: 'proofdesk jobs list --status scheduled\nproofdesk jobs issue-now --engine local\nproofdesk jobs tag 0190d6c4-… --tag spring-2026',
+  issue: 'proofdesk issue diploma.pdf transcript.pdf --tag cs2026 --now --out ./proofs',
+  verify: 'proofdesk verify diploma.pdf.proof.json --file diploma.pdf\nproofdesk verify diploma.pdf.proof.json --rpc http://127.0.0.1:8545\nproofdesk verify ./proofs --offline --report proofs.csv',
+  watch: 'proofdesk watch ./inbox --out ./proofs --tag cs2026',
+  serve: 'proofdesk serve --port 8080',
+};
+
+const FOOTER = `Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
+The credential, certificate, revoke, jobs, issue and verify commands take --remote BASE_URL [--auth-url URL]
+[--client-id ID] [--realm R] to work against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`)
+instead of --data. The client secret is read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults:
+--auth-url $PROOFDESK_AUTH_URL or the origin of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm
+$PROOFDESK_REALM or proofdesk.
+Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE (an encrypted file in DIR).
+Exit codes: 0 done, 1 the service refused (error id and message on stderr) or a proof is not ok, 2 wrong usage,
+3 something around the command stopped it (a full disk, no keychain, a chain or server not answering): fix it and
+run again, 70 a bug in Proofdesk.
+\`proofdesk COMMAND --help\` shows one command with an example. (In a clone: npm run cli -- COMMAND ….)`;
+
+/** The whole usage text (every command's). */
+export async function usage(): Promise<string> {
+  const modules = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  return `Proofdesk — issue and verify blockchain-anchored credentials (headless commands)
+
+Usage: proofdesk <command> [options]        (in a clone: npm run cli -- <command> [options])
+
+${modules.map((m) => m.usage).join('\n\n')}
+
+${FOOTER}`;
+}
+
+/** One command's help: its usage and an example. */
+function commandHelp(name: string, module: CommandModule): string {
+  return `Usage:\n${module.usage}\n\nExample:\n${EXAMPLES[name]!.split('\n').map((l) => `  ${l}`).join('\n')}\n\n${FOOTER}`;
+}
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    ctx.stdout(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  const handler = COMMANDS[command];
-  if (!handler) {
-    ctx.stderr(`Unknown command ${JSON.stringify(command)}.\n\n${USAGE}`);
-    return 2;
-  }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    ctx.stdout(USAGE);
-    return 0;
-  }
   try {
-    return await handler(rest, ctx);
-  } catch (error) {
-    // node:util parseArgs rejects unknown or malformed flags with ERR_PARSE_ARGS_* codes.
-    if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
-      ctx.stderr(`${(error as Error).message}\n(npm run cli -- help for every command)`);
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      const about = command === 'help' && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]) ? rest[0] : undefined;
+      ctx.stdout(about ? commandHelp(about, await COMMANDS[about]!()) : await usage());
+      return command === undefined ? 2 : 0;
+    }
+    if (!Object.hasOwn(COMMANDS, command)) {
+      ctx.stderr(`Unknown command ${JSON.stringify(command)}: the commands are ${Object.keys(COMMANDS).join(', ')}.\n(proofdesk help for all of them, proofdesk COMMAND --help for one)`);
       return 2;
     }
-    if (isServiceError(error)) {
-      ctx.stderr(`error ${error.id} (${error.status}): ${error.message}`);
-      return 1;
+    const module = await COMMANDS[command]!();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      ctx.stdout(commandHelp(command, module));
+      return 0;
     }
-    // No keychain, no keytar, a wrong passphrase: the message says what to install or set.
-    if (error instanceof SecretStoreUnavailableError || error instanceof SecretStoreCorruptError) {
-      ctx.stderr(error.message);
-      return 1;
-    }
-    ctx.stderr(`Unexpected error: ${(error as Error).stack ?? String(error)}`);
-    return 1;
+    return await module.run(rest, ctx);
+  } catch (error) {
+    const report = reportError(error);
+    ctx.stderr(report.message);
+    return report.code;
   }
 }

@@ -159,6 +159,7 @@ export function buildProofFile(scope: PartnerScope, row: CertificateRow): ProofF
       transaction_id: row.tx_hash!,
       registry_address: row.registry!,
       explorer_tx_url: explorerTxUrl(engine, row.tx_hash!),
+      ...scope.issuing.proofChainIdentity(engine.id, engine.chain_id ?? 0),
     },
     issuer: { public_key: row.public_key!, signature_scheme: 'Ed25519', signature: row.signature },
   };

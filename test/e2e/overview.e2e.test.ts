@@ -19,7 +19,7 @@ import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
-const SCREENSHOT = '/tmp/proofdesk-overview.png';
+const SCREENSHOT = fileURLToPath(new URL('../../build/proofdesk-overview.png', import.meta.url));
 
 let workDir: string;
 let rendererDir: string;

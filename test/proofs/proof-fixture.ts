@@ -132,7 +132,11 @@ export function offlineProof(): ProofFile {
     address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as Address,
   };
   const credentials = [makeCredential({ files: ['a', 'b'], expiry_date: '2031-05-01' }), makeCredential({ files: [] }), makeCredential()];
-  return buildBatch(partner, credentials, 31337).proof(0, { transactionId: `0x${'ab'.repeat(32)}`, issuedDate: '2026-01-02T03:04:05.000Z' });
+  const proof = buildBatch(partner, credentials, 31337).proof(0, { transactionId: `0x${'ab'.repeat(32)}`, issuedDate: '2026-01-02T03:04:05.000Z' });
+  // The optional chain identity fields too, so that the schema tests see every field.
+  proof.chain.genesis_hash = `0x${'cd'.repeat(32)}`;
+  proof.chain.installation_id = randomUUID();
+  return proof;
 }
 
 /** A deep copy of a proof, to tamper with. */

@@ -27,11 +27,11 @@ const KEYS = {
   credential: { uid: 1, title: 1, metadata: 1, files: 1, credentials: 1, upload_date: 1, expiry_date: 1 } satisfies Record<keyof CertificatePayload['credential'], 1>,
   file: { file_hash: 1, file_type: 1 } satisfies Record<keyof FileRecord, 1>,
   engine: { id: 1, chain_id: 1 } satisfies Record<keyof CertificatePayload['engine'], 1>,
-  chain: { engine: 1, chain_id: 1, transaction_id: 1, registry_address: 1, explorer_tx_url: 1 } satisfies Record<keyof ProofFile['chain'], 1>,
+  chain: { engine: 1, chain_id: 1, transaction_id: 1, registry_address: 1, explorer_tx_url: 1, genesis_hash: 1, installation_id: 1 } satisfies Record<keyof ProofFile['chain'], 1>,
   issuer: { public_key: 1, signature_scheme: 1, signature: 1 } satisfies Record<keyof ProofFile['issuer'], 1>,
 };
 /** Optional keys of the interfaces (everything else is required). */
-const OPTIONAL: Partial<Record<keyof typeof KEYS, string[]>> = { file: ['file_type'] };
+const OPTIONAL: Partial<Record<keyof typeof KEYS, string[]>> = { file: ['file_type'], chain: ['genesis_hash', 'installation_id'] };
 
 function resolve(s: Schema): Schema {
   const ref = s.$ref;
@@ -188,6 +188,8 @@ describe('docs/proof-file.schema.json', () => {
     ['metadata as an array', (p) => void (p.certificate.credential.metadata = [])],
     ['a missing file hash', (p) => void delete p.certificate.credential.files[0].file_hash],
     ['a numeric linked credential', (p) => void (p.certificate.credential.credentials = [1])],
+    ['a short genesis hash', (p) => void (p.chain.genesis_hash = '0x1234')],
+    ['an installation id with spaces', (p) => void (p.chain.installation_id = 'my laptop')],
   ];
 
   it.each(invalid)('refuses %s, as the shape check does', (_, tamper) => {

@@ -63,7 +63,7 @@ describe('keytar not installed', () => {
 
   it('the real CLI with keytar hidden by an --import preload that fails its resolution: says how to get the keychain once, no stack; PROOFDESK_PASSPHRASE works', async () => {
     const without = await runCli(['partner', 'add', '--name', 'Uni', '--data', dataDir], {});
-    expect(without.code).toBe(1);
+    expect(without.code).toBe(3);
     expectGuidance(without.stderr.trim());
     expect(without.stderr.split('libsecret-1-dev').length - 1).toBe(1);
     expect(without.stderr).not.toMatch(/^\s+at /m);

@@ -24,6 +24,10 @@ function credentialRows(page: Page<Credential>): string[][] {
 /** `credential create | list | show | tag | untag | schedule | unschedule` */
 export async function credentialCommand(args: string[], ctx: CliContext): Promise<number> {
   const [action, ...rest] = args;
+  // An unknown action is said first, before a data directory or Partner is looked at.
+  if (!['create', 'list', 'show', 'tag', 'untag', 'schedule', 'unschedule'].includes(action ?? '')) {
+    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} credential command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: credential takes create | list | show | tag | untag | schedule | unschedule\n${CREDENTIAL_USAGE}`);
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

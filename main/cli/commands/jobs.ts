@@ -5,11 +5,18 @@ import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.
 import { json, pageSummary, table } from '../output.js';
 
 export const JOBS_USAGE = `jobs list [--status S] [--and-tags a,b] [--or-tags a,b] [--page N] [--per-page N] [--json]
-jobs show UID                                         (also with --remote BASE_URL, see Remote below)`;
+jobs show UID
+jobs issue-now --engine E                             issue the Partner's scheduled credentials on E now (demo engines)
+jobs tag UID... --tag T... [--replace]                add tags (or replace all tags) on jobs
+  Every jobs command takes [--partner ID|NAME], or --remote BASE_URL.`;
 
 /** `jobs list | show` */
 export async function jobsCommand(args: string[], ctx: CliContext): Promise<number> {
   const [action, ...rest] = args;
+  // An unknown action is said first, before a data directory or Partner is looked at.
+  if (!['list', 'show', 'issue-now', 'tag'].includes(action ?? '')) {
+    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} jobs command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: jobs takes list | show | issue-now | tag\n${JOBS_USAGE}`);
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -22,6 +29,9 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
     'or-tags': { type: 'string' },
     page: { type: 'string' },
     'per-page': { type: 'string' },
+    engine: { type: 'string' },
+    tag: { type: 'string', multiple: true },
+    replace: { type: 'boolean' },
     },
   });
   return withPartnerService(values, async (service) => {
@@ -44,6 +54,27 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
       ctx.stdout(json(await service.getJob(positionals[0]!)));
       return 0;
     }
-    throw new UsageError(`Unknown jobs command\n${JOBS_USAGE}`);
-  });
+    if (action === 'issue-now') {
+      if (values.engine === undefined || positionals.length > 0) throw new UsageError(`jobs issue-now takes --engine E (and nothing else)\n${JOBS_USAGE}`);
+      let job = await service.issueJobNow({ engine: values.engine });
+      ctx.stderr(`job ${job.uid} on ${job.chain}: ${job.status}`);
+      // Follow it to the end, as `issue --now` does: a job sent is not yet a job issued.
+      while (job.status === 'started' || job.status === 'unconfirmed') {
+        await new Promise((r) => setTimeout(r, 250));
+        const next = await service.getJob(job.uid);
+        if (next.status !== job.status) ctx.stderr(`job ${next.uid} on ${next.chain}: ${next.status}`);
+        job = next;
+      }
+      ctx.stdout(values.json ? json(job) : `Job ${job.uid} on ${job.chain}: ${job.status}${job.issued_date ? `, issued ${job.issued_date}` : ''}`);
+      return job.status === 'finished' ? 0 : 1;
+    }
+    if (action === 'tag') {
+      if (positionals.length === 0 || !values.tag?.length) throw new UsageError(`jobs tag needs UID... and --tag T...\n${JOBS_USAGE}`);
+      const body = { jobs: positionals.map((uid) => ({ job_uid: uid, tags: values.tag! })) };
+      await (values.replace ? service.replaceJobTags(body) : service.addJobTags(body));
+      ctx.stdout(`${values.replace ? 'Replaced' : 'Added'} tags on ${positionals.length} job(s)`);
+      return 0;
+    }
+    throw new UsageError(`jobs ${action} takes one UID\n${JOBS_USAGE}`);
+  }, action === 'issue-now' ? { secrets: true, issuing: { scheduler: true, tickMs: 250 } } : {});
 }

@@ -1,48 +1,73 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
-import type { VerificationResult } from '../../../common/wire-types.js';
-import { hashSource } from '../../engine/file-store.js';
-import { verifyProof } from '../../engine/proofs/verify-proof.js';
 import { COMMON_OPTIONS, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { withEngine, type CliContext } from '../context.js';
-import { json } from '../output.js';
+import type { CliContext } from '../context.js';
 
-export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--json] [--offline]
+export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offline] [--json]
                                                       check a proof file's six steps; exit 0 only when it is ok.
-                                                      --offline: no chain (those steps stay pending)`;
+                                                      --rpc URL: ask that JSON-RPC endpoint (any EVM chain), needing
+                                                      nothing but the proof; --offline: ask no chain (those steps stay
+                                                      pending). Without either, the chains of --data DIR are asked; a
+                                                      proof of another machine's local chain is pending, never failed.
+                                                      e.g. verify diploma.proof.json --file diploma.pdf --rpc http://127.0.0.1:8545
+verify PROOF... | DIR [--report FILE.csv] [--rpc URL | --offline]
+                                                      many proofs in one run (DIR: every *.json in it): a summary
+                                                      table, and one CSV row per proof with --report
+verify --remote BASE_URL CERTIFICATE_UID              ask a remote instance of the service to verify its certificate`;
 
-const MARK: Record<string, string> = { passed: 'ok  ', failed: 'FAIL', pending: 'wait', not_started: '-   ', error: 'ERR ' };
-
-function render(result: VerificationResult): string {
-  const lines = Object.values(result.verification).map((step) => {
-    const reason = (step.description as { reason?: string }).reason;
-    return `  [${MARK[step.status] ?? step.status}] ${step.name}: ${step.status}${reason ? ` (${reason})` : ''}`;
-  });
-  return [...lines, `Result: ${result.result.status}`].join('\n');
+/** The original file's SHA-256 (hex), streamed. */
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ServiceError('invalid_value', `Cannot read the original file ${path}: ${code === 'ENOENT' ? 'there is no such file' : (error as Error).message}`);
+  }
+  return hash.digest('hex');
 }
 
-/** `verify PROOF` */
+/** `verify PROOF` and `verify PROOF... | DIR` */
 export async function verifyCommand(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...COMMON_OPTIONS, file: { type: 'string' }, offline: { type: 'boolean' } },
+    options: {
+      ...COMMON_OPTIONS,
+      file: { type: 'string' },
+      offline: { type: 'boolean' },
+      rpc: { type: 'string' },
+      report: { type: 'string' },
+      remote: { type: 'string' },
+      'auth-url': { type: 'string' },
+      'client-id': { type: 'string' },
+      realm: { type: 'string' },
+      partner: { type: 'string' },
+    },
   });
-  if (positionals.length !== 1) throw new UsageError(`verify takes one proof file\n${VERIFY_USAGE}`);
-  const proofPath = userPath(positionals[0]!);
-  let proof: unknown;
-  try {
-    proof = JSON.parse(readFileSync(proofPath, 'utf8'));
-  } catch (error) {
-    throw new ServiceError('invalid_value', `${proofPath} is not a readable proof file: ${(error as Error).message}`);
+  if (values.remote !== undefined) {
+    const { verifyRemote } = await import('../verify/verify-remote.js');
+    return verifyRemote(values, positionals, ctx);
   }
-  const original = values.file === undefined ? undefined : (await hashSource({ path: userPath(values.file) })).hash;
-  return withEngine(userPath(values.data), async (engine) => {
-    const options = engine.issuing.verifyOptions(original);
-    const result = await verifyProof(proof, values.offline ? { ...options, chainFor: () => undefined } : options);
-    ctx.stdout(values.json ? json(result) : render(result));
-    return result.result.status === 'ok' ? 0 : 1;
-  });
+  const stray = (['partner', 'auth-url', 'client-id', 'realm'] as const).find((flag) => values[flag] !== undefined);
+  if (stray) throw new UsageError(`--${stray} applies only with --remote BASE_URL: a proof file is checked without any Partner's account`);
+  if (positionals.length === 0) throw new UsageError(`verify needs a proof file (or several, or a directory)\n${VERIFY_USAGE}`);
+  if (values.offline && values.rpc !== undefined) throw new UsageError('--offline and --rpc exclude each other: --offline asks no chain');
+  if (values.rpc !== undefined && !/^https?:\/\/[^\s]+$/.test(values.rpc)) throw new UsageError(`--rpc takes an http(s) JSON-RPC URL, e.g. http://127.0.0.1:8545; got ${JSON.stringify(values.rpc)}`);
+  const { defaultDataDir } = await import('../../engine/data-dir.js');
+  const { isDirectory, verifyBatch } = await import('../verify/verify-batch.js');
+  const paths = positionals.map((p) => userPath(p));
+  const chainsOptions = { dataDir: userPath(values.data) ?? defaultDataDir(), rpcUrl: values.rpc, offline: values.offline };
+  if (paths.length > 1 || isDirectory(paths[0]!) || values.report !== undefined) {
+    if (values.file !== undefined) throw new UsageError('--file checks one proof\'s original: give one proof file with it');
+    return verifyBatch(paths, { ...chainsOptions, report: userPath(values.report), json: values.json }, ctx);
+  }
+  const { readProofFile } = await import('../verify/read-proof.js');
+  const proof = readProofFile(paths[0]!);
+  const original = values.file === undefined ? undefined : await hashFile(userPath(values.file));
+  const { verifyOne } = await import('../verify/verify-batch.js');
+  return verifyOne(proof, original, chainsOptions, values.json === true, ctx);
 }

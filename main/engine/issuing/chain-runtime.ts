@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ChainClient, ChainUnreachableError, findRunningAnvil, startAnvil, type AnvilNode } from '../../chain/index.js';
 import type { EngineCatalog, EngineConfig } from '../engine-catalog.js';
+import { recordGenesis } from '../proofs/chain-identity.js';
 
 export interface ChainRuntimeOptions {
   /** Seconds between blocks on the local chain; default: a block per transaction. */
@@ -44,7 +45,14 @@ export class ChainRuntime {
 
   private async connect(engine: EngineConfig): Promise<ChainClient> {
     const rpcUrl = engine.rpc_url ?? (await this.localRpcUrl());
-    return ChainClient.connect({ rpcUrl, chainId: engine.chain_id ?? 0 });
+    const client = await ChainClient.connect({ rpcUrl, chainId: engine.chain_id ?? 0 });
+    // Proofs name their chain by its genesis block too (chain-identity.ts): note it on first connect.
+    try {
+      recordGenesis(this.dataDir, engine.id, client.chainId, await client.genesisHash());
+    } catch {
+      // Best effort: a proof without the genesis hash is still a valid proof.
+    }
+    return client;
   }
 
   private localStateDir(): string {

@@ -2,6 +2,7 @@ import type { SecretStore } from '../../../common/secret-store.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../database.js';
 import type { EngineCatalog } from '../engine-catalog.js';
+import { ensureInstallation, proofChainIdentity, readInstallation } from '../proofs/chain-identity.js';
 import { chainReaderFor } from '../proofs/verify-chain-reader.js';
 import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
@@ -26,16 +27,19 @@ export interface IssuingOptions extends ChainRuntimeOptions {
 export class IssuingRuntime {
   readonly ctx: IssuingContext;
   readonly issuer: JobIssuer;
+  /** This data directory's installation id (chain-identity.ts): local-chain proofs carry it. */
+  readonly installationId: string;
   private readonly scheduler: IssuingScheduler;
 
   constructor(
     db: Db,
     clock: Clock,
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly catalog: EngineCatalog,
     secrets: SecretStore | undefined,
     options: IssuingOptions,
   ) {
+    this.installationId = ensureInstallation(dataDir).installation_id;
     this.ctx = { db, clock, secrets, chains: new ChainRuntime(dataDir, catalog, options), signer: new SignerPool() };
     this.issuer = new JobIssuer(this.ctx);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
@@ -46,6 +50,11 @@ export class IssuingRuntime {
   /** Runs one scheduler round now (issue what is due, advance what is under way). */
   tick(): Promise<void> {
     return this.scheduler.tick();
+  }
+
+  /** What a proof of the engine says about its chain beyond the chain id (genesis, installation). */
+  proofChainIdentity(engine: string, chainId: number): { genesis_hash?: string; installation_id?: string } {
+    return proofChainIdentity(readInstallation(this.dataDir), engine, chainId);
   }
 
   /** How verification reaches the chains of this data directory's engines. */
@@ -61,6 +70,7 @@ export class IssuingRuntime {
         const config = this.catalog.find(engine);
         return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };
       },
+      localInstallationId: this.installationId,
       originalFileHash,
       now: () => new Date(this.ctx.clock.now()),
     };

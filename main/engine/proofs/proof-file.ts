@@ -35,6 +35,16 @@ export interface ProofFile {
     /** The Partner's registry contract: issuing and revocation are checked there. */
     registry_address: string;
     explorer_tx_url: string | null;
+    /**
+     * Hash of block 0 of the chain the proof was anchored on (0x hex): tells two chains with the
+     * same chain id apart. Optional: proofs written before it existed have none.
+     */
+    genesis_hash?: string;
+    /**
+     * The `local` engine only: the issuing installation's id. A local development chain exists
+     * only in the issuer's data directory; a verifier of another installation answers `pending`.
+     */
+    installation_id?: string;
   };
   /** The Partner's chain account (the registry's owner) is `certificate.partner.address`, signed. */
   issuer: {

@@ -17,6 +17,7 @@ export function chainReaderFor(client: ChainClient): ChainReader {
     getReceipt: (hash) => client.getReceipt(hash),
     confirmations: (hash) => client.confirmations(hash),
     blockTimestamp: (blockNumber) => client.blockTimestamp(blockNumber),
+    genesisHash: () => client.genesisHash(),
     getTransaction: async (hash) => {
       const tx = await client.getTransaction(hash);
       return tx && { to: tx.to, input: tx.input };

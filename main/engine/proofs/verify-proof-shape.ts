@@ -24,7 +24,15 @@ const SIGNATURE_HEX = /^[0-9a-f]{128}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ENGINE_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const INSTALLATION_ID = /^[0-9A-Za-z][0-9A-Za-z-]{0,63}$/;
 const MAX_DATE_TEXT = 64;
+/** With the u flag, only an unpaired surrogate is a code point of category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Refuses a string that is not text: a lone surrogate cannot be encoded as UTF-8, so no one could have signed it. */
+function wellFormed(value: string, path: string): void {
+  if (LONE_SURROGATE.test(value)) bad(path, 'holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not text: the proof was damaged or altered');
+}
 
 /** The keys of each object of a proof file, in the order they are checked. */
 export const PROOF_KEYS = {
@@ -34,7 +42,7 @@ export const PROOF_KEYS = {
   credential: ['uid', 'title', 'metadata', 'files', 'credentials', 'upload_date', 'expiry_date'],
   file: ['file_hash', 'file_type'],
   engine: ['id', 'chain_id'],
-  chain: ['engine', 'chain_id', 'transaction_id', 'registry_address', 'explorer_tx_url'],
+  chain: ['engine', 'chain_id', 'transaction_id', 'registry_address', 'explorer_tx_url', 'genesis_hash', 'installation_id'],
   issuer: ['public_key', 'signature_scheme', 'signature'],
 } as const;
 
@@ -67,6 +75,7 @@ function text(value: unknown, path: string, { min = 1, max = PROOF_MAX_TEXT } = 
   if (typeof value !== 'string') bad(path, `must be a string, got ${preview(value)}`);
   if (value.length < min) bad(path, 'must not be empty');
   if (value.length > max) bad(path, `is longer than ${max} characters`);
+  wellFormed(value, path);
   return value;
 }
 
@@ -116,6 +125,7 @@ function metadata(value: unknown, path: string): void {
     }
     if (typeof v === 'string') {
       if (v.length > PROOF_MAX_TEXT) bad(at.path, `is longer than ${PROOF_MAX_TEXT} characters`);
+      wellFormed(v, at.path);
       continue;
     }
     if (at.depth >= PROOF_MAX_METADATA_DEPTH) bad(at.path, `is nested deeper than ${PROOF_MAX_METADATA_DEPTH} levels`);
@@ -128,6 +138,7 @@ function metadata(value: unknown, path: string): void {
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
         if (key.length > PROOF_MAX_TEXT) bad(at.path, `has a key longer than ${PROOF_MAX_TEXT} characters`);
+        if (LONE_SURROGATE.test(key)) bad(at.path, 'has a key holding a lone UTF-16 surrogate, which is not text: the proof was damaged or altered');
         stack.push({ value: v[key], path: `${at.path}.${key.length > 40 ? `${key.slice(0, 40)}…` : key}`, depth: at.depth + 1 });
       }
       continue;
@@ -174,12 +185,14 @@ export function validateProofFile(value: unknown): ProofFile {
   list(proof.merkle_path, 'merkle_path', PROOF_MAX_PATH).forEach((h, i) => matching(h, `merkle_path[${i}]`, HASH_HEX, 'a SHA-256 hash as 64 lowercase hex digits'));
   matching(proof.root, 'root', HASH_HEX, 'a SHA-256 hash as 64 lowercase hex digits');
 
-  const chain = object(proof.chain, 'chain', PROOF_KEYS.chain);
+  const chain = object(proof.chain, 'chain', PROOF_KEYS.chain, ['genesis_hash', 'installation_id']);
   matching(chain.engine, 'chain.engine', ENGINE_ID, 'an engine id (lowercase letters, digits, "_", "-")');
   chainId(chain.chain_id, 'chain.chain_id');
   matching(chain.transaction_id, 'chain.transaction_id', TX_HASH, 'a 0x-prefixed 32-byte hex transaction hash');
   matching(chain.registry_address, 'chain.registry_address', ADDRESS, 'a 0x-prefixed 20-byte hex address');
   if (chain.explorer_tx_url !== null) text(chain.explorer_tx_url, 'chain.explorer_tx_url', { max: 2048 });
+  if (Object.hasOwn(chain, 'genesis_hash')) matching(chain.genesis_hash, 'chain.genesis_hash', TX_HASH, 'a 0x-prefixed 32-byte hex block hash');
+  if (Object.hasOwn(chain, 'installation_id')) matching(chain.installation_id, 'chain.installation_id', INSTALLATION_ID, 'an installation id (letters, digits and "-", at most 64)');
 
   const issuer = object(proof.issuer, 'issuer', PROOF_KEYS.issuer);
   matching(issuer.public_key, 'issuer.public_key', HASH_HEX, 'an Ed25519 public key as 64 lowercase hex digits');

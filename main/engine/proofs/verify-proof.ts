@@ -14,16 +14,10 @@
  */
 import { ServiceError } from '../../../common/errors.js';
 import { parseIsoDate } from '../../../common/validate.js';
-import {
-  ChainError,
-  ChainUnreachableError,
-  RegistryNotFoundError,
-  encodeIssue,
-  type Address,
-  type Hex,
-  type RegistryInfo,
-  type TransactionReceiptSummary,
-} from '../../chain/index.js';
+// The error classes straight from errors.ts, and the calldata encoder on first use: checking a
+// proof offline must not load the chain client (viem), which costs more than the checks.
+import type { Address, Hex, RegistryInfo, TransactionReceiptSummary } from '../../chain/index.js';
+import { ChainError, ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
 import {
   VERIFICATION_STEP_KEYS,
   type StepStatus,
@@ -33,6 +27,7 @@ import {
   type VerificationStepKey,
 } from '../../../common/wire-types.js';
 import { leafOf } from './certificate-payload.js';
+import { LOCAL_CHAIN_ELSEWHERE } from './chain-identity.js';
 import { verifySignature } from './ed25519.js';
 import { rootFromPath } from './merkle-tree.js';
 import type { ProofFile } from './proof-file.js';
@@ -67,6 +62,13 @@ export interface ChainReader {
   blockTimestamp(blockNumber: bigint): Promise<Date>;
   /** The transaction's recipient and calldata; null when the node does not know it. */
   getTransaction(hash: Hex): Promise<ChainTransaction | null>;
+  /** The hash of block 0 (0x hex); without it a proof's `chain.genesis_hash` is not compared. */
+  genesisHash?(): Promise<string>;
+}
+
+/** Why the proof's chain cannot be asked: the chain steps are `pending` with this reason. */
+export interface ChainUnavailable {
+  reason: string;
 }
 
 export interface VerifyOptions {
@@ -75,11 +77,23 @@ export interface VerifyOptions {
    * is unknown → the chain steps are `pending` with the reason. May return a promise (to connect
    * lazily); a ChainUnreachableError it throws also makes the chain steps `pending`.
    */
-  chainFor(engine: string, chainId: number): ChainReader | undefined | Promise<ChainReader | undefined>;
+  chainFor(engine: string, chainId: number): ChainReader | ChainUnavailable | undefined | Promise<ChainReader | ChainUnavailable | undefined>;
+  /**
+   * The installation whose local chain `chainFor` gives for the `local` engine; null when this
+   * machine has none. A local-chain proof naming another installation is then `pending` (that
+   * chain exists only on the issuer's machine) without asking any chain. Undefined: no such check
+   * (the chain was given explicitly, e.g. `verify --rpc URL`; the genesis hash decides).
+   */
+  localInstallationId?: string | null;
   /** Confirmations the engine requires (default 1). */
   confirmationsRequired?(engine: string): number;
   /** The original file's bytes' SHA-256 (hex), when the verifier has the file. */
   originalFileHash?: string | undefined;
+  /**
+   * Checks an Ed25519 signature (default: verifySignature on this thread). `verify DIR` passes a
+   * pool of worker threads: the signature is the costliest offline check.
+   */
+  checkSignature?(publicKeyHex: string, message: Buffer, signature: Buffer): boolean | Promise<boolean>;
   /** Explorer URL templates: tx `{tx}`, address `{address}`; null when none. */
   explorer?(engine: string): { tx: string | null; address: string | null };
   now?: () => Date;
@@ -199,6 +213,8 @@ export async function verifyProof(proof: unknown, options: VerifyOptions): Promi
           description.reason = error.shortMessage;
         } else {
           status = 'error';
+          // Say why: an error without a reason leaves the reader nothing to act on.
+          description.reason = `this step could not be completed: ${error instanceof Error ? error.message : String(error)}`;
         }
       }
       if (status === 'failed' || status === 'error') stopped = true;
@@ -222,9 +238,28 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
   let access: Promise<ChainAccess> | undefined;
   const chain = (): Promise<ChainAccess> =>
     (access ??= (async (): Promise<ChainAccess> => {
-      const reader = await options.chainFor(engine, chainId);
-      if (!reader) return { reason: `No chain is available for engine "${engine}" (chain id ${chainId})` };
+      const installation = p.chain.installation_id;
+      const local = engine === 'local' && installation !== undefined;
+      if (local && options.localInstallationId !== undefined && options.localInstallationId !== installation) return { reason: LOCAL_CHAIN_ELSEWHERE };
+      const found = await options.chainFor(engine, chainId);
+      if (!found) return { reason: `No chain is available for engine "${engine}" (chain id ${chainId})` };
+      if ('reason' in found) return found;
+      const reader = found;
       if (reader.chainId !== chainId) return { reason: `The chain available for engine "${engine}" has chain id ${reader.chainId}, not the proof's ${chainId}` };
+      // The issuer's own local chain is the proof's whatever happened to it since; any other
+      // chain must be the one the proof names (same chain id is not enough: every dev chain is 31337).
+      const sameInstallation = local && options.localInstallationId === installation;
+      const expected = p.chain.genesis_hash?.toLowerCase();
+      if (!sameInstallation && expected !== undefined && reader.genesisHash) {
+        const actual = (await reader.genesisHash()).toLowerCase();
+        if (actual !== expected) {
+          return {
+            reason: local
+              ? LOCAL_CHAIN_ELSEWHERE
+              : `the chain reached for engine "${engine}" (chain id ${chainId}) is not the one this proof was anchored on: its genesis block is ${actual}, the proof's ${expected}`,
+          };
+        }
+      }
       return { reader };
     })());
 
@@ -271,6 +306,7 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
       const receipt = await reader.getReceipt(txId);
       if (!receipt || receipt.status !== 'success') return 'failed';
       const tx = await reader.getTransaction(txId);
+      const { encodeIssue } = await import('../../chain/registry-calls.js');
       if (!tx || tx.to?.toLowerCase() !== registry.toLowerCase() || tx.input.toLowerCase() !== encodeIssue(root).toLowerCase()) return 'failed';
       const minedAt = BigInt(Math.floor((await reader.blockTimestamp(receipt.blockNumber)).getTime() / 1000));
       const claimed = BigInt(Math.floor(parseIsoDate(p.issued_date, 'issued_date') / 1000));
@@ -291,7 +327,8 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
       signature: p.issuer.signature,
     }),
     async run() {
-      return verifySignature(p.issuer.public_key, Buffer.from(p.leaf, 'hex'), Buffer.from(p.issuer.signature, 'hex')) ? 'passed' : 'failed';
+      const check = options.checkSignature ?? verifySignature;
+      return (await check(p.issuer.public_key, Buffer.from(p.leaf, 'hex'), Buffer.from(p.issuer.signature, 'hex'))) ? 'passed' : 'failed';
     },
   };
 

@@ -1,0 +1,111 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Certificate, Page } from '../../../common/wire-types.js';
+import { COMMON_OPTIONS, userPath } from '../args.js';
+import { UsageError } from '../cli-error.js';
+import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
+import { json, pageSummary, table } from '../output.js';
+
+export const CERTIFICATE_USAGE = `certificate list [--uid U] [--job UID] [--credential UID] [--issued-from DATE] [--issued-until DATE]
+                 [--verification-status ok|pending|expired|revoked|failed|error]
+                 [--and-credential-tags a,b] [--or-credential-tags a,b] [--and-job-tags a,b] [--or-job-tags a,b]
+                 [--sort issued_date|chain] [--desc] [--page N] [--per-page N] [--json]
+                                                      the Partner's issued certificates, with the spec's filters
+certificate download UID... --out DIR                 write each certificate's proof file as DIR/UID.proof.json
+  Both take [--partner ID|NAME], or --remote BASE_URL.`;
+
+/** A certificate uid as a file name (as the REST download names it). */
+export function proofFileName(uid: string): string {
+  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.proof.json`;
+}
+
+function rows(page: Page<Certificate>): string[][] {
+  return page.items.map((c) => [
+    c.certificate.uid,
+    c.certificate.credential.title,
+    c.certificate.issued_date ?? '',
+    c.revoked_date ?? '',
+    c.last_verification ? `${c.last_verification.status} ${c.last_verification.timestamp}` : '',
+  ]);
+}
+
+/** `certificate list | download` */
+export async function certificateCommand(args: string[], ctx: CliContext): Promise<number> {
+  const [action, ...rest] = args;
+  if (action !== 'list' && action !== 'download') {
+    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} certificate command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: certificate takes list | download\n${CERTIFICATE_USAGE}`);
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      ...COMMON_OPTIONS,
+      ...REMOTE_OPTIONS,
+      partner: { type: 'string' },
+      uid: { type: 'string' },
+      job: { type: 'string' },
+      credential: { type: 'string' },
+      'issued-from': { type: 'string' },
+      'issued-until': { type: 'string' },
+      'verification-status': { type: 'string' },
+      'and-credential-tags': { type: 'string' },
+      'or-credential-tags': { type: 'string' },
+      'and-job-tags': { type: 'string' },
+      'or-job-tags': { type: 'string' },
+      sort: { type: 'string' },
+      desc: { type: 'boolean' },
+      page: { type: 'string' },
+      'per-page': { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${CERTIFICATE_USAGE}`);
+  if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${CERTIFICATE_USAGE}`);
+  return withPartnerService(values, async (service) => {
+    if (action === 'list') {
+      const page = await service.listCertificates({
+        uid: values.uid,
+        job_uid: values.job,
+        credential_uid: values.credential,
+        issued_date_from: values['issued-from'],
+        issued_date_until: values['issued-until'],
+        verification_status: values['verification-status'],
+        and_credential_tags: values['and-credential-tags'],
+        or_credential_tags: values['or-credential-tags'],
+        and_job_tags: values['and-job-tags'],
+        or_job_tags: values['or-job-tags'],
+        sort_by: values.sort,
+        order: values.desc ? 'desc' : 'asc',
+        page: values.page,
+        per_page: values['per-page'],
+      });
+      if (values.json) ctx.stdout(json(page));
+      else {
+        ctx.stdout(table(['uid', 'title', 'issued', 'revoked', 'last verification'], rows(page)));
+        ctx.stdout(pageSummary(page, 'certificates'));
+      }
+      return 0;
+    }
+    // Every proof is fetched before any is written: a wrong uid writes nothing.
+    const proofs: { uid: string; text: string }[] = [];
+    for (const uid of positionals) proofs.push({ uid, text: await service.downloadCertificate(uid) });
+    const dir = userPath(values.out!);
+    mkdirSync(dir, { recursive: true });
+    const written: string[] = [];
+    for (const { uid, text } of proofs) {
+      const path = join(dir, proofFileName(uid));
+      const temp = `${path}.writing-${process.pid}`;
+      try {
+        writeFileSync(temp, text);
+        renameSync(temp, path);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw Object.assign(error as Error, { path: (error as { path?: string }).path ?? path });
+      }
+      written.push(path);
+    }
+    ctx.stdout(values.json ? json({ proofs: written }) : written.join('\n'));
+    return 0;
+  });
+}

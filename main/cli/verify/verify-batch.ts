@@ -1,0 +1,143 @@
+/**
+ * `verify` of one proof, and of many in one process (`verify PROOF... | DIR`): the chains are
+ * connected once for the whole run, the proofs are checked a few at a time, and the outcome is a
+ * summary table (and with --report, one CSV row per proof).
+ */
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isServiceError } from '../../../common/errors.js';
+import type { VerificationResult } from '../../../common/wire-types.js';
+import { verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import type { CliContext } from '../context.js';
+import { json, table } from '../output.js';
+import { readProofFile } from './read-proof.js';
+import { renderResult } from './render.js';
+import { SignaturePool } from './signature-pool.js';
+import { VerifyChains, type VerifyChainsOptions } from './verify-chains.js';
+
+/** Proofs verified at once: enough to overlap chain round trips and fill the signature workers, few enough to keep memory flat. */
+const CONCURRENCY = 128;
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Verifies one parsed proof and prints the result; exit 0 only when it is ok. */
+export async function verifyOne(proof: unknown, originalFileHash: string | undefined, options: VerifyChainsOptions, asJson: boolean, ctx: CliContext): Promise<number> {
+  const chains = new VerifyChains(options);
+  try {
+    const result = await verifyProof(proof, chains.verifyOptions(originalFileHash));
+    ctx.stdout(asJson ? json(result) : renderResult(result));
+    return result.result.status === 'ok' ? 0 : 1;
+  } finally {
+    await chains.close();
+  }
+}
+
+/** The proof files of the arguments: files as given, directories' *.json files (sorted). */
+export function proofPaths(args: string[]): string[] {
+  const paths: string[] = [];
+  for (const arg of args) {
+    if (!isDirectory(arg)) {
+      paths.push(arg);
+      continue;
+    }
+    const names = readdirSync(arg, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+      .map((entry) => entry.name)
+      .sort();
+    paths.push(...names.map((name) => join(arg, name)));
+  }
+  return paths;
+}
+
+/** One proof's outcome in a batch. */
+export interface BatchRow {
+  path: string;
+  certificate_uid: string;
+  /** The result status, or `unreadable` for a file that is not a proof. */
+  result: string;
+  /** The first step that did not pass (failed, error, or pending). */
+  step: string;
+  reason: string;
+}
+
+function rowOf(path: string, proof: unknown, result: VerificationResult): BatchRow {
+  const uid = (proof as { certificate?: { uid?: unknown } }).certificate?.uid;
+  const steps = Object.values(result.verification);
+  const worst = steps.find((s) => s.status === 'failed' || s.status === 'error') ?? steps.find((s) => s.status === 'pending');
+  const reason = (worst?.description as { reason?: unknown } | undefined)?.reason;
+  return { path, certificate_uid: typeof uid === 'string' ? uid : '', result: result.result.status, step: worst?.name ?? '', reason: typeof reason === 'string' ? reason : '' };
+}
+
+async function verifyPath(path: string, options: VerifyOptions): Promise<BatchRow> {
+  let proof: unknown;
+  try {
+    proof = readProofFile(path);
+    return rowOf(path, proof, await verifyProof(proof, options));
+  } catch (error) {
+    if (!isServiceError(error)) throw error;
+    return { path, certificate_uid: '', result: 'unreadable', step: '', reason: error.message };
+  }
+}
+
+/** RFC 4180 field: quoted when it holds a comma, quote or line break; formula-leading text defused. */
+function csvField(text: string): string {
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** Verifies many proofs in this one process; exit 0 only when every one is ok. */
+export async function verifyBatch(args: string[], options: VerifyChainsOptions & { report?: string; json?: boolean }, ctx: CliContext): Promise<number> {
+  const paths = proofPaths(args);
+  if (paths.length === 0) {
+    ctx.stderr(`No proof files (*.json) in ${args.join(', ')}`);
+    return 1;
+  }
+  const chains = new VerifyChains(options);
+  const pool = paths.length >= 64 ? new SignaturePool() : undefined;
+  const verifyOptions: VerifyOptions = { ...chains.verifyOptions(), checkSignature: pool?.check };
+  const rows: BatchRow[] = new Array(paths.length);
+  const started = process.hrtime.bigint();
+  try {
+    let next = 0;
+    const worker = async () => {
+      while (next < paths.length) {
+        const i = next++;
+        rows[i] = await verifyPath(paths[i]!, verifyOptions);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, paths.length) }, worker));
+  } finally {
+    await Promise.all([chains.close(), pool?.close()]);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
+  if (options.report !== undefined) {
+    const lines = ['path,certificate_uid,result,step,reason', ...rows.map((r) => [r.path, r.certificate_uid, r.result, r.step, r.reason].map(csvField).join(','))];
+    try {
+      writeFileSync(options.report, `${lines.join('\r\n')}\r\n`);
+    } catch (error) {
+      // Name the file in the message: a full disk is about where the report was going.
+      throw Object.assign(error as Error, { path: (error as { path?: string }).path ?? options.report });
+    }
+  }
+  const ok = counts.get('ok') ?? 0;
+  if (options.json) {
+    ctx.stdout(json({ total: rows.length, seconds, counts: Object.fromEntries(counts), proofs: rows }));
+  } else {
+    const order = ['ok', 'pending', 'failed', 'expired', 'revoked', 'error', 'unreadable'];
+    const summary = [...counts.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])).map(([status, n]) => [status, String(n)]);
+    ctx.stdout(table(['result', 'proofs'], [...summary, ['total', String(rows.length)]]));
+    const notOk = rows.filter((r) => r.result !== 'ok');
+    for (const r of notOk.slice(0, 20)) ctx.stdout(`${r.result}: ${r.path}${r.step ? ` at "${r.step}"` : ''}${r.reason ? ` (${r.reason})` : ''}`);
+    if (notOk.length > 20) ctx.stdout(`… and ${notOk.length - 20} more${options.report === undefined ? ' (every one with --report FILE.csv)' : ` (every one in ${options.report})`}`);
+    ctx.stdout(`${rows.length} proofs in ${seconds.toFixed(2)} s (${Math.round(rows.length / Math.max(seconds, 1e-9))}/s)${options.report !== undefined ? `; report: ${options.report}` : ''}`);
+  }
+  return ok === rows.length ? 0 : 1;
+}

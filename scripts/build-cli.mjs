@@ -1,0 +1,24 @@
+// Builds the headless CLI into out/cli (the `proofdesk` bin of package.json): one ESM bundle
+// per command, split at the dynamic imports of main/cli/run.ts, so a call loads only the
+// command it runs. Dependencies stay in node_modules (better-sqlite3 and keytar are native).
+import { chmodSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const outdir = resolve(root, 'out/cli');
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: [resolve(root, 'main/cli/index.ts')],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+chmodSync(resolve(outdir, 'index.js'), 0o755);
+console.log(`built ${outdir}/index.js`);

@@ -1,0 +1,38 @@
+/**
+ * The CLI as a real child process (`node --import tsx main/cli/index.ts`, what `npm run cli`
+ * runs, without npm's start-up), for tests that need separate processes.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const REPO = join(import.meta.dirname, '../..');
+
+export interface ChildResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Runs the CLI with `argv` and the given environment additions; resolves when it exits. */
+export function runCliChild(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', join(REPO, 'main/cli/index.ts'), ...argv], { cwd: REPO, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out, err });
+    });
+  });
+}
+
+/** Runs the CLI with its stdout piped into `head -n LINES` (a reader that goes away early). */
+export function runCliIntoHead(argv: string[], lines: number, env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'main/cli/index.ts'), ...argv], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const head = spawn('head', ['-n', String(lines)], { stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdout.pipe(head.stdin);
+    head.stdin.on('error', () => undefined);
+    let out = '';
+    let err = '';
+    head.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
+  });
+}
