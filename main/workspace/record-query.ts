@@ -1,0 +1,159 @@
+import { ServiceError } from '../../common/errors.js';
+import {
+  RECORD_WINDOW_MAX_LIMIT,
+  type RecordFile,
+  type RecordRow,
+  type RecordSort,
+  type RecordState,
+  type RecordWindow,
+  type RecordWindowRequest,
+  type TagSuggestion,
+} from '../../common/records.js';
+import { formatDate } from '../../common/validate.js';
+import type { Db } from '../engine/database.js';
+import { cached, type Conditions } from '../engine/list-query.js';
+import type { PartnerScope } from '../engine/scope.js';
+import { recordConditions } from './record-filter.js';
+
+/** Upload date order is creation order (the row id), as GET /credentials sorts it. */
+const SORT_COLUMN = { upload_date: 'c.id', title: 'c.title' } as const;
+
+/**
+ * The total and the row ids of one window. A filter made of tags alone is counted and paged
+ * over the tag index only (as the engine's listings do), never touching credentials rows.
+ */
+export function windowIds(db: Db, where: Conditions, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
+  const direction = sort.order === 'desc' ? 'DESC' : 'ASC';
+  const column = SORT_COLUMN[sort.by];
+  const driver = where.soleDriver();
+  if (driver) {
+    const total = cached(db, `SELECT count(*) FROM (${driver.sql})`).pluck().get(...driver.params) as number;
+    if (column === 'c.id') {
+      return { total, ids: cached(db, `${driver.sql} ORDER BY 1 ${direction} LIMIT ? OFFSET ?`).pluck().all(...driver.params, limit, offset) as number[] };
+    }
+    return { total, ids: pageIds(db, where, `${column} ${direction}, c.id ${direction}`, limit, offset) };
+  }
+  const clause = where.where('c.id');
+  const total = cached(db, `SELECT count(*) FROM credentials c ${clause.sql}`).pluck().get(...clause.params) as number;
+  const order = column === 'c.id' ? `c.id ${direction}` : `${column} ${direction}, c.id ${direction}`;
+  return { total, ids: pageIds(db, where, order, limit, offset) };
+}
+
+function pageIds(db: Db, where: Conditions, order: string, limit: number, offset: number): number[] {
+  const clause = where.where('c.id');
+  return cached(db, `SELECT c.id FROM credentials c ${clause.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck().all(...clause.params, limit, offset) as number[];
+}
+
+interface CredentialRow {
+  id: number;
+  uid: string;
+  title: string;
+  tags: string;
+  upload_date: number;
+  expiry_date: number | null;
+  ingest_sha256: string | null;
+  ingest_path: string | null;
+  linked_from: number;
+}
+
+/**
+ * Reads the rows of the records table for the given ids, in their order: four set-based
+ * queries per window whatever its size (credentials, files, links, states), never one per row.
+ */
+export function readRecordRows(scope: PartnerScope, ids: readonly number[], engines: readonly string[]): RecordRow[] {
+  if (ids.length === 0) return [];
+  const { db } = scope;
+  const list = JSON.stringify(ids);
+  const credentials = cached(
+    db,
+    `SELECT c.id, c.uid, c.title, c.tags, c.upload_date, c.expiry_date,
+       json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path,
+       (SELECT count(*) FROM credential_links l WHERE l.linked_id = c.id) AS linked_from
+     FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?))`,
+  ).all(list) as CredentialRow[];
+  const rows = new Map<number, RecordRow>();
+  const ingestName = new Map<number, { sha256: string; name: string }>();
+  for (const c of credentials) {
+    const states: Record<string, RecordState> = {};
+    for (const engine of engines) states[engine] = 'not_scheduled';
+    rows.set(c.id, {
+      uid: c.uid,
+      title: c.title,
+      tags: JSON.parse(c.tags) as string[],
+      fileCount: 0,
+      files: [],
+      linkedUids: [],
+      linkedFromCount: c.linked_from,
+      uploadDate: formatDate(c.upload_date),
+      expiryDate: formatDate(c.expiry_date),
+      states,
+    });
+    // The watch folder records the file's path in metadata: the one name the engine knows.
+    if (c.ingest_sha256 && c.ingest_path) ingestName.set(c.id, { sha256: c.ingest_sha256, name: c.ingest_path.split('/').pop()! });
+  }
+  const files = cached(
+    db,
+    `SELECT cf.credential_id, f.file_hash, f.file_type FROM credential_files cf JOIN files f ON f.id = cf.file_id
+     WHERE cf.credential_id IN (SELECT value FROM json_each(?)) ORDER BY cf.credential_id, cf.position`,
+  ).all(list) as { credential_id: number; file_hash: string; file_type: string | null }[];
+  for (const f of files) {
+    const row = rows.get(f.credential_id);
+    if (!row) continue;
+    const known = ingestName.get(f.credential_id);
+    const file: RecordFile = { hash: f.file_hash, type: f.file_type, name: known?.sha256 === f.file_hash ? known.name : null };
+    row.files.push(file);
+    row.fileCount++;
+  }
+  const links = cached(
+    db,
+    `SELECT l.credential_id, t.uid FROM credential_links l JOIN credentials t ON t.id = l.linked_id
+     WHERE l.credential_id IN (SELECT value FROM json_each(?)) ORDER BY l.credential_id, l.position`,
+  ).all(list) as { credential_id: number; uid: string }[];
+  for (const l of links) rows.get(l.credential_id)?.linkedUids.push(l.uid);
+  // One query for the state of every row on every engine.
+  const states = cached(
+    db,
+    `SELECT jc.credential_id, jc.engine, j.status,
+       EXISTS (SELECT 1 FROM certificates x WHERE x.credential_id = jc.credential_id AND x.engine = jc.engine AND x.revoked_date IS NOT NULL) AS revoked
+     FROM job_credentials jc JOIN jobs j ON j.id = jc.job_id
+     WHERE jc.credential_id IN (SELECT value FROM json_each(?)) AND jc.active = 1`,
+  ).all(list) as { credential_id: number; engine: string; status: string; revoked: number }[];
+  for (const s of states) {
+    const row = rows.get(s.credential_id);
+    if (!row) continue;
+    row.states[s.engine] = s.revoked
+      ? 'revoked'
+      : s.status === 'scheduled'
+        ? 'scheduled'
+        : s.status === 'finished'
+          ? 'issued'
+          : s.status === 'failed'
+            ? 'not_scheduled'
+            : 'issuing';
+  }
+  return ids.map((id) => rows.get(id)).filter((r): r is RecordRow => r !== undefined);
+}
+
+/** A window of the records table: rows offset .. offset+limit-1 of the filtered, sorted records, and the total. */
+export function recordWindow(scope: PartnerScope, request: RecordWindowRequest): RecordWindow {
+  if (request.limit < 1 || request.limit > RECORD_WINDOW_MAX_LIMIT) throw new ServiceError('wrong_pagination_argument', `limit must be from 1 to ${RECORD_WINDOW_MAX_LIMIT}`);
+  const engines = scope.catalog.list().map((e) => e.id);
+  const { total, ids } = windowIds(scope.db, recordConditions(scope, request.filter), request.sort, request.offset, request.limit);
+  return { offset: request.offset, total, rows: readRecordRows(scope, ids, engines), engines };
+}
+
+/**
+ * The Partner's credential tags starting with `prefix` (case-insensitive), most used first,
+ * with how many credentials carry each: the tag filter's autocomplete. A range scan of the
+ * tag index's (partner_id, tag) prefix.
+ */
+export function tagSuggestions(scope: PartnerScope, prefix: string, limit = 20): TagSuggestion[] {
+  if (typeof prefix !== 'string' || prefix.length > 64) throw new ServiceError('invalid_value', 'The tag prefix must be text of at most 64 characters');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 200) throw new ServiceError('invalid_value', 'The number of suggestions must be from 1 to 200');
+  // Tags are ASCII letters, digits, "_" and "-": LIKE's case folding covers them; escape its wildcards.
+  const pattern = `${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  return cached(
+    scope.db,
+    `SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? AND tag LIKE ? ESCAPE '\\' GROUP BY tag ORDER BY count DESC, tag LIMIT ?`,
+  ).all(scope.partner.id, pattern, limit) as TagSuggestion[];
+}
