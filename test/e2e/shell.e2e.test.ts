@@ -143,6 +143,7 @@ describe('overview screen', () => {
 
   it("shows a failing call's error id and message", async () => {
     const failing: IpcHandlers = {
+      ...createIpcHandlers({ partner: null, service: null }),
       'overview:get': () => Promise.reject(new ServiceError('try_again_later', 'The engine is busy')),
     };
     const { page } = await openApp(failing);
