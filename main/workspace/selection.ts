@@ -1,0 +1,91 @@
+import { ServiceError } from '../../common/errors.js';
+import type { Selection } from '../../common/records.js';
+import type { TaskContext } from '../../common/tasks.js';
+import { cached } from '../engine/list-query.js';
+import type { PartnerScope } from '../engine/scope.js';
+import { recordConditions } from './record-filter.js';
+import { windowIds } from './record-query.js';
+
+/** Ids read per step; between steps the event loop runs (other calls, progress, cancel). */
+export const SELECTION_CHUNK = 10_000;
+
+/** Lets other work run, then stops with an AbortError if the task was cancelled. */
+export async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  signal?.throwIfAborted();
+}
+
+/** Row ids of the Partner's credentials for uids, in the given order; any unknown uid fails the whole call. */
+function idsOfUids(scope: PartnerScope, uids: readonly string[]): number[] {
+  const rows = cached(scope.db, 'SELECT c.id, c.uid FROM credentials c WHERE c.partner_id = ? AND c.uid IN (SELECT value FROM json_each(?))').all(
+    scope.partner.id,
+    JSON.stringify(uids.map((u) => u.toLowerCase())),
+  ) as { id: number; uid: string }[];
+  const byUid = new Map(rows.map((r) => [r.uid, r.id]));
+  const ids: number[] = [];
+  const seen = new Set<number>();
+  for (const uid of uids) {
+    const id = byUid.get(uid.toLowerCase());
+    if (id === undefined) throw new ServiceError('missing_credential', `No credential ${JSON.stringify(uid)}; it may have been deleted. Refresh the list and select again.`);
+    if (!seen.has(id)) ids.push(id);
+    seen.add(id);
+  }
+  return ids;
+}
+
+/**
+ * How many credentials a selection holds, for the confirmation that names the count. A filter
+ * is counted like a window's total; excepted uids count off only where they match it.
+ */
+export function countSelection(scope: PartnerScope, selection: Selection): number {
+  if (selection.kind === 'uids') return idsOfUids(scope, selection.uids).length;
+  const where = recordConditions(scope, selection.filter);
+  const { total } = windowIds(scope.db, where, { by: 'upload_date', order: 'asc' }, 0, 1);
+  if (!selection.except || selection.except.length === 0) return total;
+  const clause = recordConditions(scope, selection.filter).add('c.uid IN (SELECT value FROM json_each(?))', JSON.stringify(selection.except)).where('c.id');
+  const excepted = cached(scope.db, `SELECT count(*) FROM credentials c ${clause.sql}`).pluck().get(...clause.params) as number;
+  return total - excepted;
+}
+
+/**
+ * Resolves a selection in main to credential row ids (creation order for a filter), reading
+ * a filter's matches in chunks of SELECTION_CHUNK by id so the renderer never ships them and
+ * a cancel is seen between chunks. `onChunk` sees each chunk as it is read.
+ */
+export async function resolveSelection(scope: PartnerScope, selection: Selection, task?: Pick<TaskContext, 'signal'>, onChunk?: (ids: number[]) => void): Promise<number[]> {
+  if (selection.kind === 'uids') {
+    const ids = idsOfUids(scope, selection.uids);
+    onChunk?.(ids);
+    return ids;
+  }
+  const excepted = new Set(selection.except && selection.except.length > 0 ? idsOfExisting(scope, selection.except) : []);
+  const clause = recordConditions(scope, selection.filter).where('c.id');
+  const sql = `SELECT c.id FROM credentials c ${clause.sql} AND c.id > ? ORDER BY c.id LIMIT ?`;
+  const all: number[] = [];
+  let after = 0;
+  for (;;) {
+    const chunk = cached(scope.db, sql).pluck().all(...clause.params, after, SELECTION_CHUNK) as number[];
+    if (chunk.length === 0) break;
+    after = chunk[chunk.length - 1]!;
+    const kept = excepted.size > 0 ? chunk.filter((id) => !excepted.has(id)) : chunk;
+    for (const id of kept) all.push(id);
+    onChunk?.(kept);
+    if (chunk.length < SELECTION_CHUNK) break;
+    await checkpoint(task?.signal);
+  }
+  return all;
+}
+
+/** Ids of the uids that exist (excepted uids may have been deleted meanwhile: that is fine). */
+function idsOfExisting(scope: PartnerScope, uids: readonly string[]): number[] {
+  return cached(scope.db, 'SELECT id FROM credentials WHERE partner_id = ? AND uid IN (SELECT value FROM json_each(?))')
+    .pluck()
+    .all(scope.partner.id, JSON.stringify(uids.map((u) => u.toLowerCase()))) as number[];
+}
+
+/** The uids of row ids, in their order. */
+export function uidsOf(scope: PartnerScope, ids: readonly number[]): string[] {
+  const rows = cached(scope.db, 'SELECT id, uid FROM credentials WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; uid: string }[];
+  const byId = new Map(rows.map((r) => [r.id, r.uid]));
+  return ids.map((id) => byId.get(id)!).filter(Boolean);
+}
