@@ -52,10 +52,17 @@ export interface TaskInfo<R = unknown> {
   error?: TaskError;
 }
 
-/** The part of AbortSignal a task uses (common/ is compiled without DOM or Node types). */
+/**
+ * The part of AbortSignal a task uses (common/ is compiled without DOM or Node types; the
+ * runner passes a real AbortSignal). Take `TaskSignal`, not `AbortSignal`, in task code.
+ */
 export interface TaskSignal {
   readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Throws the abort reason (an AbortError) when the task was cancelled. */
+  throwIfAborted(): void;
   addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 /** What a running piece of work gets from the task runner. */
