@@ -6,7 +6,7 @@ import { findScheduledJob } from '../engine/jobs.js';
 import { cached } from '../engine/list-query.js';
 import { addToScheduledJob, unscheduleCredential } from '../engine/scheduling.js';
 import type { PartnerScope } from '../engine/scope.js';
-import { resolveSelection, uidsOf } from './selection.js';
+import { resolveSelection, throwIfCancelled, uidsOf } from './selection.js';
 
 /**
  * Schedules a selection on one or more engines, in one transaction over all of them. The
@@ -18,7 +18,7 @@ export async function scheduleSelection(scope: PartnerScope, selection: Selectio
   const engines = engineIds.map((e) => scope.catalog.get(e).id);
   const ids = await resolveSelection(scope, selection, task, () => task.progress(0));
   if (ids.length === 0) throw new ServiceError('empty_credential_list', 'No credential matches the selection; nothing was scheduled.');
-  task.signal.throwIfAborted();
+  throwIfCancelled(task.signal);
   task.progress(0, ids.length * engines.length);
   const list = JSON.stringify(ids);
   const result = inTransaction(scope.db, () =>
@@ -51,7 +51,7 @@ export async function unscheduleSelection(scope: PartnerScope, selection: Select
   const ids = await resolveSelection(scope, selection, task);
   if (ids.length === 0) throw new ServiceError('empty_credential_list', 'No credential matches the selection; nothing was unscheduled.');
   if (findScheduledJob(scope, engine) === undefined) throw new ServiceError('missing_job', `Nothing is scheduled on ${engine}; there is nothing to unschedule.`);
-  task.signal.throwIfAborted();
+  throwIfCancelled(task.signal);
   task.progress(0, ids.length);
   const uids = uidsOf(scope, ids);
   return inTransaction(scope.db, () => {

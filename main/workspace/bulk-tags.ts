@@ -5,7 +5,7 @@ import type { TaskContext } from '../../common/tasks.js';
 import { inTransaction } from '../engine/database.js';
 import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
-import { resolveSelection } from './selection.js';
+import { resolveSelection, throwIfCancelled } from './selection.js';
 
 /** A credential's tags after the edit, or undefined when the edit leaves them as they are. */
 function after(edit: TagEdit, before: readonly string[]): string[] | undefined {
@@ -38,7 +38,7 @@ export async function editSelectionTags(scope: PartnerScope, selection: Selectio
   });
   if (ids.length === 0) throw new ServiceError('empty_credential_list', 'No credential matches the selection; nothing was changed.');
   task.progress(ids.length, ids.length * 2);
-  task.signal.throwIfAborted();
+  throwIfCancelled(task.signal);
   const { db } = scope;
   const partnerId = scope.partner.id;
   const read = cached(db, 'SELECT uid, tags FROM credentials WHERE id = ?');

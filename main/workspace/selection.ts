@@ -1,6 +1,6 @@
 import { ServiceError } from '../../common/errors.js';
 import type { Selection } from '../../common/records.js';
-import type { TaskContext } from '../../common/tasks.js';
+import type { TaskContext, TaskSignal } from '../../common/tasks.js';
 import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
 import { recordConditions } from './record-filter.js';
@@ -9,10 +9,18 @@ import { windowIds } from './record-query.js';
 /** Ids read per step; between steps the event loop runs (other calls, progress, cancel). */
 export const SELECTION_CHUNK = 10_000;
 
+/** Stops the work with an AbortError (the task runner's "cancelled") once the task was cancelled. */
+export function throwIfCancelled(signal: TaskSignal | undefined): void {
+  if (!signal?.aborted) return;
+  const error = new Error('The task was cancelled; nothing was changed.');
+  error.name = 'AbortError';
+  throw error;
+}
+
 /** Lets other work run, then stops with an AbortError if the task was cancelled. */
-export async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
+export async function checkpoint(signal: TaskSignal | undefined): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));
-  signal?.throwIfAborted();
+  throwIfCancelled(signal);
 }
 
 /** Row ids of the Partner's credentials for uids, in the given order; any unknown uid fails the whole call. */

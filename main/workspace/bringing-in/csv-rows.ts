@@ -180,3 +180,10 @@ export const CSV_TEMPLATE = [
   'Course result: Linear Algebra,alice-la,course-result,2031-06-30,alice-2026,Alice Example,Linear Algebra,B+',
   '',
 ].join('\r\n');
+
+/** Every link cell value of the table that looks like a uid (to look up before checking). */
+export function uidLinks(table: CsvTable, mapping: CsvMapping): string[] {
+  const i = mapping.link === null ? -1 : table.columns.indexOf(mapping.link);
+  if (i < 0) return [];
+  return [...new Set(table.records.flatMap((r) => splitList(r.fields[i] ?? '')).filter((v) => isUuid(v)))];
+}
