@@ -8,11 +8,14 @@
  */
 import type { AppEvent } from './tasks.js';
 import { APP_IPC, type AppIpc } from './ipc/app.js';
+import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
+import { CSV_IMPORT_IPC, type CsvImportIpc } from './ipc/csv-import.js';
+import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
 /** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc;
+export type IpcContract = AppIpc & StagingIpc & CsvImportIpc & DetailIpc;
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
@@ -21,6 +24,9 @@ export type IpcResult<C extends IpcChannel> = IpcContract[C]['result'];
 /** Checks untrusted arguments from the renderer; throws `invalid_value` when they do not fit. */
 export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => IpcArgs<C> } = {
   ...APP_IPC,
+  ...STAGING_IPC,
+  ...CSV_IMPORT_IPC,
+  ...DETAIL_IPC,
 };
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];

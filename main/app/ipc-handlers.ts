@@ -8,6 +8,9 @@ import type { IssuingService } from '../../common/issuing-service.js';
 import type { Partner } from '../../common/wire-types.js';
 import { createAppContext, type AppContext } from './app-context.js';
 import { createAppHandlers } from './handlers/app.js';
+import { createStagingHandlers } from './handlers/staging.js';
+import { createCsvImportHandlers } from './handlers/csv-import.js';
+import { createDetailHandlers } from './handlers/detail.js';
 
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
@@ -28,6 +31,9 @@ export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcH
   const chainState = () => ({ chain: 'unknown' as const, detail: null });
   return {
     ...createAppHandlers(ctx, chainState),
+    ...createStagingHandlers(ctx),
+    ...createCsvImportHandlers(ctx),
+    ...createDetailHandlers(ctx),
   };
 }
 
