@@ -88,6 +88,11 @@ export interface StagingIpc {
   'staging:addPaths': { args: [paths: string[]]; result: StagingIntake };
   /** Creates (and schedules) the rows as a task; each row all or nothing, in link order. */
   'staging:create': { args: [request: StagingCreateRequest]; result: TaskInfo<StagingCreateResult> };
+  /**
+   * The per-row outcome of a create task, also after a cancel (a cancelled task carries no
+   * result): which rows were created before it stopped. Null for an unknown task.
+   */
+  'staging:outcome': { args: [taskId: string]; result: StagingCreateResult | null };
 }
 
 /** Most paths in one call: a drop of many loose files. */
@@ -141,6 +146,10 @@ export const STAGING_IPC: IpcValidators<StagingIpc> = {
   'staging:create': (args) => {
     expectArgCount('staging:create', args, 1);
     return [expectCreateRequest(args[0])];
+  },
+  'staging:outcome': (args) => {
+    expectArgCount('staging:outcome', args, 1);
+    return [expectString(args[0], 'taskId', 200)];
   },
 };
 

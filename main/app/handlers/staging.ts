@@ -2,7 +2,7 @@
  * Handlers of the staging slice (common/ipc/staging.ts): stage dropped paths, create the rows
  * as a task. The work itself is in main/workspace/bringing-in.
  */
-import type { StagingIpc } from '../../../common/ipc/staging.js';
+import type { StagingCreateResult, StagingIpc } from '../../../common/ipc/staging.js';
 import { createRows } from '../../workspace/bringing-in/create-rows.js';
 import { stagePaths } from '../../workspace/bringing-in/stage-files.js';
 import type { AppContext } from '../app-context.js';
@@ -14,7 +14,15 @@ export function creatingLabel(count: number, scheduling: boolean): string {
   return scheduling ? `Creating and scheduling ${n}` : `Creating ${n}`;
 }
 
+/** Outcomes of the latest create tasks kept for `staging:outcome`. */
+const KEEP_OUTCOMES = 20;
+
 export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
+  const outcomes = new Map<string, StagingCreateResult>();
+  const keep = (taskId: string, result: StagingCreateResult) => {
+    outcomes.set(taskId, result);
+    for (const old of [...outcomes.keys()].slice(0, Math.max(0, outcomes.size - KEEP_OUTCOMES))) outcomes.delete(old);
+  };
   return {
     'staging:addPaths': async (paths) => {
       const { partner } = ctx.require();
@@ -23,23 +31,30 @@ export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
     'staging:create': async (request) => {
       const { service } = ctx.require();
       const total = request.rows.length;
-      return ctx.tasks.start(
+      let taskId = '';
+      const task = ctx.tasks.start(
         'create-credentials',
         creatingLabel(total, request.engine !== null),
-        async (task) => {
+        async (context): Promise<StagingCreateResult> => {
           try {
-            const outcomes = await createRows(service, request.rows, { engine: request.engine, allowDuplicates: request.allow_duplicates }, task);
-            return {
-              outcomes,
-              created: outcomes.filter((o) => o.status === 'created').length,
-              failed: outcomes.filter((o) => o.status !== 'created').length,
+            const rows = await createRows(service, request.rows, { engine: request.engine, allowDuplicates: request.allow_duplicates }, context);
+            const result = {
+              outcomes: rows,
+              created: rows.filter((o) => o.status === 'created').length,
+              failed: rows.filter((o) => o.status === 'failed').length,
             };
+            keep(taskId, result);
+            return result;
           } finally {
             ctx.events.emit({ type: 'counts', scopes: ['credentials', 'files', 'jobs', 'tags'] });
           }
         },
         total,
       );
+      // The work starts on the next turn (task-runner.ts), after this id is known.
+      taskId = task.id;
+      return task;
     },
+    'staging:outcome': async (taskId) => outcomes.get(taskId) ?? null,
   };
 }

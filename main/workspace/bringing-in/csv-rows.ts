@@ -150,6 +150,7 @@ export function checkCsvRows(table: CsvTable, mapping: CsvMapping, isExisting: (
       const target = checks.find((c) => rowKey(c) === key);
       return target ? `row ${target.row}` : JSON.stringify(key);
     },
+    new Set(checks.filter((c) => c.errors.length > 0).map(rowKey)),
   );
   for (const check of checks) {
     const error = plan.errors.get(rowKey(check));

@@ -24,7 +24,13 @@ export interface LinkPlan {
  * @param isExisting tells whether a link that is not a key names an existing credential
  * @example orderByLinks([{ key: 'b', links: ['a'] }, { key: 'a', links: [] }], () => false).order // ['a', 'b']
  */
-export function orderByLinks(items: LinkedItem[], isExisting: (link: string) => boolean, label: (key: string) => string = (k) => JSON.stringify(k)): LinkPlan {
+export function orderByLinks(
+  items: LinkedItem[],
+  isExisting: (link: string) => boolean,
+  label: (key: string) => string = (k) => JSON.stringify(k),
+  /** Rows already known to fail for other reasons (their fields): rows linking to them fail too. */
+  failing: ReadonlySet<string> = new Set(),
+): LinkPlan {
   const errors = new Map<string, TaskError>();
   const keys = new Set(items.map((i) => i.key));
   const waitingOn = new Map<string, number>();
@@ -63,9 +69,9 @@ export function orderByLinks(items: LinkedItem[], isExisting: (link: string) => 
   const result: string[] = [];
   for (const key of order) {
     if (errors.has(key)) continue;
-    const target = byKey.get(key)!.links.find((link) => keys.has(link) && errors.has(link));
+    const target = byKey.get(key)!.links.find((link) => keys.has(link) && (errors.has(link) || failing.has(link)));
     if (target !== undefined) errors.set(key, { id: 'invalid_value', message: `It links to ${label(target)}, which cannot be created` });
-    else result.push(key);
+    else if (!failing.has(key)) result.push(key);
   }
   return { order: result, errors };
 }
