@@ -8,14 +8,16 @@
  */
 import type { AppEvent } from './tasks.js';
 import { APP_IPC, type AppIpc } from './ipc/app.js';
-import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
 import { CSV_IMPORT_IPC, type CsvImportIpc } from './ipc/csv-import.js';
+import { JOBS_IPC, type JobsIpc } from './ipc/jobs.js';
+import { RECORDS_IPC, type RecordsIpc } from './ipc/records.js';
+import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
 import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
 /** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc & StagingIpc & CsvImportIpc & DetailIpc;
+export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc;
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
@@ -24,6 +26,8 @@ export type IpcResult<C extends IpcChannel> = IpcContract[C]['result'];
 /** Checks untrusted arguments from the renderer; throws `invalid_value` when they do not fit. */
 export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => IpcArgs<C> } = {
   ...APP_IPC,
+  ...RECORDS_IPC,
+  ...JOBS_IPC,
   ...STAGING_IPC,
   ...CSV_IMPORT_IPC,
   ...DETAIL_IPC,

@@ -9,6 +9,7 @@ import type { IssuingService } from '../../common/issuing-service.js';
 import type { TaskRunner } from '../../common/tasks.js';
 import type { Partner } from '../../common/wire-types.js';
 import type { Engine } from '../engine/index.js';
+import type { PartnerScope } from '../engine/scope.js';
 import { EventBus } from './event-bus.js';
 import { InProcessTaskRunner } from './task-runner.js';
 
@@ -25,6 +26,11 @@ export interface AppContext {
   service(): IssuingService | null;
   /** The active Partner and its service; throws a sentence the admin can act on when there is none. */
   require(): { partner: Partner; service: IssuingService };
+  /**
+   * The active Partner's scope in the embedded engine, for the workspace queries the spec's
+   * endpoints do not offer (windows, search, selections). A remote service has none.
+   */
+  scope(): PartnerScope;
   /** Makes another Partner active; throws `not_found` for an unknown id. */
   switchPartner(partnerId: string): Partner;
 }
@@ -67,6 +73,13 @@ export function createAppContext(options: AppContextOptions): AppContext {
         throw new ServiceError('unauthorized', 'There is no Partner yet: add one with `npm run cli -- partner add --name NAME`, then restart Proofdesk.');
       }
       return { partner, service };
+    },
+    scope() {
+      const { partner: active } = this.require();
+      if (!engine) {
+        throw new ServiceError('not_found', 'The records table, search and bulk work need the embedded engine; a remote service offers the per-credential actions only.');
+      }
+      return engine.scopeFor(active.id);
     },
     switchPartner(partnerId) {
       const next = partners().find((p) => p.id === partnerId);

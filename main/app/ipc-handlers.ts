@@ -8,8 +8,10 @@ import type { IssuingService } from '../../common/issuing-service.js';
 import type { Partner } from '../../common/wire-types.js';
 import { createAppContext, type AppContext } from './app-context.js';
 import { createAppHandlers } from './handlers/app.js';
-import { createStagingHandlers } from './handlers/staging.js';
 import { createCsvImportHandlers } from './handlers/csv-import.js';
+import { createJobsHandlers } from './handlers/jobs.js';
+import { createRecordsHandlers } from './handlers/records.js';
+import { createStagingHandlers } from './handlers/staging.js';
 import { createDetailHandlers } from './handlers/detail.js';
 
 /** One async function per channel of the contract, typed from it. */
@@ -31,6 +33,8 @@ export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcH
   const chainState = () => ({ chain: 'unknown' as const, detail: null });
   return {
     ...createAppHandlers(ctx, chainState),
+    ...createRecordsHandlers(ctx),
+    ...createJobsHandlers(ctx),
     ...createStagingHandlers(ctx),
     ...createCsvImportHandlers(ctx),
     ...createDetailHandlers(ctx),
