@@ -16,6 +16,8 @@ import { ServiceError, encodeIpcError, isServiceError } from '../../common/error
 import { APP_EVENT_CHANNEL } from '../../common/tasks.js';
 import type { EventBus } from './event-bus.js';
 import { invokeIpcHandler, type IpcHandlers } from './ipc-handlers.js';
+// H6b: the browser's file intake (staging uploads), kept in its own module.
+import { UPLOAD_BRIDGE_SCRIPT, createUploadRoute } from './handlers/staging-upload.js';
 
 export interface WebBridgeOptions {
   handlers: IpcHandlers;
@@ -177,7 +179,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   if (!indexHtml.includes('</head>')) throw new Error(`${root}/index.html has no </head>`);
   // Classic scripts run during parsing, before the app's deferred module script.
   const bridgedIndex = indexHtml.replace('</head>', '  <script src="/bridge.js"></script>\n  </head>');
-  const script = bridgeScript();
+  const script = bridgeScript() + UPLOAD_BRIDGE_SCRIPT; // H6b: + window.proofdeskFiles
+  const uploads = createUploadRoute(); // H6b
   let origin = '';
 
   const server = createServer((request, response) => {
@@ -189,6 +192,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       if (host !== new URL(origin).host || (from !== undefined && from !== origin)) {
         throw new ServiceError('unauthorized', 'Request from a foreign origin refused');
       }
+      if (await uploads.handle(request, response, url)) return; // H6b: POST /upload/<batch>/<path>
       if (url.pathname === '/events') {
         if (request.method !== 'GET') throw new ServiceError('method_not_allowed', 'Events are read with GET');
         return streamEvents(response, options.events);
@@ -225,6 +229,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     url: `${origin}/`,
     close: () =>
       new Promise<void>((done, fail) => {
+        uploads.close(); // H6b
         server.closeAllConnections();
         server.close((error) => (error ? fail(error) : done()));
       }),
