@@ -5,6 +5,7 @@ import { openDetail } from '../detail/detail-store.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { isModifier } from '../shell/shortcuts.js';
 import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
+import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js'; // H6b
 import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type TableSort } from '../table/data-table.js';
 import { selectAll } from '../table/selection.js';
@@ -71,6 +72,7 @@ export function RecordsView() {
           </span>
           <span className="spacer" />
           <AddFilesButtons />
+          <CsvImportButton /> {/* H6b */}
         </div>
         <RecordFilters searchRef={searchRef} />
         <div className="toolbar selection-bar">
@@ -119,6 +121,7 @@ export function RecordsView() {
         <DropZone />
       </section>
       <DetailPanel />
+      <CsvImportDialog /> {/* H6b */}
       {dialog?.kind === 'tags' && <TagDialog mode={dialog.mode} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'schedule' && <ScheduleDialog onClose={() => setDialog(null)} />}
       {dialog?.kind === 'unschedule' && <ScheduleDialog mode="unschedule" onClose={() => setDialog(null)} />}
