@@ -3,7 +3,7 @@ import type { RecordFilter, RecordState } from '../../common/records.js';
 import { parseIsoDate } from '../../common/validate.js';
 import { Conditions } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
-import { searchMatch } from './search.js';
+import { partnerSearchMatch } from './search.js';
 
 /**
  * Which active job rows put a credential in each state on an engine. A credential with no
@@ -15,6 +15,22 @@ const STATE_SQL: Record<Exclude<RecordState, 'not_scheduled'>, string> = {
   issued: "j.status = 'finished' AND NOT EXISTS (SELECT 1 FROM certificates x WHERE x.credential_id = jc.credential_id AND x.engine = jc.engine AND x.revoked_date IS NOT NULL)",
   revoked: 'EXISTS (SELECT 1 FROM certificates x WHERE x.credential_id = jc.credential_id AND x.engine = jc.engine AND x.revoked_date IS NOT NULL)',
 };
+
+/**
+ * A filter as SQL: the conditions over `credentials c`, and — when the search is the whole
+ * filter — its MATCH expression alone, which the search index answers by itself.
+ */
+export interface RecordQuery {
+  where: Conditions;
+  soleSearch?: string;
+}
+
+export function recordQuery(scope: PartnerScope, filter: RecordFilter): RecordQuery {
+  const where = recordConditions(scope, filter);
+  const onlySearch = filter.search && !filter.andTags?.length && !filter.orTags?.length && !filter.uploadedFrom && !filter.uploadedTo && !filter.state;
+  const match = onlySearch ? partnerSearchMatch(scope.partner.id, filter.search!) : undefined;
+  return match === undefined ? { where } : { where, soleSearch: match };
+}
 
 /**
  * Turns a (validated) RecordFilter into the engine's listing conditions over `credentials c`:
@@ -45,7 +61,7 @@ export function recordConditions(scope: PartnerScope, filter: RecordFilter): Con
     where.add(`(${parts.join(' OR ')})`, ...params);
   }
   if (filter.search) {
-    const match = searchMatch(filter.search);
+    const match = partnerSearchMatch(scope.partner.id, filter.search);
     // Text with no word in it (only punctuation) matches nothing rather than everything.
     if (match === undefined) where.add('0');
     else where.add('c.id IN (SELECT rowid FROM credentials_fts WHERE credentials_fts MATCH ?)', match);

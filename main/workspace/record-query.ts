@@ -13,18 +13,28 @@ import { formatDate } from '../../common/validate.js';
 import type { Db } from '../engine/database.js';
 import { cached, type Conditions } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
-import { recordConditions } from './record-filter.js';
+import { recordQuery, type RecordQuery } from './record-filter.js';
 
 /** Upload date order is creation order (the row id), as GET /credentials sorts it. */
 const SORT_COLUMN = { upload_date: 'c.id', title: 'c.title' } as const;
 
 /**
  * The total and the row ids of one window. A filter made of tags alone is counted and paged
- * over the tag index only (as the engine's listings do), never touching credentials rows.
+ * over the tag index only (as the engine's listings do), and a search alone over the search
+ * index only: neither touches credentials rows unless sorting by title.
  */
-export function windowIds(db: Db, where: Conditions, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
+export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
+  const { where, soleSearch } = query;
   const direction = sort.order === 'desc' ? 'DESC' : 'ASC';
   const column = SORT_COLUMN[sort.by];
+  if (soleSearch !== undefined) {
+    const total = cached(db, 'SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH ?').pluck().get(soleSearch) as number;
+    if (column === 'c.id') {
+      const sql = `SELECT rowid FROM credentials_fts WHERE credentials_fts MATCH ? ORDER BY rowid ${direction} LIMIT ? OFFSET ?`;
+      return { total, ids: cached(db, sql).pluck().all(soleSearch, limit, offset) as number[] };
+    }
+    return { total, ids: pageIds(db, where, `${column} ${direction}, c.id ${direction}`, limit, offset) };
+  }
   const driver = where.soleDriver();
   if (driver) {
     const total = cached(db, `SELECT count(*) FROM (${driver.sql})`).pluck().get(...driver.params) as number;
@@ -138,7 +148,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
 export function recordWindow(scope: PartnerScope, request: RecordWindowRequest): RecordWindow {
   if (request.limit < 1 || request.limit > RECORD_WINDOW_MAX_LIMIT) throw new ServiceError('wrong_pagination_argument', `limit must be from 1 to ${RECORD_WINDOW_MAX_LIMIT}`);
   const engines = scope.catalog.list().map((e) => e.id);
-  const { total, ids } = windowIds(scope.db, recordConditions(scope, request.filter), request.sort, request.offset, request.limit);
+  const { total, ids } = windowIds(scope.db, recordQuery(scope, request.filter), request.sort, request.offset, request.limit);
   return { offset: request.offset, total, rows: readRecordRows(scope, ids, engines), engines };
 }
 

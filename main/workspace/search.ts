@@ -17,3 +17,17 @@ export function searchMatch(text: string): string | undefined {
   const endsInWord = /[\p{L}\p{N}]$/u.test(text);
   return words.map((w, i) => (i === words.length - 1 && endsInWord ? `"${w}"*` : `"${w}"`)).join(' ');
 }
+
+/** The token naming a Partner in credentials_fts's `partner` column (migration 3: 'p' || hex(partner_id)). */
+export function partnerToken(partnerId: string): string {
+  return `p${Buffer.from(partnerId, 'utf8').toString('hex')}`;
+}
+
+/**
+ * The MATCH expression for one Partner's search: its own credentials whose title or metadata
+ * values hold every word. Undefined when the text holds no word.
+ */
+export function partnerSearchMatch(partnerId: string, text: string): string | undefined {
+  const words = searchMatch(text);
+  return words === undefined ? undefined : `partner : "${partnerToken(partnerId)}" AND {title meta} : (${words})`;
+}

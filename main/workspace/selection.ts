@@ -3,7 +3,7 @@ import type { Selection } from '../../common/records.js';
 import type { TaskContext, TaskSignal } from '../../common/tasks.js';
 import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
-import { recordConditions } from './record-filter.js';
+import { recordConditions, recordQuery } from './record-filter.js';
 import { windowIds } from './record-query.js';
 
 /** Ids read per step; between steps the event loop runs (other calls, progress, cancel). */
@@ -47,8 +47,7 @@ function idsOfUids(scope: PartnerScope, uids: readonly string[]): number[] {
  */
 export function countSelection(scope: PartnerScope, selection: Selection): number {
   if (selection.kind === 'uids') return idsOfUids(scope, selection.uids).length;
-  const where = recordConditions(scope, selection.filter);
-  const { total } = windowIds(scope.db, where, { by: 'upload_date', order: 'asc' }, 0, 1);
+  const { total } = windowIds(scope.db, recordQuery(scope, selection.filter), { by: 'upload_date', order: 'asc' }, 0, 1);
   if (!selection.except || selection.except.length === 0) return total;
   const clause = recordConditions(scope, selection.filter).add('c.uid IN (SELECT value FROM json_each(?))', JSON.stringify(selection.except)).where('c.id');
   const excepted = cached(scope.db, `SELECT count(*) FROM credentials c ${clause.sql}`).pluck().get(...clause.params) as number;

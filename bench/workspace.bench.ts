@@ -1,0 +1,100 @@
+/**
+ * The app workspace's engine-side figures (issue 9) on a Partner with 100,000 credentials on
+ * a real SQLite file: the records view's first window, search by a word, tag autocomplete,
+ * and "select all matching a tag filter (50,000) + add a tag" as the app runs it.
+ *
+ * `npm run bench` runs it with the rest; `npx tsx bench/workspace.bench.ts` runs it alone.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_RECORD_SORT, type RecordFilter } from '../common/records.js';
+import type { TaskContext } from '../common/tasks.js';
+import { Engine } from '../main/engine/index.js';
+import { editSelectionTags } from '../main/workspace/bulk-tags.js';
+import { recordWindow, tagSuggestions } from '../main/workspace/record-query.js';
+import { RssSampler, percentile, timed, type BenchResult } from './measure.js';
+
+const COUNT = 100_000;
+const FIRSTS = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Margaret', 'Niklaus', 'Radia', 'Tim', 'Ken', 'Dennis', 'Sophie', 'Karen'];
+const LASTS = ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'McCarthy', 'Hamilton', 'Wirth', 'Perlman', 'Berners', 'Thompson', 'Ritchie', 'Wilson', 'Jones'];
+const PROGRAMMES = ['Computer Science', 'Mathematics', 'Physics', 'History', 'Chemistry', 'Biology', 'Philosophy', 'Economics'];
+
+function body(i: number) {
+  return {
+    title: `Diploma ${PROGRAMMES[i % PROGRAMMES.length]} ${i}`,
+    metadata: {
+      student: `${FIRSTS[i % FIRSTS.length]} ${LASTS[(i * 7) % LASTS.length]}`,
+      number: `S${String(i).padStart(6, '0')}`,
+      programme: PROGRAMMES[i % PROGRAMMES.length],
+      city: i % 3 === 0 ? 'Zürich' : i % 3 === 1 ? 'Bern' : 'Genève',
+    },
+    // Half the records carry `class-2026`: the 50,000 of the "select all matching" figure.
+    tags: [i % 2 === 0 ? 'class-2026' : 'class-2025', `cohort-${String(i % 20).padStart(2, '0')}`],
+  };
+}
+
+function task(): TaskContext {
+  return { signal: new AbortController().signal, progress: () => undefined };
+}
+
+export async function workspaceBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-workspace-'));
+  const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false });
+  const rss = new RssSampler();
+  const results: BenchResult[] = [];
+  try {
+    const partnerId = engine.partners.add({ name: 'Workspace' }).partner_id;
+    const service = engine.serviceFor(partnerId);
+    log(`workspace: creating ${COUNT} credentials (search index kept by triggers)...`);
+    const created = await timed(async () => {
+      for (let start = 0; start < COUNT; start += 10_000) await service.createCredentials(Array.from({ length: 10_000 }, (_, k) => body(start + k)));
+    });
+    results.push({ name: 'workspace: create credentials with search index, bulk', value: COUNT / (created.ms / 1000), unit: 'credentials/s' });
+    const scope = engine.scopeFor(partnerId);
+    const window = (filter: RecordFilter, offset = 0, sort = DEFAULT_RECORD_SORT) => recordWindow(scope, { filter, sort, offset, limit: 100 });
+
+    // The first window a freshly opened records view asks for (cold statements included).
+    const first = await timed(() => window({}));
+    results.push({ name: 'workspace: first records window of 100 (cold)', value: first.ms, unit: 'ms', target: { value: 50, better: 'lower' } });
+    const windows: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const offset = (i * 7919) % (COUNT - 100);
+      const sort = i % 2 === 0 ? DEFAULT_RECORD_SORT : ({ by: 'title', order: 'desc' } as const);
+      windows.push((await timed(() => window(i % 3 === 0 ? { andTags: ['class-2026'] } : {}, offset, sort))).ms);
+    }
+    results.push({ name: 'workspace: records window of 100 anywhere, p99', value: percentile(windows, 99), unit: 'ms', target: { value: 50, better: 'lower' } });
+
+    log('workspace: search by a word...');
+    const words = ['lovelace', 'turing', 'S004711', 'physics', 'zürich', 'genève', 'hopp', 'diploma 4711', 'knuth history', '99999', 'margaret', 'dijk', 'di', 'gen'];
+    const searches: number[] = [];
+    for (let i = 0; i < 600; i++) {
+      const { ms, result } = await timed(() => window({ search: words[i % words.length]! }));
+      if (result.total === 0) throw new Error(`search ${words[i % words.length]} found nothing`);
+      searches.push(ms);
+    }
+    results.push({ name: 'workspace: search by a word (window of 100 + total), p50', value: percentile(searches, 50), unit: 'ms' });
+    results.push({ name: 'workspace: search by a word (window of 100 + total), p99', value: percentile(searches, 99), unit: 'ms', target: { value: 50, better: 'lower' } });
+
+    const suggestions: number[] = [];
+    for (let i = 0; i < 200; i++) suggestions.push((await timed(() => tagSuggestions(scope, ['c', 'cl', 'coh', 'class-'][i % 4]!))).ms);
+    results.push({ name: 'workspace: tag autocomplete with counts, p99', value: percentile(suggestions, 99), unit: 'ms' });
+
+    log('workspace: select all matching a tag filter (50,000) + add a tag...');
+    const tagged = await timed(() => editSelectionTags(scope, { kind: 'filter', filter: { andTags: ['class-2026'] } }, { mode: 'add', tags: ['graduated'] }, task()));
+    if (tagged.result.changed !== COUNT / 2) throw new Error(`expected ${COUNT / 2} changed, got ${tagged.result.changed}`);
+    results.push({ name: 'workspace: select all matching (50,000) + add a tag', value: tagged.ms, unit: 'ms', target: { value: 2_000, better: 'lower' } });
+    results.push({ name: 'workspace benchmarks, peak RSS', value: rss.peakMiB(), unit: 'MiB' });
+    return results;
+  } finally {
+    rss.stop();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const results = await workspaceBenchmarks((line) => process.stderr.write(`${line}\n`));
+  for (const r of results) console.log(`${r.name}: ${r.value.toFixed(2)} ${r.unit}${r.target ? ` (target ${r.target.better === 'lower' ? '<=' : '>='} ${r.target.value})` : ''}`);
+}
