@@ -153,17 +153,19 @@ export function recordWindow(scope: PartnerScope, request: RecordWindowRequest):
 }
 
 /**
- * The Partner's credential tags starting with `prefix` (case-insensitive), most used first,
- * with how many credentials carry each: the tag filter's autocomplete. A range scan of the
- * tag index's (partner_id, tag) prefix.
+ * The Partner's credential tags starting with `prefix`, most used first, with how many
+ * credentials carry each: the tag filter's autocomplete. Range scans of the tag index's
+ * (partner_id, tag) key — one for the prefix as typed, one in lower case — so the cost follows
+ * the matching tags, not all of them.
  */
 export function tagSuggestions(scope: PartnerScope, prefix: string, limit = 20): TagSuggestion[] {
   if (typeof prefix !== 'string' || prefix.length > 64) throw new ServiceError('invalid_value', 'The tag prefix must be text of at most 64 characters');
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 200) throw new ServiceError('invalid_value', 'The number of suggestions must be from 1 to 200');
-  // Tags are ASCII letters, digits, "_" and "-": LIKE's case folding covers them; escape its wildcards.
-  const pattern = `${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  const prefixes = [...new Set([prefix, prefix.toLowerCase()])];
+  const range = 'SELECT tag FROM credential_tags WHERE partner_id = ? AND tag >= ? AND tag < ?';
+  const params = prefixes.flatMap((p) => [scope.partner.id, p, `${p}\u{10FFFF}`]);
   return cached(
     scope.db,
-    `SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? AND tag LIKE ? ESCAPE '\\' GROUP BY tag ORDER BY count DESC, tag LIMIT ?`,
-  ).all(scope.partner.id, pattern, limit) as TagSuggestion[];
+    `SELECT tag, count(*) AS count FROM (${prefixes.map(() => range).join(' UNION ALL ')}) GROUP BY tag ORDER BY count DESC, tag LIMIT ?`,
+  ).all(...params, limit) as TagSuggestion[];
 }
