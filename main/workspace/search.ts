@@ -12,7 +12,8 @@ const MAX_WORDS = 16;
 
 /** The MATCH expression for a search text, or undefined when it holds no word. */
 export function searchMatch(text: string): string | undefined {
-  const words = text.match(WORD)?.slice(0, MAX_WORDS);
+  // NFC first: a decomposed accent (e + U+0301) would otherwise split a word in two.
+  const words = text.normalize('NFC').match(WORD)?.slice(0, MAX_WORDS);
   if (!words || words.length === 0) return undefined;
   const endsInWord = /[\p{L}\p{N}]$/u.test(text);
   return words.map((w, i) => (i === words.length - 1 && endsInWord ? `"${w}"*` : `"${w}"`)).join(' ');

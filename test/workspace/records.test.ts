@@ -147,6 +147,7 @@ describe('search', () => {
     expect(window({ search: 'Student1 ', andTags: ['odd'] }).rows.map((r) => r.uid)).toEqual([uids[1]]);
     expect(window({ search: 'Student1', andTags: ['odd'] }).total).toBe(6);
     expect(searchMatch('dipl')).toBe('"dipl"*');
+    expect(window({ search: 'Zu\u0308rich' }).total).toBe(10);
     // A search alone is counted and paged by the search index: offsets, both orders, by title.
     expect(window({ search: 'diploma' }, 25, 10).rows.map((r) => r.uid)).toEqual(uids.slice(25, 30));
     expect(window({ search: 'diploma' }, 0, 3, { by: 'upload_date', order: 'desc' }).rows.map((r) => r.uid)).toEqual(uids.slice(-3).reverse());
