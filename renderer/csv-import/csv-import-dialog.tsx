@@ -4,6 +4,10 @@ import { saveText } from '../detail/detail-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { columnUseOf, useCsvImportStore, type ColumnUse } from './csv-import-store.js';
 import './csv-import.css';
+import type { EngineStatus } from '../../common/ipc/app.js';
+
+/** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
+const NO_ENGINES: EngineStatus[] = [];
 
 const USES: { value: ColumnUse; text: string }[] = [
   { value: 'title', text: 'Title' },
@@ -88,7 +92,7 @@ export function CsvImportButton() {
 export function CsvImportDialog() {
   const { open, preview, mapping, checking, task, result, error } = useCsvImportStore();
   const { setUse, run, retryRefused, cancel, close } = useCsvImportStore.getState();
-  const engines = useShellStore((s) => s.status?.engines ?? []);
+  const engines = useShellStore((s) => s.status?.engines) ?? NO_ENGINES;
   const [engine, setEngine] = useState('');
   if (!open) return null;
   const running = task?.state === 'running';

@@ -4,6 +4,10 @@ import { useShellStore } from '../shell/shell-store.js';
 import { StagingRow } from './staging-row.js';
 import { useStagingStore } from './staging-store.js';
 import './staging.css';
+import type { EngineStatus } from '../../common/ipc/app.js';
+
+/** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
+const NO_ENGINES: EngineStatus[] = [];
 
 /**
  * The staging list (region `Staging`): what was dropped or added, to review and edit before
@@ -19,7 +23,7 @@ export function StagingView() {
   const error = useStagingStore((s) => s.error);
   const allowDuplicates = useStagingStore((s) => s.allowDuplicates);
   const { create, cancel, clear, clearCreated, addMetadataRow, setAllowDuplicates } = useStagingStore.getState();
-  const engines = useShellStore((s) => s.status?.engines ?? []);
+  const engines = useShellStore((s) => s.status?.engines) ?? NO_ENGINES;
   const [engine, setEngine] = useState('');
   const chosenEngine = engine || engines[0]?.id || '';
   const scrollRef = useRef<HTMLDivElement>(null);
