@@ -38,13 +38,13 @@ export function recordColumns(engines: readonly string[]): TableColumn<RecordRow
         return n === 0 ? '—' : <span title={`links to ${r.linkedUids.length}, linked from ${r.linkedFromCount}`}>{n}</span>;
       },
     },
-    { id: 'upload_date', header: 'Uploaded', width: '7rem', sortable: true, cell: (r) => day(r.uploadDate) },
-    { id: 'expiry', header: 'Expiry', width: '7rem', cell: (r) => day(r.expiryDate) },
+    { id: 'upload_date', header: 'Uploaded', width: '8rem', sortable: true, cell: (r) => day(r.uploadDate) },
+    { id: 'expiry', header: 'Expiry', width: '8rem', cell: (r) => day(r.expiryDate) },
     ...engines.map(
       (engine): TableColumn<RecordRow> => ({
         id: `state:${engine}`,
         header: engine,
-        width: '7.5rem',
+        width: '8.5rem',
         cell: (r) => {
           const state = r.states[engine] ?? 'not_scheduled';
           return <span className={`state state-${state}`}>{STATE_LABEL[state]}</span>;

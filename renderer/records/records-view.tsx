@@ -36,6 +36,8 @@ export function RecordsView() {
   const searchRef = useRef<HTMLInputElement>(null);
   const columns = useMemo(() => recordColumns(engines), [engines]);
 
+  // Fresh rows whenever the view opens (the table's own range callbacks need rows to exist).
+  useEffect(() => refresh(), [refresh]);
   useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && refresh()), [refresh]);
   useEffect(() => onAppEvent('partner', () => refresh()), [refresh]);
 

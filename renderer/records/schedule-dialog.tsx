@@ -6,6 +6,8 @@ import { useShellStore } from '../shell/shell-store.js';
 import { CONFIRM_OVER, credentials } from './count-text.js';
 import { useRecordsStore, useSelectedCount } from './records-store.js';
 
+const NO_ENGINES: never[] = [];
+
 /** "in 3 hours (24 Nov 2026, 09:00)", or what happens when nothing is scheduled yet. */
 export function describeNextIssuing(next: NextIssuing | null, now = Date.now()): string {
   if (!next) return 'Loading the next issuing date…';
@@ -23,7 +25,7 @@ export function describeNextIssuing(next: NextIssuing | null, now = Date.now()):
 /** `Schedule`: the selection on one or more engines (a checkbox per engine, named by its id). */
 export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => void; mode?: 'schedule' | 'unschedule' }) {
   const count = useSelectedCount();
-  const engines = useShellStore((s) => s.status?.engines ?? []);
+  const engines = useShellStore((s) => s.status?.engines ?? NO_ENGINES);
   const [chosen, setChosen] = useState<string[]>(engines.length === 1 ? [engines[0]!.id] : []);
   const [next, setNext] = useState<NextIssuing | null>(null);
   const [confirming, setConfirming] = useState(false);

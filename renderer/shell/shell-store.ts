@@ -11,9 +11,18 @@ export interface Toast {
   text: string;
 }
 
+/**
+ * The status before main answered. Not null on purpose: selectors such as
+ * `s.status?.engines ?? []` would then make a new array on every read, which React's store
+ * subscription takes for a change on every render (an endless update loop).
+ */
+const LOADING_STATUS: AppStatus = { partner: null, partners: [], engines: [], keyStore: null, issuingOff: null, mode: 'embedded' };
+
 export interface ShellStore {
   section: SectionId;
   status: AppStatus | null;
+  /** False until main answered the first `app:status`. */
+  statusLoaded: boolean;
   statusError: string | null;
   /** Tasks in main, by id: running ones show in the status bar. */
   tasks: Record<string, TaskInfo>;
@@ -34,14 +43,15 @@ const TOAST_MS = 6000;
 /** The shell's state: the open section, the status bar and background work, toasts. */
 export const useShellStore = create<ShellStore>()((set, get) => ({
   section: 'records',
-  status: null,
+  status: LOADING_STATUS,
+  statusLoaded: false,
   statusError: null,
   tasks: {},
   toasts: [],
   go: (section) => set({ section }),
   async loadStatus() {
     try {
-      set({ status: await window.proofdesk.appStatus(), statusError: null });
+      set({ status: await window.proofdesk.appStatus(), statusLoaded: true, statusError: null });
     } catch (error) {
       set({ statusError: toServiceError(error).message });
     }

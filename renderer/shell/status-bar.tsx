@@ -4,7 +4,8 @@ const KEY_STORE_LABEL = { keychain: 'Keys in the OS keychain', 'encrypted-file':
 
 /** The status bar: active Partner (and switcher), engines and their chains, key store, background work. */
 export function StatusBar() {
-  const status = useShellStore((s) => s.status);
+  const loaded = useShellStore((s) => s.statusLoaded);
+  const status = useShellStore((s) => (s.statusLoaded ? s.status : null));
   const statusError = useShellStore((s) => s.statusError);
   const tasks = useShellStore((s) => s.tasks);
   const switchPartner = useShellStore((s) => s.switchPartner);
@@ -14,6 +15,7 @@ export function StatusBar() {
   return (
     <footer className="status-bar" aria-label="Status">
       {statusError && <span className="status-item status-error">{statusError}</span>}
+      {!loaded && !statusError && <span className="status-item muted">Loading…</span>}
       {status && (
         <>
           <span className="status-item" data-testid="status-partner">

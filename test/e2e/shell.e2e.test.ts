@@ -1,154 +1,149 @@
 /**
- * The overview screen end to end, without the Electron binary (DESIGN.md): the built renderer
- * runs in Debian's Chromium and talks to the real main-process handlers through the web bridge,
- * over an embedded engine on a temporary data directory.
+ * The app shell end to end, without the Electron binary (DESIGN.md): the built renderer in
+ * Debian's Chromium, talking to the real main-process handlers through the web bridge over an
+ * embedded engine on a temporary data directory. Sidebar, placeholders, status bar, Partner
+ * switcher, keyboard shortcuts, the one event channel (SSE), and the bridge's refusals.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError, decodeIpcError } from '../../common/errors.js';
-import type { IssuingService } from '../../common/issuing-service.js';
-import type { Partner } from '../../common/wire-types.js';
-import { Engine } from '../../main/engine/index.js';
-import { createIpcHandlers, type IpcHandlers } from '../../main/app/ipc-handlers.js';
-import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
+import { decodeIpcError } from '../../common/errors.js';
+import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
-const SCREENSHOT = '/tmp/proofdesk-overview.png';
-
-let workDir: string;
+let buildDir: string;
 let rendererDir: string;
-let engine: Engine;
-let partner: Partner;
-let service: IssuingService;
 let browser: Browser;
-const bridges: WebBridge[] = [];
-
-/** Opens the app through a bridge over the given handlers; fails the test on any page error. */
-async function openApp(handlers: IpcHandlers): Promise<{ page: Page; bridge: WebBridge; problems: string[] }> {
-  const bridge = await startWebBridge({ handlers, rendererDir });
-  bridges.push(bridge);
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  // CSP violations and script errors show up here: the strict policy must not break the app.
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(bridge.url);
-  return { page, bridge, problems };
-}
+let workspace: Workspace;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PROOFDESK_CHROMIUM)`);
-  }
-  workDir = mkdtempSync(join(tmpdir(), 'proofdesk-e2e-'));
-  // A fresh build of all three bundles (main and preload must build too), never a stale out/.
-  const outDir = join(workDir, 'out');
-  execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir, '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  rendererDir = join(outDir, 'renderer');
-
-  engine = Engine.open({ dataDir: join(workDir, 'data') });
-  const added = engine.partners.add({ name: 'Acme University' });
-  partner = { id: added.partner_id, name: added.name };
-  service = engine.serviceFor(partner.id);
-  for (const title of ['Diploma of Alice', 'Diploma of Bob']) {
-    await service.createCredential({ title, metadata: { a: 1 }, tags: ['abc'] });
-  }
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-shell-build-'));
+  rendererDir = buildRenderer(buildDir);
+  browser = await launchChromium();
+  workspace = await openWorkspace(rendererDir);
+  await seedCredentials(workspace, 3, (i) => ({ title: `Diploma of student ${i}`, metadata: { student: `S${i}` }, tags: ['class-2026'] }));
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all(bridges.map((b) => b.close()));
-  await engine?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  await workspace?.close();
+  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
-describe('overview screen', () => {
-  it("shows the partner, its counts and engines, under a strict CSP and without Node", async () => {
-    const { page, problems } = await openApp(createIpcHandlers({ partner, service }));
-
-    await expect.poll(() => page.getByTestId('partner-name').textContent()).toBe('Acme University');
-    expect(await page.getByTestId('count-credentials').textContent()).toBe('2');
-    expect(await page.getByTestId('count-files').textContent()).toBe('0');
-    expect(await page.getByTestId('count-jobs-scheduled').textContent()).toBe('0');
-    for (const engineInfo of await service.listEngines()) {
-      expect(await page.getByTestId('engines').textContent()).toContain(engineInfo.id);
+describe('app shell', () => {
+  it('has the sidebar Sections, honest placeholders, and no serious accessibility problem on any view', async () => {
+    const { page, problems } = await openPage(browser, workspace);
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    for (const name of ['Records', 'Jobs', 'Verify', 'Watch folders', 'Settings']) {
+      await expect.poll(() => sections.getByRole('button', { name, exact: true }).count()).toBe(1);
     }
+    await expect.poll(() => page.getByRole('grid', { name: 'Credentials' }).getByRole('row').count()).toBeGreaterThan(3);
+    await screenshot(page, 'shell', 'records');
+    expect(await seriousA11yProblems(page)).toEqual([]);
 
+    for (const [name, text] of [
+      ['Jobs', null],
+      ['Verify', 'Not in this version yet'],
+      ['Watch folders', 'Not in this version yet'],
+      ['Settings', 'Not in this version yet'],
+    ] as const) {
+      await sections.getByRole('button', { name, exact: true }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe(name);
+      if (text) expect(await page.locator('main').textContent()).toContain(text);
+      await screenshot(page, 'shell', name.toLowerCase().replace(' ', '-'));
+      expect(await seriousA11yProblems(page), name).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the Partner, each engine, where the keys are, and follows the keyboard shortcuts', async () => {
+    const { page } = await openPage(browser, workspace);
+    await expect.poll(() => page.getByTestId('status-partner').textContent()).toContain('Acme University');
+    expect(await page.getByTestId('status-engine-local').textContent()).toContain('local');
+    expect(await page.getByTestId('status-keys').textContent()).toBe('Keys in the OS keychain');
+
+    await page.getByRole('grid', { name: 'Credentials' }).focus();
+    await page.keyboard.press('Control+2');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe('Jobs');
+    await page.keyboard.press('Control+5');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe('Settings');
+    await page.keyboard.press('Control+1');
+    await page.keyboard.press('Control+f');
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Search records');
+  });
+
+  it('switches between the Partners of the data directory', async () => {
+    const second = await workspace.engine.addPartner({ name: 'Beta College' });
+    await workspace.engine.serviceFor(second.partner_id).createCredential({ title: 'Beta transcript', metadata: { a: 1 } });
+    const { page } = await openPage(browser, workspace);
+    const switcher = page.getByRole('combobox', { name: 'Partner' });
+    await expect.poll(() => switcher.count()).toBe(1);
+    await switcher.selectOption({ label: 'Beta College' });
+    await expect.poll(() => page.getByRole('grid', { name: 'Credentials' }).textContent()).toContain('Beta transcript');
+    expect(await page.getByRole('grid', { name: 'Credentials' }).textContent()).not.toContain('Diploma of student');
+    await screenshot(page, 'shell', 'partner-switched');
+    await switcher.selectOption({ label: 'Acme University' });
+    await expect.poll(() => page.getByRole('grid', { name: 'Credentials' }).textContent()).toContain('Diploma of student 0');
+  });
+
+  it('runs under a strict CSP, without Node, exposing only the contract and onEvent', async () => {
+    const { page, problems } = await openPage(browser, workspace);
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
-    expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("object-src 'none'");
-    expect(csp).not.toContain('unsafe-eval');
     expect(csp).not.toContain('unsafe-inline');
-
     expect(await page.evaluate('typeof window.require')).toBe('undefined');
     expect(await page.evaluate('typeof window.process')).toBe('undefined');
-    expect(await page.evaluate('typeof window.module')).toBe('undefined');
-    expect(await page.evaluate('Object.keys(window.proofdesk)')).toEqual(['overviewGet']);
-
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    const keys = (await page.evaluate('Object.keys(window.proofdesk)')) as string[];
+    expect(keys).toContain('onEvent');
+    expect(keys).toContain('recordsWindow');
+    expect(keys).toContain('appStatus');
+    await expect.poll(() => page.getByRole('grid', { name: 'Credentials' }).getByRole('row').count()).toBeGreaterThan(1);
     expect(problems).toEqual([]);
   });
 
-  it('refuses bad arguments, unknown channels and foreign origins', async () => {
-    const { page, bridge } = await openApp(createIpcHandlers({ partner, service }));
+  it('pushes task events over the one event channel (Server-Sent Events in the bridge)', async () => {
+    const { page } = await openPage(browser, workspace);
+    await page.evaluate('window.seen = []; window.proofdesk.onEvent((event) => window.seen.push(event))');
+    // Let the EventSource connect before the work starts.
+    await expect.poll(() => workspace.context.events.size).toBeGreaterThan(0);
+    const started = workspace.context.tasks.start('tags-add', 'A test task', async (task) => {
+      task.progress(1, 2);
+      return 'ok';
+    });
+    await expect
+      .poll(() => page.evaluate("window.seen.filter((e) => e.type === 'task').map((e) => e.task.id + ':' + e.task.state)"))
+      .toContain(`${started.id}:done`);
+  });
 
-    // Through the page's own bridge function, as a compromised renderer would try.
-    const message = await page.evaluate('window.proofdesk.overviewGet(1).then(() => "resolved", (e) => e.message)');
+  it('refuses bad arguments, unknown channels and foreign origins, on calls and on events', async () => {
+    const { page } = await openPage(browser, workspace);
+    const message = await page.evaluate('window.proofdesk.recordsCount({ kind: "uids", uids: ["not-a-uid"] }).then(() => "resolved", (e) => e.message)');
     expect(decodeIpcError(String(message)).id).toBe('invalid_value');
 
+    const url = (path: string) => new URL(path, workspace.bridge.url);
     const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-      fetch(new URL(path, bridge.url), { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+      fetch(url(path), { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    expect((await post('/ipc/app:status', '{"a":1}')).status).toBe(400);
+    expect((await post('/ipc/records:delete', '[]')).status).toBe(404);
 
-    const notArray = await post('/ipc/overview:get', '{"a":1}');
-    expect(notArray.status).toBe(400);
-    expect(decodeIpcError(await notArray.text()).id).toBe('invalid_value');
-
-    const unknown = await post('/ipc/credentials:delete', '[]');
-    expect(unknown.status).toBe(404);
-    expect(decodeIpcError(await unknown.text()).id).toBe('not_found');
-    expect((await post('/ipc/constructor', '[]')).status).toBe(404);
-
-    const foreign = await post('/ipc/overview:get', '[]', { origin: 'https://evil.example' });
+    // The bridge now changes data: a page from anywhere else must not reach it.
+    const foreign = await post('/ipc/records:editTags', '[]', { origin: 'https://evil.example' });
     expect(foreign.status).toBe(401);
-
-    const ok = await post('/ipc/overview:get', '[]');
-    expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { counts: { credentials: number } }).counts.credentials).toBe(2);
-  });
-
-  it('tells how to add a partner when there is none', async () => {
-    const { page, problems } = await openApp(createIpcHandlers({ partner: null, service: null }));
-
-    await expect.poll(() => page.getByTestId('no-partner').textContent()).toContain('npm run cli -- partner add --name NAME');
-    expect(await page.getByTestId('count-credentials').textContent()).toBe('0');
-    expect(problems).toEqual([]);
-  });
-
-  it("shows a failing call's error id and message", async () => {
-    const failing: IpcHandlers = {
-      ...createIpcHandlers({ partner: null, service: null }),
-      'overview:get': () => Promise.reject(new ServiceError('try_again_later', 'The engine is busy')),
-    };
-    const { page } = await openApp(failing);
-
-    await expect.poll(() => page.getByTestId('overview-error-id').textContent()).toBe('try_again_later');
-    expect(await page.getByTestId('overview-error').textContent()).toContain('The engine is busy');
+    expect(decodeIpcError(await foreign.text()).id).toBe('unauthorized');
+    const events = await fetch(url('/events'), { headers: { origin: 'https://evil.example' } });
+    expect(events.status).toBe(401);
+    // DNS rebinding: our address, someone else's name (fetch cannot set Host, node:http can).
+    const rebinding = await new Promise<number>((done, fail) => {
+      const target = url('/ipc/app:status');
+      const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      req.on('error', fail);
+      req.end('[]');
+    });
+    expect(rebinding).toBe(401);
   });
 });
