@@ -11,6 +11,7 @@ import type { Partner } from '../../common/wire-types.js';
 import type { Engine } from '../engine/index.js';
 import type { PartnerScope } from '../engine/scope.js';
 import { EventBus } from './event-bus.js';
+import { watchJobs } from './job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
 
 export interface AppContext {
@@ -59,7 +60,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
 
   const partners = (): Partner[] => (engine ? engine.partners.list().map((p) => ({ id: p.id, name: p.name })) : partner ? [partner] : []);
 
-  return {
+  const context: AppContext = {
     events,
     tasks,
     engine,
@@ -92,4 +93,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
       return next;
     },
   };
+  if (engine) watchJobs(context);
+  return context;
 }
