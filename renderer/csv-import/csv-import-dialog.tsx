@@ -91,7 +91,8 @@ export function CsvImportButton() {
 
 export function CsvImportDialog() {
   const { open, preview, mapping, checking, task, result, error } = useCsvImportStore();
-  const { setUse, run, retryRefused, cancel, close } = useCsvImportStore.getState();
+  const { setUse, run, retryRefused, cancel, close, choose } = useCsvImportStore.getState();
+  const corrected = useRef<HTMLInputElement>(null);
   const engines = useShellStore((s) => s.status?.engines) ?? NO_ENGINES;
   const [engine, setEngine] = useState('');
   if (!open) return null;
@@ -219,7 +220,23 @@ export function CsvImportDialog() {
                   ))}
                 </tbody>
               </table>
-              <button type="button" disabled={running} onClick={() => void retryRefused(target)}>
+              <p className="muted">Correct the refused rows in the file, choose it again, then retry them.</p>
+              <button type="button" disabled={running} onClick={() => corrected.current?.click()}>
+                Choose the corrected file
+              </button>
+              <input
+                ref={corrected}
+                type="file"
+                accept=".csv,text/csv"
+                hidden
+                aria-label="Corrected CSV file"
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = '';
+                  if (file) void choose(file, true);
+                }}
+              />{' '}
+              <button type="button" disabled={running || checking} onClick={() => void retryRefused(target)}>
                 Retry the refused
               </button>
             </>

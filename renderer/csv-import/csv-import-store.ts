@@ -33,7 +33,8 @@ export interface CsvImportStore {
   task: TaskInfo<CsvImportResult> | null;
   result: CsvImportResult | null;
   error: TaskError | null;
-  choose(file: File): Promise<void>;
+  /** Reads a CSV; `keepResult` keeps the last result (its refused rows) to retry them from the corrected file. */
+  choose(file: File, keepResult?: boolean): Promise<void>;
   setUse(column: string, use: ColumnUse): Promise<void>;
   run(engine: string | null, rows?: number[] | null): Promise<void>;
   retryRefused(engine: string | null): Promise<void>;
@@ -78,13 +79,16 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
     task: null,
     result: null,
     error: null,
-    async choose(file) {
-      set({ open: true, path: null, preview: null, mapping: null, result: null, task: null, error: null, checking: true });
+    async choose(file, keepResult = false) {
+      set((s) => ({ open: true, path: null, preview: null, mapping: keepResult ? s.mapping : null, result: keepResult ? s.result : null, task: null, error: null, checking: true }));
       try {
         const [path] = await pathsOfFiles([file]);
         if (!path) throw new Error('The file could not be read.');
         set({ path });
-        await check(path, null);
+        // The corrected file keeps the mapping chosen for the first one (when its columns allow).
+        const kept = get().mapping;
+        await check(path, kept);
+        if (get().error && kept) await check(path, null);
       } catch (error) {
         fail(error);
       }

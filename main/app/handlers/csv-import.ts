@@ -1,8 +1,10 @@
 /**
  * Handlers of the CSV import slice (common/ipc/csv-import.ts): preview with row errors, import
- * as a task, the template. Rows created by an earlier import of the same file are remembered
- * by key, so retrying the refused rows can link to rows created the first time.
+ * as a task, the template. Rows created by an earlier import of a file of the same name are
+ * remembered by key, so retrying the refused rows of the corrected file links to the rows
+ * created the first time. (By name, not path: the browser bridge stores each upload anew.)
  */
+import { basename } from 'node:path';
 import type { CsvImportIpc, CsvImportResult, CsvMapping } from '../../../common/ipc/csv-import.js';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
@@ -20,7 +22,7 @@ async function check(scope: PartnerScope | null, service: IssuingService, table:
 }
 
 export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIpc> {
-  /** Per file path: row key → uid of what earlier imports created. */
+  /** Per file name: row key → uid of what earlier imports created. */
   const createdKeys = new Map<string, Map<string, string>>();
   const scopeOf = (partnerId: string) => (ctx.engine ? ctx.engine.scopeFor(partnerId) : null);
 
@@ -29,7 +31,7 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
       const { partner, service } = ctx.require();
       const table = await readCsvTable(path);
       const used = mapping ?? guessMapping(table.columns);
-      const earlier = createdKeys.get(path) ?? new Map<string, string>();
+      const earlier = createdKeys.get(basename(path)) ?? new Map<string, string>();
       const checked = await check(scopeOf(partner.id), service, resolveEarlier(table, used, earlier), used, earlier);
       return toPreview(table, used, checked);
     },
@@ -43,8 +45,8 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
         'csv-import',
         label,
         async (task): Promise<CsvImportResult> => {
-          const earlier = createdKeys.get(path) ?? new Map<string, string>();
-          createdKeys.set(path, earlier);
+          const earlier = createdKeys.get(table.file_name) ?? new Map<string, string>();
+          createdKeys.set(table.file_name, earlier);
           const { checks, file_error } = await check(scopeOf(partner.id), service, resolveEarlier(table, mapping, earlier), mapping, earlier);
           if (file_error) return { created: [], refused: [{ row: 0, line: 1, title: table.file_name, error: file_error }] };
           const selected = checks.filter((c) => !wanted || wanted.has(c.row));
