@@ -11,7 +11,7 @@ import type { PartnerScope } from '../../main/engine/scope.js';
 import { editSelectionTags } from '../../main/workspace/bulk-tags.js';
 import { scheduleSelection, unscheduleSelection } from '../../main/workspace/bulk-schedule.js';
 import { recordWindow } from '../../main/workspace/record-query.js';
-import { SELECTION_CHUNK, countSelection, resolveSelection } from '../../main/workspace/selection.js';
+import { countSelection, resolveSelection } from '../../main/workspace/selection.js';
 import { addPartner, openEngine, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
 
 let fixture: EngineFixture;
@@ -99,11 +99,11 @@ describe('bulk tags', () => {
     await expect(editSelectionTags(scope, { kind: 'filter', filter: { andTags: ['absent'] } }, { mode: 'add', tags: ['extra'] }, task())).rejects.toMatchObject({ id: 'empty_credential_list' });
   });
 
-  it('a cancel while the selection is resolved changes nothing; progress is reported', async () => {
-    await seed(SELECTION_CHUNK * 2 + 10);
-    const cancelled = task((done, totalSteps) => {
-      // Cancel once the first chunk has been read.
-      if (totalSteps !== undefined && totalSteps >= SELECTION_CHUNK * 2) cancelled.controller.abort();
+  it('a cancel once the selection is resolved changes nothing; progress is reported', async () => {
+    await seed(30);
+    const cancelled = task((_done, totalSteps) => {
+      // Cancel once the selection has been read, before anything is written.
+      if (totalSteps !== undefined) cancelled.controller.abort();
     });
     const error = await editSelectionTags(scope, { kind: 'filter', filter: {} }, { mode: 'add', tags: ['late'] }, cancelled).catch((e: unknown) => e);
     expect((error as Error).name).toBe('AbortError');
@@ -111,7 +111,7 @@ describe('bulk tags', () => {
 
     const run = task();
     const result = await editSelectionTags(scope, { kind: 'filter', filter: { andTags: ['odd'] } }, { mode: 'add', tags: ['late'] }, run);
-    expect(result.changed).toBe(SELECTION_CHUNK + 5);
+    expect(result.changed).toBe(15);
     expect(run.calls.at(-1)).toEqual([result.selected * 2, result.selected * 2]);
   });
 });
