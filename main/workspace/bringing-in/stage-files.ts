@@ -6,22 +6,34 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import type { ExistingCredential, StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
 import { MetadataSource } from '../../ingest/file-metadata.js';
 import type { PartnerScope } from '../../engine/scope.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
 
 /** How many files are read at once: enough to keep the disk busy, few enough for 2 cores. */
-const HASH_CONCURRENCY = 8;
+const HASH_CONCURRENCY = 16;
+/** Files up to this size are read whole (one call); larger ones are streamed, so memory stays flat. */
+const READ_WHOLE_BYTES = 4 * 1024 * 1024;
 
-/** SHA-256 of a file, streamed. */
-export function hashFile(path: string): Promise<string> {
+/** SHA-256 and size of a file. */
+export async function hashFile(path: string): Promise<{ hash: string; size: number }> {
+  const info = await stat(path);
+  if (info.size <= READ_WHOLE_BYTES) {
+    const bytes = await readFile(path);
+    return { hash: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  }
   return new Promise((done, fail) => {
     const hash = createHash('sha256');
+    let size = 0;
     createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
+      .on('data', (chunk: string | Buffer) => {
+        size += chunk.length;
+        hash.update(chunk);
+      })
       .on('error', fail)
-      .on('end', () => done(hash.digest('hex')));
+      .on('end', () => done({ hash: hash.digest('hex'), size }));
   });
 }
 
@@ -85,8 +97,9 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
   const metadata = new MetadataSource(0);
   const rows = await mapLimited(files, HASH_CONCURRENCY, async (file: FoundFile): Promise<StagedRow | null> => {
     let fileHash: string;
+    let size: number;
     try {
-      fileHash = await hashFile(file.path);
+      ({ hash: fileHash, size } = await hashFile(file.path));
     } catch (error) {
       skipped.push({ path: file.path, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
       return null;
@@ -96,7 +109,7 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
     const fields = lookup.kind === 'ok' ? lookup.fields : {};
     return {
       key: file.path,
-      file: { path: file.path, rel_path: file.relPath, size: file.size, file_hash: fileHash },
+      file: { path: file.path, rel_path: file.relPath, size, file_hash: fileHash },
       title: fields.title ?? name,
       metadata: fields.metadata ?? {},
       tags: fields.tags ?? [],

@@ -15,7 +15,6 @@ export interface FoundFile {
   root: string;
   /** Relative to root, with forward slashes. */
   relPath: string;
-  size: number;
 }
 
 export interface WalkResult {
@@ -74,8 +73,8 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
           if (!isSidecarName(entry.name) && !isManifestName(entry.name)) skipped.push({ path, reason });
           continue;
         }
-        const info = await lstat(path).catch(() => null);
-        if (info?.isFile()) add({ path, root, relPath, size: info.size });
+        // The directory entry already says it is a regular file (not a link): no stat needed.
+        add({ path, root, relPath });
       }
     }
   };
@@ -90,7 +89,7 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
     else {
       const reason = skipReason(basename(path));
       if (reason) skipped.push({ path, reason });
-      else add({ path, root: dirname(path), relPath: basename(path), size: info.size });
+      else add({ path, root: dirname(path), relPath: basename(path) });
     }
   }
   return { files, skipped };
