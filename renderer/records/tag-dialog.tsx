@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TagEdit } from '../../common/records.js';
 import { toServiceError } from '../ipc-error.js';
 import { Modal } from '../shell/modal.js';
@@ -32,7 +32,10 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const listId = `tag-dialog-suggestions-${mode}`;
+
+  useEffect(() => {
+    void loadSuggestions('');
+  }, [loadSuggestions]);
 
   const tags = parseTagInput(text);
   const edit: TagEdit = mode === 'remove' ? { mode, tag: tags[0] ?? '' } : { mode, tags };
@@ -87,23 +90,30 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
             {mode === 'remove' ? 'Tag' : 'Tags'} {mode !== 'remove' && <span className="muted">(comma-separated)</span>}
             <input
               aria-label={mode === 'remove' ? 'Tag' : 'Tags'}
-              list={listId}
               value={text}
               autoFocus
+              autoComplete="off"
               onChange={(event) => {
                 setText(event.target.value);
                 const last = event.target.value.split(',').pop()?.trim() ?? '';
                 void loadSuggestions(last);
               }}
             />
-            <datalist id={listId}>
-              {suggestions.map((s) => (
-                <option key={s.tag} value={mode === 'remove' ? s.tag : [...tags.slice(0, -1), s.tag].join(', ')}>
-                  {`${s.tag} (${s.count.toLocaleString('en-US')})`}
-                </option>
-              ))}
-            </datalist>
           </label>
+          {suggestions.length > 0 && (
+            <div className="suggestions" role="group" aria-label="Existing tags">
+              {suggestions.slice(0, 8).map((s) => (
+                <button
+                  key={s.tag}
+                  type="button"
+                  className="tag suggestion"
+                  onClick={() => setText(mode === 'remove' ? s.tag : [...parseTagInput(text.endsWith(',') ? `${text} x` : text).slice(0, -1), s.tag].join(', ') + ', ')}
+                >
+                  {s.tag} <span className="muted">{s.count.toLocaleString('en-US')}</span>
+                </button>
+              ))}
+            </div>
+          )}
           {error && (
             <p className="error-panel" role="alert">
               {error}

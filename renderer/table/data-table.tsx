@@ -73,10 +73,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const columnDefs = useMemo(() => {
     const helper = createColumnHelper<Features, Slot<T>>();
     return columns.map((column) =>
-      helper.display({
+      // An accessor (not a display column): only those can sort. Sorting is done in main
+      // (manualSorting); the value is the row's position, never compared here.
+      helper.accessor((slot) => slot.index, {
         id: column.id,
         header: column.header,
         enableSorting: column.sortable === true,
+        sortDescFirst: false,
         cell: (context) => {
           const row = context.row.original.row;
           return row === undefined ? null : column.cell(row);
