@@ -7,6 +7,7 @@ import { IPC_ARGUMENT_VALIDATORS, type IpcArgs, type IpcChannel, type IpcResult 
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { Partner } from '../../common/wire-types.js';
 import { createAppContext, type AppContext } from './app-context.js';
+import { createChainProbe } from './chain-probe.js';
 import { createAppHandlers } from './handlers/app.js';
 import { createCsvImportHandlers } from './handlers/csv-import.js';
 import { createJobsHandlers } from './handlers/jobs.js';
@@ -30,9 +31,9 @@ export interface IpcHandlerContext {
  */
 export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcHandlers {
   const ctx = 'events' in context ? context : createAppContext({ partner: context.partner, service: context.service });
-  const chainState = () => ({ chain: 'unknown' as const, detail: null });
+  const chains = createChainProbe(ctx);
   return {
-    ...createAppHandlers(ctx, chainState),
+    ...createAppHandlers(ctx, chains),
     ...createRecordsHandlers(ctx),
     ...createJobsHandlers(ctx),
     ...createStagingHandlers(ctx),

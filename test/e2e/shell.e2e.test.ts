@@ -62,6 +62,8 @@ describe('app shell', () => {
     const { page } = await openPage(browser, workspace);
     await expect.poll(() => page.getByTestId('status-partner').textContent()).toContain('Acme University');
     expect(await page.getByTestId('status-engine-local').textContent()).toContain('local');
+    // The local chain is asked, and the answer arrives as an event.
+    await expect.poll(() => page.getByTestId('status-engine-local').textContent(), { timeout: 30_000 }).toContain('chain connected');
     expect(await page.getByTestId('status-keys').textContent()).toBe('Keys in the OS keychain');
 
     await page.getByRole('grid', { name: 'Credentials' }).focus();
