@@ -28,7 +28,7 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   const direction = sort.order === 'desc' ? 'DESC' : 'ASC';
   const column = SORT_COLUMN[sort.by];
   if (soleSearch !== undefined) {
-    const total = cached(db, 'SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH ?').pluck().get(soleSearch) as number;
+    const total = countOnce(db, 'SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH ?', [soleSearch]);
     if (column === 'c.id') {
       const sql = `SELECT rowid FROM credentials_fts WHERE credentials_fts MATCH ? ORDER BY rowid ${direction} LIMIT ? OFFSET ?`;
       return { total, ids: cached(db, sql).pluck().all(soleSearch, limit, offset) as number[] };
@@ -37,16 +37,39 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   }
   const driver = where.soleDriver();
   if (driver) {
-    const total = cached(db, `SELECT count(*) FROM (${driver.sql})`).pluck().get(...driver.params) as number;
+    const total = countOnce(db, `SELECT count(*) FROM (${driver.sql})`, driver.params);
     if (column === 'c.id') {
       return { total, ids: cached(db, `${driver.sql} ORDER BY 1 ${direction} LIMIT ? OFFSET ?`).pluck().all(...driver.params, limit, offset) as number[] };
     }
     return { total, ids: pageIds(db, where, `${column} ${direction}, c.id ${direction}`, limit, offset) };
   }
   const clause = where.where('c.id');
-  const total = cached(db, `SELECT count(*) FROM credentials c ${clause.sql}`).pluck().get(...clause.params) as number;
+  const total = countOnce(db, `SELECT count(*) FROM credentials c ${clause.sql}`, clause.params);
   const order = column === 'c.id' ? `c.id ${direction}` : `${column} ${direction}, c.id ${direction}`;
   return { total, ids: pageIds(db, where, order, limit, offset) };
+}
+
+/** Totals kept per database: a scrolled table asks for window after window of one filter. */
+const totals = new WeakMap<Db, Map<string, { version: string; total: number }>>();
+const KEEP_TOTALS = 32;
+
+/**
+ * Runs a count, or answers it from the last identical count when nothing was written since:
+ * `data_version` moves with every commit of another connection (another process sharing the
+ * data directory), `total_changes()` with every row this connection changes.
+ */
+function countOnce(db: Db, sql: string, params: unknown[]): number {
+  const version = `${db.pragma('data_version', { simple: true }) as number}:${cached(db, 'SELECT total_changes()').pluck().get() as number}`;
+  const key = `${sql}\u0000${JSON.stringify(params)}`;
+  let byKey = totals.get(db);
+  if (!byKey) totals.set(db, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit && hit.version === version) return hit.total;
+  const total = cached(db, sql).pluck().get(...params) as number;
+  byKey.delete(key);
+  byKey.set(key, { version, total });
+  if (byKey.size > KEEP_TOTALS) byKey.delete(byKey.keys().next().value!);
+  return total;
 }
 
 function pageIds(db: Db, where: Conditions, order: string, limit: number, offset: number): number[] {

@@ -93,6 +93,26 @@ describe('records window', () => {
     expect(window({ state: { engine: 'sepolia', states: ['issued'] } }).rows.map((r) => r.uid)).toEqual([a]);
   });
 
+  it('recounts the total after any write, by this process or another sharing the data directory', async () => {
+    await seed(10);
+    expect(window({ andTags: ['even'] }).total).toBe(5);
+    expect(window({ andTags: ['even'] }, 3, 2).total).toBe(5);
+    await partner.service.createCredential({ title: 'More', metadata: { a: 1 }, tags: ['even'] });
+    expect(window({ andTags: ['even'] }).total).toBe(6);
+    // Another process (here: another connection) adds a credential with the tag.
+    const other = new Database(join(fixture.dataDir, DATABASE_FILE));
+    try {
+      const id = other
+        .prepare("INSERT INTO credentials (uid, partner_id, title, metadata, upload_date, tags) VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, 'From elsewhere', '{}', 0, '[\"even\"]')")
+        .run(partner.id).lastInsertRowid;
+      other.prepare("INSERT INTO credential_tags (partner_id, tag, credential_id) VALUES (?, 'even', ?)").run(partner.id, id);
+    } finally {
+      other.close();
+    }
+    expect(window({ andTags: ['even'] }).total).toBe(7);
+    expect(window({ search: 'elsewhere' }).total).toBe(1);
+  });
+
   it('reads files with their hashes and types', async () => {
     const file = await partner.service.uploadFile({ file: { data: Buffer.from('%PDF-1.4 diploma'), name: 'd.pdf' } });
     const created = await partner.service.createCredential({ title: 'With a file', metadata: {}, files: [file.file_hash] });
