@@ -12,6 +12,7 @@ import { issuingBenchmarks } from './issuing.bench.js';
 import { meetsTarget, type BenchResult } from './measure.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
 import { stagingUiBenchmarks } from './staging-ui.bench.js';
+import { uiBenchmarks } from './ui.bench.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -19,7 +20,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log)), ...(await ingestBenchmarks(log)), ...(await workspaceBenchmarks(log)), ...(await stagingUiBenchmarks(log))];
+const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log)), ...(await ingestBenchmarks(log)), ...(await workspaceBenchmarks(log)), ...(await stagingUiBenchmarks(log)), ...(await uiBenchmarks(log))];
 
 const rows = results.map((r) => {
   const met = meetsTarget(r);
