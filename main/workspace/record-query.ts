@@ -59,6 +59,8 @@ const KEEP_TOTALS = 32;
  * data directory), `total_changes()` with every row this connection changes.
  */
 function countOnce(db: Db, sql: string, params: unknown[]): number {
+  // Inside a transaction the count may see writes that are later rolled back: not kept.
+  if (db.inTransaction) return cached(db, sql).pluck().get(...params) as number;
   const version = `${db.pragma('data_version', { simple: true }) as number}:${cached(db, 'SELECT total_changes()').pluck().get() as number}`;
   const key = `${sql}\u0000${JSON.stringify(params)}`;
   let byKey = totals.get(db);
