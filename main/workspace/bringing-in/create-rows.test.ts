@@ -42,11 +42,15 @@ const counts = async () => ({
   files: (await partner.service.listFiles({ per_page: 1 })).total_items,
 });
 
-describe('createRows', () => {
+describe.each([
+  ['one service call per row (remote mode)', false],
+  ['chunks in one transaction each (embedded engine)', true],
+])('createRows: %s', (_name, embedded) => {
+  const scoped = () => (embedded ? fixture.engine.scopeFor(partner.id) : null);
   it('creates rows in link order, linking to the new uids, and schedules them', async () => {
     const diploma = fileRow('diploma.pdf');
     const transcript: StagingCreateRow = { key: 'meta-1', file: null, title: 'Transcript', metadata: { grade: 'A' }, tags: ['transcript'], expiry_date: null, links: [diploma.key] };
-    const outcomes = await createRows(partner.service, [transcript, diploma], { engine: 'local', allowDuplicates: false }, task());
+    const outcomes = await createRows(partner.service, [transcript, diploma], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
 
     expect(outcomes.map((o) => o.status)).toEqual(['created', 'created']);
     const [t, d] = outcomes as { uid: string }[];
@@ -63,31 +67,44 @@ describe('createRows', () => {
     const empty: StagingCreateRow = { key: 'empty', file: null, title: 'No data', metadata: {}, tags: [], expiry_date: null, links: [] };
     const linksToBad = fileRow('follows.pdf', { links: [badTag.key] });
 
-    const outcomes = await createRows(partner.service, [good, badTag, badExpiry, empty, linksToBad], { engine: null, allowDuplicates: false }, task());
+    const outcomes = await createRows(partner.service, [good, badTag, badExpiry, empty, linksToBad], { scope: scoped(), engine: null, allowDuplicates: false }, task());
 
     expect(outcomes.map((o) => (o.status === 'failed' ? o.error.id : o.status))).toEqual(['created', 'invalid_tag', 'invalid_expiry_date', 'missing_file_and_metadata', 'not_created']);
     expect(await counts()).toEqual({ credentials: 1, files: 1 });
   });
 
+  it('refuses the second of two rows with the same content in one run, keeping the first', async () => {
+    const first = fileRow('twin-a.pdf');
+    const path = join(dir, 'twin-b.pdf');
+    writeFileSync(path, 'content of twin-a.pdf');
+    const outcomes = await createRows(partner.service, [first, { ...first, key: path, file: { path, file_hash: '' }, title: 'twin b' }], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
+    expect(outcomes.map((o) => (o.status === 'failed' ? o.error.id : o.status))).toEqual(['created', 'file_already_exists']);
+    expect(await counts()).toEqual({ credentials: 1, files: 1 });
+  });
+
   it('refuses content already uploaded unless duplicates are allowed', async () => {
     const first = fileRow('same.pdf');
-    await createRows(partner.service, [first], { engine: null, allowDuplicates: false }, task());
-    const again = await createRows(partner.service, [{ ...first, key: 'again' }], { engine: 'local', allowDuplicates: false }, task());
+    await createRows(partner.service, [first], { scope: scoped(), engine: null, allowDuplicates: false }, task());
+    const again = await createRows(partner.service, [{ ...first, key: 'again' }], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
     expect(again[0]).toMatchObject({ status: 'failed', error: { id: 'file_already_exists' } });
-    const allowed = await createRows(partner.service, [{ ...first, key: 'allowed' }], { engine: 'local', allowDuplicates: true }, task());
+    const allowed = await createRows(partner.service, [{ ...first, key: 'allowed' }], { scope: scoped(), engine: 'local', allowDuplicates: true }, task());
     expect(allowed[0]!.status).toBe('created');
   });
 
-  it('stops between rows on cancel: each row wholly created or not at all', async () => {
-    const rows = Array.from({ length: 10 }, (_, i) => fileRow(`f${i}.pdf`));
-    const outcomes = await createRows(partner.service, rows, { engine: 'local', allowDuplicates: false }, task(3));
+  it('stops between rows (or chunks of rows) on cancel: each row wholly created or not at all', async () => {
+    // The embedded path sees a cancel between chunks of 100 rows, the other between rows.
+    const [count, cancelAfter] = embedded ? [250, 100] : [10, 3];
+    const rows = Array.from({ length: count }, (_, i) => fileRow(`f${i}.pdf`));
+    const outcomes = await createRows(partner.service, rows, { scope: scoped(), engine: 'local', allowDuplicates: false }, task(cancelAfter));
 
-    expect(outcomes.map((o) => o.status)).toEqual([...Array(3).fill('created'), ...Array(7).fill('not_created')]);
-    expect(await counts()).toEqual({ credentials: 3, files: 3 });
+    expect(outcomes.map((o) => o.status)).toEqual([...Array(cancelAfter).fill('created'), ...Array(count - cancelAfter).fill('not_created')]);
+    expect(await counts()).toEqual({ credentials: cancelAfter, files: cancelAfter });
+    const job = (await partner.service.listJobs({ status: 'scheduled' })).items[0]!;
+    expect((await partner.service.listJobCredentials(job.uid, { per_page: 1 })).total_items).toBe(cancelAfter);
   });
 
   it('refuses an unknown engine before creating anything', async () => {
-    await expect(createRows(partner.service, [fileRow('a.pdf')], { engine: 'nope', allowDuplicates: false }, task())).rejects.toMatchObject({ id: 'wrong_blockchain_engine' });
+    await expect(createRows(partner.service, [fileRow('a.pdf')], { scope: scoped(), engine: 'nope', allowDuplicates: false }, task())).rejects.toMatchObject({ id: 'wrong_blockchain_engine' });
     expect(await counts()).toEqual({ credentials: 0, files: 0 });
   });
 });

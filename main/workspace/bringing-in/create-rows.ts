@@ -9,9 +9,19 @@ import { checkRowFields, type RowOutcome, type StagingCreateRow } from '../../..
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { TaskContext, TaskError } from '../../../common/tasks.js';
 import { isUuid } from '../../../common/validate.js';
+import type { PartnerScope } from '../../engine/scope.js';
+import { createChunk } from './create-chunk.js';
 import { orderByLinks } from './link-order.js';
 
+/** Rows recorded per write transaction on the embedded engine (also how often a cancel is seen). */
+const CHUNK = 100;
+
 export interface CreateRowsOptions {
+  /**
+   * The embedded engine's scope: rows are then recorded a chunk per transaction (create-chunk.ts);
+   * without it (a remote service) one service call per row.
+   */
+  scope?: PartnerScope | null;
   /** Schedule each created credential on this engine; null creates only. */
   engine: string | null;
   allowDuplicates: boolean;
@@ -60,6 +70,32 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   const created = new Map<string, string>();
   let done = plan.errors.size;
   task.progress(done, rows.length);
+  if (options.scope) {
+    const scope = options.scope;
+    for (let at = 0; at < plan.order.length; at += CHUNK) {
+      const keys = plan.order.slice(at, at + CHUNK);
+      if (task.signal.aborted) {
+        for (const key of keys) outcomes.set(key, { key, status: 'not_created', reason: 'Cancelled before this row was created' });
+        continue;
+      }
+      // Checked first, so a bad row fails alone and none of its file is read.
+      const ready: StagingCreateRow[] = [];
+      for (const key of keys) {
+        const row = byKey.get(key)!;
+        const problems = checkRowFields(row, row.file !== null, now);
+        if (problems.length > 0) outcomes.set(key, { key, status: 'failed', error: { id: problems[0]!.id, message: problems.map((p) => p.message).join('; ') } });
+        else ready.push(row);
+      }
+      // Rows of this chunk that failed their checks count as not created for links within it.
+      for (const outcome of await createChunk(scope, ready, { engine: options.engine, allowDuplicates: options.allowDuplicates }, created, (l) => byKey.has(l))) {
+        const target = outcome.status === 'not_created' ? byKey.get(outcome.key)!.links.find((l) => byKey.has(l) && !created.has(l)) : undefined;
+        outcomes.set(outcome.key, target !== undefined ? { key: outcome.key, status: 'not_created', reason: `It links to ${label(target)}, which was not created` } : outcome);
+      }
+      done += keys.length;
+      task.progress(done, rows.length);
+    }
+    return rows.map((r) => outcomes.get(r.key)!);
+  }
   for (const key of plan.order) {
     const row = byKey.get(key)!;
     if (task.signal.aborted) {
