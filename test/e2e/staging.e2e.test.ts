@@ -247,10 +247,19 @@ describe('detail panel', () => {
     // Opened from the records table with the keyboard: find the row, Enter.
     await page.getByRole('searchbox', { name: 'Search records' }).fill('Ivy');
     const row = page.getByRole('row', { name: /Diploma of Ivy/ });
-    await row.click();
-    await page.keyboard.press('Enter');
     const panel = page.getByRole('complementary', { name: 'Credential detail' });
-    await panel.getByRole('heading', { name: 'Diploma of Ivy' }).waitFor();
+    const heading = panel.getByRole('heading', { name: 'Diploma of Ivy' });
+    // The table re-renders while the search narrows it: select the row again until Enter opens it.
+    await expect
+      .poll(async () => {
+        await row.click();
+        await page.keyboard.press('Enter');
+        return heading.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        );
+      }, { timeout: 30_000 })
+      .toBe(true);
     await expect.poll(() => panel.getByRole('table', { name: 'Certificates' }).textContent()).toContain('issued');
 
     await panel.getByRole('button', { name: 'Verify now' }).click();
