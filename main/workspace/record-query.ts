@@ -49,19 +49,24 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   return { total, ids: pageIds(db, where, order, limit, offset) };
 }
 
+/**
+ * Changes whenever anything is written: `data_version` moves with every commit of another
+ * connection (another process sharing the data directory), `total_changes()` with every row
+ * this connection changes.
+ */
+function databaseVersion(db: Db): string {
+  return `${db.pragma('data_version', { simple: true }) as number}:${cached(db, 'SELECT total_changes()').pluck().get() as number}`;
+}
+
 /** Totals kept per database: a scrolled table asks for window after window of one filter. */
 const totals = new WeakMap<Db, Map<string, { version: string; total: number }>>();
 const KEEP_TOTALS = 32;
 
-/**
- * Runs a count, or answers it from the last identical count when nothing was written since:
- * `data_version` moves with every commit of another connection (another process sharing the
- * data directory), `total_changes()` with every row this connection changes.
- */
+/** Runs a count, or answers it from the last identical count when nothing was written since. */
 function countOnce(db: Db, sql: string, params: unknown[]): number {
   // Inside a transaction the count may see writes that are later rolled back: not kept.
   if (db.inTransaction) return cached(db, sql).pluck().get(...params) as number;
-  const version = `${db.pragma('data_version', { simple: true }) as number}:${cached(db, 'SELECT total_changes()').pluck().get() as number}`;
+  const version = databaseVersion(db);
   const key = `${sql}\u0000${JSON.stringify(params)}`;
   let byKey = totals.get(db);
   if (!byKey) totals.set(db, (byKey = new Map()));
@@ -177,20 +182,41 @@ export function recordWindow(scope: PartnerScope, request: RecordWindowRequest):
   return { offset: request.offset, total, rows: readRecordRows(scope, ids, engines), engines };
 }
 
+/** Per database and Partner: every tag with its count, as of one database version. */
+const tagCounts = new WeakMap<Db, Map<string, { version: string; tags: TagSuggestion[] }>>();
+
 /**
- * The Partner's credential tags starting with `prefix`, most used first, with how many
- * credentials carry each: the tag filter's autocomplete. Range scans of the tag index's
- * (partner_id, tag) key — one for the prefix as typed, one in lower case — so the cost follows
- * the matching tags, not all of them.
+ * The Partner's credential tags with how many credentials carry each, most used first: one
+ * scan of the tag index, then kept until anything is written, so each keystroke of the tag
+ * filter is answered from memory.
+ */
+function allTagCounts(scope: PartnerScope): TagSuggestion[] {
+  const { db } = scope;
+  const read = () => cached(db, 'SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, tag').all(scope.partner.id) as TagSuggestion[];
+  if (db.inTransaction) return read();
+  const version = databaseVersion(db);
+  let byPartner = tagCounts.get(db);
+  if (!byPartner) tagCounts.set(db, (byPartner = new Map()));
+  const hit = byPartner.get(scope.partner.id);
+  if (hit && hit.version === version) return hit.tags;
+  const tags = read();
+  byPartner.set(scope.partner.id, { version, tags });
+  return tags;
+}
+
+/**
+ * The Partner's credential tags starting with `prefix` (ignoring case), most used first, with
+ * how many credentials carry each: the tag filter's autocomplete.
  */
 export function tagSuggestions(scope: PartnerScope, prefix: string, limit = 20): TagSuggestion[] {
   if (typeof prefix !== 'string' || prefix.length > 64) throw new ServiceError('invalid_value', 'The tag prefix must be text of at most 64 characters');
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 200) throw new ServiceError('invalid_value', 'The number of suggestions must be from 1 to 200');
-  const prefixes = [...new Set([prefix, prefix.toLowerCase()])];
-  const range = 'SELECT tag FROM credential_tags WHERE partner_id = ? AND tag >= ? AND tag < ?';
-  const params = prefixes.flatMap((p) => [scope.partner.id, p, `${p}\u{10FFFF}`]);
-  return cached(
-    scope.db,
-    `SELECT tag, count(*) AS count FROM (${prefixes.map(() => range).join(' UNION ALL ')}) GROUP BY tag ORDER BY count DESC, tag LIMIT ?`,
-  ).all(...params, limit) as TagSuggestion[];
+  const wanted = prefix.toLowerCase();
+  const out: TagSuggestion[] = [];
+  for (const t of allTagCounts(scope)) {
+    if (!t.tag.toLowerCase().startsWith(wanted)) continue;
+    out.push({ ...t });
+    if (out.length === limit) break;
+  }
+  return out;
 }

@@ -148,6 +148,11 @@ describe('records window', () => {
     expect(tagSuggestions(scope, '')).toEqual(expect.arrayContaining([{ tag: 'even', count: 10 }, { tag: 'odd', count: 10 }]));
     expect(tagSuggestions(scope, 'EV')).toEqual([{ tag: 'even', count: 10 }]);
     expect(tagSuggestions(scope, 'group_')).toEqual([]);
+    expect(tagSuggestions(scope, 'gro', 2)).toHaveLength(2);
+    // Counts follow writes at once.
+    await partner.service.addCredentialTags({ credentials: [{ credential_uid: (await partner.service.listCredentials()).items[0]!.uid, tags: ['Mixed-Case'] }] });
+    expect(tagSuggestions(scope, 'mixed')).toEqual([{ tag: 'Mixed-Case', count: 1 }]);
+    expect(tagSuggestions(scope, 'EVEN')).toEqual([{ tag: 'even', count: 10 }]);
   });
 });
 
