@@ -105,9 +105,16 @@ export async function workspaceBenchmarks(log: (line: string) => void): Promise<
     results.push({ name: 'workspace: search by a word (window of 100 + total), p99', value: percentile(searches, 99), unit: 'ms', target: { value: 50, better: 'lower' } });
     results.push({ name: 'workspace: search by a word, CPU time p99', value: percentile(searchCpu, 99), unit: 'ms CPU', target: { value: 50, better: 'lower' } });
 
-    const suggestions: number[] = [];
-    for (let i = 0; i < 200; i++) suggestions.push((await timed(() => tagSuggestions(scope, ['c', 'cl', 'coh', 'class-'][i % 4]!))).ms);
-    results.push({ name: 'workspace: tag autocomplete with counts, p99', value: percentile(suggestions, 99), unit: 'ms' });
+    // The first keystroke after a write counts every tag; the next ones are answered from memory.
+    const coldSuggestions: number[] = [];
+    const warmSuggestions: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      write.run(partnerId);
+      coldSuggestions.push((await timed(() => tagSuggestions(scope, 'c'))).ms);
+      warmSuggestions.push((await timed(() => tagSuggestions(scope, ['cl', 'coh', 'class-'][i % 3]!))).ms);
+    }
+    results.push({ name: 'workspace: tag autocomplete, first keystroke after a write, p99', value: percentile(coldSuggestions, 99), unit: 'ms' });
+    results.push({ name: 'workspace: tag autocomplete, next keystrokes, p99', value: percentile(warmSuggestions, 99), unit: 'ms' });
 
     log('workspace: select all matching a tag filter (50,000) + add a tag...');
     const tagged = await cpuTimed(() => editSelectionTags(scope, { kind: 'filter', filter: { andTags: ['class-2026'] } }, { mode: 'add', tags: ['graduated'] }, task()));
