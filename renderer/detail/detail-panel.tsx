@@ -72,7 +72,7 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
 export function DetailPanel() {
   const { uid, detail, loading, error, verifications, busy, notice } = useDetailStore();
   const { close, verify, downloadProof, unschedule, revoke } = useDetailStore.getState();
-  const addMetadataRow = useStagingStore((s) => s.addMetadataRow);
+  const addToRecord = useStagingStore((s) => s.addToRecord);
   const [confirming, setConfirming] = useState<string | null>(null);
   if (!uid && !notice) return null;
   if (!uid) {
@@ -145,10 +145,10 @@ export function DetailPanel() {
 
           <h3>Record</h3>
           <RecordTree record={detail.record} current={credential.uid} size={detail.record_size} />
-          <button type="button" onClick={() => addMetadataRow([credential.uid], `Addition to ${credential.title}`)}>
+          <button type="button" onClick={() => addToRecord(credential.uid, credential.title)}>
             Add to record
           </button>
-          <span className="muted"> adds a new credential linked to this one to staging (add files there too).</span>
+          <span className="muted"> stages a new credential linked to this one: give it metadata, and files you add next link to it too.</span>
 
           <h3>Certificates</h3>
           <table className="detail-table" aria-label="Certificates">

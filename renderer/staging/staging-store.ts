@@ -17,6 +17,11 @@ export interface StagingStore {
   outcomes: Record<string, RowOutcome>;
   error: TaskError | null;
   allowDuplicates: boolean;
+  /** "Add to record": while set, files added to staging link to this credential. */
+  addingTo: { uid: string; title: string } | null;
+  /** Starts adding to a credential's record: a metadata row linked to it, and files added next link to it too. */
+  addToRecord(uid: string, title: string): void;
+  stopAddingToRecord(): void;
   addDrop(data: DataTransfer): Promise<void>;
   addFiles(files: File[]): Promise<void>;
   /** A metadata-only row (e.g. "Add to record": linked to `links`). */
@@ -46,7 +51,9 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
       const list = await paths();
       if (list.length === 0) return;
       const intake = await window.proofdesk.stagingAddPaths(list);
-      set((s) => ({ rows: merge(s.rows, intake.rows), skipped: [...s.skipped, ...intake.skipped].slice(-200) }));
+      const target = get().addingTo;
+      const rows = target ? intake.rows.map((r) => (r.links.includes(target.uid) ? r : { ...r, links: [...r.links, target.uid] })) : intake.rows;
+      set((s) => ({ rows: merge(s.rows, rows), skipped: [...s.skipped, ...intake.skipped].slice(-200) }));
     } catch (error) {
       const { id, message } = toServiceError(error);
       set({ error: { id, message } });
@@ -78,6 +85,12 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     outcomes: {},
     error: null,
     allowDuplicates: false,
+    addingTo: null,
+    addToRecord(uid, title) {
+      set({ addingTo: { uid, title } });
+      get().addMetadataRow([uid], `Addition to ${title}`);
+    },
+    stopAddingToRecord: () => set({ addingTo: null }),
     addDrop: (data) => addPaths(() => pathsOfDrop(data)),
     addFiles: (files) => addPaths(() => pathsOfFiles(files)),
     addMetadataRow(links = [], title = '') {
@@ -139,6 +152,6 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     clearCreated() {
       set((s) => ({ rows: s.rows.filter((r) => s.outcomes[r.key]?.status !== 'created') }));
     },
-    clear: () => set({ rows: [], skipped: [], outcomes: {}, task: null, error: null }),
+    clear: () => set({ rows: [], skipped: [], outcomes: {}, task: null, error: null, addingTo: null }),
   };
 });

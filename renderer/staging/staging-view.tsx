@@ -22,7 +22,8 @@ export function StagingView() {
   const outcomes = useStagingStore((s) => s.outcomes);
   const error = useStagingStore((s) => s.error);
   const allowDuplicates = useStagingStore((s) => s.allowDuplicates);
-  const { create, cancel, clear, clearCreated, addMetadataRow, setAllowDuplicates } = useStagingStore.getState();
+  const addingTo = useStagingStore((s) => s.addingTo);
+  const { create, cancel, clear, clearCreated, addMetadataRow, setAllowDuplicates, stopAddingToRecord } = useStagingStore.getState();
   const engines = useShellStore((s) => s.status?.engines) ?? NO_ENGINES;
   const [engine, setEngine] = useState('');
   const chosenEngine = engine || engines[0]?.id || '';
@@ -82,6 +83,14 @@ export function StagingView() {
         </div>
       </header>
 
+      {addingTo && (
+        <p className="staging-adding" role="status">
+          Adding to the record of “{addingTo.title}”: files you add now link to it.{' '}
+          <button type="button" className="link-button" onClick={stopAddingToRecord}>
+            Stop adding to this record
+          </button>
+        </p>
+      )}
       {phase === 'adding' && (
         <p className="staging-progress" role="status">
           <progress aria-label="Adding files" /> Reading and hashing the files…

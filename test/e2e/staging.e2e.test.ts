@@ -282,11 +282,20 @@ describe('detail panel', () => {
     await field.fill('grade');
     await field.press('Enter');
     await staging.getByRole('textbox', { name: 'Value of grade' }).fill('A+');
+    // A file added now joins the record too.
+    const scan = join(work, 'ivy-scan.pdf');
+    writeFileSync(scan, 'scan of the diploma of ivy');
+    await drop(page, [scan], false);
+    const scanLinks = staging.getByRole('textbox', { name: 'Linked records of ivy-scan.pdf' });
+    await scanLinks.waitFor();
+    expect(await scanLinks.inputValue()).toBe(first.uid);
     await staging.getByRole('button', { name: 'Create', exact: true }).click();
-    await staging.getByRole('button', { name: 'Open' }).click();
+    await expect.poll(() => staging.getByRole('button', { name: 'Open' }).count(), { timeout: 20_000 }).toBe(2);
+    await staging.getByRole('row').filter({ has: page.getByRole('textbox', { name: 'Title of Transcript of Ivy' }) }).getByRole('button', { name: 'Open' }).click();
     await panel.getByRole('heading', { name: 'Transcript of Ivy' }).waitFor();
     const tree = panel.getByRole('navigation', { name: 'Record' });
-    expect(await tree.textContent()).toContain('This record holds 2 credentials');
+    await expect.poll(() => tree.textContent()).toContain('This record holds 3 credentials');
+    expect(await tree.textContent()).toContain('ivy-scan.pdf');
     await shot(page, 'detail', '1-record');
     await expectAccessible(page);
 
