@@ -107,8 +107,14 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     setAllowDuplicates: (allowDuplicates) => set({ allowDuplicates }),
     async create(engine) {
       const { rows, outcomes, allowDuplicates } = get();
-      // Rows already created in an earlier run are not sent again.
-      const todo = rows.filter((r) => outcomes[r.key]?.status !== 'created');
+      // Rows already created in an earlier run are not sent again. A row whose sidecar or
+      // manifest row is broken is not created as if it had none (the watch folder fails it too).
+      const broken = rows.filter((r) => r.problem && outcomes[r.key]?.status !== 'created');
+      const todo = rows.filter((r) => outcomes[r.key]?.status !== 'created' && !r.problem);
+      if (broken.length > 0) {
+        const failed = Object.fromEntries(broken.map((r) => [r.key, { key: r.key, status: 'failed' as const, error: r.problem! }]));
+        set((s) => ({ outcomes: { ...s.outcomes, ...failed } }));
+      }
       if (todo.length === 0) return;
       set({ phase: 'creating', error: null });
       // A link may name another staged row by its file's path or its title.
