@@ -148,15 +148,17 @@ async function dropBenchmarks(log: (line: string) => void): Promise<BenchResult[
       writeFileSync(join(folder, `diploma-${String(i).padStart(4, '0')}.pdf`), content);
     }
     log('workspace: staging and creating a drop of 1,000 files...');
-    const staged = await timed(() => stagePaths([folder], { scope }));
+    const staged = await cpuTimed(() => stagePaths([folder], { scope }));
     if (staged.result.rows.length !== 1_000) throw new Error(`staged ${staged.result.rows.length} of 1,000 files`);
     const rows = staged.result.rows.map((r) => ({ key: r.key, file: { path: r.file!.path, file_hash: r.file!.file_hash }, title: r.title, metadata: r.metadata, tags: ['drop'], expiry_date: null, links: [] }));
-    const created = await timed(() => createRows(engine.serviceFor(partnerId), rows, { engine: 'local', allowDuplicates: false }, task()));
+    const created = await cpuTimed(() => createRows(engine.serviceFor(partnerId), rows, { engine: 'local', allowDuplicates: false }, task()));
     const failed = created.result.filter((o) => o.status !== 'created');
     if (failed.length > 0) throw new Error(`${failed.length} rows not created: ${JSON.stringify(failed[0])}`);
     return [
       { name: 'workspace: 1,000 dropped files (10 KB) staged', value: staged.ms, unit: 'ms', target: { value: 1_000, better: 'lower' } },
       { name: 'workspace: 1,000 staged files created and scheduled', value: created.ms, unit: 'ms', target: { value: 1_500, better: 'lower' } },
+      { name: 'workspace: 1,000 dropped files staged, CPU time', value: staged.cpuMs, unit: 'ms CPU' },
+      { name: 'workspace: 1,000 staged files created and scheduled, CPU time', value: created.cpuMs, unit: 'ms CPU' },
     ];
   } finally {
     await engine.close();
