@@ -122,6 +122,8 @@ describe('drag files in', () => {
     writeFileSync(join(folder, 'alice.pdf.json'), JSON.stringify({ title: 'Diploma of Alice', tags: ['diploma'], metadata: { grade: 'A' } }));
     writeFileSync(join(folder, 'msc', 'bob.pdf'), 'diploma of bob');
     writeFileSync(join(folder, 'carol.pdf.crdownload'), 'half a download');
+    writeFileSync(join(folder, 'dave.pdf'), 'diploma of dave');
+    writeFileSync(join(folder, 'dave.pdf.json'), '{"title": "Diploma of Dave", "expiry_date": "yesterday"}');
     writeFileSync(join(files, 'loose-1.pdf'), 'loose one');
     writeFileSync(join(files, 'loose-2.pdf'), 'loose two');
 
@@ -153,9 +155,12 @@ describe('drag files in', () => {
     await expectAccessible(page);
 
     await staging.getByRole('button', { name: 'Create and schedule' }).click();
-    // Bob fails alone with the spec's id; the others are created and scheduled.
+    // Bob fails alone with the spec's id, and Dave with his broken sidecar's; the others are created and scheduled.
     await expect.poll(() => staging.getByRole('button', { name: 'Open' }).count(), { timeout: 20_000 }).toBe(3);
-    expect(await staging.getByRole('alert').first().textContent()).toContain('invalid_tag');
+    const alerts = (await staging.getByRole('alert').allTextContents()).join(' | ');
+    expect(alerts).toContain('invalid_tag');
+    expect(alerts).toContain('invalid_expiry_date');
+    expect(alerts).toContain('dave.pdf.json');
     await shot(page, 'staging', '2-created');
 
     const all = (await service.listCredentials({ per_page: 0 })).items;
