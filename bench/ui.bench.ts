@@ -116,18 +116,24 @@ export async function uiBenchmarks(log: (line: string) => void): Promise<BenchRe
       await tags.fill('class-2026');
       await tags.press('Enter');
       await page.getByTestId('records-total').filter({ hasText: `${(COUNT / 2).toLocaleString('en-US')} credentials` }).waitFor();
+      let confirmToDone = 0;
       const bulk = await timed(async () => {
         await page.getByRole('button', { name: 'Select all matching' }).click();
         await page.getByRole('button', { name: 'Add tags', exact: true }).click();
         const dialog = page.getByRole('dialog', { name: 'Add tags' });
         await dialog.getByRole('textbox', { name: 'Tags' }).fill('bench-tag');
         await dialog.getByRole('button', { name: 'Apply' }).click();
-        await dialog.getByRole('button', { name: 'Confirm' }).click();
-        await page.getByText(/: done\.$/).first().waitFor({ timeout: 120_000 });
+        confirmToDone = (
+          await timed(async () => {
+            await dialog.getByRole('button', { name: 'Confirm' }).click();
+            await page.getByText(/: done\.$/).first().waitFor({ timeout: 120_000 });
+          })
+        ).ms;
       });
       const tagged = (await service.listCredentials({ and_tags: 'bench-tag', per_page: 1 })).total_items;
       if (tagged !== COUNT / 2) throw new Error(`ui bench: ${tagged} credentials carry the tag, expected ${COUNT / 2}`);
-      results.push({ name: 'ui: select all matching (50,000) + add a tag, clicks to done', value: bulk.ms, unit: 'ms', target: { value: 2000, better: 'lower' } });
+      results.push({ name: 'ui: select all matching (50,000) + add a tag, first click to done', value: bulk.ms, unit: 'ms', target: { value: 2000, better: 'lower' } });
+      results.push({ name: 'ui: add a tag to 50,000 selected, Confirm to done', value: confirmToDone, unit: 'ms', target: { value: 2000, better: 'lower' } });
     } finally {
       await browser.close();
       await bridge.close();

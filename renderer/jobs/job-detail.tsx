@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { JobDetail } from '../../common/ipc/jobs.js';
 import { toServiceError } from '../ipc-error.js';
-import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { parseTagInput } from '../records/tag-dialog.js';
+import { ExportDialog } from './export-dialog.js';
 import { useJobsStore } from './jobs-store.js';
 
 function when(iso: string | null): string {
@@ -124,45 +124,9 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
           </li>
         ))}
       </ul>
-      {exporting && <ExportDialog jobUid={job.uid} count={certificates.total} onClose={() => setExporting(false)} />}
+      {exporting && (
+        <ExportDialog source={async () => ({ kind: 'job', jobUid: job.uid })} what={`${certificates.total.toLocaleString('en-US')} proof files`} onClose={() => setExporting(false)} />
+      )}
     </aside>
-  );
-}
-
-/** `Export proofs`: one NAME.proof.json per certificate into a folder, as a task with progress. */
-function ExportDialog({ jobUid, count, onClose }: { jobUid: string; count: number; onClose: () => void }) {
-  const [folder, setFolder] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <Modal title="Export proofs" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          window.proofdesk.jobsExportProofs({ source: { kind: 'job', jobUid }, folder }).then(onClose, (e: unknown) => {
-            const { id, message } = toServiceError(e);
-            setError(`${message} (${id})`);
-          });
-        }}
-      >
-        <p className="muted">{count.toLocaleString('en-US')} proof files, one NAME.proof.json per certificate.</p>
-        <label className="field">
-          Folder
-          <input aria-label="Folder" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/home/me/proofs" autoFocus />
-        </label>
-        {error && (
-          <p className="error-panel" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={folder.trim() === ''}>
-            Export
-          </button>
-        </div>
-      </form>
-    </Modal>
   );
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RecordSortField } from '../../common/records.js';
 import { DetailPanel } from '../detail/detail-panel.js';
 import { openDetail } from '../detail/detail-store.js';
+import { ExportDialog } from '../jobs/export-dialog.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { isModifier } from '../shell/shortcuts.js';
 import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
@@ -16,7 +17,7 @@ import { recordAt, useRecordsStore, useSelectedCount } from './records-store.js'
 import { ScheduleDialog } from './schedule-dialog.js';
 import { TagDialog, type TagDialogMode } from './tag-dialog.js';
 
-type Dialog = { kind: 'tags'; mode: TagDialogMode } | { kind: 'schedule' } | { kind: 'unschedule' } | null;
+type Dialog = { kind: 'tags'; mode: TagDialogMode } | { kind: 'schedule' } | { kind: 'unschedule' } | { kind: 'export' } | null;
 
 /**
  * Records: every credential of the Partner in one virtualized table (`Credentials`), fetched
@@ -24,17 +25,13 @@ type Dialog = { kind: 'tags'; mode: TagDialogMode } | { kind: 'schedule' } | { k
  */
 export function RecordsView() {
   const total = useRecordsStore((s) => s.total);
-  const engines = useRecordsStore((s) => s.engines);
-  const sort = useRecordsStore((s) => s.sort);
   const selection = useRecordsStore((s) => s.selection);
   const status = useRecordsStore((s) => s.status);
   const error = useRecordsStore((s) => s.error);
-  useRecordsStore((s) => s.pages); // re-render as pages arrive
-  const { ensureRange, setSelection, setSort, refresh } = useRecordsStore.getState();
+  const { setSelection, refresh } = useRecordsStore.getState();
   const count = useSelectedCount();
   const [dialog, setDialog] = useState<Dialog>(null);
   const searchRef = useRef<HTMLInputElement>(null);
-  const columns = useMemo(() => recordColumns(engines), [engines]);
 
   // Fresh rows whenever the view opens (the table's own range callbacks need rows to exist).
   useEffect(() => refresh(), [refresh]);
@@ -60,8 +57,6 @@ export function RecordsView() {
     return () => window.removeEventListener('keydown', onKey);
   }, [count, dialog]);
 
-  const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
-  const tableSort: TableSort = { id: sort.by, desc: sort.order === 'desc' };
   const none = count === 0;
 
   return (
@@ -100,6 +95,9 @@ export function RecordsView() {
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'unschedule' })}>
             Unschedule
           </button>
+          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'export' })}>
+            Export proofs
+          </button>
         </div>
         {error && (
           <div className="error-panel" role="alert">
@@ -107,19 +105,7 @@ export function RecordsView() {
           </div>
         )}
         <StagingView />
-        <DataTable
-          label="Credentials"
-          columns={columns}
-          rowCount={total}
-          rowAt={recordAt}
-          onRangeChange={onRangeChange}
-          selection={selection}
-          onSelectionChange={setSelection}
-          onOpen={(_index, row) => openDetail(row.uid)}
-          sort={tableSort}
-          onSortChange={(s) => setSort({ by: s.id as RecordSortField, order: s.desc ? 'desc' : 'asc' })}
-          emptyText={status === 'loading' ? 'Loading…' : 'No credential matches. Drop files on the window, or change the filter.'}
-        />
+        <RecordsTable />
         <DropZone />
       </section>
       <DetailPanel />
@@ -127,6 +113,42 @@ export function RecordsView() {
       {dialog?.kind === 'tags' && <TagDialog mode={dialog.mode} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'schedule' && <ScheduleDialog onClose={() => setDialog(null)} />}
       {dialog?.kind === 'unschedule' && <ScheduleDialog mode="unschedule" onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'export' && (
+        <ExportDialog
+          source={async () => ({ kind: 'selection', selection: await useRecordsStore.getState().selectionForMain() })}
+          what={`The proofs of ${credentials(count)}`}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </div>
+  );
+}
+
+/** The `Credentials` table alone: rows arriving from main re-render it, not the toolbars. */
+function RecordsTable() {
+  const total = useRecordsStore((s) => s.total);
+  const engines = useRecordsStore((s) => s.engines);
+  const sort = useRecordsStore((s) => s.sort);
+  const selection = useRecordsStore((s) => s.selection);
+  const status = useRecordsStore((s) => s.status);
+  useRecordsStore((s) => s.pages); // re-render as pages arrive
+  const { ensureRange, setSelection, setSort } = useRecordsStore.getState();
+  const columns = useMemo(() => recordColumns(engines), [engines]);
+  const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
+  const tableSort: TableSort = { id: sort.by, desc: sort.order === 'desc' };
+  return (
+    <DataTable
+      label="Credentials"
+      columns={columns}
+      rowCount={total}
+      rowAt={recordAt}
+      onRangeChange={onRangeChange}
+      selection={selection}
+      onSelectionChange={setSelection}
+      onOpen={(_index, row) => openDetail(row.uid)}
+      sort={tableSort}
+      onSortChange={(s) => setSort({ by: s.id as RecordSortField, order: s.desc ? 'desc' : 'asc' })}
+      emptyText={status === 'loading' ? 'Loading…' : 'No credential matches. Drop files on the window, or change the filter.'}
+    />
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
-import { useEffect, useId, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { clearSelection, clickRow, extendTo, isMoveKey, isSelected, moveWithKey, selectAll, toggleFocused, toggleRow, type TableSelection } from './selection.js';
 
 const features = tableFeatures({ rowSortingFeature });
@@ -47,6 +47,9 @@ export interface DataTableProps<T> {
 }
 
 type Slot<T> = { index: number; row: T | undefined };
+const NO_ROWS: never[] = [];
+/** More than the rows ever on screen plus overscan (consecutive indices modulo this are unique). */
+const ROW_SLOTS = 256;
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -58,7 +61,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 12,
+    overscan: 6,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -68,8 +71,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     if (last >= first) onRangeChange(first, last);
   }, [first, last, onRangeChange]);
 
-  // TanStack Table sees only the slots on screen: 100,000 Row objects would cost for nothing.
-  const slots: Slot<T>[] = items.map((item) => ({ index: item.index, row: rowAt(item.index) }));
+  // TanStack Table holds the columns, headers and sort state; it gets no rows: 100,000 Row
+  // objects would cost for nothing, and the body renders only the slots on screen (RowCells).
   const columnDefs = useMemo(() => {
     const helper = createColumnHelper<Features, Slot<T>>();
     return columns.map((column) =>
@@ -87,12 +90,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
       }),
     ) as ColumnDef<Features, Slot<T>, unknown>[];
   }, [columns]);
-  const sorting: SortingState = sort ? [{ id: sort.id, desc: sort.desc }] : [];
+  const sorting: SortingState = useMemo(() => (sort ? [{ id: sort.id, desc: sort.desc }] : []), [sort?.id, sort?.desc]);
   const table = useTable({
     features,
     columns: columnDefs,
-    data: slots,
-    getRowId: (slot) => String(slot.index),
+    data: NO_ROWS as Slot<T>[],
     manualSorting: true,
     enableSortingRemoval: false,
     state: { sorting },
@@ -141,7 +143,6 @@ export function DataTable<T>(props: DataTableProps<T>) {
     change(event.shiftKey ? extendTo(selection, index, ctrl) : ctrl ? toggleRow(selection, index) : clickRow(selection, index));
   };
 
-  const rowsByIndex = new Map(table.getRowModel().rows.map((row) => [row.original.index, row]));
   const focusId = selection.focus !== null && selection.focus < rowCount ? `${idPrefix}-row-${selection.focus}` : undefined;
 
   return (
@@ -185,31 +186,27 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </div>
       <div role="rowgroup" className="dt-body" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {
-          const tableRow = rowsByIndex.get(item.index);
-          const loaded = tableRow?.original.row !== undefined;
-          const selected = isSelected(selection, item.index);
+          const row = rowAt(item.index);
           return (
             <div
-              key={item.key}
+              // Keyed by slot, not by index: rows scrolled away hand their DOM nodes to the rows
+              // scrolling in, so a frame updates text instead of building ~250 new nodes.
+              key={item.index % ROW_SLOTS}
               id={`${idPrefix}-row-${item.index}`}
               role="row"
               aria-rowindex={item.index + 2}
-              aria-selected={selected}
+              aria-selected={isSelected(selection, item.index)}
               className={`dt-row${selection.focus === item.index ? ' dt-focused' : ''}`}
               style={{ height: item.size, transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
               onMouseDown={(event) => onRowMouseDown(event, item.index)}
-              onDoubleClick={() => loaded && onOpen?.(item.index, tableRow!.original.row as T)}
+              onDoubleClick={() => row !== undefined && onOpen?.(item.index, row)}
             >
-              {loaded && tableRow ? (
-                tableRow.getAllCells().map((cell) => (
-                  <div key={cell.id} role="gridcell" className="dt-cell">
-                    <table.FlexRender cell={cell} />
-                  </div>
-                ))
-              ) : (
+              {row === undefined ? (
                 <div role="gridcell" className="dt-cell muted">
                   Loading…
                 </div>
+              ) : (
+                <RowCells row={row} columns={columns} />
               )}
             </div>
           );
@@ -219,3 +216,19 @@ export function DataTable<T>(props: DataTableProps<T>) {
     </div>
   );
 }
+
+/**
+ * A loaded row's cells. Memoized on the row object: scrolling and selecting re-render the
+ * row boxes (position, aria-selected) but not the cells of rows already on screen.
+ */
+const RowCells = memo(function RowCells<T>({ row, columns }: { row: T; columns: TableColumn<T>[] }) {
+  return (
+    <>
+      {columns.map((column) => (
+        <div key={column.id} role="gridcell" className="dt-cell">
+          {column.cell(row)}
+        </div>
+      ))}
+    </>
+  );
+}) as <T>(props: { row: T; columns: TableColumn<T>[] }) => ReactNode;

@@ -100,4 +100,22 @@ describe('jobs view', () => {
     )) as string;
     expect(refused).toContain('invalid_value');
   });
+
+  it('exports the proofs of a selection from Records', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'proofdesk-jobs-export-selection-'));
+    try {
+      const { page } = await openPage(browser, workspace);
+      const records = page.getByRole('grid', { name: 'Credentials' });
+      await records.getByRole('row').filter({ hasText: 'Transcript 1' }).click();
+      await records.getByRole('row').filter({ hasText: 'Transcript 3' }).click({ modifiers: ['Shift'] });
+      await page.getByRole('button', { name: 'Export proofs' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Export proofs' });
+      await dialog.getByRole('textbox', { name: 'Folder' }).fill(folder);
+      await dialog.getByRole('button', { name: 'Export' }).click();
+      await expect.poll(() => readdirSync(folder).sort(), { timeout: 20_000 }).toEqual(['Transcript 1.proof.json', 'Transcript 2.proof.json', 'Transcript 3.proof.json']);
+      await screenshot(page, 'jobs', 'exported-selection');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
