@@ -63,6 +63,8 @@ export interface CsvImportOptions {
 export interface CsvImportResult {
   created: { row: number; uid: string; title: string }[];
   refused: { row: number; line: number; title: string; error: TaskError }[];
+  /** Rows not tried: the import was cancelled first, or a row they link to was not created. */
+  not_created: { row: number; line: number; title: string; reason: string }[];
 }
 
 export interface CsvImportIpc {
@@ -70,6 +72,8 @@ export interface CsvImportIpc {
   'csvImport:preview': { args: [path: string, mapping: CsvMapping | null]; result: CsvPreview };
   /** Imports the rows as a task, in link order; each row all or nothing. */
   'csvImport:run': { args: [path: string, mapping: CsvMapping, options: CsvImportOptions]; result: TaskInfo<CsvImportResult> };
+  /** What an import task created and refused, also after a cancel (a cancelled task carries no result). Null for an unknown task. */
+  'csvImport:outcome': { args: [taskId: string]; result: CsvImportResult | null };
   /** A template CSV to fill in: its name and text. */
   'csvImport:template': { args: []; result: { file_name: string; text: string } };
 }
@@ -117,6 +121,10 @@ export const CSV_IMPORT_IPC: IpcValidators<CsvImportIpc> = {
       rows = options.rows.map((r: unknown, i) => expectInteger(r, `options.rows[${i}]`, 1, 10_000_000));
     }
     return [expectString(args[0], 'path', 4096), expectMapping(args[1]), { engine, rows }];
+  },
+  'csvImport:outcome': (args) => {
+    expectArgCount('csvImport:outcome', args, 1);
+    return [expectString(args[0], 'taskId', 200)];
   },
   'csvImport:template': noArgs('csvImport:template'),
 };

@@ -196,9 +196,30 @@ export function CsvImportDialog() {
         <section aria-label="Import result">
           <h3>Result</h3>
           <p role="status">
-            Created {result.created.length.toLocaleString('en-US')}, refused {result.refused.length.toLocaleString('en-US')}.
+            Created {result.created.length.toLocaleString('en-US')}, refused {result.refused.length.toLocaleString('en-US')}
+            {result.not_created.length > 0 && `, not created ${result.not_created.length.toLocaleString('en-US')}`}.
           </p>
-          {result.refused.length > 0 && (
+          {result.not_created.length > 0 && (
+            <table className="csv-table" aria-label="Rows not created">
+              <thead>
+                <tr>
+                  <th scope="col">Row</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">Why</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.not_created.map((r) => (
+                  <tr key={r.row}>
+                    <td>{r.row}</td>
+                    <td>{r.title}</td>
+                    <td>{r.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {result.refused.length + result.not_created.length > 0 && (
             <>
               <table className="csv-table" aria-label="Refused rows">
                 <thead>
@@ -220,7 +241,7 @@ export function CsvImportDialog() {
                   ))}
                 </tbody>
               </table>
-              <p className="muted">Correct the refused rows in the file, choose it again, then retry them.</p>
+              <p className="muted">Correct the refused rows in the file, choose it again, then retry them (rows not created are tried again too).</p>
               <button type="button" disabled={running} onClick={() => corrected.current?.click()}>
                 Choose the corrected file
               </button>

@@ -57,8 +57,10 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
       fail(error);
     }
   };
-  const finish = (task: TaskInfo) => {
-    set({ task: task as TaskInfo<CsvImportResult>, result: (task.result as CsvImportResult | undefined) ?? null, error: task.error ?? null });
+  const finish = async (task: TaskInfo) => {
+    // A cancelled task carries no result: ask what was created and refused before it stopped.
+    const result = (task.result as CsvImportResult | undefined) ?? (await window.proofdesk.csvImportOutcome(task.id).catch(() => null));
+    set({ task: task as TaskInfo<CsvImportResult>, result, error: task.error ?? null });
     // The file is read again: what is left to fix shows in the preview.
     const { path, mapping } = get();
     if (path) void check(path, mapping);
@@ -67,7 +69,7 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
     const current = get().task;
     if (!current || current.id !== task.id) return;
     if (task.state === 'running') set({ task: task as TaskInfo<CsvImportResult> });
-    else finish(task);
+    else void finish(task);
   });
 
   return {
@@ -106,13 +108,14 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
         const task = await window.proofdesk.csvImportRun(path, mapping, { engine, rows });
         set({ task });
         const latest = task.state === 'running' ? (await window.proofdesk.tasksList()).find((t) => t.id === task.id) : task;
-        if (latest && latest.state !== 'running' && get().task?.state === 'running') finish(latest);
+        if (latest && latest.state !== 'running' && get().task?.state === 'running') await finish(latest);
       } catch (error) {
         fail(error);
       }
     },
     async retryRefused(engine) {
-      const refused = get().result?.refused.map((r) => r.row).filter((r) => r > 0) ?? [];
+      const result = get().result;
+      const refused = [...(result?.refused ?? []), ...(result?.not_created ?? [])].map((r) => r.row).filter((r) => r > 0);
       if (refused.length > 0) await get().run(engine, refused);
     },
     async cancel() {

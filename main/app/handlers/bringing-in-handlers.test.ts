@@ -60,6 +60,43 @@ describe('staging handlers', () => {
   });
 });
 
+describe('CSV import handlers', () => {
+  it('imports, answers the outcome of the task (also after a cancel), and retries the refused from the corrected file', async () => {
+    const dir = makeTempDir('proofdesk-csv-handlers-');
+    const path = join(dir, 'results.csv');
+    writeFileSync(path, 'title,key,link,grade\nTranscript,t1,,A\nResult,r1,t1,B\nBad,b1,t1,\n');
+    const preview = await handlers['csvImport:preview'](path, null);
+    expect([preview.total_rows, preview.valid_rows, preview.error_rows.map((r) => r.errors[0]!.id)]).toEqual([3, 2, ['missing_file_and_metadata']]);
+
+    const task = await handlers['csvImport:run'](path, preview.mapping, { engine: 'local', rows: null });
+    expect(task.label).toBe('Importing 3 credentials from results.csv');
+    const end = await finished(task.id);
+    const result = end.result as { created: { row: number }[]; refused: { row: number }[] };
+    expect([result.created.map((c) => c.row), result.refused.map((r) => r.row)]).toEqual([[1, 2], [3]]);
+    expect(await handlers['csvImport:outcome'](task.id)).toEqual(result);
+
+    // The corrected file, uploaded anew under another path: row 3 links to t1, created the first time.
+    const fixedDir = makeTempDir('proofdesk-csv-handlers-');
+    const fixed = join(fixedDir, 'results.csv');
+    writeFileSync(fixed, 'title,key,link,grade\nTranscript,t1,,A\nResult,r1,t1,B\nBad,b1,t1,C\n');
+    const retry = await handlers['csvImport:run'](fixed, preview.mapping, { engine: null, rows: [3] });
+    const again = (await finished(retry.id)).result as { created: { uid: string }[]; refused: unknown[] };
+    expect(again.refused).toEqual([]);
+    const bad = await partner.service.getCredential(again.created[0]!.uid);
+    const transcript = (await partner.service.listCredentials({ per_page: 0 })).items.find((c) => c.title === 'Transcript')!;
+    expect(bad.credentials.map((c) => c.uid)).toEqual([transcript.uid]);
+    expect((await partner.service.listCredentials({ per_page: 1 })).total_items).toBe(3);
+
+    const cancelled = await handlers['csvImport:run'](fixed, preview.mapping, { engine: null, rows: null });
+    const stop = finished(cancelled.id);
+    await handlers['tasks:cancel'](cancelled.id);
+    expect((await stop).state).toBe('cancelled');
+    const outcome = await handlers['csvImport:outcome'](cancelled.id);
+    expect(outcome!.created.length + outcome!.refused.length + outcome!.not_created.length).toBe(3);
+    for (const row of outcome!.not_created) expect(row.reason).toMatch(/Cancelled|not created/);
+  });
+});
+
 describe('detail handlers', () => {
   it('shows the whole record both ways and the state on each engine; unscheduling the last hold deletes what nothing links to', async () => {
     const diploma = await partner.service.createCredential({ title: 'Diploma', metadata: { a: '1' } });

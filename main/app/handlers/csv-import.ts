@@ -24,6 +24,8 @@ async function check(scope: PartnerScope | null, service: IssuingService, table:
 export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIpc> {
   /** Per file name: row key → uid of what earlier imports created. */
   const createdKeys = new Map<string, Map<string, string>>();
+  /** Results of the latest import tasks, for `csvImport:outcome` (at most 20). */
+  const results = new Map<string, CsvImportResult>();
   const scopeOf = (partnerId: string) => (ctx.engine ? ctx.engine.scopeFor(partnerId) : null);
 
   return {
@@ -41,16 +43,17 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
       const wanted = options.rows ? new Set(options.rows) : null;
       const total = wanted ? wanted.size : table.records.length;
       const label = `Importing ${total.toLocaleString('en-US')} credential${total === 1 ? '' : 's'} from ${table.file_name}`;
-      return ctx.tasks.start(
+      let taskId = '';
+      const started = ctx.tasks.start(
         'csv-import',
         label,
         async (task): Promise<CsvImportResult> => {
           const earlier = createdKeys.get(table.file_name) ?? new Map<string, string>();
           createdKeys.set(table.file_name, earlier);
           const { checks, file_error } = await check(scopeOf(partner.id), service, resolveEarlier(table, mapping, earlier), mapping, earlier);
-          if (file_error) return { created: [], refused: [{ row: 0, line: 1, title: table.file_name, error: file_error }] };
+          if (file_error) return { created: [], refused: [{ row: 0, line: 1, title: table.file_name, error: file_error }], not_created: [] };
           const selected = checks.filter((c) => !wanted || wanted.has(c.row));
-          const result: CsvImportResult = { created: [], refused: [] };
+          const result: CsvImportResult = { created: [], refused: [], not_created: [] };
           const toCreate: StagingCreateRow[] = [];
           for (const c of selected) {
             if (c.errors.length > 0) result.refused.push({ row: c.row, line: c.line, title: c.title, error: c.errors[0]! });
@@ -68,20 +71,28 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
               if (outcome.status === 'created') {
                 result.created.push({ row: c.row, uid: outcome.uid, title: c.title });
                 if (c.key !== null) earlier.set(c.key, outcome.uid);
+              } else if (outcome.status === 'failed') {
+                result.refused.push({ row: c.row, line: c.line, title: c.title, error: outcome.error });
               } else {
-                const error = outcome.status === 'failed' ? outcome.error : { id: 'invalid_value' as const, message: outcome.reason };
-                result.refused.push({ row: c.row, line: c.line, title: c.title, error });
+                result.not_created.push({ row: c.row, line: c.line, title: c.title, reason: outcome.reason });
               }
             }
           } finally {
             ctx.events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'tags'] });
           }
           result.refused.sort((a, b) => a.row - b.row);
+          result.not_created.sort((a, b) => a.row - b.row);
+          results.set(taskId, result);
+          for (const old of [...results.keys()].slice(0, Math.max(0, results.size - 20))) results.delete(old);
           return result;
         },
         total,
       );
+      // The work starts on the next turn (task-runner.ts), after this id is known.
+      taskId = started.id;
+      return started;
     },
+    'csvImport:outcome': async (taskId) => results.get(taskId) ?? null,
     'csvImport:template': async () => ({ file_name: 'proofdesk-import-template.csv', text: CSV_TEMPLATE }),
   };
 }
