@@ -5,9 +5,9 @@ import { toServiceError } from '../ipc-error.js';
 import { EMPTY_SELECTION, selectedCount, selectedIndices, type TableSelection } from '../table/selection.js';
 
 /** Rows per fetch from main. */
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = 250;
 /** Pages kept in memory; the rest are fetched again when scrolled back to. */
-const MAX_PAGES = 60;
+const MAX_PAGES = 24;
 
 export interface RecordsStore {
   filter: RecordFilter;
