@@ -61,6 +61,22 @@ export default tseslint.config(
     },
   },
   {
+    // The app's main-side services: plain Node over the engine (and the ingester's rules,
+    // read-only); called by main/app's handlers, never calling them, HTTP or Electron.
+    files: ['main/workspace/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'node:http', 'node:https', 'http', 'https'], 'main/workspace takes no HTTP, keychain or Electron.'),
+            forbid(['**/api/**', '**/remote/**', '**/cli/**', '**/app/**', '**/renderer/**', '**/preload/**'], 'main/workspace imports only common/, engine/ and ingest/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Raw IPC lives in exactly two files: the trusted handle() wrapper and the preload.
     files: ['**/*.ts', '**/*.tsx'],
     ignores: ['main/app/trusted-ipc.ts', 'preload/index.ts'],

@@ -11,6 +11,9 @@ import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
 import { issuingBenchmarks } from './issuing.bench.js';
 import { meetsTarget, type BenchResult } from './measure.js';
+import { workspaceBenchmarks } from './workspace.bench.js';
+import { stagingUiBenchmarks } from './staging-ui.bench.js';
+import { uiBenchmarks } from './ui.bench.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -18,7 +21,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks };
+const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks, workspace: workspaceBenchmarks, 'staging-ui': stagingUiBenchmarks, ui: uiBenchmarks };
 const only = process.argv.slice(2);
 const results: BenchResult[] = [];
 for (const [name, suite] of Object.entries(SUITES)) if (only.length === 0 || only.includes(name)) results.push(...(await suite(log)));

@@ -1,10 +1,13 @@
 /**
  * The preload bridge: exposes `window.proofdesk`, one named function per channel of the IPC
- * contract, and nothing else (no ipcRenderer, no Node). Runs sandboxed, bundled as CommonJS.
+ * contract plus `onEvent` for main's one event channel, and nothing else (no ipcRenderer, no
+ * Node). Runs sandboxed, bundled as CommonJS.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { IPC_CHANNELS, bridgeName, type IpcChannel, type ProofdeskBridge } from '../common/ipc-contract.js';
 import { decodeIpcError, encodeIpcError } from '../common/errors.js';
+import { APP_EVENT_CHANNEL, type AppEvent } from '../common/tasks.js';
+import './file-paths.js'; // H6b: window.proofdeskFiles (webUtils.getPathForFile)
 
 function invoke(channel: IpcChannel, args: unknown[]): Promise<unknown> {
   return ipcRenderer.invoke(channel, ...args).catch((error: unknown) => {
@@ -17,8 +20,18 @@ function invoke(channel: IpcChannel, args: unknown[]): Promise<unknown> {
   });
 }
 
-const bridge = Object.fromEntries(
-  IPC_CHANNELS.map((channel) => [bridgeName(channel), (...args: unknown[]) => invoke(channel, args)]),
-) as ProofdeskBridge;
+/** The page gets the event only, never Electron's IpcRendererEvent (it holds the sender). */
+function onEvent(listener: (event: AppEvent) => void): () => void {
+  const wrapped = (_event: IpcRendererEvent, payload: AppEvent) => listener(payload);
+  ipcRenderer.on(APP_EVENT_CHANNEL, wrapped);
+  return () => {
+    ipcRenderer.removeListener(APP_EVENT_CHANNEL, wrapped);
+  };
+}
+
+const bridge = {
+  ...Object.fromEntries(IPC_CHANNELS.map((channel) => [bridgeName(channel), (...args: unknown[]) => invoke(channel, args)])),
+  onEvent,
+} as ProofdeskBridge;
 
 contextBridge.exposeInMainWorld('proofdesk', bridge);

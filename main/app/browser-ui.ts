@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppEngine } from './open-app-engine.js';
+import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { startWebBridge } from './web-bridge.js';
 
@@ -16,10 +17,12 @@ if (!existsSync(rendererDir)) {
   console.error('The renderer is not built yet: run `npm run build` first.');
   process.exit(2);
 }
-const { engine, partner, issuingOff } = await openAppEngine(values.data);
+const { engine, partner, issuingOff, keyStore } = await openAppEngine(values.data);
 if (issuingOff) console.error(`Issuing is off: ${issuingOff}`);
+const context = createAppContext({ engine, partner, issuingOff, keyStore });
 const bridge = await startWebBridge({
-  handlers: createIpcHandlers({ partner, service: partner ? engine.serviceFor(partner.id) : null }),
+  handlers: createIpcHandlers(context),
+  events: context.events,
   rendererDir,
   port: Number(values.port),
 });

@@ -6,6 +6,8 @@ import { app, BrowserWindow, dialog, protocol, session } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL as PACKAGED_APP_URL, serveAppRequest } from './app-protocol.js';
 import { openAppEngine } from './open-app-engine.js';
+import { APP_EVENT_CHANNEL } from '../../common/tasks.js';
+import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { handleAll } from './trusted-ipc.js';
 import { isTrustedSender } from './trusted-sender.js';
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  const { engine, partner, issuingOff } = await openAppEngine();
+  const { engine, partner, issuingOff, keyStore } = await openAppEngine();
   if (issuingOff) console.warn(`Issuing is off: ${issuingOff}`);
   // Closing saves the local chain's state: hold the quit until it is done.
   let closed = false;
@@ -73,8 +75,13 @@ async function main(): Promise<void> {
     });
   });
 
-  const handlers = createIpcHandlers({ partner, service: partner ? engine.serviceFor(partner.id) : null });
-  handleAll(handlers, { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });
+  const context = createAppContext({ engine, partner, issuingOff, keyStore });
+  handleAll(createIpcHandlers(context), { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });
+  // The one event channel: main → the window's page only, never another frame.
+  context.events.subscribe((event) => {
+    const contents = mainWindow?.webContents;
+    if (contents && !contents.isDestroyed()) contents.send(APP_EVENT_CHANNEL, event);
+  });
 
   mainWindow = createWindow();
   app.on('activate', () => {

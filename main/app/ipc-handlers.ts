@@ -1,15 +1,24 @@
 /**
  * The main process's answers to the IPC contract, free of Electron so that the same
- * functions serve the Electron window (through trusted-ipc) and the Chromium test bridge.
+ * functions serve the Electron window (through trusted-ipc) and the Chromium bridge.
+ * Each feature's handlers live in main/app/handlers/<feature>.ts; this file merges them.
  */
-import { IPC_ARGUMENT_VALIDATORS, type IpcArgs, type IpcChannel, type IpcResult, type Overview } from '../../common/ipc-contract.js';
+import { IPC_ARGUMENT_VALIDATORS, type IpcArgs, type IpcChannel, type IpcResult } from '../../common/ipc-contract.js';
 import type { IssuingService } from '../../common/issuing-service.js';
-import { JOB_STATUSES, type JobStatus, type Partner } from '../../common/wire-types.js';
+import type { Partner } from '../../common/wire-types.js';
+import { createAppContext, type AppContext } from './app-context.js';
+import { createChainProbe } from './chain-probe.js';
+import { createAppHandlers } from './handlers/app.js';
+import { createCsvImportHandlers } from './handlers/csv-import.js';
+import { createJobsHandlers } from './handlers/jobs.js';
+import { createRecordsHandlers } from './handlers/records.js';
+import { createStagingHandlers } from './handlers/staging.js';
+import { createDetailHandlers } from './handlers/detail.js';
 
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
 
-/** What the handlers work on: the active Partner and its service (local or remote). */
+/** The old, fixed form of a context: one Partner and its service (tests, remote mode). */
 export interface IpcHandlerContext {
   partner: Partner | null;
   service: IssuingService | null;
@@ -18,11 +27,18 @@ export interface IpcHandlerContext {
 /**
  * Builds the handlers for one context.
  *
- * @example const handlers = createIpcHandlers({ partner, service: engine.serviceFor(partner.id) })
+ * @example const handlers = createIpcHandlers(createAppContext({ engine, partner }))
  */
-export function createIpcHandlers(ctx: IpcHandlerContext): IpcHandlers {
+export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcHandlers {
+  const ctx = 'events' in context ? context : createAppContext({ partner: context.partner, service: context.service });
+  const chains = createChainProbe(ctx);
   return {
-    'overview:get': () => getOverview(ctx),
+    ...createAppHandlers(ctx, chains),
+    ...createRecordsHandlers(ctx),
+    ...createJobsHandlers(ctx),
+    ...createStagingHandlers(ctx),
+    ...createCsvImportHandlers(ctx),
+    ...createDetailHandlers(ctx),
   };
 }
 
@@ -34,22 +50,4 @@ export function createIpcHandlers(ctx: IpcHandlerContext): IpcHandlers {
 export async function invokeIpcHandler<C extends IpcChannel>(handlers: IpcHandlers, channel: C, args: unknown[]): Promise<IpcResult<C>> {
   const valid = IPC_ARGUMENT_VALIDATORS[channel](args);
   return handlers[channel](...valid);
-}
-
-const ZERO_JOBS = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
-
-async function getOverview({ partner, service }: IpcHandlerContext): Promise<Overview> {
-  const engines = service ? await service.listEngines() : [];
-  if (!partner || !service) {
-    return { partner: null, engines, counts: { files: 0, credentials: 0, jobs: { ...ZERO_JOBS } } };
-  }
-  // Counts go through IssuingService only (per_page 1, read total_items), so the overview
-  // works the same against a remote service as against the embedded engine.
-  const [files, credentials, ...jobCounts] = await Promise.all([
-    service.listFiles({ per_page: 1 }).then((p) => p.total_items),
-    service.listCredentials({ per_page: 1 }).then((p) => p.total_items),
-    ...JOB_STATUSES.map((status) => service.listJobs({ status, per_page: 1 }).then((p) => p.total_items)),
-  ]);
-  const jobs = Object.fromEntries(JOB_STATUSES.map((s, i) => [s, jobCounts[i] ?? 0])) as Record<JobStatus, number>;
-  return { partner, engines, counts: { files: files ?? 0, credentials: credentials ?? 0, jobs } };
 }

@@ -12,6 +12,8 @@ export interface AppEngine {
   partner: Partner | null;
   /** Why issuing is off, when it is. */
   issuingOff: string | null;
+  /** Where the keys are kept; null when no store could be opened. */
+  keyStore: 'keychain' | 'encrypted-file' | null;
 }
 
 export async function openAppEngine(dataDir: string = defaultDataDir()): Promise<AppEngine> {
@@ -22,5 +24,7 @@ export async function openAppEngine(dataDir: string = defaultDataDir()): Promise
   });
   const engine = Engine.open({ dataDir, secrets, issuing: { scheduler: secrets !== undefined } });
   const first = engine.partners.list()[0];
-  return { engine, partner: first ? { id: first.id, name: first.name } : null, issuingOff };
+  const kind = secrets?.kind;
+  const keyStore = kind === 'keychain' || kind === 'encrypted-file' ? kind : null;
+  return { engine, partner: first ? { id: first.id, name: first.name } : null, issuingOff, keyStore };
 }

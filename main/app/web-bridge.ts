@@ -2,8 +2,10 @@
  * The Chromium bridge for UI tests and machines without the Electron binary (DESIGN.md):
  * plain Node, no Electron. Serves the built renderer on 127.0.0.1 and answers
  * `POST /ipc/<channel>` with the same handlers and argument validation the Electron window
- * gets. Its copy of index.html loads `/bridge.js`, which defines `window.proofdesk` over
- * fetch; the renderer itself never knows which transport it runs on.
+ * gets, and main's events as Server-Sent Events at `GET /events`. Its copy of index.html loads
+ * `/bridge.js`, which defines `window.proofdesk` over fetch and EventSource; the renderer
+ * itself never knows which transport it runs on. The bridge does destructive things, so only
+ * pages it serves itself may call it: a foreign Origin or Host is refused.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -11,11 +13,17 @@ import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { IPC_ARGUMENT_VALIDATORS, IPC_CHANNELS, bridgeName, type IpcChannel } from '../../common/ipc-contract.js';
 import { ServiceError, encodeIpcError, isServiceError } from '../../common/errors.js';
+import { APP_EVENT_CHANNEL } from '../../common/tasks.js';
+import type { EventBus } from './event-bus.js';
 import { invokeIpcHandler, type IpcHandlers } from './ipc-handlers.js';
 import { RENDERER_CSP_HEADER } from './renderer-csp.js';
+// H6b: the browser's file intake (staging uploads), kept in its own module.
+import { UPLOAD_BRIDGE_SCRIPT, createUploadRoute } from './handlers/staging-upload.js';
 
 export interface WebBridgeOptions {
   handlers: IpcHandlers;
+  /** Main's events, streamed to every page at /events (none when absent). */
+  events?: EventBus;
   /** The built renderer (electron-vite's out/renderer). */
   rendererDir: string;
   /** 0 (the default) picks a free port. */
@@ -66,6 +74,22 @@ function bridgeScript(): string {
   };
   const bridge = {};
   for (const [name, channel] of Object.entries(channels)) bridge[name] = (...args) => call(channel, args);
+  // One EventSource for the page, opened on the first listener; it reconnects by itself.
+  const listeners = new Set();
+  let source = null;
+  bridge.onEvent = (listener) => {
+    listeners.add(listener);
+    if (source === null) {
+      source = new EventSource('/events');
+      source.addEventListener(${JSON.stringify(APP_EVENT_CHANNEL)}, (message) => {
+        const event = JSON.parse(message.data);
+        for (const l of [...listeners]) l(event);
+      });
+    }
+    return () => {
+      listeners.delete(listener);
+    };
+  };
   Object.defineProperty(window, 'proofdesk', { value: Object.freeze(bridge), enumerable: true });
 })();
 `;
@@ -109,6 +133,28 @@ async function readJsonArray(request: IncomingMessage): Promise<unknown[]> {
   return args;
 }
 
+/** Keeps the response open as an SSE stream of the bus's events until the page goes away. */
+function streamEvents(response: ServerResponse, events: EventBus | undefined): void {
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    connection: 'keep-alive',
+  });
+  // A comment line at once, so the page's EventSource is open before the first event.
+  response.write(': connected\n\n');
+  const unsubscribe = events?.subscribe((event) => {
+    response.write(`event: ${APP_EVENT_CHANNEL}\ndata: ${JSON.stringify(event)}\n\n`);
+  });
+  // Idle proxies and sleeping laptops drop silent connections; a heartbeat keeps it honest.
+  const heartbeat = setInterval(() => response.write(': ping\n\n'), 15_000);
+  heartbeat.unref();
+  response.on('close', () => {
+    clearInterval(heartbeat);
+    unsubscribe?.();
+  });
+}
+
 /** decodeURIComponent, but a malformed escape is just a path that does not exist. */
 function decodePath(path: string): string {
   try {
@@ -134,7 +180,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   if (!indexHtml.includes('</head>')) throw new Error(`${root}/index.html has no </head>`);
   // Classic scripts run during parsing, before the app's deferred module script.
   const bridgedIndex = indexHtml.replace('</head>', '  <script src="/bridge.js"></script>\n  </head>');
-  const script = bridgeScript();
+  const script = bridgeScript() + UPLOAD_BRIDGE_SCRIPT; // H6b: + window.proofdeskFiles
+  const uploads = createUploadRoute(); // H6b
   let origin = '';
 
   const server = createServer((request, response) => {
@@ -145,6 +192,11 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       const from = request.headers.origin;
       if (host !== new URL(origin).host || (from !== undefined && from !== origin)) {
         throw new ServiceError('unauthorized', 'Request from a foreign origin refused');
+      }
+      if (await uploads.handle(request, response, url)) return; // H6b: POST /upload/<batch>/<path>
+      if (url.pathname === '/events') {
+        if (request.method !== 'GET') throw new ServiceError('method_not_allowed', 'Events are read with GET');
+        return streamEvents(response, options.events);
       }
       if (url.pathname.startsWith('/ipc/')) {
         const channel = decodePath(url.pathname.slice('/ipc/'.length));
@@ -178,6 +230,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     url: `${origin}/`,
     close: () =>
       new Promise<void>((done, fail) => {
+        uploads.close(); // H6b
         server.closeAllConnections();
         server.close((error) => (error ? fail(error) : done()));
       }),

@@ -10,6 +10,7 @@ import { IssuingRuntime, type IssuingOptions } from './issuing/issuing-runtime.j
 import { ensurePartnerKeys } from './issuing/partner-keys.js';
 import { PartnerRegistry, type NewPartnerCredentials } from './partners.js';
 import { makeTreePrivate } from './private-files.js';
+import type { PartnerScope } from './scope.js';
 
 export interface EngineOptions {
   /** Where the database, stored files and engine configuration live (created if absent). */
@@ -77,16 +78,25 @@ export class Engine {
 
   /** The service scoped to one Partner. */
   serviceFor(partnerId: string): EmbeddedService {
+    return new EmbeddedService(this.scopeFor(partnerId));
+  }
+
+  /**
+   * What one Partner's service works with. The app's workspace (main/workspace) queries and
+   * writes through it directly, for what the spec's endpoints do not offer (windows of rows
+   * with their states, search, selections resolved in main).
+   */
+  scopeFor(partnerId: string): PartnerScope {
     const partner = this.partners.find(partnerId);
     if (!partner) throw new ServiceError('unauthorized', `No partner ${JSON.stringify(partnerId)} in ${this.dataDir}`);
-    return new EmbeddedService({
+    return {
       db: this.db,
       partner: { id: partner.id, name: partner.name },
       clock: this.clock,
       catalog: this.catalog,
       store: this.store,
       issuing: this.issuing,
-    });
+    };
   }
 
   /** Deletes uploads no credential used within an hour; returns how many went. */

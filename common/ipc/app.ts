@@ -1,0 +1,66 @@
+/**
+ * The IPC slice of the app shell: the status bar (partners, engines and their chains, where the
+ * keys are kept, why issuing is off), Partner switching, and the tasks running in main.
+ */
+import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
+import type { ChainState, TaskInfo } from '../tasks.js';
+import { expectArgCount, expectString, noArgs, type IpcValidators } from './slice.js';
+
+/** What the home screen shows: who is issuing, and how much the engine holds. */
+export interface Overview {
+  partner: Partner | null;
+  engines: EngineInfo[];
+  counts: {
+    files: number;
+    credentials: number;
+    jobs: Record<JobStatus, number>;
+  };
+}
+
+/** One engine with its chain's state, for the status bar. */
+export interface EngineStatus extends EngineInfo {
+  chain: ChainState;
+  /** Why the chain is not reachable, when it is not. */
+  detail: string | null;
+}
+
+/** Everything the status bar shows. */
+export interface AppStatus {
+  partner: Partner | null;
+  /** Every Partner in the data directory (the switcher shows when there are several). */
+  partners: Partner[];
+  engines: EngineStatus[];
+  /** Where the signing keys are kept; null when no store could be opened. */
+  keyStore: 'keychain' | 'encrypted-file' | null;
+  /** Why issuing is off, when it is (e.g. no keychain). */
+  issuingOff: string | null;
+  /** `embedded` (this machine's engine) or `remote` (a service over HTTPS). */
+  mode: 'embedded' | 'remote';
+}
+
+export interface AppIpc {
+  /** The active Partner and the engine's counts. */
+  'overview:get': { args: []; result: Overview };
+  /** The status bar's content. */
+  'app:status': { args: []; result: AppStatus };
+  /** Makes another Partner of the data directory the active one. */
+  'app:switchPartner': { args: [partnerId: string]; result: AppStatus };
+  /** Tasks running or recently finished in main. */
+  'tasks:list': { args: []; result: TaskInfo[] };
+  /** Asks a running task to stop; answers the task as it is now. */
+  'tasks:cancel': { args: [taskId: string]; result: TaskInfo };
+}
+
+export const APP_IPC: IpcValidators<AppIpc> = {
+  'overview:get': noArgs('overview:get'),
+  'app:status': noArgs('app:status'),
+  'app:switchPartner': (args) => {
+    expectArgCount('app:switchPartner', args, 1);
+    return [expectString(args[0], 'partnerId', 200)];
+  },
+  'tasks:list': noArgs('tasks:list'),
+  'tasks:cancel': (args) => {
+    expectArgCount('tasks:cancel', args, 1);
+    return [expectString(args[0], 'taskId', 200)];
+  },
+};

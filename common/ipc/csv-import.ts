@@ -1,0 +1,130 @@
+/**
+ * The IPC slice of CSV import (issue 9, item 7): metadata-only credentials from a CSV file.
+ * Preview and check first (column mapping, every row's errors), then import as a task; the
+ * result lists what was created and what was refused with the reason, and the refused rows can
+ * be tried again. The CSV itself stays on disk: only its path crosses.
+ */
+import type { TaskError, TaskInfo } from '../tasks.js';
+import { ServiceError } from '../errors.js';
+import { expectArgCount, expectObject, expectString, expectInteger, noArgs, type IpcValidators } from './slice.js';
+
+/** Which column becomes what. Column names are the CSV header's; null means "not used". */
+export interface CsvMapping {
+  title: string | null;
+  /** Tags, several separated by `;` or `|`. */
+  tags: string | null;
+  expiry_date: string | null;
+  /** A row's own key, which other rows' link column may name. */
+  key: string | null;
+  /** Links: another row's key or an existing credential's uid; several separated by `;` or `|`. */
+  link: string | null;
+  /** Columns that become metadata, each under its metadata key. */
+  metadata: { column: string; key: string }[];
+}
+
+/** One data row as it will be created (or why it cannot be). */
+export interface CsvRowCheck {
+  /** 1-based data row (the header is row 0). */
+  row: number;
+  /** The line of the file it starts on. */
+  line: number;
+  key: string | null;
+  title: string;
+  tags: string[];
+  expiry_date: string | null;
+  metadata: Record<string, string>;
+  links: string[];
+  /** Every problem found, each with the spec's error id. Empty: the row can be created. */
+  errors: TaskError[];
+}
+
+export interface CsvPreview {
+  file_name: string;
+  columns: string[];
+  /** The mapping used (the one given, or one guessed from the header). */
+  mapping: CsvMapping;
+  total_rows: number;
+  valid_rows: number;
+  /** The first rows, for the preview table. */
+  rows: CsvRowCheck[];
+  /** Every row with an error (at most MAX_ERROR_ROWS of them). */
+  error_rows: CsvRowCheck[];
+  /** A problem with the file as a whole (no header, unreadable): nothing can be imported. */
+  file_error: TaskError | null;
+}
+
+export interface CsvImportOptions {
+  /** Schedule every created credential on this engine; null creates only. */
+  engine: string | null;
+  /** Only these data rows (retry the refused); null means every row. */
+  rows: number[] | null;
+}
+
+export interface CsvImportResult {
+  created: { row: number; uid: string; title: string }[];
+  refused: { row: number; line: number; title: string; error: TaskError }[];
+  /** Rows not tried: the import was cancelled first, or a row they link to was not created. */
+  not_created: { row: number; line: number; title: string; reason: string }[];
+}
+
+export interface CsvImportIpc {
+  /** Reads and checks the file: columns, a mapping, the first rows, every row error. Creates nothing. */
+  'csvImport:preview': { args: [path: string, mapping: CsvMapping | null]; result: CsvPreview };
+  /** Imports the rows as a task, in link order; each row all or nothing. */
+  'csvImport:run': { args: [path: string, mapping: CsvMapping, options: CsvImportOptions]; result: TaskInfo<CsvImportResult> };
+  /** What an import task created and refused, also after a cancel (a cancelled task carries no result). Null for an unknown task. */
+  'csvImport:outcome': { args: [taskId: string]; result: CsvImportResult | null };
+  /** A template CSV to fill in: its name and text. */
+  'csvImport:template': { args: []; result: { file_name: string; text: string } };
+}
+
+export const PREVIEW_ROWS = 50;
+export const MAX_ERROR_ROWS = 1000;
+
+const COLUMN_MAX = 200;
+
+function column(value: unknown, name: string): string | null {
+  return value === null ? null : expectString(value, name, COLUMN_MAX);
+}
+
+/** Checks a mapping from the renderer. */
+export function expectMapping(value: unknown): CsvMapping {
+  const raw = expectObject(value, 'mapping');
+  if (!Array.isArray(raw.metadata) || raw.metadata.length > 500) throw new ServiceError('invalid_value', 'mapping.metadata must be a list of at most 500 columns');
+  return {
+    title: column(raw.title, 'mapping.title'),
+    tags: column(raw.tags, 'mapping.tags'),
+    expiry_date: column(raw.expiry_date, 'mapping.expiry_date'),
+    key: column(raw.key, 'mapping.key'),
+    link: column(raw.link, 'mapping.link'),
+    metadata: raw.metadata.map((m: unknown, i) => {
+      const entry = expectObject(m, `mapping.metadata[${i}]`);
+      return { column: expectString(entry.column, `mapping.metadata[${i}].column`, COLUMN_MAX), key: expectString(entry.key, `mapping.metadata[${i}].key`, COLUMN_MAX) };
+    }),
+  };
+}
+
+export const CSV_IMPORT_IPC: IpcValidators<CsvImportIpc> = {
+  'csvImport:preview': (args) => {
+    expectArgCount('csvImport:preview', args, 2);
+    return [expectString(args[0], 'path', 4096), args[1] === null ? null : expectMapping(args[1])];
+  },
+  'csvImport:run': (args) => {
+    expectArgCount('csvImport:run', args, 3);
+    const options = expectObject(args[2], 'options');
+    const engine = options.engine === null ? null : expectString(options.engine, 'options.engine', 100);
+    let rows: number[] | null = null;
+    if (options.rows !== null) {
+      if (!Array.isArray(options.rows) || options.rows.length === 0 || options.rows.length > 1_000_000) {
+        throw new ServiceError('invalid_value', 'options.rows must list the rows to import, or be null for all');
+      }
+      rows = options.rows.map((r: unknown, i) => expectInteger(r, `options.rows[${i}]`, 1, 10_000_000));
+    }
+    return [expectString(args[0], 'path', 4096), expectMapping(args[1]), { engine, rows }];
+  },
+  'csvImport:outcome': (args) => {
+    expectArgCount('csvImport:outcome', args, 1);
+    return [expectString(args[0], 'taskId', 200)];
+  },
+  'csvImport:template': noArgs('csvImport:template'),
+};

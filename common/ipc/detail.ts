@@ -1,0 +1,81 @@
+/**
+ * The IPC slice of the detail panel (issue 9, items 8 and 9): one credential with its files,
+ * its record (the tree of credentials linked to and from it), its state and certificate on
+ * each engine; verify now, download the proof, unschedule, revoke.
+ */
+import type { Credential, JobStatus, VerificationResult, VerificationStatus } from '../wire-types.js';
+import { isUuid } from '../validate.js';
+import type { RecordState } from '../records.js';
+import { ServiceError } from '../errors.js';
+import { expectArgCount, expectString, type IpcValidators } from './slice.js';
+
+/** A credential's state on one engine, as the records table shows it. */
+export type EngineState = RecordState;
+
+export interface CredentialOnEngine {
+  engine: string;
+  state: EngineState;
+  /** The job that holds (or held) it on this engine. */
+  job: { uid: string; status: JobStatus; scheduled_date: string | null; issued_date: string | null } | null;
+  certificate: {
+    uid: string;
+    issued_date: string;
+    revoked_date: string | null;
+    last_verification: { status: VerificationStatus; timestamp: string } | null;
+  } | null;
+}
+
+/** A node of a record's tree: a credential and those that were added to it (link to it). */
+export interface RecordNode {
+  uid: string;
+  title: string;
+  upload_date: string;
+  children: RecordNode[];
+}
+
+export interface CredentialDetail {
+  credential: Credential;
+  engines: CredentialOnEngine[];
+  /** The whole record, from its first credential(s) down; `uid` marks where this one is. */
+  record: RecordNode[];
+  /** How many credentials the record holds. */
+  record_size: number;
+}
+
+export interface DetailIpc {
+  'detail:get': { args: [uid: string]; result: CredentialDetail };
+  /** Verifies one certificate now: the six steps. */
+  'detail:verify': { args: [certificateUid: string]; result: VerificationResult };
+  /** The proof file of a certificate: a name to save it under and its JSON text. */
+  'detail:proof': { args: [certificateUid: string]; result: { file_name: string; text: string } };
+  'detail:unschedule': { args: [uid: string, engine: string]; result: CredentialDetail | null };
+  /** Revokes a credential's certificate on an engine. Cannot be undone. */
+  'detail:revoke': { args: [uid: string, engine: string]; result: CredentialDetail };
+}
+
+function expectUid(value: unknown, name: string): string {
+  if (!isUuid(value)) throw new ServiceError('invalid_value', `${name} must be a uid`);
+  return value;
+}
+
+function uidArg(channel: string) {
+  return (args: unknown[]): [string] => {
+    expectArgCount(channel, args, 1);
+    return [expectUid(args[0], 'uid')];
+  };
+}
+
+function uidEngineArgs(channel: string) {
+  return (args: unknown[]): [string, string] => {
+    expectArgCount(channel, args, 2);
+    return [expectUid(args[0], 'uid'), expectString(args[1], 'engine', 100)];
+  };
+}
+
+export const DETAIL_IPC: IpcValidators<DetailIpc> = {
+  'detail:get': uidArg('detail:get'),
+  'detail:verify': uidArg('detail:verify'),
+  'detail:proof': uidArg('detail:proof'),
+  'detail:unschedule': uidEngineArgs('detail:unschedule'),
+  'detail:revoke': uidEngineArgs('detail:revoke'),
+};

@@ -1,0 +1,69 @@
+/**
+ * The shape of one feature's slice of the IPC contract (common/ipc/<feature>.ts), and small
+ * argument checks every slice uses. A slice exports a type map channel → {args, result} and
+ * a validator per channel; common/ipc-contract.ts merges the slices into the one contract.
+ */
+import { ServiceError } from '../errors.js';
+import { isPlainObject } from '../validate.js';
+
+/** A map from channel name (`<scope>:<action>`) to its arguments tuple and promised result. */
+export type IpcSlice<S> = { [C in keyof S]: { args: unknown[]; result: unknown } };
+
+/** One validator per channel of a slice: checks untrusted arguments, returns them typed. */
+export type IpcValidators<S extends IpcSlice<S>> = { [C in keyof S]: (args: unknown[]) => S[C]['args'] };
+
+/** Throws `invalid_value` unless exactly `count` arguments were given. */
+export function expectArgCount(channel: string, args: unknown[], count: number): void {
+  if (args.length !== count) {
+    throw new ServiceError('invalid_value', `${channel} takes ${count === 0 ? 'no arguments' : `${count} argument${count === 1 ? '' : 's'}`}`);
+  }
+}
+
+/** A channel without arguments. */
+export function noArgs(channel: string): (args: unknown[]) => [] {
+  return (args) => {
+    expectArgCount(channel, args, 0);
+    return [];
+  };
+}
+
+/** Checks a non-empty string argument of at most `max` characters. */
+export function expectString(value: unknown, name: string, max = 1000): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    throw new ServiceError('invalid_value', `${name} must be a non-empty text of at most ${max} characters`);
+  }
+  return value;
+}
+
+/** Checks an optional string argument. */
+export function expectOptionalString(value: unknown, name: string, max = 1000): string | undefined {
+  return value === undefined || value === null ? undefined : expectString(value, name, max);
+}
+
+/** Checks an integer in [min, max]. */
+export function expectInteger(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ServiceError('invalid_value', `${name} must be a whole number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** Checks a plain object argument. */
+export function expectObject(value: unknown, name: string): Record<string, unknown> {
+  if (!isPlainObject(value)) throw new ServiceError('invalid_value', `${name} must be an object`);
+  return value;
+}
+
+/** Checks an array of strings, each validated by `each`, of at most `max` entries. */
+export function expectStringArray(value: unknown, name: string, max: number, each: (v: unknown, name: string) => string = expectString): string[] {
+  if (!Array.isArray(value) || value.length > max) throw new ServiceError('invalid_value', `${name} must be a list of at most ${max} entries`);
+  return value.map((v, i) => each(v, `${name}[${i}]`));
+}
+
+/** Checks one of a fixed set of values. */
+export function expectOneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw new ServiceError('invalid_value', `${name} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}

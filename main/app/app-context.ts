@@ -1,0 +1,98 @@
+/**
+ * What every IPC handler works on: the active Partner and its service, the Partners of the data
+ * directory, the event bus and the task runner. Free of Electron, so the Electron window and the
+ * browser bridge share it. The active Partner can change (the status bar's switcher): handlers
+ * ask for the service on every call, never keep one.
+ */
+import { ServiceError } from '../../common/errors.js';
+import type { IssuingService } from '../../common/issuing-service.js';
+import type { TaskRunner } from '../../common/tasks.js';
+import type { Partner } from '../../common/wire-types.js';
+import type { Engine } from '../engine/index.js';
+import type { PartnerScope } from '../engine/scope.js';
+import { EventBus } from './event-bus.js';
+import { watchJobs } from './job-watcher.js';
+import { InProcessTaskRunner } from './task-runner.js';
+
+export interface AppContext {
+  readonly events: EventBus;
+  readonly tasks: TaskRunner;
+  /** The embedded engine, or null when the app talks to a remote service only. */
+  readonly engine: Engine | null;
+  readonly keyStore: 'keychain' | 'encrypted-file' | null;
+  readonly issuingOff: string | null;
+  partner(): Partner | null;
+  partners(): Partner[];
+  /** The active Partner's service, or null when there is no Partner yet. */
+  service(): IssuingService | null;
+  /** The active Partner and its service; throws a sentence the admin can act on when there is none. */
+  require(): { partner: Partner; service: IssuingService };
+  /**
+   * The active Partner's scope in the embedded engine, for the workspace queries the spec's
+   * endpoints do not offer (windows, search, selections). A remote service has none.
+   */
+  scope(): PartnerScope;
+  /** Makes another Partner active; throws `not_found` for an unknown id. */
+  switchPartner(partnerId: string): Partner;
+}
+
+export interface AppContextOptions {
+  engine?: Engine | null;
+  /** The first active Partner (default: the engine's first). */
+  partner: Partner | null;
+  /** A fixed service (remote mode, or tests); by default the engine's service for the Partner. */
+  service?: IssuingService | null;
+  keyStore?: 'keychain' | 'encrypted-file' | null;
+  issuingOff?: string | null;
+}
+
+/**
+ * Builds the context.
+ *
+ * @example const ctx = createAppContext({ engine, partner, keyStore: 'keychain', issuingOff: null })
+ */
+export function createAppContext(options: AppContextOptions): AppContext {
+  const events = new EventBus();
+  const tasks = new InProcessTaskRunner((event) => events.emit(event));
+  const engine = options.engine ?? null;
+  let partner = options.partner;
+  let service: IssuingService | null = options.service ?? (engine && partner ? engine.serviceFor(partner.id) : null);
+
+  const partners = (): Partner[] => (engine ? engine.partners.list().map((p) => ({ id: p.id, name: p.name })) : partner ? [partner] : []);
+
+  const context: AppContext = {
+    events,
+    tasks,
+    engine,
+    keyStore: options.keyStore ?? null,
+    issuingOff: options.issuingOff ?? null,
+    partner: () => partner,
+    partners,
+    service: () => service,
+    require() {
+      if (!partner || !service) {
+        throw new ServiceError('unauthorized', 'There is no Partner yet: add one with `npm run cli -- partner add --name NAME`, then restart Proofdesk.');
+      }
+      return { partner, service };
+    },
+    scope() {
+      const { partner: active } = this.require();
+      if (!engine) {
+        throw new ServiceError('not_found', 'The records table, search and bulk work need the embedded engine; a remote service offers the per-credential actions only.');
+      }
+      return engine.scopeFor(active.id);
+    },
+    switchPartner(partnerId) {
+      const next = partners().find((p) => p.id === partnerId);
+      if (!next) throw new ServiceError('not_found', 'That Partner is not in this data directory; pick one from the list.');
+      if (!engine) throw new ServiceError('invalid_value', 'A remote service has one Partner; there is nothing to switch to.');
+      partner = next;
+      service = engine.serviceFor(next.id);
+      events.emit({ type: 'partner', partner: next });
+      events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
+      return next;
+    },
+  };
+  if (engine) watchJobs(context);
+  return context;
+}

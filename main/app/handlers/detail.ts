@@ -1,0 +1,100 @@
+/**
+ * Handlers of the detail panel's slice (common/ipc/detail.ts): a credential with its record,
+ * its state and certificate on each engine; verify, proof download, unschedule, revoke. All
+ * through IssuingService (so remote mode works alike), except the record's later entries,
+ * which only the embedded engine's database can find.
+ */
+import type { CredentialDetail, CredentialOnEngine, DetailIpc } from '../../../common/ipc/detail.js';
+import type { IssuingService } from '../../../common/issuing-service.js';
+import type { Certificate, Job } from '../../../common/wire-types.js';
+import type { PartnerScope } from '../../engine/scope.js';
+import { recordFromCredential, recordFromDatabase } from '../../workspace/bringing-in/record-tree.js';
+import type { AppContext } from '../app-context.js';
+import type { HandlersOf } from './handlers-of.js';
+
+function stateOf(job: Job | undefined, certificate: Certificate | undefined): CredentialOnEngine['state'] {
+  if (certificate?.revoked_date) return 'revoked';
+  switch (job?.status) {
+    case 'scheduled':
+      return 'scheduled';
+    case 'started':
+    case 'unconfirmed':
+      return 'issuing';
+    case 'finished':
+      return 'issued';
+    default:
+      return 'not_scheduled';
+  }
+}
+
+/** Everything the detail panel shows about one credential. */
+export async function credentialDetail(service: IssuingService, scope: PartnerScope | null, uid: string): Promise<CredentialDetail> {
+  const [credential, engines, jobs] = await Promise.all([service.getCredential(uid), service.listEngines(), service.listJobs({ uid, per_page: 0 })]);
+  const onEngines = await Promise.all(
+    engines.map(async ({ id }): Promise<CredentialOnEngine> => {
+      // The latest job on this engine that still holds it: a failed job released it.
+      const job = jobs.items.filter((j) => j.chain === id && j.status !== 'failed').at(-1);
+      const certificate =
+        job && (job.status === 'finished' || job.status === 'unconfirmed')
+          ? (await service.listCertificates({ credential_uid: uid, job_uid: job.uid, per_page: 0 })).items[0]
+          : undefined;
+      return {
+        engine: id,
+        state: stateOf(job, certificate),
+        job: job ? { uid: job.uid, status: job.status, scheduled_date: job.scheduled_date, issued_date: job.issued_date } : null,
+        certificate: certificate
+          ? {
+              uid: certificate.certificate.uid,
+              issued_date: certificate.certificate.issued_date,
+              revoked_date: certificate.revoked_date,
+              last_verification: certificate.last_verification,
+            }
+          : null,
+      };
+    }),
+  );
+  const record = scope ? recordFromDatabase(scope, credential.uid) : recordFromCredential(credential);
+  return { credential, engines: onEngines, record: record.tree, record_size: record.size };
+}
+
+/** A file name from a title: letters, digits, spaces, dots, dashes and underscores only. */
+export function proofFileName(title: string, uid: string): string {
+  const safe = title
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .trim()
+    .slice(0, 100);
+  return `${safe || uid}.proof.json`;
+}
+
+export function createDetailHandlers(ctx: AppContext): HandlersOf<DetailIpc> {
+  const current = () => {
+    const { partner, service } = ctx.require();
+    return { service, scope: ctx.engine ? ctx.engine.scopeFor(partner.id) : null };
+  };
+  return {
+    'detail:get': async (uid) => {
+      const { service, scope } = current();
+      return credentialDetail(service, scope, uid);
+    },
+    'detail:verify': async (certificateUid) => current().service.verifyCertificate(certificateUid),
+    'detail:proof': async (certificateUid) => {
+      const { service } = current();
+      const text = await service.downloadCertificate(certificateUid);
+      const found = (await service.listCertificates({ uid: certificateUid, per_page: 1 })).items[0];
+      return { file_name: proofFileName(found?.certificate.credential.title ?? '', certificateUid), text };
+    },
+    'detail:unschedule': async (uid, engine) => {
+      const { service, scope } = current();
+      const result = await service.unscheduleCredential(uid, engine);
+      ctx.events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
+      return result.credential_deleted ? null : credentialDetail(service, scope, uid);
+    },
+    'detail:revoke': async (uid, engine) => {
+      const { service, scope } = current();
+      await service.revokeCredential(uid, engine);
+      ctx.events.emit({ type: 'counts', scopes: ['credentials'] });
+      return credentialDetail(service, scope, uid);
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Handlers of the Jobs view's slice (common/ipc/jobs.ts). Listings and job changes go through
+ * IssuingService (they work on a remote service too); the anchoring transaction and the next
+ * issuing date read the embedded engine when there is one.
+ */
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServiceError } from '../../../common/errors.js';
+import type { IssuingService } from '../../../common/issuing-service.js';
+import type { JobDetail, JobsIpc, JobWindow, NextIssuing } from '../../../common/ipc/jobs.js';
+import type { ProofExportRequest, ProofExportResult } from '../../../common/records.js';
+import type { TaskContext } from '../../../common/tasks.js';
+import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
+import { resolveSelection, uidsOf } from '../../workspace/selection.js';
+import type { AppContext } from '../app-context.js';
+import type { HandlersOf } from './handlers-of.js';
+
+const DETAIL_PAGE = 100;
+/** Certificates read per page while exporting. */
+const EXPORT_PAGE = 200;
+
+export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
+  const jobOf = async (service: IssuingService, uid: string) => service.getJob(uid);
+
+  return {
+    'jobs:list': async ({ status, offset, limit }) => {
+      const { service } = ctx.require();
+      // The spec pages by page number: read the pages the window spans, newest jobs first.
+      const page = Math.floor(offset / limit) + 1;
+      const query = { ...(status ? { status } : {}), sort_by: 'created_date', order: 'desc', per_page: limit };
+      const [first, counts] = await Promise.all([service.listJobs({ ...query, page }), jobCounts(service)]);
+      let rows = first.items.slice(offset % limit);
+      if (offset % limit !== 0 && first.items.length === limit) {
+        rows = rows.concat((await service.listJobs({ ...query, page: page + 1 })).items.slice(0, offset % limit));
+      }
+      const window: JobWindow = { offset, total: first.total_items, rows, counts };
+      return window;
+    },
+    'jobs:get': async (uid) => {
+      const { service } = ctx.require();
+      const job = await service.getJob(uid);
+      const [credentials, certificates, engines] = await Promise.all([
+        service.listJobCredentials(uid, { per_page: DETAIL_PAGE }),
+        service.listJobCertificates(uid, { per_page: DETAIL_PAGE }),
+        service.listEngines(),
+      ]);
+      const detail: JobDetail = {
+        job,
+        credentials: { total: credentials.total_items, items: credentials.items },
+        certificates: { total: certificates.total_items, items: certificates.items },
+        transaction: transactionOf(ctx, uid, job.chain),
+        demo: engines.find((e) => e.id === job.chain)?.environment === 'demo',
+      };
+      return detail;
+    },
+    'jobs:addTags': async (uid, tags) => {
+      const { service } = ctx.require();
+      await service.addJobTags({ jobs: [{ job_uid: uid, tags }] });
+      return jobOf(service, uid);
+    },
+    'jobs:replaceTags': async (uid, tags) => {
+      const { service } = ctx.require();
+      await service.replaceJobTags({ jobs: [{ job_uid: uid, tags }] });
+      return jobOf(service, uid);
+    },
+    'jobs:issueNow': async (engine) => {
+      const { service } = ctx.require();
+      const job = await service.issueJobNow({ engine });
+      ctx.events.emit({ type: 'job', job_uid: job.uid, engine: job.chain, status: job.status });
+      ctx.events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
+      return job;
+    },
+    'jobs:nextIssuing': async () => nextIssuing(ctx),
+    'jobs:exportProofs': async (request) => {
+      const { service } = ctx.require();
+      await checkFolder(request.folder);
+      const label = request.source.kind === 'job' ? `Exporting the proofs of job ${request.source.jobUid}` : 'Exporting the proofs of the selection';
+      return ctx.tasks.start<ProofExportResult>('export-proofs', label, (task) => exportProofs(ctx, service, request, task));
+    },
+  };
+}
+
+async function jobCounts(service: IssuingService): Promise<Record<JobStatus, number>> {
+  const totals = await Promise.all(JOB_STATUSES.map((status) => service.listJobs({ status, per_page: 1 }).then((p) => p.total_items)));
+  return Object.fromEntries(JOB_STATUSES.map((s, i) => [s, totals[i] ?? 0])) as Record<JobStatus, number>;
+}
+
+/** The job's anchoring transaction and its explorer link (embedded engine only). */
+function transactionOf(ctx: AppContext, jobUid: string, engine: string): JobDetail['transaction'] {
+  if (!ctx.engine) return null;
+  const scope = ctx.scope();
+  const hash = scope.db
+    .prepare('SELECT t.hash FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx WHERE j.uid = ? AND j.partner_id = ?')
+    .pluck()
+    .get(jobUid, scope.partner.id) as string | undefined;
+  if (!hash) return null;
+  const template = scope.catalog.find(engine)?.explorer_tx_url;
+  return { id: hash, explorerUrl: template ? template.replace('{tx}', hash) : null };
+}
+
+function nextIssuing(ctx: AppContext): NextIssuing {
+  if (!ctx.engine) return { nextIssuingDate: null, intervalSeconds: null };
+  const scope = ctx.scope();
+  const due = scope.db
+    .prepare("SELECT min(scheduled_date) FROM jobs WHERE partner_id = ? AND status = 'scheduled'")
+    .pluck()
+    .get(scope.partner.id) as number | null;
+  const interval = ctx.engine.partners.find(scope.partner.id)?.issuing_interval_seconds ?? null;
+  return { nextIssuingDate: due === null ? null : new Date(due).toISOString(), intervalSeconds: interval };
+}
+
+async function checkFolder(folder: string): Promise<void> {
+  const info = await stat(folder).catch(() => null);
+  if (!info) await mkdir(folder, { recursive: true }).catch(() => {
+    throw new ServiceError('invalid_value', `The folder ${folder} does not exist and cannot be made; choose another.`);
+  });
+  else if (!info.isDirectory()) throw new ServiceError('invalid_value', `${folder} is a file, not a folder; choose a folder.`);
+}
+
+/** A file name from a title: letters, digits, spaces, dots, dashes and underscores only. */
+function baseName(title: string, uid: string): string {
+  const safe = title
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .trim()
+    .slice(0, 100);
+  return safe || uid;
+}
+
+/**
+ * Writes one NAME.proof.json per certificate (NAME from the credential's title; a second
+ * certificate of the same name gets its uid appended), checking for cancel between pages.
+ */
+async function exportProofs(ctx: AppContext, service: IssuingService, request: ProofExportRequest, task: TaskContext): Promise<ProofExportResult> {
+  const certificates: Certificate[] = [];
+  let withoutCertificate = 0;
+  if (request.source.kind === 'job') {
+    const jobUid = request.source.jobUid;
+    for (let page = 1; ; page++) {
+      const batch = await service.listJobCertificates(jobUid, { per_page: EXPORT_PAGE, page });
+      certificates.push(...batch.items);
+      task.progress(0, batch.total_items);
+      task.signal.throwIfAborted();
+      if (page >= batch.total_pages) break;
+    }
+  } else {
+    // Every engine's certificates of the selected credentials (the wire does not name a certificate's engine).
+    const { selection } = request.source;
+    const scope = ctx.scope();
+    const uids = uidsOf(scope, await resolveSelection(scope, selection, task));
+    for (const uid of uids) {
+      const found = await service.listCertificates({ credential_uid: uid, per_page: 0 });
+      if (found.items.length === 0) withoutCertificate++;
+      certificates.push(...found.items);
+      task.signal.throwIfAborted();
+    }
+  }
+  task.progress(0, certificates.length);
+  const used = new Set<string>();
+  let written = 0;
+  for (const certificate of certificates) {
+    task.signal.throwIfAborted();
+    const { uid, credential } = certificate.certificate;
+    let name = baseName(credential.title ?? '', uid);
+    if (used.has(name)) name = `${name}.${uid}`;
+    used.add(name);
+    await writeFile(join(request.folder, `${name}.proof.json`), await service.downloadCertificate(uid), { mode: 0o600 });
+    task.progress(++written, certificates.length);
+  }
+  return { folder: request.folder, written, withoutCertificate };
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isServiceError } from '../../../common/errors.js';
+import type { AppEvent, TaskInfo } from '../../../common/tasks.js';
+import { Engine } from '../../engine/index.js';
+import { createAppContext, type AppContext } from '../app-context.js';
+import { createIpcHandlers, invokeIpcHandler, type IpcHandlers } from '../ipc-handlers.js';
+
+let dir: string;
+let engine: Engine;
+let ctx: AppContext;
+let handlers: IpcHandlers;
+let events: AppEvent[];
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'proofdesk-app-handlers-'));
+  engine = Engine.open({ dataDir: dir, sweepIntervalMs: false });
+  const added = engine.partners.add({ name: 'Handlers U' });
+  const partner = { id: added.partner_id, name: added.name };
+  await engine.serviceFor(partner.id).createCredentials(Array.from({ length: 250 }, (_, i) => ({ title: `Record ${i}`, metadata: { n: i }, tags: [i < 120 ? 'group-a' : 'group-b'] })));
+  ctx = createAppContext({ engine, partner });
+  handlers = createIpcHandlers(ctx);
+  events = [];
+  ctx.events.subscribe((e) => events.push(e));
+});
+
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function finished(task: TaskInfo): Promise<TaskInfo> {
+  for (;;) {
+    const now = ctx.tasks.get(task.id)!;
+    if (now.state !== 'running') return now;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function errorId(call: Promise<unknown>): Promise<string> {
+  return call.then(
+    () => 'no error',
+    (e: unknown) => (isServiceError(e) ? e.id : `not a ServiceError: ${String(e)}`),
+  );
+}
+
+describe('records handlers (real SQLite)', () => {
+  it('answers windows of rows with the total, never more than asked', async () => {
+    const window = await invokeIpcHandler(handlers, 'records:window', [{ filter: { andTags: ['group-a'] }, sort: { by: 'title', order: 'asc' }, offset: 100, limit: 50 }]);
+    expect(window.total).toBe(120);
+    expect(window.rows).toHaveLength(20);
+    expect(window.engines).toContain('local');
+  });
+
+  it('tags every record matching a filter as a task, names the count, and tells the views', async () => {
+    const task = await invokeIpcHandler(handlers, 'records:editTags', [{ kind: 'filter', filter: { andTags: ['group-a'] } }, { mode: 'add', tags: ['bulk-tag'] }]);
+    expect(task.state).toBe('running');
+    expect(task.label).toBe('Adding tags to 120 credentials');
+    const done = await finished(task);
+    expect(done.state).toBe('done');
+    expect(done.result).toMatchObject({ selected: 120, changed: 120 });
+    expect(await invokeIpcHandler(handlers, 'records:total', [{ andTags: ['bulk-tag'] }])).toBe(120);
+    expect(await invokeIpcHandler(handlers, 'records:total', [{ andTags: ['bulk-tag', 'group-b'] }])).toBe(0);
+    expect(events.some((e) => e.type === 'counts' && e.scopes.includes('credentials'))).toBe(true);
+    expect(events.filter((e) => e.type === 'task' && e.task.id === task.id).at(-1)).toMatchObject({ task: { state: 'done' } });
+  });
+
+  it('refuses an unknown engine before any task starts, and schedules on a known one', async () => {
+    const selection = { kind: 'filter' as const, filter: { andTags: ['group-b'] } };
+    expect(await errorId(invokeIpcHandler(handlers, 'records:schedule', [selection, ['no-such-engine']]))).toBe('wrong_blockchain_engine');
+    expect(ctx.tasks.list()).toEqual([]);
+    const done = await finished(await invokeIpcHandler(handlers, 'records:schedule', [selection, ['local']]));
+    expect(done.result).toMatchObject({ selected: 130, engines: [{ engine: 'local', scheduled: 130 }] });
+    const next = await invokeIpcHandler(handlers, 'jobs:nextIssuing', []);
+    expect(next.intervalSeconds).toBe(24 * 3600);
+    expect(Date.parse(next.nextIssuingDate!)).toBeGreaterThan(Date.now());
+    const jobs = await invokeIpcHandler(handlers, 'jobs:list', [{ status: 'scheduled', offset: 0, limit: 10 }]);
+    expect(jobs.total).toBe(1);
+    expect(jobs.counts.scheduled).toBe(1);
+  });
+
+  it('switches Partners, and refuses one that is not in the data directory', async () => {
+    const other = engine.partners.add({ name: 'Other U' });
+    const status = await invokeIpcHandler(handlers, 'app:switchPartner', [other.partner_id]);
+    expect(status.partner?.name).toBe('Other U');
+    expect(status.partners.map((p) => p.name).sort()).toEqual(['Handlers U', 'Other U']);
+    expect((await invokeIpcHandler(handlers, 'records:window', [{ filter: {}, offset: 0, limit: 10 }])).total).toBe(0);
+    expect(await errorId(invokeIpcHandler(handlers, 'app:switchPartner', ['nobody']))).toBe('not_found');
+    expect(events.some((e) => e.type === 'partner')).toBe(true);
+  });
+
+  it('says the workspace needs the embedded engine when there is none', async () => {
+    const remote = createIpcHandlers({ partner: { id: 'p', name: 'Remote' }, service: engine.serviceFor(engine.partners.list()[0]!.id) });
+    expect(await errorId(invokeIpcHandler(remote, 'records:window', [{ filter: {}, offset: 0, limit: 10 }]))).toBe('not_found');
+  });
+});

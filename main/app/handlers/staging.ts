@@ -1,0 +1,61 @@
+/**
+ * Handlers of the staging slice (common/ipc/staging.ts): stage dropped paths, create the rows
+ * as a task. The work itself is in main/workspace/bringing-in.
+ */
+import type { StagingCreateResult, StagingIpc } from '../../../common/ipc/staging.js';
+import { createRows } from '../../workspace/bringing-in/create-rows.js';
+import { stagePaths } from '../../workspace/bringing-in/stage-files.js';
+import type { AppContext } from '../app-context.js';
+import type { HandlersOf } from './handlers-of.js';
+
+/** `Creating 1,000 credentials`: the task's label is also its progressbar's accessible name. */
+export function creatingLabel(count: number, scheduling: boolean): string {
+  const n = `${count.toLocaleString('en-US')} credential${count === 1 ? '' : 's'}`;
+  return scheduling ? `Creating and scheduling ${n}` : `Creating ${n}`;
+}
+
+/** Outcomes of the latest create tasks kept for `staging:outcome`. */
+const KEEP_OUTCOMES = 20;
+
+export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
+  const outcomes = new Map<string, StagingCreateResult>();
+  const keep = (taskId: string, result: StagingCreateResult) => {
+    outcomes.set(taskId, result);
+    for (const old of [...outcomes.keys()].slice(0, Math.max(0, outcomes.size - KEEP_OUTCOMES))) outcomes.delete(old);
+  };
+  return {
+    'staging:addPaths': async (paths) => {
+      const { partner } = ctx.require();
+      return stagePaths(paths, { scope: ctx.engine ? ctx.engine.scopeFor(partner.id) : null });
+    },
+    'staging:create': async (request) => {
+      const { partner, service } = ctx.require();
+      const scope = ctx.engine ? ctx.engine.scopeFor(partner.id) : null;
+      const total = request.rows.length;
+      let taskId = '';
+      const task = ctx.tasks.start(
+        'create-credentials',
+        creatingLabel(total, request.engine !== null),
+        async (context): Promise<StagingCreateResult> => {
+          try {
+            const rows = await createRows(service, request.rows, { scope, engine: request.engine, allowDuplicates: request.allow_duplicates }, context);
+            const result = {
+              outcomes: rows,
+              created: rows.filter((o) => o.status === 'created').length,
+              failed: rows.filter((o) => o.status === 'failed').length,
+            };
+            keep(taskId, result);
+            return result;
+          } finally {
+            ctx.events.emit({ type: 'counts', scopes: ['credentials', 'files', 'jobs', 'tags'] });
+          }
+        },
+        total,
+      );
+      // The work starts on the next turn (task-runner.ts), after this id is known.
+      taskId = task.id;
+      return task;
+    },
+    'staging:outcome': async (taskId) => outcomes.get(taskId) ?? null,
+  };
+}

@@ -1,0 +1,110 @@
+/** Creating staged rows on a real engine: link order, bad rows alone, nothing half-made, cancel. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StagingCreateRow } from '../../../common/ipc/staging.js';
+import type { TaskContext } from '../../../common/tasks.js';
+import { addPartner, makeTempDir, openEngine, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
+import { createRows } from './create-rows.js';
+
+let fixture: EngineFixture;
+let partner: TestPartner;
+let dir: string;
+
+beforeEach(() => {
+  fixture = openEngine();
+  partner = addPartner(fixture.engine, 'University A');
+  dir = makeTempDir('proofdesk-create-');
+});
+afterEach(() => fixture.close());
+
+function task(cancelAfter = Infinity): TaskContext & { seen: number[] } {
+  const controller = new AbortController();
+  const seen: number[] = [];
+  return {
+    seen,
+    signal: controller.signal,
+    progress(done) {
+      seen.push(done);
+      if (done >= cancelAfter) controller.abort();
+    },
+  };
+}
+
+function fileRow(name: string, extra: Partial<StagingCreateRow> = {}): StagingCreateRow {
+  const path = join(dir, name);
+  writeFileSync(path, `content of ${name}`);
+  return { key: path, file: { path, file_hash: '' }, title: name, metadata: {}, tags: [], expiry_date: null, links: [], ...extra };
+}
+
+const counts = async () => ({
+  credentials: (await partner.service.listCredentials({ per_page: 1 })).total_items,
+  files: (await partner.service.listFiles({ per_page: 1 })).total_items,
+});
+
+describe.each([
+  ['one service call per row (remote mode)', false],
+  ['chunks in one transaction each (embedded engine)', true],
+])('createRows: %s', (_name, embedded) => {
+  const scoped = () => (embedded ? fixture.engine.scopeFor(partner.id) : null);
+  it('creates rows in link order, linking to the new uids, and schedules them', async () => {
+    const diploma = fileRow('diploma.pdf');
+    const transcript: StagingCreateRow = { key: 'meta-1', file: null, title: 'Transcript', metadata: { grade: 'A' }, tags: ['transcript'], expiry_date: null, links: [diploma.key] };
+    const outcomes = await createRows(partner.service, [transcript, diploma], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
+
+    expect(outcomes.map((o) => o.status)).toEqual(['created', 'created']);
+    const [t, d] = outcomes as { uid: string }[];
+    const created = await partner.service.getCredential(t!.uid);
+    expect(created.credentials.map((c) => c.uid)).toEqual([d!.uid]);
+    const jobs = await partner.service.listJobs({ uid: d!.uid });
+    expect(jobs.items.map((j) => [j.chain, j.status])).toEqual([['local', 'scheduled']]);
+  });
+
+  it('fails a bad row alone with the spec id, uploading nothing for it', async () => {
+    const good = fileRow('good.pdf');
+    const badTag = fileRow('bad-tag.pdf', { tags: ['x!'] });
+    const badExpiry = fileRow('old.pdf', { expiry_date: '2001-01-01' });
+    const empty: StagingCreateRow = { key: 'empty', file: null, title: 'No data', metadata: {}, tags: [], expiry_date: null, links: [] };
+    const linksToBad = fileRow('follows.pdf', { links: [badTag.key] });
+
+    const outcomes = await createRows(partner.service, [good, badTag, badExpiry, empty, linksToBad], { scope: scoped(), engine: null, allowDuplicates: false }, task());
+
+    expect(outcomes.map((o) => (o.status === 'failed' ? o.error.id : o.status))).toEqual(['created', 'invalid_tag', 'invalid_expiry_date', 'missing_file_and_metadata', 'not_created']);
+    expect(await counts()).toEqual({ credentials: 1, files: 1 });
+  });
+
+  it('refuses the second of two rows with the same content in one run, keeping the first', async () => {
+    const first = fileRow('twin-a.pdf');
+    const path = join(dir, 'twin-b.pdf');
+    writeFileSync(path, 'content of twin-a.pdf');
+    const outcomes = await createRows(partner.service, [first, { ...first, key: path, file: { path, file_hash: '' }, title: 'twin b' }], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
+    expect(outcomes.map((o) => (o.status === 'failed' ? o.error.id : o.status))).toEqual(['created', 'file_already_exists']);
+    expect(await counts()).toEqual({ credentials: 1, files: 1 });
+  });
+
+  it('refuses content already uploaded unless duplicates are allowed', async () => {
+    const first = fileRow('same.pdf');
+    await createRows(partner.service, [first], { scope: scoped(), engine: null, allowDuplicates: false }, task());
+    const again = await createRows(partner.service, [{ ...first, key: 'again' }], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
+    expect(again[0]).toMatchObject({ status: 'failed', error: { id: 'file_already_exists' } });
+    const allowed = await createRows(partner.service, [{ ...first, key: 'allowed' }], { scope: scoped(), engine: 'local', allowDuplicates: true }, task());
+    expect(allowed[0]!.status).toBe('created');
+  });
+
+  it('stops between rows (or chunks of rows) on cancel: each row wholly created or not at all', async () => {
+    // The embedded path sees a cancel between chunks of 100 rows, the other between rows.
+    const [count, cancelAfter] = embedded ? [250, 100] : [10, 3];
+    const rows = Array.from({ length: count }, (_, i) => fileRow(`f${i}.pdf`));
+    const outcomes = await createRows(partner.service, rows, { scope: scoped(), engine: 'local', allowDuplicates: false }, task(cancelAfter));
+
+    expect(outcomes.map((o) => o.status)).toEqual([...Array(cancelAfter).fill('created'), ...Array(count - cancelAfter).fill('not_created')]);
+    expect(await counts()).toEqual({ credentials: cancelAfter, files: cancelAfter });
+    const job = (await partner.service.listJobs({ status: 'scheduled' })).items[0]!;
+    expect((await partner.service.listJobCredentials(job.uid, { per_page: 1 })).total_items).toBe(cancelAfter);
+  });
+
+  it('refuses an unknown engine before creating anything', async () => {
+    await expect(createRows(partner.service, [fileRow('a.pdf')], { scope: scoped(), engine: 'nope', allowDuplicates: false }, task())).rejects.toMatchObject({ id: 'wrong_blockchain_engine' });
+    expect(await counts()).toEqual({ credentials: 0, files: 0 });
+  });
+});

@@ -1,0 +1,91 @@
+/** CSV import's reading and checking, on real files, before anything is created. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../../test/support/engine-fixture.js';
+import { CSV_TEMPLATE, checkCsvRows, guessMapping, readCsvTable } from './csv-rows.js';
+
+const NOW = Date.parse('2026-11-23T00:00:00Z');
+const EXISTING = '018f0000-0000-7000-8000-000000000001';
+
+async function table(text: string, name = 'import.csv') {
+  const path = join(makeTempDir('proofdesk-csv-'), name);
+  writeFileSync(path, text);
+  return readCsvTable(path);
+}
+
+describe('CSV rows', () => {
+  it('guesses the mapping from the header and reads quoted cells, semicolon files and line numbers', async () => {
+    const t = await table('\ufefftitle;key;tags;expires;links;meta.course;grade\r\n"Transcript; Alice";a1;x-tag|y-tag;2030-01-01;;"Maths\nII";A\r\nResult;r1;;;a1;Maths;B\r\n');
+    expect(t.file_error).toBeNull();
+    const mapping = guessMapping(t.columns);
+    expect(mapping).toEqual({
+      title: 'title',
+      key: 'key',
+      tags: 'tags',
+      expiry_date: 'expires',
+      link: 'links',
+      metadata: [
+        { column: 'meta.course', key: 'course' },
+        { column: 'grade', key: 'grade' },
+      ],
+    });
+    const { checks } = checkCsvRows(t, mapping, () => false, NOW);
+    expect(checks.map((c) => [c.row, c.line, c.title, c.tags, c.metadata, c.links, c.errors])).toEqual([
+      [1, 2, 'Transcript; Alice', ['x-tag', 'y-tag'], { course: 'Maths\nII', grade: 'A' }, [], []],
+      [2, 4, 'Result', [], { course: 'Maths', grade: 'B' }, ['a1'], []],
+    ]);
+  });
+
+  it('lists every row error with the spec id before anything is created', async () => {
+    const t = await table(
+      [
+        'title,key,tags,expiry_date,link,meta.grade',
+        'Good,g1,ok-tag,,,A',
+        'Bad tag,b1,no!,,,A',
+        'Old,b2,,1999-01-01,,A',
+        ',b3,,,,A',
+        'No data,b4,,,,',
+        'Twin,g1,,,,A',
+        'Lost,b5,,,nowhere,A',
+        'Loop 1,l1,,,l2,A',
+        'Loop 2,l2,,,l1,A',
+        `Existing,e1,,,${EXISTING},A`,
+        'After bad,a1,,,b1,A',
+        'Too,many,fields-tag,,,A,extra',
+      ].join('\n'),
+    );
+    const { checks } = checkCsvRows(t, guessMapping(t.columns), (uid) => uid === EXISTING, NOW);
+    const ids = Object.fromEntries(checks.map((c) => [c.title || `row ${c.row}`, c.errors.map((e) => e.id)]));
+    expect(ids).toEqual({
+      Good: [],
+      'Bad tag': ['invalid_tag'],
+      Old: ['invalid_expiry_date'],
+      'row 4': ['missing_field'],
+      'No data': ['missing_file_and_metadata'],
+      Twin: ['invalid_value'],
+      Lost: ['missing_credential'],
+      'Loop 1': ['invalid_value'],
+      'Loop 2': ['invalid_value'],
+      Existing: [],
+      'After bad': ['invalid_value'],
+      Too: ['invalid_value'],
+    });
+    expect(checks.find((c) => c.title === 'After bad')!.errors[0]!.message).toContain('row 2');
+  });
+
+  it('says what is wrong with a file that cannot be imported at all', async () => {
+    expect((await table('')).file_error?.message).toMatch(/empty/);
+    expect((await table('title,title\nA,B\n')).file_error?.message).toMatch(/appears twice/);
+    const noTitle = await table('name2,grade\nA,B\n');
+    expect(checkCsvRows(noTitle, guessMapping(noTitle.columns), () => false, NOW).file_error).toMatchObject({ id: 'missing_field' });
+  });
+
+  it('offers a template that imports without errors', async () => {
+    const t = await table(CSV_TEMPLATE);
+    const { checks, file_error } = checkCsvRows(t, guessMapping(t.columns), () => false, NOW);
+    expect(file_error).toBeNull();
+    expect(checks).toHaveLength(2);
+    expect(checks.flatMap((c) => c.errors)).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Staging: the files of a drop become rows to review before anything is created. Each file is
+ * hashed (streamed from disk), its sidecar and manifest.csv row applied with the ingester's own
+ * code (main/ingest/file-metadata.ts), and its content looked up among the Partner's existing
+ * credentials so a second upload of the same diploma is flagged before it is made.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import type { ExistingCredential, StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
+import { MetadataSource } from '../../ingest/file-metadata.js';
+import type { PartnerScope } from '../../engine/scope.js';
+import { walkPaths, type FoundFile } from './walk-paths.js';
+
+/** How many files are read at once: enough to keep the disk busy, few enough for 2 cores. */
+const HASH_CONCURRENCY = 16;
+/** Files up to this size are read whole (one call); larger ones are streamed, so memory stays flat. */
+const READ_WHOLE_BYTES = 4 * 1024 * 1024;
+
+/** SHA-256 and size of a file. */
+export async function hashFile(path: string): Promise<{ hash: string; size: number }> {
+  const info = await stat(path);
+  if (info.size <= READ_WHOLE_BYTES) {
+    const bytes = await readFile(path);
+    return { hash: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  }
+  return new Promise((done, fail) => {
+    const hash = createHash('sha256');
+    let size = 0;
+    createReadStream(path)
+      .on('data', (chunk: string | Buffer) => {
+        size += chunk.length;
+        hash.update(chunk);
+      })
+      .on('error', fail)
+      .on('end', () => done({ hash: hash.digest('hex'), size }));
+  });
+}
+
+/** Runs `fn` over the items with at most `limit` at a time, keeping their order. */
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * The Partner's credentials holding each of these file hashes (embedded engine only).
+ * One query per 500 hashes: a drop of thousands of files costs a few milliseconds.
+ */
+export function findExistingByHash(scope: PartnerScope, hashes: string[]): Map<string, ExistingCredential[]> {
+  const found = new Map<string, ExistingCredential[]>();
+  const unique = [...new Set(hashes)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const rows = scope.db
+      .prepare(
+        `SELECT f.file_hash AS file_hash, c.uid AS uid, c.title AS title
+           FROM files f
+           JOIN credential_files cf ON cf.file_id = f.id
+           JOIN credentials c ON c.id = cf.credential_id
+          WHERE f.partner_id = ? AND f.file_hash IN (${chunk.map(() => '?').join(',')})
+          ORDER BY c.id`,
+      )
+      .all(scope.partner.id, ...chunk) as { file_hash: string; uid: string; title: string }[];
+    for (const row of rows) {
+      const list = found.get(row.file_hash) ?? [];
+      list.push({ uid: row.uid, title: row.title });
+      found.set(row.file_hash, list);
+    }
+  }
+  return found;
+}
+
+export interface StageOptions {
+  /** The embedded engine's scope, for duplicate detection; null (remote mode) skips it. */
+  scope: PartnerScope | null;
+  now?: number;
+}
+
+/**
+ * Stages the files and folders at these paths.
+ *
+ * @example const { rows, skipped } = await stagePaths(['/tmp/drop/diplomas'], { scope })
+ */
+export async function stagePaths(paths: string[], options: StageOptions): Promise<StagingIntake> {
+  const now = options.now ?? Date.now();
+  const { files, skipped } = await walkPaths(paths);
+  // Files are taken as they are now: nothing waits for a sidecar still being written.
+  const metadata = new MetadataSource(0);
+  const rows = await mapLimited(files, HASH_CONCURRENCY, async (file: FoundFile): Promise<StagedRow | null> => {
+    let fileHash: string;
+    let size: number;
+    try {
+      ({ hash: fileHash, size } = await hashFile(file.path));
+    } catch (error) {
+      skipped.push({ path: file.path, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      return null;
+    }
+    const lookup = await metadata.lookup(file.root, file.relPath, now);
+    const name = file.relPath.slice(file.relPath.lastIndexOf('/') + 1);
+    const fields = lookup.kind === 'ok' ? lookup.fields : {};
+    return {
+      key: file.path,
+      file: { path: file.path, rel_path: file.relPath, size, file_hash: fileHash },
+      title: fields.title ?? name,
+      metadata: fields.metadata ?? {},
+      tags: fields.tags ?? [],
+      expiry_date: fields.expiry_date ?? null,
+      links: fields.credentials ?? [],
+      duplicate_of: [],
+      problem: lookup.kind === 'fail' ? { id: lookup.error.id, message: lookup.error.message } : null,
+    };
+  });
+  const staged = rows.filter((r): r is StagedRow => r !== null);
+  if (options.scope) {
+    const existing = findExistingByHash(options.scope, staged.map((r) => r.file!.file_hash));
+    for (const row of staged) row.duplicate_of = existing.get(row.file!.file_hash) ?? [];
+  }
+  return { rows: staged, skipped };
+}

@@ -1,0 +1,96 @@
+/**
+ * Exports the proofs of a job, or of a selection's credentials, into a folder: one
+ * NAME.proof.json per issued certificate, each written whole or not at all (a temporary file
+ * beside it, then a rename), with progress and cancel between files.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServiceError } from '../../common/errors.js';
+import type { ProofExportRequest, ProofExportResult } from '../../common/records.js';
+import type { TaskContext } from '../../common/tasks.js';
+import { buildProofFile, certificateRow } from '../engine/certificates.js';
+import { jobIdOf } from '../engine/jobs.js';
+import { cached } from '../engine/list-query.js';
+import type { PartnerScope } from '../engine/scope.js';
+import { writeAtomic } from '../ingest/paths.js';
+import { checkpoint, resolveSelection } from './selection.js';
+
+/** A certificate is exportable once its transaction is mined (as GET /certificates lists them). */
+const ISSUED = "j.status IN ('unconfirmed', 'finished')";
+
+/** Files written between two looks at the event loop (progress, cancel). */
+const STEP = 50;
+
+/**
+ * The proof's file name: the credential's title made safe for any file system, then the
+ * certificate's uid, so names never clash and exporting again rewrites the same files.
+ */
+export function proofFileName(title: string, certificateUid: string): string {
+  const safe = title
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
+  return `${safe ? `${safe} ` : ''}${certificateUid}.proof.json`;
+}
+
+interface Exportable {
+  uid: string;
+  title: string;
+}
+
+/** The issued certificates to export and how many of the chosen credentials have none. */
+async function certificatesToExport(scope: PartnerScope, request: ProofExportRequest, task: TaskContext): Promise<{ certificates: Exportable[]; withoutCertificate: number }> {
+  const { db } = scope;
+  if (request.source.kind === 'job') {
+    const jobId = jobIdOf(scope, request.source.jobUid);
+    const certificates = cached(
+      db,
+      `SELECT c.uid, cr.title FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN credentials cr ON cr.id = c.credential_id
+       WHERE c.job_id = ? AND ${ISSUED} ORDER BY c.leaf_index`,
+    ).all(jobId) as Exportable[];
+    const carried = cached(db, 'SELECT count(*) FROM job_credentials WHERE job_id = ?').pluck().get(jobId) as number;
+    return { certificates, withoutCertificate: carried - certificates.length };
+  }
+  const engine = request.source.engine === undefined ? undefined : scope.catalog.get(request.source.engine).id;
+  const ids = await resolveSelection(scope, request.source.selection, task);
+  const certificates = cached(
+    db,
+    `SELECT c.uid, cr.title, c.credential_id FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN credentials cr ON cr.id = c.credential_id
+     WHERE c.credential_id IN (SELECT value FROM json_each(?)) AND ${ISSUED} AND (? IS NULL OR c.engine = ?) ORDER BY c.credential_id, c.engine`,
+  ).all(JSON.stringify(ids), engine ?? null, engine ?? null) as (Exportable & { credential_id: number })[];
+  const withCertificate = new Set(certificates.map((c) => c.credential_id));
+  return { certificates, withoutCertificate: ids.length - withCertificate.size };
+}
+
+/**
+ * Writes the proofs. The folder must exist; files already there under the same names are
+ * replaced (an earlier export of the same certificates), nothing else in it is touched.
+ */
+export async function exportProofs(scope: PartnerScope, request: ProofExportRequest, task: TaskContext): Promise<ProofExportResult> {
+  const folder = request.folder;
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) throw new ServiceError('invalid_value', `The folder ${folder} does not exist; choose an existing folder to export the proofs into.`);
+  const { certificates, withoutCertificate } = await certificatesToExport(scope, request, task);
+  if (certificates.length === 0) {
+    throw new ServiceError('missing_certificate', 'None of the chosen credentials has an issued certificate yet; export the proofs once their job has been issued.');
+  }
+  task.progress(0, certificates.length);
+  let written = 0;
+  for (const certificate of certificates) {
+    if (written % STEP === 0) await checkpoint(task.signal);
+    const proof = buildProofFile(scope, certificateRow(scope, certificate.uid));
+    try {
+      await writeAtomic(join(folder, proofFileName(certificate.title, certificate.uid)), `${JSON.stringify(proof, null, 2)}\n`);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC') throw new ServiceError('try_again_later', `The disk holding ${folder} is full; ${written} of ${certificates.length} proofs were written. Free some space and export again.`);
+      throw new ServiceError('invalid_value', `Proofs cannot be written into ${folder} (${code ?? 'error'}); ${written} of ${certificates.length} were written. Choose a folder you can write to.`);
+    }
+    written++;
+    task.progress(written);
+  }
+  return { folder, written, withoutCertificate };
+}

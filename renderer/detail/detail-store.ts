@@ -1,0 +1,122 @@
+import { create } from 'zustand';
+import type { CredentialDetail } from '../../common/ipc/detail.js';
+import type { TaskError } from '../../common/tasks.js';
+import type { VerificationResult } from '../../common/wire-types.js';
+import { toServiceError } from '../ipc-error.js';
+import { onAppEvent } from '../shell/app-events.js';
+
+export interface DetailStore {
+  /** The credential shown, or null when the panel is closed. */
+  uid: string | null;
+  detail: CredentialDetail | null;
+  loading: boolean;
+  error: TaskError | null;
+  /** Verification runs by certificate uid. */
+  verifications: Record<string, VerificationResult>;
+  /** What is being done right now (`verify:<cert>`, `revoke:<engine>`, ...), for busy buttons. */
+  busy: string | null;
+  /** A sentence about what just happened, for a live region. */
+  notice: string | null;
+  open(uid: string): Promise<void>;
+  close(): void;
+  reload(): Promise<void>;
+  verify(certificateUid: string): Promise<void>;
+  downloadProof(certificateUid: string): Promise<void>;
+  unschedule(engine: string): Promise<void>;
+  revoke(engine: string): Promise<void>;
+}
+
+function saveText(fileName: string, text: string, type: string): void {
+  // A download of text the page already holds (the proof JSON): no file bytes cross IPC.
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export { saveText };
+
+/** The detail panel's credential and what the admin does with it. */
+export const useDetailStore = create<DetailStore>()((set, get) => {
+  const run = async (busy: string, work: () => Promise<void>) => {
+    set({ busy, error: null, notice: null });
+    try {
+      await work();
+    } catch (error) {
+      const { id, message } = toServiceError(error);
+      set({ error: { id, message } });
+    } finally {
+      set({ busy: null });
+    }
+  };
+
+  onAppEvent('counts', () => {
+    if (get().uid && !get().busy) void get().reload();
+  });
+  onAppEvent('job', () => {
+    if (get().uid && !get().busy) void get().reload();
+  });
+
+  return {
+    uid: null,
+    detail: null,
+    loading: false,
+    error: null,
+    verifications: {},
+    busy: null,
+    notice: null,
+    async open(uid) {
+      set({ uid, loading: true, error: null, notice: null, verifications: {} });
+      try {
+        const detail = await window.proofdesk.detailGet(uid);
+        if (get().uid === uid) set({ detail, loading: false });
+      } catch (error) {
+        const { id, message } = toServiceError(error);
+        if (get().uid === uid) set({ detail: null, loading: false, error: { id, message } });
+      }
+    },
+    close: () => set({ uid: null, detail: null, error: null, notice: null }),
+    async reload() {
+      const uid = get().uid;
+      if (!uid) return;
+      try {
+        const detail = await window.proofdesk.detailGet(uid);
+        if (get().uid === uid) set({ detail });
+      } catch {
+        // Shown again on the next open; a background refresh does not replace what is on screen.
+      }
+    },
+    verify: (certificateUid) =>
+      run(`verify:${certificateUid}`, async () => {
+        const result = await window.proofdesk.detailVerify(certificateUid);
+        set((s) => ({ verifications: { ...s.verifications, [certificateUid]: result }, notice: `Verification result: ${result.result.status}` }));
+      }),
+    downloadProof: (certificateUid) =>
+      run(`proof:${certificateUid}`, async () => {
+        const proof = await window.proofdesk.detailProof(certificateUid);
+        saveText(proof.file_name, proof.text, 'application/json');
+        set({ notice: `Saved ${proof.file_name}` });
+      }),
+    unschedule: (engine) =>
+      run(`unschedule:${engine}`, async () => {
+        const uid = get().uid!;
+        const detail = await window.proofdesk.detailUnschedule(uid, engine);
+        if (detail) set({ detail, notice: `Unscheduled from ${engine}` });
+        else set({ detail: null, uid: null, notice: `Unscheduled from ${engine}; the credential was held nowhere else, so it was deleted` });
+      }),
+    revoke: (engine) =>
+      run(`revoke:${engine}`, async () => {
+        const detail = await window.proofdesk.detailRevoke(get().uid!, engine);
+        set({ detail, notice: `Revoked on ${engine}` });
+      }),
+  };
+});
+
+/** Opens the detail panel on a credential (records table, staging results, record tree). */
+export function openDetail(uid: string): void {
+  void useDetailStore.getState().open(uid);
+}

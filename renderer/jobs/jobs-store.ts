@@ -1,0 +1,97 @@
+import { create } from 'zustand';
+import type { ErrorId } from '../../common/errors.js';
+import type { JobDetail } from '../../common/ipc/jobs.js';
+import { JOB_STATUSES, type Job, type JobStatus } from '../../common/wire-types.js';
+import { toServiceError } from '../ipc-error.js';
+import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
+
+const PAGE_SIZE = 100;
+const ZERO = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
+
+export interface JobsStore {
+  status: JobStatus | null;
+  total: number;
+  counts: Record<JobStatus, number>;
+  pages: ReadonlyMap<number, Job[]>;
+  generation: number;
+  error: { id: ErrorId; message: string } | null;
+  selection: TableSelection;
+  /** The job open in the detail pane. */
+  openUid: string | null;
+  detail: JobDetail | null;
+  detailError: string | null;
+  setStatus(status: JobStatus | null): void;
+  ensureRange(start: number, end: number): void;
+  refresh(): void;
+  setSelection(selection: TableSelection): void;
+  open(uid: string | null): Promise<void>;
+}
+
+let visible: [number, number] = [0, PAGE_SIZE - 1];
+
+/** The Jobs view's state: jobs by status, newest first, live; the open job's detail. */
+export const useJobsStore = create<JobsStore>()((set, get) => {
+  const fetchPage = async (page: number) => {
+    const { generation, status } = get();
+    try {
+      const window = await window_jobs({ ...(status ? { status } : {}), offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+      if (get().generation !== generation) return;
+      const pages = new Map(get().pages);
+      pages.set(page, window.rows);
+      set({ pages, total: window.total, counts: window.counts, error: null });
+    } catch (error) {
+      const { id, message } = toServiceError(error);
+      set({ error: { id, message } });
+    }
+  };
+  return {
+    status: null,
+    total: 0,
+    counts: ZERO,
+    pages: new Map(),
+    generation: 0,
+    error: null,
+    selection: EMPTY_SELECTION,
+    openUid: null,
+    detail: null,
+    detailError: null,
+    setStatus(status) {
+      set((s) => ({ status, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
+      get().ensureRange(0, PAGE_SIZE - 1);
+    },
+    ensureRange(start, end) {
+      visible = [start, end];
+      for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
+        if (!get().pages.has(page)) void fetchPage(page);
+      }
+    },
+    refresh() {
+      // Keep showing the old rows until the new ones arrive: a live table must not flicker.
+      const { generation } = get();
+      set({ generation: generation + 1 });
+      for (let page = Math.floor(visible[0] / PAGE_SIZE); page <= Math.floor(visible[1] / PAGE_SIZE); page++) void fetchPage(page);
+      const uid = get().openUid;
+      if (uid) void get().open(uid);
+    },
+    setSelection: (selection) => set({ selection }),
+    async open(uid) {
+      set({ openUid: uid, ...(uid === get().openUid ? {} : { detail: null }), detailError: null });
+      if (!uid) return;
+      try {
+        const detail = await window.proofdesk.jobsGet(uid);
+        if (get().openUid === uid) set({ detail });
+      } catch (error) {
+        const { id, message } = toServiceError(error);
+        set({ detailError: `${message} (${id})` });
+      }
+    },
+  };
+});
+
+function window_jobs(request: Parameters<typeof window.proofdesk.jobsList>[0]) {
+  return window.proofdesk.jobsList(request);
+}
+
+export function jobAt(index: number): Job | undefined {
+  return useJobsStore.getState().pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
+}

@@ -1,0 +1,88 @@
+import { useCallback, useEffect, useMemo } from 'react';
+import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
+import { onAppEvent } from '../shell/app-events.js';
+import { DataTable, type TableColumn } from '../table/data-table.js';
+import { JobDetailPane } from './job-detail.js';
+import { jobAt, useJobsStore } from './jobs-store.js';
+
+function when(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+const COLUMNS: TableColumn<Job>[] = [
+  { id: 'status', header: 'Status', width: '7.5rem', cell: (j) => <span className={`state state-${j.status}`}>{j.status}</span> },
+  { id: 'chain', header: 'Engine', width: '6rem', cell: (j) => <code>{j.chain}</code> },
+  { id: 'uid', header: 'Job', width: 'minmax(8rem, 1fr)', cell: (j) => <code>{j.uid.slice(0, 8)}</code> },
+  { id: 'tags', header: 'Tags', width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
+  { id: 'created', header: 'Created', width: '11rem', cell: (j) => when(j.created_date) },
+  { id: 'due', header: 'Due', width: '11rem', cell: (j) => when(j.scheduled_date) },
+  { id: 'finished', header: 'Finished', width: '11rem', cell: (j) => when(j.finished_date ?? j.failed_date) },
+];
+
+/** Jobs: every job of the Partner by status, newest first, with live state changes. */
+export function JobsView() {
+  const status = useJobsStore((s) => s.status);
+  const total = useJobsStore((s) => s.total);
+  const counts = useJobsStore((s) => s.counts);
+  const selection = useJobsStore((s) => s.selection);
+  const detail = useJobsStore((s) => s.detail);
+  const detailError = useJobsStore((s) => s.detailError);
+  const error = useJobsStore((s) => s.error);
+  useJobsStore((s) => s.pages);
+  const { setStatus, ensureRange, setSelection, refresh, open } = useJobsStore.getState();
+
+  useEffect(() => refresh(), [refresh]);
+  useEffect(() => onAppEvent('job', () => refresh()), [refresh]);
+  useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('jobs') && refresh()), [refresh]);
+  useEffect(() => onAppEvent('partner', () => setStatus(null)), [setStatus]);
+
+  const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
+  const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
+
+  return (
+    <div className="records-layout">
+      <section className="view" aria-labelledby="jobs-title">
+        <div className="toolbar">
+          <h1 id="jobs-title">Jobs</h1>
+          <span className="muted">{total.toLocaleString('en-US')} shown</span>
+        </div>
+        <div className="toolbar" role="group" aria-label="Job status">
+          <button type="button" aria-pressed={status === null} onClick={() => setStatus(null)}>
+            All ({all.toLocaleString('en-US')})
+          </button>
+          {JOB_STATUSES.map((s) => (
+            <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
+              {s} ({counts[s].toLocaleString('en-US')})
+            </button>
+          ))}
+        </div>
+        {error && (
+          <div className="error-panel" role="alert">
+            Could not load the jobs: {error.message} (<code>{error.id}</code>)
+          </div>
+        )}
+        <DataTable
+          label="Jobs"
+          columns={COLUMNS}
+          rowCount={total}
+          rowAt={jobAt}
+          onRangeChange={onRangeChange}
+          selection={selection}
+          onSelectionChange={(next) => {
+            setSelection(next);
+            const row = next.focus !== null ? jobAt(next.focus) : undefined;
+            if (row && !next.all) void open(row.uid);
+          }}
+          onOpen={(_index, job) => void open(job.uid)}
+          emptyText="No jobs yet. Schedule records in Records to open one."
+        />
+      </section>
+      {detailError && (
+        <aside className="job-detail" aria-label="Job detail">
+          <p className="error-panel" role="alert">{detailError}</p>
+        </aside>
+      )}
+      {detail && !detailError && <JobDetailPane detail={detail} />}
+    </div>
+  );
+}

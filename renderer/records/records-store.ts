@@ -1,0 +1,154 @@
+import { create } from 'zustand';
+import type { ErrorId } from '../../common/errors.js';
+import { DEFAULT_RECORD_SORT, type RecordFilter, type RecordRow, type RecordSort, type Selection, type TagSuggestion } from '../../common/records.js';
+import { toServiceError } from '../ipc-error.js';
+import { EMPTY_SELECTION, selectedCount, selectedIndices, type TableSelection } from '../table/selection.js';
+
+/** Rows per fetch from main. */
+export const PAGE_SIZE = 250;
+/** Pages kept in memory; the rest are fetched again when scrolled back to. */
+const MAX_PAGES = 24;
+
+export interface RecordsStore {
+  filter: RecordFilter;
+  sort: RecordSort;
+  total: number;
+  engines: string[];
+  /** Loaded pages by page number. */
+  pages: ReadonlyMap<number, RecordRow[]>;
+  /** Bumped on every new filter, sort or refresh: answers to older requests are dropped. */
+  generation: number;
+  status: 'loading' | 'ready' | 'error';
+  error: { id: ErrorId; message: string } | null;
+  selection: TableSelection;
+  tagSuggestions: TagSuggestion[];
+  setFilter(patch: Partial<RecordFilter>): void;
+  setSort(sort: RecordSort): void;
+  /** Fetches the pages that hold rows start..end, if not loaded yet. */
+  ensureRange(start: number, end: number): void;
+  /** Drops loaded rows and fetches what is on screen again (after changes in main). */
+  refresh(): void;
+  setSelection(selection: TableSelection): void;
+  loadTagSuggestions(prefix: string): Promise<void>;
+  /** The current selection as main takes it: the filter for "all", uids otherwise. */
+  selectionForMain(): Promise<Selection>;
+}
+
+const inFlight = new Set<string>();
+let visible: [number, number] = [0, 0];
+
+function rowAtIndex(pages: ReadonlyMap<number, RecordRow[]>, index: number): RecordRow | undefined {
+  return pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
+}
+
+/** The Records view's state: filter, sort, the loaded windows of rows, the selection. */
+export const useRecordsStore = create<RecordsStore>()((set, get) => {
+  const fetchPage = async (page: number) => {
+    const { generation, filter, sort } = get();
+    const key = `${generation}:${page}`;
+    if (inFlight.has(key)) return;
+    inFlight.add(key);
+    try {
+      const window = await window_({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+      if (get().generation !== generation) return;
+      const pages = new Map(get().pages);
+      pages.set(page, window.rows);
+      // Keep the pages nearest to what is on screen; memory stays flat however far one scrolls.
+      if (pages.size > MAX_PAGES) {
+        const centre = Math.floor(visible[0] / PAGE_SIZE);
+        const far = [...pages.keys()].sort((a, b) => Math.abs(b - centre) - Math.abs(a - centre));
+        for (const p of far.slice(0, pages.size - MAX_PAGES)) pages.delete(p);
+      }
+      set({ pages, total: window.total, engines: window.engines, status: 'ready', error: null });
+    } catch (error) {
+      if (get().generation !== generation) return;
+      const { id, message } = toServiceError(error);
+      set({ status: 'error', error: { id, message } });
+    } finally {
+      inFlight.delete(key);
+    }
+  };
+
+  const restart = (patch: Partial<RecordsStore>, keepSelection = false) => {
+    set((s) => ({ ...patch, generation: s.generation + 1, pages: new Map(), status: 'loading', ...(keepSelection ? {} : { selection: EMPTY_SELECTION }) }));
+    const [start, end] = visible;
+    get().ensureRange(start, Math.max(end, PAGE_SIZE - 1));
+  };
+
+  return {
+    filter: {},
+    sort: { ...DEFAULT_RECORD_SORT },
+    total: 0,
+    engines: [],
+    pages: new Map(),
+    generation: 0,
+    status: 'loading',
+    error: null,
+    selection: EMPTY_SELECTION,
+    tagSuggestions: [],
+    setFilter: (patch) => restart({ filter: cleanFilter({ ...get().filter, ...patch }) }),
+    setSort: (sort) => restart({ sort }),
+    ensureRange(start, end) {
+      visible = [start, end];
+      const { pages } = get();
+      for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
+        if (!pages.has(page)) void fetchPage(page);
+      }
+    },
+    refresh: () => restart({}, true),
+    setSelection: (selection) => set({ selection }),
+    async loadTagSuggestions(prefix) {
+      try {
+        set({ tagSuggestions: await window.proofdesk.recordsTags(prefix, 20) });
+      } catch {
+        set({ tagSuggestions: [] });
+      }
+    },
+    async selectionForMain() {
+      const { selection, filter, sort, generation } = get();
+      const uidsOf = async (indices: number[]) => {
+        const pages = new Map(get().pages);
+        for (const page of new Set(indices.map((i) => Math.floor(i / PAGE_SIZE)))) {
+          if (!pages.has(page)) pages.set(page, (await window_({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE })).rows);
+        }
+        if (get().generation !== generation) throw new Error('The list changed meanwhile; select again.');
+        return indices.map((i) => rowAtIndex(pages, i)?.uid).filter((u): u is string => u !== undefined);
+      };
+      if (selection.all) {
+        const except = await uidsOf(selection.ranges.flatMap((r) => range(r.from, r.to)));
+        return { kind: 'filter', filter, ...(except.length > 0 ? { except } : {}) };
+      }
+      return { kind: 'uids', uids: await uidsOf(selectedIndices(selection)) };
+    },
+  };
+});
+
+function window_(request: Parameters<typeof window.proofdesk.recordsWindow>[0]) {
+  return window.proofdesk.recordsWindow(request);
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/** Drops empty parts, so an empty search box or tag list is no filter at all. */
+function cleanFilter(filter: RecordFilter): RecordFilter {
+  const out: RecordFilter = {};
+  if (filter.andTags?.length) out.andTags = filter.andTags;
+  if (filter.orTags?.length) out.orTags = filter.orTags;
+  if (filter.uploadedFrom) out.uploadedFrom = filter.uploadedFrom;
+  if (filter.uploadedTo) out.uploadedTo = filter.uploadedTo;
+  if (filter.state && filter.state.states.length > 0) out.state = filter.state;
+  if (filter.search?.trim()) out.search = filter.search;
+  return out;
+}
+
+/** The row at an index, if loaded. */
+export function recordAt(index: number): RecordRow | undefined {
+  return rowAtIndex(useRecordsStore.getState().pages, index);
+}
+
+/** How many rows are selected. */
+export function useSelectedCount(): number {
+  return useRecordsStore((s) => selectedCount(s.selection, s.total));
+}

@@ -1,0 +1,154 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { RecordSortField } from '../../common/records.js';
+import { DetailPanel } from '../detail/detail-panel.js';
+import { openDetail } from '../detail/detail-store.js';
+import { ExportDialog } from '../jobs/export-dialog.js';
+import { onAppEvent } from '../shell/app-events.js';
+import { isModifier } from '../shell/shortcuts.js';
+import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
+import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js'; // H6b
+import { StagingView } from '../staging/staging-view.js';
+import { DataTable, type TableSort } from '../table/data-table.js';
+import { selectAll } from '../table/selection.js';
+import { credentials } from './count-text.js';
+import { recordColumns } from './record-columns.js';
+import { RecordFilters } from './record-filters.js';
+import { recordAt, useRecordsStore, useSelectedCount } from './records-store.js';
+import { ScheduleDialog } from './schedule-dialog.js';
+import { TagDialog, type TagDialogMode } from './tag-dialog.js';
+
+type Dialog = { kind: 'tags'; mode: TagDialogMode } | { kind: 'schedule' } | { kind: 'unschedule' } | { kind: 'export' } | null;
+
+/**
+ * Records: every credential of the Partner in one virtualized table (`Credentials`), fetched
+ * page by page from main; filters, selection like a file manager, bulk tagging and scheduling.
+ */
+export function RecordsView() {
+  const total = useRecordsStore((s) => s.total);
+  const selection = useRecordsStore((s) => s.selection);
+  const status = useRecordsStore((s) => s.status);
+  const error = useRecordsStore((s) => s.error);
+  const { setSelection, refresh } = useRecordsStore.getState();
+  const count = useSelectedCount();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  // Fresh rows whenever the view opens (the table's own range callbacks need rows to exist).
+  useEffect(() => refresh(), [refresh]);
+  useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && refresh()), [refresh]);
+  useEffect(() => onAppEvent('partner', () => refresh()), [refresh]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isModifier(event) || dialog) return;
+      const key = event.key.toLowerCase();
+      if (key === 'f' && !event.shiftKey) {
+        event.preventDefault();
+        searchRef.current?.focus();
+      } else if (key === 't' && event.shiftKey && count > 0) {
+        event.preventDefault();
+        setDialog({ kind: 'tags', mode: 'add' });
+      } else if (key === 's' && event.shiftKey && count > 0) {
+        event.preventDefault();
+        setDialog({ kind: 'schedule' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [count, dialog]);
+
+  const none = count === 0;
+
+  return (
+    <div className="records-layout">
+      <section className="view" aria-labelledby="records-title">
+        <div className="toolbar">
+          <h1 id="records-title">Records</h1>
+          <span className="muted" data-testid="records-total">
+            {status === 'loading' && total === 0 ? 'Loading…' : credentials(total)}
+          </span>
+          <span className="spacer" />
+          <AddFilesButtons />
+          <CsvImportButton /> {/* H6b */}
+        </div>
+        <RecordFilters searchRef={searchRef} />
+        <div className="toolbar selection-bar">
+          <span role="status" data-testid="selected-count">
+            {none ? 'Nothing selected' : `${credentials(count)} selected`}
+          </span>
+          <button type="button" onClick={() => setSelection(selectAll(selection))} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
+            Select all matching
+          </button>
+          <span className="spacer" />
+          <button type="button" disabled={none} aria-keyshortcuts="Control+Shift+T" onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
+            Add tags
+          </button>
+          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })}>
+            Replace tags
+          </button>
+          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })}>
+            Remove tag
+          </button>
+          <button type="button" disabled={none} aria-keyshortcuts="Control+Shift+S" onClick={() => setDialog({ kind: 'schedule' })}>
+            Schedule
+          </button>
+          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'unschedule' })}>
+            Unschedule
+          </button>
+          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'export' })}>
+            Export proofs
+          </button>
+        </div>
+        {error && (
+          <div className="error-panel" role="alert">
+            Could not load the records: {error.message} (<code>{error.id}</code>)
+          </div>
+        )}
+        <StagingView />
+        <RecordsTable />
+        <DropZone />
+      </section>
+      <DetailPanel />
+      <CsvImportDialog /> {/* H6b */}
+      {dialog?.kind === 'tags' && <TagDialog mode={dialog.mode} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'schedule' && <ScheduleDialog onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'unschedule' && <ScheduleDialog mode="unschedule" onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'export' && (
+        <ExportDialog
+          source={async () => ({ kind: 'selection', selection: await useRecordsStore.getState().selectionForMain() })}
+          what={`The proofs of ${credentials(count)}`}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The `Credentials` table alone: rows arriving from main re-render it, not the toolbars. */
+function RecordsTable() {
+  const total = useRecordsStore((s) => s.total);
+  const engines = useRecordsStore((s) => s.engines);
+  const sort = useRecordsStore((s) => s.sort);
+  const selection = useRecordsStore((s) => s.selection);
+  const status = useRecordsStore((s) => s.status);
+  useRecordsStore((s) => s.pages); // re-render as pages arrive
+  const { ensureRange, setSelection, setSort } = useRecordsStore.getState();
+  const columns = useMemo(() => recordColumns(engines), [engines]);
+  const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
+  const tableSort: TableSort = { id: sort.by, desc: sort.order === 'desc' };
+  return (
+    <DataTable
+      label="Credentials"
+      columns={columns}
+      rowCount={total}
+      rowAt={recordAt}
+      onRangeChange={onRangeChange}
+      selection={selection}
+      onSelectionChange={setSelection}
+      onOpen={(_index, row) => openDetail(row.uid)}
+      sort={tableSort}
+      onSortChange={(s) => setSort({ by: s.id as RecordSortField, order: s.desc ? 'desc' : 'asc' })}
+      emptyText={status === 'loading' ? 'Loading…' : 'No credential matches. Drop files on the window, or change the filter.'}
+    />
+  );
+}

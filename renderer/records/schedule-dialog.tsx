@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'react';
+import type { NextIssuing } from '../../common/ipc/jobs.js';
+import { toServiceError } from '../ipc-error.js';
+import { Modal } from '../shell/modal.js';
+import { useShellStore } from '../shell/shell-store.js';
+import { CONFIRM_OVER, credentials } from './count-text.js';
+import { useRecordsStore, useSelectedCount } from './records-store.js';
+
+const NO_ENGINES: never[] = [];
+
+/** "in 3 hours (24 Nov 2026, 09:00)", or what happens when nothing is scheduled yet. */
+export function describeNextIssuing(next: NextIssuing | null, now = Date.now()): string {
+  if (!next) return 'Loading the next issuing date…';
+  if (next.nextIssuingDate) {
+    const date = new Date(next.nextIssuingDate);
+    return `The Partner's next issuing is on ${date.toLocaleString()}${date.getTime() <= now ? ' (due now)' : ''}.`;
+  }
+  if (next.intervalSeconds !== null) {
+    const date = new Date(now + next.intervalSeconds * 1000);
+    return `Nothing is scheduled yet: a job opened now is issued on ${date.toLocaleString()}.`;
+  }
+  return 'The service decides when the next issuing is.';
+}
+
+/** `Schedule`: the selection on one or more engines (a checkbox per engine, named by its id). */
+export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => void; mode?: 'schedule' | 'unschedule' }) {
+  const count = useSelectedCount();
+  const engines = useShellStore((s) => s.status?.engines ?? NO_ENGINES);
+  const [chosen, setChosen] = useState<string[]>(engines.length === 1 ? [engines[0]!.id] : []);
+  const [next, setNext] = useState<NextIssuing | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const title = mode === 'schedule' ? 'Schedule' : 'Unschedule';
+
+  useEffect(() => {
+    window.proofdesk.jobsNextIssuing().then(setNext, () => setNext({ nextIssuingDate: null, intervalSeconds: null }));
+  }, []);
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const selection = await useRecordsStore.getState().selectionForMain();
+      if (mode === 'schedule') await window.proofdesk.recordsSchedule(selection, chosen);
+      else for (const engine of chosen) await window.proofdesk.recordsUnschedule(selection, engine);
+      onClose();
+    } catch (e) {
+      const { id, message } = toServiceError(e);
+      setError(`${message} (${id})`);
+      setConfirming(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={title} onClose={onClose}>
+      {confirming ? (
+        <div role="alert">
+          <p>
+            This will {mode} <strong>{credentials(count)}</strong> on {chosen.join(', ')}. Continue?
+          </p>
+          <div className="dialog-actions">
+            <button type="button" onClick={() => setConfirming(false)}>
+              Back
+            </button>
+            <button type="button" className="primary" disabled={busy} onClick={() => void run()} autoFocus>
+              Confirm
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (count > CONFIRM_OVER) setConfirming(true);
+            else void run();
+          }}
+        >
+          <p className="muted">For {credentials(count)}.</p>
+          {mode === 'schedule' && <p data-testid="next-issuing">{describeNextIssuing(next)}</p>}
+          <fieldset className="field">
+            <legend>Engines</legend>
+            {engines.map((engine) => (
+              <label key={engine.id}>
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(engine.id)}
+                  onChange={(event) => setChosen((c) => (event.target.checked ? [...c, engine.id] : c.filter((e) => e !== engine.id)))}
+                  aria-label={engine.id}
+                />{' '}
+                <code>{engine.id}</code> <span className="muted">({engine.environment})</span>
+              </label>
+            ))}
+          </fieldset>
+          {error && (
+            <p className="error-panel" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="dialog-actions">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={busy || chosen.length === 0}>
+              {title}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,70 @@
+import { useShellStore, runningTasks } from './shell-store.js';
+
+const KEY_STORE_LABEL = { keychain: 'Keys in the OS keychain', 'encrypted-file': 'Keys in an encrypted file' } as const;
+
+/** The status bar: active Partner (and switcher), engines and their chains, key store, background work. */
+export function StatusBar() {
+  const loaded = useShellStore((s) => s.statusLoaded);
+  const status = useShellStore((s) => (s.statusLoaded ? s.status : null));
+  const statusError = useShellStore((s) => s.statusError);
+  const tasks = useShellStore((s) => s.tasks);
+  const switchPartner = useShellStore((s) => s.switchPartner);
+  const cancelTask = useShellStore((s) => s.cancelTask);
+  const running = runningTasks(tasks);
+
+  return (
+    <footer className="status-bar" aria-label="Status">
+      {statusError && <span className="status-item status-error">{statusError}</span>}
+      {!loaded && !statusError && <span className="status-item muted">Loading…</span>}
+      {status && (
+        <>
+          <span className="status-item" data-testid="status-partner">
+            {status.partners.length > 1 ? (
+              <label>
+                Partner{' '}
+                <select value={status.partner?.id ?? ''} onChange={(e) => void switchPartner(e.target.value)} aria-label="Partner">
+                  {status.partners.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : status.partner ? (
+              <>
+                Partner <strong>{status.partner.name}</strong>
+              </>
+            ) : (
+              <span>No Partner yet: run <code>npm run cli -- partner add --name NAME</code>, then restart Proofdesk.</span>
+            )}
+          </span>
+          {status.engines.map((engine) => (
+            <span key={engine.id} className="status-item" title={engine.detail ?? undefined} data-testid={`status-engine-${engine.id}`}>
+              <span className={`dot dot-${engine.chain}`} aria-hidden="true" />
+              <code>{engine.id}</code> {engine.environment}, chain {engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}
+            </span>
+          ))}
+          <span className="status-item" data-testid="status-keys">
+            {status.keyStore ? KEY_STORE_LABEL[status.keyStore] : status.mode === 'remote' ? 'Keys kept by the remote service' : 'No key store'}
+          </span>
+          {status.issuingOff && (
+            <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
+              Issuing is off: {status.issuingOff}
+            </span>
+          )}
+        </>
+      )}
+      <span className="status-tasks">
+        {running.map((task) => (
+          <span key={task.id} className="status-task">
+            <span>{task.label}</span>
+            <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
+            <button type="button" className="link-button" aria-label={`Cancel ${task.label}`} onClick={() => void cancelTask(task.id)}>
+              Cancel
+            </button>
+          </span>
+        ))}
+      </span>
+    </footer>
+  );
+}

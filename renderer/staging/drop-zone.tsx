@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState } from 'react';
+import { carriesFiles } from './file-intake.js';
+import { useStagingStore } from './staging-store.js';
+
+/**
+ * The window takes a drop of files or folders anywhere; region `Drop files to add` shows where,
+ * and lights up while files are dragged over the window.
+ */
+export function DropZone() {
+  const addDrop = useStagingStore((s) => s.addDrop);
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+
+  useEffect(() => {
+    const enter = (e: DragEvent) => {
+      if (!carriesFiles(e.dataTransfer)) return;
+      depth.current++;
+      setDragging(true);
+    };
+    const over = (e: DragEvent) => {
+      if (!carriesFiles(e.dataTransfer)) return;
+      // Without this the browser opens the file instead of handing it to us.
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const leave = () => {
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      depth.current = 0;
+      setDragging(false);
+      if (!e.dataTransfer || !carriesFiles(e.dataTransfer)) return;
+      e.preventDefault();
+      void addDrop(e.dataTransfer);
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, [addDrop]);
+
+  return (
+    <div role="region" aria-label="Drop files to add" className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
+      {dragging ? 'Drop to add these files and folders to staging' : 'Drop files or whole folders anywhere on the window to stage them'}
+    </div>
+  );
+}
+
+/** `Add files` (a file dialog) and `Add folder` (a folder dialog), both into staging. */
+export function AddFilesButtons() {
+  const addFiles = useStagingStore((s) => s.addFiles);
+  const busy = useStagingStore((s) => s.phase !== 'idle');
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const take = (input: HTMLInputElement | null) => {
+    const files = [...(input?.files ?? [])];
+    if (input) input.value = '';
+    if (files.length > 0) void addFiles(files);
+  };
+  useEffect(() => {
+    // React has no prop for it: the folder picker is a file input with webkitdirectory.
+    folderInput.current?.setAttribute('webkitdirectory', '');
+  }, []);
+  return (
+    <>
+      <button type="button" onClick={() => filesInput.current?.click()} disabled={busy}>
+        Add files
+      </button>
+      <button type="button" onClick={() => folderInput.current?.click()} disabled={busy}>
+        Add folder
+      </button>
+      <input ref={filesInput} type="file" multiple hidden aria-label="Files to add" onChange={(e) => take(e.target)} />
+      <input ref={folderInput} type="file" hidden aria-label="Folder to add" onChange={(e) => take(e.target)} />
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { checkRowFields, type FieldProblem, type RowOutcome, type StagedRow } from '../../common/ipc/staging.js';
+import { openDetail } from '../detail/detail-store.js';
+import { MetadataGrid } from './metadata-grid.js';
+import { useStagingStore } from './staging-store.js';
+
+/** "a, b ,c" → ['a', 'b', 'c']. */
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+}
+
+/** A row's name in accessible labels: its file's path, or its title for a metadata row. */
+export function rowName(row: StagedRow): string {
+  return row.file?.rel_path ?? (row.title || 'new metadata row');
+}
+
+function Outcome({ outcome }: { outcome: RowOutcome }) {
+  if (outcome.status === 'created') {
+    return (
+      <span className="row-ok">
+        Created{' '}
+        <button type="button" className="link-button" onClick={() => openDetail(outcome.uid)}>
+          Open
+        </button>
+      </span>
+    );
+  }
+  if (outcome.status === 'failed') {
+    return (
+      <span className="row-error" role="alert">
+        <code>{outcome.error.id}</code> {outcome.error.message}
+      </span>
+    );
+  }
+  return <span className="row-warn">Not created: {outcome.reason}</span>;
+}
+
+/** One staged row: title, tags, expiry and links inline, metadata in a grid below, its state at the end. */
+export function StagingRow({ row, names, index }: { row: StagedRow; names: ReadonlySet<string>; index: number }) {
+  const update = useStagingStore((s) => s.update);
+  const remove = useStagingStore((s) => s.remove);
+  const outcome = useStagingStore((s) => s.outcomes[row.key]);
+  const busy = useStagingStore((s) => s.phase === 'creating');
+  const [tagsText, setTagsText] = useState(row.tags.join(', '));
+  const [linksText, setLinksText] = useState(row.links.join(', '));
+  const [showMetadata, setShowMetadata] = useState(false);
+  const name = rowName(row);
+  // The spec's rules, checked as the admin types (the same checks main makes before creating).
+  const problems: FieldProblem[] = outcome?.status === 'created' ? [] : checkRowFields(row, row.file !== null, Date.now());
+  const unknownLinks = row.links.filter((l) => !names.has(l) && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(l));
+  const problemOf = (field: FieldProblem['field']) => problems.find((p) => p.field === field);
+  const described = (field: FieldProblem['field']) => (problemOf(field) ? `${row.key}-${field}-problem` : undefined);
+  const locked = busy || outcome?.status === 'created';
+  const metadataCount = Object.keys(row.metadata).length;
+
+  return (
+    <div role="row" className={`staging-row${outcome ? ` staging-row-${outcome.status}` : ''}`} aria-rowindex={index + 2}>
+      <div role="cell" className="staging-file">
+        {row.file ? (
+          <>
+            <span className="staging-name">{row.file.rel_path}</span>
+            <span className="muted">{(row.file.size / 1024).toFixed(1)} KB</span>
+          </>
+        ) : (
+          <span className="muted">Metadata only</span>
+        )}
+      </div>
+      <div role="cell">
+        <input aria-label={`Title of ${name}`} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} />
+      </div>
+      <div role="cell">
+        <input
+          aria-label={`Tags of ${name}`}
+          placeholder="tag-one, tag-two"
+          value={tagsText}
+          disabled={locked}
+          aria-invalid={!!problemOf('tags')}
+          aria-describedby={described('tags')}
+          onChange={(e) => {
+            setTagsText(e.target.value);
+            update(row.key, { tags: splitList(e.target.value) });
+          }}
+        />
+      </div>
+      <div role="cell">
+        <input
+          type="date"
+          aria-label={`Expiry date of ${name}`}
+          value={row.expiry_date?.slice(0, 10) ?? ''}
+          disabled={locked}
+          aria-invalid={!!problemOf('expiry_date')}
+          aria-describedby={described('expiry_date')}
+          onChange={(e) => update(row.key, { expiry_date: e.target.value === '' ? null : e.target.value })}
+        />
+      </div>
+      <div role="cell">
+        <input
+          aria-label={`Linked records of ${name}`}
+          placeholder="uid or staged file"
+          value={linksText}
+          disabled={locked}
+          aria-invalid={!!problemOf('links') || unknownLinks.length > 0}
+          onChange={(e) => {
+            setLinksText(e.target.value);
+            update(row.key, { links: splitList(e.target.value) });
+          }}
+        />
+      </div>
+      <div role="cell">
+        <button type="button" aria-expanded={showMetadata} aria-label={`Metadata of ${name}: ${metadataCount} field${metadataCount === 1 ? '' : 's'}`} onClick={() => setShowMetadata(!showMetadata)}>
+          Metadata ({metadataCount})
+        </button>
+      </div>
+      <div role="cell" className="staging-state">
+        {outcome ? (
+          <Outcome outcome={outcome} />
+        ) : row.problem ? (
+          <span className="row-error">
+            <code>{row.problem.id}</code> {row.problem.message}
+          </span>
+        ) : problems.length > 0 ? (
+          <ul className="row-problems">
+            {problems.map((p) => (
+              <li key={p.field} id={`${row.key}-${p.field}-problem`} className="row-error">
+                <code>{p.id}</code> {p.message}
+              </li>
+            ))}
+          </ul>
+        ) : unknownLinks.length > 0 ? (
+          <span className="row-error">
+            <code>missing_credential</code> {unknownLinks[0]} is neither a staged row nor a credential uid
+          </span>
+        ) : row.duplicate_of.length > 0 ? (
+          <span className="row-warn">
+            Already uploaded:{' '}
+            <button type="button" className="link-button" onClick={() => openDetail(row.duplicate_of[0]!.uid)}>
+              {row.duplicate_of[0]!.title}
+            </button>
+          </span>
+        ) : (
+          <span className="muted">Ready</span>
+        )}
+      </div>
+      <div role="cell">
+        <button type="button" className="link-button" aria-label={`Remove ${name} from staging`} disabled={busy} onClick={() => remove(row.key)}>
+          ×
+        </button>
+      </div>
+      {showMetadata && (
+        <div role="cell" className="staging-metadata">
+          <MetadataGrid owner={name} metadata={row.metadata} onChange={(metadata) => update(row.key, { metadata })} />
+        </div>
+      )}
+    </div>
+  );
+}

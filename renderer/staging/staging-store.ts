@@ -1,0 +1,163 @@
+import { create } from 'zustand';
+import type { RowOutcome, StagedRow, StagingCreateResult } from '../../common/ipc/staging.js';
+import type { TaskError, TaskInfo } from '../../common/tasks.js';
+import { toServiceError } from '../ipc-error.js';
+import { onAppEvent } from '../shell/app-events.js';
+import { pathsOfDrop, pathsOfFiles } from './file-intake.js';
+
+export type StagingPhase = 'idle' | 'adding' | 'creating';
+
+export interface StagingStore {
+  rows: StagedRow[];
+  skipped: { path: string; reason: string }[];
+  phase: StagingPhase;
+  /** The create task while it runs (its label names the progressbar), then its last state. */
+  task: TaskInfo<StagingCreateResult> | null;
+  /** Per-row results of the last create, by row key. */
+  outcomes: Record<string, RowOutcome>;
+  error: TaskError | null;
+  allowDuplicates: boolean;
+  /** "Add to record": while set, files added to staging link to this credential. */
+  addingTo: { uid: string; title: string } | null;
+  /** Starts adding to a credential's record: a metadata row linked to it, and files added next link to it too. */
+  addToRecord(uid: string, title: string): void;
+  stopAddingToRecord(): void;
+  addDrop(data: DataTransfer): Promise<void>;
+  addFiles(files: File[]): Promise<void>;
+  /** A metadata-only row (e.g. "Add to record": linked to `links`). */
+  addMetadataRow(links?: string[], title?: string): void;
+  update(key: string, patch: Partial<Pick<StagedRow, 'title' | 'metadata' | 'tags' | 'expiry_date' | 'links'>>): void;
+  remove(key: string): void;
+  setAllowDuplicates(allow: boolean): void;
+  create(engine: string | null): Promise<void>;
+  cancel(): Promise<void>;
+  /** Drops created rows from the list (what is left are the rows to fix and retry). */
+  clearCreated(): void;
+  clear(): void;
+}
+
+let metadataSeq = 0;
+
+function merge(existing: StagedRow[], added: StagedRow[]): StagedRow[] {
+  const keys = new Set(existing.map((r) => r.key));
+  return [...existing, ...added.filter((r) => !keys.has(r.key))];
+}
+
+/** The staging list: files and metadata rows waiting to become credentials. */
+export const useStagingStore = create<StagingStore>()((set, get) => {
+  const addPaths = async (paths: () => Promise<string[]>) => {
+    set({ phase: 'adding', error: null });
+    try {
+      const list = await paths();
+      if (list.length === 0) return;
+      const intake = await window.proofdesk.stagingAddPaths(list);
+      const target = get().addingTo;
+      const rows = target ? intake.rows.map((r) => (r.links.includes(target.uid) ? r : { ...r, links: [...r.links, target.uid] })) : intake.rows;
+      set((s) => ({ rows: merge(s.rows, rows), skipped: [...s.skipped, ...intake.skipped].slice(-200) }));
+    } catch (error) {
+      const { id, message } = toServiceError(error);
+      set({ error: { id, message } });
+    } finally {
+      set({ phase: get().task?.state === 'running' ? 'creating' : 'idle' });
+    }
+  };
+
+  const finish = async (task: TaskInfo) => {
+    let result = task.result as StagingCreateResult | undefined;
+    // A cancelled task carries no result: ask which rows were created before it stopped.
+    if (!result) result = (await window.proofdesk.stagingOutcome(task.id).catch(() => null)) ?? undefined;
+    const outcomes = Object.fromEntries((result?.outcomes ?? []).map((o) => [o.key, o]));
+    set((s) => ({ task: task as TaskInfo<StagingCreateResult>, phase: 'idle', outcomes: { ...s.outcomes, ...outcomes }, error: task.error ?? null }));
+  };
+
+  onAppEvent('task', ({ task }) => {
+    const current = get().task;
+    if (!current || current.id !== task.id) return;
+    if (task.state === 'running') set({ task: task as TaskInfo<StagingCreateResult> });
+    else void finish(task);
+  });
+
+  return {
+    rows: [],
+    skipped: [],
+    phase: 'idle',
+    task: null,
+    outcomes: {},
+    error: null,
+    allowDuplicates: false,
+    addingTo: null,
+    addToRecord(uid, title) {
+      set({ addingTo: { uid, title } });
+      get().addMetadataRow([uid], `Addition to ${title}`);
+    },
+    stopAddingToRecord: () => set({ addingTo: null }),
+    addDrop: (data) => addPaths(() => pathsOfDrop(data)),
+    addFiles: (files) => addPaths(() => pathsOfFiles(files)),
+    addMetadataRow(links = [], title = '') {
+      const key = `metadata-row-${Date.now()}-${++metadataSeq}`;
+      const row: StagedRow = { key, file: null, title, metadata: {}, tags: [], expiry_date: null, links, duplicate_of: [], problem: null };
+      set((s) => ({ rows: [...s.rows, row] }));
+    },
+    update(key, patch) {
+      set((s) => ({ rows: s.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
+    },
+    remove(key) {
+      set((s) => ({ rows: s.rows.filter((r) => r.key !== key) }));
+    },
+    setAllowDuplicates: (allowDuplicates) => set({ allowDuplicates }),
+    async create(engine) {
+      const { rows, outcomes, allowDuplicates } = get();
+      // Rows already created in an earlier run are not sent again. A row whose sidecar or
+      // manifest row is broken is not created as if it had none (the watch folder fails it too).
+      const broken = rows.filter((r) => r.problem && outcomes[r.key]?.status !== 'created');
+      const todo = rows.filter((r) => outcomes[r.key]?.status !== 'created' && !r.problem);
+      if (broken.length > 0) {
+        const failed = Object.fromEntries(broken.map((r) => [r.key, { key: r.key, status: 'failed' as const, error: r.problem! }]));
+        set((s) => ({ outcomes: { ...s.outcomes, ...failed } }));
+      }
+      if (todo.length === 0) return;
+      set({ phase: 'creating', error: null });
+      // A link may name another staged row by its file's path or its title.
+      const named = new Map<string, string>();
+      for (const r of rows) {
+        if (r.file) named.set(r.file.rel_path, r.key);
+        if (r.title.trim()) named.set(r.title.trim(), r.key);
+      }
+      try {
+        const task = await window.proofdesk.stagingCreate({
+          rows: todo.map((r) => ({
+            key: r.key,
+            file: r.file ? { path: r.file.path, file_hash: r.file.file_hash } : null,
+            title: r.title,
+            metadata: r.metadata,
+            tags: r.tags,
+            expiry_date: r.expiry_date,
+            // A link to a row created earlier goes to its new uid.
+            links: r.links.map((link) => {
+              const key = named.get(link) ?? link;
+              const done = outcomes[key];
+              return done?.status === 'created' ? done.uid : key;
+            }),
+          })),
+          engine,
+          allow_duplicates: allowDuplicates,
+        });
+        set({ task });
+        // Its end may have been pushed before this answer arrived: look once.
+        const latest = task.state === 'running' ? (await window.proofdesk.tasksList()).find((t) => t.id === task.id) : task;
+        if (latest && latest.state !== 'running' && get().phase === 'creating') await finish(latest);
+      } catch (error) {
+        const { id, message } = toServiceError(error);
+        set({ phase: 'idle', error: { id, message } });
+      }
+    },
+    async cancel() {
+      const task = get().task;
+      if (task?.state === 'running') await window.proofdesk.tasksCancel(task.id).catch(() => undefined);
+    },
+    clearCreated() {
+      set((s) => ({ rows: s.rows.filter((r) => s.outcomes[r.key]?.status !== 'created') }));
+    },
+    clear: () => set({ rows: [], skipped: [], outcomes: {}, task: null, error: null, addingTo: null }),
+  };
+});

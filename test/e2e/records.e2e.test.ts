@@ -1,0 +1,167 @@
+/**
+ * The Records view end to end in Chromium through the web bridge, on a real engine: the
+ * virtualized table fetched page by page, search and tag filters, selection like a file manager
+ * (click, Shift, Ctrl, select all matching), bulk tagging with the count confirmation, and
+ * scheduling; by mouse and by keyboard alone. Screenshots in build/screenshots/records-*.png.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+
+const COUNT = 300;
+const STUDENTS = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra', 'Barbara Liskov'];
+
+let buildDir: string;
+let browser: Browser;
+let workspace: Workspace;
+
+beforeAll(async () => {
+  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-records-build-'));
+  const rendererDir = buildRenderer(buildDir);
+  browser = await launchChromium();
+  workspace = await openWorkspace(rendererDir);
+  await seedCredentials(workspace, COUNT, (i) => ({
+    title: `Diploma ${String(i).padStart(3, '0')}`,
+    metadata: { student: STUDENTS[i % STUDENTS.length], number: `S${i}` },
+    tags: [i % 2 === 0 ? 'class-2026' : 'class-2025'],
+  }));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workspace?.close();
+  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+});
+
+const grid = (page: Page) => page.getByRole('grid', { name: 'Credentials' });
+const row = (page: Page, title: string) => grid(page).getByRole('row').filter({ hasText: title });
+const service = () => workspace.engine.serviceFor(workspace.partner.id);
+const tagged = async (tag: string) => (await service().listCredentials({ and_tags: tag, per_page: 1 })).total_items;
+
+async function open(): Promise<{ page: Page; problems: string[] }> {
+  const opened = await openPage(browser, workspace);
+  await expect.poll(() => row(opened.page, 'Diploma 000').count()).toBe(1);
+  return opened;
+}
+
+describe('records view', () => {
+  it('shows every credential page by page, never all at once, and scrolls to the last', async () => {
+    const { page, problems } = await open();
+    expect(await page.getByTestId('records-total').textContent()).toBe('300 credentials');
+    // Virtualized: far fewer rows in the DOM than records.
+    expect(await grid(page).getByRole('row').count()).toBeLessThan(80);
+    await grid(page).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await expect.poll(() => row(page, 'Diploma 299').count()).toBe(1);
+    expect(await row(page, 'Diploma 299').getAttribute('aria-selected')).toBe('true');
+    await screenshot(page, 'records', 'scrolled-to-end');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('finds records by a word of their metadata and sorts by title', async () => {
+    const { page } = await open();
+    await page.getByRole('searchbox', { name: 'Search records' }).fill('lovelace');
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('60 credentials');
+    await screenshot(page, 'records', 'search');
+    await page.getByRole('searchbox', { name: 'Search records' }).fill('');
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('300 credentials');
+    await page.getByRole('columnheader', { name: /Title/ }).getByRole('button').click();
+    await page.getByRole('columnheader', { name: /Title/ }).getByRole('button').click();
+    await expect.poll(() => grid(page).getByRole('row').nth(1).textContent()).toContain('Diploma 299');
+  });
+
+  it('selects all matching a tag filter and adds a tag to all of them, confirming the count', async () => {
+    const { page } = await open();
+    const tags = page.getByRole('combobox', { name: 'Filter by tags' });
+    await tags.fill('class-2026');
+    await tags.press('Enter');
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('150 credentials');
+    await page.getByRole('button', { name: 'Select all matching' }).click();
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('150 credentials selected');
+
+    await page.getByRole('button', { name: 'Add tags', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add tags' });
+    await dialog.getByRole('textbox', { name: 'Tags' }).fill('honours, signed');
+    await screenshot(page, 'records', 'add-tags-dialog');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => dialog.textContent()).toContain('150 credentials');
+    await screenshot(page, 'records', 'add-tags-confirm');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+
+    await expect.poll(() => tagged('honours'), { timeout: 20_000 }).toBe(150);
+    expect(await tagged('signed')).toBe(150);
+    // Only the filter's records: the others are untouched.
+    expect((await service().listCredentials({ and_tags: 'class-2025,honours', per_page: 1 })).total_items).toBe(0);
+    // The table updates live, without a reload.
+    await expect.poll(() => row(page, 'Diploma 000').textContent()).toContain('honours');
+    await screenshot(page, 'records', 'add-tags-done');
+  });
+
+  it('selects with click, Shift-click and Ctrl-click, and schedules the selection on an engine', async () => {
+    const { page } = await open();
+    await row(page, 'Diploma 010').click();
+    await row(page, 'Diploma 014').click({ modifiers: ['Shift'] });
+    await row(page, 'Diploma 017').click({ modifiers: ['Control'] });
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('6 credentials selected');
+    await row(page, 'Diploma 012').click({ modifiers: ['Control'] });
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('5 credentials selected');
+
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule' });
+    await expect.poll(() => dialog.getByTestId('next-issuing').textContent()).toContain('issued on');
+    await dialog.getByRole('checkbox', { name: 'local' }).check();
+    await screenshot(page, 'records', 'schedule-dialog');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Schedule' }).click();
+
+    await expect.poll(() => row(page, 'Diploma 014').textContent(), { timeout: 20_000 }).toContain('scheduled');
+    expect(await row(page, 'Diploma 012').textContent()).toContain('not scheduled');
+    const jobs = await service().listJobs({ status: 'scheduled' });
+    expect(jobs.total_items).toBe(1);
+    const onJob = await service().listJobCredentials(jobs.items[0]!.uid, { per_page: 0 });
+    expect(onJob.items.map((c) => c.title).sort()).toEqual(['Diploma 010', 'Diploma 011', 'Diploma 013', 'Diploma 014', 'Diploma 017']);
+    await screenshot(page, 'records', 'scheduled');
+  });
+
+  it('works with the keyboard alone: move, extend, tag, remove the tag', async () => {
+    const { page } = await open();
+    await grid(page).focus();
+    await page.keyboard.press('ArrowDown'); // Diploma 000
+    await page.keyboard.press('ArrowDown'); // 001
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown'); // 001..003
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('3 credentials selected');
+    await page.keyboard.press('Control+Shift+T');
+    const dialog = page.getByRole('dialog', { name: 'Add tags' });
+    await dialog.getByRole('textbox', { name: 'Tags' }).fill('keyboard');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tagged('keyboard'), { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => row(page, 'Diploma 002').textContent()).toContain('keyboard');
+
+    // Focus is back on the table after the dialog: remove the tag from the same three.
+    await page.getByRole('button', { name: 'Remove tag' }).focus();
+    await page.keyboard.press('Enter');
+    const remove = page.getByRole('dialog', { name: 'Remove tag' });
+    await remove.getByRole('textbox', { name: 'Tag' }).fill('keyboard');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tagged('keyboard'), { timeout: 20_000 }).toBe(0);
+    await screenshot(page, 'records', 'keyboard');
+  });
+
+  it('says why a bulk change was refused, and changes nothing', async () => {
+    const { page } = await open();
+    await row(page, 'Diploma 001').click();
+    await page.getByRole('button', { name: 'Add tags', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add tags' });
+    await dialog.getByRole('textbox', { name: 'Tags' }).fill('no spaces allowed');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('invalid_tag');
+    await screenshot(page, 'records', 'refused');
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * Bringing records in, end to end in Debian's Chromium through the web bridge, on a real
+ * engine (and, for revoking, the local chain): a real drop of files and of a folder, staging
+ * with sidecars and checks as you type, Create and schedule with per-row results; CSV import
+ * with bad rows, retry of the refused; the detail panel with its record tree, Add to record,
+ * verify now, the proof download and revoke. Screenshots go to build/screenshots/; axe-core
+ * finds no serious or critical violation on any of these views.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Partner } from '../../common/wire-types.js';
+import { createAppContext, type AppContext } from '../../main/app/app-context.js';
+import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
+import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
+import type { EmbeddedService } from '../../main/engine/index.js';
+import { addIssuingPartner, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
+const SHOTS = join(ROOT, 'build', 'screenshots');
+
+let work: string;
+let rendererDir: string;
+let fixture: IssuingFixture;
+let partner: Partner;
+let service: EmbeddedService;
+let ctx: AppContext;
+let bridge: WebBridge;
+let browser: Browser;
+
+async function shot(page: Page, test: string, step: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${test}-${step}.png`), fullPage: true });
+}
+
+/** No serious or critical accessibility violation on what the page shows now. */
+async function expectAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function openApp(): Promise<{ page: Page; problems: string[] }> {
+  // A context of its own: axe-core needs one (and each test starts from a clean page).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(bridge.url);
+  await page.getByRole('grid', { name: 'Credentials' }).or(page.getByRole('table', { name: 'Credentials' })).first().waitFor();
+  return { page, problems };
+}
+
+/**
+ * Drops files on the window with a real drop event: the files are read from disk by a file
+ * input (for a folder, with webkitdirectory, so each carries its path in the folder), put into
+ * a DataTransfer and dropped on the page.
+ */
+async function drop(page: Page, paths: string | string[], folder: boolean): Promise<void> {
+  // Strings, not functions: this file compiles without the DOM's types.
+  await page.evaluate(`(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.id = 'e2e-drop-source';
+    if (${folder}) input.setAttribute('webkitdirectory', '');
+    input.hidden = true;
+    document.body.append(input);
+  })()`);
+  await page.setInputFiles('#e2e-drop-source', paths);
+  await page.evaluate(`(() => {
+    const input = document.getElementById('e2e-drop-source');
+    const data = new DataTransfer();
+    for (const file of input.files) data.items.add(file);
+    input.remove();
+    const target = document.querySelector('main') || document.body;
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }
+  })()`);
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
+  mkdirSync(SHOTS, { recursive: true });
+  work = makeTempDir('proofdesk-e2e-staging-');
+  const outDir = join(work, 'out');
+  execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  rendererDir = join(outDir, 'renderer');
+
+  fixture = openIssuingEngine({ dataDir: join(work, 'data') });
+  mkdirSync(fixture.dataDir, { recursive: true });
+  const added = await addIssuingPartner(fixture.engine, 'Acme University');
+  partner = { id: added.id, name: added.name };
+  service = added.service;
+  ctx = createAppContext({ engine: fixture.engine, partner });
+  bridge = await startWebBridge({ handlers: createIpcHandlers(ctx), events: ctx.events, rendererDir });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bridge?.close();
+  await fixture?.close();
+  removeTempDirs();
+});
+
+describe('drag files in', () => {
+  it('stages a dropped folder and dropped files, checks rows as you type, creates and schedules them with per-row results', async () => {
+    const { page, problems } = await openApp();
+    const files = join(work, 'drop');
+    const folder = join(files, 'diplomas');
+    mkdirSync(join(folder, 'msc'), { recursive: true });
+    writeFileSync(join(folder, 'alice.pdf'), 'diploma of alice');
+    writeFileSync(join(folder, 'alice.pdf.json'), JSON.stringify({ title: 'Diploma of Alice', tags: ['diploma'], metadata: { grade: 'A' } }));
+    writeFileSync(join(folder, 'msc', 'bob.pdf'), 'diploma of bob');
+    writeFileSync(join(folder, 'carol.pdf.crdownload'), 'half a download');
+    writeFileSync(join(folder, 'dave.pdf'), 'diploma of dave');
+    writeFileSync(join(folder, 'dave.pdf.json'), '{"title": "Diploma of Dave", "expiry_date": "yesterday"}');
+    writeFileSync(join(files, 'loose-1.pdf'), 'loose one');
+    writeFileSync(join(files, 'loose-2.pdf'), 'loose two');
+
+    await expect.poll(() => page.getByRole('region', { name: 'Drop files to add' }).isVisible()).toBe(true);
+    await drop(page, folder, true);
+    const staging = page.getByRole('region', { name: 'Staging' });
+    await staging.getByRole('textbox', { name: 'Title of alice.pdf' }).waitFor();
+    await drop(page, [join(files, 'loose-1.pdf'), join(files, 'loose-2.pdf')], false);
+    await staging.getByRole('textbox', { name: 'Title of loose-2.pdf' }).waitFor();
+
+    // The sidecar was applied; the partial download was left out with the reason.
+    expect(await staging.getByRole('textbox', { name: 'Title of alice.pdf' }).inputValue()).toBe('Diploma of Alice');
+    expect(await staging.getByRole('textbox', { name: 'Tags of alice.pdf' }).inputValue()).toBe('diploma');
+    expect(await staging.getByRole('textbox', { name: 'Title of msc/bob.pdf' }).inputValue()).toBe('bob.pdf');
+    await staging.getByText('1 item left out').click();
+    await expect.poll(() => staging.textContent()).toContain('carol.pdf.crdownload');
+
+    // Checked as you type: a bad tag shows the spec's id at once.
+    const bobTags = staging.getByRole('textbox', { name: 'Tags of msc/bob.pdf' });
+    await bobTags.fill('ok-tag, no!');
+    await expect.poll(() => staging.textContent()).toContain('invalid_tag');
+    // Metadata in the grid, with the keyboard.
+    await staging.getByRole('button', { name: /^Metadata of loose-1.pdf/ }).click();
+    const newField = staging.getByRole('textbox', { name: 'New metadata field of loose-1.pdf' });
+    await newField.fill('student');
+    await newField.press('Enter');
+    await staging.getByRole('textbox', { name: 'Value of student' }).fill('Dana');
+    await shot(page, 'staging', '1-staged');
+    await expectAccessible(page);
+
+    await staging.getByRole('button', { name: 'Create and schedule' }).click();
+    // Bob fails alone with the spec's id, and Dave with his broken sidecar's; the others are created and scheduled.
+    await expect.poll(() => staging.getByRole('button', { name: 'Open' }).count(), { timeout: 20_000 }).toBe(3);
+    const alerts = (await staging.getByRole('alert').allTextContents()).join(' | ');
+    expect(alerts).toContain('invalid_tag');
+    expect(alerts).toContain('invalid_expiry_date');
+    expect(alerts).toContain('dave.pdf.json');
+    await shot(page, 'staging', '2-created');
+
+    const all = (await service.listCredentials({ per_page: 0 })).items;
+    expect(all.map((c) => c.title).sort()).toEqual(['Diploma of Alice', 'loose-1.pdf', 'loose-2.pdf']);
+    expect(all.find((c) => c.title === 'loose-1.pdf')!.metadata).toEqual({ student: 'Dana' });
+    const jobs = await service.listJobs({ status: 'scheduled' });
+    expect((await service.listJobCredentials(jobs.items[0]!.uid, { per_page: 0 })).total_items).toBe(3);
+    expect((await service.listFiles({ per_page: 1 })).total_items).toBe(3);
+
+    // Fixed and tried again: only the failed row is sent.
+    await bobTags.fill('ok-tag');
+    await staging.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => staging.getByRole('button', { name: 'Open' }).count(), { timeout: 20_000 }).toBe(4);
+    expect((await service.listCredentials({ per_page: 1 })).total_items).toBe(4);
+
+    // The same content again is flagged with the credential that holds it.
+    await staging.getByRole('button', { name: 'Clear all' }).click();
+    await drop(page, [join(files, 'loose-1.pdf')], false);
+    await expect.poll(() => staging.textContent()).toContain('Already uploaded');
+    await shot(page, 'staging', '3-duplicate');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('CSV import', () => {
+  it('shows row errors before anything is created, imports in link order, and retries the refused', async () => {
+    const { page, problems } = await openApp();
+    const before = (await service.listCredentials({ per_page: 1 })).total_items;
+    const csv = join(work, 'transcripts.csv');
+    writeFileSync(
+      csv,
+      [
+        'title,key,tags,expiry_date,link,meta.student,meta.grade',
+        'Transcript of Erin,erin,transcript,,,Erin,A',
+        'Course result of Erin,erin-c1,course-result,,erin,Erin,B',
+        'Bad tag,bad-1,no!,,,Finn,C',
+        'Loop one,loop-1,,,loop-2,Gus,A',
+        'Loop two,loop-2,,,loop-1,Gus,A',
+        'Lost link,lost,,,nowhere,Hal,A',
+      ].join('\n'),
+    );
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await page.setInputFiles('input[aria-label="CSV file to import"]', csv);
+    const dialog = page.getByRole('dialog', { name: 'Import CSV' });
+    await dialog.getByRole('table', { name: 'Rows with errors' }).waitFor();
+    const errors = await dialog.getByRole('table', { name: 'Rows with errors' }).textContent();
+    for (const id of ['invalid_tag', 'missing_credential']) expect(errors).toContain(id);
+    expect(errors).toMatch(/circle/);
+    expect(await dialog.getByRole('combobox', { name: 'Use column link as' }).inputValue()).toBe('link');
+    expect((await service.listCredentials({ per_page: 1 })).total_items).toBe(before);
+    await shot(page, 'csv-import', '1-preview');
+    await expectAccessible(page);
+
+    await dialog.getByRole('button', { name: 'Import 2 rows' }).click();
+    const result = dialog.getByRole('region', { name: 'Import result' });
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toContain('Created 2, refused 4');
+    expect(await result.getByRole('table', { name: 'Refused rows' }).textContent()).toContain('invalid_tag');
+    await shot(page, 'csv-import', '2-result');
+
+    const created = (await service.listCredentials({ per_page: 0 })).items;
+    const transcript = created.find((c) => c.title === 'Transcript of Erin')!;
+    const course = created.find((c) => c.title === 'Course result of Erin')!;
+    expect(course.credentials.map((c) => c.uid)).toEqual([transcript.uid]);
+    expect(course.metadata).toEqual({ student: 'Erin', grade: 'B' });
+
+    // Fix one refused row in the file, choose it again, retry the refused: it is created, the
+    // rest are refused again, and nothing created the first time is created twice.
+    writeFileSync(csv, readFileSync(csv, 'utf8').replace('Bad tag,bad-1,no!', 'Bad tag,bad-1,fixed-tag'));
+    await result.getByRole('button', { name: 'Choose the corrected file' }).click();
+    await page.setInputFiles('input[aria-label="Corrected CSV file"]', csv);
+    await expect.poll(() => dialog.getByRole('table', { name: 'Rows with errors' }).textContent()).not.toContain('invalid_tag');
+    await result.getByRole('button', { name: 'Retry the refused' }).click();
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toContain('Created 1, refused 3');
+    expect((await service.listCredentials({ per_page: 1 })).total_items).toBe(before + 3);
+    await shot(page, 'csv-import', '3-retried');
+    await page.keyboard.press('Escape');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('detail panel', () => {
+  it('shows a record as a tree, adds to it, verifies, downloads the proof and revokes after a confirmation', async () => {
+    const { page, problems } = await openApp();
+    const first = await service.createCredential({ title: 'Diploma of Ivy', metadata: { student: 'Ivy' }, tags: ['diploma'] });
+    const job = await service.scheduleCredentials({ engine: 'local', credentials: [first.uid] });
+    await service.issueJobNow({ engine: 'local' });
+    await tickUntil(fixture.engine, service, job.uid, 'finished', 200);
+
+    // Opened from the records table with the keyboard: find the row, Enter.
+    await page.getByRole('searchbox', { name: 'Search records' }).fill('Ivy');
+    const row = page.getByRole('row', { name: /Diploma of Ivy/ });
+    const panel = page.getByRole('complementary', { name: 'Credential detail' });
+    const heading = panel.getByRole('heading', { name: 'Diploma of Ivy' });
+    // The table re-renders while the search narrows it: select the row again until Enter opens it.
+    await expect
+      .poll(async () => {
+        await row.click();
+        await page.keyboard.press('Enter');
+        return heading.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        );
+      }, { timeout: 30_000 })
+      .toBe(true);
+    await expect.poll(() => panel.getByRole('table', { name: 'Certificates' }).textContent()).toContain('issued');
+
+    await panel.getByRole('button', { name: 'Verify now' }).click();
+    await expect.poll(() => panel.getByRole('list', { name: 'Verification steps' }).textContent(), { timeout: 20_000 }).toContain('Checking revocation date');
+    expect(await panel.textContent()).toContain('Result: ok');
+
+    const download = page.waitForEvent('download');
+    await panel.getByRole('button', { name: 'Download proof' }).click();
+    const proof = await download;
+    expect(proof.suggestedFilename()).toBe('Diploma of Ivy.proof.json');
+    expect(JSON.parse(readFileSync((await proof.path())!, 'utf8'))).toBeTypeOf('object');
+
+    // Add to record: a new credential linked to this one, made in staging.
+    await panel.getByRole('button', { name: 'Add to record' }).click();
+    const staging = page.getByRole('region', { name: 'Staging' });
+    const title = staging.getByRole('textbox', { name: 'Title of Addition to Diploma of Ivy' });
+    await title.fill('Transcript of Ivy');
+    await staging.getByRole('button', { name: /^Metadata of Transcript of Ivy/ }).click();
+    const field = staging.getByRole('textbox', { name: 'New metadata field of Transcript of Ivy' });
+    await field.fill('grade');
+    await field.press('Enter');
+    await staging.getByRole('textbox', { name: 'Value of grade' }).fill('A+');
+    // A file added now joins the record too.
+    const scan = join(work, 'ivy-scan.pdf');
+    writeFileSync(scan, 'scan of the diploma of ivy');
+    await drop(page, [scan], false);
+    const scanLinks = staging.getByRole('textbox', { name: 'Linked records of ivy-scan.pdf' });
+    await scanLinks.waitFor();
+    expect(await scanLinks.inputValue()).toBe(first.uid);
+    await staging.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => staging.getByRole('button', { name: 'Open' }).count(), { timeout: 20_000 }).toBe(2);
+    await staging.getByRole('row').filter({ has: page.getByRole('textbox', { name: 'Title of Transcript of Ivy' }) }).getByRole('button', { name: 'Open' }).click();
+    await panel.getByRole('heading', { name: 'Transcript of Ivy' }).waitFor();
+    const tree = panel.getByRole('navigation', { name: 'Record' });
+    await expect.poll(() => tree.textContent()).toContain('This record holds 3 credentials');
+    expect(await tree.textContent()).toContain('ivy-scan.pdf');
+    await shot(page, 'detail', '1-record');
+    await expectAccessible(page);
+
+    // Navigate the tree back to the diploma, and revoke it.
+    await tree.getByRole('button', { name: 'Diploma of Ivy' }).click();
+    await panel.getByRole('heading', { name: 'Diploma of Ivy' }).waitFor();
+    await panel.getByRole('button', { name: 'Revoke' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke certificate' });
+    expect(await confirm.textContent()).toContain('cannot be undone');
+    await shot(page, 'detail', '2-confirm-revoke');
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Revoke' }).press('Enter');
+    await expect.poll(() => panel.getByRole('table', { name: 'Certificates' }).textContent(), { timeout: 30_000 }).toContain('revoked');
+    const certificates = await service.listCertificates({ credential_uid: first.uid });
+    expect(certificates.items[0]!.revoked_date).not.toBeNull();
+    await shot(page, 'detail', '3-revoked');
+    expect(problems).toEqual([]);
+  });
+});
