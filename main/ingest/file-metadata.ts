@@ -183,7 +183,7 @@ export function parseManifest(text: string, name: string, now: number): Manifest
     if (cell === '') continue;
     const file = normalizeManifestPath(cell);
     try {
-      if (record.fields.length > columns.length) {
+      if (record.fields.length !== columns.length) {
         throw new MetadataError('invalid_value', `${name} line ${record.line}: ${record.fields.length} fields, but the header has ${columns.length}`);
       }
       const fields: FileFields = {};
