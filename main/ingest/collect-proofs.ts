@@ -8,7 +8,7 @@ import { RECOVERY_SKEW_MS, type IngestCore } from './core.js';
 import { ingestFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
-import { firstFree, moveFile, numbered, writeAtomic } from './paths.js';
+import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
 
 /** How often at most a file overdue for its job is asked about on its own (see checkOverdue). */
 const OVERDUE_ASK_MS = 10 * 60_000;
@@ -26,7 +26,7 @@ export class ProofCollector {
 
   pollJobs(): Promise<void> {
     this.pollRunning ??= this.pollRound()
-      .catch((error) => this.core.warn(`following jobs: ${(error as Error).message}`))
+      .catch((error) => this.core.problem('following jobs', error))
       .finally(() => (this.pollRunning = undefined));
     return this.pollRunning;
   }
@@ -172,7 +172,7 @@ export class ProofCollector {
     const [final, proof] = firstFree(
       (n) => {
         const rel = numbered(row.rel_path, n);
-        return [join(folder.root, DONE_DIR, rel), join(folder.outDir, `${rel}.proof.json`)];
+        return [join(folder.root, DONE_DIR, rel), fitPath(join(folder.outDir, rel), '.proof.json')];
       },
       this.core.reserved,
     );
@@ -209,8 +209,10 @@ export class ProofCollector {
     }
     if (row.state !== 'issued') return;
     // Moved, never issued again: the journal says issued.
-    const moved = (await moveFile(this.core.pathOf(row), row.final_path!)) || existsSync(row.final_path!);
+    const source = this.core.pathOf(row);
+    const moved = (this.core.filer.movable(row, source) && (await moveFile(source, row.final_path!))) || existsSync(row.final_path!);
     await this.core.filer.moveSidecar(row);
+    await this.core.filer.removeStaleNote(row);
     if (!moved) this.core.warn(`${row.rel_path} was issued but had gone from the folder before it could be moved to ${DONE_DIR}/`);
     this.core.save(row, { state: 'moved', closed_at: Date.now() });
     this.core.counts.issued++;

@@ -14,14 +14,29 @@ import type { EntryInfo } from './entries.js';
 import type { Filer } from './file-away.js';
 import type { Settler } from './find-and-settle.js';
 import { FILE_STATES, Journal, type FileRow, type FileState } from './journal.js';
-import type { IngesterOptions } from './types.js';
+import type { FailedFile, IngesterOptions } from './types.js';
 import type { Uploader } from './upload-and-schedule.js';
 import { WorkQueue } from './work-queue.js';
+import { DISK_FULL_RETRY_MS, DiskFullReporter, fullPath, isDiskFull } from './disk-full.js';
+
+/** The pseudo-row of the work that is no file's (the journal, the settling rounds) for DiskFullReporter. */
+const JOURNAL_ROW = -1;
+
+/** How many times a local side effect (a proof, a note, a move) is tried before the file is failed. */
+export const MAX_TRIES = 5;
+
+/** An error of the local file system (it names a path), not of the service or the network. */
+function isLocalFailure(error: unknown): boolean {
+  const e = error as { code?: unknown; path?: unknown } | null;
+  return typeof e?.code === 'string' && typeof e.path === 'string';
+}
 
 /** One watched folder and what its files become. */
 export interface Folder {
   id: number;
   root: string;
+  /** The folder's real path (links resolved): what is read or moved must be inside it. */
+  realRoot: string;
   engine: string;
   target: string;
   tags: string[];
@@ -67,8 +82,15 @@ export class IngestCore {
   /** Open rows by content (target and SHA-256), to tell an identical file ahead of another. */
   readonly byContent = new Map<string, Set<number>>();
   readonly tasks = new Set<Promise<void>>();
+  /** Links refused and left in place, by path key, with their lstat signature: reported once while they stay the same. */
+  readonly refused = new Map<string, string>();
   readonly queues: { take: WorkQueue; finish: WorkQueue; file: WorkQueue };
+  readonly diskFull: DiskFullReporter;
+  /** The first wait after a failed try; it doubles with each try (up to 30 s). */
+  readonly retryBaseMs: number;
   readonly counts = { seen: 0, issued: 0, failed: 0, duplicates: 0 };
+  /** Files failed since start, with their reasons (the newest 1,000), for failedFiles(). */
+  readonly failures: FailedFile[] = [];
   readonly stableMs: number;
   readonly token: string;
   recovering = false;
@@ -88,6 +110,8 @@ export class IngestCore {
     this.service = options.service;
     this.token = token;
     this.stableMs = options.stableMs ?? 1_000;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.diskFull = new DiskFullReporter((message) => this.warn(message));
     const concurrency = Math.max(1, options.concurrency ?? 4);
     this.queues = {
       take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),
@@ -95,6 +119,7 @@ export class IngestCore {
       file: new WorkQueue(8, (row) => this.filer.fileAway(row)),
     };
     this.journal = Journal.open(options.dataDir);
+    this.journal.onFlushError = (error) => this.problem('writing the journal', error);
   }
 
   key(folder: Folder, rel: string): string {
@@ -138,6 +163,7 @@ export class IngestCore {
     this.settling.delete(row.id);
     this.retryAt.delete(row.id);
     this.attempts.delete(row.id);
+    this.diskFull.forget(row.id);
     this.collector.lastAsked.delete(row.id);
     this.recovery.delete(row.id);
     if (row.final_path) this.reserved.delete(row.final_path);
@@ -203,6 +229,9 @@ export class IngestCore {
   runMany(rows: FileRow[], work: () => Promise<void>, done: () => void): void {
     for (const row of rows) this.busy.add(row.id);
     const task = work()
+      .then(() => {
+        for (const row of rows) this.diskFull.cleared(row.id);
+      })
       .catch((error) => {
         for (const row of rows) this.retryLater(row, error);
       })
@@ -218,13 +247,37 @@ export class IngestCore {
     this.tasks.add(task);
   }
 
-  /** A passing problem (the service unreachable, a file system hiccup): the row waits and tries again. */
+  /**
+   * A passing problem (the service unreachable, a full disk, a file system hiccup): the row
+   * waits and tries again. A full disk is waited out however long it lasts, and told once per
+   * disk (DiskFullReporter); the service is waited for too. A local side effect that keeps
+   * failing otherwise (a proof or a note that cannot be written, a file that cannot be moved)
+   * gives up after MAX_TRIES: the file goes to failed/ with the reason.
+   */
   retryLater(row: FileRow, error: unknown): void {
+    if (isDiskFull(error)) {
+      this.diskFull.full(row.id, fullPath(error, this.options.dataDir), Math.max(row.size, 0) + 64 * 1024);
+      this.retryAt.set(row.id, Date.now() + DISK_FULL_RETRY_MS);
+      return;
+    }
     const n = (this.attempts.get(row.id) ?? 0) + 1;
     this.attempts.set(row.id, n);
-    this.retryAt.set(row.id, Date.now() + Math.min(30_000, 500 * 2 ** Math.min(n, 6)));
     const what = isServiceError(error) ? `${error.id}: ${error.message}` : (error as Error).message ?? String(error);
+    if (isLocalFailure(error) && n >= MAX_TRIES) return this.giveUp(row, n, what);
+    this.retryAt.set(row.id, Date.now() + Math.min(30_000, this.retryBaseMs * 2 ** Math.min(n, 6)));
     this.warn(`${row.rel_path}: ${what} (will try again)`);
+  }
+
+  /** A local side effect failed MAX_TRIES times: the file is failed with the reason, or, when filing it fails, left where it is. */
+  private giveUp(row: FileRow, tries: number, what: string): void {
+    this.attempts.delete(row.id);
+    if (row.state === 'failed' || row.state === 'duplicate') {
+      this.warn(`${row.rel_path} could not be filed under ${row.state === 'failed' ? 'failed' : 'duplicate'}/ after ${tries} tries (${what}); it is left where it is`);
+      this.save(row, { closed_at: Date.now() });
+      return;
+    }
+    const issued = row.credential_uid && (row.state === 'scheduled' || row.state === 'issued') ? ` Its credential ${row.credential_uid} was issued; the proof can be downloaded from the service.` : '';
+    this.filer.fail(row, 'internal_error', `Gave up after ${tries} tries: ${what}.${issued}`);
   }
 
   warn(message: string): void {
@@ -308,5 +361,24 @@ export class IngestCore {
     const where = original.final_path ?? join(this.journal.folderPath(original.folder_id) ?? '', original.rel_path);
     const what = original.state === 'moved' ? 'was issued' : 'is being issued';
     return `Identical content ${what} as ${where}${original.credential_uid ? ` (credential ${original.credential_uid})` : ''}`;
+  }
+
+  /** Counts a failed file, tells the listener and keeps it for failedFiles(). */
+  reportFailure(folder: Folder, path: string, id: string, message: string, failedPath: string | null = null): void {
+    this.counts.failed++;
+    this.failures.push({ folder: folder.root, path, id, message, failed_path: failedPath, when: new Date().toISOString() });
+    if (this.failures.length > 1000) this.failures.shift();
+    this.options.onEvent?.({ type: 'failed', folder: folder.root, path, id, message });
+  }
+
+  /** A problem of a whole round (settling, scanning, following jobs): a full disk is told once per disk, anything else as a warning. */
+  problem(what: string, error: unknown): void {
+    if (isDiskFull(error)) this.diskFull.full(JOURNAL_ROW, fullPath(error, this.options.dataDir), 64 * 1024);
+    else this.warn(`${what}: ${(error as Error).message ?? String(error)}`);
+  }
+
+  /** A round went through: a full disk it waited for has space again. */
+  roundDone(): void {
+    this.diskFull.cleared(JOURNAL_ROW);
   }
 }

@@ -5,7 +5,7 @@
 import type { CredentialDetails } from '../../common/requests.js';
 import { validateTags } from '../../common/validate.js';
 import type { Folder, IngestCore } from './core.js';
-import { errorCode, hashFile, statEntry, type EntryInfo } from './entries.js';
+import { ContainmentError, errorCode, hashFile, statEntry, type EntryInfo } from './entries.js';
 import { INGEST_METADATA_KEY, MetadataError, MetadataSource, type FileFields } from './file-metadata.js';
 import type { FileRow } from './journal.js';
 
@@ -29,10 +29,11 @@ export class Describer {
     }
     let hashed: { sha256: string; bytes: Buffer | undefined; after: EntryInfo | undefined };
     try {
-      hashed = await hashFile(path, row.size);
+      hashed = await hashFile(path, row.size, this.core.folderOf(row).realRoot);
     } catch (error) {
       const code = errorCode(error);
-      if (code === 'ENOENT') this.core.vanish(row);
+      if (error instanceof ContainmentError) this.core.filer.fail(row, 'no_file_on_payload', error.message);
+      else if (code === 'ENOENT' || code === 'ENOTDIR') this.core.vanish(row);
       else this.core.filer.fail(row, 'no_file_on_payload', `The file cannot be read (${code})`);
       return undefined;
     }

@@ -20,6 +20,7 @@ export class Settler {
   settleRunning: Promise<void> | undefined;
   rescanRunning: Promise<void> | undefined;
   private lastBeat = 0;
+  private readonly reportedNames = new Set<string>();
   /** How often the settling round runs: a quarter of the stable time, within 20–250 ms. */
   readonly tickMs: number;
 
@@ -47,6 +48,8 @@ export class Settler {
       usePolling: this.core.options.usePolling ?? false,
       // The watcher stats every new file anyway: its stat is the first settling look.
       alwaysStat: true,
+      // Links are never followed (docs/ingest.md): a link to a folder is not watched into.
+      followSymlinks: false,
       ignored: (path: string) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path),
     });
     folder.watcher = watcher;
@@ -72,7 +75,7 @@ export class Settler {
       return;
     }
     if (gone) return;
-    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
+    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino } : undefined;
     this.core.discovered.set(this.core.key(folder, rel), { folder, rel, info });
   }
 
@@ -81,29 +84,48 @@ export class Settler {
     this.rescanRunning ??= (async () => {
       for (const folder of this.core.folders) await this.walk(folder, folder.root);
     })()
-      .catch((error) => this.core.warn(`scanning: ${(error as Error).message}`))
+      .catch((error) => this.core.problem('scanning', error))
       .finally(() => (this.rescanRunning = undefined));
     return this.rescanRunning;
+  }
+
+  /**
+   * A name that is not valid UTF-8 cannot be carried as a credential's title or path: it is
+   * reported as failed once (and counted), and left where it is.
+   */
+  private badName(folder: Folder, dir: string, raw: Buffer, shown: string): void {
+    const key = `${folder.id}\0${dir}\0${raw.toString('hex')}`;
+    if (this.reportedNames.has(key)) return;
+    this.reportedNames.add(key);
+    const rel = toPosix(relative(folder.root, join(dir, shown)));
+    const message = `The name is not valid UTF-8 (bytes ${raw.toString('hex')}): it cannot be issued under its name and is left where it is; rename it to take it`;
+    this.core.reportFailure(folder, rel, 'invalid_value', message);
   }
 
   async walk(folder: Folder, dir: string): Promise<void> {
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      // Names as bytes: a name that is not valid UTF-8 would otherwise be read as another name.
+      entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       if (dir === folder.root) this.core.warn(`cannot read ${dir}: ${errorCode(error)}`);
       return;
     }
     for (const entry of entries) {
       if (this.core.stopping) return;
-      const abs = join(dir, entry.name);
+      const name = entry.name.toString('utf8');
+      if (!Buffer.from(name, 'utf8').equals(entry.name)) {
+        this.badName(folder, dir, entry.name, name);
+        continue;
+      }
+      const abs = join(dir, name);
       const rel = toPosix(relative(folder.root, abs));
       if (this.ignoredRel(folder, rel, abs)) continue;
       if (entry.isDirectory()) {
         if (folder.recursive) await this.walk(folder, abs);
         continue;
       }
-      if (!isCandidateName(entry.name)) continue;
+      if (!isCandidateName(name)) continue;
       if (!this.core.byPath.has(this.core.key(folder, rel))) this.core.discovered.set(this.core.key(folder, rel), { folder, rel });
     }
   }
@@ -111,7 +133,8 @@ export class Settler {
   /** One round: stat new and settling files, take the stable ones, retry what is due. */
   settle(): Promise<void> {
     this.settleRunning ??= this.settleRound()
-      .catch((error) => this.core.warn(`settling: ${(error as Error).message}`))
+      .then(() => this.core.roundDone())
+      .catch((error) => this.core.problem('settling', error))
       .finally(() => (this.settleRunning = undefined));
     return this.settleRunning;
   }
@@ -137,6 +160,9 @@ export class Settler {
     this.core.journal.transaction(() => {
       for (const { key, folder, rel, info } of found) {
         if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
+        // A link refused before and unchanged since is not reported again.
+        if (info.kind === 'other' && info.signature !== undefined && this.core.refused.get(key) === info.signature) continue;
+        this.core.refused.delete(key);
         const row = this.core.journal.insert({
           folder_id: folder.id,
           rel_path: rel,

@@ -13,6 +13,7 @@
  * the states and why each crash point is safe.
  */
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
@@ -84,6 +85,7 @@ export class Ingester {
       const folder: Folder = {
         id: ids.get(config.path)!,
         root: config.path,
+        realRoot: realpathSync(config.path),
         engine,
         target: `${this.core.options.target ?? 'default'}|${engine}`,
         tags: config.tags ?? [],

@@ -247,6 +247,8 @@ export class Journal {
   private readonly updates = new Map<string, Database.Statement>();
   /** Rows with columns to write at the next flush (the row object holds the values). */
   private readonly pending = new Map<number, { row: FileRow; columns: Set<string> | 'all' }>();
+  /** Told when a background flush fails (a full disk): the writes are kept and tried again with the next. */
+  onFlushError?: (error: unknown) => void;
   private batch: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
 
   /**
@@ -265,7 +267,14 @@ export class Journal {
       const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
       promise.catch(() => undefined);
       this.batch = { promise, resolve, reject };
-      setImmediate(() => this.flush());
+      setImmediate(() => {
+        try {
+          this.flush();
+        } catch (error) {
+          // The writes stay queued for the next flush; whoever awaited them was told.
+          this.onFlushError?.(error);
+        }
+      });
     }
   }
 

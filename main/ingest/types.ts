@@ -40,6 +40,8 @@ export interface IngesterOptions {
   /** Poll instead of native events (network shares). */
   usePolling?: boolean;
   onEvent?: (event: IngestEvent) => void;
+  /** The first wait after a failed try, doubling with each (default 500 ms; tests make it short). */
+  retryBaseMs?: number;
 }
 
 /** What happened to a file, or a problem worth telling (the service unreachable, a job failed). */
@@ -63,4 +65,18 @@ export interface IngestProgress {
   issued: number;
   failed: number;
   duplicates: number;
+}
+
+/** A file that failed, with its reason (Ingester.failedFiles). */
+export interface FailedFile {
+  /** The watched folder. */
+  folder: string;
+  /** The file's path relative to it. */
+  path: string;
+  /** The spec's error id. */
+  id: string;
+  message: string;
+  /** Where it was filed (`failed/...`), or null when it was left in place (a link, a name that is not UTF-8). */
+  failed_path: string | null;
+  when: string;
 }

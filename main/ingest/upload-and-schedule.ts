@@ -4,13 +4,14 @@
  * for its credential before sending again; a credential in no job is scheduled again.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import type { ReadStream } from 'node:fs';
 import type { ServiceError } from '../../common/errors.js';
 import { isServiceError } from '../../common/errors.js';
 import type { CredentialDetails } from '../../common/requests.js';
 import type { Credential, Job } from '../../common/wire-types.js';
 import { RECOVERY_SKEW_MS, SMALL_FILE, type IngestCore } from './core.js';
-import { statEntry } from './entries.js';
+import { isDiskFull } from './disk-full.js';
+import { ContainmentError, readContained, statEntry, streamContained } from './entries.js';
 import { ingestFaultPoint } from './fault-points.js';
 import { INGEST_METADATA_KEY } from './file-metadata.js';
 import type { FileRow } from './journal.js';
@@ -53,7 +54,12 @@ export class Uploader {
         return this.core.resettle(row, info.kind === 'file' ? info.size : -1, info.kind === 'file' ? info.mtimeMs : -1);
       }
       if (row.size <= SMALL_FILE) {
-        bytes = await readFile(path);
+        try {
+          bytes = await readContained(path, folder.realRoot);
+        } catch (error) {
+          if (error instanceof ContainmentError) return this.core.filer.fail(row, 'no_file_on_payload', error.message);
+          throw error;
+        }
         if (createHash('sha256').update(bytes).digest('hex') !== row.sha256) return this.core.resettle(row, info.size, info.mtimeMs);
       }
     }
@@ -72,12 +78,24 @@ export class Uploader {
     await this.core.durable();
     ingestFaultPoint('after-uploading');
     let credential: Credential;
+    let stream: ReadStream | undefined;
     try {
+      const name = row.rel_path.slice(row.rel_path.lastIndexOf('/') + 1);
+      // A large file is streamed from a descriptor opened the safe way (never a path the service would open, following links).
+      if (!bytes) stream = streamContained(path, folder.realRoot);
       credential = await this.core.service.createAndScheduleCredential(folder.engine, {
-        file: bytes ? { data: bytes, name: row.rel_path.slice(row.rel_path.lastIndexOf('/') + 1) } : { path },
+        file: bytes ? { data: bytes, name } : { data: stream!, name },
         credential_details: { ...(JSON.parse(row.details!) as CredentialDetails), ignore_duplicate: folder.allowDuplicates ? 'true' : 'false' },
       });
     } catch (error) {
+      stream?.destroy();
+      if (error instanceof ContainmentError) return this.core.filer.fail(row, 'no_file_on_payload', error.message);
+      if (isRefusal(error) && isDiskFull(error)) {
+        // The service's disk is full: nothing changed; the file waits and is sent again.
+        this.core.save(row, { state: 'hashed' });
+        this.core.retryLater(row, error);
+        return;
+      }
       if (isRefusal(error)) {
         // A refused request changed nothing (the service's rule): the outcome is known.
         if (error.id === 'file_already_exists') {

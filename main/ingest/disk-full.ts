@@ -1,0 +1,94 @@
+/**
+ * A full disk is "try again later" (docs/ingest.md): the files wait where they are and resume
+ * when space comes back. This tells a full disk from other errors, and tells the user once per
+ * disk, with the path that is full and how much is needed, not once per file and try.
+ */
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { isServiceError } from '../../common/errors.js';
+
+/** How often at most the same full disk is reported again while files wait for it. */
+export const DISK_FULL_REPORT_MS = 60_000;
+/** How long a file waits before it tries again on a full disk (not counted as a failed try). */
+export const DISK_FULL_RETRY_MS = 2_000;
+
+const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+const FULL_TEXT = /\b(ENOSPC|EDQUOT|SQLITE_FULL)\b|no space left on device|disk quota exceeded|database or disk is full/i;
+
+/** Whether an error says a disk (or quota) is full, also when the service wraps it in its message. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && FULL_CODES.has(code)) return true;
+  if (isServiceError(error) || error instanceof Error) return FULL_TEXT.test(error.message);
+  return false;
+}
+
+/** `1.2 MB`, `512 KB`, `87 B`. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 * 1024) return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
+  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} B`;
+}
+
+/** Free bytes for an unprivileged writer on the disk holding `path`, if it can be told. */
+function freeBytes(path: string): number | undefined {
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      const s = statfsSync(p);
+      return s.bavail * s.bsize;
+    } catch {
+      if (dirname(p) === p) return undefined;
+    }
+  }
+}
+
+/** Which path is full: the one an fs error names (its folder), else the data directory. */
+export function fullPath(error: unknown, dataDir: string): string {
+  const path = (error as { path?: unknown } | null)?.path;
+  return typeof path === 'string' ? dirname(path) : dataDir;
+}
+
+/**
+ * Reports full disks: one message per disk when it fills (and again at most every
+ * DISK_FULL_REPORT_MS while files still wait), one when the files waiting for it can go on.
+ */
+export class DiskFullReporter {
+  private readonly waiting = new Map<number, string>();
+  private readonly lastReport = new Map<string, number>();
+
+  constructor(private readonly tell: (message: string) => void) {}
+
+  /** A row's work found `path` full; it needs about `needed` bytes. */
+  full(rowId: number, path: string, needed: number, now = Date.now()): void {
+    this.waiting.set(rowId, path);
+    const last = this.lastReport.get(path);
+    if (last !== undefined && now - last < DISK_FULL_REPORT_MS) return;
+    this.lastReport.set(path, now);
+    const free = freeBytes(path);
+    const files = [...this.waiting.values()].filter((p) => p === path).length;
+    this.tell(
+      `The disk holding ${path} is full (${free === undefined ? 'free space unknown' : `${formatBytes(free)} free`}; about ${formatBytes(Math.max(needed, 1))} more is needed). ` +
+        `${files} file(s) wait where they are and go on by themselves once space is freed; nothing is moved to failed/ for it.`,
+    );
+  }
+
+  /** A row's work went through: when it was the last one waiting for its disk, say so. */
+  cleared(rowId: number): void {
+    const path = this.waiting.get(rowId);
+    if (path === undefined) return;
+    this.waiting.delete(rowId);
+    if ([...this.waiting.values()].includes(path)) return;
+    this.lastReport.delete(path);
+    this.tell(`There is space on the disk holding ${path} again: the files that waited go on.`);
+  }
+
+  /** A row left the ingester (failed, filed, gone). */
+  forget(rowId: number): void {
+    this.waiting.delete(rowId);
+  }
+
+  get size(): number {
+    return this.waiting.size;
+  }
+}
