@@ -19,9 +19,6 @@ import type { Uploader } from './upload-and-schedule.js';
 import { WorkQueue } from './work-queue.js';
 import { DISK_FULL_RETRY_MS, DiskFullReporter, fullPath, isDiskFull } from './disk-full.js';
 
-/** The pseudo-row of the work that is no file's (the journal, the settling rounds) for DiskFullReporter. */
-const JOURNAL_ROW = -1;
-
 /** How many times a local side effect (a proof, a note, a move) is tried before the file is failed. */
 export const MAX_TRIES = 5;
 
@@ -163,7 +160,6 @@ export class IngestCore {
     this.settling.delete(row.id);
     this.retryAt.delete(row.id);
     this.attempts.delete(row.id);
-    this.diskFull.forget(row.id);
     this.collector.lastAsked.delete(row.id);
     this.recovery.delete(row.id);
     if (row.final_path) this.reserved.delete(row.final_path);
@@ -229,9 +225,6 @@ export class IngestCore {
   runMany(rows: FileRow[], work: () => Promise<void>, done: () => void): void {
     for (const row of rows) this.busy.add(row.id);
     const task = work()
-      .then(() => {
-        for (const row of rows) this.diskFull.cleared(row.id);
-      })
       .catch((error) => {
         for (const row of rows) this.retryLater(row, error);
       })
@@ -256,7 +249,7 @@ export class IngestCore {
    */
   retryLater(row: FileRow, error: unknown): void {
     if (isDiskFull(error)) {
-      this.diskFull.full(row.id, fullPath(error, this.options.dataDir), Math.max(row.size, 0) + 64 * 1024);
+      this.diskFull.report(fullPath(error, this.options.dataDir), Math.max(row.size, 0) + 64 * 1024);
       this.retryAt.set(row.id, Date.now() + DISK_FULL_RETRY_MS);
       return;
     }
@@ -373,12 +366,12 @@ export class IngestCore {
 
   /** A problem of a whole round (settling, scanning, following jobs): a full disk is told once per disk, anything else as a warning. */
   problem(what: string, error: unknown): void {
-    if (isDiskFull(error)) this.diskFull.full(JOURNAL_ROW, fullPath(error, this.options.dataDir), 64 * 1024);
+    if (isDiskFull(error)) this.diskFull.report(fullPath(error, this.options.dataDir), 64 * 1024);
     else this.warn(`${what}: ${(error as Error).message ?? String(error)}`);
   }
 
-  /** A round went through: a full disk it waited for has space again. */
+  /** After each settling round: tells a full disk that has room again. */
   roundDone(): void {
-    this.diskFull.cleared(JOURNAL_ROW);
+    if (this.diskFull.any) this.diskFull.check();
   }
 }

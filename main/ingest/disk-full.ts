@@ -3,7 +3,7 @@
  * when space comes back. This tells a full disk from other errors, and tells the user once per
  * disk, with the path that is full and how much is needed, not once per file and try.
  */
-import { statfsSync } from 'node:fs';
+import { statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isServiceError } from '../../common/errors.js';
 
@@ -43,6 +43,17 @@ function freeBytes(path: string): number | undefined {
   }
 }
 
+/** Which disk a path is on (its device), so that a disk is told once whichever of its paths filled. */
+function diskOf(path: string): string {
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      return `dev:${statSync(p).dev}`;
+    } catch {
+      if (dirname(p) === p) return path;
+    }
+  }
+}
+
 /** Which path is full: the one an fs error names (its folder), else the data directory. */
 export function fullPath(error: unknown, dataDir: string): string {
   const path = (error as { path?: unknown } | null)?.path;
@@ -50,45 +61,44 @@ export function fullPath(error: unknown, dataDir: string): string {
 }
 
 /**
- * Reports full disks: one message per disk when it fills (and again at most every
- * DISK_FULL_REPORT_MS while files still wait), one when the files waiting for it can go on.
+ * Reports full disks: one message per disk when it fills (again at most every
+ * DISK_FULL_REPORT_MS while it stays full), and one when it has room again (check(), called
+ * on every settling round, looks at the free space of the disks told full).
  */
 export class DiskFullReporter {
-  private readonly waiting = new Map<number, string>();
-  private readonly lastReport = new Map<string, number>();
+  /** Disk → the path it was told by, when, and how much was needed. */
+  private readonly full = new Map<string, { at: number; path: string; needed: number }>();
 
   constructor(private readonly tell: (message: string) => void) {}
 
-  /** A row's work found `path` full; it needs about `needed` bytes. */
-  full(rowId: number, path: string, needed: number, now = Date.now()): void {
-    this.waiting.set(rowId, path);
-    const last = this.lastReport.get(path);
-    if (last !== undefined && now - last < DISK_FULL_REPORT_MS) return;
-    this.lastReport.set(path, now);
+  /** Work found `path` full; it needs about `needed` bytes. */
+  report(path: string, needed: number, now = Date.now()): void {
+    const disk = diskOf(path);
+    const last = this.full.get(disk);
+    if (last) {
+      last.needed = Math.max(last.needed, needed);
+      if (now - last.at < DISK_FULL_REPORT_MS) return;
+      last.at = now;
+    } else this.full.set(disk, { at: now, path, needed });
     const free = freeBytes(path);
-    const files = [...this.waiting.values()].filter((p) => p === path).length;
     this.tell(
       `The disk holding ${path} is full (${free === undefined ? 'free space unknown' : `${formatBytes(free)} free`}; about ${formatBytes(Math.max(needed, 1))} more is needed). ` +
-        `${files} file(s) wait where they are and go on by themselves once space is freed; nothing is moved to failed/ for it.`,
+        'Files wait where they are and go on by themselves once space is freed; nothing is moved to failed/ for it.',
     );
   }
 
-  /** A row's work went through: when it was the last one waiting for its disk, say so. */
-  cleared(rowId: number): void {
-    const path = this.waiting.get(rowId);
-    if (path === undefined) return;
-    this.waiting.delete(rowId);
-    if ([...this.waiting.values()].includes(path)) return;
-    this.lastReport.delete(path);
-    this.tell(`There is space on the disk holding ${path} again: the files that waited go on.`);
+  /** Tells the disks that have room again (as much as was needed, and a margin). */
+  check(): void {
+    for (const [disk, { path, needed }] of this.full) {
+      const free = freeBytes(path);
+      if (free === undefined || free < needed) continue;
+      this.full.delete(disk);
+      this.tell(`There is space on the disk holding ${path} again: the files that waited go on.`);
+    }
   }
 
-  /** A row left the ingester (failed, filed, gone). */
-  forget(rowId: number): void {
-    this.waiting.delete(rowId);
-  }
-
-  get size(): number {
-    return this.waiting.size;
+  /** Whether a disk is known to be full (work waiting for it). */
+  get any(): boolean {
+    return this.full.size > 0;
   }
 }

@@ -133,8 +133,8 @@ export class Settler {
   /** One round: stat new and settling files, take the stable ones, retry what is due. */
   settle(): Promise<void> {
     this.settleRunning ??= this.settleRound()
-      .then(() => this.core.roundDone())
       .catch((error) => this.core.problem('settling', error))
+      .then(() => this.core.roundDone())
       .finally(() => (this.settleRunning = undefined));
     return this.settleRunning;
   }

@@ -151,7 +151,12 @@ export class Ingester {
     await Promise.all(this.core.folders.map((f) => f.watcher?.close().catch(() => undefined)));
     await Promise.allSettled([this.core.settler.settleRunning, this.core.collector.pollRunning, this.core.settler.rescanRunning]);
     while (this.core.tasks.size > 0) await Promise.allSettled([...this.core.tasks]);
-    this.core.journal.releaseFolders(this.core.token);
+    try {
+      this.core.journal.releaseFolders(this.core.token);
+    } catch (error) {
+      // A full disk: the claim lapses by itself (its process is gone, its heartbeat stops).
+      this.core.problem('giving the folders up', error);
+    }
     this.core.journal.close();
   }
 }

@@ -355,9 +355,19 @@ export class Journal {
     return counts;
   }
 
+  /**
+   * Commits what is queued and closes. Writes that cannot be committed (a full disk) are
+   * dropped: no side effect was made on them (each waits for its write), so the journal stays
+   * consistent and the next start redoes that step.
+   */
   close(): void {
-    if (this.db.open) this.flush();
-    if (this.db.open) this.db.close();
+    try {
+      if (this.db.open) this.flush();
+    } catch (error) {
+      this.onFlushError?.(error);
+    } finally {
+      if (this.db.open) this.db.close();
+    }
   }
 }
 

@@ -65,8 +65,15 @@ export async function writeAtomic(path: string, data: string): Promise<void> {
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw error;
+    throw withPath(error, temp);
   }
+}
+
+/** An error of a write names no path (ENOSPC from write(2)): it is given the file's, to tell which disk is full. */
+function withPath(error: unknown, path: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code === 'string' && e.path === undefined) e.path = path;
+  return error;
 }
 
 /** Moves a file, making the destination's folder; false when the source is gone. */
