@@ -19,10 +19,14 @@ const engines: Engine[] = [];
 const running: Ingester[] = [];
 
 afterAll(async () => {
-  for (const ingester of running) await ingester.stop();
-  for (const engine of engines) await engine.close();
-  for (const dir of mounted) execFileSync('umount', ['-l', dir]);
-  removeTempDirs();
+  try {
+    for (const ingester of running) await ingester.stop();
+    for (const engine of engines) await engine.close();
+  } finally {
+    // Unmounted whatever happened above (a failed test must not leave a full tmpfs behind).
+    for (const dir of mounted) execFileSync('umount', ['-l', dir]);
+    removeTempDirs();
+  }
 });
 
 /** A small real file system at `dir` (tmpfs). Fails the test, saying why, where mount is not permitted. */
