@@ -4,7 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { isServiceError } from '../../common/errors.js';
 import { RECOVERY_SKEW_MS, type IngestCore } from './core.js';
+import { ContainmentError, errorCode, hashFile, statEntry } from './entries.js';
 import { ingestFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
@@ -21,6 +23,8 @@ export class ProofCollector {
   /** Per engine, the latest start of a job seen finished (see checkOverdue). */
   private readonly latestFinishedStart = new Map<string, number>();
   pollRunning: Promise<void> | undefined;
+  /** Rows waiting for their job that the watcher saw change (looked at before the next poll). */
+  readonly suspects = new Set<number>();
 
   constructor(private readonly core: IngestCore) {}
 
@@ -39,6 +43,7 @@ export class ProofCollector {
    * file — which matters most against a remote service.
    */
   async pollRound(): Promise<void> {
+    if (this.suspects.size > 0) await this.checkSuspects();
     const waiting = new Map<string, FileRow>();
     let since = Infinity;
     for (const row of this.core.rows.values()) {
@@ -179,7 +184,75 @@ export class ProofCollector {
     return { final: final!, proof: proof! };
   }
 
+  /**
+   * Files the watcher saw change while they waited for their job: one whose size or time
+   * changed has its credential withdrawn (unscheduled, which deletes it: nothing was issued) and
+   * settles again, so its new content is what is issued. A credential that cannot be withdrawn
+   * any more (its job started) is left; finish() tells it superseded.
+   */
+  private async checkSuspects(): Promise<void> {
+    for (const id of [...this.suspects]) {
+      this.suspects.delete(id);
+      const row = this.core.rows.get(id);
+      if (!row || row.state !== 'scheduled' || this.core.busy.has(id) || this.core.queues.finish.queued.has(id)) continue;
+      const info = await statEntry(this.core.pathOf(row));
+      if (info.kind !== 'file' || (info.size === row.size && info.mtimeMs === row.mtime_ms)) continue;
+      const uid = row.credential_uid!;
+      try {
+        if (!(await this.core.service.unscheduleCredential(uid, row.engine)).credential_deleted) continue;
+      } catch (error) {
+        if (isServiceError(error)) continue;
+        throw error;
+      }
+      this.core.warn(`${row.rel_path} changed after it was taken, before it was issued: its credential ${uid} is withdrawn, and the new content is taken once it is stable`);
+      this.core.unindexContent(row);
+      this.core.save(row, { state: 'seen', size: info.size, mtime_ms: info.mtimeMs, sha256: null, details: null, sidecar: null, credential_uid: null, job_uid: null });
+      const now = Date.now();
+      this.core.settling.set(row.id, { stableSince: now, checkAt: now + this.core.stableMs });
+    }
+  }
+
+  /**
+   * Whether the file is still what was issued: size and modification time, then its hash.
+   * `gone`: deleted (or a link put in its place, which is never read); `changed`: other content.
+   */
+  private async compare(row: FileRow): Promise<'same' | 'changed' | 'gone'> {
+    const path = this.core.pathOf(row);
+    const info = await statEntry(path);
+    if (info.kind !== 'file') return 'gone';
+    if (info.size !== row.size || info.mtimeMs !== row.mtime_ms) return 'changed';
+    try {
+      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot);
+      return sha256 === row.sha256 ? 'same' : 'changed';
+    } catch (error) {
+      if (error instanceof ContainmentError || errorCode(error) === 'ENOENT') return 'gone';
+      throw error;
+    }
+  }
+
+  /**
+   * The file changed after it was taken and its credential is issued: the proof (of the content
+   * that was issued) gets a note beside it saying so, the file is not moved to done/, and it is
+   * taken again as a new file.
+   */
+  private async supersede(row: FileRow): Promise<void> {
+    const folder = this.core.folderOf(row);
+    const message = `${row.rel_path} changed after it was taken: credential ${row.credential_uid} was issued for its earlier content (sha256 ${row.sha256}), so this proof is superseded. The file was not moved to ${DONE_DIR}/; its new content is taken as a new file.`;
+    await writeAtomic(
+      fitPath(row.proof_path!, '.superseded.json'),
+      `${JSON.stringify({ id: 'superseded', message, when: new Date().toISOString(), file: row.rel_path, sha256: row.sha256, credential_uid: row.credential_uid, proof: row.proof_path }, null, 2)}\n`,
+    );
+    this.core.warn(message);
+    this.core.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: Date.now() });
+    this.core.counts.issued++;
+    this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
+    // Taken again right away as a new file (not only at the next rescan).
+    this.core.untrack(row);
+    this.core.discovered.set(this.core.key(folder, row.rel_path), { folder, rel: row.rel_path });
+  }
+
   async finish(row: FileRow): Promise<void> {
+    let checked: 'same' | 'gone' | undefined;
     if (row.state === 'scheduled') {
       const credentialUid = row.credential_uid!;
       let certificateUid = this.certificateOf.get(credentialUid);
@@ -200,14 +273,25 @@ export class ProofCollector {
         // Where the proof goes is journaled before it is written: a restart writes the same file.
         await this.core.durable();
       }
+      // Before the proof is written: is the file still what was issued?
+      const change = await this.compare(row);
       const proofText = await this.core.service.downloadCertificate(certificateUid);
       await writeAtomic(row.proof_path!, proofText);
+      if (change === 'changed') {
+        this.certificateOf.delete(credentialUid);
+        return this.supersede(row);
+      }
+      checked = change;
       this.core.save(row, { state: 'issued' });
       this.certificateOf.delete(credentialUid);
       await this.core.durable();
       ingestFaultPoint('after-issued');
     }
     if (row.state !== 'issued') return;
+    // Before the move: still what was issued? (Checked again after a restart, or if it was not hashed just now.)
+    const now = await statEntry(this.core.pathOf(row));
+    const unchanged = checked === 'same' && now.kind === 'file' && now.size === row.size && now.mtimeMs === row.mtime_ms;
+    if (!unchanged && (await this.compare(row)) === 'changed') return this.supersede(row);
     // Moved, never issued again: the journal says issued.
     const source = this.core.pathOf(row);
     const moved = (this.core.filer.movable(row, source) && (await moveFile(source, row.final_path!))) || existsSync(row.final_path!);

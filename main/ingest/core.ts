@@ -92,6 +92,8 @@ export class IngestCore {
   readonly token: string;
   recovering = false;
   stopping = false;
+  /** Paused: no new work starts (work under way finishes); the watchers keep noting what arrives. */
+  paused = false;
   lastWarning = '';
   // The stages, set by the coordinator right after construction (they refer to one another).
   settler!: Settler;
@@ -198,7 +200,7 @@ export class IngestCore {
   }
 
   pump(): void {
-    if (this.stopping) return;
+    if (this.stopping || this.paused) return;
     for (const queue of Object.values(this.queues)) {
       while (queue.active < queue.limit && queue.queued.size > 0) {
         const id = queue.next()!;
@@ -269,8 +271,9 @@ export class IngestCore {
       this.save(row, { closed_at: Date.now() });
       return;
     }
+    const step = row.state === 'scheduled' ? 'Its proof could not be written' : row.state === 'issued' ? `It could not be moved to done/` : 'It could not be sent';
     const issued = row.credential_uid && (row.state === 'scheduled' || row.state === 'issued') ? ` Its credential ${row.credential_uid} was issued; the proof can be downloaded from the service.` : '';
-    this.filer.fail(row, 'internal_error', `Gave up after ${tries} tries: ${what}.${issued}`);
+    this.filer.fail(row, 'internal_error', `${step}: gave up after ${tries} tries (${what}).${issued}`);
   }
 
   warn(message: string): void {

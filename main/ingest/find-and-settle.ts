@@ -72,6 +72,8 @@ export class Settler {
     if (id !== undefined) {
       const s = this.core.settling.get(id);
       if (s) s.checkAt = Math.min(s.checkAt, Date.now());
+      // Changed after it was taken: looked at before its credential is issued.
+      else if (!gone) this.core.collector.suspects.add(id);
       return;
     }
     if (gone) return;

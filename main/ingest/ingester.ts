@@ -13,9 +13,9 @@
  * the states and why each crash point is safe.
  */
 import { randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 import { validateTags } from '../../common/validate.js';
 import { ProofCollector } from './collect-proofs.js';
@@ -23,11 +23,13 @@ import { IngestCore, type Folder } from './core.js';
 import { Describer } from './describe.js';
 import { Filer } from './file-away.js';
 import { Settler } from './find-and-settle.js';
-import { DEFAULT_PROOFS_DIR } from './names.js';
-import type { IngesterOptions, IngestProgress } from './types.js';
+import { isInside, toPosix } from './entries.js';
+import { DEFAULT_PROOFS_DIR, FAILED_DIR } from './names.js';
+import { firstFree, fitPath, moveFile, numbered } from './paths.js';
+import type { FailedFile, IngesterOptions, IngestProgress } from './types.js';
 import { Uploader } from './upload-and-schedule.js';
 
-export type { IngestEvent, IngesterOptions, IngestProgress, WatchFolderOptions } from './types.js';
+export type { FailedFile, IngestEvent, IngesterOptions, IngestProgress, WatchFolderOptions } from './types.js';
 
 export class Ingester {
   private readonly core: IngestCore;
@@ -116,7 +118,7 @@ export class Ingester {
 
   private every(ms: number, fn: () => Promise<void>): void {
     const timer = setInterval(() => {
-      if (!this.core.stopping) void fn();
+      if (!this.core.stopping && !this.core.paused) void fn();
     }, ms);
     this.timers.push(timer);
   }
@@ -158,5 +160,65 @@ export class Ingester {
       this.core.problem('giving the folders up', error);
     }
     this.core.journal.close();
+  }
+
+  /** Pauses: no new work starts (work under way finishes and is journaled); resume() goes on. */
+  pause(): void {
+    this.core.paused = true;
+  }
+
+  resume(): void {
+    if (!this.core.paused) return;
+    this.core.paused = false;
+    this.core.pump();
+    void this.core.settler.settle();
+  }
+
+  get paused(): boolean {
+    return this.core.paused;
+  }
+
+  /**
+   * The failed files with their reasons, newest first: those filed under failed/ (from the
+   * journal, also of earlier runs, while the file is still there) and those left in place (links,
+   * names that are not UTF-8) since start.
+   */
+  failedFiles(limit = 1000): FailedFile[] {
+    const left = this.core.failures.filter((f) => f.failed_path === null);
+    const filed: FailedFile[] = [];
+    for (const row of this.core.journal.failedRows(this.core.folders.map((f) => f.id), limit)) {
+      if (!row.final_path || !existsSync(row.final_path)) continue;
+      filed.push({ folder: this.core.byId.get(row.folder_id)!.root, path: row.rel_path, id: row.error_id ?? 'invalid_value', message: row.error_message ?? '', failed_path: row.final_path, when: new Date(row.updated_at).toISOString() });
+    }
+    return [...left.reverse(), ...filed].slice(0, limit);
+  }
+
+  /**
+   * Puts a failed file back to be taken again: failed/NAME (and its sidecar) moves back to its
+   * place in the folder (numbered if the name is taken meanwhile). Its note stays in failed/
+   * until the retry succeeds, then it is removed. A file left in place is looked at again.
+   * Returns where the file is now.
+   */
+  async retry(failed: Pick<FailedFile, 'folder' | 'path' | 'failed_path'>): Promise<string> {
+    const folder = this.core.folders.find((f) => f.root === resolve(failed.folder));
+    if (!folder) throw new ServiceError('invalid_value', `${failed.folder} is not watched here`);
+    if (failed.failed_path === null) {
+      this.core.refused.delete(this.core.key(folder, failed.path));
+      this.core.discovered.set(this.core.key(folder, failed.path), { folder, rel: failed.path });
+      return join(folder.root, failed.path);
+    }
+    if (!isInside(join(folder.root, FAILED_DIR), resolve(failed.failed_path))) throw new ServiceError('invalid_value', `${failed.failed_path} is not in ${join(folder.root, FAILED_DIR)}`);
+    if (!existsSync(failed.failed_path)) throw new ServiceError('missing_file', `${failed.failed_path} is no longer there`);
+    const [back] = firstFree((n) => [join(folder.root, numbered(failed.path, n))], this.core.reserved);
+    await moveFile(failed.failed_path, back!);
+    const sidecar = fitPath(failed.failed_path, '.json');
+    if (existsSync(sidecar)) await moveFile(sidecar, fitPath(back!, '.json'));
+    this.core.discovered.set(this.core.key(folder, toPosix(relative(folder.root, back!))), { folder, rel: toPosix(relative(folder.root, back!)) });
+    return back!;
+  }
+
+  /** Names of the watched folders (resolved paths). */
+  folders(): string[] {
+    return this.core.folders.map((f) => f.root);
   }
 }

@@ -234,6 +234,13 @@ export class Journal {
       .all(JSON.stringify(folderIds)) as FileRow[];
   }
 
+  /** Files filed under failed/ (closed), newest first. */
+  failedRows(folderIds: number[], limit: number): FileRow[] {
+    return this.db
+      .prepare("SELECT * FROM files WHERE state = 'failed' AND closed_at IS NOT NULL AND folder_id IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?")
+      .all(JSON.stringify(folderIds), limit) as FileRow[];
+  }
+
   insert(row: Omit<FileRow, 'id'>): FileRow {
     const id = this.statements.insert.run(row).lastInsertRowid as number;
     return { ...row, id };
