@@ -23,6 +23,22 @@ export function isDiskFull(error: unknown): boolean {
   return false;
 }
 
+/** Below this much free space, SQLite's "disk I/O error" on opening (it could not make its WAL files) is a full disk. */
+const LOW_SPACE = 1024 * 1024;
+
+/**
+ * Whether an error met while opening or writing in `dir` is a full disk: isDiskFull, or SQLite's
+ * I/O error (SQLITE_IOERR_*, what opening a database in WAL mode gives on a full disk) when
+ * the disk holding `dir` has almost no space left.
+ */
+export function isDiskFullAt(error: unknown, dir: string): boolean {
+  if (isDiskFull(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_IOERR')) return false;
+  const free = freeBytes(dir);
+  return free !== undefined && free < LOW_SPACE;
+}
+
 /** `1.2 MB`, `512 KB`, `87 B`. */
 export function formatBytes(n: number): string {
   if (n >= 1024 * 1024 * 1024) return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;

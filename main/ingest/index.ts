@@ -4,3 +4,4 @@ export { Journal, JOURNAL_FILE, FILE_STATES, FolderBusyError, type FileRow, type
 export { INGEST_FAULT_ENV, type IngestFaultPoint } from './fault-points.js';
 export { DONE_DIR, FAILED_DIR, DUPLICATE_DIR, DEFAULT_PROOFS_DIR, MANIFEST_FILE } from './names.js';
 export { formatProgress } from './progress.js';
+export { isDiskFull, isDiskFullAt, fullPath } from './disk-full.js';

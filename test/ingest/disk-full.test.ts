@@ -5,14 +5,14 @@
  * where they are, nothing goes to failed/, no temporary file is left, the user is told once per
  * disk, and when space is freed every file is issued and every proof written.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engine, type EmbeddedService } from '../../main/engine/index.js';
 import { Ingester, type IngestEvent } from '../../main/ingest/index.js';
-import { MemorySecretStore } from '../../main/secrets/index.js';
-import { filesUnder, removeTempDirs, sleep, tempDir, waitFor } from './helpers.js';
+import { MemorySecretStore, PASSPHRASE_ENV } from '../../main/secrets/index.js';
+import { REPO_ROOT, filesUnder, removeTempDirs, sleep, tempDir, waitFor } from './helpers.js';
 
 const mounted: string[] = [];
 const engines: Engine[] = [];
@@ -139,5 +139,68 @@ describe('a full disk', () => {
     await waitFor('the ingester to finish', () => ingester.pending() === 0, 30_000);
     expect(filesUnder(join(root, 'done'))).toHaveLength(FILES);
     expect((await service.listCertificates({ and_credential_tags: 'full-disk', per_page: 1 })).total_items).toBe(FILES);
+  });
+});
+
+/** `npm run cli -- ARGS` as a child process, with its output kept. */
+function cli(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'main', 'cli', 'index.ts'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, [PASSPHRASE_ENV]: 'full disk passphrase', PROOFDESK_INGEST_FAULT: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  void ended.then(() => clearTimeout(timer));
+  return { child, out, ended };
+}
+
+describe('watch on a full disk (the command)', () => {
+  it('never a stack trace: a few clear lines while the data directory is full, everything issued once space is back, and a clear exit when full at start', async () => {
+    const dataDir = join(tempDir(), 'cli-data-disk');
+    mountSmallDisk(dataDir, '48m');
+    const added = cli(['partner', 'add', '--name', 'Full Disk CLI', '--issuing-interval', '1s', '--data', dataDir]);
+    expect(await added.ended).toBe(0);
+    const root = join(tempDir(), 'inbox');
+    mkdirSync(root);
+    const watch = cli(['watch', root, '--data', dataDir, '--stable', '200ms', '--tag', 'cli-full']);
+    await waitFor('watch to start', () => watch.out.stderr.includes('watching'), 60_000);
+    const ballast = fill(dataDir);
+    drop(root);
+    await waitFor('the full disk to be told', () => watch.out.stderr.includes('is full'), 30_000);
+    await sleep(4_000);
+    expect(watch.child.exitCode).toBeNull();
+    expect(watch.out.stderr).not.toMatch(/^\s+at /m);
+    expect(watch.out.stderr).not.toContain('SqliteError');
+    expect(watch.out.stderr.split('\n').filter((l) => /full/i.test(l)).length).toBeLessThanOrEqual(3);
+    expect(filesUnder(join(root, 'failed'))).toEqual([]);
+    rmSync(ballast);
+    await waitFor(`${FILES} files in done/`, () => filesUnder(join(root, 'done')).length === FILES, 90_000);
+    expect(filesUnder(join(root, 'proofs'))).toHaveLength(FILES);
+    watch.child.kill('SIGINT');
+    expect(await watch.ended).toBe(0);
+    expect(watch.out.stderr).not.toMatch(/^\s+at /m);
+
+    // Full before it starts: one clear line or it waits, never a stack trace.
+    const ballast2 = fill(dataDir);
+    writeFileSync(join(root, 'late.txt'), 'dropped while the disk is full');
+    const again = cli(['watch', root, '--data', dataDir, '--stable', '200ms', '--tag', 'cli-full']);
+    await waitFor('watch to start or stop', () => again.child.exitCode !== null || again.out.stderr.includes('watching'), 60_000);
+    if (again.child.exitCode === null) {
+      await sleep(3_000);
+      rmSync(ballast2);
+      await waitFor('late.txt in done/', () => existsSync(join(root, 'done', 'late.txt')), 60_000);
+      again.child.kill('SIGINT');
+      expect(await again.ended).toBe(0);
+    } else {
+      expect(again.child.exitCode, again.out.stderr).toBe(75);
+      expect(again.out.stderr).toMatch(/is full/);
+      rmSync(ballast2);
+    }
+    expect(again.out.stderr).not.toMatch(/^\s+at /m);
+    expect(again.out.stderr).not.toContain('Unexpected error');
   });
 });
