@@ -78,6 +78,9 @@ export class Filer {
       if (path === this.core.pathOf(row)) {
         const signature = signatureOf(path);
         if (signature) this.core.refused.set(this.core.key(folder, row.rel_path), signature);
+        // Listed by failedFiles() as left in place.
+        const failure = this.core.failures.findLast((f) => f.folder === folder.root && f.path === row.rel_path);
+        if (failure) failure.failed_path = null;
       }
       if (row.state !== 'failed') this.core.warn(`${row.rel_path} is left where it is: ${error.message}`);
       return false;

@@ -96,6 +96,8 @@ describe('containment: links are never followed, read or moved', () => {
     expect(readJson(join(root, 'failed', 'outside-dir.error.json'))).toMatchObject({ id: 'no_file_on_payload', message: expect.stringContaining('symbolic link') });
     expect(readJson(join(root, 'failed', 'hard.txt.error.json'))).toMatchObject({ id: 'no_file_on_payload', message: expect.stringContaining('hard link') });
     expect(filesUnder(join(root, 'done'))).toEqual(['inside.txt', 'real.txt']);
+    // Listed as failed files left in place.
+    expect(ingester.failedFiles().filter((f) => f.failed_path === null).map((f) => f.path).sort()).toEqual(['hard.txt', 'hostname.txt', 'inside-link.txt', 'outside-dir', 'private.txt']);
     // Reported once, not again on every rescan.
     await new Promise((r) => setTimeout(r, 2_500));
     expect(failedPaths(events)).toHaveLength(5);
