@@ -31,17 +31,23 @@ import { Uploader } from './upload-and-schedule.js';
 
 export type { FailedFile, IngestEvent, IngesterOptions, IngestProgress, WatchFolderOptions } from './types.js';
 
+/** The shared state with its five stages wired to it (the stages refer to one another through it). */
+export function createCore(options: IngesterOptions, token: string): IngestCore {
+  const core = new IngestCore(options, token);
+  core.settler = new Settler(core);
+  core.describer = new Describer(core);
+  core.uploader = new Uploader(core);
+  core.collector = new ProofCollector(core);
+  core.filer = new Filer(core);
+  return core;
+}
+
 export class Ingester {
   private readonly core: IngestCore;
   private readonly timers: NodeJS.Timeout[] = [];
 
   private constructor(options: IngesterOptions) {
-    this.core = new IngestCore(options, randomUUID());
-    this.core.settler = new Settler(this.core);
-    this.core.describer = new Describer(this.core);
-    this.core.uploader = new Uploader(this.core);
-    this.core.collector = new ProofCollector(this.core);
-    this.core.filer = new Filer(this.core);
+    this.core = createCore(options, randomUUID());
   }
 
   /**
