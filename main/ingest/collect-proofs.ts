@@ -294,7 +294,7 @@ export class ProofCollector {
     if (!unchanged && (await this.compare(row)) === 'changed') return this.supersede(row);
     // Moved, never issued again: the journal says issued.
     const source = this.core.pathOf(row);
-    const moved = (this.core.filer.movable(row, source) && (await moveFile(source, row.final_path!))) || existsSync(row.final_path!);
+    const moved = (this.core.filer.movable(row, source) && (await moveFile(source, row.final_path!, this.core.folderOf(row).realRoot))) || existsSync(row.final_path!);
     await this.core.filer.moveSidecar(row);
     await this.core.filer.removeStaleNote(row);
     if (!moved) this.core.warn(`${row.rel_path} was issued but had gone from the folder before it could be moved to ${DONE_DIR}/`);

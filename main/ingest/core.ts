@@ -10,7 +10,7 @@ import { isServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { ProofCollector } from './collect-proofs.js';
 import type { Describer } from './describe.js';
-import type { EntryInfo } from './entries.js';
+import { signatureOf, type EntryInfo } from './entries.js';
 import type { Filer } from './file-away.js';
 import type { Settler } from './find-and-settle.js';
 import { FILE_STATES, Journal, type FileRow, type FileState } from './journal.js';
@@ -268,6 +268,9 @@ export class IngestCore {
     this.attempts.delete(row.id);
     if (row.state === 'failed' || row.state === 'duplicate') {
       this.warn(`${row.rel_path} could not be filed under ${row.state === 'failed' ? 'failed' : 'duplicate'}/ after ${tries} tries (${what}); it is left where it is`);
+      // Not taken again by the next scan while it stays as it is.
+      const signature = signatureOf(this.pathOf(row));
+      if (signature) this.refused.set(`${row.folder_id}\0${row.rel_path}`, signature);
       this.save(row, { closed_at: Date.now() });
       return;
     }

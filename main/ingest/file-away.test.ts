@@ -50,3 +50,18 @@ describe('file away', () => {
     expect(existsSync(join(f.root, 'failed', 'b.txt.error.json'))).toBe(true);
   });
 });
+
+describe('file away, destinations', () => {
+  it('a failed/ that is a link to elsewhere is not moved into: the file stays in the folder', async () => {
+    const elsewhere = join(f.base, 'elsewhere');
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(f.root, 'failed'));
+    writeFileSync(join(f.root, 'bad.txt'), 'bad');
+    const bad = await settled('bad.txt');
+    f.core.filer.fail(bad, 'invalid_value', 'Not good enough');
+    await expect(f.core.filer.fileAway(bad)).rejects.toMatchObject({ code: 'EOUTSIDE' });
+    expect(readFileSync(join(f.root, 'bad.txt'), 'utf8')).toBe('bad');
+    expect(existsSync(join(elsewhere, 'bad.txt'))).toBe(false);
+    expect(existsSync(join(elsewhere, 'bad.txt.error.json'))).toBe(false);
+  });
+});

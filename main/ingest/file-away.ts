@@ -47,7 +47,11 @@ export class Filer {
     await this.core.durable();
     const when = new Date(row.updated_at).toISOString();
     if (row.state === 'failed') {
-      await writeAtomic(noteOf(row.final_path!, 'failed'), `${JSON.stringify({ id: row.error_id, message: row.error_message, when, file: row.rel_path, sha256: row.sha256 }, null, 2)}\n`);
+      await writeAtomic(
+        noteOf(row.final_path!, 'failed'),
+        `${JSON.stringify({ id: row.error_id, message: row.error_message, when, file: row.rel_path, sha256: row.sha256 }, null, 2)}\n`,
+        this.core.folderOf(row).realRoot,
+      );
     } else {
       let original: Record<string, unknown> | null = null;
       if (row.duplicate_of !== null) {
@@ -57,9 +61,10 @@ export class Filer {
       await writeAtomic(
         noteOf(row.final_path!, 'duplicate'),
         `${JSON.stringify({ id: 'duplicate', message: row.error_message, when, file: row.rel_path, sha256: row.sha256, duplicate_of: original }, null, 2)}\n`,
+        this.core.folderOf(row).realRoot,
       );
     }
-    if (this.movable(row, this.core.pathOf(row))) await moveFile(this.core.pathOf(row), row.final_path!);
+    if (this.movable(row, this.core.pathOf(row))) await moveFile(this.core.pathOf(row), row.final_path!, this.core.folderOf(row).realRoot);
     await this.moveSidecar(row);
     if (row.state === 'duplicate') await this.removeStaleNote(row);
     this.core.save(row, { closed_at: Date.now() });
@@ -90,7 +95,7 @@ export class Filer {
   async moveSidecar(row: FileRow): Promise<void> {
     if (!row.sidecar || !row.final_path) return;
     const sidecar = join(this.core.folderOf(row).root, row.sidecar);
-    if (this.movable(row, sidecar)) await moveFile(sidecar, fitPath(row.final_path, '.json'));
+    if (this.movable(row, sidecar)) await moveFile(sidecar, fitPath(row.final_path, '.json'), this.core.folderOf(row).realRoot);
   }
 
   /**

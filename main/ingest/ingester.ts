@@ -216,9 +216,9 @@ export class Ingester {
     if (!isInside(join(folder.root, FAILED_DIR), resolve(failed.failed_path))) throw new ServiceError('invalid_value', `${failed.failed_path} is not in ${join(folder.root, FAILED_DIR)}`);
     if (!existsSync(failed.failed_path)) throw new ServiceError('missing_file', `${failed.failed_path} is no longer there`);
     const [back] = firstFree((n) => [join(folder.root, numbered(failed.path, n))], this.core.reserved);
-    await moveFile(failed.failed_path, back!);
+    await moveFile(failed.failed_path, back!, folder.realRoot);
     const sidecar = fitPath(failed.failed_path, '.json');
-    if (existsSync(sidecar)) await moveFile(sidecar, fitPath(back!, '.json'));
+    if (existsSync(sidecar)) await moveFile(sidecar, fitPath(back!, '.json'), folder.realRoot);
     this.core.discovered.set(this.core.key(folder, toPosix(relative(folder.root, back!))), { folder, rel: toPosix(relative(folder.root, back!)) });
     return back!;
   }

@@ -1,8 +1,8 @@
 /** Small file-system steps of the ingester: atomic writes, moves that make their folder, unique names. */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, posix } from 'node:path';
+import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, posix, sep } from 'node:path';
 
 /** The longest file name most file systems take, in bytes (ext4, APFS, NTFS in UTF-16 units). */
 export const NAME_MAX = 255;
@@ -57,8 +57,9 @@ export function tempNameOf(path: string): string {
  * Writes a file whole or not at all: its temporary name, then a rename. A write that fails
  * (a full disk) removes its temporary file: no 0-byte or half file is left behind.
  */
-export async function writeAtomic(path: string, data: string): Promise<void> {
+export async function writeAtomic(path: string, data: string, inside?: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
+  if (inside !== undefined) await checkInside(dirname(path), inside);
   const temp = tempNameOf(path);
   try {
     await writeFile(temp, data);
@@ -76,9 +77,23 @@ function withPath(error: unknown, path: string): unknown {
   return error;
 }
 
-/** Moves a file, making the destination's folder; false when the source is gone. */
-export async function moveFile(from: string, to: string): Promise<boolean> {
+/** Refuses a folder whose real path is not inside `inside` (a real path): it leads out through a link. */
+async function checkInside(dir: string, inside: string): Promise<void> {
+  const real = await realpath(dir);
+  if (real !== inside && !real.startsWith(inside + sep)) {
+    throw Object.assign(new Error(`${dir} leads outside the watched folder (to ${real}, through a link): nothing is moved or written there`), { code: 'EOUTSIDE', path: dir });
+  }
+}
+
+/**
+ * Moves a file, making the destination's folder; false when the source is gone. With `inside`
+ * (a real path), the destination's folder must really be inside it: a `done/` or `failed/`
+ * that is a link to elsewhere is refused (error code EOUTSIDE), so nothing is moved out of the
+ * watched folder through it.
+ */
+export async function moveFile(from: string, to: string, inside?: string): Promise<boolean> {
   await mkdir(dirname(to), { recursive: true });
+  if (inside !== undefined) await checkInside(dirname(to), inside);
   try {
     await rename(from, to);
     return true;
