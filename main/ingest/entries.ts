@@ -25,7 +25,7 @@ export function kindOf(info: { isFIFO(): boolean; isSocket(): boolean; isCharact
 }
 
 export type EntryInfo =
-  | { kind: 'file'; size: number; mtimeMs: number; ino: number }
+  | { kind: 'file'; size: number; mtimeMs: number; ino: number; signature?: string }
   | { kind: 'gone' }
   /** Something that is not taken: `link` when it is a link (never read, never moved). */
   | { kind: 'other'; reason: string; link?: boolean; signature?: string };
@@ -61,7 +61,7 @@ function classify(info: Stats): EntryInfo {
   if (info.isSymbolicLink()) return { kind: 'other', reason: SYMLINK_REASON, link: true, signature };
   if (!info.isFile()) return { kind: 'other', reason: `Not a regular file (${kindOf(info)}): there is nothing to read` };
   if (info.nlink > 1) return { kind: 'other', reason: HARDLINK_REASON, link: true, signature };
-  return { kind: 'file', size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+  return { kind: 'file', size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, signature };
 }
 
 /**

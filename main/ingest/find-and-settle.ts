@@ -9,7 +9,7 @@ import { watch } from 'chokidar';
 import { readdir } from 'node:fs/promises';
 import type { ErrorId } from '../../common/errors.js';
 import type { Folder, IngestCore } from './core.js';
-import { errorCode, statEntry, toPosix, type EntryInfo } from './entries.js';
+import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
 import { mapLimit } from './work-queue.js';
@@ -162,9 +162,11 @@ export class Settler {
     this.core.journal.transaction(() => {
       for (const { key, folder, rel, info } of found) {
         if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
-        // A link refused before and unchanged since is not reported again.
-        if (info.kind === 'other' && info.signature !== undefined && this.core.refused.get(key) === info.signature) continue;
-        this.core.refused.delete(key);
+        // An entry refused and left in place before (a link), unchanged since, is not reported again.
+        if (this.core.refused.has(key)) {
+          if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
+          this.core.refused.delete(key);
+        }
         const row = this.core.journal.insert({
           folder_id: folder.id,
           rel_path: rel,
