@@ -276,6 +276,7 @@ export class ProofCollector {
       // Before the proof is written: is the file still what was issued?
       const change = await this.compare(row);
       const proofText = await this.core.service.downloadCertificate(certificateUid);
+      this.core.diskFull.assertRoom(row.proof_path!);
       await writeAtomic(row.proof_path!, proofText);
       if (change === 'changed') {
         this.certificateOf.delete(credentialUid);

@@ -48,6 +48,13 @@ describe('DiskFullReporter', () => {
     expect(reporter.any).toBe(false);
   });
 
+  it('while a disk is known full and short of what is needed, a write fails at once instead of trying', () => {
+    const reporter = new DiskFullReporter(() => undefined);
+    expect(() => reporter.assertRoom(join(dir, 'a.proof.json'))).not.toThrow();
+    reporter.report(dir, Number.MAX_SAFE_INTEGER);
+    expect(() => reporter.assertRoom(join(dir, 'a.proof.json'))).toThrow(expect.objectContaining({ code: 'ENOSPC', path: join(dir, 'a.proof.json') }));
+  });
+
   it('formats sizes', () => {
     expect([formatBytes(87), formatBytes(4096), formatBytes(5 * 1024 * 1024)]).toEqual(['87 B', '4 KB', '5.0 MB']);
   });

@@ -103,6 +103,18 @@ export class DiskFullReporter {
     );
   }
 
+  /**
+   * Before a write to `path`: while its disk is known full and still short of what was needed,
+   * fails at once (ENOSPC) instead of trying, so no temporary file comes and goes meanwhile.
+   */
+  assertRoom(path: string): void {
+    if (this.full.size === 0) return;
+    const entry = this.full.get(diskOf(path));
+    if (!entry) return;
+    const free = freeBytes(path);
+    if (free !== undefined && free < entry.needed) throw Object.assign(new Error(`No space left on the disk holding ${path}`), { code: 'ENOSPC', path });
+  }
+
   /** Tells the disks that have room again (as much as was needed, and a margin). */
   check(): void {
     for (const [disk, { path, needed }] of this.full) {

@@ -45,6 +45,7 @@ export class Filer {
     }
     if (row.state !== 'failed' && row.state !== 'duplicate') return;
     await this.core.durable();
+    this.core.diskFull.assertRoom(row.final_path!);
     const when = new Date(row.updated_at).toISOString();
     if (row.state === 'failed') {
       await writeAtomic(
