@@ -1,10 +1,11 @@
 /**
- * A small CSV reader for manifest.csv (RFC 4180: quoted fields with "" escapes and line breaks
- * inside quotes, CRLF or LF), keeping the line each record starts on so errors can name it.
- * The delimiter is a comma, or a semicolon when the header has semicolons and no comma (what
- * spreadsheets write in many locales). An unterminated quote spoils only its own record:
- * reading goes on from the line after it.
+ * Reads manifest.csv with csv-parse (RFC 4180: quoted fields with "" escapes and line breaks
+ * inside quotes, CRLF, LF or CR line ends), keeping the line each record starts on so errors can
+ * name it. The delimiter is a comma, or a semicolon when the header has semicolons and no comma
+ * (what spreadsheets write in many locales). An unterminated quote spoils only its own record:
+ * reading goes on from the line after the one it starts on.
  */
+import { parse, type CsvError as ParseError } from 'csv-parse/sync';
 
 export interface CsvRecord {
   /** 1-based line the record starts on. */
@@ -38,91 +39,69 @@ function detectDelimiter(text: string): ',' | ';' {
   return commas === 0 && semicolons > 0 ? ';' : ',';
 }
 
-/** Offsets where each line starts, to turn a position into a line number. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
+function options(delimiter: string, onRecord: (fields: string[], endLine: number, emptyLines: number) => void) {
+  return {
+    delimiter,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    // Rows of another length are reported by the manifest reader with their line, not here.
+    relax_column_count: true,
+    // Text after a closing quote, or a quote inside an unquoted field, is kept as it stands.
+    relax_quotes: true,
+    skip_empty_lines: true,
+    on_record: (record: string[], context: { lines: number; empty_lines: number }) => {
+      onRecord(record, context.lines, context.empty_lines);
+      return null;
+    },
+  };
+}
+
+/** The fields of a line cut short by an unterminated quote: those before the quote's field. */
+function fieldsBefore(line: string, delimiter: string): string[] {
+  for (let end = line.lastIndexOf(delimiter); end >= 0; end = line.lastIndexOf(delimiter, end - 1)) {
+    const fields: string[] = [];
+    try {
+      parse(line.slice(0, end), options(delimiter, (record) => fields.push(...record)));
+      return fields;
+    } catch {
+      if (end === 0) break;
+    }
+  }
+  return [];
 }
 
 export function parseCsv(input: string): CsvResult {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const delimiter = detectDelimiter(text);
-  const starts = lineStarts(text);
-  const lineAt = (pos: number): number => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const lines = text.split(/\r\n|\n|\r/);
   const records: CsvRecord[] = [];
   const errors: CsvError[] = [];
-  let pos = 0;
-  while (pos < text.length) {
-    const recordStart = pos;
-    const fields: string[] = [];
-    let field = '';
-    let unterminated = false;
-    for (;;) {
-      if (pos >= text.length) {
-        fields.push(field);
-        break;
-      }
-      const ch = text[pos]!;
-      if (ch === '"' && field.length === 0) {
-        // A quoted field: up to the closing quote; "" is a quote inside.
-        let end = pos + 1;
-        let value = '';
-        for (;;) {
-          const next = text.indexOf('"', end);
-          if (next < 0) {
-            unterminated = true;
-            break;
-          }
-          value += text.slice(end, next);
-          if (text[next + 1] === '"') {
-            value += '"';
-            end = next + 2;
-            continue;
-          }
-          end = next + 1;
-          break;
-        }
-        if (unterminated) break;
-        field = value;
-        pos = end;
-        // Text after the closing quote (lenient: kept as it stands).
-        while (pos < text.length && text[pos] !== delimiter && text[pos] !== '\n' && text[pos] !== '\r') field += text[pos++];
-        continue;
-      }
-      if (ch === delimiter) {
-        fields.push(field);
-        field = '';
-        pos++;
-        continue;
-      }
-      if (ch === '\n' || ch === '\r') {
-        fields.push(field);
-        pos += ch === '\r' && text[pos + 1] === '\n' ? 2 : 1;
-        break;
-      }
-      field += ch;
-      pos++;
+  // Parse from line `from` (0-based) on; after an unterminated quote, go on from the next line.
+  for (let from = 0; from < lines.length; ) {
+    let lastEnd = from;
+    let lastEmpty = 0;
+    const chunk = lines.slice(from).join('\n');
+    try {
+      parse(
+        chunk,
+        options(delimiter, (fields, endLine, emptyLines) => {
+          const start = lastEnd + 1 + (emptyLines - lastEmpty);
+          lastEnd = from + endLine;
+          lastEmpty = emptyLines;
+          // A line of blanks is not a record.
+          if (fields.length === 1 && fields[0]!.trim() === '') return;
+          records.push({ line: start, fields });
+        }),
+      );
+      break;
+    } catch (error) {
+      if ((error as ParseError).code !== 'CSV_QUOTE_NOT_CLOSED') throw error;
+      // The broken record starts on the first non-blank line after the last good one.
+      let start = lastEnd;
+      while (start < lines.length - 1 && lines[start]!.trim() === '') start++;
+      const line = start + 1;
+      errors.push({ line, message: `line ${line}: a quoted field is never closed`, fields: fieldsBefore(lines[start]!, delimiter) });
+      from = start + 1;
     }
-    const line = lineAt(recordStart);
-    if (unterminated) {
-      errors.push({ line, message: `line ${line}: a quoted field is never closed`, fields });
-      // Go on from the line after the one the bad record started on.
-      pos = line < starts.length ? starts[line]! : text.length;
-      continue;
-    }
-    // Blank lines are not records.
-    if (fields.length === 1 && fields[0]!.trim() === '') continue;
-    records.push({ line, fields });
   }
   return { records, errors, delimiter };
 }

@@ -3,7 +3,7 @@
  * file's folder or one above it. Everything is checked here, before anything is sent, so a
  * bad sidecar or row fails that file alone with a reason naming the line and the field.
  */
-import { statSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { ServiceError, type ErrorId } from '../../common/errors.js';
@@ -183,7 +183,7 @@ export function parseManifest(text: string, name: string, now: number): Manifest
     if (cell === '') continue;
     const file = normalizeManifestPath(cell);
     try {
-      if (record.fields.length > columns.length) {
+      if (record.fields.length !== columns.length) {
         throw new MetadataError('invalid_value', `${name} line ${record.line}: ${record.fields.length} fields, but the header has ${columns.length}`);
       }
       const fields: FileFields = {};
@@ -248,7 +248,9 @@ export class MetadataSource {
     let sidecarUsed: string | null = null;
     try {
       // Synchronous: one cheap call per file on a local folder, where fs/promises costs four.
-      const info = statSync(sidecarPath, { throwIfNoEntry: false });
+      // lstat: a sidecar that is a link is never followed (docs/ingest.md).
+      const info = lstatSync(sidecarPath, { throwIfNoEntry: false });
+      if (info?.isSymbolicLink()) throw new MetadataError('invalid_value', `sidecar ${sidecarRel}: a symbolic link, which is never followed`);
       if (info?.isFile()) {
         if (now - info.mtimeMs < this.stableMs) return { kind: 'wait' };
         sidecarUsed = sidecarRel;
@@ -256,7 +258,9 @@ export class MetadataSource {
       }
     } catch (error) {
       if (error instanceof MetadataError) return { kind: 'fail', error, sidecar: sidecarUsed };
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      // A name too long for a sidecar beside it has none.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENAMETOOLONG' && code !== 'ENOTDIR') {
         return { kind: 'fail', error: new MetadataError('invalid_value', `sidecar ${sidecarRel}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`), sidecar: sidecarUsed };
       }
     }
@@ -287,7 +291,7 @@ export class MetadataSource {
     if (recent && Date.now() - recent.at < MANIFEST_STAT_MS) info = recent.info;
     else {
       try {
-        info = statSync(path, { throwIfNoEntry: false });
+        info = lstatSync(path, { throwIfNoEntry: false });
       } catch {
         info = undefined;
       }

@@ -234,6 +234,13 @@ export class Journal {
       .all(JSON.stringify(folderIds)) as FileRow[];
   }
 
+  /** Files filed under failed/ (closed), newest first. */
+  failedRows(folderIds: number[], limit: number): FileRow[] {
+    return this.db
+      .prepare("SELECT * FROM files WHERE state = 'failed' AND closed_at IS NOT NULL AND folder_id IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT ?")
+      .all(JSON.stringify(folderIds), limit) as FileRow[];
+  }
+
   insert(row: Omit<FileRow, 'id'>): FileRow {
     const id = this.statements.insert.run(row).lastInsertRowid as number;
     return { ...row, id };
@@ -247,6 +254,8 @@ export class Journal {
   private readonly updates = new Map<string, Database.Statement>();
   /** Rows with columns to write at the next flush (the row object holds the values). */
   private readonly pending = new Map<number, { row: FileRow; columns: Set<string> | 'all' }>();
+  /** Told when a background flush fails (a full disk): the writes are kept and tried again with the next. */
+  onFlushError?: (error: unknown) => void;
   private batch: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
 
   /**
@@ -265,7 +274,14 @@ export class Journal {
       const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
       promise.catch(() => undefined);
       this.batch = { promise, resolve, reject };
-      setImmediate(() => this.flush());
+      setImmediate(() => {
+        try {
+          this.flush();
+        } catch (error) {
+          // The writes stay queued for the next flush; whoever awaited them was told.
+          this.onFlushError?.(error);
+        }
+      });
     }
   }
 
@@ -346,9 +362,19 @@ export class Journal {
     return counts;
   }
 
+  /**
+   * Commits what is queued and closes. Writes that cannot be committed (a full disk) are
+   * dropped: no side effect was made on them (each waits for its write), so the journal stays
+   * consistent and the next start redoes that step.
+   */
   close(): void {
-    if (this.db.open) this.flush();
-    if (this.db.open) this.db.close();
+    try {
+      if (this.db.open) this.flush();
+    } catch (error) {
+      this.onFlushError?.(error);
+    } finally {
+      if (this.db.open) this.db.close();
+    }
   }
 }
 

@@ -1,23 +1,99 @@
 /** Small file-system steps of the ingester: atomic writes, moves that make their folder, unique names. */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, posix, sep } from 'node:path';
 
-/**
- * Writes a file whole or not at all: a temporary dotfile beside it, then a rename. The
- * temporary name is fixed, so a write cut short by a crash is overwritten (not left behind)
- * when the restarted ingester writes the same file again.
- */
-export async function writeAtomic(path: string, data: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = join(dirname(path), `.${posix.basename(path)}.writing`);
-  await writeFile(temp, data);
-  await rename(temp, path);
+/** The longest file name most file systems take, in bytes (ext4, APFS, NTFS in UTF-16 units). */
+export const NAME_MAX = 255;
+
+function bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
 }
 
-/** Moves a file, making the destination's folder; false when the source is gone. */
-export async function moveFile(from: string, to: string): Promise<boolean> {
+/** The longest start of `text` that fits in `max` UTF-8 bytes, cut between characters. */
+function truncateBytes(text: string, max: number): string {
+  let used = 0;
+  let end = 0;
+  for (const ch of text) {
+    const size = bytes(ch);
+    if (used + size > max) break;
+    used += size;
+    end += ch.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * `name + suffix` when it fits in NAME_MAX bytes; otherwise the name is shortened (its
+ * extension kept) and marked with a hash of the whole name, so that different long names stay
+ * different: `very-long-na~1a2b3c4d.pdf.proof.json`.
+ */
+export function fitName(name: string, suffix = ''): string {
+  if (bytes(name + suffix) <= NAME_MAX) return name + suffix;
+  const mark = `~${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && bytes(name.slice(dot)) <= 16 ? name.slice(dot) : '';
+  const room = NAME_MAX - bytes(mark + ext + suffix);
+  return truncateBytes(name.slice(0, name.length - ext.length), room) + mark + ext + suffix;
+}
+
+/** `path + suffix`, its last name shortened to fit (fitName). */
+export function fitPath(path: string, suffix = ''): string {
+  return join(dirname(path), fitName(basename(path), suffix));
+}
+
+/**
+ * The temporary name of a file being written: a short dotfile named for a hash of the final
+ * name, so it fits whatever the final name's length, and is the same on every try (a write cut
+ * short by a crash is overwritten, not left behind, when the restarted ingester writes the
+ * same file again).
+ */
+export function tempNameOf(path: string): string {
+  return join(dirname(path), `.${createHash('sha256').update(basename(path)).digest('hex').slice(0, 16)}.writing`);
+}
+
+/**
+ * Writes a file whole or not at all: its temporary name, then a rename. A write that fails
+ * (a full disk) removes its temporary file: no 0-byte or half file is left behind.
+ */
+export async function writeAtomic(path: string, data: string, inside?: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  if (inside !== undefined) await checkInside(dirname(path), inside);
+  const temp = tempNameOf(path);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw withPath(error, temp);
+  }
+}
+
+/** An error of a write names no path (ENOSPC from write(2)): it is given the file's, to tell which disk is full. */
+function withPath(error: unknown, path: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code === 'string' && e.path === undefined) e.path = path;
+  return error;
+}
+
+/** Refuses a folder whose real path is not inside `inside` (a real path): it leads out through a link. */
+async function checkInside(dir: string, inside: string): Promise<void> {
+  const real = await realpath(dir);
+  if (real !== inside && !real.startsWith(inside + sep)) {
+    throw Object.assign(new Error(`${dir} leads outside the watched folder (to ${real}, through a link): nothing is moved or written there`), { code: 'EOUTSIDE', path: dir });
+  }
+}
+
+/**
+ * Moves a file, making the destination's folder; false when the source is gone. With `inside`
+ * (a real path), the destination's folder must really be inside it: a `done/` or `failed/`
+ * that is a link to elsewhere is refused (error code EOUTSIDE), so nothing is moved out of the
+ * watched folder through it.
+ */
+export async function moveFile(from: string, to: string, inside?: string): Promise<boolean> {
   await mkdir(dirname(to), { recursive: true });
+  if (inside !== undefined) await checkInside(dirname(to), inside);
   try {
     await rename(from, to);
     return true;
@@ -33,7 +109,7 @@ export function numbered(relPath: string, n: number): string {
   const dir = posix.dirname(relPath);
   const base = posix.basename(relPath);
   const dot = base.lastIndexOf('.');
-  const named = dot > 0 ? `${base.slice(0, dot)} (${n})${base.slice(dot)}` : `${base} (${n})`;
+  const named = fitName(dot > 0 ? `${base.slice(0, dot)} (${n})${base.slice(dot)}` : `${base} (${n})`);
   return dir === '.' ? named : `${dir}/${named}`;
 }
 

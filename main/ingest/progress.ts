@@ -1,4 +1,4 @@
-import type { IngestProgress } from './ingester.js';
+import type { IngestProgress } from './types.js';
 
 /** The status line: `seen 120 · in progress 3 · waiting for job 17 · issued 100 · failed 0 · duplicates 0`. */
 export function formatProgress(p: IngestProgress): string {

@@ -104,6 +104,16 @@ describe('manifest.csv', () => {
     expect(rows.get('after.pdf')).toEqual({ title: 'After', metadata: { n: '8' } });
   });
 
+  it('a row with fewer fields than the header is an error naming its line, like a longer one', () => {
+    const text = ['file,title,tags,meta.n', 'short.pdf,Short', 'full.pdf,Full,,1', 'multi.pdf,"two', 'lines",x'].join('\n');
+    const { rows, broken } = parseManifest(text, 'manifest.csv', NOW);
+    expect(broken).toBeUndefined();
+    expect((rows.get('short.pdf') as MetadataError).message).toBe('manifest.csv line 2: 2 fields, but the header has 4');
+    expect(rows.get('full.pdf')).toEqual({ title: 'Full', metadata: { n: '1' } });
+    // A record that spans lines is named by the line it starts on.
+    expect((rows.get('multi.pdf') as MetadataError).message).toBe('manifest.csv line 4: 3 fields, but the header has 4');
+  });
+
   it('a header without a file column, or with an unknown column, spoils the whole manifest', () => {
     expect(parseManifest('name,title\na.pdf,A', 'manifest.csv', NOW).broken?.message).toBe('manifest.csv line 1: no "file" column in the header');
     expect(parseManifest('file,titel\na.pdf,A', 'manifest.csv', NOW).broken?.message).toContain('unknown column "titel"');

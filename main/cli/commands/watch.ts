@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
-import { ensurePrivateFile } from '../../engine/index.js';
-import { Ingester, JOURNAL_FILE, formatProgress, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
+import { Ingester, JOURNAL_FILE, formatProgress, fullPath, isDiskFullAt, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
+import { defaultDataDir, ensurePrivateFile } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
+import { EXIT } from '../error-report.js';
 import { partnerService, withEngine, type CliContext } from '../context.js';
 
 export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--flat]
@@ -21,6 +22,10 @@ export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta K
 const TICK_MS = 250;
 /** Without a terminal, the status line is printed this often (when it changed). */
 const LOG_EVERY_MS = 5_000;
+/** The same problem is printed at most this often. */
+const REPEAT_MS = 60_000;
+/** Exit status when the disk is full at start (EX_TEMPFAIL: try again later). */
+const { environment: EXIT_DISK_FULL } = EXIT;
 
 /** `500ms`, `2s`, `1m`, or a bare number of milliseconds. */
 function parseStable(text: string): number {
@@ -62,6 +67,7 @@ function readConfig(file: string): WatchFolderOptions[] {
 /** One status line: redrawn in place on a terminal, printed every few seconds otherwise. */
 class StatusLine {
   private shown = '';
+  private readonly noted = new Map<string, number>();
   private lastLogged = 0;
   constructor(
     private readonly tty: boolean,
@@ -78,8 +84,18 @@ class StatusLine {
     this.shown = line;
   }
 
-  /** A line of its own above the status line. */
+  /**
+   * A line of its own above the status line. The same message (numbers and ids aside) is
+   * printed at most once a minute: a problem that lasts (a full disk, the chain away) is told,
+   * not repeated on every try.
+   */
   note(text: string): void {
+    const key = text.replace(/[0-9a-f]{8}-[0-9a-f-]{27}|\d+/gi, '#');
+    const now = Date.now();
+    const last = this.noted.get(key);
+    if (last !== undefined && now - last < REPEAT_MS) return;
+    this.noted.set(key, now);
+    if (this.noted.size > 1000) this.noted.clear();
     if (this.tty) process.stderr.write(`\r\x1b[K${text}\n${this.shown}`);
     else this.ctx.stderr(text);
   }
@@ -144,64 +160,78 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
 
   const tty = Boolean(process.stderr.isTTY) && !values.json;
   const status = new StatusLine(tty, ctx);
-  return withEngine(
-    userPath(values.data),
-    async (engine) => {
-      const service = partnerService(engine, values.partner);
-      const partnerId = values.partner !== undefined ? engine.partners.resolve(values.partner).id : engine.partners.list()[0]!.id;
-      let ingester: Ingester;
-      try {
-        // The journal is created 0600 before SQLite opens it (its -wal/-shm then follow its mode).
-        ensurePrivateFile(join(engine.dataDir, JOURNAL_FILE));
-        ingester = await Ingester.start({
-          service,
-          dataDir: engine.dataDir,
-          folders,
-          target: `partner:${partnerId}`,
-          stableMs,
-          onEvent: (event) => {
-            if (values.json) ctx.stdout(JSON.stringify(event));
-            // Proof paths are for programs reading stdout; on a terminal the status line says it.
-            else if (event.type === 'issued' && !process.stdout.isTTY) ctx.stdout(event.proof);
-            const text = describe(event);
-            if (text) status.note(text);
-          },
+  const dataDir = userPath(values.data);
+  try {
+    return await watchWith(dataDir);
+  } catch (error) {
+    const dir = dataDir ?? defaultDataDir();
+    if (!isDiskFullAt(error, dir)) throw error;
+    // Full before watching could start (the databases could not be opened or written).
+    const where = fullPath(error, dir);
+    ctx.stderr(`Cannot watch now: the disk holding ${where} is full (${(error as Error).message}). Free some space there and run watch again; nothing was moved or lost.`);
+    return EXIT_DISK_FULL;
+  }
+
+  function watchWith(dataDir: string | undefined): Promise<number> {
+    return withEngine(
+      dataDir,
+      async (engine) => {
+        const service = partnerService(engine, values.partner);
+        const partnerId = values.partner !== undefined ? engine.partners.resolve(values.partner).id : engine.partners.list()[0]!.id;
+        let ingester: Ingester;
+        try {
+          // The journal is created 0600 before SQLite opens it (its -wal/-shm then follow its mode).
+          ensurePrivateFile(join(engine.dataDir, JOURNAL_FILE));
+          ingester = await Ingester.start({
+            service,
+            dataDir: engine.dataDir,
+            folders,
+            target: `partner:${partnerId}`,
+            stableMs,
+            onEvent: (event) => {
+              if (values.json) ctx.stdout(JSON.stringify(event));
+              // Proof paths are for programs reading stdout; on a terminal the status line says it.
+              else if (event.type === 'issued' && !process.stdout.isTTY) ctx.stdout(event.proof);
+              const text = describe(event);
+              if (text) status.note(text);
+            },
+          });
+        } catch (error) {
+          if (isServiceError(error)) throw error;
+          ctx.stderr(`Cannot watch: ${(error as Error).message}`);
+          return 1;
+        }
+        ctx.stderr(`watching ${folders.map((f) => f.path).join(', ')} (Ctrl-C stops; work under way is finished or journaled first)`);
+        const timer = setInterval(() => status.update(formatProgress(ingester.progress())), TICK_MS);
+        const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
+          const onSignal = (s: NodeJS.Signals) => {
+            process.removeListener('SIGINT', onSignal);
+            process.removeListener('SIGTERM', onSignal);
+            // A second signal does not wait: the journal is consistent at every step.
+            process.once('SIGINT', () => process.exit(130));
+            process.once('SIGTERM', () => process.exit(143));
+            resolveSignal(s);
+          };
+          process.on('SIGINT', onSignal);
+          process.on('SIGTERM', onSignal);
         });
-      } catch (error) {
-        if (isServiceError(error)) throw error;
-        ctx.stderr(`Cannot watch: ${(error as Error).message}`);
-        return 1;
-      }
-      ctx.stderr(`watching ${folders.map((f) => f.path).join(', ')} (Ctrl-C stops; work under way is finished or journaled first)`);
-      const timer = setInterval(() => status.update(formatProgress(ingester.progress())), TICK_MS);
-      const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
-        const onSignal = (s: NodeJS.Signals) => {
-          process.removeListener('SIGINT', onSignal);
-          process.removeListener('SIGTERM', onSignal);
-          // A second signal does not wait: the journal is consistent at every step.
-          process.once('SIGINT', () => process.exit(130));
-          process.once('SIGTERM', () => process.exit(143));
-          resolveSignal(s);
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-      });
-      clearInterval(timer);
-      status.update(formatProgress(ingester.progress()), true);
-      status.end();
-      ctx.stderr(`${signal}: stopping; finishing the work under way...`);
-      await ingester.stop();
-      const left = ingester.progress();
-      ctx.stderr(`stopped. ${formatProgress(left)}${left.waitingForJob > 0 ? ` — the ${left.waitingForJob} file(s) waiting for their job are finished by the next \`watch\`` : ''}`);
-      return 0;
-    },
-    {
-      secrets: true,
-      issuing: {
-        scheduler: true,
-        tickMs: TICK_MS,
-        onError: (error) => status.note(`issuing: ${(error as Error).message ?? String(error)}`),
+        clearInterval(timer);
+        status.update(formatProgress(ingester.progress()), true);
+        status.end();
+        ctx.stderr(`${signal}: stopping; finishing the work under way...`);
+        await ingester.stop();
+        const left = ingester.progress();
+        ctx.stderr(`stopped. ${formatProgress(left)}${left.waitingForJob > 0 ? ` — the ${left.waitingForJob} file(s) waiting for their job are finished by the next \`watch\`` : ''}`);
+        return 0;
       },
-    },
-  );
+      {
+        secrets: true,
+        issuing: {
+          scheduler: true,
+          tickMs: TICK_MS,
+          onError: (error) => status.note(`issuing: ${(error as Error).message ?? String(error)}`),
+        },
+      },
+    );
+  }
 }

@@ -1,0 +1,54 @@
+/**
+ * For the stage tests beside the code: the ingester's shared state on a real journal and a real
+ * folder, without the coordinator's clocks, so a test drives one stage step by step. The stages
+ * tested this way (find and settle, describe, file away) never call the service; the stages
+ * that do (upload and schedule, collect proofs) are tested with the real engine under test/ingest.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IssuingService } from '../../common/issuing-service.js';
+import type { Folder, IngestCore } from './core.js';
+import { createCore } from './ingester.js';
+import type { IngestEvent } from './types.js';
+
+/** Stands where the service goes; these stages never call it, so any call fails the test. */
+const NO_SERVICE = new Proxy({} as IssuingService, {
+  get: (_target, name) => () => {
+    throw new Error(`the stage under test called the service (${String(name)})`);
+  },
+});
+
+export interface StageFixture {
+  base: string;
+  root: string;
+  core: IngestCore;
+  folder: Folder;
+  events: IngestEvent[];
+  close(): void;
+}
+
+export function stageFixture(stableMs = 50): StageFixture {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofdesk-stage-')));
+  const root = join(base, 'inbox');
+  mkdirSync(root);
+  const events: IngestEvent[] = [];
+  const core = createCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e) }, 'stage-test');
+  const id = core.journal.claimFolders([root], 'stage-test', Date.now()).get(root)!;
+  const folder: Folder = { id, root, realRoot: root, engine: 'local', target: 'test|local', tags: [], metadata: {}, recursive: true, outDir: join(root, 'proofs'), allowDuplicates: false };
+  core.folders.push(folder);
+  core.byId.set(id, folder);
+  // No work queue runs by itself: each test takes the steps it means to.
+  core.paused = true;
+  return {
+    base,
+    root,
+    core,
+    folder,
+    events,
+    close() {
+      core.journal.close();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/** What the ingester may read and move: real files, links and pipes in a temporary folder. */
+import { execFileSync } from 'node:child_process';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkMovable, ContainmentError, hashFile, HARDLINK_REASON, isInside, openContained, statEntry, SYMLINK_REASON } from './entries.js';
+
+let base: string;
+let root: string;
+let outside: string;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'proofdesk-entries-')));
+  root = join(base, 'inbox');
+  outside = join(base, 'outside');
+  mkdirSync(root);
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'secret.txt'), 'outside');
+});
+
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+describe('statEntry', () => {
+  it('a regular file with one name is a file; links are refused as they are, never followed', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    symlinkSync(outside, join(root, 'dir-link'));
+    symlinkSync('nowhere', join(root, 'dangling'));
+    linkSync(join(outside, 'secret.txt'), join(root, 'hard.txt'));
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    expect(await statEntry(join(root, 'a.txt'))).toMatchObject({ kind: 'file', size: 3 });
+    for (const name of ['link.txt', 'dir-link', 'dangling']) expect(await statEntry(join(root, name))).toMatchObject({ kind: 'other', reason: SYMLINK_REASON, link: true });
+    expect(await statEntry(join(root, 'hard.txt'))).toMatchObject({ kind: 'other', reason: HARDLINK_REASON, link: true });
+    expect(await statEntry(join(root, 'pipe'))).toMatchObject({ kind: 'other', reason: expect.stringContaining('named pipe') });
+    expect(await statEntry(join(root, 'gone.txt'))).toEqual({ kind: 'gone' });
+  });
+});
+
+describe('openContained and hashFile', () => {
+  it('read a regular file inside the folder', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    const { sha256, bytes } = await hashFile(join(root, 'a.txt'), 3, root);
+    expect(sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(bytes?.toString()).toBe('abc');
+  });
+
+  it('refuse a link, a hard link, and a file reached through a linked folder', () => {
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    writeFileSync(join(outside, 'other.txt'), 'outside, one name');
+    linkSync(join(outside, 'secret.txt'), join(root, 'hard.txt'));
+    symlinkSync(outside, join(root, 'sub'));
+    expect(() => openContained(join(root, 'link.txt'), root)).toThrow(ContainmentError);
+    expect(() => openContained(join(root, 'hard.txt'), root)).toThrow(HARDLINK_REASON);
+    expect(() => openContained(join(root, 'sub', 'other.txt'), root)).toThrow(/outside the watched folder/);
+  });
+
+  it('a file swapped for a link after it was looked at is not read (O_NOFOLLOW, and the descriptor checked)', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    expect(await statEntry(join(root, 'a.txt'))).toMatchObject({ kind: 'file' });
+    unlinkSync(join(root, 'a.txt'));
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'a.txt'));
+    await expect(hashFile(join(root, 'a.txt'), 3, root)).rejects.toThrow(ContainmentError);
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('outside');
+  });
+});
+
+describe('checkMovable', () => {
+  it('a file inside may move; a link may not; a file gone is false', () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    symlinkSync(outside, join(root, 'sub'));
+    expect(checkMovable(join(root, 'a.txt'), root)).toBe(true);
+    expect(() => checkMovable(join(root, 'link.txt'), root)).toThrow(ContainmentError);
+    expect(() => checkMovable(join(root, 'sub', 'secret.txt'), root)).toThrow(/outside/);
+    expect(checkMovable(join(root, 'gone.txt'), root)).toBe(false);
+  });
+
+  it('isInside compares whole path segments', () => {
+    expect(isInside('/a/inbox', '/a/inbox/x')).toBe(true);
+    expect(isInside('/a/inbox', '/a/inbox')).toBe(true);
+    expect(isInside('/a/inbox', '/a/inbox2/x')).toBe(false);
+  });
+});

@@ -1,0 +1,238 @@
+/**
+ * Stage 1, find and settle: the watcher's hints and the rescans find paths; each is journaled
+ * as `seen` and looked at until its size and modification time stay unchanged for the stable
+ * time, then it goes to be described.
+ */
+import type { Stats } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { watch } from 'chokidar';
+import { readdir } from 'node:fs/promises';
+import type { ErrorId } from '../../common/errors.js';
+import type { Folder, IngestCore } from './core.js';
+import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
+import type { FileRow } from './journal.js';
+import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
+import { mapLimit } from './work-queue.js';
+
+const HEARTBEAT_MS = 5_000;
+
+export class Settler {
+  settleRunning: Promise<void> | undefined;
+  rescanRunning: Promise<void> | undefined;
+  private lastBeat = 0;
+  private readonly reportedNames = new Set<string>();
+  /** How often the settling round runs: a quarter of the stable time, within 20–250 ms. */
+  readonly tickMs: number;
+
+  constructor(private readonly core: IngestCore) {
+    this.tickMs = Math.max(20, Math.min(250, Math.floor(core.stableMs / 4)));
+  }
+
+  /** Whether a path inside the folder is never to be looked at (own folders, hidden or temporary names, the output folder). */
+  ignoredRel(folder: Folder, rel: string, abs: string): boolean {
+    if (rel === '' || rel.startsWith('..')) return rel !== '';
+    const parts = rel.split('/');
+    if (parts.some((p) => isIgnoredName(p))) return true;
+    if (parts[0] === DONE_DIR || parts[0] === FAILED_DIR || parts[0] === DUPLICATE_DIR) return true;
+    if (abs === folder.outDir || abs.startsWith(folder.outDir + sep)) return true;
+    if (!folder.recursive && parts.length > 1) return true;
+    return false;
+  }
+
+  startWatcher(folder: Folder): Promise<void> {
+    const watcher = watch(folder.root, {
+      ignoreInitial: true,
+      persistent: true,
+      ignorePermissionErrors: true,
+      depth: folder.recursive ? undefined : 0,
+      usePolling: this.core.options.usePolling ?? false,
+      // The watcher stats every new file anyway: its stat is the first settling look.
+      alwaysStat: true,
+      // Links are never followed (docs/ingest.md): a link to a folder is not watched into.
+      followSymlinks: false,
+      ignored: (path: string) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path),
+    });
+    folder.watcher = watcher;
+    const onFile = (path: string, stats?: Stats) => this.notice(folder, path, false, stats);
+    watcher.on('add', onFile);
+    watcher.on('change', onFile);
+    watcher.on('unlink', (path: string) => this.notice(folder, path, true));
+    watcher.on('error', (error) => this.core.warn(`watching ${folder.root}: ${(error as Error).message}`));
+    return new Promise((resolveReady) => watcher.once('ready', () => resolveReady()));
+  }
+
+  /** A hint that something happened at `path`: it is looked at on the next settle round. */
+  notice(folder: Folder, path: string, gone = false, stats?: Stats): void {
+    if (this.core.stopping) return;
+    const rel = toPosix(relative(folder.root, path));
+    if (this.ignoredRel(folder, rel, path)) return;
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    if (!isCandidateName(name)) return;
+    const id = this.core.byPath.get(this.core.key(folder, rel));
+    if (id !== undefined) {
+      const s = this.core.settling.get(id);
+      if (s) s.checkAt = Math.min(s.checkAt, Date.now());
+      // Changed after it was taken: looked at before its credential is issued.
+      else if (!gone) this.core.collector.suspects.add(id);
+      return;
+    }
+    if (gone) return;
+    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino } : undefined;
+    this.core.discovered.set(this.core.key(folder, rel), { folder, rel, info });
+  }
+
+  /** Walks every folder for files no event told about (and those that came while nothing ran). */
+  rescan(): Promise<void> {
+    this.rescanRunning ??= (async () => {
+      for (const folder of this.core.folders) await this.walk(folder, folder.root);
+    })()
+      .catch((error) => this.core.problem('scanning', error))
+      .finally(() => (this.rescanRunning = undefined));
+    return this.rescanRunning;
+  }
+
+  /**
+   * A name that is not valid UTF-8 cannot be carried as a credential's title or path: it is
+   * reported as failed once (and counted), and left where it is.
+   */
+  private badName(folder: Folder, dir: string, raw: Buffer, shown: string): void {
+    const key = `${folder.id}\0${dir}\0${raw.toString('hex')}`;
+    if (this.reportedNames.has(key)) return;
+    this.reportedNames.add(key);
+    const rel = toPosix(relative(folder.root, join(dir, shown)));
+    const message = `The name is not valid UTF-8 (bytes ${raw.toString('hex')}): it cannot be issued under its name and is left where it is; rename it to take it`;
+    this.core.reportFailure(folder, rel, 'invalid_value', message);
+  }
+
+  async walk(folder: Folder, dir: string): Promise<void> {
+    let entries;
+    try {
+      // Names as bytes: a name that is not valid UTF-8 would otherwise be read as another name.
+      entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+    } catch (error) {
+      if (dir === folder.root) this.core.warn(`cannot read ${dir}: ${errorCode(error)}`);
+      return;
+    }
+    for (const entry of entries) {
+      if (this.core.stopping) return;
+      const name = entry.name.toString('utf8');
+      if (!Buffer.from(name, 'utf8').equals(entry.name)) {
+        this.badName(folder, dir, entry.name, name);
+        continue;
+      }
+      const abs = join(dir, name);
+      const rel = toPosix(relative(folder.root, abs));
+      if (this.ignoredRel(folder, rel, abs)) continue;
+      if (entry.isDirectory()) {
+        if (folder.recursive) await this.walk(folder, abs);
+        continue;
+      }
+      if (!isCandidateName(name)) continue;
+      if (!this.core.byPath.has(this.core.key(folder, rel))) this.core.discovered.set(this.core.key(folder, rel), { folder, rel });
+    }
+  }
+
+  /** One round: stat new and settling files, take the stable ones, retry what is due. */
+  settle(): Promise<void> {
+    this.settleRunning ??= this.settleRound()
+      .catch((error) => this.core.problem('settling', error))
+      .then(() => this.core.roundDone())
+      .finally(() => (this.settleRunning = undefined));
+    return this.settleRunning;
+  }
+
+  async settleRound(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastBeat >= HEARTBEAT_MS) {
+      this.lastBeat = now;
+      this.core.journal.heartbeat(this.core.token, now);
+    }
+    // New paths: a journal row each, in one transaction.
+    const fresh = [...this.core.discovered.entries()];
+    this.core.discovered.clear();
+    const found = await mapLimit(fresh, 64, async ([key, { folder, rel, info }]) => ({ key, folder, rel, info: info ?? (await statEntry(join(folder.root, rel))) }));
+    const due = [...this.core.settling.entries()].filter(([, s]) => s.checkAt <= now).map(([id]) => this.core.rows.get(id)!);
+    const checked = await mapLimit(due, 64, async (row) => ({ row, info: await statEntry(this.core.pathOf(row)) }));
+    if (this.core.stopping) return;
+    const after = Date.now();
+    const ready: FileRow[] = [];
+    const failed: { row: FileRow; id: ErrorId; message: string }[] = [];
+    // Queued writes first: a path closed a moment ago (moved to done/) may be taken again now.
+    this.core.journal.flush();
+    this.core.journal.transaction(() => {
+      for (const { key, folder, rel, info } of found) {
+        if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
+        // An entry refused and left in place before (a link), unchanged since, is not reported again.
+        if (this.core.refused.has(key)) {
+          if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
+          this.core.refused.delete(key);
+        }
+        const row = this.core.journal.insert({
+          folder_id: folder.id,
+          rel_path: rel,
+          state: 'seen',
+          target: folder.target,
+          size: info.kind === 'file' ? info.size : -1,
+          mtime_ms: info.kind === 'file' ? info.mtimeMs : -1,
+          sha256: null,
+          details: null,
+          sidecar: null,
+          engine: folder.engine,
+          attempt_at: null,
+          credential_uid: null,
+          job_uid: null,
+          job_failures: 0,
+          proof_path: null,
+          final_path: null,
+          error_id: null,
+          error_message: null,
+          duplicate_of: null,
+          seen_at: after,
+          updated_at: after,
+          closed_at: null,
+        });
+        this.core.track(row);
+        this.core.counts.seen++;
+        this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
+      }
+      for (const { row, info } of checked) {
+        const s = this.core.settling.get(row.id);
+        if (!s || row.state !== 'seen') continue;
+        if (info.kind === 'gone') {
+          // Deleted before it was taken: it leaves no trace.
+          this.core.journal.remove(row.id);
+          this.core.untrack(row);
+          continue;
+        }
+        if (info.kind === 'other') {
+          if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
+          else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
+          else s.checkAt = s.stableSince + this.core.stableMs;
+          continue;
+        }
+        if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
+          this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
+          Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
+          continue;
+        }
+        if (after - s.stableSince >= this.core.stableMs) {
+          this.core.settling.delete(row.id);
+          ready.push(row);
+        } else s.checkAt = s.stableSince + this.core.stableMs;
+      }
+    });
+    for (const { row, id, message } of failed) {
+      this.core.settling.delete(row.id);
+      this.core.filer.fail(row, id, message);
+      this.core.route(row);
+    }
+    for (const row of ready) this.core.queues.take.push(row.id);
+    for (const [id, at] of this.core.retryAt) {
+      if (at > after) continue;
+      this.core.retryAt.delete(id);
+      const row = this.core.rows.get(id);
+      if (row) this.core.route(row);
+    }
+    this.core.pump();
+  }
+}

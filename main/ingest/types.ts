@@ -1,0 +1,82 @@
+/** The ingester's public types: folder and ingester options, events, live counts. */
+import type { IssuingService } from '../../common/issuing-service.js';
+/** One watched folder and what its files become. */
+export interface WatchFolderOptions {
+  path: string;
+  /** The blockchain engine its credentials are scheduled on (default `local`). */
+  engine?: string;
+  /** Tags every credential from this folder gets (before the file's own). */
+  tags?: string[];
+  /** Merged into each credential's metadata (the file's own metadata wins). */
+  metadata?: Record<string, unknown>;
+  /** Take files in subfolders too (default true). */
+  recursive?: boolean;
+  /** Where proof files go (default `<path>/proofs`). */
+  outDir?: string;
+  /** Issue identical content again instead of filing it under duplicate/ (default false). */
+  allowDuplicates?: boolean;
+}
+
+export interface IngesterOptions {
+  service: IssuingService;
+  /** Where the journal (`ingest.sqlite`) lives: the data directory. */
+  dataDir: string;
+  folders: WatchFolderOptions[];
+  /**
+   * Who the service issues for (e.g. `partner:<id>` or a remote base URL and client): identical
+   * content is recognised as a duplicate within one target and engine. Default `default`.
+   */
+  target?: string;
+  /** How long size and modification time must stay unchanged before a file is taken (default 1,000 ms). */
+  stableMs?: number;
+  /** Full rescans of every folder, to find what the watcher missed (default 30 s). */
+  rescanMs?: number;
+  /** How often jobs in progress are looked at (default 1,000 ms). */
+  jobPollMs?: number;
+  /** Files uploaded at the same time (default 4). */
+  concurrency?: number;
+  /** Use the file-system watcher (default true; without it only rescans find files). */
+  watch?: boolean;
+  /** Poll instead of native events (network shares). */
+  usePolling?: boolean;
+  onEvent?: (event: IngestEvent) => void;
+  /** The first wait after a failed try, doubling with each (default 500 ms; tests make it short). */
+  retryBaseMs?: number;
+}
+
+/** What happened to a file, or a problem worth telling (the service unreachable, a job failed). */
+export type IngestEvent =
+  | { type: 'issued'; folder: string; path: string; proof: string; credential_uid: string }
+  | { type: 'failed'; folder: string; path: string; id: string; message: string }
+  | { type: 'duplicate'; folder: string; path: string; message: string }
+  | { type: 'job-failed'; job_uid: string; credentials: number }
+  /** Files whose request was sent before a crash or a lost answer: found = their credential existed, resent = it did not. */
+  | { type: 'recovered'; found: number; resent: number }
+  | { type: 'warning'; message: string };
+
+/** Live counts for the status line. */
+export interface IngestProgress {
+  /** Files seen since start (including those resumed from the journal). */
+  seen: number;
+  /** Waiting to settle, being hashed, uploaded or scheduled. */
+  inProgress: number;
+  /** Scheduled, waiting for their job to be issued. */
+  waitingForJob: number;
+  issued: number;
+  failed: number;
+  duplicates: number;
+}
+
+/** A file that failed, with its reason (Ingester.failedFiles). */
+export interface FailedFile {
+  /** The watched folder. */
+  folder: string;
+  /** The file's path relative to it. */
+  path: string;
+  /** The spec's error id. */
+  id: string;
+  message: string;
+  /** Where it was filed (`failed/...`), or null when it was left in place (a link, a name that is not UTF-8). */
+  failed_path: string | null;
+  when: string;
+}
