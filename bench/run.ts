@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiBenchmarks } from './api.bench.js';
+import { chainBenchmarks } from './chain.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
 import { issuingBenchmarks } from './issuing.bench.js';
@@ -17,7 +18,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log)), ...(await ingestBenchmarks(log))];
+const results: BenchResult[] = [...(await engineBenchmarks(log)), ...(await issuingBenchmarks(log)), ...(await apiBenchmarks(log)), ...(await ingestBenchmarks(log)), ...(await chainBenchmarks(log))];
 
 const rows = results.map((r) => {
   const met = meetsTarget(r);

@@ -2,9 +2,10 @@ import { ServiceError } from '../../../common/errors.js';
 import { ChainUnreachableError, InsufficientFundsError, NonceConflictError, type ChainClient, type Hex } from '../../chain/index.js';
 import { inTransaction } from '../database.js';
 import { cached } from '../list-query.js';
-import { loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
+import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
 import { buildJobCertificates } from './certificate-builder.js';
 import { Exclusive } from './exclusive.js';
+import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
 import type { IssuingContext } from './issuing-context.js';
 import { ensurePartnerKeys, loadChainKey } from './partner-keys.js';
 import { ensureRegistry } from './registry.js';
@@ -27,9 +28,6 @@ export function claim(changes: number, what: string): void {
   if (changes === 0) throw new Error(`Another process is already issuing this ${what}`);
 }
 
-/** On the local dev chain, a Partner's account is topped up to this when it runs low. */
-const LOCAL_FUNDING_WEI = 100n * 10n ** 18n;
-const LOCAL_LOW_WATER_WEI = 10n ** 18n;
 
 /**
  * Moves jobs through DESIGN.md's states: scheduled → started → unconfirmed → finished, or
@@ -110,7 +108,11 @@ export class JobIssuer {
           this.fail(jobId, error.message);
           return;
         }
-        if (error instanceof ChainUnreachableError) return;
+        // Reconnecting reconciles: the chain answering again, or one that lost what was recorded.
+        if (error instanceof ChainUnreachableError || error instanceof ChainStateLostError) {
+          this.ctx.chains.forget(job.engine);
+          return;
+        }
         cached(this.ctx.db, 'UPDATE jobs SET failure = ? WHERE id = ?').run(String((error as Error).message ?? error), jobId);
         throw error;
       }
@@ -140,7 +142,7 @@ export class JobIssuer {
         await sendTx(this.ctx.db, client, tx);
         job = this.job(jobId);
       }
-      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!));
+      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine));
       if (tx.state === 'reverted' || tx.state === 'dropped') {
         this.fail(jobId, `The issuing transaction ${tx.hash} was ${tx.state}`);
         return;
@@ -150,15 +152,23 @@ export class JobIssuer {
       cached(this.ctx.db, "UPDATE jobs SET status = 'unconfirmed', issued_date = ? WHERE id = ? AND status = 'started'").run(tx.mined_date, jobId);
     }
     const tx = loadTx(this.ctx.db, this.job(jobId).issue_tx!);
-    if ((await client.confirmations(tx.hash)) >= this.ctx.chains.config(job.engine).confirmations) {
+    const confirmations = await client.confirmations(tx.hash);
+    // Recorded as mined, yet not in the chain (lost blocks, a reorg): never wait for it forever.
+    if (confirmations === 0) throw new ChainStateLostError(job.engine, `transaction ${tx.hash} is no longer mined`);
+    if (confirmations >= this.ctx.chains.config(job.engine).confirmations) {
       cached(this.ctx.db, "UPDATE jobs SET status = 'finished', finished_date = ?, failure = NULL WHERE id = ? AND status = 'unconfirmed'").run(this.ctx.clock.now(), jobId);
     }
   }
 
-  /** Fails a job: its credentials are released (they can be scheduled again) and its unanchored certificates go. */
-  fail(jobId: number, reason: string): void {
+  /**
+   * Fails a job: its credentials are released (they can be scheduled again) and its unanchored
+   * certificates go. `evenFinished` also fails a finished job, for a chain that lost its
+   * transaction beyond recovery.
+   */
+  fail(jobId: number, reason: string, evenFinished = false): void {
     inTransaction(this.ctx.db, () => {
-      cached(this.ctx.db, "UPDATE jobs SET status = 'failed', failed_date = ?, failure = ? WHERE id = ? AND status IN ('started', 'unconfirmed')").run(this.ctx.clock.now(), reason, jobId);
+      const from = evenFinished ? "('started', 'unconfirmed', 'finished')" : "('started', 'unconfirmed')";
+      cached(this.ctx.db, `UPDATE jobs SET status = 'failed', failed_date = ?, failure = ? WHERE id = ? AND status IN ${from}`).run(this.ctx.clock.now(), reason, jobId);
       cached(this.ctx.db, 'UPDATE job_credentials SET active = 0 WHERE job_id = ?').run(jobId);
       cached(this.ctx.db, 'DELETE FROM certificates WHERE job_id = ?').run(jobId);
     });
