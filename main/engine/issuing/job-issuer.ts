@@ -72,6 +72,30 @@ export class JobIssuer {
     }
   }
 
+  /** Uids of the scheduled job's credentials whose expiry date has passed (they must not be issued). */
+  expiredCredentials(jobId: number): string[] {
+    return cached(
+      this.ctx.db,
+      'SELECT c.uid FROM job_credentials jc JOIN credentials c ON c.id = jc.credential_id WHERE jc.job_id = ? AND jc.active = 1 AND c.expiry_date IS NOT NULL AND c.expiry_date <= ? ORDER BY c.id',
+    )
+      .pluck()
+      .all(jobId, this.ctx.clock.now()) as string[];
+  }
+
+  /**
+   * Takes the credentials that expired while scheduled out of the job (they stay as credentials,
+   * unscheduled) and returns an `invalid_expiry_date` error naming them, or undefined when none did.
+   */
+  dropExpired(jobId: number): ServiceError | undefined {
+    const expired = this.expiredCredentials(jobId);
+    if (expired.length === 0) return undefined;
+    inTransaction(this.ctx.db, () => {
+      const remove = cached(this.ctx.db, 'DELETE FROM job_credentials WHERE job_id = ? AND credential_id = (SELECT id FROM credentials WHERE uid = ?)');
+      for (const uid of expired) remove.run(jobId, uid);
+    });
+    return new ServiceError('invalid_expiry_date', `${expired.length} credential(s) expired before their job was issued and were taken out of it, not issued: ${expired.join(', ')}`);
+  }
+
   /**
    * Freezes a scheduled job's credentials and marks it started; new schedules open a new job.
    * `empty_credential_list` for a job with no credentials.
@@ -139,8 +163,11 @@ export class JobIssuer {
           { engine: job.engine, sender: identity.address, privateKey: chainKey, purpose: 'issue', to: registry, data: client.encodeIssue(job.root as Hex) },
           (txId) => claim(cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ? AND issue_tx IS NULL').run(txId, jobId).changes, 'job'),
         );
+        await this.mineNotBeforeStart(jobId, job.engine, client);
         await sendTx(this.ctx.db, client, tx);
         job = this.job(jobId);
+      } else if (loadTx(this.ctx.db, job.issue_tx).state === 'signed') {
+        await this.mineNotBeforeStart(jobId, job.engine, client);
       }
       const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine));
       if (tx.state === 'reverted' || tx.state === 'dropped') {
@@ -158,6 +185,21 @@ export class JobIssuer {
     if (confirmations >= this.ctx.chains.config(job.engine).confirmations) {
       cached(this.ctx.db, "UPDATE jobs SET status = 'finished', finished_date = ?, failure = NULL WHERE id = ? AND status = 'unconfirmed'").run(this.ctx.clock.now(), jobId);
     }
+  }
+
+  /**
+   * A job's issued_date is its block's time, in whole seconds: mined in the second the job
+   * started, it would read earlier than start_date (20:12:47.000 vs 20:12:47.437). The local
+   * chain mines that block at the next whole second instead. Other chains keep their own clock
+   * (see docs/chain.md).
+   */
+  private async mineNotBeforeStart(jobId: number, engine: string, client: ChainClient): Promise<void> {
+    if (!this.ctx.chains.isLocal(engine)) return;
+    const start = cached(this.ctx.db, 'SELECT start_date FROM jobs WHERE id = ?').pluck().get(jobId) as number | null;
+    // Only the same-second case needs help; a clock far from the chain's (a test's) is left alone.
+    if (start === null || Math.floor(Date.now() / 1000) * 1000 >= start || start - Date.now() > 2000) return;
+    const head = Math.floor((await client.blockTimestamp(await client.blockNumber())).getTime() / 1000);
+    await client.setNextBlockTimestamp(Math.max(Math.ceil(start / 1000), head));
   }
 
   /**

@@ -67,6 +67,8 @@ export class IssuingScheduler {
         continue;
       }
       try {
+        const expired = this.issuer.dropExpired(job.id);
+        if (expired) this.onError(expired);
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
       } catch (error) {
