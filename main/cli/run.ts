@@ -1,4 +1,5 @@
 import { isServiceError } from '../../common/errors.js';
+import { isDiskFull } from '../engine/disk-full.js';
 import { UsageError } from './cli-error.js';
 import { CREDENTIAL_USAGE, credentialCommand } from './commands/credential.js';
 import { ISSUE_USAGE, issueCommand } from './commands/issue.js';
@@ -70,6 +71,10 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     if (isServiceError(error)) {
       ctx.stderr(`error ${error.id} (${error.status}): ${error.message}`);
+      return 1;
+    }
+    if (isDiskFull(error)) {
+      ctx.stderr(`error try_again_later (503): the disk is full (${(error as Error).message}). Nothing was lost: free some space and run the same command again.`);
       return 1;
     }
     ctx.stderr(`Unexpected error: ${(error as Error).stack ?? String(error)}`);

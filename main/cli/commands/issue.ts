@@ -6,6 +6,7 @@ import { ServiceError } from '../../../common/errors.js';
 import { parseIsoDate, validateTags } from '../../../common/validate.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
+import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { defaultDataDir } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
@@ -69,10 +70,16 @@ async function jobOf(service: IssuingService, credentialUid: string, engineId: s
   return (await service.listJobs({ uid: credentialUid, status: 'scheduled' })).items[0]!;
 }
 
+/** What the scheduler of this process last ran into (a full disk ends the wait instead of waiting forever). */
+interface Trouble {
+  error?: unknown;
+}
+
 /** Waits for the job to finish or fail; with --now, asks for it to be issued, waiting while the account is busy. */
-async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext): Promise<Job> {
+async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
   let last = '';
   for (;;) {
+    if (isDiskFull(trouble.error)) throw trouble.error;
     const job = await service.getJob(jobUid);
     if (job.status !== last) {
       last = job.status;
@@ -86,7 +93,7 @@ async function waitForJob(service: IssuingService, jobUid: string, engineId: str
         await service.issueJobNow({ engine: engineId });
       } catch (error) {
         // Another job of the Partner is under way (perhaps the one a crashed run started): wait for it.
-        if (!(error instanceof ServiceError && error.id === 'try_again_later')) throw error;
+        if (isDiskFull(error) || !(error instanceof ServiceError && error.id === 'try_again_later')) throw error;
       }
     }
     await sleep(POLL_MS);
@@ -131,9 +138,30 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
 
   // Against the embedded engine this process also runs the scheduler (or leaves issuing to the
   // process that holds the lock); against --remote the service issues on its own.
+  const trouble: Trouble = {};
+  const onError = (error: unknown) => {
+    trouble.error = error;
+    ctx.stderr(`issuing: ${(error as Error).message ?? String(error)}`);
+  };
+  const inputBytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
   return withPartnerService(
     { ...values, data: userPath(values.data) },
     async (service) => {
+      try {
+        return await issueFiles(service);
+      } catch (error) {
+        // A proof folder that is full says so itself; anything else full is the data directory.
+        if (isDiskFull(error) && !(error instanceof ServiceError)) throw diskFullError(dataDir, 2 * inputBytes + 1024 * 1024, error);
+        throw error;
+      }
+    },
+    { secrets: true, issuing: { scheduler: true, tickMs: POLL_MS, onError } },
+  ).catch((error: unknown) => {
+    if (isDiskFull(error) && !(error instanceof ServiceError)) throw diskFullError(dataDir, 2 * inputBytes + 1024 * 1024, error);
+    throw error;
+  });
+
+  async function issueFiles(service: IssuingService): Promise<number> {
       const journal = IssueJournal.open(dataDir);
       try {
         const run = journal.openRun(runKey, target, Date.now());
@@ -187,7 +215,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
         for (const uid of credentialUids) {
           if (!uid) continue;
           const job = await jobOf(service, uid, engineId);
-          if (!jobs.has(job.uid)) jobs.set(job.uid, await waitForJob(service, job.uid, engineId, values.now === true, ctx));
+          if (!jobs.has(job.uid)) jobs.set(job.uid, await waitForJob(service, job.uid, engineId, values.now === true, ctx, trouble));
         }
         const failed = [...jobs.values()].find((j) => j.status === 'failed');
         if (failed) {
@@ -205,7 +233,14 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
           const path = paths[i]!;
           const item = journal.item(run.id, i);
           if (!(item?.state === 'done' && item.proof === path && existsSync(path))) {
-            writeFileDurably(path, await service.downloadCertificate(certificate.certificate.uid));
+            const proof = await service.downloadCertificate(certificate.certificate.uid);
+            try {
+              writeFileDurably(path, proof);
+            } catch (error) {
+              if (!isDiskFull(error)) throw error;
+              const left = credentialUids.slice(i).filter(Boolean).length;
+              throw diskFullError(dirname(path), left * Buffer.byteLength(proof), error);
+            }
             issueFaultPoint('after-proof');
             journal.done(run.id, i, path);
           }
@@ -221,7 +256,5 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
       } finally {
         journal.close();
       }
-    },
-    { secrets: true, issuing: { scheduler: true, tickMs: POLL_MS } },
-  );
+  }
 }

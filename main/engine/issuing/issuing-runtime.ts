@@ -50,7 +50,7 @@ export class IssuingRuntime {
         return first === null ? undefined : Math.floor(first / 1000) - 1;
       },
     });
-    this.ctx = { db, clock, secrets, chains, signer: new SignerPool() };
+    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir };
     this.issuer = new JobIssuer(this.ctx);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
     this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError);

@@ -1,6 +1,7 @@
 import { ServiceError } from '../../../common/errors.js';
 import { ChainUnreachableError, InsufficientFundsError, NonceConflictError, type ChainClient, type Hex } from '../../chain/index.js';
 import { inTransaction } from '../database.js';
+import { diskFullError, isDiskFull } from '../disk-full.js';
 import { cached } from '../list-query.js';
 import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
 import { buildJobCertificates } from './certificate-builder.js';
@@ -119,6 +120,25 @@ export class JobIssuer {
   }
 
   /**
+   * A job that could not get as far as a signed transaction (a full disk while its certificates
+   * were built) goes back to `scheduled`, so nothing is left `started` behind the user's back —
+   * unless a new open job was made meanwhile (then it stays started and resumes on the next round).
+   */
+  private unstart(jobId: number): void {
+    try {
+      inTransaction(this.ctx.db, () => {
+        const job = this.job(jobId);
+        if (job.status !== 'started' || job.issue_tx !== null) return;
+        if (cached(this.ctx.db, "SELECT 1 FROM jobs WHERE partner_id = ? AND engine = ? AND status = 'scheduled'").get(job.partner_id, job.engine)) return;
+        cached(this.ctx.db, 'DELETE FROM certificates WHERE job_id = ?').run(jobId);
+        cached(this.ctx.db, "UPDATE jobs SET status = 'scheduled', start_date = NULL, root = NULL, merkle_tree = NULL WHERE id = ?").run(jobId);
+      });
+    } catch {
+      // The disk is too full even for this: the job resumes from `started` on the next round.
+    }
+  }
+
+  /**
    * Takes a started or unconfirmed job as far as it can go now, without waiting for blocks.
    * A chain that cannot be reached leaves the job as it is, for the next try.
    */
@@ -136,6 +156,10 @@ export class JobIssuer {
         if (error instanceof ChainUnreachableError || error instanceof ChainStateLostError) {
           this.ctx.chains.forget(job.engine);
           return;
+        }
+        if (isDiskFull(error)) {
+          this.unstart(jobId);
+          throw diskFullError(this.ctx.dataDir, undefined, error);
         }
         cached(this.ctx.db, 'UPDATE jobs SET failure = ? WHERE id = ?').run(String((error as Error).message ?? error), jobId);
         throw error;
