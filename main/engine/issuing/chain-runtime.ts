@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ChainClient, ChainUnreachableError, findRunningAnvil, persistAnvilState, startAnvil, type AnvilNode } from '../../chain/index.js';
+import { diskFullError, isDiskFull } from '../disk-full.js';
 import type { EngineCatalog, EngineConfig } from '../engine-catalog.js';
 
 export interface ChainRuntimeOptions {
@@ -85,6 +86,7 @@ export class ChainRuntime {
     const client = connected ?? (await this.client(engineId));
     await persistAnvilState(client.rpcUrl, this.localStateDir()).catch((error: unknown) => {
       // Not on disk means not mined yet, for the engine: it asks again on its next round.
+      if (isDiskFull(error)) throw diskFullError(this.localStateDir(), undefined, error);
       throw new ChainUnreachableError(client.rpcUrl, { details: `the local chain's state could not be saved: ${(error as Error).message}`, cause: error });
     });
   }
