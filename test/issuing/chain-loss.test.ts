@@ -162,6 +162,42 @@ describe('a chain that lost what the engine recorded', () => {
       expectOk(await verifyProof(await proofOf(service, c.certificate.uid), options), c.certificate.uid);
     }
   });
+
+  it('a rolled-back real chain where the stored transactions can no longer be sent (the account lost its funds): the jobs end failed with the reason, once, and their credentials can be scheduled again', async () => {
+    second ??= await startSecondChain();
+    const engines = [second.engine('second')];
+    const dataDir = makeTempDir();
+    const secrets = new MemorySecretStore();
+    const fx1 = openIssuingEngine({ dataDir, keepDir: true, secrets, engines });
+    const partner = await addIssuingPartner(fx1.engine, 'Unlucky University');
+    // Rolled back to before the account was even funded: nothing can pay for the re-sends.
+    const snapshot = await rpc(second.rpcUrl, 'evm_snapshot', []);
+    await second.client.fund(partner.address, 10n ** 20n);
+    const { credentials, job } = await createAndSchedule(partner.service, 'second', 3);
+    await issueNowAndFinish(fx1.engine, partner.service, 'second');
+    await fx1.close();
+    expect(await rpc(second.rpcUrl, 'evm_revert', [snapshot])).toBe(true);
+
+    const notices: string[] = [];
+    const fx2 = openIssuingEngine({ dataDir, keepDir: true, secrets, engines, issuing: { onNotice: (line) => notices.push(line) } });
+    open.push(fx2);
+    const service = fx2.engine.serviceFor(partner.id);
+    await fx2.engine.issuing.ctx.chains.client('second');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain(`could not recover job(s) ${job.uid}`);
+    const failed = await service.getJob(job.uid);
+    expect(failed.status).toBe('failed');
+    expect(failed.failed_date).not.toBeNull();
+    // Nothing loops: more rounds change nothing and say nothing more.
+    for (let i = 0; i < 5; i++) await fx2.engine.issuing.tick();
+    expect(notices).toHaveLength(1);
+    // The credentials are free again: funded anew, they issue in a new job.
+    await second.client.fund(partner.address, 10n ** 20n);
+    const again = await service.scheduleCredentials({ engine: 'second', credentials: credentials.map((c) => c.uid) });
+    const reissued = await issueNowAndFinish(fx2.engine, service, 'second');
+    expect(reissued.uid).toBe(again.uid);
+    expect((await service.listJobCertificates(reissued.uid, { per_page: 0 })).items).toHaveLength(3);
+  });
 });
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {

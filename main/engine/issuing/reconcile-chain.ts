@@ -57,6 +57,16 @@ function abandon(ctx: IssuingContext, issuer: JobIssuer, tx: ChainTx, reason: st
   }
 }
 
+/** How long the local chain may take to mine a re-sent transaction (automine: milliseconds). */
+const LOCAL_MINING_WAIT_MS = 10_000;
+
+/** Waits until the transaction has a receipt, or the time is up (then the normal rounds follow it). */
+async function minedWithin(client: ChainClient, hash: Hex, ms: number): Promise<void> {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+    if (await client.getReceipt(hash)) return;
+  }
+}
+
 /** Sends a sender's stored transactions again, from the first nonce the chain lacks, in nonce order. */
 async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, client: ChainClient, local: boolean, rows: ChainTx[], result: Reconciliation): Promise<void> {
   let givenUp: string | undefined;
@@ -83,6 +93,9 @@ async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, cl
       continue;
     }
     result.resent++;
+    // anvil mines a sent transaction a moment later, not within the call: the next one's block
+    // time may only be set once this one's block exists, or this block would take that time.
+    if (local) await minedWithin(client, tx.hash, LOCAL_MINING_WAIT_MS);
     cached(ctx.db, "UPDATE chain_txs SET state = 'sent', block_number = NULL WHERE id = ?").run(tx.id);
     const settled = await settleTx(ctx.db, client, { ...tx, state: 'sent' }, () => Promise.resolve());
     if (settled.state !== 'mined') {
