@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiBenchmarks } from './api.bench.js';
+import { chainBenchmarks } from './chain.bench.js';
 import { cliBenchmarks } from './cli.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
@@ -21,7 +22,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks, workspace: workspaceBenchmarks, 'staging-ui': stagingUiBenchmarks, ui: uiBenchmarks };
+const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks, chain: chainBenchmarks, workspace: workspaceBenchmarks, 'staging-ui': stagingUiBenchmarks, ui: uiBenchmarks };
 const only = process.argv.slice(2);
 const results: BenchResult[] = [];
 for (const [name, suite] of Object.entries(SUITES)) if (only.length === 0 || only.includes(name)) results.push(...(await suite(log)));

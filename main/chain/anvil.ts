@@ -51,6 +51,11 @@ export interface StartAnvilParameters {
   snapshotIntervalMs?: number | undefined;
   /** How long to wait for anvil to answer (default 15 s). */
   startTimeoutMs?: number | undefined;
+  /**
+   * Unix time (seconds) of the genesis block when the chain starts empty (`new` or `reset`):
+   * a chain rebuilt from stored transactions needs a genesis older than their original block times.
+   */
+  genesisTimestamp?: number | undefined;
   /** The anvil executable (default: the one @foundry-rs/anvil installed for this platform). */
   binary?: string | undefined;
 }
@@ -169,7 +174,7 @@ function settings(params: StartAnvilParameters) {
   if (params.blockTime !== undefined && !(params.blockTime > 0)) throw new TypeError(`blockTime must be positive, got ${params.blockTime}`);
   if (!(snapshotIntervalMs >= 100)) throw new TypeError(`snapshotIntervalMs must be at least 100, got ${snapshotIntervalMs}`);
   if (!params.stateDir) throw new TypeError('stateDir is required');
-  return { chainId, snapshotIntervalMs, startTimeoutMs, stateDir: resolve(params.stateDir), blockTime: params.blockTime };
+  return { chainId, snapshotIntervalMs, startTimeoutMs, stateDir: resolve(params.stateDir), blockTime: params.blockTime, genesisTimestamp: undefined as number | undefined };
 }
 
 /** anvil's command line. */
@@ -178,6 +183,7 @@ function anvilArgs(port: number, paths: AnvilStatePaths, s: ReturnType<typeof se
   args.push('--state', paths.stateFile, '--state-interval', String(ANVIL_STATE_INTERVAL_S));
   args.push('--prune-history', String(PRUNE_HISTORY_STATES), '--cache-path', paths.cacheDir);
   if (s.blockTime !== undefined) args.push('--block-time', String(s.blockTime));
+  if (s.genesisTimestamp !== undefined) args.push('--timestamp', String(s.genesisTimestamp));
   return args;
 }
 
@@ -253,6 +259,7 @@ async function start(params: StartAnvilParameters, s: ReturnType<typeof settings
   await takeOverLock(paths.lockFile, s.stateDir, STOP_GRACE_MS);
   clearStateCache(paths);
   const stateOrigin = prepareStateFile(paths);
+  if ((stateOrigin === 'new' || stateOrigin === 'reset') && params.genesisTimestamp !== undefined) s.genesisTimestamp = params.genesisTimestamp;
   const binary = params.binary ?? resolveAnvilBinary();
   const deadline = Date.now() + s.startTimeoutMs;
 

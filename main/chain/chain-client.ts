@@ -13,7 +13,7 @@
 import { createPublicClient, http, type Address, type Hex, type PublicClient } from 'viem';
 import { broadcastTransaction } from './broadcast-transaction.js';
 import type { ChainContext } from './chain-context.js';
-import { LOCAL_CHAIN_ID, fundAccount, mineBlocks } from './dev-chain.js';
+import { LOCAL_CHAIN_ID, fundAccount, mineBlocks, setChainTime, setNextBlockTimestamp } from './dev-chain.js';
 import { ChainError, ChainMismatchError, ChainUnreachableError } from './errors.js';
 import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
 import { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
@@ -80,6 +80,11 @@ export class ChainClient {
     return this.#run(() => this.#ctx.client.getTransactionCount({ address, blockTag: 'pending' }));
   }
 
+  /** How many transactions of `address` are mined (its next nonce, not counting pending ones). */
+  minedNonce(address: Address): Promise<number> {
+    return this.#run(() => this.#ctx.client.getTransactionCount({ address, blockTag: 'latest' }));
+  }
+
   /** Signs a transaction offline (fees, and gas unless given, from the node); sends nothing. */
   signTransaction(privateKey: Hex, request: SignTransactionRequest): Promise<SignedTransaction> {
     return this.#run(() => signTransaction(this.#ctx, privateKey, request));
@@ -138,6 +143,16 @@ export class ChainClient {
   /** Local dev chain only: mines `blocks` empty blocks; returns the new head block number. */
   mine(blocks = 1): Promise<bigint> {
     return this.#run(() => mineBlocks(this.#ctx, blocks));
+  }
+
+  /** Local dev chain only: the next block is mined at exactly `seconds` (Unix time, not before the head block). */
+  setNextBlockTimestamp(seconds: number): Promise<void> {
+    return this.#run(() => setNextBlockTimestamp(this.#ctx, seconds));
+  }
+
+  /** Local dev chain only: sets the chain's clock to `seconds` (Unix time) for the blocks after. */
+  setTime(seconds: number): Promise<void> {
+    return this.#run(() => setChainTime(this.#ctx, seconds));
   }
 
   /** Creation data of a registry binding `signingKey` (32 bytes) to the deploying account. */

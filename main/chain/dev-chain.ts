@@ -37,3 +37,17 @@ export async function mineBlocks(ctx: ChainContext, blocks = 1): Promise<bigint>
   await anvilClient(ctx).mine({ blocks });
   return ctx.client.getBlockNumber({ cacheTime: 0 });
 }
+
+/** Mines the next block at exactly `seconds` (Unix time; not earlier than the head block's). */
+export async function setNextBlockTimestamp(ctx: ChainContext, seconds: number): Promise<void> {
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new RangeError('seconds must be a non-negative integer');
+  await assertDevChain(ctx, 'setNextBlockTimestamp()');
+  await ctx.client.request({ method: 'evm_setNextBlockTimestamp' as never, params: [seconds] as never });
+}
+
+/** Sets the chain's clock to `seconds` (Unix time): blocks after it are mined at the time from there. */
+export async function setChainTime(ctx: ChainContext, seconds: number): Promise<void> {
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new RangeError('seconds must be a non-negative integer');
+  await assertDevChain(ctx, 'setTime()');
+  await ctx.client.request({ method: 'evm_setTime' as never, params: [seconds] as never });
+}

@@ -1,3 +1,4 @@
+import { diskFullError, isDiskFull } from './disk-full.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -116,6 +117,8 @@ export class FileStore {
     } catch (error) {
       rmSync(tempPath, { force: true });
       if (error instanceof ServiceError) throw error;
+      // Our disk being full is not the upload's fault: try again later, nothing is rejected.
+      if (isDiskFull(error)) throw diskFullError(this.root, 'data' in source && source.data instanceof Uint8Array ? source.data.length : undefined, error);
       throw new ServiceError('no_file_on_payload', `Could not read the uploaded file: ${(error as Error).message}`, { cause: error });
     }
   }

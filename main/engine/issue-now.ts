@@ -20,6 +20,10 @@ export async function issueJobNow(scope: PartnerScope, body: IssueNowBody | unkn
   const jobId = findScheduledJob(scope, engine.id);
   if (jobId === undefined) throw new ServiceError('missing_job', `There is no scheduled job on ${engine.id}`);
   const { issuer } = scope.issuing;
+  const expired = issuer.expiredCredentials(jobId);
+  if (expired.length > 0) {
+    throw new ServiceError('invalid_expiry_date', `The job holds credential(s) whose expiry date has passed; unschedule them first: ${expired.join(', ')}`);
+  }
   const ran = await issuer.whileClaimed(scope.partner.id, engine.id, async () => {
     try {
       const { client, identity } = await issuer.prepare(scope.partner.id, engine.id);

@@ -27,7 +27,13 @@ function isTaken(scope: PartnerScope, credentialId: number, engine: string): boo
  * transaction) and returns the job's row id. Each must be free on that engine.
  */
 export function addToScheduledJob(scope: PartnerScope, engine: string, credentialIds: readonly number[], uids: readonly string[]): number {
+  const now = scope.clock.now();
   credentialIds.forEach((id, i) => {
+    const expiry = cached(scope.db, 'SELECT expiry_date FROM credentials WHERE id = ?').pluck().get(id) as number | null;
+    // Issuing it now would anchor a credential that is already expired.
+    if (expiry !== null && expiry <= now) {
+      throw new ServiceError('invalid_expiry_date', `Credential ${uids[i]} expired on ${new Date(expiry).toISOString()}; it cannot be scheduled`);
+    }
     if (isTaken(scope, id, engine)) {
       throw new ServiceError('credential_already_scheduled_or_issued', `Credential ${uids[i]} is already scheduled or issued on ${engine}`);
     }

@@ -1,11 +1,24 @@
 import { join } from 'node:path';
-import { ChainClient, ChainUnreachableError, findRunningAnvil, startAnvil, type AnvilNode } from '../../chain/index.js';
+import { ChainClient, ChainUnreachableError, findRunningAnvil, persistAnvilState, startAnvil, type AnvilNode } from '../../chain/index.js';
+import { diskFullError, isDiskFull } from '../disk-full.js';
 import type { EngineCatalog, EngineConfig } from '../engine-catalog.js';
 import { recordGenesis } from '../proofs/chain-identity.js';
 
 export interface ChainRuntimeOptions {
   /** Seconds between blocks on the local chain; default: a block per transaction. */
   localBlockTime?: number;
+}
+
+/** What the runtime asks of the engine around a connection (set by the issuing runtime). */
+export interface ChainRuntimeHooks {
+  /**
+   * Runs on every fresh connection (at start, and when a chain answers again after it was lost):
+   * reconciles what the engine recorded with what the chain holds. The client is handed out
+   * only after it settles; a ChainUnreachableError from it fails the connection (tried again later).
+   */
+  onConnect?: (engineId: string, client: ChainClient) => Promise<void>;
+  /** Unix time (s) for a new local chain's genesis: before every block time the engine recorded there. */
+  localGenesisTimestamp?: () => number | undefined;
 }
 
 /**
@@ -24,6 +37,7 @@ export class ChainRuntime {
     private readonly dataDir: string,
     private readonly catalog: EngineCatalog,
     private readonly options: ChainRuntimeOptions = {},
+    private readonly hooks: ChainRuntimeHooks = {},
   ) {}
 
   /** The engine's configuration (wrong_blockchain_engine for an unknown id). */
@@ -52,7 +66,36 @@ export class ChainRuntime {
     } catch {
       // Best effort: a proof without the genesis hash is still a valid proof.
     }
+    await this.hooks.onConnect?.(engine.id, client);
     return client;
+  }
+
+  /**
+   * Forgets the engine's connection, so the next use connects afresh and reconciles: called when
+   * the chain stopped answering or no longer holds what was recorded.
+   */
+  forget(engineId: string): void {
+    this.clients.delete(engineId);
+  }
+
+  /** Whether the engine runs on the local dev chain of this data directory. */
+  isLocal(engineId: string): boolean {
+    return this.catalog.get(engineId).rpc_url === undefined || this.catalog.get(engineId).rpc_url === null;
+  }
+
+  /**
+   * Resolves once the chain state holding every transaction mined so far is on disk. On the local
+   * chain that is a synchronous dump (anvil_dumpState, fsync, rename); another chain keeps its own
+   * state, so there is nothing to wait for.
+   */
+  async persist(engineId: string, connected?: ChainClient): Promise<void> {
+    if (!this.isLocal(engineId)) return;
+    const client = connected ?? (await this.client(engineId));
+    await persistAnvilState(client.rpcUrl, this.localStateDir()).catch((error: unknown) => {
+      // Not on disk means not mined yet, for the engine: it asks again on its next round.
+      if (isDiskFull(error)) throw diskFullError(this.localStateDir(), undefined, error);
+      throw new ChainUnreachableError(client.rpcUrl, { details: `the local chain's state could not be saved: ${(error as Error).message}`, cause: error });
+    });
   }
 
   private localStateDir(): string {
@@ -63,7 +106,7 @@ export class ChainRuntime {
     if (!this.localWanted) throw new ChainUnreachableError('local chain (stopped)');
     const running = findRunningAnvil(this.localStateDir());
     if (running) return running.rpcUrl;
-    this.anvil = await startAnvil({ stateDir: this.localStateDir(), blockTime: this.options.localBlockTime });
+    this.anvil = await startAnvil({ stateDir: this.localStateDir(), blockTime: this.options.localBlockTime, genesisTimestamp: this.hooks.localGenesisTimestamp?.() });
     // anvil dying under us (killed, crashed) must not leave a client pointing at nothing.
     void this.anvil.exited.then(() => {
       this.anvil = undefined;

@@ -42,6 +42,11 @@ export async function signAndStore(
     | number
     | null;
   const nonce = Math.max(await client.nextNonce(request.sender), inFlight === null ? 0 : inFlight + 1);
+  // The chain counts fewer transactions than we recorded as mined: it lost blocks. Signing on
+  // would collide with the stored transaction of that nonce; reconciling re-sends it instead.
+  if (cached(db, "SELECT 1 FROM chain_txs WHERE engine = ? AND sender = ? AND nonce = ? AND state <> 'dropped'").get(request.engine, request.sender, nonce)) {
+    throw new ChainStateLostError(request.engine, `the chain counts ${nonce} transactions of ${request.sender}, fewer than were recorded`);
+  }
   const signed = await client.signTransaction(request.privateKey, { to: request.to, data: request.data, nonce });
   const id = inTransaction(db, () => {
     // Signatures are deterministic: re-signing what the chain once refused can give the very
@@ -88,7 +93,7 @@ export async function sendTx(db: Db, client: ChainClient, tx: ChainTx): Promise<
  * Brings a stored transaction's state up to date with the chain: mined or reverted (with its
  * block and time), or re-sent when the node has forgotten it. Returns the fresh row.
  */
-export async function settleTx(db: Db, client: ChainClient, tx: ChainTx): Promise<ChainTx> {
+export async function settleTx(db: Db, client: ChainClient, tx: ChainTx, persist: () => Promise<void>): Promise<ChainTx> {
   if (tx.state === 'mined' || tx.state === 'reverted' || tx.state === 'dropped') return tx;
   const receipt = await client.getReceipt(tx.hash);
   if (!receipt) {
@@ -97,6 +102,8 @@ export async function settleTx(db: Db, client: ChainClient, tx: ChainTx): Promis
     return loadTx(db, tx.id);
   }
   const minedAt = (await client.blockTimestamp(receipt.blockNumber)).getTime();
+  // Mined counts only once the chain's state holding it is on disk (the local chain's dump).
+  await persist();
   cached(db, 'UPDATE chain_txs SET state = ?, block_number = ?, mined_date = ?, contract_address = ? WHERE id = ?').run(
     receipt.status === 'success' ? 'mined' : 'reverted',
     Number(receipt.blockNumber),
@@ -104,5 +111,20 @@ export async function settleTx(db: Db, client: ChainClient, tx: ChainTx): Promis
     receipt.contractAddress,
     tx.id,
   );
+  faultPoint(`after-mined-${tx.purpose}`);
   return loadTx(db, tx.id);
+}
+
+/**
+ * The chain does not hold what the engine recorded (it lost blocks, was reset, or reorganised):
+ * the caller drops its connection, and the next one reconciles (reconcile-chain.ts).
+ */
+export class ChainStateLostError extends Error {
+  constructor(
+    readonly engine: string,
+    detail: string,
+  ) {
+    super(`The ${engine} chain does not hold what was recorded (${detail}); reconciling`);
+    this.name = 'ChainStateLostError';
+  }
 }

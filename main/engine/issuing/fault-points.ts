@@ -5,5 +5,15 @@
  * a real process. Unset in normal use, it costs one comparison.
  */
 export function faultPoint(name: string): void {
-  if (process.env.PROOFDESK_FAULT_POINT === name) process.kill(process.pid, 'SIGKILL');
+  if (process.env.PROOFDESK_FAULT_POINT !== name) return;
+  // PROOFDESK_FAULT_KILL=group kills the whole process group (this process leads it when its
+  // parent spawned it detached), the local chain with it: a power cut, as far as the chain can tell.
+  if (process.env.PROOFDESK_FAULT_KILL === 'group') {
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      // not a group leader: kill this process alone
+    }
+  }
+  process.kill(process.pid, 'SIGKILL');
 }

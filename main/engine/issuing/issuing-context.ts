@@ -11,4 +11,6 @@ export interface IssuingContext {
   secrets: SecretStore | undefined;
   chains: ChainRuntime;
   signer: SignerPool;
+  /** The data directory (named in the message of a full disk). */
+  dataDir: string;
 }

@@ -2,12 +2,13 @@ import type { SecretStore } from '../../../common/secret-store.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../database.js';
 import type { EngineCatalog } from '../engine-catalog.js';
-import { ensureInstallation, proofChainIdentity, readInstallation } from '../proofs/chain-identity.js';
+import { ensureInstallation, localGenesisTimestamp, proofChainIdentity, readInstallation } from '../proofs/chain-identity.js';
 import { chainReaderFor } from '../proofs/verify-chain-reader.js';
 import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
 import type { IssuingContext } from './issuing-context.js';
 import { JobIssuer } from './job-issuer.js';
+import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
 import { IssuingScheduler } from './scheduler.js';
 import { SignerPool } from './signer-pool.js';
 
@@ -21,6 +22,8 @@ export interface IssuingOptions extends ChainRuntimeOptions {
   tickMs?: number;
   /** Where scheduler errors go (default: stderr, one line each). */
   onError?: (error: unknown) => void;
+  /** Where the loud line about a chain that lost transactions goes (default: stderr). */
+  onNotice?: (line: string) => void;
 }
 
 /** The issuing half of an engine: chains, signer, job issuer and scheduler of one data directory. */
@@ -40,7 +43,18 @@ export class IssuingRuntime {
     options: IssuingOptions,
   ) {
     this.installationId = ensureInstallation(dataDir).installation_id;
-    this.ctx = { db, clock, secrets, chains: new ChainRuntime(dataDir, catalog, options), signer: new SignerPool() };
+    const onNotice = options.onNotice ?? ((line: string) => process.stderr.write(`proofdesk: ${line}\n`));
+    const chains = new ChainRuntime(dataDir, catalog, options, {
+      onConnect: async (engine, client) => {
+        const result = await reconcileChain(this.ctx, this.issuer, engine, client);
+        if (result.lost > 0) onNotice(describeReconciliation(engine, result));
+      },
+      localGenesisTimestamp: () => {
+        const first = db.prepare("SELECT min(mined_date) FROM chain_txs WHERE engine = 'local' AND mined_date IS NOT NULL").pluck().get() as number | null;
+        return localGenesisTimestamp(dataDir, first === null ? undefined : Math.floor(first / 1000) - 1, Math.floor(clock.now() / 1000));
+      },
+    });
+    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir };
     this.issuer = new JobIssuer(this.ctx);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
     this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError);

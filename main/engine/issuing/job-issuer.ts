@@ -1,10 +1,12 @@
 import { ServiceError } from '../../../common/errors.js';
 import { ChainUnreachableError, InsufficientFundsError, NonceConflictError, type ChainClient, type Hex } from '../../chain/index.js';
 import { inTransaction } from '../database.js';
+import { diskFullError, isDiskFull } from '../disk-full.js';
 import { cached } from '../list-query.js';
-import { loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
+import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
 import { buildJobCertificates } from './certificate-builder.js';
 import { Exclusive } from './exclusive.js';
+import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
 import type { IssuingContext } from './issuing-context.js';
 import { ensurePartnerKeys, loadChainKey } from './partner-keys.js';
 import { ensureRegistry } from './registry.js';
@@ -27,9 +29,6 @@ export function claim(changes: number, what: string): void {
   if (changes === 0) throw new Error(`Another process is already issuing this ${what}`);
 }
 
-/** On the local dev chain, a Partner's account is topped up to this when it runs low. */
-const LOCAL_FUNDING_WEI = 100n * 10n ** 18n;
-const LOCAL_LOW_WATER_WEI = 10n ** 18n;
 
 /**
  * Moves jobs through DESIGN.md's states: scheduled → started → unconfirmed → finished, or
@@ -74,6 +73,30 @@ export class JobIssuer {
     }
   }
 
+  /** Uids of the scheduled job's credentials whose expiry date has passed (they must not be issued). */
+  expiredCredentials(jobId: number): string[] {
+    return cached(
+      this.ctx.db,
+      'SELECT c.uid FROM job_credentials jc JOIN credentials c ON c.id = jc.credential_id WHERE jc.job_id = ? AND jc.active = 1 AND c.expiry_date IS NOT NULL AND c.expiry_date <= ? ORDER BY c.id',
+    )
+      .pluck()
+      .all(jobId, this.ctx.clock.now()) as string[];
+  }
+
+  /**
+   * Takes the credentials that expired while scheduled out of the job (they stay as credentials,
+   * unscheduled) and returns an `invalid_expiry_date` error naming them, or undefined when none did.
+   */
+  dropExpired(jobId: number): ServiceError | undefined {
+    const expired = this.expiredCredentials(jobId);
+    if (expired.length === 0) return undefined;
+    inTransaction(this.ctx.db, () => {
+      const remove = cached(this.ctx.db, 'DELETE FROM job_credentials WHERE job_id = ? AND credential_id = (SELECT id FROM credentials WHERE uid = ?)');
+      for (const uid of expired) remove.run(jobId, uid);
+    });
+    return new ServiceError('invalid_expiry_date', `${expired.length} credential(s) expired before their job was issued and were taken out of it, not issued: ${expired.join(', ')}`);
+  }
+
   /**
    * Freezes a scheduled job's credentials and marks it started; new schedules open a new job.
    * `empty_credential_list` for a job with no credentials.
@@ -97,6 +120,25 @@ export class JobIssuer {
   }
 
   /**
+   * A job that could not get as far as a signed transaction (a full disk while its certificates
+   * were built) goes back to `scheduled`, so nothing is left `started` behind the user's back —
+   * unless a new open job was made meanwhile (then it stays started and resumes on the next round).
+   */
+  private unstart(jobId: number): void {
+    try {
+      inTransaction(this.ctx.db, () => {
+        const job = this.job(jobId);
+        if (job.status !== 'started' || job.issue_tx !== null) return;
+        if (cached(this.ctx.db, "SELECT 1 FROM jobs WHERE partner_id = ? AND engine = ? AND status = 'scheduled'").get(job.partner_id, job.engine)) return;
+        cached(this.ctx.db, 'DELETE FROM certificates WHERE job_id = ?').run(jobId);
+        cached(this.ctx.db, "UPDATE jobs SET status = 'scheduled', start_date = NULL, root = NULL, merkle_tree = NULL WHERE id = ?").run(jobId);
+      });
+    } catch {
+      // The disk is too full even for this: the job resumes from `started` on the next round.
+    }
+  }
+
+  /**
    * Takes a started or unconfirmed job as far as it can go now, without waiting for blocks.
    * A chain that cannot be reached leaves the job as it is, for the next try.
    */
@@ -110,7 +152,15 @@ export class JobIssuer {
           this.fail(jobId, error.message);
           return;
         }
-        if (error instanceof ChainUnreachableError) return;
+        // Reconnecting reconciles: the chain answering again, or one that lost what was recorded.
+        if (error instanceof ChainUnreachableError || error instanceof ChainStateLostError) {
+          this.ctx.chains.forget(job.engine);
+          return;
+        }
+        if (isDiskFull(error)) {
+          this.unstart(jobId);
+          throw diskFullError(this.ctx.dataDir, undefined, error);
+        }
         cached(this.ctx.db, 'UPDATE jobs SET failure = ? WHERE id = ?').run(String((error as Error).message ?? error), jobId);
         throw error;
       }
@@ -137,10 +187,13 @@ export class JobIssuer {
           { engine: job.engine, sender: identity.address, privateKey: chainKey, purpose: 'issue', to: registry, data: client.encodeIssue(job.root as Hex) },
           (txId) => claim(cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ? AND issue_tx IS NULL').run(txId, jobId).changes, 'job'),
         );
+        await this.mineNotBeforeStart(jobId, job.engine, client);
         await sendTx(this.ctx.db, client, tx);
         job = this.job(jobId);
+      } else if (loadTx(this.ctx.db, job.issue_tx).state === 'signed') {
+        await this.mineNotBeforeStart(jobId, job.engine, client);
       }
-      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!));
+      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine));
       if (tx.state === 'reverted' || tx.state === 'dropped') {
         this.fail(jobId, `The issuing transaction ${tx.hash} was ${tx.state}`);
         return;
@@ -150,15 +203,38 @@ export class JobIssuer {
       cached(this.ctx.db, "UPDATE jobs SET status = 'unconfirmed', issued_date = ? WHERE id = ? AND status = 'started'").run(tx.mined_date, jobId);
     }
     const tx = loadTx(this.ctx.db, this.job(jobId).issue_tx!);
-    if ((await client.confirmations(tx.hash)) >= this.ctx.chains.config(job.engine).confirmations) {
+    const confirmations = await client.confirmations(tx.hash);
+    // Recorded as mined, yet not in the chain (lost blocks, a reorg): never wait for it forever.
+    if (confirmations === 0) throw new ChainStateLostError(job.engine, `transaction ${tx.hash} is no longer mined`);
+    if (confirmations >= this.ctx.chains.config(job.engine).confirmations) {
       cached(this.ctx.db, "UPDATE jobs SET status = 'finished', finished_date = ?, failure = NULL WHERE id = ? AND status = 'unconfirmed'").run(this.ctx.clock.now(), jobId);
     }
   }
 
-  /** Fails a job: its credentials are released (they can be scheduled again) and its unanchored certificates go. */
-  fail(jobId: number, reason: string): void {
+  /**
+   * A job's issued_date is its block's time, in whole seconds: mined in the second the job
+   * started, it would read earlier than start_date (20:12:47.000 vs 20:12:47.437). The local
+   * chain mines that block at the next whole second instead. Other chains keep their own clock
+   * (see docs/chain.md).
+   */
+  private async mineNotBeforeStart(jobId: number, engine: string, client: ChainClient): Promise<void> {
+    if (!this.ctx.chains.isLocal(engine)) return;
+    const start = cached(this.ctx.db, 'SELECT start_date FROM jobs WHERE id = ?').pluck().get(jobId) as number | null;
+    // Only the same-second case needs help; a clock far from the chain's (a test's) is left alone.
+    if (start === null || Math.floor(Date.now() / 1000) * 1000 >= start || start - Date.now() > 2000) return;
+    const head = Math.floor((await client.blockTimestamp(await client.blockNumber())).getTime() / 1000);
+    await client.setNextBlockTimestamp(Math.max(Math.ceil(start / 1000), head));
+  }
+
+  /**
+   * Fails a job: its credentials are released (they can be scheduled again) and its unanchored
+   * certificates go. `evenFinished` also fails a finished job, for a chain that lost its
+   * transaction beyond recovery.
+   */
+  fail(jobId: number, reason: string, evenFinished = false): void {
     inTransaction(this.ctx.db, () => {
-      cached(this.ctx.db, "UPDATE jobs SET status = 'failed', failed_date = ?, failure = ? WHERE id = ? AND status IN ('started', 'unconfirmed')").run(this.ctx.clock.now(), reason, jobId);
+      const from = evenFinished ? "('started', 'unconfirmed', 'finished')" : "('started', 'unconfirmed')";
+      cached(this.ctx.db, `UPDATE jobs SET status = 'failed', failed_date = ?, failure = ? WHERE id = ? AND status IN ${from}`).run(this.ctx.clock.now(), reason, jobId);
       cached(this.ctx.db, 'UPDATE job_credentials SET active = 0 WHERE job_id = ?').run(jobId);
       cached(this.ctx.db, 'DELETE FROM certificates WHERE job_id = ?').run(jobId);
     });

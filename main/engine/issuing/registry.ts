@@ -40,7 +40,7 @@ export async function ensureRegistry(
     }
     row = find()!;
   }
-  const tx = await settleTx(ctx.db, client, loadTx(ctx.db, row.deploy_tx));
+  const tx = await settleTx(ctx.db, client, loadTx(ctx.db, row.deploy_tx), () => ctx.chains.persist(engine));
   if (tx.state === 'mined' && tx.contract_address) {
     cached(ctx.db, 'UPDATE registries SET address = ? WHERE partner_id = ? AND engine = ?').run(tx.contract_address, partnerId, engine);
     return tx.contract_address;

@@ -36,7 +36,7 @@ export async function revokeOnChain(
   }
   const deadline = Date.now() + REVOKE_WAIT_MS;
   for (;;) {
-    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId));
+    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId), () => ctx.chains.persist(certificate.engine));
     if (tx.state === 'mined') {
       cached(ctx.db, 'UPDATE certificates SET revoked_date = ? WHERE id = ?').run(tx.mined_date, certificate.id);
       return tx.mined_date!;

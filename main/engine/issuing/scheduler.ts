@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { isProcessAlive } from '../../chain/index.js';
 import type { JobIssuer } from './job-issuer.js';
 
+/** The same error message is reported again only after this long. */
+const REPEAT_AFTER_MS = 60_000;
+
 /** The lock files this process holds: a second engine in the same process must not take one. */
 const heldLocks = new Set<string>();
 
@@ -17,12 +20,24 @@ export class IssuingScheduler {
   private readonly lockFile: string;
   private holdsLock = false;
 
+  private readonly onError: (error: unknown) => void;
+
   constructor(
     dataDir: string,
     private readonly issuer: JobIssuer,
-    private readonly onError: (error: unknown) => void,
+    onError: (error: unknown) => void,
   ) {
     this.lockFile = join(dataDir, 'issuing.lock');
+    // The same trouble every tick (a full disk, a chain down) is said once a minute, not 4 times a second.
+    const said = new Map<string, number>();
+    this.onError = (error) => {
+      const key = String((error as Error)?.message ?? error);
+      const now = Date.now();
+      if ((said.get(key) ?? -Infinity) > now - REPEAT_AFTER_MS) return;
+      said.set(key, now);
+      if (said.size > 100) said.clear();
+      onError(error);
+    };
   }
 
   /** Takes the lock (false when a live process holds it) and ticks every `tickMs`. */
@@ -67,6 +82,8 @@ export class IssuingScheduler {
         continue;
       }
       try {
+        const expired = this.issuer.dropExpired(job.id);
+        if (expired) this.onError(expired);
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
       } catch (error) {

@@ -25,6 +25,11 @@ export interface InstallationRecord {
   installation_id: string;
   /** Genesis block hash (0x hex) per engine id, with the chain id it was read for. */
   chains: Record<string, { chain_id: number; genesis_hash: string }>;
+  /**
+   * The local chain's genesis time (seconds), fixed when it is first made: a local chain rebuilt
+   * after a loss starts from the same genesis block, so proofs that name its hash stay valid.
+   */
+  local_genesis_timestamp?: number;
 }
 
 const GENESIS = /^0x[0-9a-fA-F]{64}$/;
@@ -37,7 +42,9 @@ export function readInstallation(dataDir: string): InstallationRecord | undefine
     const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<InstallationRecord>;
     if (typeof value.installation_id !== 'string' || value.installation_id.length === 0) return undefined;
     const chains = typeof value.chains === 'object' && value.chains !== null ? value.chains : {};
-    return { installation_id: value.installation_id, chains };
+    const record: InstallationRecord = { installation_id: value.installation_id, chains };
+    if (Number.isSafeInteger(value.local_genesis_timestamp)) record.local_genesis_timestamp = value.local_genesis_timestamp!;
+    return record;
   } catch {
     return undefined;
   }
@@ -67,6 +74,20 @@ export function recordGenesis(dataDir: string, engine: string, chainId: number, 
   const known = record.chains[engine];
   if (known && known.chain_id === chainId && known.genesis_hash.toLowerCase() === genesisHash.toLowerCase()) return;
   write(dataDir, { ...record, chains: { ...record.chains, [engine]: { chain_id: chainId, genesis_hash: genesisHash.toLowerCase() } } });
+}
+
+/**
+ * The genesis time for a new (or rebuilt) local chain. Recorded once, before the first local chain
+ * is made, and reused for every rebuild, so the genesis block (and its hash in the proofs) is the same.
+ * A data directory from before this record existed has none for its existing chain: a rebuild then
+ * starts just before the first block the engine recorded (`fallback`), as close as can be had.
+ */
+export function localGenesisTimestamp(dataDir: string, fallback: number | undefined, nowSeconds: number): number {
+  const record = ensureInstallation(dataDir);
+  if (record.local_genesis_timestamp !== undefined) return record.local_genesis_timestamp;
+  if (fallback !== undefined) return fallback;
+  write(dataDir, { ...record, local_genesis_timestamp: nowSeconds });
+  return nowSeconds;
 }
 
 /** What a proof of `engine` says about its chain beyond the chain id (the fields it can fill). */
