@@ -7,7 +7,7 @@ import { useShellStore } from '../shell/shell-store.js';
 /**
  * `Export proofs`: one NAME.proof.json per certificate of a job or of a selection into a
  * folder, as a task in main (progress in the status bar, a toast when done). The folder is
- * typed: the browser bridge has no native folder picker, and main checks it.
+ * typed, or chosen with the OS picker where main has one (Electron); main checks it.
  */
 export function ExportDialog({ source, what, onClose }: { source: () => Promise<ProofExportSource>; what: string; onClose: () => void }) {
   const [folder, setFolder] = useState('');
