@@ -36,6 +36,8 @@ export interface AppStatus {
   issuingOff: string | null;
   /** `embedded` (this machine's engine) or `remote` (a service over HTTPS). */
   mode: 'embedded' | 'remote';
+  /** True where main can show the OS folder picker (the Electron window; not the browser bridge). */
+  canChooseFolder: boolean;
 }
 
 export interface AppIpc {
@@ -45,6 +47,8 @@ export interface AppIpc {
   'app:status': { args: []; result: AppStatus };
   /** Makes another Partner of the data directory the active one. */
   'app:switchPartner': { args: [partnerId: string]; result: AppStatus };
+  /** The OS folder picker (Electron only): the chosen folder, or null when cancelled or unavailable. */
+  'app:chooseFolder': { args: [title: string]; result: string | null };
   /** Tasks running or recently finished in main. */
   'tasks:list': { args: []; result: TaskInfo[] };
   /** Asks a running task to stop; answers the task as it is now. */
@@ -57,6 +61,10 @@ export const APP_IPC: IpcValidators<AppIpc> = {
   'app:switchPartner': (args) => {
     expectArgCount('app:switchPartner', args, 1);
     return [expectString(args[0], 'partnerId', 200)];
+  },
+  'app:chooseFolder': (args) => {
+    expectArgCount('app:chooseFolder', args, 1);
+    return [expectString(args[0], 'title', 200)];
   },
   'tasks:list': noArgs('tasks:list'),
   'tasks:cancel': (args) => {

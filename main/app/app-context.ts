@@ -21,6 +21,8 @@ export interface AppContext {
   readonly engine: Engine | null;
   readonly keyStore: 'keychain' | 'encrypted-file' | null;
   readonly issuingOff: string | null;
+  /** The OS folder picker, where there is one (the Electron window). */
+  readonly chooseFolder: ((title: string) => Promise<string | null>) | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -44,6 +46,7 @@ export interface AppContextOptions {
   service?: IssuingService | null;
   keyStore?: 'keychain' | 'encrypted-file' | null;
   issuingOff?: string | null;
+  chooseFolder?: (title: string) => Promise<string | null>;
 }
 
 /**
@@ -66,6 +69,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     engine,
     keyStore: options.keyStore ?? null,
     issuingOff: options.issuingOff ?? null,
+    chooseFolder: options.chooseFolder ?? null,
     partner: () => partner,
     partners,
     service: () => service,

@@ -75,7 +75,17 @@ async function main(): Promise<void> {
     });
   });
 
-  const context = createAppContext({ engine, partner, issuingOff, keyStore });
+  const context = createAppContext({
+    engine,
+    partner,
+    issuingOff,
+    keyStore,
+    chooseFolder: async (title) => {
+      const options = { title, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
+      const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+    },
+  });
   handleAll(createIpcHandlers(context), { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });
   // The one event channel: main → the window's page only, never another frame.
   context.events.subscribe((event) => {

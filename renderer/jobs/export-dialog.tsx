@@ -2,16 +2,18 @@ import { useState } from 'react';
 import type { ProofExportSource } from '../../common/records.js';
 import { toServiceError } from '../ipc-error.js';
 import { Modal } from '../shell/modal.js';
+import { useShellStore } from '../shell/shell-store.js';
 
 /**
  * `Export proofs`: one NAME.proof.json per certificate of a job or of a selection into a
  * folder, as a task in main (progress in the status bar, a toast when done). The folder is
- * typed: the browser bridge has no native folder picker, and main checks it.
+ * typed, or chosen with the OS picker where main has one (Electron); main checks it.
  */
 export function ExportDialog({ source, what, onClose }: { source: () => Promise<ProofExportSource>; what: string; onClose: () => void }) {
   const [folder, setFolder] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const canChoose = useShellStore((s) => s.status?.canChooseFolder === true);
   return (
     <Modal title="Export proofs" onClose={onClose}>
       <form
@@ -32,6 +34,11 @@ export function ExportDialog({ source, what, onClose }: { source: () => Promise<
           Folder
           <input aria-label="Folder" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/home/me/proofs" autoFocus />
         </label>
+        {canChoose && (
+          <button type="button" onClick={() => void window.proofdesk.appChooseFolder('Export the proofs into').then((chosen) => chosen && setFolder(chosen))}>
+            Choose folder…
+          </button>
+        )}
         {error && (
           <p className="error-panel" role="alert">
             {error}

@@ -47,12 +47,15 @@ export interface Workspace {
 }
 
 /** An engine with one Partner (and its keys in memory) behind a bridge; `issuing` as Engine.open takes it. */
-export async function openWorkspace(rendererDir: string, options: { name?: string; issuing?: EngineOptions['issuing'] } = {}): Promise<Workspace> {
+export async function openWorkspace(
+  rendererDir: string,
+  options: { name?: string; issuing?: EngineOptions['issuing']; keyStore?: 'keychain' | 'encrypted-file' | null; issuingOff?: string } = {},
+): Promise<Workspace> {
   const workDir = mkdtempSync(join(tmpdir(), 'proofdesk-app-e2e-'));
   const engine = Engine.open({ dataDir: join(workDir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined, ...options.issuing } });
   const added = await engine.addPartner({ name: options.name ?? 'Acme University', issuingIntervalSeconds: 3600 });
   const partner = { id: added.partner_id, name: added.name };
-  const context = createAppContext({ engine, partner, keyStore: 'keychain' });
+  const context = createAppContext({ engine, partner, keyStore: options.keyStore === undefined ? 'keychain' : options.keyStore, issuingOff: options.issuingOff ?? null });
   const bridge = await startWebBridge({ handlers: createIpcHandlers(context), events: context.events, rendererDir });
   return {
     workDir,

@@ -76,6 +76,19 @@ describe('app shell', () => {
     expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Search records');
   });
 
+  it('says why issuing is off, in the window and not on stderr only', async () => {
+    const reason = 'No OS keychain answers (no Secret Service on the D-Bus session). Start one, or set PROOFDESK_PASSPHRASE to use the encrypted-file store.';
+    const keyless = await openWorkspace(rendererDir, { keyStore: null, issuingOff: reason });
+    try {
+      const { page } = await openPage(browser, keyless);
+      await expect.poll(() => page.getByTestId('status-issuing-off').textContent()).toBe(`Issuing is off: ${reason}`);
+      expect(await page.getByTestId('status-keys').textContent()).toBe('No key store');
+      await screenshot(page, 'shell', 'issuing-off');
+    } finally {
+      await keyless.close();
+    }
+  });
+
   it('switches between the Partners of the data directory', async () => {
     const second = await workspace.engine.addPartner({ name: 'Beta College' });
     await workspace.engine.serviceFor(second.partner_id).createCredential({ title: 'Beta transcript', metadata: { a: 1 } });

@@ -22,6 +22,7 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       keyStore: ctx.keyStore,
       issuingOff: ctx.issuingOff,
       mode: ctx.engine ? 'embedded' : 'remote',
+      canChooseFolder: ctx.chooseFolder !== null,
     };
   };
   return {
@@ -31,6 +32,7 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       ctx.switchPartner(partnerId);
       return status();
     },
+    'app:chooseFolder': async (title) => (ctx.chooseFolder ? ctx.chooseFolder(title) : null),
     'tasks:list': async () => ctx.tasks.list(),
     'tasks:cancel': async (taskId) => {
       ctx.tasks.cancel(taskId);

@@ -11,6 +11,7 @@ import type { JobDetail, JobsIpc, JobWindow, NextIssuing } from '../../../common
 import type { ProofExportRequest, ProofExportResult } from '../../../common/records.js';
 import type { TaskContext } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
+import { exportProofs as exportProofsFromEngine } from '../../workspace/proof-export.js';
 import { resolveSelection, uidsOf } from '../../workspace/selection.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
@@ -75,6 +76,12 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
       const { service } = ctx.require();
       await checkFolder(request.folder);
       const label = request.source.kind === 'job' ? `Exporting the proofs of job ${request.source.jobUid}` : 'Exporting the proofs of the selection';
+      // The embedded engine builds the proofs from its database (atomic writes, main/workspace);
+      // a remote service is asked for each proof over the spec's download endpoint.
+      if (ctx.engine) {
+        const scope = ctx.scope();
+        return ctx.tasks.start<ProofExportResult>('export-proofs', label, (task) => exportProofsFromEngine(scope, request, task));
+      }
       return ctx.tasks.start<ProofExportResult>('export-proofs', label, (task) => exportProofs(ctx, service, request, task));
     },
   };
@@ -128,8 +135,9 @@ function baseName(title: string, uid: string): string {
 }
 
 /**
- * Writes one NAME.proof.json per certificate (NAME from the credential's title; a second
- * certificate of the same name gets its uid appended), checking for cancel between pages.
+ * Remote mode: writes one NAME.proof.json per certificate, downloaded through IssuingService
+ * (NAME from the credential's title; a second certificate of the same name gets its uid
+ * appended), checking for cancel between files.
  */
 async function exportProofs(ctx: AppContext, service: IssuingService, request: ProofExportRequest, task: TaskContext): Promise<ProofExportResult> {
   const certificates: Certificate[] = [];

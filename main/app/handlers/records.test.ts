@@ -91,6 +91,16 @@ describe('records handlers (real SQLite)', () => {
     expect(events.some((e) => e.type === 'partner')).toBe(true);
   });
 
+  it('offers the OS folder picker only where main has one (not in the browser bridge)', async () => {
+    expect(await invokeIpcHandler(handlers, 'app:chooseFolder', ['Export'])).toBeNull();
+    expect((await invokeIpcHandler(handlers, 'app:status', [])).canChooseFolder).toBe(false);
+    // Stands in for Electron's dialog, which cannot run here (no Electron binary).
+    const withPicker = createIpcHandlers(createAppContext({ engine, partner: ctx.partner(), chooseFolder: async (title) => `/chosen/for/${title}` }));
+    expect((await invokeIpcHandler(withPicker, 'app:status', [])).canChooseFolder).toBe(true);
+    expect(await invokeIpcHandler(withPicker, 'app:chooseFolder', ['Export'])).toBe('/chosen/for/Export');
+    expect(await errorId(invokeIpcHandler(withPicker, 'app:chooseFolder', []))).toBe('invalid_value');
+  });
+
   it('says the workspace needs the embedded engine when there is none', async () => {
     const remote = createIpcHandlers({ partner: { id: 'p', name: 'Remote' }, service: engine.serviceFor(engine.partners.list()[0]!.id) });
     expect(await errorId(invokeIpcHandler(remote, 'records:window', [{ filter: {}, offset: 0, limit: 10 }]))).toBe('not_found');
