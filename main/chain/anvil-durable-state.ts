@@ -16,20 +16,27 @@ import { gunzipSync } from 'node:zlib';
 import { anvilRpc } from './anvil-rpc.js';
 import { anvilStatePaths } from './anvil-state-file.js';
 
-/** Writes `data` to `file` so that it survives a crash: temp file, fsync, rename, fsync of the directory. */
-export function writeFileDurably(file: string, data: Uint8Array): void {
-  const tmp = `${file}.durable-${process.pid}`;
-  const fd = openSync(tmp, 'w');
+/**
+ * Writes `data` to `file` so that a crash leaves either the previous file or the whole new one: a
+ * temporary name beside it, fsync, rename, fsync of the folder. A failed write removes the
+ * temporary file. Private (0600) unless `mode` says otherwise (a proof for the user to share).
+ */
+export function writeFileDurably(file: string, data: Uint8Array | string, mode = 0o600): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const tmp = `${file}.writing-${process.pid}`;
+  let fd: number | undefined;
   try {
-    for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset);
+    fd = openSync(tmp, 'w', mode);
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     fsyncSync(fd);
-  } catch (error) {
     closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, file);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
     throw error;
   }
-  closeSync(fd);
-  renameSync(tmp, file);
   // The rename itself lives in the directory: without this it could be lost with the power.
   const dir = openSync(dirname(file), 'r');
   try {

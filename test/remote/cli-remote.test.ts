@@ -42,6 +42,8 @@ describe('CLI --remote against serve', () => {
     served = await serveEngine();
     partner = await served.addPartner('CLI Remote University');
     dir = mkdtempSync(join(tmpdir(), 'proofdesk-cli-remote-'));
+    // `issue --remote` keeps its journal in the local data directory (the default one, or PROOFDESK_DATA).
+    process.env.PROOFDESK_DATA = join(dir, 'local-data');
     remote = ['--remote', served.server.baseUrl, '--client-id', partner.clientId];
   });
   afterAll(async () => {

@@ -32,6 +32,8 @@ beforeAll(async () => {
   served = await serveEngine();
   partner = await served.addPartner('Verify Remote University');
   dir = mkdtempSync(join(tmpdir(), 'proofdesk-verify-remote-'));
+  // `issue --remote` keeps its journal in the local data directory (the default one, or PROOFDESK_DATA).
+  process.env.PROOFDESK_DATA = join(dir, 'local-data');
 }, 60_000);
 afterAll(async () => {
   await served?.close();

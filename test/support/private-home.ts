@@ -6,10 +6,13 @@
  * The run fails when the real data directory appeared during it, or when anything fell back to
  * the default data directory inside the private HOME (a test that forgot --data).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultDataDir } from '../../main/engine/data-dir.js';
+
+/** The note (in the private HOME) naming the test files that used the default data directory. */
+export const DEFAULT_DIR_USED = 'default-data-dir-used.txt';
 
 export default function setup(): () => void {
   const realDataDir = defaultDataDir({ ...process.env, PROOFDESK_DATA: undefined });
@@ -29,8 +32,10 @@ export default function setup(): () => void {
     if (!existedBefore && existsSync(realDataDir)) {
       problems.push(`${realDataDir} appeared during the test run: a test or benchmark wrote to the user's real data directory`);
     }
-    if (existsSync(fallback)) {
-      problems.push(`${fallback} was created: a test ran a command without --data or PROOFDESK_DATA (it would be ${realDataDir} outside tests)`);
+    const used = join(home, DEFAULT_DIR_USED);
+    if (existsSync(fallback) || existsSync(used)) {
+      const culprits = existsSync(used) ? ` (in ${readFileSync(used, 'utf8').trim().split('\n').join(', ')})` : '';
+      problems.push(`${fallback} was created${culprits}: a test ran a command without --data or PROOFDESK_DATA (it would be ${realDataDir} outside tests)`);
     }
     rmSync(home, { recursive: true, force: true });
     process.env.HOME = realHome;

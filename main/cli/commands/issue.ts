@@ -13,7 +13,7 @@ import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { issueFaultPoint } from '../issue/issue-fault-points.js';
 import { IssueJournal } from '../issue/issue-journal.js';
-import { writeFileDurably } from '../issue/write-durably.js';
+import { writeFileDurably } from '../../chain/anvil-durable-state.js';
 import { json } from '../output.js';
 
 export const ISSUE_USAGE = `issue FILE... [--engine local] [--title T] [--expiry DATE] [--link UID]... [--tag T]... [--meta KEY=VALUE]...
@@ -235,7 +235,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
           if (!(item?.state === 'done' && item.proof === path && existsSync(path))) {
             const proof = await service.downloadCertificate(certificate.certificate.uid);
             try {
-              writeFileDurably(path, proof);
+              writeFileDurably(path, proof, 0o644);
             } catch (error) {
               if (!isDiskFull(error)) throw error;
               const left = credentialUids.slice(i).filter(Boolean).length;
