@@ -7,18 +7,7 @@ import { existsSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 
-const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
-
-/** Whether `error` (or one of its causes) says the disk or a quota is full. */
-export function isDiskFull(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && /\b(ENOSPC|EDQUOT)\b|database or disk is full|no space left on device|disk quota exceeded/i.test(message)) return true;
-  }
-  return false;
-}
+export { isDiskFull } from '../../common/disk-full.js';
 
 /** Free bytes for an unprivileged writer on the file system holding `path` (or its nearest existing parent). */
 export function freeBytes(path: string): number | undefined {

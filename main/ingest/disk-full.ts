@@ -5,23 +5,14 @@
  */
 import { statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isServiceError } from '../../common/errors.js';
+import { isDiskFull } from '../../common/disk-full.js';
 
 /** How often at most the same full disk is reported again while files wait for it. */
 export const DISK_FULL_REPORT_MS = 60_000;
 /** How long a file waits before it tries again on a full disk (not counted as a failed try). */
 export const DISK_FULL_RETRY_MS = 2_000;
 
-const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
-const FULL_TEXT = /\b(ENOSPC|EDQUOT|SQLITE_FULL)\b|no space left on device|disk quota exceeded|database or disk is full/i;
-
-/** Whether an error says a disk (or quota) is full, also when the service wraps it in its message. */
-export function isDiskFull(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && FULL_CODES.has(code)) return true;
-  if (isServiceError(error) || error instanceof Error) return FULL_TEXT.test(error.message);
-  return false;
-}
+export { isDiskFull };
 
 /** Below this much free space, SQLite's "disk I/O error" on opening (it could not make its WAL files) is a full disk. */
 const LOW_SPACE = 1024 * 1024;
