@@ -117,7 +117,7 @@ export class IngestCore {
       finish: new WorkQueue(8, (row) => this.collector.finish(row)),
       file: new WorkQueue(8, (row) => this.filer.fileAway(row)),
     };
-    this.journal = Journal.open(options.dataDir);
+    this.journal = Journal.open(options.dataDir, options.journalFile);
     this.journal.onFlushError = (error) => this.problem('writing the journal', error);
   }
 
