@@ -6,8 +6,9 @@
  * the remote service and verify there, a restart issues nothing twice, and a refused secret is
  * one sentence and exit code 1 with nothing moved.
  */
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
@@ -62,6 +63,16 @@ async function inProcess(args: string[], secret?: string): Promise<{ code: numbe
     return { code, out: out.join('\n'), err: err.join('\n') };
   } finally {
     delete process.env[SECRET_ENV];
+  }
+}
+
+/** How many files a journal has rows for. */
+function rowsIn(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM files').pluck().get() as number;
+  } finally {
+    db.close();
   }
 }
 
@@ -128,9 +139,12 @@ describe('watch --remote against serve in another process', () => {
     expect(first.stdout.trim().split('\n').sort()).toEqual([...proofs].sort());
 
     // No engine, chain or keychain was opened here: the data directory holds the journal only,
-    // in the file of this service and client.
-    expect(filesUnder(watchData).every((f) => /^ingest-remote-[0-9a-f]{16}\.sqlite(-wal|-shm)?$/.test(f)), filesUnder(watchData).join(', ')).toBe(true);
-    expect(existsSync(join(watchData, 'ingest.sqlite'))).toBe(false);
+    // its rows in the file of this service and client; ingest.sqlite holds the folder claim alone.
+    expect(filesUnder(watchData).every((f) => /^ingest(-remote-[0-9a-f]{16})?\.sqlite(-wal|-shm)?$/.test(f)), filesUnder(watchData).join(', ')).toBe(true);
+    const journalFile = filesUnder(watchData).find((f) => /^ingest-remote-[0-9a-f]{16}\.sqlite$/.test(f));
+    expect(journalFile).toBeDefined();
+    expect(rowsIn(join(watchData, journalFile!))).toBe(3);
+    expect(rowsIn(join(watchData, 'ingest.sqlite'))).toBe(0);
 
     // The credentials are the remote service's, three of them, with the folder's tag.
     const listed = await inProcess(['credential', 'list', ...remote, '--and-tags', 'remote-watch', '--json'], secret);
@@ -183,4 +197,19 @@ describe('watch --remote against serve in another process', () => {
     expect(result.err).toMatch(/cannot be reached/);
     expect(waiting(lonely)).toEqual(['five.txt']);
   }, 60_000);
+
+  it('usage: the secret only from the environment, no --partner with --remote, no auth flags without it', async () => {
+    const inbox2 = tempDir('proofdesk-watch-usage-');
+    const data = tempDir('proofdesk-watch-usage-data-');
+    const noSecret = await inProcess(['watch', inbox2, '--remote', 'http://127.0.0.1:9/api', '--client-id', 'pd-x', '--data', data]);
+    expect(noSecret.code).toBe(EXIT.usage);
+    expect(noSecret.err).toContain(SECRET_ENV);
+    const withPartner = await inProcess(['watch', inbox2, '--remote', 'http://127.0.0.1:9/api', '--client-id', 'pd-x', '--partner', 'x', '--data', data], 'y');
+    expect(withPartner.code).toBe(EXIT.usage);
+    expect(withPartner.err).toContain('--client-id');
+    const stray = await inProcess(['watch', inbox2, '--client-id', 'pd-x', '--data', data]);
+    expect(stray.code).toBe(EXIT.usage);
+    expect(stray.err).toContain('--client-id applies only with --remote');
+    expect(filesUnder(data)).toEqual([]);
+  });
 });
