@@ -22,8 +22,7 @@ export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta K
                                                       --remote: issue through that service instead of the embedded
                                                       engine (secret in $PROOFDESK_CLIENT_SECRET); the journal stays
                                                       in --data, one per service and client.
-                                                      Sidecars NAME.EXT.json and manifest.csv: docs/ingest.md
-      e.g. PROOFDESK_CLIENT_SECRET=... watch ~/inbox --remote https://issuer.example/api --client-id pd-...`;
+                                                      Sidecars NAME.EXT.json and manifest.csv: docs/ingest.md`;
 
 const TICK_MS = 250;
 /** Without a terminal, the status line is printed this often (when it changed). */
