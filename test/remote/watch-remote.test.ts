@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
@@ -145,6 +145,9 @@ describe('watch --remote against serve in another process', () => {
     expect(journalFile).toBeDefined();
     expect(rowsIn(join(watchData, journalFile!))).toBe(3);
     expect(rowsIn(join(watchData, 'ingest.sqlite'))).toBe(0);
+    // Private, as the engine keeps its data directory: the folder 0700, the journals 0600.
+    expect(statSync(watchData).mode & 0o777).toBe(0o700);
+    for (const file of ['ingest.sqlite', journalFile!]) expect(statSync(join(watchData, file)).mode & 0o777, file).toBe(0o600);
 
     // The credentials are the remote service's, three of them, with the folder's tag.
     const listed = await inProcess(['credential', 'list', ...remote, '--and-tags', 'remote-watch', '--json'], secret);

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
 import { Ingester, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
-import { defaultDataDir, ensurePrivateFile } from '../../engine/index.js';
+import { defaultDataDir, ensurePrivateDir, ensurePrivateFile } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { EXIT } from '../error-report.js';
@@ -189,9 +189,11 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
   async function watchThrough(service: IssuingService, dir: string, target: string, journalFile: string): Promise<number> {
     let ingester: Ingester;
     try {
-      // The journal is created 0600 before SQLite opens it (its -wal/-shm then follow its mode).
-      mkdirSync(dir, { recursive: true });
-      ensurePrivateFile(join(dir, journalFile));
+      // The data directory is private as the engine keeps it (with --remote no engine made it), and
+      // the journals are created 0600 before SQLite opens them (their -wal/-shm follow the mode):
+      // the folders are claimed in ingest.sqlite whichever file holds the rows.
+      ensurePrivateDir(dir);
+      for (const file of new Set([JOURNAL_FILE, journalFile])) ensurePrivateFile(join(dir, file));
       ingester = await Ingester.start({
         service,
         dataDir: dir,
