@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
@@ -202,7 +202,8 @@ describe('watch --remote against serve in another process', () => {
   }, 60_000);
 
   it('usage: the secret only from the environment, no --partner with --remote, no auth flags without it', async () => {
-    const inbox2 = tempDir('proofdesk-watch-usage-');
+    // A folder not made yet: bad usage makes nothing.
+    const inbox2 = join(tempDir('proofdesk-watch-usage-'), 'inbox');
     const data = tempDir('proofdesk-watch-usage-data-');
     const noSecret = await inProcess(['watch', inbox2, '--remote', 'http://127.0.0.1:9/api', '--client-id', 'pd-x', '--data', data]);
     expect(noSecret.code).toBe(EXIT.usage);
@@ -214,5 +215,6 @@ describe('watch --remote against serve in another process', () => {
     expect(stray.code).toBe(EXIT.usage);
     expect(stray.err).toContain('--client-id applies only with --remote');
     expect(filesUnder(data)).toEqual([]);
+    expect(existsSync(inbox2)).toBe(false);
   });
 });

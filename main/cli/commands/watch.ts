@@ -159,14 +159,6 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
     allowDuplicates: values['allow-duplicates'] ?? false,
   }));
   if (configFile) folders.push(...readConfig(configFile));
-  for (const folder of folders) {
-    if (existsSync(folder.path) && !statSync(folder.path).isDirectory()) throw new UsageError(`Not a folder: ${folder.path}`);
-    mkdirSync(folder.path, { recursive: true });
-  }
-
-  const tty = Boolean(process.stderr.isTTY) && !values.json;
-  const status = new StatusLine(tty, ctx);
-  const dataDir = userPath(values.data);
   const remote = values.remote;
   if (remote === undefined) {
     const stray = (['auth-url', 'client-id', 'realm'] as const).find((flag) => values[flag] !== undefined);
@@ -174,6 +166,18 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
   } else if (values.partner !== undefined) {
     throw new UsageError('--partner chooses a Partner of the embedded engine; with --remote the client id does (--client-id)');
   }
+  /** Makes the folders that are not there yet: once the flags are known to be good (bad usage makes nothing). */
+  const makeFolders = () => {
+    for (const folder of folders) {
+      if (existsSync(folder.path) && !statSync(folder.path).isDirectory()) throw new UsageError(`Not a folder: ${folder.path}`);
+    }
+    for (const folder of folders) mkdirSync(folder.path, { recursive: true });
+  };
+  if (remote === undefined) makeFolders();
+
+  const tty = Boolean(process.stderr.isTTY) && !values.json;
+  const status = new StatusLine(tty, ctx);
+  const dataDir = userPath(values.data);
   try {
     return await (remote === undefined ? watchWith(dataDir) : watchRemote(dataDir ?? defaultDataDir(), remote));
   } catch (error) {
@@ -243,8 +247,10 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
    * in the local data directory, in a file of that service and client's own.
    */
   async function watchRemote(dir: string, remote: string): Promise<number> {
+    // Its usage (client id, secret, URL) is checked before anything is made.
     const service = await remoteService({ remote, 'auth-url': values['auth-url'], 'client-id': values['client-id'], realm: values.realm });
     try {
+      makeFolders();
       const clientId = values['client-id'] ?? process.env[REMOTE_ENV.clientId]!;
       return await watchThrough(service, dir, `remote:${JSON.stringify([new URL(remote).href.replace(/\/+$/, ''), clientId])}`, remoteJournalFile(remote, clientId));
     } finally {
