@@ -2,13 +2,13 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
+import type { IssuingService } from '../../../common/issuing-service.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
 import { Ingester, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
 import { defaultDataDir, ensurePrivateDir, ensurePrivateFile } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { EXIT } from '../error-report.js';
-import type { IssuingService } from '../../../common/issuing-service.js';
 import { REMOTE_ENV, REMOTE_OPTIONS, partnerService, remoteService, withEngine, type CliContext } from '../context.js';
 
 export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--flat]
