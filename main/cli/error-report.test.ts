@@ -35,6 +35,14 @@ describe('reportError', () => {
     expect(reportError(new ServiceError('missing_job', 'No job x'))).toEqual({ message: 'error missing_job (404): No job x', code: EXIT.refused });
   });
 
+  it('a remote service that cannot be reached is the service away, exit 3, with its id and status', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const away = new ServiceError('try_again_later', 'The service at http://127.0.0.1:9/api/engines cannot be reached: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)', { cause: new TypeError('fetch failed', { cause: refused }) });
+    expect(reportError(away)).toEqual({ message: `error try_again_later (503): ${away.message}`, code: EXIT.environment });
+    // An answer saying "later" is still the service's refusal.
+    expect(reportError(new ServiceError('try_again_later', 'Busy')).code).toBe(EXIT.refused);
+  });
+
   it('reports a bug as internal, with the stack only on request', () => {
     const bug = new TypeError('x is undefined');
     expect(reportError(bug, {}).message).not.toContain(' at ');

@@ -5,6 +5,7 @@
  * as internal, and its stack is shown only with PROOFDESK_DEBUG=1.
  */
 import { isServiceError } from '../../common/errors.js';
+import { isWireFailure } from '../remote/wire.js';
 import { UsageError } from './cli-error.js';
 
 /** Exit codes (also in the usage text). */
@@ -44,7 +45,10 @@ export function reportError(error: unknown, env: NodeJS.ProcessEnv = process.env
     return { message: `${message}\n(npm run cli -- help for every command)`, code: EXIT.usage };
   }
   if (isServiceError(error)) {
-    return { message: `error ${error.id} (${error.status}): ${error.message}`, code: EXIT.refused };
+    // A remote service that gave no answer (connection refused, timed out) did not refuse
+    // anything: it is away, as a chain that does not answer is.
+    const away = error.id === 'try_again_later' && isWireFailure(error.cause);
+    return { message: `error ${error.id} (${error.status}): ${error.message}`, code: away ? EXIT.environment : EXIT.refused };
   }
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'SecretStoreUnavailableError' || name === 'SecretStoreCorruptError') {

@@ -59,14 +59,14 @@ const EXAMPLES: Record<string, string> = {
   jobs: 'proofdesk jobs list --status scheduled\nproofdesk jobs issue-now --engine local\nproofdesk jobs tag 0190d6c4-… --tag spring-2026',
   issue: 'proofdesk issue diploma.pdf transcript.pdf --tag cs2026 --now --out ./proofs',
   verify: 'proofdesk verify diploma.pdf.proof.json --file diploma.pdf\nproofdesk verify diploma.pdf.proof.json --rpc http://127.0.0.1:8545\nproofdesk verify ./proofs --offline --report proofs.csv',
-  watch: 'proofdesk watch ./inbox --out ./proofs --tag cs2026',
+  watch: 'proofdesk watch ./inbox --out ./proofs --tag cs2026\nPROOFDESK_CLIENT_SECRET=… proofdesk watch ./inbox --remote https://issuer.example/api --client-id pd-…',
   serve: 'proofdesk serve --port 8080',
 };
 
 const FOOTER = `Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
-The credential, certificate, revoke, jobs, issue and verify commands take --remote BASE_URL [--auth-url URL]
+The credential, certificate, revoke, jobs, issue, verify and watch commands take --remote BASE_URL [--auth-url URL]
 [--client-id ID] [--realm R] to work against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`)
-instead of --data. The client secret is read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults:
+instead of --data (watch keeps its journal in --data still). The client secret is read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults:
 --auth-url $PROOFDESK_AUTH_URL or the origin of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm
 $PROOFDESK_REALM or proofdesk.
 Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE (an encrypted file in DIR).

@@ -13,7 +13,7 @@ import type { Describer } from './describe.js';
 import { signatureOf, type EntryInfo } from './entries.js';
 import type { Filer } from './file-away.js';
 import type { Settler } from './find-and-settle.js';
-import { FILE_STATES, Journal, type FileRow, type FileState } from './journal.js';
+import { FILE_STATES, JOURNAL_FILE, Journal, type FileRow, type FileState } from './journal.js';
 import type { FailedFile, IngesterOptions } from './types.js';
 import type { Uploader } from './upload-and-schedule.js';
 import { WorkQueue } from './work-queue.js';
@@ -59,6 +59,12 @@ export const SMALL_FILE = 4 * 1024 * 1024;
 
 export class IngestCore {
   readonly journal: Journal;
+  /**
+   * Where the folders are claimed when the rows are in a service's own journal file: the data
+   * directory's `ingest.sqlite`, so that one folder is never watched by two processes of one
+   * data directory at a time, whichever services they issue through. Unset: the journal itself.
+   */
+  readonly claims: Journal | undefined;
   readonly service: IssuingService;
   readonly folders: Folder[] = [];
   readonly byId = new Map<number, Folder>();
@@ -117,7 +123,13 @@ export class IngestCore {
       finish: new WorkQueue(8, (row) => this.collector.finish(row)),
       file: new WorkQueue(8, (row) => this.filer.fileAway(row)),
     };
-    this.journal = Journal.open(options.dataDir);
+    this.journal = Journal.open(options.dataDir, options.journalFile);
+    try {
+      this.claims = options.journalFile === undefined || options.journalFile === JOURNAL_FILE ? undefined : Journal.open(options.dataDir);
+    } catch (error) {
+      this.journal.close();
+      throw error;
+    }
     this.journal.onFlushError = (error) => this.problem('writing the journal', error);
   }
 

@@ -146,6 +146,7 @@ export class Settler {
     if (now - this.lastBeat >= HEARTBEAT_MS) {
       this.lastBeat = now;
       this.core.journal.heartbeat(this.core.token, now);
+      this.core.claims?.heartbeat(this.core.token, now);
     }
     // New paths: a journal row each, in one transaction.
     const fresh = [...this.core.discovered.entries()];

@@ -83,11 +83,9 @@ export class Ingester {
       if (!info?.isDirectory()) throw new Error(`Not a folder: ${config.path}`);
       validateTags(config.tags ?? [], `the tags of ${config.path}`);
     }
-    const ids = this.core.journal.claimFolders(
-      configs.map((c) => c.path),
-      this.core.token,
-      Date.now(),
-    );
+    const paths = configs.map((c) => c.path);
+    this.core.claims?.claimFolders(paths, this.core.token, Date.now());
+    const ids = this.core.journal.claimFolders(paths, this.core.token, Date.now());
     for (const config of configs) {
       const engine = config.engine ?? 'local';
       const folder: Folder = {
@@ -161,11 +159,13 @@ export class Ingester {
     while (this.core.tasks.size > 0) await Promise.allSettled([...this.core.tasks]);
     try {
       this.core.journal.releaseFolders(this.core.token);
+      this.core.claims?.releaseFolders(this.core.token);
     } catch (error) {
       // A full disk: the claim lapses by itself (its process is gone, its heartbeat stops).
       this.core.problem('giving the folders up', error);
     }
     this.core.journal.close();
+    this.core.claims?.close();
   }
 
   /** Pauses: no new work starts (work under way finishes and is journaled); resume() goes on. */

@@ -5,13 +5,26 @@
  * where it stopped. See docs/ingest.md for the states and the guarantees.
  */
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type JournalDb = Database.Database;
 
-/** The journal's file inside a data directory. */
+/** The journal's file inside a data directory, for folders issued through the embedded engine. */
 export const JOURNAL_FILE = 'ingest.sqlite';
+
+/**
+ * The journal's file for folders issued through a remote service (`watch --remote`): one file
+ * per service and client, so that a folder watched against two services never mixes their rows
+ * (a row's credential and job uids mean something only to the service that made them).
+ * The URL is normalised (`new URL`, no trailing slash) so that spellings of one address agree.
+ */
+export function remoteJournalFile(baseUrl: string, clientId: string): string {
+  const url = new URL(baseUrl).href.replace(/\/+$/, '');
+  const key = createHash('sha256').update(JSON.stringify([url, clientId])).digest('hex').slice(0, 16);
+  return `ingest-remote-${key}.sqlite`;
+}
 
 /**
  * A file's way through the ingester:
@@ -164,10 +177,10 @@ export class Journal {
     this.tx = db.transaction((fn: () => unknown) => fn());
   }
 
-  /** Opens (creating if needed) `<dataDir>/ingest.sqlite` and applies pending migrations. */
-  static open(dataDir: string): Journal {
+  /** Opens (creating if needed) `<dataDir>/<file>` (default `ingest.sqlite`) and applies pending migrations. */
+  static open(dataDir: string, file: string = JOURNAL_FILE): Journal {
     mkdirSync(dataDir, { recursive: true });
-    const db = new Database(join(dataDir, JOURNAL_FILE));
+    const db = new Database(join(dataDir, file));
     try {
       db.pragma('journal_mode = WAL');
       // Durable across process crashes (what the journal is for); only an OS crash can lose

@@ -21,6 +21,11 @@ export interface IngesterOptions {
   service: IssuingService;
   /** Where the journal (`ingest.sqlite`) lives: the data directory. */
   dataDir: string;
+  /**
+   * The journal's file name in `dataDir` (default `ingest.sqlite`); a remote service has its
+   * own (remoteJournalFile), so the same folder watched against two services never mixes.
+   */
+  journalFile?: string;
   folders: WatchFolderOptions[];
   /**
    * Who the service issues for (e.g. `partner:<id>` or a remote base URL and client): identical

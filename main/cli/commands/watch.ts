@@ -2,21 +2,26 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
+import type { IssuingService } from '../../../common/issuing-service.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
-import { Ingester, JOURNAL_FILE, formatProgress, fullPath, isDiskFullAt, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
-import { defaultDataDir, ensurePrivateFile } from '../../engine/index.js';
+import { Ingester, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
+import { defaultDataDir, ensurePrivateDir, ensurePrivateFile } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { EXIT } from '../error-report.js';
-import { partnerService, withEngine, type CliContext } from '../context.js';
+import { REMOTE_ENV, REMOTE_OPTIONS, partnerService, remoteService, withEngine, type CliContext } from '../context.js';
 
 export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--flat]
       [--allow-duplicates] [--stable DURATION] [--config FILE]
+      [--partner ID|NAME | --remote BASE_URL [--client-id ID] [--auth-url URL] [--realm R]]
                                                       issue every file dropped into DIR (and its subfolders, unless
                                                       --flat) exactly once: proof files into --out (default
                                                       DIR/proofs), originals to DIR/done/, rejects to DIR/failed/,
                                                       identical content to DIR/duplicate/; runs until Ctrl-C.
                                                       --stable: how long a file must stay unchanged (default 1s).
+                                                      --remote: issue through that service instead of the embedded
+                                                      engine (secret in $PROOFDESK_CLIENT_SECRET); the journal stays
+                                                      in --data, one per service and client.
                                                       Sidecars NAME.EXT.json and manifest.csv: docs/ingest.md`;
 
 const TICK_MS = 250;
@@ -135,6 +140,7 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
       'allow-duplicates': { type: 'boolean' },
       stable: { type: 'string' },
       config: { type: 'string' },
+      ...REMOTE_OPTIONS,
     },
   });
   const configFile = userPath(values.config);
@@ -153,16 +159,27 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
     allowDuplicates: values['allow-duplicates'] ?? false,
   }));
   if (configFile) folders.push(...readConfig(configFile));
-  for (const folder of folders) {
-    if (existsSync(folder.path) && !statSync(folder.path).isDirectory()) throw new UsageError(`Not a folder: ${folder.path}`);
-    mkdirSync(folder.path, { recursive: true });
+  const remote = values.remote;
+  if (remote === undefined) {
+    const stray = (['auth-url', 'client-id', 'realm'] as const).find((flag) => values[flag] !== undefined);
+    if (stray) throw new UsageError(`--${stray} applies only with --remote BASE_URL`);
+  } else if (values.partner !== undefined) {
+    throw new UsageError('--partner chooses a Partner of the embedded engine; with --remote the client id does (--client-id)');
   }
+  /** Makes the folders that are not there yet: once the flags are known to be good (bad usage makes nothing). */
+  const makeFolders = () => {
+    for (const folder of folders) {
+      if (existsSync(folder.path) && !statSync(folder.path).isDirectory()) throw new UsageError(`Not a folder: ${folder.path}`);
+    }
+    for (const folder of folders) mkdirSync(folder.path, { recursive: true });
+  };
+  if (remote === undefined) makeFolders();
 
   const tty = Boolean(process.stderr.isTTY) && !values.json;
   const status = new StatusLine(tty, ctx);
   const dataDir = userPath(values.data);
   try {
-    return await watchWith(dataDir);
+    return await (remote === undefined ? watchWith(dataDir) : watchRemote(dataDir ?? defaultDataDir(), remote));
   } catch (error) {
     const dir = dataDir ?? defaultDataDir();
     if (!isDiskFullAt(error, dir)) throw error;
@@ -172,57 +189,82 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
     return EXIT_DISK_FULL;
   }
 
+  /** Watches through `service` with the journal `journalFile` of `dataDir` until a signal. */
+  async function watchThrough(service: IssuingService, dir: string, target: string, journalFile: string): Promise<number> {
+    let ingester: Ingester;
+    try {
+      // The data directory is private as the engine keeps it (with --remote no engine made it), and
+      // the journals are created 0600 before SQLite opens them (their -wal/-shm follow the mode):
+      // the folders are claimed in ingest.sqlite whichever file holds the rows.
+      ensurePrivateDir(dir);
+      for (const file of new Set([JOURNAL_FILE, journalFile])) ensurePrivateFile(join(dir, file));
+      ingester = await Ingester.start({
+        service,
+        dataDir: dir,
+        journalFile,
+        folders,
+        target,
+        stableMs,
+        onEvent: (event) => {
+          if (values.json) ctx.stdout(JSON.stringify(event));
+          // Proof paths are for programs reading stdout; on a terminal the status line says it.
+          else if (event.type === 'issued' && !process.stdout.isTTY) ctx.stdout(event.proof);
+          const text = describe(event);
+          if (text) status.note(text);
+        },
+      });
+    } catch (error) {
+      if (isServiceError(error)) throw error;
+      ctx.stderr(`Cannot watch: ${(error as Error).message}`);
+      return 1;
+    }
+    ctx.stderr(`watching ${folders.map((f) => f.path).join(', ')} (Ctrl-C stops; work under way is finished or journaled first)`);
+    const timer = setInterval(() => status.update(formatProgress(ingester.progress())), TICK_MS);
+    const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
+      const onSignal = (s: NodeJS.Signals) => {
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+        // A second signal does not wait: the journal is consistent at every step.
+        process.once('SIGINT', () => process.exit(130));
+        process.once('SIGTERM', () => process.exit(143));
+        resolveSignal(s);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    });
+    clearInterval(timer);
+    status.update(formatProgress(ingester.progress()), true);
+    status.end();
+    ctx.stderr(`${signal}: stopping; finishing the work under way...`);
+    await ingester.stop();
+    const left = ingester.progress();
+    ctx.stderr(`stopped. ${formatProgress(left)}${left.waitingForJob > 0 ? ` — the ${left.waitingForJob} file(s) waiting for their job are finished by the next \`watch\`` : ''}`);
+    return 0;
+  }
+
+  /**
+   * Through a remote service: no engine, chain or keychain is opened here; the journal stays
+   * in the local data directory, in a file of that service and client's own.
+   */
+  async function watchRemote(dir: string, remote: string): Promise<number> {
+    // Its usage (client id, secret, URL) is checked before anything is made.
+    const service = await remoteService({ remote, 'auth-url': values['auth-url'], 'client-id': values['client-id'], realm: values.realm });
+    try {
+      makeFolders();
+      const clientId = values['client-id'] ?? process.env[REMOTE_ENV.clientId]!;
+      return await watchThrough(service, dir, `remote:${JSON.stringify([new URL(remote).href.replace(/\/+$/, ''), clientId])}`, remoteJournalFile(remote, clientId));
+    } finally {
+      await service.close();
+    }
+  }
+
   function watchWith(dataDir: string | undefined): Promise<number> {
     return withEngine(
       dataDir,
       async (engine) => {
         const service = partnerService(engine, values.partner);
         const partnerId = values.partner !== undefined ? engine.partners.resolve(values.partner).id : engine.partners.list()[0]!.id;
-        let ingester: Ingester;
-        try {
-          // The journal is created 0600 before SQLite opens it (its -wal/-shm then follow its mode).
-          ensurePrivateFile(join(engine.dataDir, JOURNAL_FILE));
-          ingester = await Ingester.start({
-            service,
-            dataDir: engine.dataDir,
-            folders,
-            target: `partner:${partnerId}`,
-            stableMs,
-            onEvent: (event) => {
-              if (values.json) ctx.stdout(JSON.stringify(event));
-              // Proof paths are for programs reading stdout; on a terminal the status line says it.
-              else if (event.type === 'issued' && !process.stdout.isTTY) ctx.stdout(event.proof);
-              const text = describe(event);
-              if (text) status.note(text);
-            },
-          });
-        } catch (error) {
-          if (isServiceError(error)) throw error;
-          ctx.stderr(`Cannot watch: ${(error as Error).message}`);
-          return 1;
-        }
-        ctx.stderr(`watching ${folders.map((f) => f.path).join(', ')} (Ctrl-C stops; work under way is finished or journaled first)`);
-        const timer = setInterval(() => status.update(formatProgress(ingester.progress())), TICK_MS);
-        const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
-          const onSignal = (s: NodeJS.Signals) => {
-            process.removeListener('SIGINT', onSignal);
-            process.removeListener('SIGTERM', onSignal);
-            // A second signal does not wait: the journal is consistent at every step.
-            process.once('SIGINT', () => process.exit(130));
-            process.once('SIGTERM', () => process.exit(143));
-            resolveSignal(s);
-          };
-          process.on('SIGINT', onSignal);
-          process.on('SIGTERM', onSignal);
-        });
-        clearInterval(timer);
-        status.update(formatProgress(ingester.progress()), true);
-        status.end();
-        ctx.stderr(`${signal}: stopping; finishing the work under way...`);
-        await ingester.stop();
-        const left = ingester.progress();
-        ctx.stderr(`stopped. ${formatProgress(left)}${left.waitingForJob > 0 ? ` — the ${left.waitingForJob} file(s) waiting for their job are finished by the next \`watch\`` : ''}`);
-        return 0;
+        return watchThrough(service, engine.dataDir, `partner:${partnerId}`, JOURNAL_FILE);
       },
       {
         secrets: true,

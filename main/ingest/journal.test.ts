@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JOURNAL_FILE, Journal, remoteJournalFile } from './journal.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the journal of a remote service', () => {
+  it('is one file per service and client, whatever the spelling of the URL', () => {
+    const a = remoteJournalFile('http://127.0.0.1:8080/api', 'pd-a');
+    expect(a).toMatch(/^ingest-remote-[0-9a-f]{16}\.sqlite$/);
+    expect(remoteJournalFile('http://127.0.0.1:8080/api/', 'pd-a')).toBe(a);
+    expect(remoteJournalFile('HTTP://127.0.0.1:8080/api', 'pd-a')).toBe(a);
+    expect(remoteJournalFile('http://127.0.0.1:8081/api', 'pd-a')).not.toBe(a);
+    expect(remoteJournalFile('http://127.0.0.1:8080/api', 'pd-b')).not.toBe(a);
+    expect(a).not.toBe(JOURNAL_FILE);
+  });
+
+  it('keeps the rows of one folder watched against two services apart', () => {
+    const data = mkdtempSync(join(tmpdir(), 'proofdesk-journal-'));
+    dirs.push(data);
+    const folder = join(data, 'inbox');
+    const first = Journal.open(data, remoteJournalFile('http://127.0.0.1:8080/api', 'pd-a'));
+    const [id] = first.claimFolders([folder], 'token-1', Date.now()).values();
+    first.insert({ folder_id: id!, rel_path: 'a.txt', state: 'scheduled', target: 't', size: 1, mtime_ms: 1, sha256: null, details: null, sidecar: null, engine: 'local', attempt_at: null, credential_uid: 'uid-of-service-a', job_uid: null, job_failures: 0, proof_path: null, final_path: null, error_id: null, error_message: null, duplicate_of: null, seen_at: 1, updated_at: 1, closed_at: null });
+    first.releaseFolders('token-1');
+    first.close();
+
+    const second = Journal.open(data, remoteJournalFile('http://127.0.0.1:9090/api', 'pd-a'));
+    const [other] = second.claimFolders([folder], 'token-2', Date.now()).values();
+    expect(second.openRows([other!])).toEqual([]);
+    second.close();
+    const again = Journal.open(data, remoteJournalFile('http://127.0.0.1:8080/api/', 'pd-a'));
+    const [same] = again.claimFolders([folder], 'token-3', Date.now()).values();
+    expect(again.openRows([same!]).map((r) => r.rel_path)).toEqual(['a.txt']);
+    again.close();
+  });
+});
