@@ -5,6 +5,7 @@
  * Benchmarks measure; they do not fail the build (targets are shown next to each figure).
  */
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiBenchmarks } from './api.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
@@ -40,8 +41,8 @@ if (selected.length === 0) {
 
 const machine = describeMachine();
 const describe = `node ${machine.node}, ${machine.cpus} cores, ${machine.cpu ?? 'unknown CPU'}`;
-log(`${describe}; running ${selected.map((b) => b.name).join(', ')}`);
 const whole = observeMachine();
+log(`${describe}; load (1 min) ${loadavg()[0]!.toFixed(2)} at start; running ${selected.map((b) => b.name).join(', ')}`);
 const results: (BenchResult & { benchmark: string })[] = [];
 for (const benchmark of selected) {
   const window = observeMachine();
