@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convergence, relativeHalfRange, repeatUntilStable } from './measure.js';
+import { convergence, relativeHalfRange, repeatUntilStable, withMachine } from './measure.js';
 
 describe('the convergence rule', () => {
   it('measures spread as the relative half-range around the median', () => {
@@ -42,5 +42,14 @@ describe('repeatUntilStable', () => {
   it('makes minRuns runs even past maxMs, and none more', async () => {
     const r = await repeatUntilStable((i) => i + 1, { minRuns: 4, maxRuns: 10, maxMs: 0 });
     expect(r.samples).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('withMachine', () => {
+  it("gives rows without their own interval the benchmark's, and keeps the others'", () => {
+    const whole = { start: { at: 'a', load1: 1 }, end: { at: 'b', load1: 2 }, stealPercent: 10, seconds: 60 };
+    const own = { ...whole, stealPercent: 30, seconds: 5 };
+    const rows = withMachine([{ name: 'old', value: 1, unit: 'x' }, { name: 'new', value: 2, unit: 'x', machine: own }], whole);
+    expect(rows.map((r) => r.machine?.stealPercent)).toEqual([10, 30]);
   });
 });

@@ -143,3 +143,8 @@ export async function repeatUntilStable(run: (index: number) => Promise<number> 
 export function repeatedFigure(r: Repeated): Pick<BenchResult, 'value' | 'machine' | 'repeat'> {
   return { value: r.value, machine: r.machine, repeat: r.repeat };
 }
+
+/** Rows that did not observe their own interval get the whole benchmark's. */
+export function withMachine(rows: BenchResult[], machine: MachineWindow): BenchResult[] {
+  return rows.map((r) => ({ ...r, machine: r.machine ?? machine }));
+}

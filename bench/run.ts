@@ -12,8 +12,8 @@ import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
 import { issuingBenchmarks } from './issuing.bench.js';
 import { onlyPattern } from './only.js';
-import { describeMachine, observeMachine, type MachineWindow } from './machine.js';
-import type { BenchResult } from './measure.js';
+import { describeMachine, observeMachine } from './machine.js';
+import { withMachine, type BenchResult } from './measure.js';
 import { renderTable } from './table.js';
 
 /** Every benchmark, by the name `--only` matches. Register new ones here. */
@@ -45,11 +45,12 @@ const whole = observeMachine();
 log(`${describe}; load (1 min) ${loadavg()[0]!.toFixed(2)} at start; running ${selected.map((b) => b.name).join(', ')}`);
 const results: (BenchResult & { benchmark: string })[] = [];
 for (const benchmark of selected) {
+  log(`[${benchmark.name}] start: load (1 min) ${loadavg()[0]!.toFixed(2)}`);
   const window = observeMachine();
   const rows = await benchmark.run(log);
-  const own: MachineWindow = window.end();
-  // Rows that did not observe their own interval get the whole benchmark's.
-  results.push(...rows.map((r) => ({ benchmark: benchmark.name, ...r, machine: r.machine ?? own })));
+  const own = window.end();
+  log(`[${benchmark.name}] end: load (1 min) ${own.end.load1.toFixed(2)}, steal ${own.stealPercent?.toFixed(0) ?? 'n/a'}% over ${own.seconds.toFixed(0)} s`);
+  results.push(...withMachine(rows, own).map((r) => ({ benchmark: benchmark.name, ...r })));
 }
 const overall = whole.end();
 
