@@ -1,9 +1,11 @@
 /**
- * `npm run bench`: runs every benchmark (`npm run bench -- cli api` runs only those suites), prints a table and writes bench/results.json.
+ * `npm run bench [-- --only PATTERN]`: runs the benchmarks (those whose name matches PATTERN,
+ * a case-insensitive regular expression), prints a table with the machine's load and CPU steal
+ * beside each figure and writes bench/results.json.
  * Benchmarks measure; they do not fail the build (targets are shown next to each figure).
  */
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiBenchmarks } from './api.bench.js';
 import { chainBenchmarks } from './chain.bench.js';
@@ -11,35 +13,61 @@ import { cliBenchmarks } from './cli.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
 import { issuingBenchmarks } from './issuing.bench.js';
-import { meetsTarget, type BenchResult } from './measure.js';
-import { workspaceBenchmarks } from './workspace.bench.js';
+import { onlyPattern } from './only.js';
+import { describeMachine, observeMachine } from './machine.js';
+import { withMachine, type BenchResult } from './measure.js';
+import { renderTable } from './table.js';
 import { stagingUiBenchmarks } from './staging-ui.bench.js';
 import { uiBenchmarks } from './ui.bench.js';
+import { workspaceBenchmarks } from './workspace.bench.js';
+
+/** Every benchmark, by the name `--only` matches. Register new ones here. */
+const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<BenchResult[]> }[] = [
+  { name: 'engine', run: engineBenchmarks },
+  { name: 'issuing', run: issuingBenchmarks },
+  { name: 'api', run: apiBenchmarks },
+  { name: 'ingest', run: ingestBenchmarks },
+  { name: 'chain', run: chainBenchmarks },
+  { name: 'cli', run: cliBenchmarks },
+  { name: 'workspace', run: workspaceBenchmarks },
+  { name: 'staging-ui', run: stagingUiBenchmarks },
+  { name: 'ui', run: uiBenchmarks },
+];
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-function format(value: number): string {
-  return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
+let only: RegExp | undefined;
+try {
+  only = onlyPattern(process.argv.slice(2));
+} catch (error) {
+  log((error as Error).message);
+  process.exit(2);
+}
+const selected = BENCHMARKS.filter((b) => !only || only.test(b.name));
+if (selected.length === 0) {
+  log(`No benchmark matches ${String(only)}; the benchmarks are: ${BENCHMARKS.map((b) => b.name).join(', ')}.`);
+  process.exit(2);
 }
 
-const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks, chain: chainBenchmarks, workspace: workspaceBenchmarks, 'staging-ui': stagingUiBenchmarks, ui: uiBenchmarks };
-const only = process.argv.slice(2);
-const results: BenchResult[] = [];
-for (const [name, suite] of Object.entries(SUITES)) if (only.length === 0 || only.includes(name)) results.push(...(await suite(log)));
+const machine = describeMachine();
+const describe = `node ${machine.node}, ${machine.cpus} cores, ${machine.cpu ?? 'unknown CPU'}`;
+const whole = observeMachine();
+log(`${describe}; load (1 min) ${loadavg()[0]!.toFixed(2)} at start; running ${selected.map((b) => b.name).join(', ')}`);
+const results: (BenchResult & { benchmark: string })[] = [];
+for (const benchmark of selected) {
+  log(`[${benchmark.name}] start: load (1 min) ${loadavg()[0]!.toFixed(2)}`);
+  const window = observeMachine();
+  const rows = await benchmark.run(log);
+  const own = window.end();
+  log(`[${benchmark.name}] end: load (1 min) ${own.end.load1.toFixed(2)}, steal ${own.stealPercent?.toFixed(0) ?? 'n/a'}% over ${own.seconds.toFixed(0)} s`);
+  results.push(...withMachine(rows, own).map((r) => ({ benchmark: benchmark.name, ...r })));
+}
+const overall = whole.end();
 
-const rows = results.map((r) => {
-  const met = meetsTarget(r);
-  const target = r.target ? `${r.target.better === 'higher' ? '>=' : '<='} ${format(r.target.value)}` : '';
-  return [r.name, `${format(r.value)} ${r.unit}`, target, met === undefined ? '' : met ? 'met' : 'MISSED'];
-});
-const headers = ['benchmark', 'measured', 'target', ''];
-const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-console.log([line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n'));
+const steal = overall.stealPercent === undefined ? 'steal n/a' : `steal ${overall.stealPercent.toFixed(0)}% over the run`;
+console.log(`${describe}\nload (1 min) ${overall.start.load1.toFixed(2)} at start, ${overall.end.load1.toFixed(2)} at end; ${steal}\n`);
+console.log(renderTable(results));
 
 const out = fileURLToPath(new URL('./results.json', import.meta.url));
-writeFileSync(
-  out,
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, results }, null, 2)}\n`,
-);
+writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), ...machine, only: only?.source, machineWindow: overall, results }, null, 2)}\n`);
 log(`results written to ${out}`);
