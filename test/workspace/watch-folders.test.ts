@@ -98,7 +98,7 @@ describe('watch folders in the app', () => {
     await m.remove(added.id);
   }, 60_000);
 
-  it('refuses a folder the CLI watches, with a sentence that says so; and the CLI refuses one the app watches (even paused)', async () => {
+  it('refuses a folder the CLI watches, with a sentence that says so, takes it once the CLI was killed; and the CLI refuses one the app watches (even paused)', async () => {
     const m = manager();
     const cliFolder = inbox();
     const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'watch', cliFolder, '--data', dataDir], { cwd: REPO_ROOT, env: CHILD_ENV(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -112,6 +112,11 @@ describe('watch folders in the app', () => {
     } finally {
       cli.kill('SIGKILL');
     }
+    // Killed without giving the folder up: its claim is stale once the process is gone.
+    if (cli.exitCode === null && cli.signalCode === null) await new Promise((r) => cli.once('exit', r));
+    const taken = await m.add({ path: cliFolder });
+    expect(taken.state).toBe('watching');
+    await m.remove(taken.id);
 
     const appFolder = inbox();
     const added = await m.add({ path: appFolder });
