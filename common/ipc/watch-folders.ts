@@ -77,6 +77,7 @@ export interface WatchFoldersIpc {
   /** Stops watching and forgets the folder; its files stay where they are. */
   'watchFolders:remove': { args: [id: string]; result: null };
   'watchFolders:pause': { args: [id: string]; result: WatchFolderStatus };
+  /** Goes on after a pause; a `stopped` folder is tried again. */
   'watchFolders:resume': { args: [id: string]; result: WatchFolderStatus };
   'watchFolders:failed': { args: [id: string]; result: WatchFailedFile[] };
   /** Puts a failed file back into the folder to be taken again; answers where it is now. */

@@ -77,11 +77,9 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
       </p>
       {shownPath && <p className="watch-shown-path">Output folder: <code>{shownPath}</code> (open it in your file manager)</p>}
       <div className="toolbar">
-        {folder.state !== 'stopped' && (
-          <button type="button" onClick={() => void setPaused(folder.id, folder.state !== 'paused')}>
-            {folder.state === 'paused' ? 'Resume' : 'Pause'}
-          </button>
-        )}
+        <button type="button" onClick={() => void setPaused(folder.id, folder.state === 'watching')}>
+          {folder.state === 'paused' ? 'Resume' : folder.state === 'stopped' ? 'Watch again' : 'Pause'}
+        </button>
         <button type="button" aria-expanded={failedOf === folder.id} onClick={() => void showFailed(failedOf === folder.id ? null : folder.id)}>
           Failed files
         </button>

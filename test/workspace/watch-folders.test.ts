@@ -10,7 +10,7 @@ import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
 import { Engine } from '../../main/engine/index.js';
 import { Ingester } from '../../main/ingest/index.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
-import { WATCH_FOLDERS_FILE } from '../../main/workspace/watch-folders/watch-folder-list.js';
+import { WATCH_FOLDERS_FILE, writeWatchFolders } from '../../main/workspace/watch-folders/watch-folder-list.js';
 import { WatchFolderManager } from '../../main/workspace/watch-folders/watch-folder-manager.js';
 import { filesUnder, REPO_ROOT, removeTempDirs, sleep, tempDir, waitFor } from '../ingest/helpers.js';
 
@@ -76,7 +76,7 @@ describe('watch folders in the app', () => {
     const again = manager();
     await again.startSaved();
     expect(again.list()).toMatchObject([{ id: added.id, path: root, state: 'paused' }]);
-    again.resume(added.id);
+    await again.resume(added.id);
     writeFileSync(join(root, 'carol.pdf'), 'carol diploma');
     await waitFor('the third proof after the restart', () => filesUnder(out).length === 3, 60_000);
     await again.remove(added.id);
@@ -109,9 +109,20 @@ describe('watch folders in the app', () => {
       expect(cliErr).toContain('watching');
       await expect(m.add({ path: cliFolder })).rejects.toThrow(/already watched by another Proofdesk process .*command line.*Stop watching it there first/);
       expect(m.list()).toEqual([]);
+      // The app starting while the CLI watches a saved folder: that folder is stopped with the reason,
+      // and watched again on request once the CLI is gone.
+      writeWatchFolders(dataDir, [{ id: 'saved-cli', path: cliFolder, partnerId, paused: false }]);
+      const starting = manager();
+      await starting.startSaved();
+      expect(starting.list()).toMatchObject([{ id: 'saved-cli', state: 'stopped', problem: expect.stringMatching(/already watched by another Proofdesk process/) }]);
+      cli.kill('SIGKILL');
+      if (cli.exitCode === null && cli.signalCode === null) await new Promise((r) => cli.once('exit', r));
+      expect(await starting.resume('saved-cli')).toMatchObject({ state: 'watching', problem: null });
+      await starting.remove('saved-cli');
     } finally {
       cli.kill('SIGKILL');
     }
+
     // Killed without giving the folder up: its claim is stale once the process is gone.
     if (cli.exitCode === null && cli.signalCode === null) await new Promise((r) => cli.once('exit', r));
     const taken = await m.add({ path: cliFolder });

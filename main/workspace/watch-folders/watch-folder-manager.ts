@@ -129,10 +129,19 @@ export class WatchFolderManager {
     return this.sendChanges(entry);
   }
 
-  resume(id: string): WatchFolderStatus {
+  /** Goes on after a pause; a folder that could not be watched (`stopped`) is tried again. */
+  async resume(id: string): Promise<WatchFolderStatus> {
     const entry = this.entry(id);
     entry.saved.paused = false;
-    entry.ingester?.resume();
+    if (entry.ingester) entry.ingester.resume();
+    else {
+      try {
+        entry.ingester = await this.startIngester(entry.saved);
+        entry.problem = null;
+      } catch (error) {
+        entry.problem = problemOf(error, entry.saved.path);
+      }
+    }
     this.save();
     return this.sendChanges(entry);
   }
