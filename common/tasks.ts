@@ -8,6 +8,7 @@
  */
 import type { ErrorId } from './errors.js';
 import type { JobStatus, Partner } from './wire-types.js';
+import type { WatchFolderStatus } from './ipc/watch-folders.js'; // H11 watch folders
 
 /** What kind of work a task does; the renderer picks toasts and refreshes by it. */
 export const TASK_KINDS = [
@@ -104,7 +105,9 @@ export type AppEvent =
   | { type: 'job'; job_uid: string; engine: string; status: JobStatus }
   | { type: 'counts'; scopes: CountScope[] }
   | { type: 'engine'; engine: string; chain: ChainState; detail: string | null }
-  | { type: 'partner'; partner: Partner | null };
+  | { type: 'partner'; partner: Partner | null }
+  /** H11: a watch folder's live counts or state changed (main/workspace/watch-folders). */
+  | { type: 'watch-folder'; folder: WatchFolderStatus };
 
 export type AppEventType = AppEvent['type'];
 

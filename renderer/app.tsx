@@ -7,6 +7,7 @@ import { useShellShortcuts } from './shell/shortcuts.js';
 import { Sidebar } from './shell/sidebar.js';
 import { StatusBar } from './shell/status-bar.js';
 import { Toasts } from './shell/toasts.js';
+import { WatchFoldersView } from './watch-folders/watch-folders-view.js'; // H11 watch folders
 
 /** The application shell: sidebar `Sections`, the open section, the status bar and toasts. */
 export function App() {
@@ -31,9 +32,7 @@ export function App() {
         {section === 'verify' && (
           <PlaceholderView title="Verify" coming="drop proof files (one, many or a folder), with or without the originals, to see the six verification steps for each and an audit report." />
         )}
-        {section === 'watch' && (
-          <PlaceholderView title="Watch folders" coming="the folders Proofdesk watches, with their settings, live progress, failed files with reasons, retry and pause." />
-        )}
+        {section === 'watch' && <WatchFoldersView /> /* H11 watch folders */}
         {section === 'settings' && (
           <PlaceholderView title="Settings" coming="Partner details, issuing interval, keys (where they are, public key, chain accounts and balances, backup), engines and remote connections." />
         )}

@@ -10,6 +10,7 @@ import { openAppEngine } from './open-app-engine.js';
 import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { startWebBridge } from './web-bridge.js';
+import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string', default: '0' } } });
 const rendererDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -33,6 +34,7 @@ export const url = bridge.url;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void bridge.close().then(async () => {
+      await stopWatchFolders(); // H11 watch folders
       await engine.close();
       process.exit(0);
     });

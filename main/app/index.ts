@@ -2,7 +2,7 @@
  * Electron bootstrap: one locked-down window, the embedded engine, the IPC handlers.
  * Everything the window can ask for goes through the IPC contract (common/ipc-contract.ts).
  */
-import { app, BrowserWindow, dialog, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, protocol, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL as PACKAGED_APP_URL, serveAppRequest } from './app-protocol.js';
 import { openAppEngine } from './open-app-engine.js';
@@ -11,6 +11,8 @@ import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { handleAll } from './trusted-ipc.js';
 import { isTrustedSender } from './trusted-sender.js';
+import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
+import { setWatchFolderDesktop } from './handlers/watch-folders-desktop.js'; // H11 watch folders
 
 // electron-vite sets ELECTRON_RENDERER_URL to its dev server in `electron-vite dev` only.
 // Otherwise the renderer is served by the app: protocol (app-protocol.ts), never from file://.
@@ -69,10 +71,13 @@ async function main(): Promise<void> {
   app.on('will-quit', (event) => {
     if (closed) return;
     event.preventDefault();
-    void engine.close().finally(() => {
-      closed = true;
-      app.quit();
-    });
+    // H11: the watch folders' ingesters finish or journal their work first, then the engine closes.
+    void stopWatchFolders()
+      .then(() => engine.close())
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
   });
 
   const context = createAppContext({
@@ -85,6 +90,11 @@ async function main(): Promise<void> {
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
+  });
+  // H11 watch folders: the same OS folder picker, and the file manager, for the Watch folders view.
+  setWatchFolderDesktop({
+    pickFolder: () => context.chooseFolder!('Choose a folder to watch'),
+    openPath: (path) => shell.openPath(path),
   });
   handleAll(createIpcHandlers(context), { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });
   // The one event channel: main → the window's page only, never another frame.

@@ -42,6 +42,9 @@ export function createCore(options: IngesterOptions, token: string): IngestCore 
   return core;
 }
 
+/** How often the folders' claim is renewed, paused or not (well within the journal's OWNER_STALE_MS). */
+const CLAIM_BEAT_MS = 5_000;
+
 export class Ingester {
   private readonly core: IngestCore;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -117,7 +120,19 @@ export class Ingester {
     this.every(this.core.settler.tickMs, () => this.core.settler.settle());
     this.every(this.core.options.rescanMs ?? 30_000, () => this.core.settler.rescan());
     this.every(this.core.options.jobPollMs ?? 1_000, () => this.core.collector.pollJobs());
+    // The claim's heartbeat goes on while paused (the settle rounds that also beat do not run
+    // then): a paused folder is still this process's, and another watcher must not take it.
+    this.timers.push(setInterval(() => this.beat(), CLAIM_BEAT_MS));
     void this.core.settler.settle();
+  }
+
+  private beat(): void {
+    if (this.core.stopping) return;
+    try {
+      this.core.journal.heartbeat(this.core.token, Date.now());
+    } catch (error) {
+      this.core.problem('keeping the folders claimed', error);
+    }
   }
 
   private every(ms: number, fn: () => Promise<void>): void {
