@@ -13,11 +13,12 @@ import { JOBS_IPC, type JobsIpc } from './ipc/jobs.js';
 import { RECORDS_IPC, type RecordsIpc } from './ipc/records.js';
 import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
 import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
+import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js'; // H10
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
 /** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc;
+export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc /* H10 */;
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
@@ -31,6 +32,7 @@ export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => 
   ...STAGING_IPC,
   ...CSV_IMPORT_IPC,
   ...DETAIL_IPC,
+  ...SETTINGS_IPC, // H10
 };
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];

@@ -14,6 +14,7 @@ import { createJobsHandlers } from './handlers/jobs.js';
 import { createRecordsHandlers } from './handlers/records.js';
 import { createStagingHandlers } from './handlers/staging.js';
 import { createDetailHandlers } from './handlers/detail.js';
+import { createSettingsHandlers } from './handlers/settings.js'; // H10
 
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
@@ -39,6 +40,7 @@ export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcH
     ...createStagingHandlers(ctx),
     ...createCsvImportHandlers(ctx),
     ...createDetailHandlers(ctx),
+    ...createSettingsHandlers(ctx), // H10
   };
 }
 

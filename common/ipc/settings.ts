@@ -1,0 +1,102 @@
+/**
+ * The IPC slice of Settings and the first run: the Partner (name, issuing interval, client id, a
+ * new client secret shown once), the keys (where they are kept, the public key, the chain
+ * account on each engine with its balance, backup and restore), and the first run's setup.
+ */
+import { expectArgCount, expectObject, expectString, noArgs, type IpcValidators } from './slice.js';
+
+/** One sentence on what a lost key means; the first run and Settings › Keys both say it. */
+export const LOST_KEY_SENTENCE =
+  'If these keys are lost (a reset keychain, a lost laptop) and there is no backup, nobody can issue or revoke as this Partner again, though proofs already issued stay valid.';
+
+/** The active Partner as Settings shows it. */
+export interface PartnerSettings {
+  id: string;
+  name: string;
+  client_id: string;
+  issuing_interval_seconds: number;
+  created_date: string;
+  /** The Partner's chain account; null until its keys are made. */
+  chain_address: string | null;
+}
+
+/** What the first run and Settings need to know before anything else. */
+export interface SettingsOverview {
+  partner: PartnerSettings | null;
+  /** Where keys are kept; null when no store could be opened. */
+  keyStore: 'keychain' | 'encrypted-file' | null;
+  /** Why keys cannot be made or used here, and how to fix it; null when they can. */
+  keyStoreProblem: string | null;
+  /** `remote`: Partner and keys belong to the remote service; Settings offers little. */
+  mode: 'embedded' | 'remote';
+}
+
+/** The first run's answers. */
+export interface FirstRunInput {
+  name: string;
+  /** A duration as people type it: `30s`, `5m`, `24h`, `7d`. */
+  issuingInterval: string;
+}
+
+/** Client credentials, the secret shown once and never again. */
+export interface NewClientSecret {
+  client_id: string;
+  client_secret: string;
+}
+
+/** The chain account of the Partner on one engine. */
+export interface EngineAccount {
+  engine: string;
+  chain_id: number | null;
+  environment: 'live' | 'demo';
+  /** Balance in ether as a decimal text, or null when the chain did not answer. */
+  balance: string | null;
+  /** What to do about the balance (fund it, or why it is not known). */
+  hint: string;
+}
+
+/** Settings › Keys. */
+export interface KeysInfo {
+  keyStore: 'keychain' | 'encrypted-file' | null;
+  address: string | null;
+  signingPublicKey: string | null;
+  accounts: EngineAccount[];
+}
+
+export interface SettingsIpc {
+  'settings:get': { args: []; result: SettingsOverview };
+  /** Makes the first Partner with its keys, and makes it the active one. */
+  'settings:firstRun': { args: [input: FirstRunInput]; result: { partner: PartnerSettings } & NewClientSecret };
+  'settings:setInterval': { args: [interval: string]; result: PartnerSettings };
+  /** Replaces the active Partner's client secret; the old one stops working at once. */
+  'settings:newSecret': { args: []; result: NewClientSecret };
+  'settings:keys': { args: []; result: KeysInfo };
+  /** Writes an encrypted backup of the active Partner's keys to a file path. */
+  'settings:backupKeys': { args: [path: string, passphrase: string]; result: { path: string; address: string } };
+  /** Restores a Partner from a backup file and makes it the active one. */
+  'settings:restoreKeys': { args: [path: string, passphrase: string]; result: PartnerSettings };
+}
+
+export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
+  'settings:get': noArgs('settings:get'),
+  'settings:firstRun': (args) => {
+    expectArgCount('settings:firstRun', args, 1);
+    const input = expectObject(args[0], 'input');
+    return [{ name: expectString(input.name, 'name', 200), issuingInterval: expectString(input.issuingInterval, 'issuingInterval', 20) }];
+  },
+  'settings:setInterval': (args) => {
+    expectArgCount('settings:setInterval', args, 1);
+    return [expectString(args[0], 'interval', 20)];
+  },
+  'settings:newSecret': noArgs('settings:newSecret'),
+  'settings:keys': noArgs('settings:keys'),
+  'settings:backupKeys': (args) => {
+    expectArgCount('settings:backupKeys', args, 2);
+    return [expectString(args[0], 'path', 4096), expectString(args[1], 'passphrase', 1000)];
+  },
+  'settings:restoreKeys': (args) => {
+    expectArgCount('settings:restoreKeys', args, 2);
+    return [expectString(args[0], 'path', 4096), expectString(args[1], 'passphrase', 1000)];
+  },
+};
+
