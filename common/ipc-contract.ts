@@ -13,12 +13,13 @@ import { JOBS_IPC, type JobsIpc } from './ipc/jobs.js';
 import { RECORDS_IPC, type RecordsIpc } from './ipc/records.js';
 import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
 import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
+import { VERIFY_IPC, type VerifyIpc } from './ipc/verify.js'; // H9
 import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js'; // H10
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
 /** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc /* H10 */;
+export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc /* H10 */ & VerifyIpc /* H9 */;
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
@@ -33,6 +34,7 @@ export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => 
   ...CSV_IMPORT_IPC,
   ...DETAIL_IPC,
   ...SETTINGS_IPC, // H10
+  ...VERIFY_IPC, // H9
 };
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];
