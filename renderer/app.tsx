@@ -7,6 +7,7 @@ import { useShellShortcuts } from './shell/shortcuts.js';
 import { Sidebar } from './shell/sidebar.js';
 import { StatusBar } from './shell/status-bar.js';
 import { Toasts } from './shell/toasts.js';
+import { VerifyView } from './verify/verify-view.js'; // H9
 
 /** The application shell: sidebar `Sections`, the open section, the status bar and toasts. */
 export function App() {
@@ -28,9 +29,7 @@ export function App() {
       <main className="app-main">
         {section === 'records' && <RecordsView />}
         {section === 'jobs' && <JobsView />}
-        {section === 'verify' && (
-          <PlaceholderView title="Verify" coming="drop proof files (one, many or a folder), with or without the originals, to see the six verification steps for each and an audit report." />
-        )}
+        {section === 'verify' && <VerifyView /> /* H9 */}
         {section === 'watch' && (
           <PlaceholderView title="Watch folders" coming="the folders Proofdesk watches, with their settings, live progress, failed files with reasons, retry and pause." />
         )}

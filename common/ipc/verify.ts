@@ -6,7 +6,7 @@
  */
 import { ServiceError } from '../errors.js';
 import type { TaskInfo } from '../tasks.js';
-import type { VerificationResult, VerificationStatus } from '../wire-types.js';
+import { VERIFICATION_STEP_KEYS, type StepStatus, type VerificationResult, type VerificationStatus, type VerificationStepKey } from '../wire-types.js';
 import { expectArgCount, expectInteger, expectObject, expectOneOf, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
 
 /** One proof's outcome; `error` also for a file that is not a proof at all. */
@@ -91,6 +91,8 @@ export interface VerifyRowDetail {
   row: VerifyRow;
   /** The six steps; null when the file is not a proof (row.reason says why). */
   result: VerificationResult | null;
+  /** The six steps in the spec's order, each with a plain-language reason; empty for a non-proof. */
+  steps: { key: VerificationStepKey; name: string; status: StepStatus; reason: string }[];
   credential: VerifiedCredential | null;
 }
 
@@ -126,6 +128,9 @@ export interface VerifyIpc {
   /** "Which credential is this?": the certificates holding a dropped original without a proof. */
   'verify:whichCredential': { args: [runId: string, name: string]; result: OriginalMatch[] };
 }
+
+/** The steps of a result in the spec's order (keys as the spec names them). */
+export const STEP_ORDER = VERIFICATION_STEP_KEYS;
 
 const MAX_PATHS = 100_000;
 const MAX_PATH = 4096;

@@ -119,6 +119,7 @@ describe('verify handlers', () => {
 
     const detail = await handlers['verify:detail'](runId, byName[name('diploma.pdf.proof.json')]!.index);
     expect(Object.values(detail.result!.verification).map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed', 'passed']);
+    expect(detail.steps.map((s) => s.reason)).toEqual(Array(6).fill('Passed.'));
     expect(detail.credential).toMatchObject({ title: 'Diploma Ada', metadata: { holder: 'Ada' }, issuer_name: 'University A', engine: 'local' });
     expect(detail.credential!.transaction_id).toMatch(/^0x[0-9a-f]{64}$/);
     const garbage = await handlers['verify:detail'](runId, byName[name('garbage.proof.json')]!.index);

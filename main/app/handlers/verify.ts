@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
-import type { OriginalMatch, VerifyEndpoint, VerifyIpc } from '../../../common/ipc/verify.js';
+import { STEP_ORDER, type OriginalMatch, type VerifyEndpoint, type VerifyIpc } from '../../../common/ipc/verify.js';
 import type { AppContext } from '../app-context.js';
 import { certificatesOfFile } from '../../workspace/verify/certificates-of-file.js';
 import type { HandlersOf } from './handlers-of.js';
 import { verifyReport } from './verify-report.js';
-import { credentialOf, VerifyRun } from './verify-run.js';
+import { credentialOf, stepReason, VerifyRun } from './verify-run.js';
 
 /** Runs kept for their rows and reports (a run of 10,000 proofs is a few tens of MB). */
 const KEEP_RUNS = 5;
@@ -74,7 +74,13 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
       if (!row) throw new ServiceError('not_found', `Row ${index + 1} is not in this run.`);
       const proof = run.proofs[index] ?? null;
       const result = run.results[index] ?? null;
-      return { row, result, credential: proof ? credentialOf(proof, result) : null };
+      const steps = result
+        ? STEP_ORDER.map((key) => {
+            const s = result.verification[key];
+            return { key, name: s.name, status: s.status, reason: stepReason(s.name, s.status, s.description) };
+          })
+        : [];
+      return { row, result, steps, credential: proof ? credentialOf(proof, result) : null };
     },
     'verify:report': async (runId, format) => verifyReport(runOf(runId), format),
     'verify:endpoints': async () => listOf(readEndpoints(ctx.engine?.dataDir ?? null)),
