@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
+import { useFirstRunStore } from './first-run/first-run-store.js'; // H10
+import { FirstRunView } from './first-run/first-run-view.js'; // H10
 import { JobsView } from './jobs/jobs-view.js';
 import { PlaceholderView } from './placeholders/placeholder-view.js';
 import { RecordsView } from './records/records-view.js';
+import { SettingsView } from './settings/settings-view.js'; // H10
 import { useShellStore } from './shell/shell-store.js';
 import { useShellShortcuts } from './shell/shortcuts.js';
 import { Sidebar } from './shell/sidebar.js';
@@ -23,6 +26,23 @@ export function App() {
     return disconnect;
   }, [connect, loadStatus]);
 
+  // H10: no Partner in the data directory yet → the first run, then on into Records.
+  const noPartner = useShellStore((s) => s.statusLoaded && s.status?.partner === null && s.status.mode === 'embedded');
+  // Made just now: the page with the new client secret stays until the admin continues.
+  const justMade = useFirstRunStore((s) => s.created !== null);
+  const firstRun = noPartner || justMade;
+  if (firstRun) {
+    return (
+      <div className="app app-first-run">
+        <main className="app-main">
+          <FirstRunView onDone={() => void loadStatus().then(() => go('records'))} />
+        </main>
+        <StatusBar />
+        <Toasts />
+      </div>
+    );
+  }
+
   return (
     <div className="app">
       <Sidebar current={section} onGo={go} />
@@ -33,9 +53,7 @@ export function App() {
         {section === 'watch' && (
           <PlaceholderView title="Watch folders" coming="the folders Proofdesk watches, with their settings, live progress, failed files with reasons, retry and pause." />
         )}
-        {section === 'settings' && (
-          <PlaceholderView title="Settings" coming="Partner details, issuing interval, keys (where they are, public key, chain accounts and balances, backup), engines and remote connections." />
-        )}
+        {section === 'settings' && <SettingsView /> /* H10 */}
       </main>
       <StatusBar />
       <Toasts />
