@@ -3,7 +3,7 @@
  * new client secret shown once), the keys (where they are kept, the public key, the chain
  * account on each engine with its balance, backup and restore), and the first run's setup.
  */
-import { expectArgCount, expectObject, expectString, noArgs, type IpcValidators } from './slice.js';
+import { expectArgCount, expectInteger, expectObject, expectOneOf, expectString, noArgs, type IpcValidators } from './slice.js';
 
 /** One sentence on what a lost key means; the first run and Settings › Keys both say it. */
 export const LOST_KEY_SENTENCE =
@@ -63,7 +63,7 @@ export interface KeysInfo {
   accounts: EngineAccount[];
 }
 
-export interface SettingsIpc {
+export interface SettingsIpc extends SettingsEnginesIpc {
   'settings:get': { args: []; result: SettingsOverview };
   /** Makes the first Partner with its keys, and makes it the active one. */
   'settings:firstRun': { args: [input: FirstRunInput]; result: { partner: PartnerSettings } & NewClientSecret };
@@ -77,7 +77,65 @@ export interface SettingsIpc {
   'settings:restoreKeys': { args: [path: string, passphrase: string]; result: PartnerSettings };
 }
 
+
+
+// Settings › Engines.
+
+/** An engine as Settings shows and adds it (the fields of DATA/engines.json). */
+export interface EngineSettings {
+  id: string;
+  /** Absent for `local`, whose node the engine starts itself. */
+  rpc_url?: string;
+  chain_id: number | null;
+  confirmations: number;
+  environment: 'live' | 'demo';
+  /** Explorer URL of a transaction, `{tx}` standing for its hash. */
+  explorer_tx_url?: string;
+  /** Explorer URL of an address, `{address}` standing for it. */
+  explorer_address_url?: string;
+}
+
+/** What a connection test found. */
+export interface EngineTestResult {
+  ok: boolean;
+  /** A sentence: the block it is at, or what is wrong and what to do. */
+  message: string;
+}
+
+export interface SettingsEnginesIpc {
+  'settings:engines': { args: []; result: EngineSettings[] };
+  /** Adds an EVM chain to DATA/engines.json (and to the running engine). */
+  'settings:addEngine': { args: [engine: EngineSettings]; result: EngineSettings[] };
+  /** Asks the RPC URL for its chain id and block number; never throws for an unreachable node. */
+  'settings:testEngine': { args: [rpcUrl: string, chainId: number]; result: EngineTestResult };
+}
+
+export const SETTINGS_ENGINES_IPC: IpcValidators<SettingsEnginesIpc> = {
+  'settings:engines': noArgs('settings:engines'),
+  'settings:addEngine': (args) => {
+    expectArgCount('settings:addEngine', args, 1);
+    const e = expectObject(args[0], 'engine');
+    const optional = (v: unknown, name: string) => (v === undefined || v === null || v === '' ? undefined : expectString(v, name, 2000));
+    return [
+      {
+        id: expectString(e.id, 'id', 64),
+        rpc_url: expectString(e.rpc_url, 'rpc_url', 2000),
+        chain_id: expectInteger(e.chain_id, 'chain_id', 1, Number.MAX_SAFE_INTEGER),
+        confirmations: expectInteger(e.confirmations, 'confirmations', 1, 1000),
+        environment: expectOneOf(e.environment, 'environment', ['live', 'demo'] as const),
+        explorer_tx_url: optional(e.explorer_tx_url, 'explorer_tx_url'),
+        explorer_address_url: optional(e.explorer_address_url, 'explorer_address_url'),
+      },
+    ];
+  },
+  'settings:testEngine': (args) => {
+    expectArgCount('settings:testEngine', args, 2);
+    return [expectString(args[0], 'rpcUrl', 2000), expectInteger(args[1], 'chainId', 1, Number.MAX_SAFE_INTEGER)];
+  },
+};
+
 export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
+  ...SETTINGS_ENGINES_IPC,
   'settings:get': noArgs('settings:get'),
   'settings:firstRun': (args) => {
     expectArgCount('settings:firstRun', args, 1);
@@ -99,4 +157,3 @@ export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
     return [expectString(args[0], 'path', 4096), expectString(args[1], 'passphrase', 1000)];
   },
 };
-

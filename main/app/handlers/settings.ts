@@ -11,6 +11,7 @@ import type { Engine, PartnerRecord } from '../../engine/index.js';
 import { backUpPartnerKeys, restorePartnerKeys } from '../../workspace/settings/key-backup.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
+import { createSettingsEnginesHandlers } from './settings-engines.js';
 
 const BALANCE_TIMEOUT_MS = 5_000;
 
@@ -36,6 +37,7 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
   };
 
   return {
+    ...createSettingsEnginesHandlers(ctx),
     'settings:get': async () => {
       const partner = ctx.partner();
       const record = partner && ctx.engine ? ctx.engine.partners.find(partner.id) : undefined;
