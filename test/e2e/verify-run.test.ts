@@ -143,6 +143,17 @@ describe('verify handlers', () => {
     expect(html.content).toContain('<dt>Chain endpoints</dt><dd>local: the local chain of ');
   }, 60_000);
 
+  it('verifies a proof of the local chain right after it was issued (the app owns that chain in its own process)', async () => {
+    const s = partner.service;
+    const fresh = await s.createAndScheduleCredential('local', { credential_details: { title: 'Fresh Fay', metadata: { holder: 'Fay' } } });
+    await issueNowAndFinish(fixture.engine, s, 'local');
+    const uid = (await s.listCertificates({ credential_uid: fresh.uid, per_page: 0 })).items[0]!.certificate.uid;
+    const dir = makeTempDir('proofdesk-verify-fresh-');
+    writeFileSync(join(dir, 'fresh.proof.json'), await s.downloadCertificate(uid));
+    const { byName } = await verify([join(dir, 'fresh.proof.json')]);
+    expect(byName['fresh.proof.json']).toMatchObject({ result: 'ok', title: 'Fresh Fay' });
+  }, 60_000);
+
   it('asks the user’s endpoint for an engine; a dead one leaves the chain steps pending, never ok', async () => {
     expect(await handlers['verify:endpoints']()).toEqual([]);
     expect(await handlers['verify:setEndpoint']('local', 'http://127.0.0.1:9')).toEqual([{ engine: 'local', rpc_url: 'http://127.0.0.1:9' }]);

@@ -15,7 +15,7 @@ import { SignaturePool } from '../../cli/verify/signature-pool.js';
 import { VerifyChains } from '../../cli/verify/verify-chains.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import type { ProofFile } from '../../engine/proofs/proof-file.js';
-import { verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { verifyProof, type ChainReader, type ChainUnavailable, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
 
 /** Proofs verified at once (as `verify DIR`): overlaps chain round trips, keeps the workers busy. */
@@ -87,6 +87,8 @@ export interface VerifyRunOptions {
   dataDir: string;
   /** The user's own endpoint per engine (the view's setting). */
   endpoints: Record<string, string>;
+  /** The embedded engine's verify options (its own chains), when the app has an engine. */
+  engineOptions?: VerifyOptions;
 }
 
 /** A run: its rows in completion order, each row's result and proof for the detail. */
@@ -227,30 +229,72 @@ export class VerifyRun {
     if (row.result !== 'ok') this.failures.push(row.index);
   }
 
-  /** The run's chains: the user's endpoint per engine, else what `verify` would ask. */
+  /**
+   * The run's chains: the user's endpoint per engine; else, in the app, the embedded engine's
+   * own chains (it owns the local chain in this very process, which `verify` would not use);
+   * else (remote mode) what `verify` would ask.
+   */
   private chains(count: number): { verifyOptions: VerifyOptions; close: () => Promise<void> } {
-    const { dataDir, endpoints } = this.options;
-    const base = new VerifyChains({ dataDir });
+    const { dataDir, endpoints, engineOptions } = this.options;
+    const fallback = engineOptions ? null : new VerifyChains({ dataDir });
+    const base = engineOptions ?? fallback!.verifyOptions();
     const own = new Map(Object.entries(endpoints).map(([engine, rpcUrl]) => [engine, new VerifyChains({ dataDir, rpcUrl })]));
     const catalog = existsSync(dataDir) ? EngineCatalog.load(dataDir) : new EngineCatalog();
     const pool = count >= POOL_FROM ? new SignaturePool() : undefined;
-    const options = base.verifyOptions();
+    const readers = new Map<string, Promise<ChainReader | ChainUnavailable | undefined>>();
     const verifyOptions: VerifyOptions = {
-      ...options,
+      ...base,
       // The user's endpoint for `local` is their choice: the genesis hash decides, not the installation.
-      localInstallationId: own.has('local') ? undefined : options.localInstallationId,
+      localInstallationId: own.has('local') ? undefined : base.localInstallationId,
       checkSignature: pool?.check,
+      originalFileHash: undefined,
       chainFor: (engine, chainId) => {
-        const chosen = own.get(engine);
-        if (!this.asked.has(engine)) {
+        const key = `${engine}:${chainId}`;
+        let reader = readers.get(key);
+        if (!reader) {
+          const chosen = own.get(engine);
           const configured = catalog.find(engine)?.rpc_url;
           this.asked.set(engine, chosen ? endpoints[engine]! : engine === 'local' ? `the local chain of ${dataDir}` : (configured ?? 'none configured'));
+          reader = Promise.resolve((chosen ? chosen.verifyOptions() : base).chainFor(engine, chainId)).then((found) => (found && !('reason' in found) ? cachedReader(found) : found));
+          // A failed connection is not kept: the next proof tries again.
+          reader.catch(() => readers.delete(key));
+          readers.set(key, reader);
         }
-        return (chosen ?? base).verifyOptions().chainFor(engine, chainId);
+        return reader;
       },
     };
-    return { verifyOptions, close: async () => void (await Promise.all([base.close(), ...[...own.values()].map((c) => c.close()), pool?.close()])) };
+    return { verifyOptions, close: async () => void (await Promise.all([fallback?.close(), ...[...own.values()].map((c) => c.close()), pool?.close()])) };
   }
+}
+
+/**
+ * The chain reads of one run, each asked once: 10,000 proofs of one job share their registry,
+ * root, transaction and block, so only the per-proof revocation of the leaf is asked 10,000
+ * times. A run lasts seconds; what changes on chain meanwhile shows in the next run. A failed
+ * read is not kept.
+ */
+function cachedReader(reader: ChainReader): ChainReader {
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let value = memo.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = read();
+      value.catch(() => memo.delete(key));
+      memo.set(key, value);
+    }
+    return value;
+  };
+  return {
+    chainId: reader.chainId,
+    readRegistry: (address) => once(`registry:${address}`, () => reader.readRegistry(address)),
+    issuedAt: (address, root) => once(`issued:${address}:${root}`, () => reader.issuedAt(address, root)),
+    revokedAt: (address, hash) => once(`revoked:${address}:${hash}`, () => reader.revokedAt(address, hash)),
+    getReceipt: (hash) => once(`receipt:${hash}`, () => reader.getReceipt(hash)),
+    confirmations: (hash) => once(`confirmations:${hash}`, () => reader.confirmations(hash)),
+    blockTimestamp: (block) => once(`block:${block}`, () => reader.blockTimestamp(block)),
+    getTransaction: (hash) => once(`tx:${hash}`, () => reader.getTransaction(hash)),
+    ...(reader.genesisHash ? { genesisHash: () => once('genesis', () => reader.genesisHash!()) } : {}),
+  };
 }
 
 function isProofShaped(value: unknown): value is ProofFile {

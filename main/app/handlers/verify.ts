@@ -54,7 +54,7 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
 
   return {
     'verify:start': async (paths) => {
-      const run = new VerifyRun('', { dataDir: dataDir(), endpoints: readEndpoints(ctx.engine?.dataDir ?? null) });
+      const run = new VerifyRun('', { dataDir: dataDir(), endpoints: readEndpoints(ctx.engine?.dataDir ?? null), engineOptions: ctx.engine?.issuing.verifyOptions() });
       runs.set(run.id, run);
       for (const old of [...runs.keys()].slice(0, Math.max(0, runs.size - KEEP_RUNS))) runs.delete(old);
       const task = ctx.tasks.start('verify', verifyingLabel(null), (context) => run.run(paths, context), null);
