@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
+import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
 
 export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
@@ -17,8 +17,9 @@ export interface SettingsStore {
   keysLoading: boolean;
   /** A new client secret, kept only until the admin leaves the Partner tab. */
   newSecret: NewClientSecret | null;
-  outcomes: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'load', Outcome>>;
-  busy: Partial<Record<'interval' | 'secret' | 'backup' | 'restore', boolean>>;
+  engines: EngineSettings[] | null;
+  outcomes: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'load' | 'engineTest' | 'engineAdd', Outcome>>;
+  busy: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'engineTest' | 'engineAdd', boolean>>;
   setTab(tab: SettingsTab): void;
   load(): Promise<void>;
   loadKeys(): Promise<void>;
@@ -26,6 +27,9 @@ export interface SettingsStore {
   makeNewSecret(): Promise<void>;
   backUp(path: string, passphrase: string): Promise<boolean>;
   restore(path: string, passphrase: string): Promise<PartnerSettings | null>;
+  loadEngines(): Promise<void>;
+  testEngine(rpcUrl: string, chainId: number): Promise<void>;
+  addEngine(engine: EngineSettings): Promise<boolean>;
 }
 
 const failure = (error: unknown): Outcome => {
@@ -42,6 +46,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     overview: null,
     keys: null,
     keysLoading: false,
+    engines: null,
     newSecret: null,
     outcomes: {},
     busy: {},
@@ -112,6 +117,38 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         return null;
       } finally {
         busy('restore', false);
+      }
+    },
+    async loadEngines() {
+      try {
+        set({ engines: await window.proofdesk.settingsEngines() });
+      } catch (error) {
+        outcome('load', failure(error));
+      }
+    },
+    async testEngine(rpcUrl, chainId) {
+      busy('engineTest', true);
+      outcome('engineTest', undefined);
+      try {
+        const result = await window.proofdesk.settingsTestEngine(rpcUrl, chainId);
+        outcome('engineTest', { tone: result.ok ? 'success' : 'error', text: result.message });
+      } catch (error) {
+        outcome('engineTest', failure(error));
+      } finally {
+        busy('engineTest', false);
+      }
+    },
+    async addEngine(engine) {
+      busy('engineAdd', true);
+      try {
+        set({ engines: await window.proofdesk.settingsAddEngine(engine) });
+        outcome('engineAdd', { tone: 'success', text: `Added ${engine.id}: it is kept in engines.json and can be used for issuing now.` });
+        return true;
+      } catch (error) {
+        outcome('engineAdd', failure(error));
+        return false;
+      } finally {
+        busy('engineAdd', false);
       }
     },
   };

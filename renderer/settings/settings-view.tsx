@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { EnginesPanel } from './engines-panel.js';
 import { KeysPanel } from './keys-panel.js';
 import { PartnerPanel } from './partner-panel.js';
 import { useSettingsStore, type SettingsTab } from './settings-store.js';
@@ -66,12 +67,7 @@ export function SettingsView() {
           <>
             {tab === 'partner' && <PartnerPanel />}
             {tab === 'keys' && <KeysPanel />}
-            {tab === 'engines' && (
-              <p>
-                Not in this version of the app yet. The engines are configured in <code>engines.json</code> in the data directory (see the README, “Engines”);
-                each engine&apos;s chain state shows in the status bar.
-              </p>
-            )}
+            {tab === 'engines' && <EnginesPanel />}
             {tab === 'remote' && (
               <p>
                 Not in this version of the app yet. The command line reaches a remote service today; in the app, every view works on this machine&apos;s engine.

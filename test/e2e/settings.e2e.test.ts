@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext, type AppContext } from '../../main/app/app-context.js';
 import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
-import { openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
+import { openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
 import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 
 const PASSPHRASE = 'a long backup passphrase';
@@ -238,4 +238,49 @@ describe('first run, Settings, key backup and restore', () => {
     expect(second.keys.signingPublicKey).toBe(first.keys.signingPublicKey);
     expect(problems).toEqual([]);
   }, 240_000);
+
+  it('adds an EVM chain in Settings › Engines after testing its connection (a second anvil)', async () => {
+    const chain = await startSecondChain();
+    try {
+      const machine = machines[0]!;
+      const { page, problems } = await openPage(machine);
+      await section(page, 'Settings');
+      await page.getByRole('tab', { name: 'Engines' }).click();
+      const engines = page.getByRole('table', { name: 'Engines' });
+      await expect.poll(() => engines.getByRole('row').count()).toBe(2);
+      await page.getByRole('textbox', { name: 'Engine id' }).fill('campus-chain');
+      await page.getByRole('textbox', { name: 'RPC URL' }).fill('http://127.0.0.1:9');
+      await page.getByRole('textbox', { name: 'Chain id' }).fill(String(chain.client.chainId));
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('Nothing answers at http://127.0.0.1:9');
+      await page.getByRole('textbox', { name: 'RPC URL' }).fill(chain.rpcUrl);
+      await page.getByRole('textbox', { name: 'Chain id' }).fill('5');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain(`is on chain ${chain.client.chainId}, not 5`);
+      await page.getByRole('textbox', { name: 'Chain id' }).fill(String(chain.client.chainId));
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Connected' }).count(), { timeout: 20_000 }).toBe(1);
+      await page.getByRole('textbox', { name: 'Confirmations' }).fill('1');
+      await page.getByLabel('Environment').selectOption('demo');
+      await page.getByRole('textbox', { name: 'Explorer transaction URL' }).fill('https://explorer.example/tx/{tx}');
+      await screenshot(page, 'settings', '8-engines-tested');
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Add engine' }).click();
+      await expect.poll(() => engines.getByRole('row').filter({ hasText: 'campus-chain' }).count()).toBe(1);
+      const file = JSON.parse(readFileSync(join(machine.fixture.dataDir, 'engines.json'), 'utf8')) as unknown;
+      expect(file).toEqual([
+        { id: 'campus-chain', rpc_url: chain.rpcUrl, chain_id: chain.client.chainId, confirmations: 1, environment: 'demo', explorer_tx_url: 'https://explorer.example/tx/{tx}' },
+      ]);
+      // The same id again: refused with the reason.
+      await page.getByRole('textbox', { name: 'Engine id' }).fill('campus-chain');
+      await page.getByRole('textbox', { name: 'RPC URL' }).fill(chain.rpcUrl);
+      await page.getByRole('textbox', { name: 'Chain id' }).fill(String(chain.client.chainId));
+      await page.getByRole('button', { name: 'Add engine' }).click();
+      await expect.poll(() => page.getByRole('alert').allTextContents().then((t) => t.join(' '))).toContain('already an engine named campus-chain');
+      await screenshot(page, 'settings', '9-engines-added');
+      expect(problems).toEqual([]);
+    } finally {
+      await chain.stop();
+    }
+  }, 120_000);
 });
