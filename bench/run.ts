@@ -14,6 +14,7 @@ import { meetsTarget, type BenchResult } from './measure.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
 import { stagingUiBenchmarks } from './staging-ui.bench.js';
 import { uiBenchmarks } from './ui.bench.js';
+import { verifyUiBenchmarks } from './verify-ui.bench.js'; // H9
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -21,7 +22,7 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
-const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks, workspace: workspaceBenchmarks, 'staging-ui': stagingUiBenchmarks, ui: uiBenchmarks };
+const SUITES = { engine: engineBenchmarks, issuing: issuingBenchmarks, api: apiBenchmarks, ingest: ingestBenchmarks, cli: cliBenchmarks, workspace: workspaceBenchmarks, 'staging-ui': stagingUiBenchmarks, ui: uiBenchmarks, 'verify-ui': verifyUiBenchmarks /* H9 */ };
 const only = process.argv.slice(2);
 const results: BenchResult[] = [];
 for (const [name, suite] of Object.entries(SUITES)) if (only.length === 0 || only.includes(name)) results.push(...(await suite(log)));
