@@ -142,6 +142,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
       busy('engineAdd', true);
       try {
         set({ engines: await window.proofdesk.settingsAddEngine(engine) });
+        outcome('engineTest', undefined);
         outcome('engineAdd', { tone: 'success', text: `Added ${engine.id}: it is kept in engines.json and can be used for issuing now.` });
         return true;
       } catch (error) {

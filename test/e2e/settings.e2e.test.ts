@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext, type AppContext } from '../../main/app/app-context.js';
 import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
+import { openSecretStore } from '../../main/secrets/index.js';
 import { openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
 import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 
@@ -283,4 +284,26 @@ describe('first run, Settings, key backup and restore', () => {
       await chain.stop();
     }
   }, 120_000);
+
+  it('without a keychain, the first run says exactly what to install or set, and makes nothing', async () => {
+    // The real store chooser, on a machine where keytar cannot load (no libsecret): its message is what the app shows.
+    const issuingOff = await openSecretStore({ dataDir: join(work, 'data-3'), env: {}, loadKeytar: () => Promise.reject(new Error('Cannot find module keytar')) }).then(
+      () => 'unexpectedly opened',
+      (error: unknown) => (error as Error).message,
+    );
+    expect(issuingOff).toContain('PROOFDESK_PASSPHRASE');
+    const fixture = openIssuingEngine({ dataDir: join(work, 'data-3') });
+    const ctx = createAppContext({ engine: fixture.engine, partner: null, keyStore: null, issuingOff });
+    const bridge = await startWebBridge({ handlers: createIpcHandlers(ctx), events: ctx.events, rendererDir });
+    machines.push({ fixture, ctx, bridge });
+    const { page, problems } = await openPage({ fixture, ctx, bridge });
+    await page.getByRole('heading', { name: 'Welcome to Proofdesk' }).waitFor();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('PROOFDESK_PASSPHRASE');
+    await page.getByRole('textbox', { name: 'Partner name' }).fill('Acme University');
+    expect(await page.getByRole('button', { name: 'Create Partner and keys' }).isDisabled()).toBe(true);
+    await screenshot(page, 'settings', '10-first-run-no-keychain');
+    await expectAccessible(page);
+    expect(fixture.engine.partners.list()).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
