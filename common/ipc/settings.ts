@@ -63,7 +63,35 @@ export interface KeysInfo {
   accounts: EngineAccount[];
 }
 
-export interface SettingsIpc extends SettingsEnginesIpc {
+// Settings › Remote connections.
+
+/** A remote instance of the service: where it is and who we are there. */
+export interface RemoteConnectionInput {
+  /** The service's base address with its API prefix, e.g. https://issuer.example/api. */
+  base_url: string;
+  /** The OAuth server's address; default the base URL's origin. */
+  auth_url?: string;
+  client_id: string;
+  /** Kept in the key store only; never written to a file nor sent back. */
+  client_secret: string;
+}
+
+/** A saved connection as Settings shows it (no secret). */
+export interface RemoteConnection {
+  base_url: string;
+  auth_url: string;
+  client_id: string;
+}
+
+export interface SettingsRemoteIpc {
+  'settings:remote': { args: []; result: RemoteConnection | null };
+  /** Gets a token and lists the engines; never throws for a service that does not answer. */
+  'settings:testRemote': { args: [input: RemoteConnectionInput]; result: { ok: boolean; message: string } };
+  /** Tests, then keeps the connection (DATA/remote.json, the secret in the key store). */
+  'settings:saveRemote': { args: [input: RemoteConnectionInput]; result: RemoteConnection };
+}
+
+export interface SettingsIpc extends SettingsEnginesIpc, SettingsRemoteIpc {
   'settings:get': { args: []; result: SettingsOverview };
   /** Makes the first Partner with its keys, and makes it the active one. */
   'settings:firstRun': { args: [input: FirstRunInput]; result: { partner: PartnerSettings } & NewClientSecret };
@@ -134,8 +162,29 @@ export const SETTINGS_ENGINES_IPC: IpcValidators<SettingsEnginesIpc> = {
   },
 };
 
+function remoteInput(channel: string, args: unknown[]): [RemoteConnectionInput] {
+  expectArgCount(channel, args, 1);
+  const r = expectObject(args[0], 'connection');
+  const authUrl = r.auth_url === undefined || r.auth_url === null || r.auth_url === '' ? undefined : expectString(r.auth_url, 'auth_url', 2000);
+  return [
+    {
+      base_url: expectString(r.base_url, 'base_url', 2000),
+      ...(authUrl ? { auth_url: authUrl } : {}),
+      client_id: expectString(r.client_id, 'client_id', 200),
+      client_secret: expectString(r.client_secret, 'client_secret', 1000),
+    },
+  ];
+}
+
+export const SETTINGS_REMOTE_IPC: IpcValidators<SettingsRemoteIpc> = {
+  'settings:remote': noArgs('settings:remote'),
+  'settings:testRemote': (args) => remoteInput('settings:testRemote', args),
+  'settings:saveRemote': (args) => remoteInput('settings:saveRemote', args),
+};
+
 export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
   ...SETTINGS_ENGINES_IPC,
+  ...SETTINGS_REMOTE_IPC,
   'settings:get': noArgs('settings:get'),
   'settings:firstRun': (args) => {
     expectArgCount('settings:firstRun', args, 1);

@@ -101,6 +101,12 @@ export class Engine {
     return this.partners.find(restored.id)!;
   }
 
+  // H10 (Settings › Remote connections): a remote service's client secret goes to the same store.
+  /** The secret store the engine keeps keys in; undefined when none could be opened. */
+  get secretStore(): SecretStore | undefined {
+    return this.secrets;
+  }
+
   /** The service scoped to one Partner. */
   serviceFor(partnerId: string): EmbeddedService {
     return new EmbeddedService(this.scopeFor(partnerId));

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { EnginesPanel } from './engines-panel.js';
 import { KeysPanel } from './keys-panel.js';
 import { PartnerPanel } from './partner-panel.js';
+import { RemotePanel } from './remote-panel.js';
 import { useSettingsStore, type SettingsTab } from './settings-store.js';
 import { OutcomeLine } from './outcome-line.js';
 import './settings.css';
@@ -68,11 +69,7 @@ export function SettingsView() {
             {tab === 'partner' && <PartnerPanel />}
             {tab === 'keys' && <KeysPanel />}
             {tab === 'engines' && <EnginesPanel />}
-            {tab === 'remote' && (
-              <p>
-                Not in this version of the app yet. The command line reaches a remote service today; in the app, every view works on this machine&apos;s engine.
-              </p>
-            )}
+            {tab === 'remote' && <RemotePanel />}
           </>
         )}
       </div>

@@ -7,7 +7,9 @@
  * of a second one (a second bridge), which then issues and verifies as the same Partner with
  * the same chain account. Screenshots in build/screenshots/settings-*.png; axe-core on each view.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -16,7 +18,7 @@ import { createAppContext, type AppContext } from '../../main/app/app-context.js
 import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import { openSecretStore } from '../../main/secrets/index.js';
-import { openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
+import { REPO_ROOT, openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
 import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 
 const PASSPHRASE = 'a long backup passphrase';
@@ -306,4 +308,52 @@ describe('first run, Settings, key backup and restore', () => {
     expect(fixture.engine.partners.list()).toEqual([]);
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('tests and saves a remote connection to `serve` in another process; the secret goes to the key store only', async () => {
+    const serveData = join(work, 'serve-data');
+    const env = { ...process.env, PROOFDESK_PASSPHRASE: 'serve e2e passphrase', PROOFDESK_SECRET_STORE: undefined };
+    const added = await promisify(execFile)('npm', ['run', '-s', 'cli', '--', 'partner', 'add', '--name', 'Remote College', '--data', serveData], { cwd: REPO_ROOT, env });
+    const client = JSON.parse(added.stdout) as { client_id: string; client_secret: string };
+    const child = spawn('npm', ['run', '-s', 'cli', '--', 'serve', '--port', '0', '--data', serveData], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let stdout = '';
+      const line = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('serve printed nothing in 60 s')), 60_000);
+        child.stdout!.on('data', (d: Buffer) => {
+          stdout += d.toString();
+          if (stdout.includes('\n')) {
+            clearTimeout(timer);
+            resolve(stdout.slice(0, stdout.indexOf('\n')));
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const { base_url: baseUrl } = JSON.parse(line) as { base_url: string };
+
+      const machine = machines[0]!;
+      const { page, problems } = await openPage(machine);
+      await section(page, 'Settings');
+      await page.getByRole('tab', { name: 'Remote connections' }).click();
+      await page.getByRole('textbox', { name: 'Base URL' }).fill(baseUrl);
+      await page.getByRole('textbox', { name: 'Client id' }).fill(client.client_id);
+      await page.getByLabel('Client secret').fill('a wrong secret');
+      await page.getByRole('button', { name: 'Test remote connection' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('refused the client id and secret');
+      await page.getByLabel('Client secret').fill(client.client_secret);
+      await page.getByRole('button', { name: 'Test remote connection' }).click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Connected to' }).textContent(), { timeout: 20_000 }).toContain('engines local');
+      await page.getByRole('button', { name: 'Save connection' }).click();
+      await expect.poll(() => page.getByTestId('remote-saved-url').textContent(), { timeout: 20_000 }).toBe(baseUrl);
+      await screenshot(page, 'settings', '11-remote');
+      await expectAccessible(page);
+      const file = readFileSync(join(machine.fixture.dataDir, 'remote.json'), 'utf8');
+      expect(JSON.parse(file)).toEqual({ base_url: baseUrl, auth_url: new URL(baseUrl).origin, client_id: client.client_id });
+      expect(file).not.toContain(client.client_secret);
+      expect(await machine.fixture.secrets.get(`remote/${client.client_id}/client-secret`)).toBe(client.client_secret);
+      expect(problems).toEqual([]);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+      if (existsSync(serveData)) rmSync(serveData, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

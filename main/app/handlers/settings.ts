@@ -12,6 +12,7 @@ import { backUpPartnerKeys, restorePartnerKeys } from '../../workspace/settings/
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 import { createSettingsEnginesHandlers } from './settings-engines.js';
+import { createSettingsRemoteHandlers } from './settings-remote.js';
 
 const BALANCE_TIMEOUT_MS = 5_000;
 
@@ -38,6 +39,7 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
 
   return {
     ...createSettingsEnginesHandlers(ctx),
+    ...createSettingsRemoteHandlers(ctx),
     'settings:get': async () => {
       const partner = ctx.partner();
       const record = partner && ctx.engine ? ctx.engine.partners.find(partner.id) : undefined;
