@@ -108,12 +108,15 @@ describe('key backup and restore', () => {
     expect(second.engine.partners.list()).toEqual([]);
   });
 
-  it('refuses a short passphrase before writing anything', async () => {
+  it('refuses a short passphrase or a relative path before writing anything', async () => {
     const first = openEngine();
     const added = await first.engine.addPartner({ name: 'Acme University' });
     const error = await refusal(backUpPartnerKeys(first.engine, added.partner_id, join(first.dir, 'x'), 'short'));
     expect(error).toMatchObject({ id: 'invalid_value' });
     expect(error.message).toMatch(/at least 10 characters/);
+    const relative = await refusal(backUpPartnerKeys(first.engine, added.partner_id, 'acme.proofdesk-keys', PASSPHRASE));
+    expect(relative.message).toMatch(/full path/);
+    expect((await refusal(restorePartnerKeys(first.engine, 'acme.proofdesk-keys', PASSPHRASE))).message).toMatch(/full path/);
   });
 
   it('refuses to replace a Partner that already has other keys here', async () => {

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import type { Engine, PartnerBackupRow, PartnerKeyMaterial, PartnerRecord } from '../../engine/index.js';
 import { SCRYPT_PARAMS, deriveKey, isSealed, seal, unseal, writeFileAtomic, type Sealed } from '../../secrets/encrypted-file-store.js';
@@ -39,6 +40,14 @@ interface BackupContent {
 
 const aad = (part: string, name: string) => Buffer.from(`${FORMAT}/v${VERSION}\u0000${part}\u0000${name}`, 'utf8');
 
+/** A relative path would land wherever the app happened to start: refused. */
+function checkPath(path: string): string {
+  if (typeof path !== 'string' || !isAbsolute(path)) {
+    throw new ServiceError('invalid_value', `Give the backup file's full path (e.g. /home/me/acme.proofdesk-keys), not ${JSON.stringify(path)}.`);
+  }
+  return path;
+}
+
 function checkPassphrase(passphrase: string): string {
   if (typeof passphrase !== 'string' || passphrase.length < MIN_BACKUP_PASSPHRASE) {
     throw new ServiceError('invalid_value', `The backup passphrase needs at least ${MIN_BACKUP_PASSPHRASE} characters.`);
@@ -52,6 +61,7 @@ function checkPassphrase(passphrase: string): string {
  * @example await backUpPartnerKeys(engine, partnerId, '/media/usb/acme.proofdesk-keys', 'correct horse battery')
  */
 export async function backUpPartnerKeys(engine: Engine, partnerId: string, path: string, passphrase: string): Promise<{ path: string; address: string }> {
+  checkPath(path);
   const words = checkPassphrase(passphrase);
   const content: BackupContent = await engine.backupPartner(partnerId);
   const salt = randomBytes(16).toString('base64');
@@ -80,6 +90,7 @@ export async function backUpPartnerKeys(engine: Engine, partnerId: string, path:
  * a damaged file, or a Partner that already has other keys here.
  */
 export async function restorePartnerKeys(engine: Engine, path: string, passphrase: string): Promise<PartnerRecord> {
+  checkPath(path);
   const words = checkPassphrase(passphrase);
   const file = await readBackupFile(path);
   const key = await deriveKey(words, file.kdf);
