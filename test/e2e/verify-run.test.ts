@@ -107,7 +107,7 @@ describe('verify handlers', () => {
     expect(byName[name('revoked.proof.json')]).toMatchObject({ result: 'revoked', step: 'Checking revocation date' });
     expect(byName[name('expired.proof.json')]).toMatchObject({ result: 'expired', step: 'Checking expiry date' });
     expect(byName[name('garbage.proof.json')]).toMatchObject({ result: 'error' });
-    expect(byName[name('garbage.proof.json')]!.reason).toMatch(/^Not a proof file: /);
+    expect(byName[name('garbage.proof.json')]!.reason).toMatch(/^Not a proof file: it is not JSON \(/);
     expect(byName[name('garbage.proof.json')]!.reason).not.toContain(drop);
     expect(byName[name('folder/badge.proof.json')]).toMatchObject({ result: 'ok' });
     expect(summary.counts).toEqual({ ok: 3, pending: 0, expired: 1, revoked: 1, failed: 2, error: 1 });

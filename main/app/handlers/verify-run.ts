@@ -191,7 +191,9 @@ export class VerifyRun {
         proof = readProofFile(file.path) as ProofFile;
       } catch (error) {
         if (!isServiceError(error)) throw error;
-        reason = `Not a proof file: ${error.message.replace(`${file.path} `, '').replace(file.path, 'this file')}`;
+        // The reader names the file by its path; the row already names it (and a temp path means nothing).
+        const text = error.message.split(file.path).join('this file');
+        reason = text.startsWith('this file is not a proof file: ') ? `Not a proof file: ${text.slice('this file is not a proof file: '.length)}` : `Not a proof file: ${text}`;
         return null;
       }
       return match(isProofShaped(proof) ? proof : null);
