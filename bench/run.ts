@@ -19,6 +19,7 @@ import { withMachine, type BenchResult } from './measure.js';
 import { renderTable } from './table.js';
 import { stagingUiBenchmarks } from './staging-ui.bench.js';
 import { uiBenchmarks } from './ui.bench.js';
+import { verifyUiBenchmarks } from './verify-ui.bench.js';
 import { watchAppBenchmarks } from './watch-app.bench.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
 
@@ -34,6 +35,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'staging-ui', run: stagingUiBenchmarks },
   { name: 'ui', run: uiBenchmarks },
   { name: 'watch-app', run: watchAppBenchmarks },
+  { name: 'verify-ui', run: verifyUiBenchmarks },
 ];
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

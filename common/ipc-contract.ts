@@ -14,11 +14,13 @@ import { RECORDS_IPC, type RecordsIpc } from './ipc/records.js';
 import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
 import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
 import { WATCH_FOLDERS_IPC, type WatchFoldersIpc } from './ipc/watch-folders.js'; // H11 watch folders
+import { VERIFY_IPC, type VerifyIpc } from './ipc/verify.js'; // H9
+import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js'; // H10
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
 /** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & WatchFoldersIpc; // H11: & WatchFoldersIpc
+export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc & VerifyIpc & WatchFoldersIpc;
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
@@ -33,6 +35,8 @@ export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => 
   ...CSV_IMPORT_IPC,
   ...DETAIL_IPC,
   ...WATCH_FOLDERS_IPC, // H11 watch folders
+  ...SETTINGS_IPC, // H10
+  ...VERIFY_IPC, // H9
 };
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];

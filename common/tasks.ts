@@ -23,6 +23,7 @@ export const TASK_KINDS = [
   'create-credentials',
   'csv-import',
   'revoke',
+  'verify', // H9: a Verify view run
 ] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
 

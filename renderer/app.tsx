@@ -1,13 +1,16 @@
 import { useEffect } from 'react';
+import { useFirstRunStore } from './first-run/first-run-store.js'; // H10
+import { FirstRunView } from './first-run/first-run-view.js'; // H10
 import { JobsView } from './jobs/jobs-view.js';
-import { PlaceholderView } from './placeholders/placeholder-view.js';
 import { RecordsView } from './records/records-view.js';
+import { SettingsView } from './settings/settings-view.js'; // H10
 import { useShellStore } from './shell/shell-store.js';
 import { useShellShortcuts } from './shell/shortcuts.js';
 import { Sidebar } from './shell/sidebar.js';
 import { StatusBar } from './shell/status-bar.js';
 import { Toasts } from './shell/toasts.js';
 import { WatchFoldersView } from './watch-folders/watch-folders-view.js'; // H11 watch folders
+import { VerifyView } from './verify/verify-view.js'; // H9
 
 /** The application shell: sidebar `Sections`, the open section, the status bar and toasts. */
 export function App() {
@@ -23,19 +26,32 @@ export function App() {
     return disconnect;
   }, [connect, loadStatus]);
 
+  // H10: no Partner in the data directory yet → the first run, then on into Records.
+  const noPartner = useShellStore((s) => s.statusLoaded && s.status?.partner === null && s.status.mode === 'embedded');
+  // Made just now: the page with the new client secret stays until the admin continues.
+  const justMade = useFirstRunStore((s) => s.created !== null);
+  const firstRun = noPartner || justMade;
+  if (firstRun) {
+    return (
+      <div className="app app-first-run">
+        <main className="app-main">
+          <FirstRunView onDone={() => void loadStatus().then(() => go('records'))} />
+        </main>
+        <StatusBar />
+        <Toasts />
+      </div>
+    );
+  }
+
   return (
     <div className="app">
       <Sidebar current={section} onGo={go} />
       <main className="app-main">
         {section === 'records' && <RecordsView />}
         {section === 'jobs' && <JobsView />}
-        {section === 'verify' && (
-          <PlaceholderView title="Verify" coming="drop proof files (one, many or a folder), with or without the originals, to see the six verification steps for each and an audit report." />
-        )}
-        {section === 'watch' && <WatchFoldersView /> /* H11 watch folders */}
-        {section === 'settings' && (
-          <PlaceholderView title="Settings" coming="Partner details, issuing interval, keys (where they are, public key, chain accounts and balances, backup), engines and remote connections." />
-        )}
+        {section === 'verify' && <VerifyView />}
+        {section === 'watch' && <WatchFoldersView />}
+        {section === 'settings' && <SettingsView />}
       </main>
       <StatusBar />
       <Toasts />

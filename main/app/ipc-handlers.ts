@@ -15,6 +15,8 @@ import { createRecordsHandlers } from './handlers/records.js';
 import { createStagingHandlers } from './handlers/staging.js';
 import { createDetailHandlers } from './handlers/detail.js';
 import { createWatchFoldersHandlers } from './handlers/watch-folders.js'; // H11 watch folders
+import { createSettingsHandlers } from './handlers/settings.js'; // H10
+import { createVerifyHandlers } from './handlers/verify.js'; // H9
 
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
@@ -41,6 +43,8 @@ export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcH
     ...createCsvImportHandlers(ctx),
     ...createDetailHandlers(ctx),
     ...createWatchFoldersHandlers(ctx), // H11 watch folders
+    ...createSettingsHandlers(ctx), // H10
+    ...createVerifyHandlers(ctx), // H9
   };
 }
 

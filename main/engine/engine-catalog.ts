@@ -86,6 +86,29 @@ export class EngineCatalog {
     return engine;
   }
 
+  // H10 (Settings › Engines): an engine added while the app runs; engines.json is written by the caller.
+  /** Checks a new engine's configuration; `invalid_value` with the reason. Changes nothing. */
+  check(value: unknown): EngineConfig {
+    let config: EngineConfig;
+    try {
+      config = parseEngine(value, 'The new engine');
+    } catch (error) {
+      throw new ServiceError('invalid_value', `${(error as Error).message}.`);
+    }
+    if (this.engines.has(config.id)) throw new ServiceError('invalid_value', `There is already an engine named ${config.id}: pick another id.`);
+    return config;
+  }
+
+  /** Adds a checked engine, usable at once. */
+  add(config: EngineConfig): void {
+    this.engines.set(config.id, this.check(config));
+  }
+
+  /** The engines of engines.json (all but the built-in `local`). */
+  configured(): EngineConfig[] {
+    return [...this.engines.values()].filter((e) => e.id !== LOCAL_ENGINE.id);
+  }
+
   /** The engine with this id, or undefined. */
   find(id: string): EngineConfig | undefined {
     return this.engines.get(id);

@@ -7,8 +7,8 @@ import { EngineCatalog } from './engine-catalog.js';
 import { FileStore } from './file-store.js';
 import { sweepUnusedFiles } from './files.js';
 import { IssuingRuntime, type IssuingOptions } from './issuing/issuing-runtime.js';
-import { ensurePartnerKeys } from './issuing/partner-keys.js';
-import { PartnerRegistry, type NewPartnerCredentials } from './partners.js';
+import { ensurePartnerKeys, exportPartnerKeys, importPartnerKeys, type PartnerKeyMaterial } from './issuing/partner-keys.js';
+import { PartnerRegistry, type NewPartnerCredentials, type PartnerBackupRow, type PartnerRecord } from './partners.js';
 import { makeTreePrivate } from './private-files.js';
 import type { PartnerScope } from './scope.js';
 
@@ -74,6 +74,37 @@ export class Engine {
     const created = this.partners.add(input);
     const identity = await ensurePartnerKeys(this.db, this.secrets, created.partner_id);
     return { ...created, address: identity.address, signing_public_key: identity.signingPublicKey };
+  }
+
+  // H10 (key backup/restore): a Partner with its keys, out of and into a data directory.
+  /** The Partner's row and its keys, for an encrypted backup (main/workspace/settings). */
+  async backupPartner(partnerId: string): Promise<{ partner: PartnerBackupRow; keys: PartnerKeyMaterial }> {
+    const partner = this.partners.backupRow(partnerId);
+    return { partner, keys: await exportPartnerKeys(this.db, this.secrets, partnerId) };
+  }
+
+  /** Restores a backed-up Partner: the same id, client id, chain account and signing key. */
+  async restorePartner(backup: { partner: PartnerBackupRow; keys: PartnerKeyMaterial }): Promise<PartnerRecord> {
+    if (!this.secrets) throw new ServiceError('internal_error', 'No secret store is open: restoring keys needs the keychain, or PROOFDESK_PASSPHRASE for an encrypted file.');
+    const known = this.partners.find(backup.partner.id);
+    if (known?.chain_address && known.chain_address.toLowerCase() !== backup.keys.address.toLowerCase()) {
+      throw new ServiceError('invalid_value', 'This Partner already has another chain account here; restoring would replace its identity, so nothing was changed.');
+    }
+    const restored = this.partners.restoreRow(backup.partner);
+    try {
+      await importPartnerKeys(this.db, this.secrets, restored.id, backup.keys);
+    } catch (error) {
+      // Nothing changed on a refused restore: a row added just now goes again.
+      if (!known) this.db.prepare('DELETE FROM partners WHERE id = ?').run(restored.id);
+      throw error;
+    }
+    return this.partners.find(restored.id)!;
+  }
+
+  // H10 (Settings › Remote connections): a remote service's client secret goes to the same store.
+  /** The secret store the engine keeps keys in; undefined when none could be opened. */
+  get secretStore(): SecretStore | undefined {
+    return this.secrets;
   }
 
   /** The service scoped to one Partner. */

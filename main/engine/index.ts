@@ -3,6 +3,7 @@ export { Engine, type EngineOptions } from './engine.js';
 export { EmbeddedService } from './embedded-service.js';
 export { defaultDataDir } from './data-dir.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';
-export { REALM, DEFAULT_ISSUING_INTERVAL_SECONDS, type NewPartnerCredentials, type PartnerRecord } from './partners.js';
+export { REALM, DEFAULT_ISSUING_INTERVAL_SECONDS, type NewPartnerCredentials, type PartnerRecord, type PartnerBackupRow } from './partners.js';
+export type { PartnerKeyMaterial } from './issuing/partner-keys.js'; // H10
 export { LOCAL_ENGINE, ENGINES_FILE, type EngineConfig } from './engine-catalog.js';
 export { ensurePrivateFile, ensurePrivateDir, makeTreePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';

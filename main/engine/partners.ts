@@ -30,6 +30,16 @@ export interface PartnerRecord {
   chain_address: string | null;
 }
 
+/** A Partner's row as a key backup carries it (H10). */
+export interface PartnerBackupRow {
+  id: string;
+  name: string;
+  client_id: string;
+  secret_hash: string;
+  issuing_interval_s: number;
+  created_date: number;
+}
+
 interface PartnerRow {
   id: string;
   name: string;
@@ -116,6 +126,35 @@ export class PartnerRegistry {
     const changed = this.db.prepare('UPDATE partners SET issuing_interval_s = ? WHERE id = ?').run(seconds, id).changes;
     if (changed === 0) throw new ServiceError('invalid_value', `No partner with id ${JSON.stringify(id)}`);
     return this.find(id)!;
+  }
+
+  // H10 (settings): a new client secret, and a Partner's row as a key backup carries it.
+  /** Gives the Partner a new client secret (the old one stops working) and returns it, once. */
+  resetSecret(id: string): NewPartnerCredentials {
+    const secret = randomBytes(32).toString('base64url');
+    const changed = this.db.prepare('UPDATE partners SET secret_hash = ? WHERE id = ?').run(hashSecret(secret), id).changes;
+    if (changed === 0) throw new ServiceError('not_found', 'That Partner is not in this data directory.');
+    const partner = this.find(id)!;
+    return { partner_id: id, name: partner.name, client_id: partner.client_id, client_secret: secret, realm: REALM };
+  }
+
+  /** The Partner's row for a backup (the secret only as its hash). */
+  backupRow(id: string): PartnerBackupRow {
+    const row = this.db.prepare('SELECT id, name, client_id, secret_hash, issuing_interval_s, created_date FROM partners WHERE id = ?').get(id) as PartnerBackupRow | undefined;
+    if (!row) throw new ServiceError('not_found', 'That Partner is not in this data directory.');
+    return row;
+  }
+
+  /** Adds a Partner from a backup, keeping its id and client credentials; a Partner already here is left as it is. */
+  restoreRow(row: PartnerBackupRow): PartnerRecord {
+    const existing = this.find(row.id);
+    if (existing) return existing;
+    const clash = this.db.prepare('SELECT id FROM partners WHERE client_id = ?').get(row.client_id);
+    if (clash) throw new ServiceError('invalid_value', 'Another Partner here already uses the client id of the backup; nothing was changed.');
+    this.db
+      .prepare('INSERT INTO partners (id, name, client_id, secret_hash, issuing_interval_s, created_date) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(row.id, row.name, row.client_id, row.secret_hash, row.issuing_interval_s, row.created_date);
+    return this.find(row.id)!;
   }
 
   /** The Partner whose client credentials these are, or undefined (never says which part was wrong). */

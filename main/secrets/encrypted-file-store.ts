@@ -35,7 +35,7 @@ export interface EncryptedFileStoreOptions {
 }
 
 /** One AES-256-GCM box, base64 fields. */
-interface Sealed {
+export interface Sealed {
   iv: string;
   ciphertext: string;
   tag: string;
@@ -200,7 +200,8 @@ function checkAad(): Buffer {
   return Buffer.from(`${AAD_PREFIX}check`, 'utf8');
 }
 
-function seal(key: Buffer, plaintext: string, aad: Buffer): Sealed {
+// H10: seal, unseal, deriveKey, writeFileAtomic are exported for the key backup (main/workspace/settings).
+export function seal(key: Buffer, plaintext: string, aad: Buffer): Sealed {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad);
@@ -209,7 +210,7 @@ function seal(key: Buffer, plaintext: string, aad: Buffer): Sealed {
 }
 
 /** The plaintext of a box, or undefined when it fails authentication (wrong key, altered, swapped). */
-function unseal(key: Buffer, box: Sealed, aad: Buffer): string | undefined {
+export function unseal(key: Buffer, box: Sealed, aad: Buffer): string | undefined {
   const iv = Buffer.from(box.iv, 'base64');
   const tag = Buffer.from(box.tag, 'base64');
   if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return undefined;
@@ -223,7 +224,7 @@ function unseal(key: Buffer, box: Sealed, aad: Buffer): string | undefined {
   }
 }
 
-function deriveKey(passphrase: string, kdf: { N: number; r: number; p: number; salt: string }): Promise<Buffer> {
+export function deriveKey(passphrase: string, kdf: { N: number; r: number; p: number; salt: string }): Promise<Buffer> {
   // maxmem above scrypt's 128·N·r (32 MiB for the defaults), which Node's 32 MiB default rejects.
   const options: ScryptOptions = { N: kdf.N, r: kdf.r, p: kdf.p, maxmem: 256 * kdf.N * kdf.r + 1024 * 1024 };
   return new Promise((resolve, reject) => {
@@ -265,7 +266,7 @@ function isSecretsFile(data: unknown): data is SecretsFile {
   return isSealed(check) && isRecord(entries) && Object.values(entries).every(isSealed);
 }
 
-function isSealed(value: unknown): value is Sealed {
+export function isSealed(value: unknown): value is Sealed {
   return isRecord(value) && typeof value.iv === 'string' && typeof value.ciphertext === 'string' && typeof value.tag === 'string';
 }
 
@@ -282,7 +283,7 @@ function serialise(file: SecretsFile): string {
 }
 
 /** Replaces `path` so that a crash leaves the old file or the new one, never a torn one. */
-async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const handle = await open(temp, 'wx', 0o600);

@@ -35,7 +35,7 @@ export function StatusBar() {
                 Partner <strong>{status.partner.name}</strong>
               </>
             ) : (
-              <span>No Partner yet: run <code>npm run cli -- partner add --name NAME</code>, then restart Proofdesk.</span>
+              <span>No Partner yet: set one up on the first-run page.</span> /* H10: the first run makes it */
             )}
           </span>
           {status.engines.map((engine) => (

@@ -1,7 +1,7 @@
 /**
  * The app shell end to end, without the Electron binary (DESIGN.md): the built renderer in
  * Debian's Chromium, talking to the real main-process handlers through the web bridge over an
- * embedded engine on a temporary data directory. Sidebar, placeholders, status bar, Partner
+ * embedded engine on a temporary data directory. Sidebar, views, status bar, Partner
  * switcher, keyboard shortcuts, the one event channel (SSE), and the bridge's refusals.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('app shell', () => {
-  it('has the sidebar Sections, honest placeholders, and no serious accessibility problem on any view', async () => {
+  it('has the sidebar Sections, every view, and no serious accessibility problem on any view', async () => {
     const { page, problems } = await openPage(browser, workspace);
     const sections = page.getByRole('navigation', { name: 'Sections' });
     for (const name of ['Records', 'Jobs', 'Verify', 'Watch folders', 'Settings']) {
@@ -45,13 +45,13 @@ describe('app shell', () => {
 
     for (const [name, text] of [
       ['Jobs', null],
-      ['Verify', 'Not in this version yet'],
-      ['Watch folders', 'No folder is watched yet'], // H11: the Watch folders view replaced its placeholder
-      ['Settings', 'Not in this version yet'],
+      ['Verify', 'Drop proof files'],
+      ['Watch folders', 'No folder is watched yet'],
+      ['Settings', 'Partner'],
     ] as const) {
       await sections.getByRole('button', { name, exact: true }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toBe(name);
-      if (text) await expect.poll(() => page.locator('main').textContent()).toContain(text); // H11: polled (the Watch folders list loads)
+      if (text) await expect.poll(() => page.locator('main').textContent()).toContain(text); // polled: a view's content loads
       await screenshot(page, 'shell', name.toLowerCase().replace(' ', '-'));
       expect(await seriousA11yProblems(page), name).toEqual([]);
     }

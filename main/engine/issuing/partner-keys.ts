@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ServiceError } from '../../../common/errors.js';
 import type { SecretStore } from '../../../common/secret-store.js';
 import { accountFromPrivateKey, generatePrivateKey, type Hex } from '../../chain/index.js';
@@ -59,4 +59,47 @@ export async function loadChainKey(secrets: SecretStore | undefined, partnerId: 
 export async function loadSigningKey(secrets: SecretStore | undefined, partnerId: string): Promise<{ pkcs8: string; key: KeyObject }> {
   const pkcs8 = await readSecret(secrets, signingKeyAccount(partnerId));
   return { pkcs8, key: loadPrivateKey(pkcs8) };
+}
+
+// H10 (key backup/restore): the Partner's key material as a backup carries it.
+/** Both private keys with their public parts; only for an encrypted backup, never for disk in clear. */
+export interface PartnerKeyMaterial {
+  chainKey: Hex;
+  signingKeyPkcs8: string;
+  address: Hex;
+  signingPublicKey: string;
+}
+
+/** The Partner's keys as they are (made first when it has none yet). */
+export async function exportPartnerKeys(db: Db, secrets: SecretStore | undefined, partnerId: string): Promise<PartnerKeyMaterial> {
+  const identity = await ensurePartnerKeys(db, secrets, partnerId);
+  const chainKey = await loadChainKey(secrets, partnerId);
+  const signing = await loadSigningKey(secrets, partnerId);
+  return { chainKey, signingKeyPkcs8: signing.pkcs8, address: identity.address, signingPublicKey: identity.signingPublicKey };
+}
+
+/**
+ * Puts restored keys in place: checked first (each private key must give its recorded public
+ * part), then into the SecretStore, then the public parts into SQLite, as ensurePartnerKeys does.
+ * A Partner that already has other keys is refused: restoring must never replace an identity.
+ */
+export async function importPartnerKeys(db: Db, secrets: SecretStore | undefined, partnerId: string, keys: PartnerKeyMaterial): Promise<PartnerIdentity> {
+  const store = requireSecrets(secrets);
+  if (accountFromPrivateKey(keys.chainKey).address.toLowerCase() !== keys.address.toLowerCase()) {
+    throw new ServiceError('invalid_value', 'The backup is damaged: its chain key does not give its chain account.');
+  }
+  const publicKeyHex = createPublicKey(loadPrivateKey(keys.signingKeyPkcs8)).export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  if (publicKeyHex !== keys.signingPublicKey.toLowerCase()) {
+    throw new ServiceError('invalid_value', 'The backup is damaged: its signing key does not give its public key.');
+  }
+  const known = cached(db, 'SELECT chain_address, signing_public_key FROM partner_keys WHERE partner_id = ?').get(partnerId) as
+    | { chain_address: Hex; signing_public_key: string }
+    | undefined;
+  if (known && (known.chain_address.toLowerCase() !== keys.address.toLowerCase() || known.signing_public_key !== publicKeyHex)) {
+    throw new ServiceError('invalid_value', 'This Partner already has other keys here; restoring would replace its identity, so nothing was changed.');
+  }
+  await store.set(chainKeyAccount(partnerId), keys.chainKey);
+  await store.set(signingKeyAccount(partnerId), keys.signingKeyPkcs8);
+  cached(db, 'INSERT OR IGNORE INTO partner_keys (partner_id, chain_address, signing_public_key) VALUES (?, ?, ?)').run(partnerId, keys.address, publicKeyHex);
+  return ensurePartnerKeys(db, secrets, partnerId);
 }

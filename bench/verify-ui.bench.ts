@@ -1,0 +1,124 @@
+/**
+ * Verify view figures of issue 10 (item 5), on a real engine and its local chain (the chain
+ * steps are really asked: nothing offline): 10,000 proofs of metadata-only credentials issued
+ * in one job, then
+ * - Electron's way: main is handed the folder's path and verifies it (`verify:start`) until the
+ *   run is done;
+ * - in Chromium through the web bridge: the folder dropped on the Verify view (a real drop event
+ *   with a DataTransfer; in the browser that includes uploading the 10,000 files) until the view
+ *   says all 10,000 are verified, with the longest renderer task meanwhile (a PerformanceObserver
+ *   for `longtask` entries in the page).
+ *
+ * `npm run bench -- verify-ui` runs it alone (or `npx tsx bench/verify-ui.bench.ts`).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { TaskInfo } from '../common/tasks.js';
+import { createAppContext } from '../main/app/app-context.js';
+import { createIpcHandlers } from '../main/app/ipc-handlers.js';
+import { startWebBridge } from '../main/app/web-bridge.js';
+import { Engine } from '../main/engine/index.js';
+import { MemorySecretStore } from '../main/secrets/index.js';
+import { timed, type BenchResult } from './measure.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
+const PROOFS = Number(process.env['PROOFDESK_BENCH_VERIFY_PROOFS'] ?? 10_000);
+
+export async function verifyUiBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
+  if (!existsSync(CHROMIUM)) {
+    log(`verify-ui: skipped, no Chromium at ${CHROMIUM}`);
+    return [];
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-verify-ui-'));
+  const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  try {
+    log('verify-ui: building the renderer...');
+    execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', join(dir, 'out'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'ignore' });
+    const added = await engine.addPartner({ name: 'Bench University', issuingIntervalSeconds: 3600 });
+    const service = engine.serviceFor(added.partner_id);
+    log(`verify-ui: issuing ${PROOFS} credentials on the local chain...`);
+    for (let start = 0; start < PROOFS; start += 5_000) {
+      const made = await service.createCredentials(Array.from({ length: Math.min(5_000, PROOFS - start) }, (_, i) => ({ title: `Bench ${start + i + 1}`, metadata: { n: start + i + 1 } })));
+      await service.scheduleCredentials({ engine: 'local', credentials: made.map((c) => c.uid) });
+    }
+    const job = await service.issueJobNow({ engine: 'local' });
+    for (let i = 0; i < 200 && (await service.getJob(job.uid)).status !== 'finished'; i++) await engine.issuing.tick();
+    const folder = join(dir, 'proofs');
+    mkdirSync(folder);
+    const certificates = (await service.listCertificates({ per_page: 0 })).items;
+    for (const c of certificates) writeFileSync(join(folder, `${c.certificate.uid}.proof.json`), await service.downloadCertificate(c.certificate.uid));
+    if (certificates.length !== PROOFS) throw new Error(`${certificates.length} of ${PROOFS} certificates issued`);
+
+    const ctx = createAppContext({ engine, partner: { id: added.partner_id, name: added.name } });
+    const handlers = createIpcHandlers(ctx);
+    const bridge = await startWebBridge({ handlers, events: ctx.events, rendererDir: join(dir, 'out', 'renderer') });
+    const results: BenchResult[] = [];
+    try {
+      log(`verify-ui: verifying ${PROOFS} proofs, Electron path (main)...`);
+      const electron = await timed(async () => {
+        const { summary, task } = await handlers['verify:start']([folder]);
+        await new Promise<TaskInfo>((resolve) => {
+          const off = ctx.events.subscribe((event) => {
+            if (event.type === 'task' && event.task.id === task.id && event.task.state !== 'running') {
+              off();
+              resolve(event.task);
+            }
+          });
+        });
+        return handlers['verify:summary'](summary.run_id);
+      });
+      if (electron.result.counts.ok !== PROOFS) throw new Error(`Electron path: ${electron.result.counts.ok} of ${PROOFS} ok (${JSON.stringify(electron.result.counts)})`);
+      results.push({ name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs (chain asked): Electron path (main)`, value: PROOFS / (electron.ms / 1000), unit: 'proofs/s', target: { value: 5000, better: 'higher' } });
+
+      const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+      const page = await context.newPage();
+      await page.goto(bridge.url);
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
+      await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
+      // The files as a drop carries them: read from disk into File objects first (not timed).
+      await page.evaluate(`(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-src'; i.setAttribute('webkitdirectory', ''); i.hidden = true; document.body.append(i); })()`);
+      await page.setInputFiles('#bench-src', folder);
+      // The DataTransfer is filled before measuring: 10,000 items.add calls are the test's doing, not the app's.
+      await page.evaluate(`(() => {
+        window.__data = new DataTransfer();
+        for (const f of document.getElementById('bench-src').files) window.__data.items.add(f);
+      })()`);
+      await page.evaluate(`(() => {
+        window.__longest = 0;
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
+      })()`);
+      log(`verify-ui: dropping ${PROOFS} proofs in Chromium...`);
+      const dropped = await timed(async () => {
+        await page.evaluate(`(() => {
+          const data = window.__data;
+          const target = document.querySelector('main') || document.body;
+          for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        })()`);
+        await page.getByText(`${PROOFS.toLocaleString('en-US')} proofs verified`, { exact: true }).waitFor({ timeout: 300_000 });
+      });
+      const okText = await page.getByTestId('verify-count-ok').textContent();
+      if (okText !== `ok ${PROOFS.toLocaleString('en-US')}`) throw new Error(`browser: ${okText}`);
+      const longest = (await page.evaluate('window.__longest')) as number;
+      results.push({ name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs: browser end to end (upload + verify + table)`, value: PROOFS / (dropped.ms / 1000), unit: 'proofs/s', target: { value: 5000, better: 'higher' } });
+      results.push({ name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs: longest renderer task meanwhile`, value: longest, unit: 'ms', target: { value: 100, better: 'lower' } });
+      await context.close();
+    } finally {
+      await bridge.close();
+    }
+    return results;
+  } finally {
+    await browser.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const r of await verifyUiBenchmarks((line) => process.stderr.write(`${line}\n`))) console.log(`${r.name}: ${r.value.toFixed(0)} ${r.unit} (target ${r.target?.better === 'higher' ? '>=' : '<='} ${r.target?.value})`);
+}

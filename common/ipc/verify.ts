@@ -1,0 +1,185 @@
+/**
+ * The IPC slice of the Verify view (issue 10 item 1): proof files (and their originals) dropped
+ * on the window are verified in main as a task; the renderer reads the run's rows a window at a
+ * time as progress events arrive, opens one row's six steps, and downloads the run's audit
+ * report. Only paths cross IPC (as for staging), never file bytes.
+ */
+import { ServiceError } from '../errors.js';
+import type { TaskInfo } from '../tasks.js';
+import { VERIFICATION_STEP_KEYS, type StepStatus, type VerificationResult, type VerificationStatus, type VerificationStepKey } from '../wire-types.js';
+import { expectArgCount, expectInteger, expectObject, expectOneOf, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
+
+/** One proof's outcome; `error` also for a file that is not a proof at all. */
+export interface VerifyRow {
+  /** Position in the run (stable: the table addresses rows by it). */
+  index: number;
+  /** The proof file's path relative to what was dropped. */
+  name: string;
+  /** The original matched to it (relative name), or null when none was dropped with it. */
+  original: string | null;
+  /** How the original was matched: by its name (NAME ↔ NAME.proof.json) or by its hash. */
+  matched_by: 'name' | 'hash' | null;
+  certificate_uid: string;
+  title: string;
+  issuer: string;
+  engine: string;
+  result: VerificationStatus;
+  /** The first step that did not pass (failed, error or pending); empty when ok. */
+  step: string;
+  /** Its plain-language reason. */
+  reason: string;
+}
+
+/** An original dropped without any proof: "Which credential is this?" */
+export interface UnmatchedOriginal {
+  name: string;
+  file_hash: string;
+}
+
+export interface VerifyRunSummary {
+  run_id: string;
+  task_id: string;
+  /** Proofs found in the drop (rows of the run). */
+  total: number;
+  /** Proofs verified so far. */
+  done: number;
+  counts: Record<VerificationStatus, number>;
+  unmatched_originals: UnmatchedOriginal[];
+  /** Files of the drop that were neither a proof nor an original (with the reason). */
+  skipped: { name: string; reason: string }[];
+  /** The chain endpoint asked per engine ("not asked" when no proof needed it). */
+  endpoints: { engine: string; endpoint: string }[];
+  started_at: string;
+  finished_at: string | null;
+  state: 'running' | 'done' | 'cancelled' | 'failed';
+}
+
+export interface VerifyRowsQuery {
+  offset: number;
+  limit: number;
+  /** Only rows whose result is not ok (the failures filter). */
+  failures_only: boolean;
+}
+
+export interface VerifyRowsPage {
+  /** Rows matching the filter so far. */
+  total: number;
+  rows: VerifyRow[];
+}
+
+/** What the credential says, from the proof itself (nothing of the Partner's own data). */
+export interface VerifiedCredential {
+  certificate_uid: string;
+  credential_uid: string;
+  title: string;
+  metadata: Record<string, unknown>;
+  issuer_name: string;
+  issuer_address: string;
+  issuer_public_key: string;
+  upload_date: string;
+  issued_date: string;
+  expiry_date: string | null;
+  files: { file_hash: string; file_type: string }[];
+  engine: string;
+  chain_id: number;
+  transaction_id: string;
+  /** The explorer link of the transaction, when the engine has one. */
+  transaction_url: string | null;
+}
+
+export interface VerifyRowDetail {
+  row: VerifyRow;
+  /** The six steps; null when the file is not a proof (row.reason says why). */
+  result: VerificationResult | null;
+  /** The six steps in the spec's order, each with a plain-language reason; empty for a non-proof. */
+  steps: { key: VerificationStepKey; name: string; status: StepStatus; reason: string }[];
+  credential: VerifiedCredential | null;
+}
+
+/** The user's own RPC endpoint for one engine (kept in the data directory). */
+export interface VerifyEndpoint {
+  engine: string;
+  rpc_url: string;
+}
+
+export interface VerifyReport {
+  file_name: string;
+  media_type: string;
+  content: string;
+}
+
+/** A certificate holding a dropped original (the spec's verify by file). */
+export interface OriginalMatch {
+  certificate_uid: string;
+  title: string;
+  result: VerificationStatus;
+}
+
+export interface VerifyIpc {
+  /** Collects the dropped paths (files, folders), matches originals to proofs and verifies them as a task. */
+  'verify:start': { args: [paths: string[]]; result: { summary: VerifyRunSummary; task: TaskInfo } };
+  'verify:summary': { args: [runId: string]; result: VerifyRunSummary };
+  'verify:rows': { args: [runId: string, query: VerifyRowsQuery]; result: VerifyRowsPage };
+  'verify:detail': { args: [runId: string, index: number]; result: VerifyRowDetail };
+  'verify:report': { args: [runId: string, format: 'csv' | 'html']; result: VerifyReport };
+  'verify:endpoints': { args: []; result: VerifyEndpoint[] };
+  /** Sets (or, with null, removes) the user's endpoint for an engine; answers the new list. */
+  'verify:setEndpoint': { args: [engine: string, rpcUrl: string | null]; result: VerifyEndpoint[] };
+  /** "Which credential is this?": the certificates holding a dropped original without a proof. */
+  'verify:whichCredential': { args: [runId: string, name: string]; result: OriginalMatch[] };
+}
+
+/** The steps of a result in the spec's order (keys as the spec names them). */
+export const STEP_ORDER = VERIFICATION_STEP_KEYS;
+
+const MAX_PATHS = 100_000;
+const MAX_PATH = 4096;
+const ENGINE_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** An http(s) URL (the endpoint is the user's: any host they choose). */
+export function checkRpcUrl(value: string): string {
+  // common/ has no URL class (env-free): a scheme, a host, then anything but spaces.
+  if (!/^https?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i.test(value)) {
+    throw new ServiceError('invalid_value', `${JSON.stringify(value)} is not an endpoint: give it as http://host:port or https://host/path`);
+  }
+  return value;
+}
+
+export const VERIFY_IPC: IpcValidators<VerifyIpc> = {
+  'verify:start': (args) => {
+    expectArgCount('verify:start', args, 1);
+    const paths = expectStringArray(args[0], 'paths', MAX_PATHS, (v, n) => expectString(v, n, MAX_PATH));
+    if (paths.length === 0) throw new ServiceError('invalid_value', 'paths must name at least one file or folder');
+    return [paths];
+  },
+  'verify:summary': (args) => {
+    expectArgCount('verify:summary', args, 1);
+    return [expectString(args[0], 'runId', 200)];
+  },
+  'verify:rows': (args) => {
+    expectArgCount('verify:rows', args, 2);
+    const q = expectObject(args[1], 'query');
+    if (typeof q.failures_only !== 'boolean') throw new ServiceError('invalid_value', 'query.failures_only must be true or false');
+    return [expectString(args[0], 'runId', 200), { offset: expectInteger(q.offset, 'query.offset', 0, 10_000_000), limit: expectInteger(q.limit, 'query.limit', 0, 1000), failures_only: q.failures_only }];
+  },
+  'verify:detail': (args) => {
+    expectArgCount('verify:detail', args, 2);
+    return [expectString(args[0], 'runId', 200), expectInteger(args[1], 'index', 0, 10_000_000)];
+  },
+  'verify:report': (args) => {
+    expectArgCount('verify:report', args, 2);
+    return [expectString(args[0], 'runId', 200), expectOneOf(args[1], 'format', ['csv', 'html'] as const)];
+  },
+  'verify:endpoints': noArgs('verify:endpoints'),
+  'verify:setEndpoint': (args) => {
+    expectArgCount('verify:setEndpoint', args, 2);
+    const engine = expectString(args[0], 'engine', 64);
+    if (!ENGINE_ID.test(engine)) throw new ServiceError('invalid_value', 'engine must be an engine id such as "local" or "sepolia"');
+    const url = args[1] === null ? null : checkRpcUrl(expectString(args[1], 'rpcUrl', 2000));
+    return [engine, url];
+  },
+  'verify:whichCredential': (args) => {
+    expectArgCount('verify:whichCredential', args, 2);
+    return [expectString(args[0], 'runId', 200), expectString(args[1], 'name', MAX_PATH)];
+  },
+};

@@ -1,0 +1,85 @@
+/**
+ * Settings handlers on a real engine in a temporary data directory (keys in a memory store):
+ * the first run refuses bad input and a missing key store with what to do and makes nothing;
+ * a new client secret replaces the old; a remote connection says Settings belongs to it.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isServiceError } from '../../../common/errors.js';
+import { Engine } from '../../engine/index.js';
+import { MemorySecretStore } from '../../secrets/index.js';
+import { makeTempDir } from '../../../test/support/engine-fixture.js';
+import { createAppContext } from '../app-context.js';
+import { createIpcHandlers, invokeIpcHandler } from '../ipc-handlers.js';
+
+const open: Array<{ engine: Engine; dir: string }> = [];
+
+function handlersFor(options: { issuingOff?: string; secrets?: boolean } = {}) {
+  const dir = makeTempDir('proofdesk-settings-');
+  const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: options.secrets === false ? undefined : new MemorySecretStore(), issuing: { scheduler: false } });
+  open.push({ engine, dir });
+  const ctx = createAppContext({ engine, partner: null, keyStore: options.issuingOff ? null : 'keychain', issuingOff: options.issuingOff ?? null });
+  return { engine, ctx, handlers: createIpcHandlers(ctx) };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ id: string; message: string }> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  if (!isServiceError(error)) throw new Error(`expected a ServiceError, got ${String(error)}`);
+  return { id: error.id, message: error.message };
+}
+
+afterEach(async () => {
+  for (const { engine, dir } of open.splice(0)) {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('settings handlers', () => {
+  it('first run: makes the Partner with its keys and makes it active', async () => {
+    const { handlers, ctx, engine } = handlersFor();
+    expect((await invokeIpcHandler(handlers, 'settings:get', [])).partner).toBeNull();
+    const made = await invokeIpcHandler(handlers, 'settings:firstRun', [{ name: 'Acme', issuingInterval: '2h' }]);
+    expect(made.partner).toMatchObject({ name: 'Acme', issuing_interval_seconds: 7200 });
+    expect(made.partner.chain_address).toMatch(/^0x/);
+    expect(ctx.partner()).toEqual({ id: made.partner.id, name: 'Acme' });
+    expect(engine.partners.authenticate(made.client_id, made.client_secret)).toEqual({ id: made.partner.id, name: 'Acme' });
+  });
+
+  it('first run: refuses a bad interval or name with invalid_value and makes nothing', async () => {
+    const { handlers, engine } = handlersFor();
+    expect(await refusal(invokeIpcHandler(handlers, 'settings:firstRun', [{ name: 'Acme', issuingInterval: 'weekly' }]))).toMatchObject({ id: 'invalid_value' });
+    expect(await refusal(invokeIpcHandler(handlers, 'settings:firstRun', [{ name: '', issuingInterval: '1h' }]))).toMatchObject({ id: 'invalid_value' });
+    expect(await refusal(invokeIpcHandler(handlers, 'settings:firstRun', ['Acme']))).toMatchObject({ id: 'invalid_value' });
+    expect(engine.partners.list()).toEqual([]);
+  });
+
+  it('first run without a key store: says what to install or set, and makes nothing', async () => {
+    const guidance = 'No OS keychain is reachable: install gnome-keyring, or set PROOFDESK_PASSPHRASE for an encrypted file.';
+    const { handlers, engine } = handlersFor({ issuingOff: guidance, secrets: false });
+    expect((await invokeIpcHandler(handlers, 'settings:get', [])).keyStoreProblem).toBe(guidance);
+    const error = await refusal(invokeIpcHandler(handlers, 'settings:firstRun', [{ name: 'Acme', issuingInterval: '1h' }]));
+    expect(error.id).toBe('try_again_later');
+    expect(error.message).toContain('PROOFDESK_PASSPHRASE');
+    expect(engine.partners.list()).toEqual([]);
+  });
+
+  it('a new client secret replaces the old one at once', async () => {
+    const { handlers, engine } = handlersFor();
+    const made = await invokeIpcHandler(handlers, 'settings:firstRun', [{ name: 'Acme', issuingInterval: '1h' }]);
+    const renewed = await invokeIpcHandler(handlers, 'settings:newSecret', []);
+    expect(renewed.client_id).toBe(made.client_id);
+    expect(engine.partners.authenticate(made.client_id, made.client_secret)).toBeUndefined();
+    expect(engine.partners.authenticate(renewed.client_id, renewed.client_secret)).toMatchObject({ name: 'Acme' });
+    const updated = await invokeIpcHandler(handlers, 'settings:setInterval', ['90m']);
+    expect(updated.issuing_interval_seconds).toBe(5400);
+  });
+
+  it('over a remote service: Partner and keys belong to it, said plainly', async () => {
+    const ctx = createAppContext({ partner: { id: 'p', name: 'Remote' }, service: null });
+    const handlers = createIpcHandlers(ctx);
+    expect((await invokeIpcHandler(handlers, 'settings:get', [])).mode).toBe('remote');
+    expect((await refusal(invokeIpcHandler(handlers, 'settings:keys', []))).message).toMatch(/remote service/);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Handlers of Settings and the first run (common/ipc/settings.ts): the Partner, its keys and
+ * their backup. They work on the embedded engine; a remote service owns its Partner and keys,
+ * so there they say so instead of failing obscurely.
+ */
+import { formatEther } from 'viem';
+import { parseDuration } from '../../../common/duration.js';
+import { ServiceError } from '../../../common/errors.js';
+import type { EngineAccount, KeysInfo, PartnerSettings, SettingsIpc } from '../../../common/ipc/settings.js';
+import type { Engine, PartnerRecord } from '../../engine/index.js';
+import { backUpPartnerKeys, restorePartnerKeys } from '../../workspace/settings/key-backup.js';
+import type { AppContext } from '../app-context.js';
+import type { HandlersOf } from './handlers-of.js';
+import { createSettingsEnginesHandlers } from './settings-engines.js';
+import { createSettingsRemoteHandlers } from './settings-remote.js';
+
+const BALANCE_TIMEOUT_MS = 5_000;
+
+function toSettings(record: PartnerRecord): PartnerSettings {
+  const { id, name, client_id, issuing_interval_seconds, created_date, chain_address } = record;
+  return { id, name, client_id, issuing_interval_seconds, created_date, chain_address };
+}
+
+export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc> {
+  const engine = (): Engine => {
+    if (!ctx.engine) throw new ServiceError('not_found', 'Partner and keys belong to the remote service this app is connected to; change them there.');
+    return ctx.engine;
+  };
+  /** Keys can be made and read only with an open secret store. */
+  const requireKeyStore = () => {
+    if (ctx.issuingOff) throw new ServiceError('try_again_later', `The keys cannot be kept here yet. ${ctx.issuingOff}`);
+  };
+  const active = (): PartnerRecord => {
+    const { partner } = ctx.require();
+    const record = engine().partners.find(partner.id);
+    if (!record) throw new ServiceError('not_found', 'The active Partner is no longer in this data directory; pick another one.');
+    return record;
+  };
+
+  return {
+    ...createSettingsEnginesHandlers(ctx),
+    ...createSettingsRemoteHandlers(ctx),
+    'settings:get': async () => {
+      const partner = ctx.partner();
+      const record = partner && ctx.engine ? ctx.engine.partners.find(partner.id) : undefined;
+      return { partner: record ? toSettings(record) : null, keyStore: ctx.keyStore, keyStoreProblem: ctx.issuingOff, mode: ctx.engine ? 'embedded' : 'remote' };
+    },
+    'settings:firstRun': async (input) => {
+      const seconds = parseDuration(input.issuingInterval);
+      requireKeyStore();
+      const created = await engine().addPartner({ name: input.name, issuingIntervalSeconds: seconds });
+      ctx.switchPartner(created.partner_id);
+      return { partner: toSettings(engine().partners.find(created.partner_id)!), client_id: created.client_id, client_secret: created.client_secret };
+    },
+    'settings:setInterval': async (interval) => {
+      const seconds = parseDuration(interval);
+      const updated = engine().partners.setIssuingInterval(active().id, seconds);
+      ctx.events.emit({ type: 'partner', partner: { id: updated.id, name: updated.name } });
+      return toSettings(updated);
+    },
+    'settings:newSecret': async () => {
+      const created = engine().partners.resetSecret(active().id);
+      return { client_id: created.client_id, client_secret: created.client_secret };
+    },
+    'settings:keys': async () => keysInfo(ctx, engine(), active()),
+    'settings:backupKeys': async (path, passphrase) => {
+      requireKeyStore();
+      return backUpPartnerKeys(engine(), active().id, path, passphrase);
+    },
+    'settings:restoreKeys': async (path, passphrase) => {
+      requireKeyStore();
+      const restored = await restorePartnerKeys(engine(), path, passphrase);
+      ctx.switchPartner(restored.id);
+      return toSettings(restored);
+    },
+  };
+}
+
+async function keysInfo(ctx: AppContext, engine: Engine, partner: PartnerRecord): Promise<KeysInfo> {
+  const signing = engine.scopeFor(partner.id).db.prepare('SELECT signing_public_key FROM partner_keys WHERE partner_id = ?').get(partner.id) as
+    | { signing_public_key: string }
+    | undefined;
+  const address = partner.chain_address;
+  const accounts = await Promise.all(engine.catalog.list().map((config) => accountOn(engine, config.id, config.chain_id, config.environment, address)));
+  return { keyStore: ctx.keyStore, address, signingPublicKey: signing?.signing_public_key ?? null, accounts };
+}
+
+async function accountOn(engine: Engine, id: string, chainId: number | null, environment: 'live' | 'demo', address: string | null): Promise<EngineAccount> {
+  const base = { engine: id, chain_id: chainId, environment };
+  if (!address) return { ...base, balance: null, hint: 'The keys are made with the first credential issued; the account shows here then.' };
+  try {
+    const wei = await Promise.race([
+      engine.issuing.ctx.chains.client(id).then((client) => client.balanceOf(address as `0x${string}`)),
+      new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`no answer within ${BALANCE_TIMEOUT_MS / 1000} s`)), BALANCE_TIMEOUT_MS).unref()),
+    ]);
+    const balance = formatEther(wei);
+    const hint =
+      id === 'local'
+        ? 'The local development chain funds this account by itself when it issues.'
+        : wei === 0n
+          ? `Send some ether on chain ${chainId ?? '?'} to ${address} before issuing on ${id}: every job's transaction is paid from it.`
+          : `Each job's transaction is paid from this account; top it up on chain ${chainId ?? '?'} before it runs dry.`;
+    return { ...base, balance, hint };
+  } catch (error) {
+    return { ...base, balance: null, hint: `The chain of ${id} does not answer (${error instanceof Error ? error.message : String(error)}), so the balance is unknown; check its RPC URL in Settings › Engines.` };
+  }
+}

@@ -1,0 +1,48 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collectDrop, hashFile, originalNameOf } from './verify-drop.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-verify-drop-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('collectDrop', () => {
+  it('sorts a folder into proofs and originals; a .json original of a proof stays an original; hidden files are left out', () => {
+    const dir = tree({ 'a.pdf.proof.json': '{}', 'a.pdf': 'x', 'data.json': '{}', 'data.json.proof.json': '{}', 'other.json': '{}', 'sub/b.PROOF.JSON': '{}', '.DS_Store': 'junk' });
+    const { proofs, originals, skipped } = collectDrop([dir]);
+    const base = dir.split('/').pop();
+    expect(proofs.map((p) => p.name).sort()).toEqual([`${base}/a.pdf.proof.json`, `${base}/data.json.proof.json`, `${base}/other.json`, `${base}/sub/b.PROOF.JSON`]);
+    expect(originals.map((o) => o.name).sort()).toEqual([`${base}/a.pdf`, `${base}/data.json`]);
+    expect(skipped).toEqual([]);
+  });
+
+  it('names loose files by their base name and reports a path that is gone', () => {
+    const dir = tree({ 'x.proof.json': '{}' });
+    const { proofs, skipped } = collectDrop([join(dir, 'x.proof.json'), join(dir, 'gone.pdf')]);
+    expect(proofs).toEqual([{ path: join(dir, 'x.proof.json'), name: 'x.proof.json' }]);
+    expect(skipped).toEqual([{ name: 'gone.pdf', reason: 'it could not be read (it was moved, or permission is denied)' }]);
+  });
+});
+
+describe('originalNameOf and hashFile', () => {
+  it('strips .proof.json only', () => {
+    expect(originalNameOf('f/diploma.pdf.proof.json')).toBe('f/diploma.pdf');
+    expect(originalNameOf('UID.json')).toBeNull();
+  });
+
+  it('hashes a file as SHA-256 hex', async () => {
+    const dir = tree({ 'a.txt': 'abc' });
+    expect(await hashFile(join(dir, 'a.txt'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});

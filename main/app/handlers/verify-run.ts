@@ -1,0 +1,305 @@
+/**
+ * One verification run of the Verify view: the proofs of a drop verified in main the way
+ * `verify DIR` does it (main/cli/verify: the chains connected once per run and read without
+ * owning them, Ed25519 on worker threads, many proofs at once), each result appended to the
+ * run's rows as it completes so the table fills while the run goes on.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { isServiceError } from '../../../common/errors.js';
+import type { UnmatchedOriginal, VerifiedCredential, VerifyRow, VerifyRunSummary } from '../../../common/ipc/verify.js';
+import type { TaskContext } from '../../../common/tasks.js';
+import { VERIFICATION_STATUSES, type VerificationResult, type VerificationStatus } from '../../../common/wire-types.js';
+import { readProofFile } from '../../cli/verify/read-proof.js';
+import { SignaturePool } from '../../cli/verify/signature-pool.js';
+import { VerifyChains } from '../../cli/verify/verify-chains.js';
+import { EngineCatalog } from '../../engine/engine-catalog.js';
+import type { ProofFile } from '../../engine/proofs/proof-file.js';
+import { verifyProof, type ChainReader, type ChainUnavailable, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
+
+/** Proofs verified at once (as `verify DIR`): overlaps chain round trips, keeps the workers busy. */
+const CONCURRENCY = 128;
+/** From this many proofs the signatures go to worker threads (fewer are quicker on this one). */
+const POOL_FROM = 64;
+
+export function emptyCounts(): Record<VerificationStatus, number> {
+  return Object.fromEntries(VERIFICATION_STATUSES.map((s) => [s, 0])) as Record<VerificationStatus, number>;
+}
+
+/** The first step that did not pass, and its reason in words. */
+function worstStep(result: VerificationResult): { step: string; reason: string } {
+  const steps = Object.values(result.verification);
+  const worst = steps.find((s) => s.status === 'failed' || s.status === 'error') ?? steps.find((s) => s.status === 'pending');
+  if (!worst) return { step: '', reason: '' };
+  return { step: worst.name, reason: stepReason(worst.name, worst.status, worst.description) };
+}
+
+/** A plain-language reason for a step's status (the verifier's own, or one written for the step). */
+export function stepReason(name: string, status: string, description: Record<string, unknown>): string {
+  if (typeof description.reason === 'string') return description.reason;
+  if (status === 'passed') return 'Passed.';
+  if (status === 'not_started') return 'Not checked: an earlier step failed.';
+  if (status === 'pending') return name.includes('anchored') ? `Not confirmed yet: ${String(description.confirmations ?? 0)} confirmation(s) so far.` : 'Waiting for the chain.';
+  switch (name) {
+    case 'Checking certificate integrity':
+      return 'The certificate was changed after it was signed: its content does not hash to the proof’s leaf.';
+    case 'Checking certificate is anchored to the blockchain':
+      return 'The proof’s root is not anchored on its chain by its transaction, or the registry is not the issuer’s.';
+    case 'Checking issuer authenticity':
+      return 'The issuer’s signature does not match the certificate.';
+    case 'Checking file integrity':
+      return 'The original file given is not the file this credential was issued for (its hash differs).';
+    case 'Checking expiry date':
+      return `The credential expired on ${String(description.expiry_date)}.`;
+    case 'Checking revocation date':
+      return `The credential was revoked on ${String(description.revocation_date)}.`;
+    default:
+      return `This step ${status}.`;
+  }
+}
+
+/** What a proof says about its credential (all from the proof; nothing of the Partner's data). */
+export function credentialOf(proof: ProofFile, result: VerificationResult | null): VerifiedCredential {
+  const c = proof.certificate;
+  const txUrl = result?.verification.blockchain.description.tx_url;
+  return {
+    certificate_uid: c.uid,
+    credential_uid: c.credential.uid,
+    title: c.credential.title,
+    metadata: c.credential.metadata as Record<string, unknown>,
+    issuer_name: c.partner.name,
+    issuer_address: c.partner.address,
+    issuer_public_key: proof.issuer.public_key,
+    upload_date: c.credential.upload_date,
+    issued_date: proof.issued_date,
+    expiry_date: c.credential.expiry_date,
+    files: c.credential.files.map((f) => ({ file_hash: f.file_hash, file_type: f.file_type ?? '' })),
+    engine: proof.chain.engine,
+    chain_id: proof.chain.chain_id,
+    transaction_id: proof.chain.transaction_id,
+    transaction_url: typeof txUrl === 'string' ? txUrl : proof.chain.explorer_tx_url,
+  };
+}
+
+export interface VerifyRunOptions {
+  /** The data directory whose chains and engines are read (never created, never owned). */
+  dataDir: string;
+  /** The user's own endpoint per engine (the view's setting). */
+  endpoints: Record<string, string>;
+  /** The embedded engine's verify options (its own chains), when the app has an engine. */
+  engineOptions?: VerifyOptions;
+}
+
+/** A run: its rows in completion order, each row's result and proof for the detail. */
+export class VerifyRun {
+  readonly id = randomUUID();
+  readonly rows: VerifyRow[] = [];
+  readonly results: (VerificationResult | null)[] = [];
+  readonly proofs: (ProofFile | null)[] = [];
+  /** Indices of the rows that are not ok, for the failures filter. */
+  readonly failures: number[] = [];
+  readonly counts = emptyCounts();
+  readonly summary: VerifyRunSummary;
+  /** Hashes of the originals dropped, by name. */
+  readonly originalHashes = new Map<string, string>();
+  /** Where each dropped original is, by name (for "Which credential is this?"). */
+  readonly originalPaths = new Map<string, string>();
+  private readonly asked = new Map<string, string>();
+
+  constructor(
+    taskId: string,
+    private readonly options: VerifyRunOptions,
+  ) {
+    this.summary = { run_id: this.id, task_id: taskId, total: 0, done: 0, counts: this.counts, unmatched_originals: [], skipped: [], endpoints: [], started_at: new Date().toISOString(), finished_at: null, state: 'running' };
+  }
+
+  setTask(taskId: string): void {
+    this.summary.task_id = taskId;
+  }
+
+  /** Collects, matches and verifies; `task` reports progress and carries the cancel. */
+  async run(paths: string[], task: TaskContext): Promise<VerifyRunSummary> {
+    try {
+      await this.work(paths, task);
+      this.summary.state = task.signal.aborted ? 'cancelled' : 'done';
+    } catch (error) {
+      this.summary.state = 'failed';
+      throw error;
+    } finally {
+      this.summary.finished_at = new Date().toISOString();
+      this.summary.endpoints = [...this.asked.entries()].map(([engine, endpoint]) => ({ engine, endpoint }));
+    }
+    return this.summary;
+  }
+
+  private async work(paths: string[], task: TaskContext): Promise<void> {
+    const drop = collectDrop(paths);
+    this.summary.total = drop.proofs.length;
+    this.summary.skipped = drop.skipped;
+    task.progress(0, drop.proofs.length);
+
+    const byName = new Map(drop.originals.map((o) => [o.name, o]));
+    const byBase = new Map<string, DroppedFile | null>();
+    for (const o of drop.originals) {
+      const base = o.name.split('/').pop()!;
+      byBase.set(base, byBase.has(base) ? null : o);
+    }
+    const byHash = new Map<string, DroppedFile>();
+    for (const o of drop.originals) {
+      const hash = await hashFile(o.path);
+      this.originalHashes.set(o.name, hash);
+      this.originalPaths.set(o.name, o.path);
+      if (!byHash.has(hash)) byHash.set(hash, o);
+    }
+    const used = new Set<string>();
+
+    const { verifyOptions, close } = this.chains(drop.proofs.length);
+    try {
+      let next = 0;
+      const worker = async () => {
+        while (next < drop.proofs.length && !task.signal.aborted) {
+          const file = drop.proofs[next++]!;
+          await this.verifyOne(file, verifyOptions, (proof) => {
+            const wanted = originalNameOf(file.name);
+            const named = wanted === null ? undefined : (byName.get(wanted) ?? byBase.get(wanted.split('/').pop()!) ?? undefined);
+            if (named) return { original: named, by: 'name' as const };
+            const hashed = proof?.certificate.credential.files.map((f) => byHash.get(f.file_hash)).find((o) => o !== undefined);
+            return hashed ? { original: hashed, by: 'hash' as const } : null;
+          }, used);
+          task.progress(this.rows.length);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, drop.proofs.length) }, worker));
+    } finally {
+      await close();
+    }
+    this.summary.unmatched_originals = drop.originals.filter((o) => !used.has(o.name)).map((o): UnmatchedOriginal => ({ name: o.name, file_hash: this.originalHashes.get(o.name)! }));
+  }
+
+  private async verifyOne(
+    file: DroppedFile,
+    options: VerifyOptions,
+    match: (proof: ProofFile | null) => { original: DroppedFile; by: 'name' | 'hash' } | null,
+    used: Set<string>,
+  ): Promise<void> {
+    let proof: ProofFile | null = null;
+    let result: VerificationResult | null = null;
+    let reason = '';
+    const found = (() => {
+      try {
+        proof = readProofFile(file.path) as ProofFile;
+      } catch (error) {
+        if (!isServiceError(error)) throw error;
+        // The reader names the file by its path; the row already names it (and a temp path means nothing).
+        const text = error.message.split(file.path).join('this file');
+        reason = text.startsWith('this file is not a proof file: ') ? `Not a proof file: ${text.slice('this file is not a proof file: '.length)}` : `Not a proof file: ${text}`;
+        return null;
+      }
+      return match(isProofShaped(proof) ? proof : null);
+    })();
+    if (found) used.add(found.original.name);
+    if (reason === '') {
+      try {
+        result = await verifyProof(proof, { ...options, originalFileHash: found ? this.originalHashes.get(found.original.name) : undefined });
+      } catch (error) {
+        if (!isServiceError(error)) throw error;
+        reason = error.message;
+        proof = null;
+      }
+    }
+    const certificate = (proof as ProofFile | null)?.certificate;
+    const worst = result ? worstStep(result) : { step: '', reason };
+    const row: VerifyRow = {
+      index: this.rows.length,
+      name: file.name,
+      original: found?.original.name ?? null,
+      matched_by: found?.by ?? null,
+      certificate_uid: certificate?.uid ?? '',
+      title: certificate?.credential.title ?? '',
+      issuer: certificate?.partner.name ?? '',
+      engine: (proof as ProofFile | null)?.chain.engine ?? '',
+      result: result?.result.status ?? 'error',
+      step: worst.step,
+      reason: worst.reason,
+    };
+    this.rows.push(row);
+    this.results.push(result);
+    this.proofs.push(result ? proof : null);
+    this.counts[row.result]++;
+    this.summary.done = this.rows.length;
+    if (row.result !== 'ok') this.failures.push(row.index);
+  }
+
+  /**
+   * The run's chains: the user's endpoint per engine; else, in the app, the embedded engine's
+   * own chains (it owns the local chain in this very process, which `verify` would not use);
+   * else (remote mode) what `verify` would ask.
+   */
+  private chains(count: number): { verifyOptions: VerifyOptions; close: () => Promise<void> } {
+    const { dataDir, endpoints, engineOptions } = this.options;
+    const fallback = engineOptions ? null : new VerifyChains({ dataDir });
+    const base = engineOptions ?? fallback!.verifyOptions();
+    const own = new Map(Object.entries(endpoints).map(([engine, rpcUrl]) => [engine, new VerifyChains({ dataDir, rpcUrl })]));
+    const catalog = existsSync(dataDir) ? EngineCatalog.load(dataDir) : new EngineCatalog();
+    const pool = count >= POOL_FROM ? new SignaturePool() : undefined;
+    const readers = new Map<string, Promise<ChainReader | ChainUnavailable | undefined>>();
+    const verifyOptions: VerifyOptions = {
+      ...base,
+      // The user's endpoint for `local` is their choice: the genesis hash decides, not the installation.
+      localInstallationId: own.has('local') ? undefined : base.localInstallationId,
+      checkSignature: pool?.check,
+      originalFileHash: undefined,
+      chainFor: (engine, chainId) => {
+        const key = `${engine}:${chainId}`;
+        let reader = readers.get(key);
+        if (!reader) {
+          const chosen = own.get(engine);
+          const configured = catalog.find(engine)?.rpc_url;
+          this.asked.set(engine, chosen ? endpoints[engine]! : engine === 'local' ? `the local chain of ${dataDir}` : (configured ?? 'none configured'));
+          reader = Promise.resolve((chosen ? chosen.verifyOptions() : base).chainFor(engine, chainId)).then((found) => (found && !('reason' in found) ? cachedReader(found) : found));
+          // A failed connection is not kept: the next proof tries again.
+          reader.catch(() => readers.delete(key));
+          readers.set(key, reader);
+        }
+        return reader;
+      },
+    };
+    return { verifyOptions, close: async () => void (await Promise.all([fallback?.close(), ...[...own.values()].map((c) => c.close()), pool?.close()])) };
+  }
+}
+
+/**
+ * The chain reads of one run, each asked once: 10,000 proofs of one job share their registry,
+ * root, transaction and block, so only the per-proof revocation of the leaf is asked 10,000
+ * times. A run lasts seconds; what changes on chain meanwhile shows in the next run. A failed
+ * read is not kept.
+ */
+function cachedReader(reader: ChainReader): ChainReader {
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let value = memo.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = read();
+      value.catch(() => memo.delete(key));
+      memo.set(key, value);
+    }
+    return value;
+  };
+  return {
+    chainId: reader.chainId,
+    readRegistry: (address) => once(`registry:${address}`, () => reader.readRegistry(address)),
+    issuedAt: (address, root) => once(`issued:${address}:${root}`, () => reader.issuedAt(address, root)),
+    revokedAt: (address, hash) => once(`revoked:${address}:${hash}`, () => reader.revokedAt(address, hash)),
+    getReceipt: (hash) => once(`receipt:${hash}`, () => reader.getReceipt(hash)),
+    confirmations: (hash) => once(`confirmations:${hash}`, () => reader.confirmations(hash)),
+    blockTimestamp: (block) => once(`block:${block}`, () => reader.blockTimestamp(block)),
+    getTransaction: (hash) => once(`tx:${hash}`, () => reader.getTransaction(hash)),
+    ...(reader.genesisHash ? { genesisHash: () => once('genesis', () => reader.genesisHash!()) } : {}),
+  };
+}
+
+function isProofShaped(value: unknown): value is ProofFile {
+  const v = value as { certificate?: { credential?: { files?: unknown } } } | null;
+  return typeof v === 'object' && v !== null && Array.isArray(v.certificate?.credential?.files) && v.certificate.credential.files.every((f) => typeof f === 'object' && f !== null);
+}

@@ -1,0 +1,43 @@
+import { create } from 'zustand';
+import type { NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
+import { toServiceError } from '../ipc-error.js';
+
+export interface FirstRunStore {
+  overview: SettingsOverview | null;
+  busy: boolean;
+  error: string | null;
+  /** Set once the Partner is made: its client credentials, the secret shown this once. */
+  created: ({ partner: PartnerSettings } & NewClientSecret) | null;
+  load(): Promise<void>;
+  submit(name: string, issuingInterval: string): Promise<boolean>;
+  /** The admin has read the page: forget the secret. */
+  finish(): void;
+}
+
+/** The first run: no Partner in the data directory yet. */
+export const useFirstRunStore = create<FirstRunStore>()((set) => ({
+  overview: null,
+  busy: false,
+  error: null,
+  created: null,
+  async load() {
+    try {
+      set({ overview: await window.proofdesk.settingsGet() });
+    } catch (error) {
+      set({ error: toServiceError(error).message });
+    }
+  },
+  async submit(name, issuingInterval) {
+    set({ busy: true, error: null });
+    try {
+      const created = await window.proofdesk.settingsFirstRun({ name, issuingInterval });
+      set({ created, busy: false });
+      return true;
+    } catch (error) {
+      const { message, id } = toServiceError(error);
+      set({ error: `${message} (${id})`, busy: false });
+      return false;
+    }
+  },
+  finish: () => set({ created: null }),
+}));

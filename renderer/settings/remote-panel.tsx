@@ -1,0 +1,105 @@
+import { useEffect, useId, useState } from 'react';
+import type { RemoteConnection } from '../../common/ipc/settings.js';
+import { toServiceError } from '../ipc-error.js';
+import { OutcomeLine } from './outcome-line.js';
+import type { Outcome } from './settings-store.js';
+
+/**
+ * Settings › Remote connections: a remote instance of the service (base URL, client id, the
+ * secret kept in the key store), tested and saved. Its own small state: nothing else reads it.
+ */
+export function RemotePanel() {
+  const [saved, setSaved] = useState<RemoteConnection | null>(null);
+  const [form, setForm] = useState({ base_url: '', auth_url: '', client_id: '', client_secret: '' });
+  const [outcome, setOutcome] = useState<Outcome | undefined>();
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    void window.proofdesk.settingsRemote().then(setSaved, () => undefined);
+  }, []);
+
+  const input = () => ({
+    base_url: form.base_url.trim(),
+    ...(form.auth_url.trim() ? { auth_url: form.auth_url.trim() } : {}),
+    client_id: form.client_id.trim(),
+    client_secret: form.client_secret,
+  });
+  const run = async (action: 'test' | 'save') => {
+    setBusy(true);
+    setOutcome(undefined);
+    try {
+      if (action === 'test') {
+        const result = await window.proofdesk.settingsTestRemote(input());
+        setOutcome({ tone: result.ok ? 'success' : 'error', text: result.message });
+      } else {
+        const connection = await window.proofdesk.settingsSaveRemote(input());
+        setSaved(connection);
+        setForm((f) => ({ ...f, client_secret: '' }));
+        setOutcome({ tone: 'success', text: `Saved: the client secret is in the key store, the rest in remote.json of the data directory.` });
+      }
+    } catch (error) {
+      const { message, id: errorId } = toServiceError(error);
+      setOutcome({ tone: 'error', text: `${message} (${errorId})` });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const field = (key: keyof typeof form) => ({
+    id: `${id}-${key}`,
+    value: form[key],
+    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
+  });
+  const complete = form.base_url.trim() !== '' && form.client_id.trim() !== '' && form.client_secret !== '';
+
+  return (
+    <div className="settings-panel">
+      <p>
+        A remote instance of the Credential Issuing Service (the Live or Demo service, or another Proofdesk&apos;s <code>serve</code>). The app keeps the connection
+        here; its views still work on this machine&apos;s engine in this version (search, the records table and bulk work need it).
+      </p>
+      {saved && (
+        <dl className="facts" aria-label="Saved connection">
+          <dt>Base URL</dt>
+          <dd><code data-testid="remote-saved-url">{saved.base_url}</code></dd>
+          <dt>Client id</dt>
+          <dd><code>{saved.client_id}</code></dd>
+        </dl>
+      )}
+      <form
+        aria-labelledby={`${id}-title`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run('save');
+        }}
+      >
+        <h2 id={`${id}-title`}>Connect to a remote service</h2>
+        <div className="field">
+          <label htmlFor={`${id}-base_url`}>Base URL</label>
+          <input {...field('base_url')} required placeholder="https://issuer.example/api" />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-auth_url`}>Auth URL (optional)</label>
+          <input {...field('auth_url')} placeholder="the base URL's origin" />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-client_id`}>Client id</label>
+          <input {...field('client_id')} required />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-client_secret`}>Client secret</label>
+          <input {...field('client_secret')} type="password" required autoComplete="off" />
+        </div>
+        <OutcomeLine outcome={outcome} />
+        <div className="settings-buttons">
+          <button type="button" disabled={busy || !complete} onClick={() => void run('test')}>
+            Test remote connection
+          </button>
+          <button type="submit" disabled={busy || !complete}>
+            Save connection
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { create } from 'zustand';
+import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
+import { toServiceError } from '../ipc-error.js';
+
+export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
+
+/** A result line under a form: what happened, or what went wrong and what to do. */
+export interface Outcome {
+  tone: 'success' | 'error';
+  text: string;
+}
+
+export interface SettingsStore {
+  tab: SettingsTab;
+  overview: SettingsOverview | null;
+  keys: KeysInfo | null;
+  keysLoading: boolean;
+  /** A new client secret, kept only until the admin leaves the Partner tab. */
+  newSecret: NewClientSecret | null;
+  engines: EngineSettings[] | null;
+  outcomes: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'load' | 'engineTest' | 'engineAdd', Outcome>>;
+  busy: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'engineTest' | 'engineAdd', boolean>>;
+  setTab(tab: SettingsTab): void;
+  load(): Promise<void>;
+  loadKeys(): Promise<void>;
+  setInterval(interval: string): Promise<void>;
+  makeNewSecret(): Promise<void>;
+  backUp(path: string, passphrase: string): Promise<boolean>;
+  restore(path: string, passphrase: string): Promise<PartnerSettings | null>;
+  loadEngines(): Promise<void>;
+  testEngine(rpcUrl: string, chainId: number): Promise<void>;
+  addEngine(engine: EngineSettings): Promise<boolean>;
+}
+
+const failure = (error: unknown): Outcome => {
+  const { message, id } = toServiceError(error);
+  return { tone: 'error', text: `${message} (${id})` };
+};
+
+/** Settings: the active Partner, its keys and their backup. */
+export const useSettingsStore = create<SettingsStore>()((set, get) => {
+  const outcome = (key: keyof SettingsStore['outcomes'], value: Outcome | undefined) => set((s) => ({ outcomes: { ...s.outcomes, [key]: value } }));
+  const busy = (key: keyof SettingsStore['busy'], value: boolean) => set((s) => ({ busy: { ...s.busy, [key]: value } }));
+  return {
+    tab: 'partner',
+    overview: null,
+    keys: null,
+    keysLoading: false,
+    engines: null,
+    newSecret: null,
+    outcomes: {},
+    busy: {},
+    setTab: (tab) => set({ tab, newSecret: null }),
+    async load() {
+      try {
+        set({ overview: await window.proofdesk.settingsGet() });
+        outcome('load', undefined);
+      } catch (error) {
+        outcome('load', failure(error));
+      }
+    },
+    async loadKeys() {
+      set({ keysLoading: true });
+      try {
+        set({ keys: await window.proofdesk.settingsKeys(), keysLoading: false });
+      } catch (error) {
+        set({ keysLoading: false });
+        outcome('load', failure(error));
+      }
+    },
+    async setInterval(interval) {
+      busy('interval', true);
+      try {
+        const partner = await window.proofdesk.settingsSetInterval(interval);
+        set((s) => ({ overview: s.overview ? { ...s.overview, partner } : s.overview }));
+        outcome('interval', { tone: 'success', text: 'Saved: scheduled credentials are issued at this interval from now on.' });
+      } catch (error) {
+        outcome('interval', failure(error));
+      } finally {
+        busy('interval', false);
+      }
+    },
+    async makeNewSecret() {
+      busy('secret', true);
+      try {
+        set({ newSecret: await window.proofdesk.settingsNewSecret() });
+        outcome('secret', undefined);
+      } catch (error) {
+        outcome('secret', failure(error));
+      } finally {
+        busy('secret', false);
+      }
+    },
+    async backUp(path, passphrase) {
+      busy('backup', true);
+      try {
+        const done = await window.proofdesk.settingsBackupKeys(path, passphrase);
+        outcome('backup', { tone: 'success', text: `Backed up to ${done.path}. Keep it and its passphrase apart: with both, anyone can issue as this Partner.` });
+        return true;
+      } catch (error) {
+        outcome('backup', failure(error));
+        return false;
+      } finally {
+        busy('backup', false);
+      }
+    },
+    async restore(path, passphrase) {
+      busy('restore', true);
+      try {
+        const partner = await window.proofdesk.settingsRestoreKeys(path, passphrase);
+        outcome('restore', { tone: 'success', text: `Restored ${partner.name} with its chain account ${partner.chain_address ?? ''}; it is now the active Partner.` });
+        await get().load();
+        await get().loadKeys();
+        return partner;
+      } catch (error) {
+        outcome('restore', failure(error));
+        return null;
+      } finally {
+        busy('restore', false);
+      }
+    },
+    async loadEngines() {
+      try {
+        set({ engines: await window.proofdesk.settingsEngines() });
+      } catch (error) {
+        outcome('load', failure(error));
+      }
+    },
+    async testEngine(rpcUrl, chainId) {
+      busy('engineTest', true);
+      outcome('engineTest', undefined);
+      try {
+        const result = await window.proofdesk.settingsTestEngine(rpcUrl, chainId);
+        outcome('engineTest', { tone: result.ok ? 'success' : 'error', text: result.message });
+      } catch (error) {
+        outcome('engineTest', failure(error));
+      } finally {
+        busy('engineTest', false);
+      }
+    },
+    async addEngine(engine) {
+      busy('engineAdd', true);
+      try {
+        set({ engines: await window.proofdesk.settingsAddEngine(engine) });
+        outcome('engineTest', undefined);
+        outcome('engineAdd', { tone: 'success', text: `Added ${engine.id}: it is kept in engines.json and can be used for issuing now.` });
+        return true;
+      } catch (error) {
+        outcome('engineAdd', failure(error));
+        return false;
+      } finally {
+        busy('engineAdd', false);
+      }
+    },
+  };
+});

@@ -1,0 +1,200 @@
+import { create } from 'zustand';
+import type { OriginalMatch, VerifyEndpoint, VerifyRow, VerifyRowDetail, VerifyRunSummary } from '../../common/ipc/verify.js';
+import type { TaskInfo } from '../../common/tasks.js';
+import { toServiceError } from '../ipc-error.js';
+import { pathsOfDrop, pathsOfFiles } from '../staging/file-intake.js';
+import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
+
+const PAGE_SIZE = 200;
+
+export interface VerifyStore {
+  /** Reading the drop (in the browser: uploading it) before main starts verifying. */
+  reading: boolean;
+  summary: VerifyRunSummary | null;
+  task: TaskInfo | null;
+  failuresOnly: boolean;
+  /** Rows matching the filter so far. */
+  total: number;
+  pages: ReadonlyMap<number, VerifyRow[]>;
+  generation: number;
+  selection: TableSelection;
+  detail: VerifyRowDetail | null;
+  error: string | null;
+  endpoints: VerifyEndpoint[];
+  /** "Which credential is this?" answers by original name: the certificates, or why there are none. */
+  which: Readonly<Record<string, OriginalMatch[] | string>>;
+  verifyDrop(data: DataTransfer): Promise<void>;
+  verifyFiles(files: File[]): Promise<void>;
+  onTask(task: TaskInfo): void;
+  cancel(): Promise<void>;
+  setFailuresOnly(on: boolean): void;
+  ensureRange(start: number, end: number): void;
+  setSelection(selection: TableSelection): void;
+  open(index: number | null): Promise<void>;
+  report(format: 'csv' | 'html'): Promise<void>;
+  loadEndpoints(): Promise<void>;
+  setEndpoint(engine: string, rpcUrl: string | null): Promise<void>;
+  askWhich(name: string): Promise<void>;
+}
+
+let visible: [number, number] = [0, PAGE_SIZE - 1];
+/** One summary refresh at a time; a progress event meanwhile asks for one more after it. */
+let refreshing = false;
+let again = false;
+
+function message(error: unknown): string {
+  const { id, message: text } = toServiceError(error);
+  return `${text} (${id})`;
+}
+
+/** The Verify view's state: the current run, a window of its rows, the open row's detail. */
+export const useVerifyStore = create<VerifyStore>()((set, get) => {
+  const fetchPage = async (page: number) => {
+    const { summary, generation, failuresOnly } = get();
+    if (!summary) return;
+    try {
+      const result = await window.proofdesk.verifyRows(summary.run_id, { offset: page * PAGE_SIZE, limit: PAGE_SIZE, failures_only: failuresOnly });
+      if (get().generation !== generation) return;
+      const pages = new Map(get().pages);
+      pages.set(page, result.rows);
+      set({ pages, total: result.total });
+    } catch (error) {
+      set({ error: message(error) });
+    }
+  };
+
+  const refresh = async () => {
+    if (refreshing) {
+      again = true;
+      return;
+    }
+    refreshing = true;
+    try {
+      const current = get().summary;
+      if (!current) return;
+      const summary = await window.proofdesk.verifySummary(current.run_id);
+      if (get().summary?.run_id !== summary.run_id) return;
+      const total = get().failuresOnly ? Object.entries(summary.counts).reduce((n, [k, v]) => (k === 'ok' ? n : n + v), 0) : summary.done;
+      set({ summary, total });
+      // Pages that were short (the end of the rows so far) fill up as rows arrive.
+      const pages = get().pages;
+      for (let page = Math.floor(visible[0] / PAGE_SIZE); page <= Math.floor(visible[1] / PAGE_SIZE); page++) {
+        const rows = pages.get(page);
+        if (!rows || rows.length < PAGE_SIZE) await fetchPage(page);
+      }
+    } catch (error) {
+      set({ error: message(error) });
+    } finally {
+      refreshing = false;
+      if (again) {
+        again = false;
+        void refresh();
+      }
+    }
+  };
+
+  const start = async (paths: () => Promise<string[]>) => {
+    set({ reading: true, error: null });
+    try {
+      const found = await paths();
+      if (found.length === 0) return;
+      const { summary, task } = await window.proofdesk.verifyStart(found);
+      set((s) => ({ summary, task, total: 0, pages: new Map(), generation: s.generation + 1, selection: EMPTY_SELECTION, detail: null, which: {} }));
+    } catch (error) {
+      set({ error: message(error) });
+    } finally {
+      set({ reading: false });
+    }
+  };
+
+  return {
+    reading: false,
+    summary: null,
+    task: null,
+    failuresOnly: false,
+    total: 0,
+    pages: new Map(),
+    generation: 0,
+    selection: EMPTY_SELECTION,
+    detail: null,
+    error: null,
+    endpoints: [],
+    which: {},
+    verifyDrop: (data) => start(() => pathsOfDrop(data)),
+    verifyFiles: (files) => start(() => pathsOfFiles(files)),
+    onTask(task) {
+      if (task.id !== get().task?.id) return;
+      set({ task });
+      void refresh();
+    },
+    async cancel() {
+      const task = get().task;
+      if (task) await window.proofdesk.tasksCancel(task.id).catch((error: unknown) => set({ error: message(error) }));
+    },
+    setFailuresOnly(on) {
+      set((s) => ({ failuresOnly: on, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
+      void refresh();
+      get().ensureRange(0, PAGE_SIZE - 1);
+    },
+    ensureRange(startIndex, end) {
+      visible = [startIndex, end];
+      for (let page = Math.floor(startIndex / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
+        if (!get().pages.has(page)) void fetchPage(page);
+      }
+    },
+    setSelection: (selection) => set({ selection }),
+    async open(index) {
+      const summary = get().summary;
+      if (index === null || !summary) return set({ detail: null });
+      try {
+        set({ detail: await window.proofdesk.verifyDetail(summary.run_id, index) });
+      } catch (error) {
+        set({ error: message(error) });
+      }
+    },
+    async report(format) {
+      const summary = get().summary;
+      if (!summary) return;
+      try {
+        const report = await window.proofdesk.verifyReport(summary.run_id, format);
+        const url = URL.createObjectURL(new Blob([report.content], { type: `${report.media_type};charset=utf-8` }));
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = report.file_name;
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      } catch (error) {
+        set({ error: message(error) });
+      }
+    },
+    async loadEndpoints() {
+      try {
+        set({ endpoints: await window.proofdesk.verifyEndpoints() });
+      } catch (error) {
+        set({ error: message(error) });
+      }
+    },
+    async setEndpoint(engine, rpcUrl) {
+      try {
+        set({ endpoints: await window.proofdesk.verifySetEndpoint(engine, rpcUrl), error: null });
+      } catch (error) {
+        set({ error: message(error) });
+      }
+    },
+    async askWhich(name) {
+      const summary = get().summary;
+      if (!summary) return;
+      let answer: OriginalMatch[] | string;
+      try {
+        answer = await window.proofdesk.verifyWhichCredential(summary.run_id, name);
+      } catch (error) {
+        answer = toServiceError(error).message;
+      }
+      set((s) => ({ which: { ...s.which, [name]: answer } }));
+    },
+  };
+});
+
+export function verifyRowAt(index: number): VerifyRow | undefined {
+  return useVerifyStore.getState().pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
+}

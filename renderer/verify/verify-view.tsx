@@ -1,0 +1,188 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { VerifyRow } from '../../common/ipc/verify.js';
+import { VERIFICATION_STATUSES } from '../../common/wire-types.js';
+import { onAppEvent } from '../shell/app-events.js';
+import { carriesFiles } from '../staging/file-intake.js';
+import { DataTable, type TableColumn } from '../table/data-table.js';
+import { EndpointSettings, UnmatchedOriginals } from './verify-extras.js';
+import { VerifyDetailPane } from './verify-detail.js';
+import { useVerifyStore, verifyRowAt } from './verify-store.js';
+import './verify.css';
+
+const COLUMNS: TableColumn<VerifyRow>[] = [
+  { id: 'result', header: 'Result', width: '6.5rem', cell: (r) => <span className={`state verify-${r.result}`}>{r.result}</span> },
+  { id: 'name', header: 'Proof file', width: 'minmax(10rem, 2fr)', cell: (r) => <span title={r.name}>{r.name}</span> },
+  { id: 'title', header: 'Credential', width: 'minmax(8rem, 1.5fr)', cell: (r) => r.title || '—' },
+  { id: 'issuer', header: 'Issuer', width: 'minmax(6rem, 1fr)', cell: (r) => r.issuer || '—' },
+  { id: 'original', header: 'Original', width: 'minmax(6rem, 1fr)', cell: (r) => (r.original ? `${r.original.split('/').pop()} (by ${r.matched_by})` : '—') },
+  { id: 'reason', header: 'Why', width: 'minmax(10rem, 3fr)', cell: (r) => (r.result === 'ok' ? 'All six steps passed' : <span title={r.reason}>{r.step ? `${r.step}: ` : ''}{r.reason}</span>) },
+];
+
+/** The window takes a drop of proof files, originals and folders while the Verify view is open. */
+function useWindowDrop(onDrop: (data: DataTransfer) => void): boolean {
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+  useEffect(() => {
+    const enter = (e: DragEvent) => {
+      if (!carriesFiles(e.dataTransfer)) return;
+      depth.current++;
+      setDragging(true);
+    };
+    const over = (e: DragEvent) => {
+      if (!carriesFiles(e.dataTransfer)) return;
+      // Without this the browser opens the file instead of handing it to us.
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const leave = () => {
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      depth.current = 0;
+      setDragging(false);
+      if (!e.dataTransfer || !carriesFiles(e.dataTransfer)) return;
+      e.preventDefault();
+      onDrop(e.dataTransfer);
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, [onDrop]);
+  return dragging;
+}
+
+/** `Choose proof files` and `Choose a folder`: the same as a drop. */
+function ChooseButtons({ disabled }: { disabled: boolean }) {
+  const verifyFiles = useVerifyStore((s) => s.verifyFiles);
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const take = (input: HTMLInputElement | null) => {
+    const files = [...(input?.files ?? [])];
+    if (input) input.value = '';
+    if (files.length > 0) void verifyFiles(files);
+  };
+  useEffect(() => {
+    // React has no prop for it: the folder picker is a file input with webkitdirectory.
+    folderInput.current?.setAttribute('webkitdirectory', '');
+  }, []);
+  return (
+    <>
+      <button type="button" onClick={() => filesInput.current?.click()} disabled={disabled}>
+        Choose proof files
+      </button>
+      <button type="button" onClick={() => folderInput.current?.click()} disabled={disabled}>
+        Choose a folder
+      </button>
+      <input ref={filesInput} type="file" multiple hidden aria-label="Proof files to verify" onChange={(e) => take(e.target)} />
+      <input ref={folderInput} type="file" hidden aria-label="Folder to verify" onChange={(e) => take(e.target)} />
+    </>
+  );
+}
+
+/** Verify: proof files dropped on the window, verified in main, their results streamed into `Verification results`. */
+export function VerifyView() {
+  const reading = useVerifyStore((s) => s.reading);
+  const summary = useVerifyStore((s) => s.summary);
+  const task = useVerifyStore((s) => s.task);
+  const failuresOnly = useVerifyStore((s) => s.failuresOnly);
+  const total = useVerifyStore((s) => s.total);
+  const selection = useVerifyStore((s) => s.selection);
+  const detail = useVerifyStore((s) => s.detail);
+  const error = useVerifyStore((s) => s.error);
+  useVerifyStore((s) => s.pages);
+  const { verifyDrop, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints } = useVerifyStore.getState();
+
+  useEffect(() => onAppEvent('task', ({ task: t }) => onTask(t)), [onTask]);
+  useEffect(() => void loadEndpoints(), [loadEndpoints]);
+  const onDrop = useCallback((data: DataTransfer) => void verifyDrop(data), [verifyDrop]);
+  const dragging = useWindowDrop(onDrop);
+  const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
+
+  const running = task?.state === 'running';
+  const failures = summary ? summary.done - summary.counts.ok : 0;
+  return (
+    <div className="records-layout">
+      <section className="view verify-view" aria-labelledby="verify-title">
+        <div className="toolbar">
+          <h1 id="verify-title">Verify</h1>
+          <ChooseButtons disabled={reading} />
+          {summary && (
+            <>
+              <button type="button" onClick={() => void report('csv')} disabled={running}>
+                Download report (CSV)
+              </button>
+              <button type="button" onClick={() => void report('html')} disabled={running}>
+                Download printable report (HTML)
+              </button>
+            </>
+          )}
+        </div>
+        <div role="region" aria-label="Drop proof files to verify" className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
+          {reading
+            ? 'Reading the dropped files…'
+            : dragging
+              ? 'Drop to verify these proof files'
+              : 'Drop proof files (NAME.proof.json), with or without their original files, or whole folders anywhere on the window to verify them. An original dropped alone is looked up: “Which credential is this?”'}
+        </div>
+        {error && (
+          <div className="error-panel" role="alert">
+            {error}
+          </div>
+        )}
+        {summary && (
+          <div className="toolbar verify-summary" role="group" aria-label="Verification summary">
+            <span role="status" data-testid="verify-progress">
+              {running ? `Verifying: ${summary.done.toLocaleString('en-US')} of ${(task.total ?? summary.total).toLocaleString('en-US')} proofs` : `${summary.done.toLocaleString('en-US')} proofs verified${task?.state === 'cancelled' ? ' (cancelled)' : ''}`}
+            </span>
+            {running && (
+              <button type="button" onClick={() => void cancel()}>
+                Cancel verification
+              </button>
+            )}
+            <ul className="verify-counts" aria-label="Results by kind">
+              {VERIFICATION_STATUSES.map((s) => (
+                <li key={s} className={`verify-${s}`} data-testid={`verify-count-${s}`}>
+                  {s} {summary.counts[s].toLocaleString('en-US')}
+                </li>
+              ))}
+            </ul>
+            <button type="button" aria-pressed={failuresOnly} onClick={() => setFailuresOnly(!failuresOnly)}>
+              Show only failures ({failures.toLocaleString('en-US')})
+            </button>
+          </div>
+        )}
+        <DataTable
+          label="Verification results"
+          columns={COLUMNS}
+          rowCount={total}
+          rowAt={verifyRowAt}
+          onRangeChange={onRangeChange}
+          selection={selection}
+          onSelectionChange={(next) => {
+            setSelection(next);
+            const row = next.focus !== null ? verifyRowAt(next.focus) : undefined;
+            if (row && !next.all) void open(row.index);
+          }}
+          onOpen={(_index, row) => void open(row.index)}
+          emptyText={summary ? (failuresOnly ? 'No failures.' : 'No proofs verified yet.') : 'Drop proof files to see their results here.'}
+        />
+        {summary && summary.unmatched_originals.length > 0 && <UnmatchedOriginals originals={summary.unmatched_originals} />}
+        {summary && summary.skipped.length > 0 && (
+          <p className="muted">
+            Not read: {summary.skipped.map((s) => `${s.name} (${s.reason})`).join('; ')}
+          </p>
+        )}
+        <EndpointSettings />
+      </section>
+      {detail && <VerifyDetailPane detail={detail} />}
+    </div>
+  );
+}

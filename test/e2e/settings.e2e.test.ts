@@ -1,0 +1,359 @@
+/**
+ * Settings and the first run, end to end in Debian's Chromium through the web bridge, on real
+ * engines with the local chain (anvil): from an empty data directory through the first run to a
+ * first credential issued (dropped, created and scheduled, Issue now); Settings › Partner (the
+ * interval, a new client secret shown once) and Settings › Keys (where they are, public key,
+ * balances); a key backup written from one data directory and restored through the first run
+ * of a second one (a second bridge), which then issues and verifies as the same Partner with
+ * the same chain account. Screenshots in build/screenshots/settings-*.png; axe-core on each view.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppContext, type AppContext } from '../../main/app/app-context.js';
+import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
+import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
+import { openSecretStore } from '../../main/secrets/index.js';
+import { REPO_ROOT, openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
+import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
+
+const PASSPHRASE = 'a long backup passphrase';
+
+interface Machine {
+  fixture: IssuingFixture;
+  ctx: AppContext;
+  bridge: WebBridge;
+}
+
+let work: string;
+let rendererDir: string;
+let browser: Browser;
+const machines: Machine[] = [];
+
+/** An empty data directory with the scheduler running, behind its own bridge: one "machine". */
+async function openMachine(name: string): Promise<Machine> {
+  const fixture = openIssuingEngine({ dataDir: join(work, name), issuing: { scheduler: true, tickMs: 250 } });
+  const ctx = createAppContext({ engine: fixture.engine, partner: null, keyStore: 'keychain' });
+  const bridge = await startWebBridge({ handlers: createIpcHandlers(ctx), events: ctx.events, rendererDir });
+  const machine = { fixture, ctx, bridge };
+  machines.push(machine);
+  return machine;
+}
+
+async function openPage(machine: Machine): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(machine.bridge.url);
+  return { page, problems };
+}
+
+async function expectAccessible(page: Page): Promise<void> {
+  expect(await seriousA11yProblems(page)).toEqual([]);
+}
+
+/** Drops files on the window with a real drop event (as the staging e2e does). */
+async function drop(page: Page, paths: string[]): Promise<void> {
+  await page.evaluate(`(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.id = 'e2e-drop-source';
+    input.hidden = true;
+    document.body.append(input);
+  })()`);
+  await page.setInputFiles('#e2e-drop-source', paths);
+  await page.evaluate(`(() => {
+    const input = document.getElementById('e2e-drop-source');
+    const data = new DataTransfer();
+    for (const file of input.files) data.items.add(file);
+    input.remove();
+    const target = document.querySelector('main') || document.body;
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }
+  })()`);
+}
+
+const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
+
+/** Drops one file, creates and schedules it, issues its job now; waits for `finished`. */
+async function issueOne(page: Page, fileName: string, content: string): Promise<void> {
+  const path = join(work, fileName);
+  writeFileSync(path, content);
+  await page.getByRole('region', { name: 'Drop files to add' }).waitFor();
+  await drop(page, [path]);
+  const staging = page.getByRole('region', { name: 'Staging' });
+  await staging.getByRole('textbox', { name: `Title of ${fileName}` }).waitFor();
+  await staging.getByRole('button', { name: 'Create and schedule' }).click();
+  await expect.poll(() => staging.getByRole('button', { name: 'Open' }).count(), { timeout: 20_000 }).toBe(1);
+  await section(page, 'Jobs');
+  const jobs = page.getByRole('grid', { name: 'Jobs' });
+  const row = jobs.getByRole('row').filter({ hasText: 'scheduled' });
+  await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+  await row.click();
+  await page.getByRole('complementary', { name: 'Job detail' }).getByRole('button', { name: 'Issue now' }).click();
+  await expect.poll(() => jobs.getByRole('row').nth(1).textContent(), { timeout: 90_000, interval: 500 }).toContain('finished');
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'proofdesk-e2e-settings-'));
+  mkdirSync(join(work, 'build'), { recursive: true });
+  rendererDir = buildRenderer(join(work, 'build'));
+  browser = await launchChromium();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const m of machines) {
+    await m.bridge.close();
+    await m.fixture.close();
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('first run, Settings, key backup and restore', () => {
+  let firstAddress = '';
+  let partnerId = '';
+  const backup = () => join(work, 'acme.proofdesk-keys');
+
+  it('sets up a Partner from an empty data directory and issues a first credential', async () => {
+    const machine = await openMachine('data-1');
+    const { page, problems } = await openPage(machine);
+    await page.getByRole('heading', { name: 'Welcome to Proofdesk' }).waitFor();
+    await expect.poll(() => page.getByRole('form', { name: 'Set up the Partner' }).textContent()).toContain('nobody can issue or revoke as this Partner');
+    await screenshot(page, 'settings', '1-first-run');
+    await expectAccessible(page);
+
+    // Bad input: a clear refusal, nothing made.
+    await page.getByRole('textbox', { name: 'Partner name' }).fill('Acme University');
+    await page.getByRole('textbox', { name: 'Issuing interval' }).fill('soon');
+    await page.getByRole('button', { name: 'Create Partner and keys' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('invalid_value');
+    expect(machine.fixture.engine.partners.list()).toEqual([]);
+
+    await page.getByRole('textbox', { name: 'Issuing interval' }).fill('12h');
+    await page.getByRole('button', { name: 'Create Partner and keys' }).click();
+    await page.getByRole('heading', { name: 'Acme University is ready to issue' }).waitFor();
+    const [partner] = machine.fixture.engine.partners.list();
+    expect(partner).toMatchObject({ name: 'Acme University', issuing_interval_seconds: 12 * 3600 });
+    expect(partner!.chain_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const secret = await page.getByTestId('first-run-secret').textContent();
+    expect(machine.fixture.engine.partners.authenticate(partner!.client_id, secret ?? '')).toEqual({ id: partner!.id, name: 'Acme University' });
+    firstAddress = partner!.chain_address!;
+    partnerId = partner!.id;
+    await screenshot(page, 'settings', '2-first-run-done');
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Continue to Records' }).click();
+    await page.getByRole('grid', { name: 'Credentials' }).waitFor();
+    await issueOne(page, 'first-diploma.pdf', 'the first diploma');
+    await screenshot(page, 'settings', '3-first-issued');
+    const service = machine.fixture.engine.serviceFor(partnerId);
+    const [credential] = (await service.listCredentials({ per_page: 0 })).items;
+    expect((await service.verifyCredential(credential!.uid)).items[0]!.result.status).toBe('ok');
+    expect(problems).toEqual([]);
+  }, 240_000);
+
+  it('changes the interval, shows a new client secret once, shows the keys and backs them up', async () => {
+    const machine = machines[0]!;
+    const { page, problems } = await openPage(machine);
+    await section(page, 'Settings');
+    await page.getByRole('tab', { name: 'Partner' }).waitFor();
+    const interval = page.getByRole('textbox', { name: 'Issuing interval' });
+    await expect.poll(() => interval.inputValue()).toBe('12h');
+    await interval.fill('30m');
+    await page.getByRole('button', { name: 'Save interval' }).click();
+    await expect.poll(() => machine.fixture.engine.partners.find(partnerId)?.issuing_interval_seconds).toBe(1800);
+    await interval.fill('never');
+    await page.getByRole('button', { name: 'Save interval' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid duration');
+    expect(machine.fixture.engine.partners.find(partnerId)?.issuing_interval_seconds).toBe(1800);
+
+    await page.getByRole('button', { name: 'New client secret' }).click();
+    await page.getByRole('button', { name: 'Make the new secret' }).click();
+    const newSecret = (await page.getByTestId('settings-new-secret').textContent()) ?? '';
+    const clientId = machine.fixture.engine.partners.find(partnerId)!.client_id;
+    expect(machine.fixture.engine.partners.authenticate(clientId, newSecret)).toMatchObject({ id: partnerId });
+    await screenshot(page, 'settings', '4-partner');
+    await expectAccessible(page);
+
+    // Keyboard: arrow keys move between the tabs.
+    await page.getByRole('tab', { name: 'Partner' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByRole('tab', { name: 'Keys' }).getAttribute('aria-selected')).toBe('true');
+    // Leaving the tab forgets the secret: it is shown once.
+    await page.getByRole('tab', { name: 'Partner' }).click();
+    expect(await page.getByTestId('settings-new-secret').count()).toBe(0);
+    await page.getByRole('tab', { name: 'Keys' }).click();
+    await expect.poll(() => page.getByTestId('settings-address').textContent()).toBe(firstAddress);
+    const accounts = page.getByRole('table', { name: 'Chain accounts' });
+    await expect.poll(() => accounts.getByRole('row').filter({ hasText: 'local' }).textContent(), { timeout: 20_000 }).toMatch(/local.*31337.*demo.*\d/);
+    expect(await page.getByTestId('settings-signing-key').textContent()).toMatch(/^[0-9a-f]{64}$/);
+
+    await page.getByRole('textbox', { name: 'Backup file to write' }).fill(backup());
+    await page.getByLabel('New backup passphrase').fill(PASSPHRASE);
+    await page.getByLabel('Type the backup passphrase again').fill('a long backup passphrasf');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The two passphrases differ');
+    expect(await page.getByRole('button', { name: 'Back up keys' }).isDisabled()).toBe(true);
+    await page.getByLabel('Type the backup passphrase again').fill(PASSPHRASE);
+    await page.getByRole('button', { name: 'Back up keys' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Backed up to' }).count()).toBe(1);
+    const text = readFileSync(backup(), 'utf8');
+    expect(text).toContain('proofdesk-key-backup');
+    expect(text).not.toContain(PASSPHRASE);
+    await screenshot(page, 'settings', '5-keys');
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('restores the backup into a second data directory, then issues and verifies there as the same Partner', async () => {
+    const machine = await openMachine('data-2');
+    const { page, problems } = await openPage(machine);
+    await page.getByRole('heading', { name: 'Welcome to Proofdesk' }).waitFor();
+    await page.getByRole('textbox', { name: 'Backup file to restore' }).fill(backup());
+    await page.getByLabel('Backup passphrase').fill('not the passphrase');
+    await page.getByRole('button', { name: 'Restore keys' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('passphrase does not open this backup');
+    expect(machine.fixture.engine.partners.list()).toEqual([]);
+    await screenshot(page, 'settings', '6-restore-refused');
+    await expectAccessible(page);
+
+    await page.getByLabel('Backup passphrase').fill(PASSPHRASE);
+    await page.getByRole('button', { name: 'Restore keys' }).click();
+    await page.getByRole('grid', { name: 'Credentials' }).waitFor({ timeout: 30_000 });
+    const [restored] = machine.fixture.engine.partners.list();
+    expect(restored).toMatchObject({ id: partnerId, name: 'Acme University', chain_address: firstAddress });
+
+    await issueOne(page, 'second-machine.pdf', 'issued on the second machine');
+    await screenshot(page, 'settings', '7-issued-after-restore');
+    const service = machine.fixture.engine.serviceFor(partnerId);
+    const [credential] = (await service.listCredentials({ per_page: 0 })).items;
+    expect((await service.verifyCredential(credential!.uid)).items[0]!.result.status).toBe('ok');
+    // The same signing key: the certificates of both machines name the same public key.
+    const first = await machines[0]!.fixture.engine.backupPartner(partnerId);
+    const second = await machine.fixture.engine.backupPartner(partnerId);
+    expect(second.keys.signingPublicKey).toBe(first.keys.signingPublicKey);
+    expect(problems).toEqual([]);
+  }, 240_000);
+
+  it('adds an EVM chain in Settings › Engines after testing its connection (a second anvil)', async () => {
+    const chain = await startSecondChain();
+    try {
+      const machine = machines[0]!;
+      const { page, problems } = await openPage(machine);
+      await section(page, 'Settings');
+      await page.getByRole('tab', { name: 'Engines' }).click();
+      const engines = page.getByRole('table', { name: 'Engines' });
+      await expect.poll(() => engines.getByRole('row').count()).toBe(2);
+      await page.getByRole('textbox', { name: 'Engine id' }).fill('campus-chain');
+      await page.getByRole('textbox', { name: 'RPC URL' }).fill('http://127.0.0.1:9');
+      await page.getByRole('textbox', { name: 'Chain id' }).fill(String(chain.client.chainId));
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('Nothing answers at http://127.0.0.1:9');
+      await page.getByRole('textbox', { name: 'RPC URL' }).fill(chain.rpcUrl);
+      await page.getByRole('textbox', { name: 'Chain id' }).fill('5');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain(`is on chain ${chain.client.chainId}, not 5`);
+      await page.getByRole('textbox', { name: 'Chain id' }).fill(String(chain.client.chainId));
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Connected' }).count(), { timeout: 20_000 }).toBe(1);
+      await page.getByRole('textbox', { name: 'Confirmations' }).fill('1');
+      await page.getByLabel('Environment').selectOption('demo');
+      await page.getByRole('textbox', { name: 'Explorer transaction URL' }).fill('https://explorer.example/tx/{tx}');
+      await screenshot(page, 'settings', '8-engines-tested');
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Add engine' }).click();
+      await expect.poll(() => engines.getByRole('row').filter({ hasText: 'campus-chain' }).count()).toBe(1);
+      const file = JSON.parse(readFileSync(join(machine.fixture.dataDir, 'engines.json'), 'utf8')) as unknown;
+      expect(file).toEqual([
+        { id: 'campus-chain', rpc_url: chain.rpcUrl, chain_id: chain.client.chainId, confirmations: 1, environment: 'demo', explorer_tx_url: 'https://explorer.example/tx/{tx}' },
+      ]);
+      // The same id again: refused with the reason.
+      await page.getByRole('textbox', { name: 'Engine id' }).fill('campus-chain');
+      await page.getByRole('textbox', { name: 'RPC URL' }).fill(chain.rpcUrl);
+      await page.getByRole('textbox', { name: 'Chain id' }).fill(String(chain.client.chainId));
+      await page.getByRole('button', { name: 'Add engine' }).click();
+      await expect.poll(() => page.getByRole('alert').allTextContents().then((t) => t.join(' '))).toContain('already an engine named campus-chain');
+      await screenshot(page, 'settings', '9-engines-added');
+      expect(problems).toEqual([]);
+    } finally {
+      await chain.stop();
+    }
+  }, 120_000);
+
+  it('without a keychain, the first run says exactly what to install or set, and makes nothing', async () => {
+    // The real store chooser, on a machine where keytar cannot load (no libsecret): its message is what the app shows.
+    const issuingOff = await openSecretStore({ dataDir: join(work, 'data-3'), env: {}, loadKeytar: () => Promise.reject(new Error('Cannot find module keytar')) }).then(
+      () => 'unexpectedly opened',
+      (error: unknown) => (error as Error).message,
+    );
+    expect(issuingOff).toContain('PROOFDESK_PASSPHRASE');
+    const fixture = openIssuingEngine({ dataDir: join(work, 'data-3') });
+    const ctx = createAppContext({ engine: fixture.engine, partner: null, keyStore: null, issuingOff });
+    const bridge = await startWebBridge({ handlers: createIpcHandlers(ctx), events: ctx.events, rendererDir });
+    machines.push({ fixture, ctx, bridge });
+    const { page, problems } = await openPage({ fixture, ctx, bridge });
+    await page.getByRole('heading', { name: 'Welcome to Proofdesk' }).waitFor();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('PROOFDESK_PASSPHRASE');
+    await page.getByRole('textbox', { name: 'Partner name' }).fill('Acme University');
+    expect(await page.getByRole('button', { name: 'Create Partner and keys' }).isDisabled()).toBe(true);
+    await screenshot(page, 'settings', '10-first-run-no-keychain');
+    await expectAccessible(page);
+    expect(fixture.engine.partners.list()).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('tests and saves a remote connection to `serve` in another process; the secret goes to the key store only', async () => {
+    const serveData = join(work, 'serve-data');
+    const env = { ...process.env, PROOFDESK_PASSPHRASE: 'serve e2e passphrase', PROOFDESK_SECRET_STORE: undefined };
+    const added = await promisify(execFile)('npm', ['run', '-s', 'cli', '--', 'partner', 'add', '--name', 'Remote College', '--data', serveData], { cwd: REPO_ROOT, env });
+    const client = JSON.parse(added.stdout) as { client_id: string; client_secret: string };
+    const child = spawn('npm', ['run', '-s', 'cli', '--', 'serve', '--port', '0', '--data', serveData], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let stdout = '';
+      const line = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('serve printed nothing in 60 s')), 60_000);
+        child.stdout!.on('data', (d: Buffer) => {
+          stdout += d.toString();
+          if (stdout.includes('\n')) {
+            clearTimeout(timer);
+            resolve(stdout.slice(0, stdout.indexOf('\n')));
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const { base_url: baseUrl } = JSON.parse(line) as { base_url: string };
+
+      const machine = machines[0]!;
+      const { page, problems } = await openPage(machine);
+      await section(page, 'Settings');
+      await page.getByRole('tab', { name: 'Remote connections' }).click();
+      await page.getByRole('textbox', { name: 'Base URL' }).fill(baseUrl);
+      await page.getByRole('textbox', { name: 'Client id' }).fill(client.client_id);
+      await page.getByLabel('Client secret').fill('a wrong secret');
+      await page.getByRole('button', { name: 'Test remote connection' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('refused the client id and secret');
+      await page.getByLabel('Client secret').fill(client.client_secret);
+      await page.getByRole('button', { name: 'Test remote connection' }).click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Connected to' }).textContent(), { timeout: 20_000 }).toContain('engines local');
+      await page.getByRole('button', { name: 'Save connection' }).click();
+      await expect.poll(() => page.getByTestId('remote-saved-url').textContent(), { timeout: 20_000 }).toBe(baseUrl);
+      await screenshot(page, 'settings', '11-remote');
+      await expectAccessible(page);
+      const file = readFileSync(join(machine.fixture.dataDir, 'remote.json'), 'utf8');
+      expect(JSON.parse(file)).toEqual({ base_url: baseUrl, auth_url: new URL(baseUrl).origin, client_id: client.client_id });
+      expect(file).not.toContain(client.client_secret);
+      expect(await machine.fixture.secrets.get(`remote/${client.client_id}/client-secret`)).toBe(client.client_secret);
+      expect(problems).toEqual([]);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+      if (existsSync(serveData)) rmSync(serveData, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

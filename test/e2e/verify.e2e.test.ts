@@ -1,0 +1,203 @@
+/**
+ * The Verify view end to end in Debian's Chromium through the web bridge (issue 10 items 1 and
+ * 4): credentials issued on the local chain in setup, then a real DataTransfer drop of a mix —
+ * ok (with its original), tampered, revoked, expired, wrong original, garbage, an original
+ * alone — and of a folder of 1,000 proofs. Row results, counts, the failures filter, a row's six
+ * steps, "Which credential is this?", and the audit report's contents; screenshots in
+ * build/screenshots/verify-*.png; axe-core finds no serious or critical violation.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
+import { issueNowAndFinish, makeTempDir, removeTempDirs, sleep } from '../support/issuing-fixture.js';
+import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
+
+let work: string;
+let workspace: Workspace;
+let browser: Browser;
+let mix: string;
+let folder: string;
+const uids: Record<string, string> = {};
+
+/** A real drop: files read by a file input (a folder with webkitdirectory), put into a DataTransfer, dropped on the window. */
+async function drop(page: Page, paths: string | string[], isFolder: boolean): Promise<void> {
+  // Strings, not functions: this file compiles without the DOM's types.
+  await page.evaluate(`(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.id = 'e2e-drop-source';
+    if (${isFolder}) input.setAttribute('webkitdirectory', '');
+    input.hidden = true;
+    document.body.append(input);
+  })()`);
+  await page.setInputFiles('#e2e-drop-source', paths);
+  await page.evaluate(`(() => {
+    const input = document.getElementById('e2e-drop-source');
+    const data = new DataTransfer();
+    for (const file of input.files) data.items.add(file);
+    input.remove();
+    const target = document.querySelector('main') || document.body;
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }
+  })()`);
+}
+
+async function openVerify(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
+}
+
+async function rowTexts(page: Page): Promise<string[]> {
+  return page.getByRole('grid', { name: 'Verification results' }).or(page.getByRole('table', { name: 'Verification results' })).first().getByRole('row').allTextContents();
+}
+
+async function counts(page: Page): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const s of ['ok', 'pending', 'expired', 'revoked', 'failed', 'error']) out[s] = (await page.getByTestId(`verify-count-${s}`).textContent()) ?? '';
+  return out;
+}
+
+beforeAll(async () => {
+  work = makeTempDir('proofdesk-e2e-verify-');
+  const rendererDir = buildRenderer(work);
+  workspace = await openWorkspace(rendererDir, { name: 'Acme University' });
+  const s = workspace.engine.serviceFor(workspace.partner.id);
+  const src = join(work, 'src');
+  mkdirSync(src);
+  writeFileSync(join(src, 'diploma.pdf'), 'the diploma of Ada');
+  const diploma = await s.createAndScheduleCredential('local', { file: { path: join(src, 'diploma.pdf') }, credential_details: { title: 'Diploma of Ada', metadata: { holder: 'Ada', grade: 'A' } } });
+  const badge = await s.createAndScheduleCredential('local', { credential_details: { title: 'Badge of Cy', metadata: { holder: 'Cy' } } });
+  const revoked = await s.createAndScheduleCredential('local', { credential_details: { title: 'Revoked Di', metadata: { holder: 'Di' } } });
+  const expiresAt = Date.now() + 6000;
+  const expiring = await s.createAndScheduleCredential('local', { credential_details: { title: 'Expiring Ed', metadata: { holder: 'Ed' }, expiry_date: new Date(expiresAt).toISOString() } });
+  // The folder of 1,000: metadata-only credentials issued in bulk, in one job.
+  const bulk = await s.createCredentials(Array.from({ length: 1000 }, (_, i) => ({ title: `Bulk ${i + 1}`, metadata: { n: i + 1 } })));
+  await s.scheduleCredentials({ engine: 'local', credentials: bulk.map((c) => c.uid) });
+  await issueNowAndFinish(workspace.engine, s, 'local');
+  const certOf = async (uid: string) => (await s.listCertificates({ credential_uid: uid, per_page: 0 })).items[0]!.certificate.uid;
+  for (const [k, c] of Object.entries({ diploma, badge, revoked, expiring })) uids[k] = await certOf(c.uid);
+  await s.revokeCertificate(uids.revoked!);
+
+  mix = join(work, 'mix');
+  mkdirSync(mix);
+  const put = async (name: string, uid: string, change?: (p: ProofFile) => void) => {
+    const proof = JSON.parse(await s.downloadCertificate(uid)) as ProofFile;
+    change?.(proof);
+    writeFileSync(join(mix, name), JSON.stringify(proof, null, 2));
+  };
+  await put('diploma.pdf.proof.json', uids.diploma!);
+  writeFileSync(join(mix, 'diploma.pdf'), 'the diploma of Ada');
+  await put('badge.proof.json', uids.badge!);
+  await put('tampered.proof.json', uids.badge!, (p) => (p.certificate.credential.metadata = { holder: 'Mallory' }));
+  await put('revoked.proof.json', uids.revoked!);
+  await put('expired.proof.json', uids.expiring!);
+  await put('wrong.pdf.proof.json', uids.diploma!);
+  writeFileSync(join(mix, 'wrong.pdf'), 'a forged diploma');
+  writeFileSync(join(mix, 'garbage.proof.json'), 'PK\u0003\u0004 this is a zip, not a proof');
+  writeFileSync(join(mix, 'copy of my diploma.pdf'), 'the diploma of Ada');
+
+  folder = join(work, 'thousand');
+  mkdirSync(folder);
+  const bulkCerts = (await s.listCertificates({ per_page: 0 })).items.filter((c) => c.certificate.credential.title.startsWith('Bulk '));
+  expect(bulkCerts).toHaveLength(1000);
+  for (const c of bulkCerts) writeFileSync(join(folder, `${c.certificate.uid}.proof.json`), await s.downloadCertificate(c.certificate.uid));
+
+  browser = await launchChromium();
+  while (Date.now() <= expiresAt + 500) await sleep(200);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workspace?.close();
+  removeTempDirs();
+});
+
+describe('Verify view', () => {
+  it('verifies a dropped mix, shows each result, the steps, which credential an original is, and the audit report', async () => {
+    const { page, problems } = await openPage(browser, workspace);
+    const context = page.context();
+    await openVerify(page);
+    await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
+    await screenshot(page, 'verify', '0-empty');
+
+    const names = ['diploma.pdf.proof.json', 'diploma.pdf', 'badge.proof.json', 'tampered.proof.json', 'revoked.proof.json', 'expired.proof.json', 'wrong.pdf.proof.json', 'wrong.pdf', 'garbage.proof.json', 'copy of my diploma.pdf'];
+    await drop(page, names.map((n) => join(mix, n)), false);
+    await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 30_000 }).toBe('7 proofs verified');
+    expect(await counts(page)).toEqual({ ok: 'ok 2', pending: 'pending 0', expired: 'expired 1', revoked: 'revoked 1', failed: 'failed 2', error: 'error 1' });
+    const rows = await rowTexts(page);
+    const row = (name: string) => rows.find((r) => r.includes(name)) ?? '';
+    expect(row('diploma.pdf.proof.json')).toMatch(/^ok.*Diploma of Ada.*Acme University.*diploma\.pdf \(by name\)/);
+    expect(row('badge.proof.json')).toMatch(/^ok/);
+    expect(row('tampered.proof.json')).toMatch(/^failed.*Checking certificate integrity/);
+    expect(row('revoked.proof.json')).toMatch(/^revoked.*Checking revocation date/);
+    expect(row('expired.proof.json')).toMatch(/^expired.*Checking expiry date/);
+    expect(row('wrong.pdf.proof.json')).toMatch(/^failed.*Checking file integrity/);
+    expect(row('garbage.proof.json')).toMatch(/^error.*Not a proof file/);
+    await screenshot(page, 'verify', '1-mix');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+
+    // A row's detail: the six steps with reasons, what the credential says.
+    await page.getByRole('row').filter({ hasText: 'diploma.pdf.proof.json' }).click();
+    const detail = page.getByRole('complementary', { name: 'Verification detail' });
+    await detail.waitFor();
+    const detailText = (await detail.textContent()) ?? '';
+    for (const step of ['Checking certificate integrity: passed', 'Checking certificate is anchored to the blockchain: passed', 'Checking issuer authenticity: passed', 'Checking file integrity: passed', 'Checking expiry date: passed', 'Checking revocation date: passed']) {
+      expect(detailText).toContain(step);
+    }
+    expect(detailText).toContain('Diploma of Ada');
+    expect(detailText).toContain('grade');
+    expect(detailText).toContain('Acme University');
+    expect(detailText).toMatch(/0x[0-9a-f]{64}/);
+    await screenshot(page, 'verify', '2-detail');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+
+    // The failures only.
+    await page.getByRole('button', { name: /^Show only failures/ }).click();
+    await expect.poll(async () => (await rowTexts(page)).filter((r) => /^(ok|failed|expired|revoked|error|pending)/.test(r)).length).toBe(5);
+    expect((await rowTexts(page)).some((r) => r.startsWith('ok'))).toBe(false);
+    await screenshot(page, 'verify', '3-failures');
+
+    // An original dropped without its proof: which credential is it?
+    await page.getByRole('button', { name: 'Which credential is copy of my diploma.pdf?' }).click();
+    await expect.poll(async () => page.getByRole('region', { name: 'Files without a proof' }).textContent()).toContain(`Diploma of Ada ${uids.diploma}: ok`);
+    await screenshot(page, 'verify', '4-which-credential');
+
+    // The audit report.
+    const csvDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download report (CSV)' }).click();
+    const csv = readFileSync((await (await csvDownload).path())!, 'utf8');
+    expect(csv).toMatch(/^# Proofdesk verification report\r\n# app_version,\d+\.\d+\.\d+\r\n# report_time,/);
+    expect(csv).toMatch(/# chain_endpoints,local: the local chain of .*data/);
+    expect(csv).toContain('proof,original,certificate_uid,title,issuer,engine,result,failing_step,reason');
+    expect(csv).toContain(`wrong.pdf.proof.json,wrong.pdf,${uids.diploma},Diploma of Ada,Acme University,local,failed,Checking file integrity,`);
+    expect(csv).toContain(`revoked.proof.json,,${uids.revoked},Revoked Di,Acme University,local,revoked,Checking revocation date,`);
+    expect(csv.trim().split('\r\n')).toHaveLength(8 + 7);
+    const htmlDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download printable report (HTML)' }).click();
+    const htmlPath = (await (await htmlDownload).path())!;
+    const html = readFileSync(htmlPath, 'utf8');
+    expect(html).toContain('<h1>Proofdesk verification report</h1>');
+    expect(html).toContain('<td>expired</td>');
+    const report = await context.newPage();
+    await report.setContent(html);
+    await screenshot(report, 'verify', '5-printable-report');
+    await report.close();
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('verifies a dropped folder of 1,000 proofs into the table', async () => {
+    const { page, problems } = await openPage(browser, workspace);
+    await openVerify(page);
+    await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
+    await drop(page, folder, true);
+    await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 60_000 }).toBe('1,000 proofs verified');
+    expect(await counts(page)).toEqual({ ok: 'ok 1,000', pending: 'pending 0', expired: 'expired 0', revoked: 'revoked 0', failed: 'failed 0', error: 'error 0' });
+    expect((await rowTexts(page)).filter((r) => r.startsWith('ok')).length).toBeGreaterThan(5);
+    await screenshot(page, 'verify', '6-thousand');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
