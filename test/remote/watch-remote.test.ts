@@ -13,13 +13,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
 import { EXIT } from '../../main/cli/error-report.js';
-import { runCli } from '../../main/cli/run.js';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
 import { REPO_ROOT, filesUnder, removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
+import { SECRET_ENV, cliWithSecret as inProcess } from './cli-in-process.js';
 
 const CLI = join(REPO_ROOT, 'main', 'cli', 'index.ts');
 const PASSPHRASE = 'watch remote passphrase';
-const SECRET_ENV = 'PROOFDESK_CLIENT_SECRET';
 
 interface Run {
   child: ReturnType<typeof spawn>;
@@ -53,18 +52,6 @@ async function ended(run: Run, timeoutMs: number) {
   }
 }
 
-/** runCli in this process, with the client secret in the environment for the call. */
-async function inProcess(args: string[], secret?: string): Promise<{ code: number; out: string; err: string }> {
-  if (secret !== undefined) process.env[SECRET_ENV] = secret;
-  const out: string[] = [];
-  const err: string[] = [];
-  try {
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    delete process.env[SECRET_ENV];
-  }
-}
 
 /** How many files a journal has rows for. */
 function rowsIn(file: string): number {
