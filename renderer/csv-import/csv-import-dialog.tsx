@@ -6,6 +6,7 @@ import { columnUseOf, useCsvImportStore, type ColumnUse } from './csv-import-sto
 import './csv-import.css';
 import type { EngineStatus } from '../../common/ipc/app.js';
 import { ColumnHeads } from '../shell/column-heads.js';
+import { ErrorLine } from '../shell/error-line.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -108,11 +109,7 @@ export function CsvImportDialog() {
           ×
         </button>
       </header>
-      {error && (
-        <p className="row-error" role="alert">
-          <code>{error.id}</code> {error.message}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {checking && !preview && <p role="status">Reading the file…</p>}
       {preview && mapping && (
         <>
@@ -120,11 +117,7 @@ export function CsvImportDialog() {
             {preview.file_name}: {preview.total_rows.toLocaleString('en-US')} rows, {preview.valid_rows.toLocaleString('en-US')} ready to import,{' '}
             {(preview.total_rows - preview.valid_rows).toLocaleString('en-US')} with errors.
           </p>
-          {preview.file_error && (
-            <p className="row-error" role="alert">
-              <code>{preview.file_error.id}</code> {preview.file_error.message}
-            </p>
-          )}
+          <ErrorLine error={preview.file_error} />
           <table className="plain-table csv-table" aria-label="Column mapping">
             <ColumnHeads names={['Column', 'Imported as']} />
             <tbody>

@@ -6,6 +6,7 @@ import { useDetailStore } from './detail-store.js';
 import { RecordTree } from './record-tree.js';
 import './detail.css';
 import { ColumnHeads } from '../shell/column-heads.js';
+import { ErrorLine } from '../shell/error-line.js';
 
 const STATE_TEXT: Record<CredentialOnEngine['state'], string> = {
   not_scheduled: 'not scheduled',
@@ -92,11 +93,7 @@ export function DetailPanel() {
           ×
         </button>
       </header>
-      {error && (
-        <p className="row-error" role="alert">
-          <code>{error.id}</code> {error.message}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <p className="detail-notice" role="status">
         {notice}
       </p>

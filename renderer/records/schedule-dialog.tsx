@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { NextIssuing } from '../../common/ipc/jobs.js';
-import { ConfirmActions, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
+import { ConfirmStep, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { CONFIRM_OVER, credentials } from './count-text.js';
@@ -51,12 +51,9 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
   return (
     <Modal title={title} onClose={onClose}>
       {confirming ? (
-        <div role="alert">
-          <p>
-            This will {mode} <strong>{credentials(count)}</strong> on {chosen.join(', ')}. Continue?
-          </p>
-          <ConfirmActions busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()} />
-        </div>
+        <ConfirmStep busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()}>
+          This will {mode} <strong>{credentials(count)}</strong> on {chosen.join(', ')}. Continue?
+        </ConfirmStep>
       ) : (
         <form
           onSubmit={(event) => {

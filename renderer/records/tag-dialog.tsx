@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TagEdit } from '../../common/records.js';
-import { ConfirmActions, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
+import { ConfirmStep, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { CONFIRM_OVER, credentials } from './count-text.js';
@@ -61,12 +61,9 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
   return (
     <Modal title={TITLES[mode]} onClose={onClose}>
       {confirming ? (
-        <div role="alert">
-          <p>
-            This will {VERBS[mode]} <strong>{credentials(count)}</strong>, all of them or none. Continue?
-          </p>
-          <ConfirmActions busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()} />
-        </div>
+        <ConfirmStep busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()}>
+          This will {VERBS[mode]} <strong>{credentials(count)}</strong>, all of them or none. Continue?
+        </ConfirmStep>
       ) : (
         <form
           onSubmit={(event) => {

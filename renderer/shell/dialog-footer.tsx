@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ServiceError } from '../../common/errors.js';
 import { errorSentence, toServiceError } from '../ipc-error.js';
 
@@ -26,16 +26,19 @@ export function DialogActions({ label, disabled, onCancel }: { label: string; di
   );
 }
 
-/** The footer of a "This will … Continue?" step: `Back` to the form, `Confirm` to go ahead. */
-export function ConfirmActions({ busy, onBack, onConfirm }: { busy: boolean; onBack: () => void; onConfirm: () => void }) {
+/** A "This will … Continue?" step, announced: the question, `Back` to the form, `Confirm` to go ahead. */
+export function ConfirmStep({ busy, onBack, onConfirm, children }: { busy: boolean; onBack: () => void; onConfirm: () => void; children: ReactNode }) {
   return (
-    <div className="dialog-actions">
-      <button type="button" onClick={onBack}>
-        Back
-      </button>
-      <button type="button" className="primary" disabled={busy} onClick={onConfirm} autoFocus>
-        Confirm
-      </button>
+    <div role="alert">
+      <p>{children}</p>
+      <div className="dialog-actions">
+        <button type="button" onClick={onBack}>
+          Back
+        </button>
+        <button type="button" className="primary" disabled={busy} onClick={onConfirm} autoFocus>
+          Confirm
+        </button>
+      </div>
     </div>
   );
 }
