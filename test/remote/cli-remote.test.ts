@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Job, Page } from '../../common/wire-types.js';
-import { SECRET_ENV, cliWithSecret as cli } from './cli-in-process.js';
+import { SECRET_ENV, cliWithSecret as cli } from '../support/cli-in-process.js';
 import { serveEngine, type ServedEngine, type ServedPartner } from './remote-fixture.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Certificate, Page } from '../../common/wire-types.js';
-import { cliWithSecret as cli } from './cli-in-process.js';
+import { cliWithSecret as cli } from '../support/cli-in-process.js';
 import { serveEngine, type ServedEngine, type ServedPartner } from './remote-fixture.js';
 
 let served: ServedEngine;

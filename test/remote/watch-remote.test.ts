@@ -15,7 +15,7 @@ import type { Credential, Page } from '../../common/wire-types.js';
 import { EXIT } from '../../main/cli/error-report.js';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
 import { REPO_ROOT, filesUnder, removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
-import { SECRET_ENV, cliWithSecret as inProcess } from './cli-in-process.js';
+import { SECRET_ENV, cliWithSecret as inProcess } from '../support/cli-in-process.js';
 
 const CLI = join(REPO_ROOT, 'main', 'cli', 'index.ts');
 const PASSPHRASE = 'watch remote passphrase';
