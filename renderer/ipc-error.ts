@@ -8,3 +8,9 @@ export function toServiceError(error: unknown): ServiceError {
   if (isServiceError(error)) return error;
   return decodeIpcError(error instanceof Error ? error.message : String(error));
 }
+
+/** What a dialog or view shows for a failed call: the spec's sentence, then its error id to quote. */
+export function errorSentence(error: unknown): string {
+  const { id, message } = toServiceError(error);
+  return `${message} (${id})`;
+}

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isServiceError, type ErrorId } from '../errors.js';
+import { errorIdOf as idOf } from '../../test/support/error-id.js';
 import { IPC_ARGUMENT_VALIDATORS, IPC_CHANNELS, bridgeName } from '../ipc-contract.js';
 import { APP_IPC } from './app.js';
 import { JOBS_IPC } from './jobs.js';
 import { RECORDS_IPC } from './records.js';
 
 const UID = '0192f1c4-7b1e-7cc0-8b6a-0123456789ab';
-
-function idOf(fn: () => unknown): ErrorId | 'no error' {
-  try {
-    fn();
-    return 'no error';
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    return error.id;
-  }
-}
 
 describe('the IPC contract slices', () => {
   it('merges every slice; every channel has a validator and a bridge name', () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isServiceError, type ErrorId } from '../errors.js';
+import { errorIdOf as idOf } from '../../test/support/error-id.js';
 import { IPC_ARGUMENT_VALIDATORS, IPC_CHANNELS } from '../ipc-contract.js';
 import { WATCH_FOLDERS_IPC } from './watch-folders.js';
-
-function idOf(fn: () => unknown): ErrorId | 'no error' {
-  try {
-    fn();
-    return 'no error';
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    return error.id;
-  }
-}
 
 describe('the watch folders slice', () => {
   const v = IPC_ARGUMENT_VALIDATORS;

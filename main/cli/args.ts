@@ -60,3 +60,25 @@ export function parseMetadataJson(text: string | undefined): Record<string, unkn
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--metadata must be a JSON object');
   return value as Record<string, unknown>;
 }
+
+/** Paging and order of the list commands (certificate, credential); `pageQuery` maps them onto the list query. */
+export const PAGE_OPTIONS = {
+  sort: { type: 'string' },
+  desc: { type: 'boolean' },
+  page: { type: 'string' },
+  'per-page': { type: 'string' },
+} as const;
+
+export function pageQuery(values: { sort?: string; desc?: boolean; page?: string; 'per-page'?: string }) {
+  return { sort_by: values.sort, order: values.desc ? ('desc' as const) : ('asc' as const), page: values.page, per_page: values['per-page'] };
+}
+
+/**
+ * The action of a command group (`jobs list`), checked before a data directory or Partner is
+ * looked at: a missing or unknown one is a usage error naming the actions the group takes.
+ */
+export function subcommand<A extends string>(group: string, action: string | undefined, actions: readonly A[], usage: string): A {
+  if ((actions as readonly string[]).includes(action ?? '')) return action as A;
+  const what = action === undefined ? `Missing ${group} command` : `Unknown ${group} command ${JSON.stringify(action)}`;
+  throw new UsageError(`${what}: ${group} takes ${actions.join(' | ')}\n${usage}`);
+}

@@ -15,3 +15,20 @@ export function pageSummary(page: { page: number; total_pages: number; total_ite
   if (page.page > page.total_pages) return `page ${page.page} is past the last page (${page.total_pages}); ${page.total_items} ${noun}`;
   return `page ${page.page} of ${page.total_pages}, ${page.total_items} ${noun}`;
 }
+
+/** Prints one page of a list command: as JSON with --json, else a table and where in the pages we are. */
+export function printPage<T>(
+  out: (text: string) => void,
+  asJson: boolean | undefined,
+  page: { items: T[]; page: number; total_pages: number; total_items: number },
+  noun: string,
+  headers: string[],
+  toRow: (item: T) => string[],
+): void {
+  if (asJson) {
+    out(json(page));
+    return;
+  }
+  out(table(headers, page.items.map(toRow)));
+  out(pageSummary(page, noun));
+}

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { Folder, IngestCore } from './core.js';
+import type { FileRow } from './journal.js';
 import { createCore } from './ingester.js';
 import type { IngestEvent } from './types.js';
 
@@ -25,6 +26,8 @@ export interface StageFixture {
   core: IngestCore;
   folder: Folder;
   events: IngestEvent[];
+  /** Finds and settles one file (past the stable time): its journal row, ready for the next stage. */
+  settled(rel: string): Promise<FileRow>;
   close(): void;
 }
 
@@ -46,6 +49,13 @@ export function stageFixture(stableMs = 50): StageFixture {
     core,
     folder,
     events,
+    async settled(rel) {
+      await core.settler.rescan();
+      await core.settler.settleRound();
+      await new Promise((r) => setTimeout(r, 60));
+      await core.settler.settleRound();
+      return [...core.rows.values()].find((r) => r.rel_path === rel)!;
+    },
     close() {
       core.journal.close();
       rmSync(base, { recursive: true, force: true });

@@ -4,27 +4,17 @@ import { symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
-import type { FileRow } from './journal.js';
 
 let f: StageFixture;
 beforeEach(() => (f = stageFixture(20)));
 afterEach(() => f.close());
-
-/** Finds and settles one file: its row, ready to be described. */
-async function settled(rel: string): Promise<FileRow> {
-  await f.core.settler.rescan();
-  await f.core.settler.settleRound();
-  await new Promise((r) => setTimeout(r, 60));
-  await f.core.settler.settleRound();
-  return [...f.core.rows.values()].find((r) => r.rel_path === rel)!;
-}
 
 describe('describe', () => {
   it('hashes the bytes it reads and makes the details from the sidecar, the folder and the ingest key', async () => {
     writeFileSync(join(f.root, 'd.pdf.json'), '{"title": "Diploma", "metadata": {"grade": "A"}}');
     await new Promise((r) => setTimeout(r, 40)); // the sidecar is older than the stable time
     writeFileSync(join(f.root, 'd.pdf'), 'diploma bytes');
-    const row = await settled('d.pdf');
+    const row = await f.settled('d.pdf');
     const result = await f.core.describer.hash(row);
     const sha256 = createHash('sha256').update('diploma bytes').digest('hex');
     expect(result?.bytes?.toString()).toBe('diploma bytes');
@@ -35,7 +25,7 @@ describe('describe', () => {
   it('a file swapped for a link after it settled is failed, not read', async () => {
     writeFileSync(join(f.base, 'secret.txt'), 'outside!');
     writeFileSync(join(f.root, 'x.txt'), 'inside!!');
-    const row = await settled('x.txt');
+    const row = await f.settled('x.txt');
     unlinkSync(join(f.root, 'x.txt'));
     symlinkSync(join(f.base, 'secret.txt'), join(f.root, 'x.txt'));
     expect(await f.core.describer.hash(row)).toBeUndefined();

@@ -3,25 +3,16 @@ import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync, mkdirS
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
-import type { FileRow } from './journal.js';
 
 let f: StageFixture;
 beforeEach(() => (f = stageFixture(20)));
 afterEach(() => f.close());
 
-async function settled(rel: string): Promise<FileRow> {
-  await f.core.settler.rescan();
-  await f.core.settler.settleRound();
-  await new Promise((r) => setTimeout(r, 60));
-  await f.core.settler.settleRound();
-  return [...f.core.rows.values()].find((r) => r.rel_path === rel)!;
-}
-
 describe('file away', () => {
   it('a failed file moves to failed/ with its note; a failed link gets its note and stays where it is', async () => {
     writeFileSync(join(f.root, 'bad.txt'), 'bad');
     symlinkSync('/etc/hostname', join(f.root, 'link.txt'));
-    const bad = await settled('bad.txt');
+    const bad = await f.settled('bad.txt');
     f.core.filer.fail(bad, 'invalid_value', 'Not good enough');
     await f.core.filer.fileAway(bad);
     expect(readFileSync(join(f.root, 'failed', 'bad.txt'), 'utf8')).toBe('bad');
@@ -41,7 +32,7 @@ describe('file away', () => {
     writeFileSync(join(f.root, 'failed', 'b.txt.error.json'), JSON.stringify({ id: 'invalid_value', message: 'old', file: 'b.txt' }));
     writeFileSync(join(f.root, 'a.txt'), 'a');
     writeFileSync(join(f.root, 'b.txt'), 'b, another file of the same name');
-    const a = await settled('a.txt');
+    const a = await f.settled('a.txt');
     const b = [...f.core.rows.values()].find((r) => r.rel_path === 'b.txt')!;
     await f.core.filer.removeStaleNote(a);
     await f.core.filer.removeStaleNote(b);
@@ -57,7 +48,7 @@ describe('file away, destinations', () => {
     mkdirSync(elsewhere);
     symlinkSync(elsewhere, join(f.root, 'failed'));
     writeFileSync(join(f.root, 'bad.txt'), 'bad');
-    const bad = await settled('bad.txt');
+    const bad = await f.settled('bad.txt');
     f.core.filer.fail(bad, 'invalid_value', 'Not good enough');
     await expect(f.core.filer.fileAway(bad)).rejects.toMatchObject({ code: 'EOUTSIDE' });
     expect(readFileSync(join(f.root, 'bad.txt'), 'utf8')).toBe('bad');

@@ -5,6 +5,8 @@ import { useShellStore } from '../shell/shell-store.js';
 import { columnUseOf, useCsvImportStore, type ColumnUse } from './csv-import-store.js';
 import './csv-import.css';
 import type { EngineStatus } from '../../common/ipc/app.js';
+import { ColumnHeads } from '../shell/column-heads.js';
+import { ErrorLine } from '../shell/error-line.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -21,18 +23,8 @@ const USES: { value: ColumnUse; text: string }[] = [
 
 function RowsTable({ label, rows }: { label: string; rows: CsvRowCheck[] }) {
   return (
-    <table className="csv-table" aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">Row</th>
-          <th scope="col">Line</th>
-          <th scope="col">Title</th>
-          <th scope="col">Tags</th>
-          <th scope="col">Links</th>
-          <th scope="col">Metadata</th>
-          <th scope="col">Check</th>
-        </tr>
-      </thead>
+    <table className="plain-table csv-table" aria-label={label}>
+      <ColumnHeads names={['Row', 'Line', 'Title', 'Tags', 'Links', 'Metadata', 'Check']} />
       <tbody>
         {rows.map((r) => (
           <tr key={r.row}>
@@ -117,11 +109,7 @@ export function CsvImportDialog() {
           ×
         </button>
       </header>
-      {error && (
-        <p className="row-error" role="alert">
-          <code>{error.id}</code> {error.message}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {checking && !preview && <p role="status">Reading the file…</p>}
       {preview && mapping && (
         <>
@@ -129,18 +117,9 @@ export function CsvImportDialog() {
             {preview.file_name}: {preview.total_rows.toLocaleString('en-US')} rows, {preview.valid_rows.toLocaleString('en-US')} ready to import,{' '}
             {(preview.total_rows - preview.valid_rows).toLocaleString('en-US')} with errors.
           </p>
-          {preview.file_error && (
-            <p className="row-error" role="alert">
-              <code>{preview.file_error.id}</code> {preview.file_error.message}
-            </p>
-          )}
-          <table className="csv-table" aria-label="Column mapping">
-            <thead>
-              <tr>
-                <th scope="col">Column</th>
-                <th scope="col">Imported as</th>
-              </tr>
-            </thead>
+          <ErrorLine error={preview.file_error} />
+          <table className="plain-table csv-table" aria-label="Column mapping">
+            <ColumnHeads names={['Column', 'Imported as']} />
             <tbody>
               {preview.columns.map((column) => (
                 <tr key={column}>
@@ -200,14 +179,8 @@ export function CsvImportDialog() {
             {result.not_created.length > 0 && `, not created ${result.not_created.length.toLocaleString('en-US')}`}.
           </p>
           {result.not_created.length > 0 && (
-            <table className="csv-table" aria-label="Rows not created">
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
+            <table className="plain-table csv-table" aria-label="Rows not created">
+              <ColumnHeads names={['Row', 'Title', 'Why']} />
               <tbody>
                 {result.not_created.map((r) => (
                   <tr key={r.row}>
@@ -221,14 +194,8 @@ export function CsvImportDialog() {
           )}
           {result.refused.length + result.not_created.length > 0 && (
             <>
-              <table className="csv-table" aria-label="Refused rows">
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Title</th>
-                    <th scope="col">Reason</th>
-                  </tr>
-                </thead>
+              <table className="plain-table csv-table" aria-label="Refused rows">
+                <ColumnHeads names={['Row', 'Title', 'Reason']} />
                 <tbody>
                   {result.refused.map((r) => (
                     <tr key={r.row}>

@@ -5,6 +5,8 @@ import { useStagingStore } from '../staging/staging-store.js';
 import { useDetailStore } from './detail-store.js';
 import { RecordTree } from './record-tree.js';
 import './detail.css';
+import { ColumnHeads } from '../shell/column-heads.js';
+import { ErrorLine } from '../shell/error-line.js';
 
 const STATE_TEXT: Record<CredentialOnEngine['state'], string> = {
   not_scheduled: 'not scheduled',
@@ -91,11 +93,7 @@ export function DetailPanel() {
           ×
         </button>
       </header>
-      {error && (
-        <p className="row-error" role="alert">
-          <code>{error.id}</code> {error.message}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <p className="detail-notice" role="status">
         {notice}
       </p>
@@ -118,7 +116,7 @@ export function DetailPanel() {
           {Object.keys(credential.metadata).length === 0 ? (
             <p className="muted">No metadata.</p>
           ) : (
-            <table className="detail-table" aria-label="Metadata">
+            <table className="plain-table" aria-label="Metadata">
               <tbody>
                 {Object.entries(credential.metadata).map(([key, value]) => (
                   <tr key={key}>
@@ -151,15 +149,8 @@ export function DetailPanel() {
           <span className="muted"> stages a new credential linked to this one: give it metadata, and files you add next link to it too.</span>
 
           <h3>Certificates</h3>
-          <table className="detail-table" aria-label="Certificates">
-            <thead>
-              <tr>
-                <th scope="col">Engine</th>
-                <th scope="col">State</th>
-                <th scope="col">Issued</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+          <table className="plain-table" aria-label="Certificates">
+            <ColumnHeads names={['Engine', 'State', 'Issued', 'Actions']} />
             <tbody>
               {detail.engines.map((e) => (
                 <tr key={e.engine}>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ProofExportSource } from '../../common/records.js';
-import { toServiceError } from '../ipc-error.js';
+import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 
@@ -11,22 +11,17 @@ import { useShellStore } from '../shell/shell-store.js';
  */
 export function ExportDialog({ source, what, onClose }: { source: () => Promise<ProofExportSource>; what: string; onClose: () => void }) {
   const [folder, setFolder] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useDialogTask();
   const canChoose = useShellStore((s) => s.status?.canChooseFolder === true);
   return (
     <Modal title="Export proofs" onClose={onClose}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          setBusy(true);
-          source()
-            .then((s) => window.proofdesk.jobsExportProofs({ source: s, folder: folder.trim() }))
-            .then(onClose, (e: unknown) => {
-              const { id, message } = toServiceError(e);
-              setError(`${message} (${id})`);
-            })
-            .finally(() => setBusy(false));
+          void run(async () => {
+            await window.proofdesk.jobsExportProofs({ source: await source(), folder: folder.trim() });
+            onClose();
+          });
         }}
       >
         <p className="muted">{what}, one NAME.proof.json per certificate.</p>
@@ -39,19 +34,8 @@ export function ExportDialog({ source, what, onClose }: { source: () => Promise<
             Choose folder…
           </button>
         )}
-        {error && (
-          <p className="error-panel" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || folder.trim() === ''}>
-            Export
-          </button>
-        </div>
+        <DialogError error={error} />
+        <DialogActions label="Export" disabled={busy || folder.trim() === ''} onCancel={onClose} />
       </form>
     </Modal>
   );

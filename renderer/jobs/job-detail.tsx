@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { JobDetail } from '../../common/ipc/jobs.js';
-import { toServiceError } from '../ipc-error.js';
+import { errorSentence } from '../ipc-error.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { parseTagInput } from '../records/tag-dialog.js';
 import { ExportDialog } from './export-dialog.js';
@@ -23,8 +23,7 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
     try {
       await what();
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      toast('error', `${message} (${id})`);
+      toast('error', errorSentence(error));
     } finally {
       setBusy(false);
     }

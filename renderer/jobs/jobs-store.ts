@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import type { JobDetail } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job, type JobStatus } from '../../common/wire-types.js';
-import { toServiceError } from '../ipc-error.js';
+import { errorSentence, toServiceError } from '../ipc-error.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 
 const PAGE_SIZE = 100;
@@ -81,8 +81,7 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
         const detail = await window.proofdesk.jobsGet(uid);
         if (get().openUid === uid) set({ detail });
       } catch (error) {
-        const { id, message } = toServiceError(error);
-        set({ detailError: `${message} (${id})` });
+        set({ detailError: errorSentence(error) });
       }
     },
   };

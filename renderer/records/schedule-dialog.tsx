@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { NextIssuing } from '../../common/ipc/jobs.js';
-import { toServiceError } from '../ipc-error.js';
+import { ConfirmStep, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { CONFIRM_OVER, credentials } from './count-text.js';
@@ -29,47 +29,31 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
   const [chosen, setChosen] = useState<string[]>(engines.length === 1 ? [engines[0]!.id] : []);
   const [next, setNext] = useState<NextIssuing | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const task = useDialogTask();
+  const { busy, error } = task;
   const title = mode === 'schedule' ? 'Schedule' : 'Unschedule';
 
   useEffect(() => {
     window.proofdesk.jobsNextIssuing().then(setNext, () => setNext({ nextIssuingDate: null, intervalSeconds: null }));
   }, []);
 
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const selection = await useRecordsStore.getState().selectionForMain();
-      if (mode === 'schedule') await window.proofdesk.recordsSchedule(selection, chosen);
-      else for (const engine of chosen) await window.proofdesk.recordsUnschedule(selection, engine);
-      onClose();
-    } catch (e) {
-      const { id, message } = toServiceError(e);
-      setError(`${message} (${id})`);
-      setConfirming(false);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = () =>
+    task.run(
+      async () => {
+        const selection = await useRecordsStore.getState().selectionForMain();
+        if (mode === 'schedule') await window.proofdesk.recordsSchedule(selection, chosen);
+        else for (const engine of chosen) await window.proofdesk.recordsUnschedule(selection, engine);
+        onClose();
+      },
+      () => setConfirming(false),
+    );
 
   return (
     <Modal title={title} onClose={onClose}>
       {confirming ? (
-        <div role="alert">
-          <p>
-            This will {mode} <strong>{credentials(count)}</strong> on {chosen.join(', ')}. Continue?
-          </p>
-          <div className="dialog-actions">
-            <button type="button" onClick={() => setConfirming(false)}>
-              Back
-            </button>
-            <button type="button" className="primary" disabled={busy} onClick={() => void run()} autoFocus>
-              Confirm
-            </button>
-          </div>
-        </div>
+        <ConfirmStep busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()}>
+          This will {mode} <strong>{credentials(count)}</strong> on {chosen.join(', ')}. Continue?
+        </ConfirmStep>
       ) : (
         <form
           onSubmit={(event) => {
@@ -94,19 +78,8 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
               </label>
             ))}
           </fieldset>
-          {error && (
-            <p className="error-panel" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button type="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={busy || chosen.length === 0}>
-              {title}
-            </button>
-          </div>
+          <DialogError error={error} />
+          <DialogActions label={title} disabled={busy || chosen.length === 0} onCancel={onClose} />
         </form>
       )}
     </Modal>

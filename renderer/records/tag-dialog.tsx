@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TagEdit } from '../../common/records.js';
-import { toServiceError } from '../ipc-error.js';
+import { ConfirmStep, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { CONFIRM_OVER, credentials } from './count-text.js';
@@ -30,8 +30,8 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
   const toast = useShellStore((s) => s.toast);
   const [text, setText] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const task = useDialogTask();
+  const { busy, error } = task;
 
   useEffect(() => {
     void loadSuggestions('');
@@ -40,22 +40,18 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
   const tags = parseTagInput(text);
   const edit: TagEdit = mode === 'remove' ? { mode, tag: tags[0] ?? '' } : { mode, tags };
 
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const selection = await useRecordsStore.getState().selectionForMain();
-      await window.proofdesk.recordsEditTags(selection, edit);
-      onClose();
-    } catch (e) {
-      const { id, message } = toServiceError(e);
-      setError(`${message} (${id})`);
-      setConfirming(false);
-      if (id === 'internal_error') toast('error', message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = () =>
+    task.run(
+      async () => {
+        const selection = await useRecordsStore.getState().selectionForMain();
+        await window.proofdesk.recordsEditTags(selection, edit);
+        onClose();
+      },
+      ({ id, message }) => {
+        setConfirming(false);
+        if (id === 'internal_error') toast('error', message);
+      },
+    );
 
   const apply = () => {
     if (count > CONFIRM_OVER && !confirming) setConfirming(true);
@@ -65,19 +61,9 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
   return (
     <Modal title={TITLES[mode]} onClose={onClose}>
       {confirming ? (
-        <div role="alert">
-          <p>
-            This will {VERBS[mode]} <strong>{credentials(count)}</strong>, all of them or none. Continue?
-          </p>
-          <div className="dialog-actions">
-            <button type="button" onClick={() => setConfirming(false)}>
-              Back
-            </button>
-            <button type="button" className="primary" disabled={busy} onClick={() => void run()} autoFocus>
-              Confirm
-            </button>
-          </div>
-        </div>
+        <ConfirmStep busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()}>
+          This will {VERBS[mode]} <strong>{credentials(count)}</strong>, all of them or none. Continue?
+        </ConfirmStep>
       ) : (
         <form
           onSubmit={(event) => {
@@ -114,19 +100,8 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
               ))}
             </div>
           )}
-          {error && (
-            <p className="error-panel" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button type="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={busy || (mode !== 'replace' && tags.length === 0)}>
-              Apply
-            </button>
-          </div>
+          <DialogError error={error} />
+          <DialogActions label="Apply" disabled={busy || (mode !== 'replace' && tags.length === 0)} onCancel={onClose} />
         </form>
       )}
     </Modal>

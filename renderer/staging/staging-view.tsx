@@ -5,6 +5,7 @@ import { StagingRow } from './staging-row.js';
 import { useStagingStore } from './staging-store.js';
 import './staging.css';
 import type { EngineStatus } from '../../common/ipc/app.js';
+import { ErrorLine } from '../shell/error-line.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -107,11 +108,7 @@ export function StagingView() {
           </button>
         </p>
       )}
-      {error && (
-        <p className="row-error" role="alert">
-          <code>{error.id}</code> {error.message}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {skipped.length > 0 && (
         <details className="staging-skipped">
           <summary>

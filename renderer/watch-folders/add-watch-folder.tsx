@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { WatchFolderInput } from '../../common/ipc/watch-folders.js';
-import { toServiceError } from '../ipc-error.js';
+import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
@@ -32,8 +32,7 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
   const [outDir, setOutDir] = useState('');
   const [recursive, setRecursive] = useState(true);
   const [allowDuplicates, setAllowDuplicates] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useDialogTask();
   const engineIds = engines.length > 0 ? engines.map((e) => e.id) : ['local'];
 
   const submit = () => {
@@ -54,15 +53,10 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
       ...(metadata ? { metadata } : {}),
       ...(outDir.trim() ? { outDir: outDir.trim() } : {}),
     };
-    setBusy(true);
-    useWatchFoldersStore
-      .getState()
-      .add(input)
-      .then(onClose, (e: unknown) => {
-        const { id, message } = toServiceError(e);
-        setError(`${message} (${id})`);
-      })
-      .finally(() => setBusy(false));
+    void run(async () => {
+      await useWatchFoldersStore.getState().add(input);
+      onClose();
+    });
   };
 
   return (
@@ -113,19 +107,8 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
         <label className="check">
           <input type="checkbox" checked={allowDuplicates} onChange={(e) => setAllowDuplicates(e.target.checked)} /> Issue identical files again (otherwise they go to duplicate/)
         </label>
-        {error && (
-          <p className="error-panel" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || path.trim() === ''}>
-            Add
-          </button>
-        </div>
+        <DialogError error={error} />
+        <DialogActions label="Add" disabled={busy || path.trim() === ''} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { WatchFailedFile, WatchFolderInput, WatchFolderStatus } from '../../common/ipc/watch-folders.js';
-import { toServiceError } from '../ipc-error.js';
+import { errorSentence as sentence } from '../ipc-error.js';
 
 export interface WatchFoldersStore {
   folders: WatchFolderStatus[];
@@ -18,11 +18,6 @@ export interface WatchFoldersStore {
   setPaused(id: string, paused: boolean): Promise<void>;
   showFailed(id: string | null): Promise<void>;
   retry(file: WatchFailedFile): Promise<string>;
-}
-
-function sentence(error: unknown): string {
-  const { id, message } = toServiceError(error);
-  return `${message} (${id})`;
 }
 
 /** The Watch folders view's state: the folders with their live counts, and the open failed-files list. */

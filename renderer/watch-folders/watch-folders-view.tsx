@@ -6,6 +6,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { AddWatchFolderDialog } from './add-watch-folder.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
 import './watch-folders.css';
+import { ColumnHeads } from '../shell/column-heads.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -107,16 +108,7 @@ function FailedFiles() {
   if (failed.length === 0) return <p className="muted">No failed files.</p>;
   return (
     <table className="watch-failed" aria-label="Failed files">
-      <thead>
-        <tr>
-          <th scope="col">File</th>
-          <th scope="col">Reason</th>
-          <th scope="col">When</th>
-          <th scope="col">
-            Action
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['File', 'Reason', 'When', 'Action']} />
       <tbody>
         {failed.map((file) => (
           <tr key={`${file.path}|${file.failedPath ?? ''}|${file.when}`}>

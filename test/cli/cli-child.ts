@@ -2,7 +2,7 @@
  * The CLI as a real child process (`node --import tsx main/cli/index.ts`, what `npm run cli`
  * runs, without npm's start-up), for tests that need separate processes.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 export const REPO = join(import.meta.dirname, '../..');
@@ -35,4 +35,35 @@ export function runCliIntoHead(argv: string[], lines: number, env: NodeJS.Proces
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
   });
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  /** What it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+/** Starts the CLI with `argv` and exactly the environment `env` (for tests that watch it run, stop it or kill it). */
+export function startCliChild(argv: string[], env: NodeJS.ProcessEnv): CliRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'main/cli/index.ts'), ...argv], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, ended };
+}
+
+/** Waits for `run` to exit; SIGKILLs it if it has not after `timeoutMs`. */
+export async function endedWithin(run: CliRun, timeoutMs: number) {
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
+  try {
+    return await run.ended;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -7,19 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../main/cli/run.js';
+import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { offlineProof } from '../proofs/proof-fixture.js';
 import { REPO, runCliChild, runCliIntoHead } from './cli-child.js';
 
 const PASS = 'cli errors tests';
 process.env.PROOFDESK_PASSPHRASE = PASS;
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 let data: string;
 beforeAll(async () => {

@@ -4,17 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../main/cli/run.js';
+import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { Engine } from '../../main/engine/index.js';
 
 /** Runs the CLI in-process, capturing what it prints and its exit code. */
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
 // Partners' keys go to an encrypted file in the data directory (no keychain on a test machine).
 process.env.PROOFDESK_PASSPHRASE = 'cli tests passphrase';
 

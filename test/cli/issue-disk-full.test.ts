@@ -11,17 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../main/cli/run.js';
+import { cliInProcess as cli } from '../support/cli-in-process.js';
 
 process.env.PROOFDESK_PASSPHRASE = 'disk full passphrase';
 const COUNT = 3;
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 let root: string;
 let mounted: string[];

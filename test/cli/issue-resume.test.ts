@@ -10,19 +10,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../main/cli/run.js';
+import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { REPO_ROOT } from '../support/issuing-fixture.js';
 
 const PASSPHRASE = 'issue resume passphrase';
 process.env.PROOFDESK_PASSPHRASE = PASSPHRASE;
 const COUNT = 4;
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 /** Runs the CLI as a child process (its own process group); resolves with how it ended. */
 function child(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {

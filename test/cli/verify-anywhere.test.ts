@@ -7,18 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilNode } from '../../main/chain/index.js';
-import { runCli } from '../../main/cli/run.js';
+import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { runCliChild } from './cli-child.js';
 
 const ENV = { PROOFDESK_PASSPHRASE: 'verify anywhere tests' };
 process.env.PROOFDESK_PASSPHRASE = ENV.PROOFDESK_PASSPHRASE;
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 let root: string;
 let issuer: string;

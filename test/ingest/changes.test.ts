@@ -2,14 +2,12 @@
  * Files that change after they were taken, failed files put back, and side effects that keep
  * failing: real folders, the real engine on the local chain.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Credential } from '../../common/wire-types.js';
-import { Engine, type EmbeddedService } from '../../main/engine/index.js';
-import { Ingester, type IngestEvent, type WatchFolderOptions } from '../../main/ingest/index.js';
-import { MemorySecretStore } from '../../main/secrets/index.js';
-import { filesUnder, readJson, removeTempDirs, sha256Hex, sleep, tempDir, waitFor } from './helpers.js';
+import type { EmbeddedService, Engine } from '../../main/engine/index.js';
+import type { Ingester, WatchFolderOptions } from '../../main/ingest/index.js';
+import { certificatesOf as certificateCount, credentialsOf as credentialsTagged, filesUnder, openEngine, readJson, removeTempDirs, sha256Hex, sleep, tempDir, waitFor, watchInbox } from './helpers.js';
 
 let engine: Engine;
 /** Issues every second. */
@@ -21,10 +19,9 @@ const running: Ingester[] = [];
 
 beforeAll(async () => {
   dataDir = join(tempDir(), 'data');
-  engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 100, onError: () => undefined } });
+  engine = await openEngine(dataDir);
   fast = engine.serviceFor((await engine.addPartner({ name: 'Fast Issuer', issuingIntervalSeconds: 1 })).partner_id);
   slow = engine.serviceFor((await engine.addPartner({ name: 'Slow Issuer', issuingIntervalSeconds: 8 })).partner_id);
-  await engine.issuing.ctx.chains.client('local');
 });
 
 afterAll(async () => {
@@ -33,31 +30,8 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-async function watchFolder(service: EmbeddedService, tag: string, folder: Partial<WatchFolderOptions> = {}, retryBaseMs?: number) {
-  const root = join(tempDir(), 'inbox');
-  mkdirSync(root);
-  const events: IngestEvent[] = [];
-  const ingester = await Ingester.start({
-    service,
-    dataDir,
-    folders: [{ path: root, tags: [tag], ...folder }],
-    target: `partner:${tag}`,
-    stableMs: 300,
-    jobPollMs: 200,
-    rescanMs: 1_000,
-    retryBaseMs,
-    onEvent: (e) => events.push(e),
-  });
-  running.push(ingester);
-  return { root, ingester, events };
-}
-
-async function credentialsTagged(service: EmbeddedService, tag: string): Promise<Credential[]> {
-  return (await service.listCredentials({ and_tags: tag, per_page: 0 })).items;
-}
-
-async function certificateCount(service: EmbeddedService, tag: string): Promise<number> {
-  return (await service.listCertificates({ and_credential_tags: tag, per_page: 1 })).total_items;
+function watchFolder(service: EmbeddedService, tag: string, folder: Partial<WatchFolderOptions> = {}, retryBaseMs?: number) {
+  return watchInbox(running, { service, dataDir, tag, folder, target: `partner:${tag}`, retryBaseMs });
 }
 
 const HALF = 'the first half of a diploma, written before the writer paused;';

@@ -9,10 +9,9 @@ import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential } from '../../common/wire-types.js';
-import { Engine, type EmbeddedService } from '../../main/engine/index.js';
-import { Ingester, type IngestEvent } from '../../main/ingest/index.js';
-import { MemorySecretStore } from '../../main/secrets/index.js';
-import { filesUnder, readJson, removeTempDirs, sha256Hex, tempDir, waitFor } from './helpers.js';
+import type { EmbeddedService, Engine } from '../../main/engine/index.js';
+import type { Ingester, IngestEvent } from '../../main/ingest/index.js';
+import { credentialsOf, filesUnder, openPartner, readJson, removeTempDirs, sha256Hex, tempDir, waitFor, watchInbox } from './helpers.js';
 
 let engine: Engine;
 let service: EmbeddedService;
@@ -21,10 +20,7 @@ const running: Ingester[] = [];
 
 beforeAll(async () => {
   dataDir = join(tempDir(), 'data');
-  engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 100, onError: () => undefined } });
-  const partner = await engine.addPartner({ name: 'Containment University', issuingIntervalSeconds: 1 });
-  service = engine.serviceFor(partner.partner_id);
-  await engine.issuing.ctx.chains.client('local');
+  ({ engine, service } = await openPartner(dataDir, 'Containment University'));
 });
 
 afterAll(async () => {
@@ -33,26 +29,12 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-async function watchFolder(tag: string) {
-  const root = join(tempDir(), 'inbox');
-  mkdirSync(root);
-  const events: IngestEvent[] = [];
-  const ingester = await Ingester.start({
-    service,
-    dataDir,
-    folders: [{ path: root, tags: [tag] }],
-    target: 'partner:test',
-    stableMs: 300,
-    jobPollMs: 200,
-    rescanMs: 1_000,
-    onEvent: (e) => events.push(e),
-  });
-  running.push(ingester);
-  return { root, ingester, events };
+function watchFolder(tag: string) {
+  return watchInbox(running, { service, dataDir, tag });
 }
 
-async function credentialsTagged(tag: string): Promise<Credential[]> {
-  return (await service.listCredentials({ and_tags: tag, per_page: 0 })).items;
+function credentialsTagged(tag: string): Promise<Credential[]> {
+  return credentialsOf(service, tag);
 }
 
 function failedPaths(events: IngestEvent[]): string[] {

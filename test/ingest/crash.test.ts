@@ -8,46 +8,19 @@
  * counted through the service), every invalid one is in failed/ with its reason, identical
  * content in duplicate/, and nothing is left behind. The last run is stopped with SIGTERM.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../main/engine/index.js';
 import { INGEST_FAULT_ENV } from '../../main/ingest/index.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
-import { REPO_ROOT, filesUnder, readJson, removeTempDirs, tempDir, waitFor } from './helpers.js';
+import { filesUnder, readJson, removeTempDirs, tempDir, waitFor } from './helpers.js';
+import { endedWithin as ended, startCliChild, type CliRun } from '../cli/cli-child.js';
 
 const PASSPHRASE = 'ingest crash passphrase';
-const CLI = join(REPO_ROOT, 'main', 'cli', 'index.ts');
 
-interface Run {
-  child: ReturnType<typeof spawn>;
-  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, [INGEST_FAULT_ENV]: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, ended };
-}
-
-async function ended(run: Run, timeoutMs: number) {
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
-  try {
-    return await run.ended;
-  } finally {
-    clearTimeout(timer);
-  }
+function cli(args: string[], env: Record<string, string> = {}): CliRun {
+  return startCliChild(args, { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, [INGEST_FAULT_ENV]: '', ...env });
 }
 
 function write(root: string, rel: string, content: string): void {

@@ -9,10 +9,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Engine, type EmbeddedService } from '../../main/engine/index.js';
-import { Ingester, type IngestEvent } from '../../main/ingest/index.js';
-import { MemorySecretStore, PASSPHRASE_ENV } from '../../main/secrets/index.js';
-import { REPO_ROOT, filesUnder, removeTempDirs, sleep, tempDir, waitFor } from './helpers.js';
+import type { Engine } from '../../main/engine/index.js';
+import type { Ingester, IngestEvent } from '../../main/ingest/index.js';
+import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
+import { REPO_ROOT, filesUnder, openPartner, removeTempDirs, sleep, tempDir, waitFor, watchInbox } from './helpers.js';
 
 const mounted: string[] = [];
 const engines: Engine[] = [];
@@ -62,25 +62,9 @@ function fill(dir: string): string {
 }
 
 async function setup(dataDir: string, outDir?: string) {
-  const engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 100, onError: () => undefined } });
+  const { engine, service } = await openPartner(dataDir, 'Full Disk College');
   engines.push(engine);
-  const partner = await engine.addPartner({ name: 'Full Disk College', issuingIntervalSeconds: 1 });
-  const service: EmbeddedService = engine.serviceFor(partner.partner_id);
-  await engine.issuing.ctx.chains.client('local');
-  const root = join(tempDir(), 'inbox');
-  mkdirSync(root);
-  const events: IngestEvent[] = [];
-  const ingester = await Ingester.start({
-    service,
-    dataDir,
-    folders: [{ path: root, tags: ['full-disk'], outDir }],
-    target: 'partner:test',
-    stableMs: 200,
-    jobPollMs: 200,
-    rescanMs: 1_000,
-    onEvent: (e) => events.push(e),
-  });
-  running.push(ingester);
+  const { root, ingester, events } = await watchInbox(running, { service, dataDir, tag: 'full-disk', folder: { outDir }, stableMs: 200 });
   return { service, ingester, root, events };
 }
 

@@ -1,13 +1,17 @@
 /**
- * Helpers of the ingester tests: temporary folders, waiting for a condition, listing a
- * folder tree, hashing. Nothing is mocked: the tests use real folders, the real engine and
- * the real chain (anvil).
+ * Helpers of the ingester tests: the engine, a watched folder, temporary folders, waiting for a
+ * condition, listing a folder tree, hashing. Nothing is mocked: the tests use real folders, the
+ * real engine and the real chain (anvil).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Credential } from '../../common/wire-types.js';
+import { Engine, type EmbeddedService } from '../../main/engine/index.js';
+import { Ingester, type IngestEvent, type IngesterOptions, type WatchFolderOptions } from '../../main/ingest/index.js';
+import { MemorySecretStore } from '../../main/secrets/index.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -59,4 +63,52 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 export function readJson<T = Record<string, unknown>>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+/** The real engine on `dataDir`, its scheduler ticking every 100 ms, with anvil up before the issuing clocks start. */
+export async function openEngine(dataDir: string): Promise<Engine> {
+  const engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 100, onError: () => undefined } });
+  await engine.issuing.ctx.chains.client('local');
+  return engine;
+}
+
+/** An engine with one Partner issuing every `issuingIntervalSeconds`, and its service. */
+export async function openPartner(dataDir: string, name: string, issuingIntervalSeconds = 1): Promise<{ engine: Engine; service: EmbeddedService }> {
+  const engine = await openEngine(dataDir);
+  const partner = await engine.addPartner({ name, issuingIntervalSeconds });
+  return { engine, service: engine.serviceFor(partner.partner_id) };
+}
+
+/**
+ * A new inbox folder with a fast ingester on it (its credentials carry `tag`); the ingester is
+ * added to `running` for the test file's afterAll to stop. `options` overrides the defaults.
+ */
+export async function watchInbox(
+  running: Ingester[],
+  { service, dataDir, tag, folder = {}, ...options }: { service: EmbeddedService; dataDir: string; tag: string; folder?: Partial<WatchFolderOptions> } & Partial<Omit<IngesterOptions, 'service' | 'dataDir' | 'folders'>>,
+): Promise<{ root: string; ingester: Ingester; events: IngestEvent[] }> {
+  const root = join(tempDir(), 'inbox');
+  mkdirSync(root);
+  const events: IngestEvent[] = [];
+  const ingester = await Ingester.start({
+    service,
+    dataDir,
+    folders: [{ path: root, tags: [tag], ...folder }],
+    target: 'partner:test',
+    stableMs: 300,
+    jobPollMs: 200,
+    rescanMs: 1_000,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
+  running.push(ingester);
+  return { root, ingester, events };
+}
+
+export async function credentialsOf(service: EmbeddedService, tag: string): Promise<Credential[]> {
+  return (await service.listCredentials({ and_tags: tag, per_page: 0 })).items;
+}
+
+export async function certificatesOf(service: EmbeddedService, tag: string): Promise<number> {
+  return (await service.listCertificates({ and_credential_tags: tag, per_page: 1 })).total_items;
 }

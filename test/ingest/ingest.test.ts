@@ -10,10 +10,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, r
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential } from '../../common/wire-types.js';
-import { Engine, type EmbeddedService } from '../../main/engine/index.js';
-import { Ingester, type IngestEvent, type WatchFolderOptions } from '../../main/ingest/index.js';
-import { MemorySecretStore } from '../../main/secrets/index.js';
-import { filesUnder, readJson, removeTempDirs, sha256Hex, sleep, tempDir, waitFor } from './helpers.js';
+import type { EmbeddedService, Engine } from '../../main/engine/index.js';
+import { Ingester, type WatchFolderOptions } from '../../main/ingest/index.js';
+import { certificatesOf, credentialsOf, filesUnder, openPartner, readJson, removeTempDirs, sha256Hex, sleep, tempDir, waitFor, watchInbox } from './helpers.js';
 
 let engine: Engine;
 let service: EmbeddedService;
@@ -22,10 +21,7 @@ const running: Ingester[] = [];
 
 beforeAll(async () => {
   dataDir = join(tempDir(), 'data');
-  engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 100, onError: () => undefined } });
-  const partner = await engine.addPartner({ name: 'Hot Folder University', issuingIntervalSeconds: 1 });
-  service = engine.serviceFor(partner.partner_id);
-  await engine.issuing.ctx.chains.client('local'); // anvil up before the clocks start
+  ({ engine, service } = await openPartner(dataDir, 'Hot Folder University'));
 });
 
 afterAll(async () => {
@@ -35,31 +31,17 @@ afterAll(async () => {
 });
 
 /** A watched folder of its own (its credentials carry `tag`), with a fast ingester on it. */
-async function watchFolder(tag: string, options: Partial<WatchFolderOptions> & { stableMs?: number } = {}) {
-  const root = join(tempDir(), 'inbox');
-  mkdirSync(root);
-  const events: IngestEvent[] = [];
-  const { stableMs, ...folder } = options;
-  const ingester = await Ingester.start({
-    service,
-    dataDir,
-    folders: [{ path: root, tags: [tag], ...folder }],
-    target: 'partner:test',
-    stableMs: stableMs ?? 300,
-    jobPollMs: 200,
-    rescanMs: 2_000,
-    onEvent: (e) => events.push(e),
-  });
-  running.push(ingester);
-  return { root, ingester, events };
+function watchFolder(tag: string, options: Partial<WatchFolderOptions> & { stableMs?: number } = {}) {
+  const { stableMs = 300, ...folder } = options;
+  return watchInbox(running, { service, dataDir, tag, folder, stableMs, rescanMs: 2_000 });
 }
 
-async function credentialsTagged(tag: string): Promise<Credential[]> {
-  return (await service.listCredentials({ and_tags: tag, per_page: 0 })).items;
+function credentialsTagged(tag: string): Promise<Credential[]> {
+  return credentialsOf(service, tag);
 }
 
-async function certificateCount(tag: string): Promise<number> {
-  return (await service.listCertificates({ and_credential_tags: tag, per_page: 1 })).total_items;
+function certificateCount(tag: string): Promise<number> {
+  return certificatesOf(service, tag);
 }
 
 /** Waits until the ingester has nothing left to do. */

@@ -11,26 +11,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Job, Page } from '../../common/wire-types.js';
-import { runCli } from '../../main/cli/run.js';
+import { SECRET_ENV, cliWithSecret as cli } from '../support/cli-in-process.js';
 import { serveEngine, type ServedEngine, type ServedPartner } from './remote-fixture.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SECRET_ENV = 'PROOFDESK_CLIENT_SECRET';
-
-async function cli(args: string[], secret: string | undefined): Promise<{ code: number; out: string; err: string }> {
-  const saved = process.env[SECRET_ENV];
-  if (secret === undefined) delete process.env[SECRET_ENV];
-  else process.env[SECRET_ENV] = secret;
-  const out: string[] = [];
-  const err: string[] = [];
-  try {
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    if (saved === undefined) delete process.env[SECRET_ENV];
-    else process.env[SECRET_ENV] = saved;
-  }
-}
 
 describe('CLI --remote against serve', () => {
   let served: ServedEngine;

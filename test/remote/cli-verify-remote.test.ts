@@ -9,20 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Certificate, Page } from '../../common/wire-types.js';
-import { runCli } from '../../main/cli/run.js';
+import { cliWithSecret as cli } from '../support/cli-in-process.js';
 import { serveEngine, type ServedEngine, type ServedPartner } from './remote-fixture.js';
-
-async function cli(args: string[], secret: string): Promise<{ code: number; out: string; err: string }> {
-  process.env.PROOFDESK_CLIENT_SECRET = secret;
-  const out: string[] = [];
-  const err: string[] = [];
-  try {
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    delete process.env.PROOFDESK_CLIENT_SECRET;
-  }
-}
 
 let served: ServedEngine;
 let partner: ServedPartner;

@@ -7,64 +7,26 @@
  * one sentence and exit code 1 with nothing moved.
  */
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
 import { EXIT } from '../../main/cli/error-report.js';
-import { runCli } from '../../main/cli/run.js';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
-import { REPO_ROOT, filesUnder, removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
+import { filesUnder, removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
+import { endedWithin as ended, startCliChild, type CliRun } from '../cli/cli-child.js';
+import { SECRET_ENV, cliWithSecret as inProcess } from '../support/cli-in-process.js';
 
-const CLI = join(REPO_ROOT, 'main', 'cli', 'index.ts');
 const PASSPHRASE = 'watch remote passphrase';
-const SECRET_ENV = 'PROOFDESK_CLIENT_SECRET';
-
-interface Run {
-  child: ReturnType<typeof spawn>;
-  stdout: () => string;
-  stderr: () => string;
-  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
 
 /** The real entry as a child process; `env` is added to a copy of ours without the passphrase or a client secret. */
-function cli(args: string[], env: Record<string, string> = {}): Run {
+function cli(args: string[], env: Record<string, string> = {}): CliRun {
   const base = { ...process.env };
   delete base[PASSPHRASE_ENV];
   delete base[SECRET_ENV];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO_ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, stdout: () => stdout, stderr: () => stderr, ended };
+  return startCliChild(args, { ...base, ...env });
 }
 
-async function ended(run: Run, timeoutMs: number) {
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
-  try {
-    return await run.ended;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** runCli in this process, with the client secret in the environment for the call. */
-async function inProcess(args: string[], secret?: string): Promise<{ code: number; out: string; err: string }> {
-  if (secret !== undefined) process.env[SECRET_ENV] = secret;
-  const out: string[] = [];
-  const err: string[] = [];
-  try {
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    delete process.env[SECRET_ENV];
-  }
-}
 
 /** How many files a journal has rows for. */
 function rowsIn(file: string): number {
@@ -88,7 +50,7 @@ describe('watch --remote against serve in another process', () => {
   let serveData: string;
   let watchData: string;
   let inbox: string;
-  let serve: Run | undefined;
+  let serve: CliRun | undefined;
   let baseUrl: string;
   let clientId: string;
   let secret: string;

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, ENGINES_FILE, ManualClock, type EngineConfig, type EmbeddedService } from '../../main/engine/index.js';
+import type { PartnerScope } from '../../main/engine/scope.js';
 import type { IssuingContext } from '../behaviour/issuing-service.suite.js';
 
 /** A second, configured engine beside the built-in `local`. Part 1 never contacts its RPC URL. */
@@ -71,6 +72,16 @@ export interface TestPartner {
   id: string;
   name: string;
   service: EmbeddedService;
+}
+
+/**
+ * A fresh engine with one Partner (`University A`), and that Partner's scope: what most
+ * workspace tests set up before each test. Close `fixture` after it.
+ */
+export function openEngineWithPartner(name = 'University A'): { fixture: EngineFixture; partner: TestPartner; scope: PartnerScope } {
+  const fixture = openEngine();
+  const partner = addPartner(fixture.engine, name);
+  return { fixture, partner, scope: fixture.engine.scopeFor(partner.id) };
 }
 
 /** Registers a Partner and returns its service. */

@@ -12,16 +12,14 @@ import { editSelectionTags } from '../../main/workspace/bulk-tags.js';
 import { scheduleSelection, unscheduleSelection } from '../../main/workspace/bulk-schedule.js';
 import { recordWindow } from '../../main/workspace/record-query.js';
 import { countSelection, resolveSelection } from '../../main/workspace/selection.js';
-import { addPartner, openEngine, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
+import { addPartner, openEngineWithPartner, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
 
 let fixture: EngineFixture;
 let partner: TestPartner;
 let scope: PartnerScope;
 
 beforeEach(() => {
-  fixture = openEngine();
-  partner = addPartner(fixture.engine, 'University A');
-  scope = fixture.engine.scopeFor(partner.id);
+  ({ fixture, partner, scope } = openEngineWithPartner());
 });
 afterEach(() => fixture.close());
 

@@ -14,16 +14,14 @@ import { DEFAULT_RECORD_SORT, validateRecordFilter, validateRecordWindowRequest,
 import { ServiceError } from '../../common/errors.js';
 import { recordWindow, tagSuggestions } from '../../main/workspace/record-query.js';
 import { searchMatch } from '../../main/workspace/search.js';
-import { addPartner, makeTempDir, openEngine, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
+import { addPartner, makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
 
 let fixture: EngineFixture;
 let partner: TestPartner;
 let scope: PartnerScope;
 
 beforeEach(() => {
-  fixture = openEngine();
-  partner = addPartner(fixture.engine, 'University A');
-  scope = fixture.engine.scopeFor(partner.id);
+  ({ fixture, partner, scope } = openEngineWithPartner());
 });
 afterEach(() => fixture.close());
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { TaskInfo } from '../../../common/tasks.js';
-import { addPartner, makeTempDir, openEngine, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
+import { makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
 import { createAppContext, type AppContext } from '../app-context.js';
 import { createIpcHandlers, type IpcHandlers } from '../ipc-handlers.js';
 
@@ -18,8 +18,7 @@ let ctx: AppContext;
 let handlers: IpcHandlers;
 
 beforeEach(() => {
-  fixture = openEngine();
-  partner = addPartner(fixture.engine, 'University A');
+  ({ fixture, partner } = openEngineWithPartner());
   ctx = createAppContext({ engine: fixture.engine, partner: { id: partner.id, name: partner.name } });
   handlers = createIpcHandlers(ctx);
 });

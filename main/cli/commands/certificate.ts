@@ -1,11 +1,11 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Certificate, Page } from '../../../common/wire-types.js';
-import { COMMON_OPTIONS, userPath } from '../args.js';
+import type { Certificate } from '../../../common/wire-types.js';
+import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
-import { json, pageSummary, table } from '../output.js';
+import { json, printPage } from '../output.js';
 
 export const CERTIFICATE_USAGE = `certificate list [--uid U] [--job UID] [--credential UID] [--issued-from DATE] [--issued-until DATE]
                  [--verification-status ok|pending|expired|revoked|failed|error]
@@ -20,22 +20,20 @@ export function proofFileName(uid: string): string {
   return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.proof.json`;
 }
 
-function rows(page: Page<Certificate>): string[][] {
-  return page.items.map((c) => [
+function row(c: Certificate): string[] {
+  return [
     c.certificate.uid,
     c.certificate.credential.title,
     c.certificate.issued_date ?? '',
     c.revoked_date ?? '',
     c.last_verification ? `${c.last_verification.status} ${c.last_verification.timestamp}` : '',
-  ]);
+  ];
 }
 
 /** `certificate list | download` */
 export async function certificateCommand(args: string[], ctx: CliContext): Promise<number> {
-  const [action, ...rest] = args;
-  if (action !== 'list' && action !== 'download') {
-    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} certificate command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: certificate takes list | download\n${CERTIFICATE_USAGE}`);
-  }
+  const [given, ...rest] = args;
+  const action = subcommand('certificate', given, ['list', 'download'], CERTIFICATE_USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -53,10 +51,7 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
       'or-credential-tags': { type: 'string' },
       'and-job-tags': { type: 'string' },
       'or-job-tags': { type: 'string' },
-      sort: { type: 'string' },
-      desc: { type: 'boolean' },
-      page: { type: 'string' },
-      'per-page': { type: 'string' },
+      ...PAGE_OPTIONS,
       out: { type: 'string' },
     },
   });
@@ -75,16 +70,9 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
         or_credential_tags: values['or-credential-tags'],
         and_job_tags: values['and-job-tags'],
         or_job_tags: values['or-job-tags'],
-        sort_by: values.sort,
-        order: values.desc ? 'desc' : 'asc',
-        page: values.page,
-        per_page: values['per-page'],
+        ...pageQuery(values),
       });
-      if (values.json) ctx.stdout(json(page));
-      else {
-        ctx.stdout(table(['uid', 'title', 'issued', 'revoked', 'last verification'], rows(page)));
-        ctx.stdout(pageSummary(page, 'certificates'));
-      }
+      printPage(ctx.stdout, values.json, page, 'certificates', ['uid', 'title', 'issued', 'revoked', 'last verification'], row);
       return 0;
     }
     // Every proof is fetched before any is written: a wrong uid writes nothing.

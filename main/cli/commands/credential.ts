@@ -1,11 +1,11 @@
 import { parseIsoDate, validateTags } from '../../../common/validate.js';
 import type { CreateCredentialBody } from '../../../common/requests.js';
-import type { Credential, Page } from '../../../common/wire-types.js';
+import type { Credential } from '../../../common/wire-types.js';
 import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, parseMetaPairs, parseMetadataJson, userPath } from '../args.js';
+import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, parseMetaPairs, parseMetadataJson, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
-import { json, pageSummary, table } from '../output.js';
+import { json, printPage } from '../output.js';
 
 export const CREDENTIAL_USAGE = `credential create --title T [--metadata JSON] [--meta KEY=VALUE]... [--file F]... [--tag T]... [--link UID]... [--expiry DATE]
 credential list [--and-tags a,b] [--or-tags a,b] [--from DATE] [--to DATE] [--sort title|upload_date] [--desc] [--page N] [--per-page N] [--json]
@@ -17,17 +17,14 @@ credential unschedule UID [--engine local]
   Every credential command takes [--partner ID|NAME] when the data directory has several Partners,
   or --remote BASE_URL to work against a remote instance (see --remote below).`;
 
-function credentialRows(page: Page<Credential>): string[][] {
-  return page.items.map((c) => [c.uid, c.title, c.upload_date, c.tags.join(','), String(c.files.length)]);
+function credentialRow(c: Credential): string[] {
+  return [c.uid, c.title, c.upload_date, c.tags.join(','), String(c.files.length)];
 }
 
 /** `credential create | list | show | tag | untag | schedule | unschedule` */
 export async function credentialCommand(args: string[], ctx: CliContext): Promise<number> {
-  const [action, ...rest] = args;
-  // An unknown action is said first, before a data directory or Partner is looked at.
-  if (!['create', 'list', 'show', 'tag', 'untag', 'schedule', 'unschedule'].includes(action ?? '')) {
-    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} credential command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: credential takes create | list | show | tag | untag | schedule | unschedule\n${CREDENTIAL_USAGE}`);
-  }
+  const [given, ...rest] = args;
+  const action = subcommand('credential', given, ['create', 'list', 'show', 'tag', 'untag', 'schedule', 'unschedule'], CREDENTIAL_USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -46,10 +43,7 @@ export async function credentialCommand(args: string[], ctx: CliContext): Promis
     'or-tags': { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
-    sort: { type: 'string' },
-    desc: { type: 'boolean' },
-    page: { type: 'string' },
-    'per-page': { type: 'string' },
+    ...PAGE_OPTIONS,
     replace: { type: 'boolean' },
     engine: { type: 'string', default: 'local' },
     },
@@ -83,16 +77,9 @@ export async function credentialCommand(args: string[], ctx: CliContext): Promis
           or_tags: values['or-tags'],
           upload_date_from: values.from,
           upload_date_to: values.to,
-          sort_by: values.sort,
-          order: values.desc ? 'desc' : 'asc',
-          page: values.page,
-          per_page: values['per-page'],
+          ...pageQuery(values),
         });
-        if (values.json) ctx.stdout(json(page));
-        else {
-          ctx.stdout(table(['uid', 'title', 'created', 'tags', 'files'], credentialRows(page)));
-          ctx.stdout(pageSummary(page, 'credentials'));
-        }
+        printPage(ctx.stdout, values.json, page, 'credentials', ['uid', 'title', 'created', 'tags', 'files'], credentialRow);
         return 0;
       }
       case 'show': {

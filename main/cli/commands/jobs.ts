@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS } from '../args.js';
+import { COMMON_OPTIONS, subcommand } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
-import { json, pageSummary, table } from '../output.js';
+import { json, printPage } from '../output.js';
 
 export const JOBS_USAGE = `jobs list [--status S] [--and-tags a,b] [--or-tags a,b] [--page N] [--per-page N] [--json]
 jobs show UID
@@ -12,11 +12,8 @@ jobs tag UID... --tag T... [--replace]                add tags (or replace all t
 
 /** `jobs list | show` */
 export async function jobsCommand(args: string[], ctx: CliContext): Promise<number> {
-  const [action, ...rest] = args;
-  // An unknown action is said first, before a data directory or Partner is looked at.
-  if (!['list', 'show', 'issue-now', 'tag'].includes(action ?? '')) {
-    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} jobs command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: jobs takes list | show | issue-now | tag\n${JOBS_USAGE}`);
-  }
+  const [given, ...rest] = args;
+  const action = subcommand('jobs', given, ['list', 'show', 'issue-now', 'tag'], JOBS_USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -43,11 +40,7 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
         page: values.page,
         per_page: values['per-page'],
       });
-      if (values.json) ctx.stdout(json(page));
-      else {
-        ctx.stdout(table(['uid', 'engine', 'status', 'created', 'scheduled for', 'tags'], page.items.map((j) => [j.uid, j.chain, j.status, j.created_date, j.scheduled_date ?? '', j.tags.join(',')])));
-        ctx.stdout(pageSummary(page, 'jobs'));
-      }
+      printPage(ctx.stdout, values.json, page, 'jobs', ['uid', 'engine', 'status', 'created', 'scheduled for', 'tags'], (j) => [j.uid, j.chain, j.status, j.created_date, j.scheduled_date ?? '', j.tags.join(',')]);
       return 0;
     }
     if (action === 'show' && positionals.length === 1) {

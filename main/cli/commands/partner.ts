@@ -1,6 +1,6 @@
 import { formatDuration, parseDuration } from '../../../common/duration.js';
 import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, userPath } from '../args.js';
+import { COMMON_OPTIONS, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { withEngine, withPartnerRegistry, type CliContext } from '../context.js';
 import { json, table } from '../output.js';
@@ -14,11 +14,8 @@ partner set PARTNER --issuing-interval DURATION         change how often a Partn
 
 /** `partner add | list | set` */
 export async function partnerCommand(args: string[], ctx: CliContext): Promise<number> {
-  const [action, ...rest] = args;
-  // An unknown action is said first, before a data directory or Partner is looked at.
-  if (!['add', 'list', 'set'].includes(action ?? '')) {
-    throw new UsageError(`${action === undefined ? 'Missing' : 'Unknown'} partner command${action === undefined ? '' : ` ${JSON.stringify(action)}`}: partner takes add | list | set\n${PARTNER_USAGE}`);
-  }
+  const [given, ...rest] = args;
+  const action = subcommand('partner', given, ['add', 'list', 'set'], PARTNER_USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { TaskContext } from '../../../common/tasks.js';
-import { addPartner, makeTempDir, openEngine, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
+import { makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
 import { createRows } from './create-rows.js';
 
 let fixture: EngineFixture;
@@ -12,8 +12,7 @@ let partner: TestPartner;
 let dir: string;
 
 beforeEach(() => {
-  fixture = openEngine();
-  partner = addPartner(fixture.engine, 'University A');
+  ({ fixture, partner } = openEngineWithPartner());
   dir = makeTempDir('proofdesk-create-');
 });
 afterEach(() => fixture.close());

@@ -2,7 +2,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addPartner, makeTempDir, openEngine, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
+import { makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
 import { stagePaths } from './stage-files.js';
 
 let fixture: EngineFixture;
@@ -10,8 +10,7 @@ let partner: TestPartner;
 let dir: string;
 
 beforeEach(() => {
-  fixture = openEngine();
-  partner = addPartner(fixture.engine, 'University A');
+  ({ fixture, partner } = openEngineWithPartner());
   dir = makeTempDir('proofdesk-stage-');
 });
 afterEach(() => fixture.close());

@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { ExistingCredential, StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
 import { MetadataSource } from '../../ingest/file-metadata.js';
+import { mapLimit } from '../../ingest/work-queue.js';
 import type { PartnerScope } from '../../engine/scope.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
 
@@ -35,20 +36,6 @@ export async function hashFile(path: string): Promise<{ hash: string; size: numb
       .on('error', fail)
       .on('end', () => done({ hash: hash.digest('hex'), size }));
   });
-}
-
-/** Runs `fn` over the items with at most `limit` at a time, keeping their order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /**
@@ -95,7 +82,7 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
   const { files, skipped } = await walkPaths(paths);
   // Files are taken as they are now: nothing waits for a sidecar still being written.
   const metadata = new MetadataSource(0);
-  const rows = await mapLimited(files, HASH_CONCURRENCY, async (file: FoundFile): Promise<StagedRow | null> => {
+  const rows = await mapLimit(files, HASH_CONCURRENCY, async (file: FoundFile): Promise<StagedRow | null> => {
     let fileHash: string;
     let size: number;
     try {

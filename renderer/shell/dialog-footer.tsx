@@ -1,0 +1,67 @@
+import { useState, type ReactNode } from 'react';
+import type { ServiceError } from '../../common/errors.js';
+import { errorSentence, toServiceError } from '../ipc-error.js';
+
+/** The error line of a dialog: announced (role alert), nothing when there is no error. */
+export function DialogError({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p className="error-panel" role="alert">
+      {error}
+    </p>
+  );
+}
+
+/** A form dialog's footer: `Cancel`, then the submit button named `label` (UI.md names these). */
+export function DialogActions({ label, disabled, onCancel }: { label: string; disabled: boolean; onCancel: () => void }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="primary" disabled={disabled}>
+        {label}
+      </button>
+    </div>
+  );
+}
+
+/** A "This will … Continue?" step, announced: the question, `Back` to the form, `Confirm` to go ahead. */
+export function ConfirmStep({ busy, onBack, onConfirm, children }: { busy: boolean; onBack: () => void; onConfirm: () => void; children: ReactNode }) {
+  return (
+    <div role="alert">
+      <p>{children}</p>
+      <div className="dialog-actions">
+        <button type="button" onClick={onBack}>
+          Back
+        </button>
+        <button type="button" className="primary" disabled={busy} onClick={onConfirm} autoFocus>
+          Confirm
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The busy flag and error line of a dialog that calls main: `run` clears the error, marks the
+ * dialog busy while `task` runs, and on failure shows the error's sentence and hands the
+ * ServiceError to `onFailure` (e.g. to leave a confirmation step).
+ */
+export function useDialogTask() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (task: () => Promise<unknown>, onFailure?: (error: ServiceError) => void): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await task();
+    } catch (e) {
+      setError(errorSentence(e));
+      onFailure?.(toServiceError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
