@@ -20,6 +20,7 @@ import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import { openSecretStore } from '../../main/secrets/index.js';
 import { REPO_ROOT, openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
 import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
+import { dropFiles } from './drop-files.js';
 
 const PASSPHRASE = 'a long backup passphrase';
 
@@ -57,29 +58,6 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(await seriousA11yProblems(page)).toEqual([]);
 }
 
-/** Drops files on the window with a real drop event (as the staging e2e does). */
-async function drop(page: Page, paths: string[]): Promise<void> {
-  await page.evaluate(`(() => {
-    const input = document.createElement('input');
-    input.type = 'file';
-    input.multiple = true;
-    input.id = 'e2e-drop-source';
-    input.hidden = true;
-    document.body.append(input);
-  })()`);
-  await page.setInputFiles('#e2e-drop-source', paths);
-  await page.evaluate(`(() => {
-    const input = document.getElementById('e2e-drop-source');
-    const data = new DataTransfer();
-    for (const file of input.files) data.items.add(file);
-    input.remove();
-    const target = document.querySelector('main') || document.body;
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-    }
-  })()`);
-}
-
 const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
 
 /** Drops one file, creates and schedules it, issues its job now; waits for `finished`. */
@@ -87,7 +65,7 @@ async function issueOne(page: Page, fileName: string, content: string): Promise<
   const path = join(work, fileName);
   writeFileSync(path, content);
   await page.getByRole('region', { name: 'Drop files to add' }).waitFor();
-  await drop(page, [path]);
+  await dropFiles(page, [path]);
   const staging = page.getByRole('region', { name: 'Staging' });
   await staging.getByRole('textbox', { name: `Title of ${fileName}` }).waitFor();
   await staging.getByRole('button', { name: 'Create and schedule' }).click();

@@ -19,6 +19,7 @@ import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import type { EmbeddedService } from '../../main/engine/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
+import { dropFiles } from './drop-files.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -53,35 +54,6 @@ async function openApp(): Promise<{ page: Page; problems: string[] }> {
   await page.goto(bridge.url);
   await page.getByRole('grid', { name: 'Credentials' }).or(page.getByRole('table', { name: 'Credentials' })).first().waitFor();
   return { page, problems };
-}
-
-/**
- * Drops files on the window with a real drop event: the files are read from disk by a file
- * input (for a folder, with webkitdirectory, so each carries its path in the folder), put into
- * a DataTransfer and dropped on the page.
- */
-async function drop(page: Page, paths: string | string[], folder: boolean): Promise<void> {
-  // Strings, not functions: this file compiles without the DOM's types.
-  await page.evaluate(`(() => {
-    const input = document.createElement('input');
-    input.type = 'file';
-    input.multiple = true;
-    input.id = 'e2e-drop-source';
-    if (${folder}) input.setAttribute('webkitdirectory', '');
-    input.hidden = true;
-    document.body.append(input);
-  })()`);
-  await page.setInputFiles('#e2e-drop-source', paths);
-  await page.evaluate(`(() => {
-    const input = document.getElementById('e2e-drop-source');
-    const data = new DataTransfer();
-    for (const file of input.files) data.items.add(file);
-    input.remove();
-    const target = document.querySelector('main') || document.body;
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-    }
-  })()`);
 }
 
 beforeAll(async () => {
@@ -128,10 +100,10 @@ describe('drag files in', () => {
     writeFileSync(join(files, 'loose-2.pdf'), 'loose two');
 
     await expect.poll(() => page.getByRole('region', { name: 'Drop files to add' }).isVisible()).toBe(true);
-    await drop(page, folder, true);
+    await dropFiles(page, folder, true);
     const staging = page.getByRole('region', { name: 'Staging' });
     await staging.getByRole('textbox', { name: 'Title of alice.pdf' }).waitFor();
-    await drop(page, [join(files, 'loose-1.pdf'), join(files, 'loose-2.pdf')], false);
+    await dropFiles(page, [join(files, 'loose-1.pdf'), join(files, 'loose-2.pdf')], false);
     await staging.getByRole('textbox', { name: 'Title of loose-2.pdf' }).waitFor();
 
     // The sidecar was applied; the partial download was left out with the reason.
@@ -178,7 +150,7 @@ describe('drag files in', () => {
 
     // The same content again is flagged with the credential that holds it.
     await staging.getByRole('button', { name: 'Clear all' }).click();
-    await drop(page, [join(files, 'loose-1.pdf')], false);
+    await dropFiles(page, [join(files, 'loose-1.pdf')], false);
     await expect.poll(() => staging.textContent()).toContain('Already uploaded');
     await shot(page, 'staging', '3-duplicate');
     expect(problems).toEqual([]);
@@ -290,7 +262,7 @@ describe('detail panel', () => {
     // A file added now joins the record too.
     const scan = join(work, 'ivy-scan.pdf');
     writeFileSync(scan, 'scan of the diploma of ivy');
-    await drop(page, [scan], false);
+    await dropFiles(page, [scan], false);
     const scanLinks = staging.getByRole('textbox', { name: 'Linked records of ivy-scan.pdf' });
     await scanLinks.waitFor();
     expect(await scanLinks.inputValue()).toBe(first.uid);

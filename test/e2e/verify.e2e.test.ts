@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { issueNowAndFinish, makeTempDir, removeTempDirs, sleep } from '../support/issuing-fixture.js';
 import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { dropFiles } from './drop-files.js';
 
 let work: string;
 let workspace: Workspace;
@@ -20,31 +21,6 @@ let browser: Browser;
 let mix: string;
 let folder: string;
 const uids: Record<string, string> = {};
-
-/** A real drop: files read by a file input (a folder with webkitdirectory), put into a DataTransfer, dropped on the window. */
-async function drop(page: Page, paths: string | string[], isFolder: boolean): Promise<void> {
-  // Strings, not functions: this file compiles without the DOM's types.
-  await page.evaluate(`(() => {
-    const input = document.createElement('input');
-    input.type = 'file';
-    input.multiple = true;
-    input.id = 'e2e-drop-source';
-    if (${isFolder}) input.setAttribute('webkitdirectory', '');
-    input.hidden = true;
-    document.body.append(input);
-  })()`);
-  await page.setInputFiles('#e2e-drop-source', paths);
-  await page.evaluate(`(() => {
-    const input = document.getElementById('e2e-drop-source');
-    const data = new DataTransfer();
-    for (const file of input.files) data.items.add(file);
-    input.remove();
-    const target = document.querySelector('main') || document.body;
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-    }
-  })()`);
-}
 
 async function openVerify(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
@@ -124,7 +100,7 @@ describe('Verify view', () => {
     await screenshot(page, 'verify', '0-empty');
 
     const names = ['diploma.pdf.proof.json', 'diploma.pdf', 'badge.proof.json', 'tampered.proof.json', 'revoked.proof.json', 'expired.proof.json', 'wrong.pdf.proof.json', 'wrong.pdf', 'garbage.proof.json', 'copy of my diploma.pdf'];
-    await drop(page, names.map((n) => join(mix, n)), false);
+    await dropFiles(page, names.map((n) => join(mix, n)), false);
     await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 30_000 }).toBe('7 proofs verified');
     expect(await counts(page)).toEqual({ ok: 'ok 2', pending: 'pending 0', expired: 'expired 1', revoked: 'revoked 1', failed: 'failed 2', error: 'error 1' });
     const rows = await rowTexts(page);
@@ -192,7 +168,7 @@ describe('Verify view', () => {
     const { page, problems } = await openPage(browser, workspace);
     await openVerify(page);
     await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
-    await drop(page, folder, true);
+    await dropFiles(page, folder, true);
     await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 60_000 }).toBe('1,000 proofs verified');
     expect(await counts(page)).toEqual({ ok: 'ok 1,000', pending: 'pending 0', expired: 'expired 0', revoked: 'revoked 0', failed: 'failed 0', error: 'error 0' });
     expect((await rowTexts(page)).filter((r) => r.startsWith('ok')).length).toBeGreaterThan(5);
