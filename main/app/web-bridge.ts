@@ -28,6 +28,8 @@ export interface WebBridgeOptions {
   rendererDir: string;
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** Where the browser's uploads get their private folder (the system temp directory by default). */
+  uploadsParent?: string;
 }
 
 export interface WebBridge {
@@ -181,7 +183,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   // Classic scripts run during parsing, before the app's deferred module script.
   const bridgedIndex = indexHtml.replace('</head>', '  <script src="/bridge.js"></script>\n  </head>');
   const script = bridgeScript() + UPLOAD_BRIDGE_SCRIPT; // H6b: + window.proofdeskFiles
-  const uploads = createUploadRoute(); // H6b
+  const uploads = createUploadRoute(options.uploadsParent); // H6b
   let origin = '';
 
   const server = createServer((request, response) => {
@@ -193,7 +195,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       if (host !== new URL(origin).host || (from !== undefined && from !== origin)) {
         throw new ServiceError('unauthorized', 'Request from a foreign origin refused');
       }
-      if (await uploads.handle(request, response, url)) return; // H6b: POST /upload/<batch>/<path>
+      if (await uploads.handle(request, response, url)) return; // H6b: POST /upload/<batch>/<path>, DELETE /upload/<batch>
       if (url.pathname === '/events') {
         if (request.method !== 'GET') throw new ServiceError('method_not_allowed', 'Events are read with GET');
         return streamEvents(response, options.events);

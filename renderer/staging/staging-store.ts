@@ -3,7 +3,7 @@ import type { RowOutcome, StagedRow, StagingCreateResult } from '../../common/ip
 import type { TaskError, TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
-import { pathsOfDrop, pathsOfFiles } from './file-intake.js';
+import { pathsOfDrop, pathsOfFiles, type IntakeOptions } from './file-intake.js';
 
 export type StagingPhase = 'idle' | 'adding' | 'creating';
 
@@ -11,6 +11,8 @@ export interface StagingStore {
   rows: StagedRow[];
   skipped: { path: string; reason: string }[];
   phase: StagingPhase;
+  /** While files are added: how many of them are uploaded (browser) so far; total 0 until known. */
+  adding: { done: number; total: number } | null;
   /** The create task while it runs (its label names the progressbar), then its last state. */
   task: TaskInfo<StagingCreateResult> | null;
   /** Per-row results of the last create, by row key. */
@@ -24,6 +26,8 @@ export interface StagingStore {
   stopAddingToRecord(): void;
   addDrop(data: DataTransfer): Promise<void>;
   addFiles(files: File[]): Promise<void>;
+  /** Stops adding files: nothing of this drop is staged, and its uploads are removed. */
+  cancelAdding(): void;
   /** A metadata-only row (e.g. "Add to record": linked to `links`). */
   addMetadataRow(links?: string[], title?: string): void;
   update(key: string, patch: Partial<Pick<StagedRow, 'title' | 'metadata' | 'tags' | 'expiry_date' | 'links'>>): void;
@@ -45,20 +49,38 @@ function merge(existing: StagedRow[], added: StagedRow[]): StagedRow[] {
 
 /** The staging list: files and metadata rows waiting to become credentials. */
 export const useStagingStore = create<StagingStore>()((set, get) => {
-  const addPaths = async (paths: () => Promise<string[]>) => {
-    set({ phase: 'adding', error: null });
+  /** The adds in progress (a second drop may come while the first uploads); aborting them is Cancel. */
+  const adding = new Set<AbortController>();
+  let lastProgress = 0;
+
+  // `paths` is called at once (a drop's DataTransfer is readable only during its event).
+  const addPaths = async (paths: (options: IntakeOptions) => Promise<string[]>) => {
+    const controller = new AbortController();
+    adding.add(controller);
+    const { signal } = controller;
+    const onProgress = (done: number, total: number) => {
+      // The bar moves a few times a second at most: each set() re-renders the view.
+      const now = performance.now();
+      if (done < total && now - lastProgress < 100) return;
+      lastProgress = now;
+      if (!signal.aborted) set({ adding: { done, total } });
+    };
+    set({ phase: 'adding', adding: { done: 0, total: 0 }, error: null });
     try {
-      const list = await paths();
-      if (list.length === 0) return;
+      const list = await paths({ signal, onProgress });
+      if (list.length === 0 || signal.aborted) return;
       const intake = await window.proofdesk.stagingAddPaths(list);
+      if (signal.aborted) return;
       const target = get().addingTo;
       const rows = target ? intake.rows.map((r) => (r.links.includes(target.uid) ? r : { ...r, links: [...r.links, target.uid] })) : intake.rows;
+      // All rows of the drop in one change: the grid renders once, not once a row.
       set((s) => ({ rows: merge(s.rows, rows), skipped: [...s.skipped, ...intake.skipped].slice(-200) }));
     } catch (error) {
+      if (signal.aborted) return;
       const { id, message } = toServiceError(error);
       set({ error: { id, message } });
     } finally {
-      set({ phase: get().task?.state === 'running' ? 'creating' : 'idle' });
+      if (adding.delete(controller) && adding.size === 0) set({ phase: get().task?.state === 'running' ? 'creating' : 'idle', adding: null });
     }
   };
 
@@ -81,6 +103,7 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     rows: [],
     skipped: [],
     phase: 'idle',
+    adding: null,
     task: null,
     outcomes: {},
     error: null,
@@ -91,8 +114,14 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
       get().addMetadataRow([uid], `Addition to ${title}`);
     },
     stopAddingToRecord: () => set({ addingTo: null }),
-    addDrop: (data) => addPaths(() => pathsOfDrop(data)),
-    addFiles: (files) => addPaths(() => pathsOfFiles(files)),
+    addDrop: (data) => addPaths((options) => pathsOfDrop(data, options)),
+    addFiles: (files) => addPaths((options) => pathsOfFiles(files, options)),
+    cancelAdding() {
+      if (adding.size === 0) return;
+      for (const controller of adding) controller.abort();
+      adding.clear();
+      set({ phase: get().task?.state === 'running' ? 'creating' : 'idle', adding: null });
+    },
     addMetadataRow(links = [], title = '') {
       const key = `metadata-row-${Date.now()}-${++metadataSeq}`;
       const row: StagedRow = { key, file: null, title, metadata: {}, tags: [], expiry_date: null, links, duplicate_of: [], problem: null };

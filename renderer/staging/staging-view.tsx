@@ -19,12 +19,13 @@ export function StagingView() {
   const rows = useStagingStore((s) => s.rows);
   const skipped = useStagingStore((s) => s.skipped);
   const phase = useStagingStore((s) => s.phase);
+  const adding = useStagingStore((s) => s.adding);
   const task = useStagingStore((s) => s.task);
   const outcomes = useStagingStore((s) => s.outcomes);
   const error = useStagingStore((s) => s.error);
   const allowDuplicates = useStagingStore((s) => s.allowDuplicates);
   const addingTo = useStagingStore((s) => s.addingTo);
-  const { create, cancel, clear, clearCreated, addMetadataRow, setAllowDuplicates, stopAddingToRecord } = useStagingStore.getState();
+  const { create, cancel, cancelAdding, clear, clearCreated, addMetadataRow, setAllowDuplicates, stopAddingToRecord } = useStagingStore.getState();
   const engines = useShellStore((s) => s.status?.engines) ?? NO_ENGINES;
   const [engine, setEngine] = useState('');
   const chosenEngine = engine || engines[0]?.id || '';
@@ -93,8 +94,18 @@ export function StagingView() {
         </p>
       )}
       {phase === 'adding' && (
-        <p className="staging-progress" role="status">
-          <progress aria-label="Adding files" /> Reading and hashing the files…
+        <p className="staging-progress">
+          <progress aria-label="Adding files" max={adding?.total || undefined} value={adding?.total ? adding.done : undefined} />
+          <span role="status">
+            {adding?.total
+              ? adding.done < adding.total
+                ? `Uploading ${adding.done.toLocaleString('en-US')} of ${adding.total.toLocaleString('en-US')} files…`
+                : `Reading and hashing ${adding.total.toLocaleString('en-US')} files…`
+              : 'Reading and hashing the files…'}
+          </span>
+          <button type="button" onClick={cancelAdding}>
+            Cancel
+          </button>
         </p>
       )}
       {running && task && (

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
 import type { ExistingCredential, StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
 import { MetadataSource } from '../../ingest/file-metadata.js';
 import { mapLimit } from '../../ingest/work-queue.js';
@@ -17,6 +18,24 @@ import { walkPaths, type FoundFile } from './walk-paths.js';
 const HASH_CONCURRENCY = 16;
 /** Files up to this size are read whole (one call); larger ones are streamed, so memory stays flat. */
 const READ_WHOLE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Hashes of files main wrote itself and nobody else can change: the browser bridge's uploads
+ * (main/app/handlers/staging-upload.ts) are hashed from the bytes as they arrive, so staging
+ * them does not read 1,000 files back from disk. Keyed by absolute path.
+ */
+const writtenHashes = new Map<string, { hash: string; size: number }>();
+
+/** Notes the hash of a file main has just written (and keeps private) for stagePaths. */
+export function rememberWrittenHash(path: string, hash: string, size: number): void {
+  writtenHashes.set(path, { hash, size });
+}
+
+/** Forgets the hashes of files under this folder (it was removed). */
+export function forgetWrittenHashes(folder: string): void {
+  const prefix = folder.endsWith(sep) ? folder : folder + sep;
+  for (const path of writtenHashes.keys()) if (path.startsWith(prefix)) writtenHashes.delete(path);
+}
 
 /** SHA-256 and size of a file. */
 export async function hashFile(path: string): Promise<{ hash: string; size: number }> {
@@ -86,7 +105,7 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
     let fileHash: string;
     let size: number;
     try {
-      ({ hash: fileHash, size } = await hashFile(file.path));
+      ({ hash: fileHash, size } = writtenHashes.get(file.path) ?? (await hashFile(file.path)));
     } catch (error) {
       skipped.push({ path: file.path, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
       return null;
