@@ -8,7 +8,7 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -33,6 +33,8 @@ let service: EmbeddedService;
 let ctx: AppContext;
 let bridge: WebBridge;
 let browser: Browser;
+/** Where the bridge keeps the browser's uploads (its private folder is made inside). */
+let uploadsParent: string;
 
 async function shot(page: Page, test: string, step: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${test}-${step}.png`), fullPage: true });
@@ -70,7 +72,9 @@ beforeAll(async () => {
   partner = { id: added.id, name: added.name };
   service = added.service;
   ctx = createAppContext({ engine: fixture.engine, partner });
-  bridge = await startWebBridge({ handlers: createIpcHandlers(ctx), events: ctx.events, rendererDir });
+  uploadsParent = join(work, 'uploads');
+  mkdirSync(uploadsParent, { recursive: true });
+  bridge = await startWebBridge({ handlers: createIpcHandlers(ctx), events: ctx.events, rendererDir, uploadsParent });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -153,6 +157,66 @@ describe('drag files in', () => {
     await dropFiles(page, [join(files, 'loose-1.pdf')], false);
     await expect.poll(() => staging.textContent()).toContain('Already uploaded');
     await shot(page, 'staging', '3-duplicate');
+    expect(problems).toEqual([]);
+  });
+});
+
+/** The upload batches on disk: one folder per drop, inside the bridge's private folder. */
+function uploadBatches(): string[] {
+  return readdirSync(uploadsParent).flatMap((root) => readdirSync(join(uploadsParent, root)).map((batch) => `${root}/${batch}`));
+}
+
+describe('a drop of 1,000 files', () => {
+  it('uploads them in a few requests and stages them all; Cancel while adding stages nothing and leaves nothing on disk', async () => {
+    const { page, problems } = await openApp();
+    const folder = join(work, 'thousand');
+    mkdirSync(folder, { recursive: true });
+    for (let i = 0; i < 1000; i++) writeFileSync(join(folder, `diploma-${String(i).padStart(4, '0')}.pdf`), `diploma number ${i}`);
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/upload/')) uploads.push(request.url());
+    });
+
+    await dropFiles(page, folder, true);
+    const staging = page.getByRole('region', { name: 'Staging' });
+    await staging.getByText('1,000 rows').waitFor({ timeout: 60_000 });
+    // Many files to a request (each request of the page costs it and the bridge dearly).
+    expect(uploads.length).toBeGreaterThan(0);
+    expect(uploads.length).toBeLessThanOrEqual(4);
+    // The grid is virtualized: the first rows are rendered, the last are not (yet).
+    expect(await staging.getByRole('textbox', { name: 'Title of diploma-0000.pdf' }).count()).toBe(1);
+    expect(await staging.getByRole('textbox', { name: 'Title of diploma-0999.pdf' }).count()).toBe(0);
+    expect(await staging.getByRole('table', { name: 'Staged files' }).getAttribute('aria-rowcount')).toBe('1001');
+    await shot(page, 'staging-drop', '1-thousand-staged');
+    await staging.getByRole('button', { name: 'Clear all' }).click();
+
+    // Cancel while the files are on their way: the first request lands on disk, the rest are held.
+    const before = uploadBatches();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    await page.route('**/upload/**', async (route) => {
+      if (route.request().method() !== 'POST' || first) {
+        first = false;
+        return route.continue();
+      }
+      await held;
+      await route.abort().catch(() => undefined);
+    });
+    const landed = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/upload/'));
+    await dropFiles(page, folder, true);
+    expect((await landed).status()).toBe(200);
+    expect(uploadBatches().length).toBe(before.length + 1);
+    const adding = page.getByRole('progressbar', { name: 'Adding files' });
+    await adding.waitFor();
+    await shot(page, 'staging-drop', '2-adding');
+    await expectAccessible(page);
+    await staging.getByRole('button', { name: 'Cancel' }).click();
+    release();
+    await adding.waitFor({ state: 'detached' });
+    await expect.poll(() => uploadBatches(), { timeout: 10_000 }).toEqual(before);
+    expect(await page.getByRole('region', { name: 'Staging' }).count()).toBe(0);
+    await page.unroute('**/upload/**');
     expect(problems).toEqual([]);
   });
 });
