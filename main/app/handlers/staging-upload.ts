@@ -11,8 +11,8 @@
  * Also the page's side of it, served inside /bridge.js as `window.proofdeskFiles`.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -162,6 +162,8 @@ function relativeSegments(path: unknown): string[] {
  * Reads a framed request of small files into the batch folder; answers each file's `top`.
  * The request is read whole (at most MAX_FRAMED_BYTES), so a short or malformed one writes
  * nothing; each file is hashed from those bytes. Each folder is made once, not once a file.
+ * The files are written synchronously: 250 small files take the bridge a few milliseconds so,
+ * where 750 round trips through libuv's four threads took it 0.7-1.9 s on a busy machine.
  */
 async function receiveFramed(request: IncomingMessage, batchDir: string, isCancelled: () => boolean): Promise<string[]> {
   const chunks: Buffer[] = [];
@@ -193,13 +195,11 @@ async function receiveFramed(request: IncomingMessage, batchDir: string, isCance
   if (isCancelled()) throw new ServiceError('not_found', 'This upload was cancelled: drop the files again to add them');
   const targets = files.map(({ rel }) => join(batchDir, ...rel));
   for (const dir of new Set(targets.map((t) => dirname(t)))) await mkdir(dir, { recursive: true, mode: 0o700 });
-  await Promise.all(
-    files.map(async ({ bytes }, i) => {
-      const target = targets[i]!;
-      await writeFile(target, bytes, { mode: 0o600 });
-      rememberWrittenHash(target, createHash('sha256').update(bytes).digest('hex'), bytes.length);
-    }),
-  );
+  for (const [i, { bytes }] of files.entries()) {
+    const target = targets[i]!;
+    writeFileSync(target, bytes, { mode: 0o600 });
+    rememberWrittenHash(target, createHash('sha256').update(bytes).digest('hex'), bytes.length);
+  }
   return files.map(({ rel }) => join(batchDir, rel[0]!));
 }
 
