@@ -23,6 +23,7 @@ import { createIpcHandlers } from '../main/app/ipc-handlers.js';
 import { startWebBridge } from '../main/app/web-bridge.js';
 import { Engine } from '../main/engine/index.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
+import { fireDrop, prepareDrop } from './browser-drop.js';
 import { timed, type BenchResult } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -81,25 +82,15 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
       await page.goto(bridge.url);
       await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
       await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
-      // The files as a drop carries them: read from disk into File objects first (not timed).
-      await page.evaluate(`(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-src'; i.setAttribute('webkitdirectory', ''); i.hidden = true; document.body.append(i); })()`);
-      await page.setInputFiles('#bench-src', folder);
-      // The DataTransfer is filled before measuring: 10,000 items.add calls are the test's doing, not the app's.
-      await page.evaluate(`(() => {
-        window.__data = new DataTransfer();
-        for (const f of document.getElementById('bench-src').files) window.__data.items.add(f);
-      })()`);
+      // The files as a drop carries them, in a DataTransfer filled before measuring (bench/browser-drop.ts).
+      await prepareDrop(page, folder);
       await page.evaluate(`(() => {
         window.__longest = 0;
         new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
       })()`);
       log(`verify-ui: dropping ${PROOFS} proofs in Chromium...`);
       const dropped = await timed(async () => {
-        await page.evaluate(`(() => {
-          const data = window.__data;
-          const target = document.querySelector('main') || document.body;
-          for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-        })()`);
+        await fireDrop(page);
         await page.getByText(`${PROOFS.toLocaleString('en-US')} proofs verified`, { exact: true }).waitFor({ timeout: 300_000 });
       });
       const okText = await page.getByTestId('verify-count-ok').textContent();
