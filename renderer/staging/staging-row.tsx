@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { checkRowFields, type FieldProblem, type RowOutcome, type StagedRow } from '../../common/ipc/staging.js';
 import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
@@ -38,8 +38,12 @@ function Outcome({ outcome }: { outcome: RowOutcome }) {
   return <span className="row-warn">Not created: {outcome.reason}</span>;
 }
 
-/** One staged row: title, tags, expiry and links inline, metadata in a grid below, its state at the end. */
-export function StagingRow({ row, names, index }: { row: StagedRow; names: ReadonlySet<string>; index: number }) {
+/**
+ * One staged row: title, tags, expiry and links inline, metadata in a grid below, its state at the end.
+ * Memoized: the view re-renders on every progress event of a create (ten a second), and a row
+ * renders again only when it, its outcome or the names it links by change.
+ */
+export const StagingRow = memo(function StagingRow({ row, names, index }: { row: StagedRow; names: ReadonlySet<string>; index: number }) {
   const update = useStagingStore((s) => s.update);
   const remove = useStagingStore((s) => s.remove);
   const outcome = useStagingStore((s) => s.outcomes[row.key]);
@@ -156,4 +160,4 @@ export function StagingRow({ row, names, index }: { row: StagedRow; names: Reado
       )}
     </div>
   );
-}
+});
