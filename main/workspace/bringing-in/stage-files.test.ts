@@ -45,6 +45,25 @@ describe('stagePaths', () => {
     expect(skipped.map((s) => s.path).sort()).toEqual([join(folder, '.DS_Store'), join(folder, 'carol.pdf.part'), join(folder, 'outside.pdf')].sort());
   });
 
+  it('asks the ingester about every file with anything beside it, even a sidecar that is a link or a manifest two folders up', async () => {
+    const folder = join(dir, 'drop');
+    mkdirSync(join(folder, 'a', 'b'), { recursive: true });
+    writeFileSync(join(folder, 'plain.pdf'), 'plain');
+    writeFileSync(join(folder, 'linked.pdf'), 'linked');
+    writeFileSync(join(dir, 'elsewhere.json'), '{"title": "Not from here"}');
+    symlinkSync(join(dir, 'elsewhere.json'), join(folder, 'linked.pdf.json'));
+    writeFileSync(join(folder, 'a', 'manifest.csv'), 'file,title\nb/deep.pdf,Deep diploma\n');
+    writeFileSync(join(folder, 'a', 'b', 'deep.pdf'), 'deep');
+
+    const { rows } = await stagePaths([folder], { scope: scope() });
+
+    const byPath = Object.fromEntries(rows.map((r) => [r.file!.rel_path, r]));
+    expect(byPath['plain.pdf']).toMatchObject({ title: 'plain.pdf', problem: null });
+    expect(byPath['linked.pdf']!.problem).toMatchObject({ id: 'invalid_value' });
+    expect(byPath['linked.pdf']!.problem!.message).toContain('symbolic link');
+    expect(byPath['a/b/deep.pdf']).toMatchObject({ title: 'Deep diploma', problem: null });
+  });
+
   it('takes loose files, refuses temporary ones, and flags content that is already a credential', async () => {
     writeFileSync(join(dir, 'one.txt'), 'one');
     writeFileSync(join(dir, 'two.txt'), 'two');

@@ -6,7 +6,7 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isIgnoredName, isManifestName, isSidecarName } from '../../ingest/names.js';
+import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isIgnoredName, isManifestName, isSidecarName, sidecarNameOf } from '../../ingest/names.js';
 
 /** A file to stage: where it is, and the folder its sidecars and manifests are looked up in. */
 export interface FoundFile {
@@ -15,6 +15,12 @@ export interface FoundFile {
   root: string;
   /** Relative to root, with forward slashes. */
   relPath: string;
+  /**
+   * The walk saw no sidecar beside the file and no manifest.csv in its folder or any above it
+   * (up to the dropped folder): the ingester's lookup would find nothing, so it is not asked
+   * (1,000 stats fewer for a folder of diplomas). Absent for loose files, which are looked up.
+   */
+  bare?: boolean;
 }
 
 export interface WalkResult {
@@ -48,7 +54,7 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
     files.push(file);
   };
 
-  const walk = async (root: string, dir: string, rel: string): Promise<void> => {
+  const walk = async (root: string, dir: string, rel: string, manifestAbove: boolean): Promise<void> => {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -57,6 +63,9 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const names = new Set(entries.map((e) => e.name));
+    // Any entry so named counts (a link or a folder too): the lookup then says what it makes of it.
+    const manifest = manifestAbove || entries.some((e) => isManifestName(e.name));
     for (const entry of entries) {
       const path = join(dir, entry.name);
       const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
@@ -65,7 +74,7 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
       } else if (entry.isDirectory()) {
         // The ingester's own folders of a watched folder hold work already done.
         if (isIgnoredName(entry.name) || (rel === '' && INGESTER_DIRS.has(entry.name))) continue;
-        await walk(root, path, relPath);
+        await walk(root, path, relPath, manifest);
       } else if (entry.isFile()) {
         const reason = skipReason(entry.name);
         if (reason) {
@@ -74,7 +83,7 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
           continue;
         }
         // The directory entry already says it is a regular file (not a link): no stat needed.
-        add({ path, root, relPath });
+        add({ path, root, relPath, bare: !manifest && !names.has(sidecarNameOf(entry.name)) });
       }
     }
   };
@@ -84,7 +93,7 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
     const info = await lstat(path).catch(() => null);
     if (!info) skipped.push({ path, reason: 'it is not there any more' });
     else if (info.isSymbolicLink()) skipped.push({ path, reason: 'a link: only regular files are taken' });
-    else if (info.isDirectory()) await walk(path, path, '');
+    else if (info.isDirectory()) await walk(path, path, '', false);
     else if (!info.isFile()) skipped.push({ path, reason: 'not a regular file' });
     else {
       const reason = skipReason(basename(path));
