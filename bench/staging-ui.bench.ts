@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ import { createIpcHandlers } from '../main/app/ipc-handlers.js';
 import { startWebBridge } from '../main/app/web-bridge.js';
 import { Engine } from '../main/engine/index.js';
 import { fireDrop, prepareDrop } from './browser-drop.js';
-import { observeMachine } from './machine.js';
+import { observeMachine, processCpuMs } from './machine.js';
 import { convergence, timed, type BenchResult } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -53,6 +53,32 @@ async function watchLongTasks(page: Page): Promise<void> {
     window.__observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); });
     window.__observer.observe({ type: 'longtask' });
   })()`);
+}
+
+/**
+ * CPU time (ms) used so far by this process (the bridge, main's handlers and the engine) and
+ * by Chromium with all its child processes: a figure the machine's load does not stretch.
+ */
+function cpuSoFar(): { main: number; chromium: number } {
+  const used = process.cpuUsage();
+  // Chromium's processes: descendants of this one (Playwright started the browser) named chrom*.
+  const procs = new Map<number, { parent: number; name: string }>();
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      procs.set(Number(pid), { parent: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), name });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let at = procs.get(pid)?.parent, hops = 0; at !== undefined && at > 1 && hops < 10; at = procs.get(at)?.parent, hops++) if (at === process.pid) return true;
+    return false;
+  };
+  let chromium = 0;
+  for (const [pid, { name }] of procs) if (/chrom/i.test(name) && ours(pid)) chromium += processCpuMs(pid) ?? 0;
+  return { main: (used.user + used.system) / 1000, chromium };
 }
 
 /** The median of the runs, with how many and how far apart they were. */
@@ -95,6 +121,8 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
       await page.goto(bridge.url);
       await page.getByRole('region', { name: 'Drop files to add' }).waitFor();
       const staging = page.getByRole('region', { name: 'Staging' });
+      const droppedCpuMain: number[] = [];
+      const droppedCpuChromium: number[] = [];
       const dropped: number[] = [];
       const droppedBusy: number[] = [];
       const droppedLongest: number[] = [];
@@ -107,12 +135,16 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
         await prepareDrop(page, folder);
         await watchLongTasks(page);
         const before = await rendererCost(cdp, page);
+        const cpuBefore = cpuSoFar();
         log(`staging-ui: dropping ${FILES} files in Chromium (run ${run + 1} of ${RUNS})...`);
         const drop = await timed(async () => {
           await fireDrop(page);
           await staging.getByText(`${FILES.toLocaleString('en-US')} rows`, { exact: false }).waitFor({ timeout: 60_000 });
         });
+        const cpuAfter = cpuSoFar();
         const afterDrop = await rendererCost(cdp, page);
+        droppedCpuMain.push(cpuAfter.main - cpuBefore.main);
+        droppedCpuChromium.push(cpuAfter.chromium - cpuBefore.chromium);
         dropped.push(drop.ms);
         droppedBusy.push(afterDrop.busyMs - before.busyMs);
         droppedLongest.push(afterDrop.longestMs);
@@ -142,6 +174,8 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
         { name: 'drop 1,000 files (10 KB): staged, browser (upload + stage + render)', ...figure(dropped), ...ms, ...staged, machine },
         { name: '  renderer busy meanwhile (TaskDuration)', ...figure(droppedBusy), ...ms, machine },
         { name: '  renderer longest task meanwhile', ...figure(droppedLongest), ...ms, machine },
+        { name: '  CPU used: bridge + main (this process)', ...figure(droppedCpuMain), ...ms, machine },
+        { name: '  CPU used: Chromium (all its processes)', ...figure(droppedCpuChromium), ...ms, machine },
         { name: 'drop 1,000 files (10 KB): created and scheduled, browser', ...figure(created), ...ms, target: { value: 1500, better: 'lower' }, machine },
         { name: '  renderer busy meanwhile (TaskDuration)', ...figure(createdBusy), ...ms, machine },
         { name: '  renderer longest task meanwhile', ...figure(createdLongest), ...ms, machine },
