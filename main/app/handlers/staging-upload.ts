@@ -130,6 +130,15 @@ export function createUploadRoute(parent = tmpdir()): UploadRoute {
   };
 }
 
+/** A request the page gave up on (Cancel aborts its fetches) is an expected end, not a crash to log. */
+function interrupted(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | null)?.message === 'aborted') {
+    return new ServiceError('invalid_value', 'The upload was interrupted before all its files arrived: drop the files again');
+  }
+  return error;
+}
+
 /** Streams one file's bytes to `target`, hashing them on the way. */
 async function receiveOne(request: IncomingMessage, target: string): Promise<void> {
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
@@ -146,7 +155,7 @@ async function receiveOne(request: IncomingMessage, target: string): Promise<voi
     await pipeline(request, limit, createWriteStream(target, { mode: 0o600 }));
   } catch (error) {
     rmSync(target, { force: true });
-    throw error;
+    throw interrupted(error);
   }
   rememberWrittenHash(target, hash.digest('hex'), size);
 }
@@ -168,10 +177,14 @@ function relativeSegments(path: unknown): string[] {
 async function receiveFramed(request: IncomingMessage, batchDir: string, isCancelled: () => boolean): Promise<string[]> {
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of request) {
-    total += (chunk as Buffer).length;
-    if (total > MAX_FRAMED_BYTES) throw new ServiceError('payload_too_large', 'Too many files in one upload request');
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of request) {
+      total += (chunk as Buffer).length;
+      if (total > MAX_FRAMED_BYTES) throw new ServiceError('payload_too_large', 'Too many files in one upload request');
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    throw interrupted(error);
   }
   const body = Buffer.concat(chunks);
   const files: { rel: string[]; bytes: Buffer }[] = [];
