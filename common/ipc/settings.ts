@@ -76,15 +76,35 @@ export interface RemoteConnectionInput {
   client_secret: string;
 }
 
+/** What remote mode does not offer, and why: main refuses with these, the views say them. */
+export const REMOTE_LIMITS = {
+  search: "Search needs this machine's engine: the remote service's API has no word search. Filter by tags or upload date instead.",
+  state: "The state on each engine is not in the remote service's credential listing, so the table cannot show or filter by it; a credential's detail shows its certificates.",
+  watch: "Watch folders issue through this machine's engine, so they are off while a remote service is in use; run `proofdesk watch` against the remote service on the command line instead.",
+  tags: 'The remote service does not list its tags, so the tag filter has no suggestions; type the tags.',
+} as const;
+
 /** A saved connection as Settings shows it (no secret). */
 export interface RemoteConnection {
   base_url: string;
   auth_url: string;
   client_id: string;
+  /** True while the app's views work over this connection (kept across restarts). */
+  active?: boolean;
+  /** Why the app could not use the connection when it started, if it could not. */
+  problem?: string;
 }
 
 export interface SettingsRemoteIpc {
   'settings:remote': { args: []; result: RemoteConnection | null };
+  /**
+   * Makes every view work over the saved connection (its secret from the key store); kept in
+   * remote.json, so the app starts on it again. Refused with a sentence, nothing changed, when
+   * the service does not answer or refuses the client.
+   */
+  'settings:useRemote': { args: []; result: RemoteConnection };
+  /** Back to this machine's engine; remembered too. */
+  'settings:useEmbedded': { args: []; result: null };
   /** Gets a token and lists the engines; never throws for a service that does not answer. */
   'settings:testRemote': { args: [input: RemoteConnectionInput]; result: { ok: boolean; message: string } };
   /** Tests, then keeps the connection (DATA/remote.json, the secret in the key store). */
@@ -180,6 +200,8 @@ export const SETTINGS_REMOTE_IPC: IpcValidators<SettingsRemoteIpc> = {
   'settings:remote': noArgs('settings:remote'),
   'settings:testRemote': (args) => remoteInput('settings:testRemote', args),
   'settings:saveRemote': (args) => remoteInput('settings:saveRemote', args),
+  'settings:useRemote': noArgs('settings:useRemote'),
+  'settings:useEmbedded': noArgs('settings:useEmbedded'),
 };
 
 export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {

@@ -14,11 +14,30 @@ import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
 
+/** The remote service the app uses instead of the embedded engine (Settings › Remote connections). */
+export interface RemoteInUse {
+  service: IssuingService & { close(): Promise<void> };
+  partner: Partner;
+  baseUrl: string;
+  clientId: string;
+}
+
 export interface AppContext {
   readonly events: EventBus;
   readonly tasks: TaskRunner;
-  /** The embedded engine, or null when the app talks to a remote service only. */
+  /**
+   * The engine the views work on: the embedded engine, or null while the app uses a remote
+   * service (then every handler takes its IssuingService path). Read it on every call.
+   */
   readonly engine: Engine | null;
+  /** The data directory's own engine, whichever service is in use (Settings, the key store). */
+  readonly embedded: Engine | null;
+  /** The remote service in use, or null for the embedded engine. */
+  remote(): RemoteInUse | null;
+  /** Makes every view work over a remote service; the previous remote one is closed. */
+  useRemote(remote: RemoteInUse): Promise<void>;
+  /** Back to the embedded engine (and its first Partner when the active one is unknown). */
+  useEmbedded(): Promise<void>;
   readonly keyStore: 'keychain' | 'encrypted-file' | null;
   readonly issuingOff: string | null;
   /** The OS folder picker, where there is one (the Electron window). */
@@ -57,16 +76,52 @@ export interface AppContextOptions {
 export function createAppContext(options: AppContextOptions): AppContext {
   const events = new EventBus();
   const tasks = new InProcessTaskRunner((event) => events.emit(event));
-  const engine = options.engine ?? null;
+  const embedded = options.engine ?? null;
   let partner = options.partner;
-  let service: IssuingService | null = options.service ?? (engine && partner ? engine.serviceFor(partner.id) : null);
+  let service: IssuingService | null = options.service ?? (embedded && partner ? embedded.serviceFor(partner.id) : null);
+  let remote: RemoteInUse | null = null;
+  /** The embedded Partner to come back to from remote mode. */
+  let embeddedPartner = partner;
+  // The engine views work on: none while a remote service is in use.
+  const working = () => (remote ? null : embedded);
 
-  const partners = (): Partner[] => (engine ? engine.partners.list().map((p) => ({ id: p.id, name: p.name })) : partner ? [partner] : []);
+  const partners = (): Partner[] => {
+    const engine = working();
+    return engine ? engine.partners.list().map((p) => ({ id: p.id, name: p.name })) : partner ? [partner] : [];
+  };
+  const changed = () => {
+    if (partner) events.emit({ type: 'partner', partner });
+    events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
+  };
 
   const context: AppContext = {
     events,
     tasks,
-    engine,
+    get engine() {
+      return working();
+    },
+    embedded,
+    remote: () => remote,
+    async useRemote(next) {
+      const before = remote;
+      if (!before) embeddedPartner = partner;
+      remote = next;
+      partner = next.partner;
+      service = next.service;
+      if (before && before.service !== next.service) await before.service.close().catch(() => undefined);
+      changed();
+    },
+    async useEmbedded() {
+      const before = remote;
+      remote = null;
+      const known = embedded && embeddedPartner ? embedded.partners.find(embeddedPartner.id) : undefined;
+      const first = embedded?.partners.list()[0];
+      const record = known ?? first;
+      partner = record ? { id: record.id, name: record.name } : null;
+      service = embedded && partner ? embedded.serviceFor(partner.id) : null;
+      if (before) await before.service.close().catch(() => undefined);
+      changed();
+    },
     keyStore: options.keyStore ?? null,
     issuingOff: options.issuingOff ?? null,
     chooseFolder: options.chooseFolder ?? null,
@@ -81,6 +136,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     scope() {
       const { partner: active } = this.require();
+      const engine = working();
       if (!engine) {
         throw new ServiceError('not_found', 'The records table, search and bulk work need the embedded engine; a remote service offers the per-credential actions only.');
       }
@@ -89,6 +145,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     switchPartner(partnerId) {
       const next = partners().find((p) => p.id === partnerId);
       if (!next) throw new ServiceError('not_found', 'That Partner is not in this data directory; pick one from the list.');
+      const engine = working();
       if (!engine) throw new ServiceError('invalid_value', 'A remote service has one Partner; there is nothing to switch to.');
       partner = next;
       service = engine.serviceFor(next.id);
@@ -97,6 +154,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
       return next;
     },
   };
-  if (engine) watchJobs(context);
+  if (embedded) watchJobs(context);
   return context;
 }

@@ -11,6 +11,7 @@ import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { startWebBridge } from './web-bridge.js';
 import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
+import { resumeServiceChoice } from './handlers/settings-remote.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string', default: '0' } } });
 const rendererDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -21,6 +22,7 @@ if (!existsSync(rendererDir)) {
 const { engine, partner, issuingOff, keyStore } = await openAppEngine(values.data);
 if (issuingOff) console.error(`Issuing is off: ${issuingOff}`);
 const context = createAppContext({ engine, partner, issuingOff, keyStore });
+await resumeServiceChoice(context); // R: a remote connection in use stays in use
 const bridge = await startWebBridge({
   handlers: createIpcHandlers(context),
   events: context.events,

@@ -13,6 +13,7 @@ import { handleAll } from './trusted-ipc.js';
 import { isTrustedSender } from './trusted-sender.js';
 import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
 import { setWatchFolderDesktop } from './handlers/watch-folders-desktop.js'; // H11 watch folders
+import { resumeServiceChoice } from './handlers/settings-remote.js';
 
 // electron-vite sets ELECTRON_RENDERER_URL to its dev server in `electron-vite dev` only.
 // Otherwise the renderer is served by the app: protocol (app-protocol.ts), never from file://.
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
   });
+  await resumeServiceChoice(context); // R: a remote connection in use stays in use
   // H11 watch folders: the same OS folder picker, and the file manager, for the Watch folders view.
   setWatchFolderDesktop({
     pickFolder: () => context.chooseFolder!('Choose a folder to watch'),

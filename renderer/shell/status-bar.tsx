@@ -1,4 +1,38 @@
+import { useEffect, useState } from 'react';
 import { useShellStore, runningTasks } from './shell-store.js';
+
+/** Which service the views work on: this machine's engine, or the remote one (its address). */
+function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
+  const [remote, setRemote] = useState<string | null>(null);
+  useEffect(() => {
+    if (mode !== 'remote') return;
+    let live = true;
+    void window.proofdesk.settingsRemote().then(
+      (connection) => live && setRemote(connection?.base_url ?? null),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [mode]);
+  return (
+    <span className="status-item" data-testid="status-service">
+      {mode === 'remote' ? (
+        <>
+          Service <strong>remote</strong>
+          {remote && (
+            <>
+              {' '}
+              <code>{remote}</code>
+            </>
+          )}
+        </>
+      ) : (
+        <>Service <strong>this machine</strong></>
+      )}
+    </span>
+  );
+}
 
 const KEY_STORE_LABEL = { keychain: 'Keys in the OS keychain', 'encrypted-file': 'Keys in an encrypted file' } as const;
 
@@ -38,6 +72,7 @@ export function StatusBar() {
               <span>No Partner yet: set one up on the first-run page.</span> /* H10: the first run makes it */
             )}
           </span>
+          <ServiceInUse mode={status.mode} />
           {status.engines.map((engine) => (
             <span key={engine.id} className="status-item" title={engine.detail ?? undefined} data-testid={`status-engine-${engine.id}`}>
               <span className={`dot dot-${engine.chain}`} aria-hidden="true" />
