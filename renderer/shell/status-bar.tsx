@@ -75,12 +75,13 @@ export function StatusBar() {
           <ServiceInUse mode={status.mode} />
           {status.engines.map((engine) => (
             <span key={engine.id} className="status-item" title={engine.detail ?? undefined} data-testid={`status-engine-${engine.id}`}>
-              <span className={`dot dot-${engine.chain}`} aria-hidden="true" />
-              <code>{engine.id}</code> {engine.environment}, chain {engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}
+              <span className={`dot dot-${status.mode === 'remote' ? 'unknown' : engine.chain}`} aria-hidden="true" />
+              <code>{engine.id}</code> {engine.environment},{' '}
+              {status.mode === 'remote' ? 'on the remote service' : `chain ${engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}`}
             </span>
           ))}
           <span className="status-item" data-testid="status-keys">
-            {status.keyStore ? KEY_STORE_LABEL[status.keyStore] : status.mode === 'remote' ? 'Keys kept by the remote service' : 'No key store'}
+            {status.mode === 'remote' ? 'Keys kept by the remote service' : status.keyStore ? KEY_STORE_LABEL[status.keyStore] : 'No key store'}
           </span>
           {status.issuingOff && (
             <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
