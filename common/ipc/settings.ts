@@ -119,10 +119,21 @@ export interface SettingsIpc extends SettingsEnginesIpc, SettingsRemoteIpc {
   /** Replaces the active Partner's client secret; the old one stops working at once. */
   'settings:newSecret': { args: []; result: NewClientSecret };
   'settings:keys': { args: []; result: KeysInfo };
-  /** Writes an encrypted backup of the active Partner's keys to a file path. */
-  'settings:backupKeys': { args: [path: string, passphrase: string]; result: { path: string; address: string } };
-  /** Restores a Partner from a backup file and makes it the active one. */
-  'settings:restoreKeys': { args: [path: string, passphrase: string]; result: PartnerSettings };
+  /**
+   * Asks where to save (the OS save dialog, in main) and writes an encrypted backup of the active
+   * Partner's keys there; null when the admin cancels. Where main has no dialog (the browser
+   * bridge) it refuses: use `settings:backupKeysFile`, which the page downloads.
+   */
+  'settings:backupKeys': { args: [passphrase: string]; result: { path: string; address: string } | null };
+  /** The encrypted backup as a file's name and text, for the browser bridge's download. */
+  'settings:backupKeysFile': { args: [passphrase: string]; result: { fileName: string; content: string; address: string } };
+  /**
+   * Asks for a backup file (the OS open dialog, in main), restores its Partner and makes it the
+   * active one; null when the admin cancels. The browser bridge uses `settings:restoreKeysFile`.
+   */
+  'settings:restoreKeys': { args: [passphrase: string]; result: PartnerSettings | null };
+  /** Restores from an uploaded backup file's text (the browser bridge). */
+  'settings:restoreKeysFile': { args: [fileName: string, content: string, passphrase: string]; result: PartnerSettings };
 }
 
 
@@ -220,11 +231,19 @@ export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
   'settings:newSecret': noArgs('settings:newSecret'),
   'settings:keys': noArgs('settings:keys'),
   'settings:backupKeys': (args) => {
-    expectArgCount('settings:backupKeys', args, 2);
-    return [expectString(args[0], 'path', 4096), expectString(args[1], 'passphrase', 1000)];
+    expectArgCount('settings:backupKeys', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
+  },
+  'settings:backupKeysFile': (args) => {
+    expectArgCount('settings:backupKeysFile', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
   },
   'settings:restoreKeys': (args) => {
-    expectArgCount('settings:restoreKeys', args, 2);
-    return [expectString(args[0], 'path', 4096), expectString(args[1], 'passphrase', 1000)];
+    expectArgCount('settings:restoreKeys', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
+  },
+  'settings:restoreKeysFile': (args) => {
+    expectArgCount('settings:restoreKeysFile', args, 3);
+    return [expectString(args[0], 'fileName', 1000), expectString(args[1], 'content', 1024 * 1024), expectString(args[2], 'passphrase', 1000)];
   },
 };

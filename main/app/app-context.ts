@@ -42,6 +42,8 @@ export interface AppContext {
   readonly issuingOff: string | null;
   /** The OS folder picker, where there is one (the Electron window). */
   readonly chooseFolder: ((title: string) => Promise<string | null>) | null;
+  /** The OS save / open file dialogs, where there are (the Electron window); null when cancelled. */
+  readonly chooseFile: ((request: FileDialogRequest) => Promise<string | null>) | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -57,6 +59,15 @@ export interface AppContext {
   switchPartner(partnerId: string): Partner;
 }
 
+/** What main's file dialog asks: save a new file (with a suggested name) or open one. */
+export interface FileDialogRequest {
+  kind: 'save' | 'open';
+  title: string;
+  defaultName?: string;
+  /** File name extensions offered (without the dot). */
+  extensions?: string[];
+}
+
 export interface AppContextOptions {
   engine?: Engine | null;
   /** The first active Partner (default: the engine's first). */
@@ -66,6 +77,7 @@ export interface AppContextOptions {
   keyStore?: 'keychain' | 'encrypted-file' | null;
   issuingOff?: string | null;
   chooseFolder?: (title: string) => Promise<string | null>;
+  chooseFile?: (request: FileDialogRequest) => Promise<string | null>;
 }
 
 /**
@@ -125,6 +137,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     keyStore: options.keyStore ?? null,
     issuingOff: options.issuingOff ?? null,
     chooseFolder: options.chooseFolder ?? null,
+    chooseFile: options.chooseFile ?? null,
     partner: () => partner,
     partners,
     service: () => service,

@@ -91,6 +91,18 @@ async function main(): Promise<void> {
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
+    // R: key backup and restore ask where with the OS dialogs, never a typed path.
+    chooseFile: async ({ kind, title, defaultName, extensions }) => {
+      const filters = extensions ? [{ name: 'Proofdesk key backup', extensions }] : [];
+      if (kind === 'save') {
+        const options = { title, defaultPath: defaultName, filters };
+        const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+        return chosen.canceled ? null : (chosen.filePath ?? null);
+      }
+      const options = { title, filters, properties: ['openFile'] as 'openFile'[] };
+      const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+    },
   });
   await resumeServiceChoice(context); // R: a remote connection in use stays in use
   // H11 watch folders: the same OS folder picker, and the file manager, for the Watch folders view.

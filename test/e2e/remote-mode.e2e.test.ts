@@ -131,7 +131,7 @@ describe('remote mode against `serve` in another process', () => {
     await tags.fill('remote-class');
     await tags.press('Enter');
     // Leave the field first: its blur applies the filter again, which clears a selection.
-    await tags.evaluate((element) => (element as HTMLElement).blur());
+    await tags.evaluate((element) => (element as unknown as { blur(): void }).blur());
     await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('3 credentials');
     await screenshot(page, 'remote-mode', '3-records');
     await expectAccessible(page);

@@ -174,14 +174,19 @@ describe('first run, Settings, key backup and restore', () => {
     await expect.poll(() => accounts.getByRole('row').filter({ hasText: 'local' }).textContent(), { timeout: 20_000 }).toMatch(/local.*31337.*demo.*\d/);
     expect(await page.getByTestId('settings-signing-key').textContent()).toMatch(/^[0-9a-f]{64}$/);
 
-    await page.getByRole('textbox', { name: 'Backup file to write' }).fill(backup());
+    // No typed path: the browser bridge downloads the backup (the Electron window asks with main's save dialog).
+    expect(await page.getByRole('textbox', { name: 'Backup file to write' }).count()).toBe(0);
     await page.getByLabel('New backup passphrase').fill(PASSPHRASE);
     await page.getByLabel('Type the backup passphrase again').fill('a long backup passphrasf');
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('The two passphrases differ');
     expect(await page.getByRole('button', { name: 'Back up keys' }).isDisabled()).toBe(true);
     await page.getByLabel('Type the backup passphrase again').fill(PASSPHRASE);
+    const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Back up keys' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Backed up to' }).count()).toBe(1);
+    const downloaded = await download;
+    expect(downloaded.suggestedFilename()).toBe('Acme University.proofdesk-keys');
+    await downloaded.saveAs(backup());
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'your browser downloads Acme University.proofdesk-keys' }).count()).toBe(1);
     const text = readFileSync(backup(), 'utf8');
     expect(text).toContain('proofdesk-key-backup');
     expect(text).not.toContain(PASSPHRASE);
@@ -194,7 +199,8 @@ describe('first run, Settings, key backup and restore', () => {
     const machine = await openMachine('data-2');
     const { page, problems } = await openPage(machine);
     await page.getByRole('heading', { name: 'Welcome to Proofdesk' }).waitFor();
-    await page.getByRole('textbox', { name: 'Backup file to restore' }).fill(backup());
+    // An upload, not a typed path.
+    await page.getByLabel('Backup file to restore').setInputFiles(backup());
     await page.getByLabel('Backup passphrase').fill('not the passphrase');
     await page.getByRole('button', { name: 'Restore keys' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('passphrase does not open this backup');
@@ -325,7 +331,7 @@ describe('first run, Settings, key backup and restore', () => {
       await screenshot(page, 'settings', '11-remote');
       await expectAccessible(page);
       const file = readFileSync(join(machine.fixture.dataDir, 'remote.json'), 'utf8');
-      expect(JSON.parse(file)).toEqual({ base_url: baseUrl, auth_url: new URL(baseUrl).origin, client_id: client.client_id });
+      expect(JSON.parse(file)).toEqual({ base_url: baseUrl, auth_url: new URL(baseUrl).origin, client_id: client.client_id, active: false });
       expect(file).not.toContain(client.client_secret);
       expect(await machine.fixture.secrets.get(`remote/${client.client_id}/client-secret`)).toBe(client.client_secret);
       expect(problems).toEqual([]);
