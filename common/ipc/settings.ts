@@ -29,7 +29,15 @@ export interface SettingsOverview {
   keyStoreProblem: string | null;
   /** `remote`: Partner and keys belong to the remote service; Settings offers little. */
   mode: 'embedded' | 'remote';
+  /**
+   * No keychain, and the keys are (or will be) in the encrypted file of the data directory:
+   * `unlock` asks for its passphrase, `create` for a new one typed twice. Null otherwise.
+   */
+  keyLock: 'unlock' | 'create' | null;
 }
+
+/** Shortest passphrase for a new encrypted keys file. */
+export const MIN_KEYS_PASSPHRASE = 10;
 
 /** The first run's answers. */
 export interface FirstRunInput {
@@ -116,6 +124,10 @@ export interface SettingsIpc extends SettingsEnginesIpc, SettingsRemoteIpc {
   /** Makes the first Partner with its keys, and makes it the active one. */
   'settings:firstRun': { args: [input: FirstRunInput]; result: { partner: PartnerSettings } & NewClientSecret };
   'settings:setInterval': { args: [interval: string]; result: PartnerSettings };
+  /** Opens the encrypted keys file with its passphrase (kept in main's memory only). */
+  'settings:unlockKeys': { args: [passphrase: string]; result: SettingsOverview };
+  /** Makes the encrypted keys file under a new passphrase, typed twice. */
+  'settings:createPassphrase': { args: [passphrase: string, again: string]; result: SettingsOverview };
   /** Replaces the active Partner's client secret; the old one stops working at once. */
   'settings:newSecret': { args: []; result: NewClientSecret };
   'settings:keys': { args: []; result: KeysInfo };
@@ -229,6 +241,14 @@ export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
     return [expectString(args[0], 'interval', 20)];
   },
   'settings:newSecret': noArgs('settings:newSecret'),
+  'settings:unlockKeys': (args) => {
+    expectArgCount('settings:unlockKeys', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
+  },
+  'settings:createPassphrase': (args) => {
+    expectArgCount('settings:createPassphrase', args, 2);
+    return [expectString(args[0], 'passphrase', 1000), expectString(args[1], 'again', 1000)];
+  },
   'settings:keys': noArgs('settings:keys'),
   'settings:backupKeys': (args) => {
     expectArgCount('settings:backupKeys', args, 1);

@@ -39,7 +39,12 @@ export interface AppContext {
   /** Back to the embedded engine (and its first Partner when the active one is unknown). */
   useEmbedded(): Promise<void>;
   readonly keyStore: 'keychain' | 'encrypted-file' | null;
+  /** Why issuing is off, when it is; null again once a locked key store is unlocked. */
   readonly issuingOff: string | null;
+  /** `unlock` / `create`: the encrypted keys file waits for its passphrase; null otherwise. */
+  keyLock(): KeyLockState;
+  /** Opens the locked key store with the passphrase (a wrong one: `invalid_value`, nothing changed). */
+  unlockKeys(passphrase: string): Promise<void>;
   /** The OS folder picker, where there is one (the Electron window). */
   readonly chooseFolder: ((title: string) => Promise<string | null>) | null;
   /** The OS save / open file dialogs, where there are (the Electron window); null when cancelled. */
@@ -68,6 +73,14 @@ export interface FileDialogRequest {
   extensions?: string[];
 }
 
+export type KeyLockState = 'unlock' | 'create' | null;
+
+/** A key store that opens with a passphrase typed in the app (main/workspace/settings/unlockable-store.ts). */
+export interface KeyLock {
+  lockState(): KeyLockState;
+  unlock(passphrase: string): Promise<void>;
+}
+
 export interface AppContextOptions {
   engine?: Engine | null;
   /** The first active Partner (default: the engine's first). */
@@ -78,6 +91,10 @@ export interface AppContextOptions {
   issuingOff?: string | null;
   chooseFolder?: (title: string) => Promise<string | null>;
   chooseFile?: (request: FileDialogRequest) => Promise<string | null>;
+  /** The locked key store, when the keys wait for a passphrase typed in the app. */
+  keyLock?: KeyLock;
+  /** Called once the key store is unlocked (the app starts issuing then). */
+  onKeysUnlocked?: () => void;
 }
 
 /**
@@ -92,6 +109,8 @@ export function createAppContext(options: AppContextOptions): AppContext {
   let partner = options.partner;
   let service: IssuingService | null = options.service ?? (embedded && partner ? embedded.serviceFor(partner.id) : null);
   let remote: RemoteInUse | null = null;
+  let keyStore = options.keyStore ?? null;
+  let issuingOff = options.issuingOff ?? null;
   /** The embedded Partner to come back to from remote mode. */
   let embeddedPartner = partner;
   // The engine views work on: none while a remote service is in use.
@@ -134,8 +153,22 @@ export function createAppContext(options: AppContextOptions): AppContext {
       if (before) await before.service.close().catch(() => undefined);
       changed();
     },
-    keyStore: options.keyStore ?? null,
-    issuingOff: options.issuingOff ?? null,
+    get keyStore() {
+      return keyStore;
+    },
+    get issuingOff() {
+      return issuingOff;
+    },
+    keyLock: () => options.keyLock?.lockState() ?? null,
+    async unlockKeys(passphrase) {
+      if (!options.keyLock) throw new ServiceError('invalid_value', 'The keys are not kept in a file that waits for a passphrase here; there is nothing to unlock.');
+      if (options.keyLock.lockState() === null) return;
+      await options.keyLock.unlock(passphrase);
+      keyStore = 'encrypted-file';
+      issuingOff = null;
+      options.onKeysUnlocked?.();
+      changed();
+    },
     chooseFolder: options.chooseFolder ?? null,
     chooseFile: options.chooseFile ?? null,
     partner: () => partner,

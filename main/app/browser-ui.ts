@@ -19,9 +19,10 @@ if (!existsSync(rendererDir)) {
   console.error('The renderer is not built yet: run `npm run build` first.');
   process.exit(2);
 }
-const { engine, partner, issuingOff, keyStore } = await openAppEngine(values.data);
+const { engine, partner, issuingOff, keyStore, keyLock, startIssuing, stopIssuing } = await openAppEngine(values.data);
 if (issuingOff) console.error(`Issuing is off: ${issuingOff}`);
-const context = createAppContext({ engine, partner, issuingOff, keyStore });
+// R: without a keychain the app asks for the encrypted keys file's passphrase (keyLock).
+const context = createAppContext({ engine, partner, issuingOff, keyStore, ...(keyLock ? { keyLock } : {}), ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}) });
 await resumeServiceChoice(context); // R: a remote connection in use stays in use
 const bridge = await startWebBridge({
   handlers: createIpcHandlers(context),
@@ -37,6 +38,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void bridge.close().then(async () => {
       await stopWatchFolders(); // H11 watch folders
+      stopIssuing();
       await engine.close();
       process.exit(0);
     });

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  const { engine, partner, issuingOff, keyStore } = await openAppEngine();
+  const { engine, partner, issuingOff, keyStore, keyLock, startIssuing, stopIssuing } = await openAppEngine();
   if (issuingOff) console.warn(`Issuing is off: ${issuingOff}`);
   // Closing saves the local chain's state: hold the quit until it is done.
   let closed = false;
@@ -74,6 +74,7 @@ async function main(): Promise<void> {
     event.preventDefault();
     // H11: the watch folders' ingesters finish or journal their work first, then the engine closes.
     void stopWatchFolders()
+      .then(() => stopIssuing())
       .then(() => engine.close())
       .finally(() => {
         closed = true;
@@ -86,6 +87,9 @@ async function main(): Promise<void> {
     partner,
     issuingOff,
     keyStore,
+    // R: without a keychain the app asks for the encrypted keys file's passphrase.
+    ...(keyLock ? { keyLock } : {}),
+    ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}),
     chooseFolder: async (title) => {
       const options = { title, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);

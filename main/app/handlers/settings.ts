@@ -6,7 +6,7 @@
 import { formatEther } from 'viem';
 import { parseDuration } from '../../../common/duration.js';
 import { ServiceError } from '../../../common/errors.js';
-import type { EngineAccount, KeysInfo, PartnerSettings, SettingsIpc } from '../../../common/ipc/settings.js';
+import { MIN_KEYS_PASSPHRASE, type EngineAccount, type KeysInfo, type PartnerSettings, type SettingsIpc, type SettingsOverview } from '../../../common/ipc/settings.js';
 import type { Engine, PartnerRecord } from '../../engine/index.js';
 import { backUpPartnerKeys, backupFileName, restorePartnerKeys, restorePartnerKeysFromText, sealPartnerKeys } from '../../workspace/settings/key-backup.js';
 
@@ -40,6 +40,11 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
     return record;
   };
 
+  const overview = async (): Promise<SettingsOverview> => {
+    const partner = ctx.partner();
+    const record = partner && ctx.engine ? ctx.engine.partners.find(partner.id) : undefined;
+    return { partner: record ? toSettings(record) : null, keyStore: ctx.keyStore, keyStoreProblem: ctx.issuingOff, mode: ctx.engine ? 'embedded' : 'remote', keyLock: ctx.keyLock() };
+  };
   /** Main's file dialog (Electron); the browser bridge downloads and uploads instead. */
   const dialog = () => {
     if (!ctx.chooseFile) throw new ServiceError('invalid_value', 'There is no file dialog here: in the browser the backup is downloaded and restored from an uploaded file.');
@@ -53,10 +58,18 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
   return {
     ...createSettingsEnginesHandlers(ctx),
     ...createSettingsRemoteHandlers(ctx),
-    'settings:get': async () => {
-      const partner = ctx.partner();
-      const record = partner && ctx.engine ? ctx.engine.partners.find(partner.id) : undefined;
-      return { partner: record ? toSettings(record) : null, keyStore: ctx.keyStore, keyStoreProblem: ctx.issuingOff, mode: ctx.engine ? 'embedded' : 'remote' };
+    'settings:get': async () => overview(),
+    'settings:unlockKeys': async (passphrase) => {
+      if (ctx.keyLock() !== 'unlock') throw new ServiceError('invalid_value', 'There is no locked keys file to unlock here.');
+      await ctx.unlockKeys(passphrase);
+      return overview();
+    },
+    'settings:createPassphrase': async (passphrase, again) => {
+      if (ctx.keyLock() !== 'create') throw new ServiceError('invalid_value', 'The encrypted keys file exists already: type its passphrase to unlock it instead.');
+      if (passphrase !== again) throw new ServiceError('invalid_value', 'The two passphrases differ: type the same one twice.');
+      if (passphrase.length < MIN_KEYS_PASSPHRASE) throw new ServiceError('invalid_value', `The passphrase needs at least ${MIN_KEYS_PASSPHRASE} characters.`);
+      await ctx.unlockKeys(passphrase);
+      return overview();
     },
     'settings:firstRun': async (input) => {
       const seconds = parseDuration(input.issuingInterval);
