@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useShellStore, runningTasks } from './shell-store.js';
+import { UnlockKeys } from '../settings/unlock-dialog.js';
 
 /** Which service the views work on: this machine's engine, or the remote one (its address). */
 function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
@@ -87,6 +88,9 @@ export function StatusBar() {
             <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
               Issuing is off: {status.issuingOff}
             </span>
+          )}
+          {status.issuingOff && status.mode === 'embedded' && (
+            <UnlockKeys issuingOff={status.issuingOff} />
           )}
         </>
       )}
