@@ -7,7 +7,7 @@ import { toServiceError } from '../ipc-error.js';
  * opens the existing file, `create` chooses a passphrase for a new one (typed twice). Main keeps
  * it in memory only; a wrong one is refused with a sentence and nothing changes.
  */
-export function PassphraseForm({ mode, onDone }: { mode: 'unlock' | 'create'; onDone: (overview: SettingsOverview) => void }) {
+export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock' | 'create'; onDone: (overview: SettingsOverview) => void; titled?: boolean }) {
   const [first, setFirst] = useState('');
   const [second, setSecond] = useState('');
   const [busy, setBusy] = useState(false);
@@ -20,7 +20,8 @@ export function PassphraseForm({ mode, onDone }: { mode: 'unlock' | 'create'; on
 
   return (
     <form
-      aria-labelledby={`${id}-title`}
+      // In a dialog the dialog's title names it: no second heading.
+      {...(titled ? { 'aria-labelledby': `${id}-title` } : { 'aria-label': title })}
       onSubmit={(e) => {
         e.preventDefault();
         if (mismatch || short) return;
@@ -42,7 +43,7 @@ export function PassphraseForm({ mode, onDone }: { mode: 'unlock' | 'create'; on
         );
       }}
     >
-      <h2 id={`${id}-title`}>{title}</h2>
+      {titled && <h2 id={`${id}-title`}>{title}</h2>}
       <p className="muted">
         {creating
           ? `There is no OS keychain here, so the keys go into an encrypted file in the data directory (secrets.enc.json), locked with a passphrase you choose. Proofdesk asks for it each time it starts; without it the keys cannot be used.`

@@ -44,6 +44,7 @@ export function UnlockKeys({ issuingOff }: { issuingOff: string | null }) {
         <Modal title="Unlock the keys" onClose={() => setOpen(false)}>
           <PassphraseForm
             mode="unlock"
+            titled={false}
             onDone={() => {
               setOpen(false);
               setLocked(false);
