@@ -109,6 +109,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
   let partner = options.partner;
   let service: IssuingService | null = options.service ?? (embedded && partner ? embedded.serviceFor(partner.id) : null);
   let remote: RemoteInUse | null = null;
+  let stopRemoteWatch = () => {};
   let keyStore = options.keyStore ?? null;
   let issuingOff = options.issuingOff ?? null;
   /** The embedded Partner to come back to from remote mode. */
@@ -139,12 +140,16 @@ export function createAppContext(options: AppContextOptions): AppContext {
       remote = next;
       partner = next.partner;
       service = next.service;
+      stopRemoteWatch();
+      stopRemoteWatch = watchRemoteJobs(events, next.service);
       if (before && before.service !== next.service) await before.service.close().catch(() => undefined);
       changed();
     },
     async useEmbedded() {
       const before = remote;
       remote = null;
+      stopRemoteWatch();
+      stopRemoteWatch = () => {};
       const known = embedded && embeddedPartner ? embedded.partners.find(embeddedPartner.id) : undefined;
       const first = embedded?.partners.list()[0];
       const record = known ?? first;
@@ -202,4 +207,45 @@ export function createAppContext(options: AppContextOptions): AppContext {
   };
   if (embedded) watchJobs(context);
   return context;
+}
+
+/** How often a remote service's jobs are looked at while a window listens. */
+const REMOTE_JOBS_EVERY_MS = 3_000;
+/** The newest jobs looked at each time (the spec pages; older jobs rarely move). */
+const REMOTE_JOBS_PAGE = 200;
+
+/**
+ * A remote service tells no one when its jobs move: like job-watcher.ts for the engine, main
+ * asks for the newest jobs every few seconds while a window listens and reports what changed
+ * (`job` events, then `counts`). Returns the function that stops it.
+ */
+function watchRemoteJobs(events: EventBus, service: IssuingService): () => void {
+  let known: Map<string, string> | null = null;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (events.size === 0 || busy) return;
+    busy = true;
+    service
+      .listJobs({ sort_by: 'created_date', order: 'desc', per_page: REMOTE_JOBS_PAGE })
+      .then((page) => {
+        const next = new Map(page.items.map((job) => [job.uid, job.status]));
+        if (known) {
+          let changed = next.size !== known.size;
+          for (const job of page.items) {
+            if (known.get(job.uid) === job.status) continue;
+            changed = true;
+            events.emit({ type: 'job', job_uid: job.uid, engine: job.chain, status: job.status });
+          }
+          if (changed) events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
+        }
+        known = next;
+      })
+      // A service that does not answer now may answer next time; the views say so when asked.
+      .catch(() => undefined)
+      .finally(() => {
+        busy = false;
+      });
+  }, REMOTE_JOBS_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

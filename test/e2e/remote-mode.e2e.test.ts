@@ -162,8 +162,40 @@ describe('remote mode against `serve` in another process', () => {
     // Jobs: the remote Partner's job.
     await section(page, 'Jobs');
     const jobs = page.getByRole('grid', { name: 'Jobs' });
-    await expect.poll(() => jobs.getByRole('row').filter({ hasText: 'scheduled' }).count(), { timeout: 20_000 }).toBe(1);
+    const jobRow = jobs.getByRole('row').filter({ hasText: 'scheduled' });
+    await expect.poll(() => jobRow.count(), { timeout: 20_000 }).toBe(1);
     await screenshot(page, 'remote-mode', '5-jobs');
+    await expectAccessible(page);
+
+    // Issue now on the remote's demo engine; its state reaches the view without a reload.
+    await jobRow.click();
+    await page.getByRole('complementary', { name: 'Job detail' }).getByRole('button', { name: 'Issue now' }).click();
+    await expect.poll(() => jobs.getByRole('row').nth(1).textContent(), { timeout: 120_000, interval: 500 }).toContain('finished');
+
+    // Its detail, verification and proof come from the remote service.
+    await section(page, 'Records');
+    const panel = page.getByRole('complementary', { name: 'Credential detail' });
+    const heading = panel.getByRole('heading', { name: 'Remote diploma 2' });
+    await expect
+      .poll(async () => {
+        await row(page, 'Remote diploma 2').click();
+        await page.keyboard.press('Enter');
+        return heading.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        );
+      }, { timeout: 30_000 })
+      .toBe(true);
+    await expect.poll(() => panel.getByRole('table', { name: 'Certificates' }).textContent(), { timeout: 20_000 }).toContain('issued');
+    await panel.getByRole('button', { name: 'Verify now' }).click();
+    await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('Result: ok');
+    const download = page.waitForEvent('download');
+    await panel.getByRole('button', { name: 'Download proof' }).click();
+    const proof = await download;
+    expect(proof.suggestedFilename()).toBe('Remote diploma 2.proof.json');
+    const [certificate] = (await remote.listCertificates({ credential_uid: second, per_page: 0 })).items;
+    expect(readFileSync((await proof.path())!, 'utf8')).toBe(await remote.downloadCertificate(certificate!.certificate.uid));
+    await screenshot(page, 'remote-mode', '6-detail');
     await expectAccessible(page);
     // The one refused call is the save with the wrong secret (400, shown as the sentence above).
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
@@ -190,7 +222,7 @@ describe('remote mode against `serve` in another process', () => {
     await section(page, 'Records');
     await expect.poll(() => row(page, 'Local only').count(), { timeout: 20_000 }).toBe(1);
     expect(await page.getByRole('searchbox', { name: 'Search records' }).isDisabled()).toBe(false);
-    await screenshot(page, 'remote-mode', '6-back-to-embedded');
+    await screenshot(page, 'remote-mode', '7-back-to-embedded');
     expect(problems).toEqual([]);
   }, 120_000);
 });
