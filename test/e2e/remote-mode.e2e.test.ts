@@ -197,6 +197,11 @@ describe('remote mode against `serve` in another process', () => {
     expect(readFileSync((await proof.path())!, 'utf8')).toBe(await remote.downloadCertificate(certificate!.certificate.uid));
     await screenshot(page, 'remote-mode', '6-detail');
     await expectAccessible(page);
+
+    // Watch folders need this machine's engine: off, with the reason.
+    await section(page, 'Watch folders');
+    await expect.poll(() => page.getByTestId('watch-remote-note').textContent()).toContain('proofdesk watch');
+    expect(await page.getByRole('button', { name: 'Add watch folder' }).isDisabled()).toBe(true);
     // The one refused call is the save with the wrong secret (400, shown as the sentence above).
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
   }, 240_000);
