@@ -141,7 +141,13 @@ export function createAppContext(options: AppContextOptions): AppContext {
       partner = next.partner;
       service = next.service;
       stopRemoteWatch();
-      stopRemoteWatch = watchRemoteJobs(events, next.service);
+      stopRemoteWatch = watchRemoteJobs(events, next.service, (named) => {
+        // The spec has no "who am I": the Partner's name shows once it has a job.
+        if (remote !== next || partner?.id === named.id) return;
+        partner = named;
+        next.partner = named;
+        events.emit({ type: 'partner', partner: named });
+      });
       if (before && before.service !== next.service) await before.service.close().catch(() => undefined);
       changed();
     },
@@ -219,7 +225,7 @@ const REMOTE_JOBS_PAGE = 200;
  * asks for the newest jobs every few seconds while a window listens and reports what changed
  * (`job` events, then `counts`). Returns the function that stops it.
  */
-function watchRemoteJobs(events: EventBus, service: IssuingService): () => void {
+function watchRemoteJobs(events: EventBus, service: IssuingService, onPartner: (partner: Partner) => void): () => void {
   let known: Map<string, string> | null = null;
   let busy = false;
   const timer = setInterval(() => {
@@ -229,6 +235,7 @@ function watchRemoteJobs(events: EventBus, service: IssuingService): () => void 
       .listJobs({ sort_by: 'created_date', order: 'desc', per_page: REMOTE_JOBS_PAGE })
       .then((page) => {
         const next = new Map(page.items.map((job) => [job.uid, job.status]));
+        if (page.items[0]) onPartner(page.items[0].partner);
         if (known) {
           let changed = next.size !== known.size;
           for (const job of page.items) {

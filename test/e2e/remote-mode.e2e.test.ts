@@ -171,6 +171,8 @@ describe('remote mode against `serve` in another process', () => {
     await jobRow.click();
     await page.getByRole('complementary', { name: 'Job detail' }).getByRole('button', { name: 'Issue now' }).click();
     await expect.poll(() => jobs.getByRole('row').nth(1).textContent(), { timeout: 120_000, interval: 500 }).toContain('finished');
+    // The remote Partner's name, known from its job (the spec has no "who am I").
+    await expect.poll(() => page.getByTestId('status-partner').textContent(), { timeout: 20_000 }).toContain('Remote College');
 
     // Its detail, verification and proof come from the remote service.
     await section(page, 'Records');
