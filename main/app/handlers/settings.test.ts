@@ -3,7 +3,7 @@
  * the first run refuses bad input and a missing key store with what to do and makes nothing;
  * a new client secret replaces the old; a remote connection says Settings belongs to it.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isServiceError } from '../../../common/errors.js';
@@ -12,6 +12,7 @@ import { MemorySecretStore } from '../../secrets/index.js';
 import { makeTempDir } from '../../../test/support/engine-fixture.js';
 import { createAppContext, type FileDialogRequest } from '../app-context.js';
 import { createIpcHandlers, invokeIpcHandler } from '../ipc-handlers.js';
+import { resumeServiceChoice } from './settings-remote.js';
 
 const open: Array<{ engine: Engine; dir: string }> = [];
 
@@ -133,5 +134,25 @@ describe('settings handlers', () => {
     expect(second.engine.partners.list()).toEqual([]);
     const restored = await invokeIpcHandler(second.handlers, 'settings:restoreKeysFile', ['Acme.proofdesk-keys', file.content, 'a long backup passphrase']);
     expect(restored.id).toBe(made.partner.id);
+  });
+
+  it('remote connections: nothing to use before one is saved; a service that does not answer at start leaves the app on its engine and says why', async () => {
+    const { handlers, ctx, engine } = handlersFor();
+    expect(await refusal(invokeIpcHandler(handlers, 'settings:useRemote', []))).toMatchObject({ id: 'not_found' });
+    // A connection in use when the app last ran, whose service is gone now (nothing listens on port 9).
+    writeFileSync(join(engine.dataDir, 'remote.json'), JSON.stringify({ base_url: 'http://127.0.0.1:9/api', auth_url: 'http://127.0.0.1:9', client_id: 'pd-gone', active: true }));
+    await engine.secretStore!.set('remote/pd-gone/client-secret', 'the secret');
+    await resumeServiceChoice(ctx);
+    expect(ctx.remote()).toBeNull();
+    const saved = await invokeIpcHandler(handlers, 'settings:remote', []);
+    expect(saved).toMatchObject({ base_url: 'http://127.0.0.1:9/api', active: false });
+    expect(saved?.problem).toContain('No answer from http://127.0.0.1:9/api');
+    expect(saved?.problem).not.toContain('the secret');
+    const refused = await refusal(invokeIpcHandler(handlers, 'settings:useRemote', []));
+    expect(refused.message).toMatch(/^Not switched: No answer from/);
+    expect(ctx.remote()).toBeNull();
+    // A secret missing from the key store: what to do.
+    await engine.secretStore!.delete('remote/pd-gone/client-secret');
+    expect((await refusal(invokeIpcHandler(handlers, 'settings:useRemote', []))).message).toContain('type it again');
   });
 });
