@@ -8,7 +8,8 @@
  * Screenshots in build/screenshots/remote-mode-*.png; axe-core on each view.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +20,7 @@ import { resumeServiceChoice } from '../../main/app/handlers/settings-remote.js'
 import { REALM } from '../../main/engine/index.js';
 import { RemoteService } from '../../main/remote/index.js';
 import { REPO_ROOT } from '../support/issuing-fixture.js';
+import { dropFiles } from './drop-files.js';
 import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
 let work: string;
@@ -200,6 +202,19 @@ describe('remote mode against `serve` in another process', () => {
     await screenshot(page, 'remote-mode', '6-detail');
     await expectAccessible(page);
 
+    // Files dropped on the window become credentials of the remote Partner (uploaded through its API).
+    await panel.getByRole('button', { name: 'Close detail' }).click();
+    const path = join(work, 'remote-transcript.pdf');
+    writeFileSync(path, 'a transcript made in remote mode');
+    await dropFiles(page, [path]);
+    const staging = page.getByRole('region', { name: 'Staging' });
+    await staging.getByRole('textbox', { name: 'Title of remote-transcript.pdf' }).waitFor();
+    await staging.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(async () => (await remote.listCredentials({ per_page: 0 })).items.map((c) => c.title), { timeout: 30_000 }).toContain('remote-transcript.pdf');
+    const made = (await remote.listCredentials({ per_page: 0 })).items.find((c) => c.title === 'remote-transcript.pdf')!;
+    expect(made.files[0]!.file_hash).toBe(createHash('sha256').update('a transcript made in remote mode').digest('hex'));
+    expect(await workspace.engine.serviceFor(workspace.partner.id).listCredentials({ per_page: 1 })).toMatchObject({ total_items: 1 });
+
     // Watch folders need this machine's engine: off, with the reason.
     await section(page, 'Watch folders');
     await expect.poll(() => page.getByTestId('watch-remote-note').textContent()).toContain('proofdesk watch');
@@ -215,7 +230,7 @@ describe('remote mode against `serve` in another process', () => {
     try {
       expect(restarted.remote()?.baseUrl).toBe(baseUrl);
       expect(restarted.engine).toBeNull();
-      expect((await restarted.require().service.listCredentials({ per_page: 1 })).total_items).toBe(3);
+      expect((await restarted.require().service.listCredentials({ per_page: 1 })).total_items).toBe(4);
     } finally {
       await restarted.useEmbedded();
     }
