@@ -22,6 +22,7 @@ import { uiBenchmarks } from './ui.bench.js';
 import { verifyUiBenchmarks } from './verify-ui.bench.js';
 import { watchAppBenchmarks } from './watch-app.bench.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
+import { remoteModeBenchmarks } from './remote-mode.bench.js';
 
 /** Every benchmark, by the name `--only` matches. Register new ones here. */
 const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<BenchResult[]> }[] = [
@@ -36,6 +37,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'ui', run: uiBenchmarks },
   { name: 'watch-app', run: watchAppBenchmarks },
   { name: 'verify-ui', run: verifyUiBenchmarks },
+  { name: 'remote-mode', run: remoteModeBenchmarks },
 ];
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

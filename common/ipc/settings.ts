@@ -29,7 +29,15 @@ export interface SettingsOverview {
   keyStoreProblem: string | null;
   /** `remote`: Partner and keys belong to the remote service; Settings offers little. */
   mode: 'embedded' | 'remote';
+  /**
+   * No keychain, and the keys are (or will be) in the encrypted file of the data directory:
+   * `unlock` asks for its passphrase, `create` for a new one typed twice. Null otherwise.
+   */
+  keyLock: 'unlock' | 'create' | null;
 }
+
+/** Shortest passphrase for a new encrypted keys file. */
+export const MIN_KEYS_PASSPHRASE = 10;
 
 /** The first run's answers. */
 export interface FirstRunInput {
@@ -76,15 +84,35 @@ export interface RemoteConnectionInput {
   client_secret: string;
 }
 
+/** What remote mode does not offer, and why: main refuses with these, the views say them. */
+export const REMOTE_LIMITS = {
+  search: "Search needs this machine's engine: the remote service's API has no word search. Filter by tags or upload date instead.",
+  state: "The state on each engine is not in the remote service's credential listing, so the table cannot show or filter by it; a credential's detail shows its certificates.",
+  watch: "Watch folders issue through this machine's engine, so they are off while a remote service is in use; run `proofdesk watch` against the remote service on the command line instead.",
+  tags: 'The remote service does not list its tags, so the tag filter has no suggestions; type the tags.',
+} as const;
+
 /** A saved connection as Settings shows it (no secret). */
 export interface RemoteConnection {
   base_url: string;
   auth_url: string;
   client_id: string;
+  /** True while the app's views work over this connection (kept across restarts). */
+  active?: boolean;
+  /** Why the app could not use the connection when it started, if it could not. */
+  problem?: string;
 }
 
 export interface SettingsRemoteIpc {
   'settings:remote': { args: []; result: RemoteConnection | null };
+  /**
+   * Makes every view work over the saved connection (its secret from the key store); kept in
+   * remote.json, so the app starts on it again. Refused with a sentence, nothing changed, when
+   * the service does not answer or refuses the client.
+   */
+  'settings:useRemote': { args: []; result: RemoteConnection };
+  /** Back to this machine's engine; remembered too. */
+  'settings:useEmbedded': { args: []; result: null };
   /** Gets a token and lists the engines; never throws for a service that does not answer. */
   'settings:testRemote': { args: [input: RemoteConnectionInput]; result: { ok: boolean; message: string } };
   /** Tests, then keeps the connection (DATA/remote.json, the secret in the key store). */
@@ -96,13 +124,28 @@ export interface SettingsIpc extends SettingsEnginesIpc, SettingsRemoteIpc {
   /** Makes the first Partner with its keys, and makes it the active one. */
   'settings:firstRun': { args: [input: FirstRunInput]; result: { partner: PartnerSettings } & NewClientSecret };
   'settings:setInterval': { args: [interval: string]; result: PartnerSettings };
+  /** Opens the encrypted keys file with its passphrase (kept in main's memory only). */
+  'settings:unlockKeys': { args: [passphrase: string]; result: SettingsOverview };
+  /** Makes the encrypted keys file under a new passphrase, typed twice. */
+  'settings:createPassphrase': { args: [passphrase: string, again: string]; result: SettingsOverview };
   /** Replaces the active Partner's client secret; the old one stops working at once. */
   'settings:newSecret': { args: []; result: NewClientSecret };
   'settings:keys': { args: []; result: KeysInfo };
-  /** Writes an encrypted backup of the active Partner's keys to a file path. */
-  'settings:backupKeys': { args: [path: string, passphrase: string]; result: { path: string; address: string } };
-  /** Restores a Partner from a backup file and makes it the active one. */
-  'settings:restoreKeys': { args: [path: string, passphrase: string]; result: PartnerSettings };
+  /**
+   * Asks where to save (the OS save dialog, in main) and writes an encrypted backup of the active
+   * Partner's keys there; null when the admin cancels. Where main has no dialog (the browser
+   * bridge) it refuses: use `settings:backupKeysFile`, which the page downloads.
+   */
+  'settings:backupKeys': { args: [passphrase: string]; result: { path: string; address: string } | null };
+  /** The encrypted backup as a file's name and text, for the browser bridge's download. */
+  'settings:backupKeysFile': { args: [passphrase: string]; result: { fileName: string; content: string; address: string } };
+  /**
+   * Asks for a backup file (the OS open dialog, in main), restores its Partner and makes it the
+   * active one; null when the admin cancels. The browser bridge uses `settings:restoreKeysFile`.
+   */
+  'settings:restoreKeys': { args: [passphrase: string]; result: PartnerSettings | null };
+  /** Restores from an uploaded backup file's text (the browser bridge). */
+  'settings:restoreKeysFile': { args: [fileName: string, content: string, passphrase: string]; result: PartnerSettings };
 }
 
 
@@ -180,6 +223,8 @@ export const SETTINGS_REMOTE_IPC: IpcValidators<SettingsRemoteIpc> = {
   'settings:remote': noArgs('settings:remote'),
   'settings:testRemote': (args) => remoteInput('settings:testRemote', args),
   'settings:saveRemote': (args) => remoteInput('settings:saveRemote', args),
+  'settings:useRemote': noArgs('settings:useRemote'),
+  'settings:useEmbedded': noArgs('settings:useEmbedded'),
 };
 
 export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
@@ -196,13 +241,29 @@ export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
     return [expectString(args[0], 'interval', 20)];
   },
   'settings:newSecret': noArgs('settings:newSecret'),
+  'settings:unlockKeys': (args) => {
+    expectArgCount('settings:unlockKeys', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
+  },
+  'settings:createPassphrase': (args) => {
+    expectArgCount('settings:createPassphrase', args, 2);
+    return [expectString(args[0], 'passphrase', 1000), expectString(args[1], 'again', 1000)];
+  },
   'settings:keys': noArgs('settings:keys'),
   'settings:backupKeys': (args) => {
-    expectArgCount('settings:backupKeys', args, 2);
-    return [expectString(args[0], 'path', 4096), expectString(args[1], 'passphrase', 1000)];
+    expectArgCount('settings:backupKeys', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
+  },
+  'settings:backupKeysFile': (args) => {
+    expectArgCount('settings:backupKeysFile', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
   },
   'settings:restoreKeys': (args) => {
-    expectArgCount('settings:restoreKeys', args, 2);
-    return [expectString(args[0], 'path', 4096), expectString(args[1], 'passphrase', 1000)];
+    expectArgCount('settings:restoreKeys', args, 1);
+    return [expectString(args[0], 'passphrase', 1000)];
+  },
+  'settings:restoreKeysFile': (args) => {
+    expectArgCount('settings:restoreKeysFile', args, 3);
+    return [expectString(args[0], 'fileName', 1000), expectString(args[1], 'content', 1024 * 1024), expectString(args[2], 'passphrase', 1000)];
   },
 };

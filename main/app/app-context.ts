@@ -14,15 +14,41 @@ import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
 
+/** The remote service the app uses instead of the embedded engine (Settings › Remote connections). */
+export interface RemoteInUse {
+  service: IssuingService & { close(): Promise<void> };
+  partner: Partner;
+  baseUrl: string;
+  clientId: string;
+}
+
 export interface AppContext {
   readonly events: EventBus;
   readonly tasks: TaskRunner;
-  /** The embedded engine, or null when the app talks to a remote service only. */
+  /**
+   * The engine the views work on: the embedded engine, or null while the app uses a remote
+   * service (then every handler takes its IssuingService path). Read it on every call.
+   */
   readonly engine: Engine | null;
+  /** The data directory's own engine, whichever service is in use (Settings, the key store). */
+  readonly embedded: Engine | null;
+  /** The remote service in use, or null for the embedded engine. */
+  remote(): RemoteInUse | null;
+  /** Makes every view work over a remote service; the previous remote one is closed. */
+  useRemote(remote: RemoteInUse): Promise<void>;
+  /** Back to the embedded engine (and its first Partner when the active one is unknown). */
+  useEmbedded(): Promise<void>;
   readonly keyStore: 'keychain' | 'encrypted-file' | null;
+  /** Why issuing is off, when it is; null again once a locked key store is unlocked. */
   readonly issuingOff: string | null;
+  /** `unlock` / `create`: the encrypted keys file waits for its passphrase; null otherwise. */
+  keyLock(): KeyLockState;
+  /** Opens the locked key store with the passphrase (a wrong one: `invalid_value`, nothing changed). */
+  unlockKeys(passphrase: string): Promise<void>;
   /** The OS folder picker, where there is one (the Electron window). */
   readonly chooseFolder: ((title: string) => Promise<string | null>) | null;
+  /** The OS save / open file dialogs, where there are (the Electron window); null when cancelled. */
+  readonly chooseFile: ((request: FileDialogRequest) => Promise<string | null>) | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -38,6 +64,23 @@ export interface AppContext {
   switchPartner(partnerId: string): Partner;
 }
 
+/** What main's file dialog asks: save a new file (with a suggested name) or open one. */
+export interface FileDialogRequest {
+  kind: 'save' | 'open';
+  title: string;
+  defaultName?: string;
+  /** File name extensions offered (without the dot). */
+  extensions?: string[];
+}
+
+export type KeyLockState = 'unlock' | 'create' | null;
+
+/** A key store that opens with a passphrase typed in the app (main/workspace/settings/unlockable-store.ts). */
+export interface KeyLock {
+  lockState(): KeyLockState;
+  unlock(passphrase: string): Promise<void>;
+}
+
 export interface AppContextOptions {
   engine?: Engine | null;
   /** The first active Partner (default: the engine's first). */
@@ -47,6 +90,11 @@ export interface AppContextOptions {
   keyStore?: 'keychain' | 'encrypted-file' | null;
   issuingOff?: string | null;
   chooseFolder?: (title: string) => Promise<string | null>;
+  chooseFile?: (request: FileDialogRequest) => Promise<string | null>;
+  /** The locked key store, when the keys wait for a passphrase typed in the app. */
+  keyLock?: KeyLock;
+  /** Called once the key store is unlocked (the app starts issuing then). */
+  onKeysUnlocked?: () => void;
 }
 
 /**
@@ -57,19 +105,83 @@ export interface AppContextOptions {
 export function createAppContext(options: AppContextOptions): AppContext {
   const events = new EventBus();
   const tasks = new InProcessTaskRunner((event) => events.emit(event));
-  const engine = options.engine ?? null;
+  const embedded = options.engine ?? null;
   let partner = options.partner;
-  let service: IssuingService | null = options.service ?? (engine && partner ? engine.serviceFor(partner.id) : null);
+  let service: IssuingService | null = options.service ?? (embedded && partner ? embedded.serviceFor(partner.id) : null);
+  let remote: RemoteInUse | null = null;
+  let stopRemoteWatch = () => {};
+  let keyStore = options.keyStore ?? null;
+  let issuingOff = options.issuingOff ?? null;
+  /** The embedded Partner to come back to from remote mode. */
+  let embeddedPartner = partner;
+  // The engine views work on: none while a remote service is in use.
+  const working = () => (remote ? null : embedded);
 
-  const partners = (): Partner[] => (engine ? engine.partners.list().map((p) => ({ id: p.id, name: p.name })) : partner ? [partner] : []);
+  const partners = (): Partner[] => {
+    const engine = working();
+    return engine ? engine.partners.list().map((p) => ({ id: p.id, name: p.name })) : partner ? [partner] : [];
+  };
+  const changed = () => {
+    if (partner) events.emit({ type: 'partner', partner });
+    events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
+  };
 
   const context: AppContext = {
     events,
     tasks,
-    engine,
-    keyStore: options.keyStore ?? null,
-    issuingOff: options.issuingOff ?? null,
+    get engine() {
+      return working();
+    },
+    embedded,
+    remote: () => remote,
+    async useRemote(next) {
+      const before = remote;
+      if (!before) embeddedPartner = partner;
+      remote = next;
+      partner = next.partner;
+      service = next.service;
+      stopRemoteWatch();
+      stopRemoteWatch = watchRemoteJobs(events, next.service, (named) => {
+        // The spec has no "who am I": the Partner's name shows once it has a job.
+        if (remote !== next || partner?.id === named.id) return;
+        partner = named;
+        next.partner = named;
+        events.emit({ type: 'partner', partner: named });
+      });
+      if (before && before.service !== next.service) await before.service.close().catch(() => undefined);
+      changed();
+    },
+    async useEmbedded() {
+      const before = remote;
+      remote = null;
+      stopRemoteWatch();
+      stopRemoteWatch = () => {};
+      const known = embedded && embeddedPartner ? embedded.partners.find(embeddedPartner.id) : undefined;
+      const first = embedded?.partners.list()[0];
+      const record = known ?? first;
+      partner = record ? { id: record.id, name: record.name } : null;
+      service = embedded && partner ? embedded.serviceFor(partner.id) : null;
+      if (before) await before.service.close().catch(() => undefined);
+      changed();
+    },
+    get keyStore() {
+      return keyStore;
+    },
+    get issuingOff() {
+      return issuingOff;
+    },
+    keyLock: () => options.keyLock?.lockState() ?? null,
+    async unlockKeys(passphrase) {
+      if (!options.keyLock) throw new ServiceError('invalid_value', 'The keys are not kept in a file that waits for a passphrase here; there is nothing to unlock.');
+      if (options.keyLock.lockState() === null) return;
+      await options.keyLock.unlock(passphrase);
+      keyStore = 'encrypted-file';
+      issuingOff = null;
+      options.onKeysUnlocked?.();
+      changed();
+    },
     chooseFolder: options.chooseFolder ?? null,
+    chooseFile: options.chooseFile ?? null,
     partner: () => partner,
     partners,
     service: () => service,
@@ -81,6 +193,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     scope() {
       const { partner: active } = this.require();
+      const engine = working();
       if (!engine) {
         throw new ServiceError('not_found', 'The records table, search and bulk work need the embedded engine; a remote service offers the per-credential actions only.');
       }
@@ -89,6 +202,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     switchPartner(partnerId) {
       const next = partners().find((p) => p.id === partnerId);
       if (!next) throw new ServiceError('not_found', 'That Partner is not in this data directory; pick one from the list.');
+      const engine = working();
       if (!engine) throw new ServiceError('invalid_value', 'A remote service has one Partner; there is nothing to switch to.');
       partner = next;
       service = engine.serviceFor(next.id);
@@ -97,6 +211,48 @@ export function createAppContext(options: AppContextOptions): AppContext {
       return next;
     },
   };
-  if (engine) watchJobs(context);
+  if (embedded) watchJobs(context);
   return context;
+}
+
+/** How often a remote service's jobs are looked at while a window listens. */
+const REMOTE_JOBS_EVERY_MS = 3_000;
+/** The newest jobs looked at each time (the spec pages; older jobs rarely move). */
+const REMOTE_JOBS_PAGE = 200;
+
+/**
+ * A remote service tells no one when its jobs move: like job-watcher.ts for the engine, main
+ * asks for the newest jobs every few seconds while a window listens and reports what changed
+ * (`job` events, then `counts`). Returns the function that stops it.
+ */
+function watchRemoteJobs(events: EventBus, service: IssuingService, onPartner: (partner: Partner) => void): () => void {
+  let known: Map<string, string> | null = null;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (events.size === 0 || busy) return;
+    busy = true;
+    service
+      .listJobs({ sort_by: 'created_date', order: 'desc', per_page: REMOTE_JOBS_PAGE })
+      .then((page) => {
+        const next = new Map(page.items.map((job) => [job.uid, job.status]));
+        if (page.items[0]) onPartner(page.items[0].partner);
+        if (known) {
+          let changed = next.size !== known.size;
+          for (const job of page.items) {
+            if (known.get(job.uid) === job.status) continue;
+            changed = true;
+            events.emit({ type: 'job', job_uid: job.uid, engine: job.chain, status: job.status });
+          }
+          if (changed) events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
+        }
+        known = next;
+      })
+      // A service that does not answer now may answer next time; the views say so when asked.
+      .catch(() => undefined)
+      .finally(() => {
+        busy = false;
+      });
+  }, REMOTE_JOBS_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

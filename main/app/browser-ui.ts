@@ -11,6 +11,7 @@ import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { startWebBridge } from './web-bridge.js';
 import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
+import { resumeServiceChoice } from './handlers/settings-remote.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string', default: '0' } } });
 const rendererDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -18,9 +19,11 @@ if (!existsSync(rendererDir)) {
   console.error('The renderer is not built yet: run `npm run build` first.');
   process.exit(2);
 }
-const { engine, partner, issuingOff, keyStore } = await openAppEngine(values.data);
+const { engine, partner, issuingOff, keyStore, keyLock, startIssuing, stopIssuing } = await openAppEngine(values.data);
 if (issuingOff) console.error(`Issuing is off: ${issuingOff}`);
-const context = createAppContext({ engine, partner, issuingOff, keyStore });
+// R: without a keychain the app asks for the encrypted keys file's passphrase (keyLock).
+const context = createAppContext({ engine, partner, issuingOff, keyStore, ...(keyLock ? { keyLock } : {}), ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}) });
+await resumeServiceChoice(context); // R: a remote connection in use stays in use
 const bridge = await startWebBridge({
   handlers: createIpcHandlers(context),
   events: context.events,
@@ -35,6 +38,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void bridge.close().then(async () => {
       await stopWatchFolders(); // H11 watch folders
+      stopIssuing();
       await engine.close();
       process.exit(0);
     });

@@ -13,6 +13,7 @@ import { handleAll } from './trusted-ipc.js';
 import { isTrustedSender } from './trusted-sender.js';
 import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
 import { setWatchFolderDesktop } from './handlers/watch-folders-desktop.js'; // H11 watch folders
+import { resumeServiceChoice } from './handlers/settings-remote.js';
 
 // electron-vite sets ELECTRON_RENDERER_URL to its dev server in `electron-vite dev` only.
 // Otherwise the renderer is served by the app: protocol (app-protocol.ts), never from file://.
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  const { engine, partner, issuingOff, keyStore } = await openAppEngine();
+  const { engine, partner, issuingOff, keyStore, keyLock, startIssuing, stopIssuing } = await openAppEngine();
   if (issuingOff) console.warn(`Issuing is off: ${issuingOff}`);
   // Closing saves the local chain's state: hold the quit until it is done.
   let closed = false;
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     event.preventDefault();
     // H11: the watch folders' ingesters finish or journal their work first, then the engine closes.
     void stopWatchFolders()
+      .then(() => stopIssuing())
       .then(() => engine.close())
       .finally(() => {
         closed = true;
@@ -85,12 +87,28 @@ async function main(): Promise<void> {
     partner,
     issuingOff,
     keyStore,
+    // R: without a keychain the app asks for the encrypted keys file's passphrase.
+    ...(keyLock ? { keyLock } : {}),
+    ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}),
     chooseFolder: async (title) => {
       const options = { title, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
+    // R: key backup and restore ask where with the OS dialogs, never a typed path.
+    chooseFile: async ({ kind, title, defaultName, extensions }) => {
+      const filters = extensions ? [{ name: 'Proofdesk key backup', extensions }] : [];
+      if (kind === 'save') {
+        const options = { title, defaultPath: defaultName, filters };
+        const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+        return chosen.canceled ? null : (chosen.filePath ?? null);
+      }
+      const options = { title, filters, properties: ['openFile'] as 'openFile'[] };
+      const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+    },
   });
+  await resumeServiceChoice(context); // R: a remote connection in use stays in use
   // H11 watch folders: the same OS folder picker, and the file manager, for the Watch folders view.
   setWatchFolderDesktop({
     pickFolder: () => context.chooseFolder!('Choose a folder to watch'),

@@ -5,7 +5,10 @@
  */
 import type { Partner } from '../../common/wire-types.js';
 import { Engine, defaultDataDir } from '../engine/index.js';
-import { openSecretStore } from '../secrets/index.js';
+import { PASSPHRASE_ENV, SECRET_STORE_ENV, openSecretStore, type OpenSecretStoreOptions } from '../secrets/index.js';
+import { UnlockableSecretStore } from '../workspace/settings/unlockable-store.js';
+
+const ISSUING_TICK_MS = 1_000;
 
 export interface AppEngine {
   engine: Engine;
@@ -14,17 +17,64 @@ export interface AppEngine {
   issuingOff: string | null;
   /** Where the keys are kept; null when no store could be opened. */
   keyStore: 'keychain' | 'encrypted-file' | null;
+  /** Set when the keys wait for a passphrase typed in the app (no keychain, no PROOFDESK_PASSPHRASE). */
+  keyLock?: UnlockableSecretStore;
+  /** Starts issuing once the locked key store is open. */
+  startIssuing?: () => void;
+  /** Stops what startIssuing started (before the engine closes). */
+  stopIssuing: () => void;
 }
 
-export async function openAppEngine(dataDir: string = defaultDataDir()): Promise<AppEngine> {
+export interface OpenAppEngineOptions {
+  /** Where PROOFDESK_PASSPHRASE and PROOFDESK_SECRET_STORE are read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Loads keytar (tests simulate a machine without a keychain). */
+  loadKeytar?: OpenSecretStoreOptions['loadKeytar'];
+}
+
+export async function openAppEngine(dataDir: string = defaultDataDir(), options: OpenAppEngineOptions = {}): Promise<AppEngine> {
+  const env = options.env ?? process.env;
   let issuingOff: string | null = null;
-  const secrets = await openSecretStore({ dataDir }).catch((error: unknown) => {
+  let keyLock: UnlockableSecretStore | undefined;
+  const secrets = await openSecretStore({ dataDir, env, ...(options.loadKeytar ? { loadKeytar: options.loadKeytar } : {}) }).catch((error: unknown) => {
+    // No keychain and no passphrase in the environment: the app asks for the passphrase of the
+    // encrypted keys file (or, on a first run, for a new one) instead of giving up on issuing.
+    if (!env[PASSPHRASE_ENV] && !env[SECRET_STORE_ENV]) {
+      keyLock = new UnlockableSecretStore(dataDir);
+      issuingOff =
+        keyLock.lockState() === 'unlock'
+          ? 'The keys are in the encrypted file of the data directory: type its passphrase to unlock them.'
+          : `${(error as Error).message} Or choose a passphrase for an encrypted keys file in Proofdesk.`;
+      return keyLock;
+    }
     issuingOff = (error as Error).message;
     return undefined;
   });
-  const engine = Engine.open({ dataDir, secrets, issuing: { scheduler: secrets !== undefined } });
+  const engine = Engine.open({ dataDir, secrets, issuing: { scheduler: secrets !== undefined && !keyLock } });
   const first = engine.partners.list()[0];
   const kind = secrets?.kind;
-  const keyStore = kind === 'keychain' || kind === 'encrypted-file' ? kind : null;
-  return { engine, partner: first ? { id: first.id, name: first.name } : null, issuingOff, keyStore };
+  const keyStore = keyLock ? null : kind === 'keychain' || kind === 'encrypted-file' ? kind : null;
+  const result: AppEngine = { engine, partner: first ? { id: first.id, name: first.name } : null, issuingOff, keyStore, stopIssuing: () => {} };
+  let stopTimer = () => {};
+  result.stopIssuing = () => stopTimer();
+  if (keyLock) {
+    result.keyLock = keyLock;
+    // The scheduler was not started locked (it would fail to sign): rounds from now on.
+    result.startIssuing = () => {
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        engine.issuing
+          .tick()
+          .catch((error: unknown) => process.stderr.write(`proofdesk issuing: ${error instanceof Error ? error.message : String(error)}\n`))
+          .finally(() => {
+            running = false;
+          });
+      }, ISSUING_TICK_MS);
+      timer.unref();
+      stopTimer = () => clearInterval(timer);
+    };
+  }
+  return result;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { LOST_KEY_SENTENCE } from '../../common/ipc/settings.js';
 import { RestoreForm } from '../settings/restore-form.js';
+import { PassphraseForm } from '../settings/passphrase-form.js';
 import '../settings/settings.css';
 import { useFirstRunStore } from './first-run-store.js';
 
@@ -59,11 +60,18 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
   }
 
   const problem = overview?.keyStoreProblem ?? null;
+  const keyLock = overview?.keyLock ?? null;
   return (
     <section className="view first-run" aria-labelledby="first-run-title">
       <h1 id="first-run-title">Welcome to Proofdesk</h1>
       <p>Set up the Partner who issues the credentials: the name people see on them, and how often scheduled credentials are issued together in one transaction.</p>
-      {problem && (
+      {keyLock ? (
+        // No keychain: the keys go into the encrypted file, under a passphrase typed here.
+        <div className="first-run-passphrase">
+          {keyLock === 'create' && problem && <p className="muted">{problem}</p>}
+          <PassphraseForm mode={keyLock} onDone={() => void load()} />
+        </div>
+      ) : problem && (
         <div className="error-panel" role="alert">
           <p>Proofdesk cannot keep the Partner&apos;s keys on this machine yet. {problem}</p>
           <p>Then start Proofdesk again and this page continues.</p>

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { RECORD_STATES, type RecordState } from '../../common/records.js';
 import { parseTagInput } from './tag-dialog.js';
 import { useRecordsStore } from './records-store.js';
+import { REMOTE_LIMITS } from '../../common/ipc/settings.js'; // R: remote mode
+import { useShellStore } from '../shell/shell-store.js';
 
 const SEARCH_DELAY_MS = 200;
 
@@ -17,6 +19,13 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(timer.current), []);
+  // R: a remote service has no word search and no per-engine state: off, with the reason.
+  const remote = useShellStore((s) => s.status?.mode === 'remote');
+  useEffect(() => {
+    if (!remote) return;
+    setSearch('');
+    if (useRecordsStore.getState().filter.search || useRecordsStore.getState().filter.state) setFilter({ search: '', state: undefined });
+  }, [remote, setFilter]);
 
   const applyTags = (text: string, mode: 'and' | 'or') => {
     const tags = parseTagInput(text).filter((t) => t.length >= 3);
@@ -33,6 +42,8 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
         aria-label="Search records"
         placeholder="Search title and metadata"
         aria-keyshortcuts="Control+F"
+        disabled={remote}
+        aria-describedby={remote ? 'records-remote-note' : undefined}
         value={search}
         onChange={(event) => {
           const value = event.target.value;
@@ -79,6 +90,8 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
       </label>
       <select
         aria-label="State"
+        disabled={remote}
+        aria-describedby={remote ? 'records-remote-note' : undefined}
         value={stateValue}
         onChange={(e) => {
           const [engine, state] = e.target.value.split('|');
@@ -94,6 +107,11 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
           )),
         )}
       </select>
+      {remote && (
+        <p className="muted" id="records-remote-note" data-testid="records-remote-note">
+          {REMOTE_LIMITS.search} {REMOTE_LIMITS.state} {REMOTE_LIMITS.tags}
+        </p>
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { LOST_KEY_SENTENCE } from '../../common/ipc/settings.js';
 import { OutcomeLine } from './outcome-line.js';
 import { RestoreForm } from './restore-form.js';
 import { useSettingsStore } from './settings-store.js';
+import { useShellStore } from '../shell/shell-store.js';
 
 const MIN_PASSPHRASE = 10;
 const STORE_TEXT = {
@@ -71,7 +72,7 @@ function BackupForm() {
   const backUp = useSettingsStore((s) => s.backUp);
   const busy = useSettingsStore((s) => s.busy.backup ?? false);
   const outcome = useSettingsStore((s) => s.outcomes.backup);
-  const [path, setPath] = useState('');
+  const native = useShellStore((s) => s.status?.canChooseFolder ?? false);
   const [first, setFirst] = useState('');
   const [second, setSecond] = useState('');
   const id = useId();
@@ -83,7 +84,7 @@ function BackupForm() {
       onSubmit={(e) => {
         e.preventDefault();
         if (mismatch || short) return;
-        void backUp(path.trim(), first).then((ok) => {
+        void backUp(first).then((ok) => {
           if (!ok) return;
           setFirst('');
           setSecond('');
@@ -91,11 +92,10 @@ function BackupForm() {
       }}
     >
       <h2 id={`${id}-title`}>Back up the keys</h2>
-      <p className="muted">One file, encrypted with a passphrase you choose, to restore this Partner on another machine. It holds no key in clear.</p>
-      <div className="field">
-        <label htmlFor={`${id}-path`}>Backup file to write</label>
-        <input id={`${id}-path`} value={path} onChange={(e) => setPath(e.target.value)} required placeholder="/path/to/partner.proofdesk-keys" />
-      </div>
+      <p className="muted">
+        One file, encrypted with a passphrase you choose, to restore this Partner on another machine. It holds no key in clear.{' '}
+        {native ? 'Back up keys asks where to save it.' : 'Your browser downloads it.'}
+      </p>
       <div className="field">
         <label htmlFor={`${id}-pass`}>New backup passphrase</label>
         <input id={`${id}-pass`} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoComplete="new-password" aria-describedby={`${id}-pass-help`} />
@@ -112,7 +112,7 @@ function BackupForm() {
       )}
       {short && <p className="muted" role="status">The passphrase is shorter than {MIN_PASSPHRASE} characters.</p>}
       <OutcomeLine outcome={outcome} />
-      <button type="submit" disabled={busy || path.trim() === '' || first === '' || mismatch || short || second === ''}>
+      <button type="submit" disabled={busy || first === '' || mismatch || short || second === ''}>
         {busy ? 'Backing up…' : 'Back up keys'}
       </button>
     </form>

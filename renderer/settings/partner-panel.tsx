@@ -22,7 +22,7 @@ export function PartnerPanel() {
 
   useEffect(() => {
     if (partner) setIntervalText(formatDuration(partner.issuing_interval_seconds));
-  }, [partner]);
+  }, [partner?.id, partner?.issuing_interval_seconds]); // not on every reload: that would overwrite what is being typed
 
   if (!partner) return <p>No Partner is active.</p>;
   return (

@@ -3,6 +3,7 @@ import type { RemoteConnection } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
 import { OutcomeLine } from './outcome-line.js';
 import type { Outcome } from './settings-store.js';
+import { useShellStore } from '../shell/shell-store.js';
 
 /**
  * Settings › Remote connections: a remote instance of the service (base URL, client id, the
@@ -25,11 +26,21 @@ export function RemotePanel() {
     client_id: form.client_id.trim(),
     client_secret: form.client_secret,
   });
-  const run = async (action: 'test' | 'save') => {
+  const run = async (action: 'test' | 'save' | 'use' | 'embedded') => {
     setBusy(true);
     setOutcome(undefined);
     try {
-      if (action === 'test') {
+      if (action === 'use') {
+        const connection = await window.proofdesk.settingsUseRemote();
+        setSaved(connection);
+        await useShellStore.getState().loadStatus();
+        setOutcome({ tone: 'success', text: `Every view now works over ${connection.base_url} as ${connection.client_id}.` });
+      } else if (action === 'embedded') {
+        await window.proofdesk.settingsUseEmbedded();
+        setSaved((s) => (s ? { ...s, active: false, problem: undefined } : s));
+        await useShellStore.getState().loadStatus();
+        setOutcome({ tone: 'success', text: "Every view works on this machine's engine again." });
+      } else if (action === 'test') {
         const result = await window.proofdesk.settingsTestRemote(input());
         setOutcome({ tone: result.ok ? 'success' : 'error', text: result.message });
       } else {
@@ -55,16 +66,37 @@ export function RemotePanel() {
   return (
     <div className="settings-panel">
       <p>
-        A remote instance of the Credential Issuing Service (the Live or Demo service, or another Proofdesk&apos;s <code>serve</code>). The app keeps the connection
-        here; its views still work on this machine&apos;s engine in this version (search, the records table and bulk work need it).
+        A remote instance of the Credential Issuing Service (the Live or Demo service, or another Proofdesk&apos;s <code>serve</code>). With &ldquo;Use this
+        connection&rdquo; every view works over it: Records lists its credentials by tags and upload date, and tagging, scheduling, jobs, detail, verifying and proof
+        downloads go through its API. Word search, the state on each engine and watch folders need this machine&apos;s engine and are off meanwhile.
       </p>
       {saved && (
-        <dl className="facts" aria-label="Saved connection">
-          <dt>Base URL</dt>
-          <dd><code data-testid="remote-saved-url">{saved.base_url}</code></dd>
-          <dt>Client id</dt>
-          <dd><code>{saved.client_id}</code></dd>
-        </dl>
+        <>
+          <dl className="facts" aria-label="Saved connection">
+            <dt>Base URL</dt>
+            <dd><code data-testid="remote-saved-url">{saved.base_url}</code></dd>
+            <dt>Client id</dt>
+            <dd><code>{saved.client_id}</code></dd>
+            <dt>In use</dt>
+            <dd data-testid="remote-in-use">{saved.active ? 'Yes: every view works over this connection' : "No: the views work on this machine's engine"}</dd>
+          </dl>
+          {saved.problem && (
+            <div className="error-panel" role="alert">
+              {saved.problem}
+            </div>
+          )}
+          <div className="settings-buttons">
+            {saved.active ? (
+              <button type="button" disabled={busy} onClick={() => void run('embedded')}>
+                Use this machine&apos;s engine
+              </button>
+            ) : (
+              <button type="button" disabled={busy} onClick={() => void run('use')}>
+                Use this connection
+              </button>
+            )}
+          </div>
+        </>
       )}
       <form
         aria-labelledby={`${id}-title`}

@@ -2,13 +2,16 @@ import { useId, useState } from 'react';
 import type { PartnerSettings } from '../../common/ipc/settings.js';
 import { useSettingsStore } from './settings-store.js';
 import { OutcomeLine } from './outcome-line.js';
+import { useShellStore } from '../shell/shell-store.js';
 
 /** Restore a Partner's keys from a backup file: used by Settings › Keys and by the first run. */
 export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSettings) => void }) {
   const restore = useSettingsStore((s) => s.restore);
   const busy = useSettingsStore((s) => s.busy.restore ?? false);
   const outcome = useSettingsStore((s) => s.outcomes.restore);
-  const [path, setPath] = useState('');
+  // Main's open dialog in the Electron window; a file input (an upload) in the browser.
+  const native = useShellStore((s) => s.status?.canChooseFolder ?? false);
+  const [file, setFile] = useState<File | null>(null);
   const [passphrase, setPassphrase] = useState('');
   const id = useId();
   return (
@@ -16,7 +19,7 @@ export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSett
       aria-labelledby={`${id}-title`}
       onSubmit={(e) => {
         e.preventDefault();
-        void restore(path.trim(), passphrase).then((partner) => {
+        void restore(passphrase, native ? undefined : (file ?? undefined)).then((partner) => {
           if (!partner) return;
           setPassphrase('');
           onRestored?.(partner);
@@ -25,16 +28,20 @@ export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSett
     >
       <h2 id={`${id}-title`}>Restore keys from a backup</h2>
       <p className="muted">The same Partner, chain account and signing key as on the machine the backup was made on.</p>
-      <div className="field">
-        <label htmlFor={`${id}-path`}>Backup file to restore</label>
-        <input id={`${id}-path`} value={path} onChange={(e) => setPath(e.target.value)} required placeholder="/path/to/partner.proofdesk-keys" />
-      </div>
+      {native ? (
+        <p className="muted">Restore keys asks for the backup file.</p>
+      ) : (
+        <div className="field">
+          <label htmlFor={`${id}-file`}>Backup file to restore</label>
+          <input id={`${id}-file`} type="file" accept=".proofdesk-keys,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} required />
+        </div>
+      )}
       <div className="field">
         <label htmlFor={`${id}-pass`}>Backup passphrase</label>
         <input id={`${id}-pass`} type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required autoComplete="off" />
       </div>
       <OutcomeLine outcome={outcome} />
-      <button type="submit" disabled={busy || path.trim() === '' || passphrase === ''}>
+      <button type="submit" disabled={busy || (!native && file === null) || passphrase === ''}>
         {busy ? 'Restoring…' : 'Restore keys'}
       </button>
     </form>

@@ -1,3 +1,5 @@
+import { saveText } from '../detail/detail-store.js';
+import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
@@ -25,8 +27,13 @@ export interface SettingsStore {
   loadKeys(): Promise<void>;
   setInterval(interval: string): Promise<void>;
   makeNewSecret(): Promise<void>;
-  backUp(path: string, passphrase: string): Promise<boolean>;
-  restore(path: string, passphrase: string): Promise<PartnerSettings | null>;
+  /**
+   * Backs the keys up: main's save dialog where it has one (the Electron window), else the
+   * browser downloads the file. False when it failed or was cancelled.
+   */
+  backUp(passphrase: string): Promise<boolean>;
+  /** Restores from main's open dialog (no `file`), or from a file the browser uploads. */
+  restore(passphrase: string, file?: File): Promise<PartnerSettings | null>;
   loadEngines(): Promise<void>;
   testEngine(rpcUrl: string, chainId: number): Promise<void>;
   addEngine(engine: EngineSettings): Promise<boolean>;
@@ -91,11 +98,22 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         busy('secret', false);
       }
     },
-    async backUp(path, passphrase) {
+    async backUp(passphrase) {
       busy('backup', true);
       try {
-        const done = await window.proofdesk.settingsBackupKeys(path, passphrase);
-        outcome('backup', { tone: 'success', text: `Backed up to ${done.path}. Keep it and its passphrase apart: with both, anyone can issue as this Partner.` });
+        const keepApart = 'Keep it and its passphrase apart: with both, anyone can issue as this Partner.';
+        if (useShellStore.getState().status?.canChooseFolder) {
+          const done = await window.proofdesk.settingsBackupKeys(passphrase);
+          if (!done) {
+            outcome('backup', undefined);
+            return false;
+          }
+          outcome('backup', { tone: 'success', text: `Backed up to ${done.path}. ${keepApart}` });
+        } else {
+          const file = await window.proofdesk.settingsBackupKeysFile(passphrase);
+          saveText(file.fileName, file.content, 'application/json');
+          outcome('backup', { tone: 'success', text: `Backed up: your browser downloads ${file.fileName}. ${keepApart}` });
+        }
         return true;
       } catch (error) {
         outcome('backup', failure(error));
@@ -104,10 +122,14 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         busy('backup', false);
       }
     },
-    async restore(path, passphrase) {
+    async restore(passphrase, file) {
       busy('restore', true);
       try {
-        const partner = await window.proofdesk.settingsRestoreKeys(path, passphrase);
+        const partner = file ? await window.proofdesk.settingsRestoreKeysFile(file.name, await file.text(), passphrase) : await window.proofdesk.settingsRestoreKeys(passphrase);
+        if (!partner) {
+          outcome('restore', undefined);
+          return null;
+        }
         outcome('restore', { tone: 'success', text: `Restored ${partner.name} with its chain account ${partner.chain_address ?? ''}; it is now the active Partner.` });
         await get().load();
         await get().loadKeys();

@@ -1,4 +1,39 @@
+import { useEffect, useState } from 'react';
 import { useShellStore, runningTasks } from './shell-store.js';
+import { UnlockKeys } from '../settings/unlock-dialog.js';
+
+/** Which service the views work on: this machine's engine, or the remote one (its address). */
+function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
+  const [remote, setRemote] = useState<string | null>(null);
+  useEffect(() => {
+    if (mode !== 'remote') return;
+    let live = true;
+    void window.proofdesk.settingsRemote().then(
+      (connection) => live && setRemote(connection?.base_url ?? null),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [mode]);
+  return (
+    <span className="status-item" data-testid="status-service">
+      {mode === 'remote' ? (
+        <>
+          Service <strong>remote</strong>
+          {remote && (
+            <>
+              {' '}
+              <code>{remote}</code>
+            </>
+          )}
+        </>
+      ) : (
+        <>Service <strong>this machine</strong></>
+      )}
+    </span>
+  );
+}
 
 const KEY_STORE_LABEL = { keychain: 'Keys in the OS keychain', 'encrypted-file': 'Keys in an encrypted file' } as const;
 
@@ -38,19 +73,24 @@ export function StatusBar() {
               <span>No Partner yet: set one up on the first-run page.</span> /* H10: the first run makes it */
             )}
           </span>
+          <ServiceInUse mode={status.mode} />
           {status.engines.map((engine) => (
             <span key={engine.id} className="status-item" title={engine.detail ?? undefined} data-testid={`status-engine-${engine.id}`}>
-              <span className={`dot dot-${engine.chain}`} aria-hidden="true" />
-              <code>{engine.id}</code> {engine.environment}, chain {engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}
+              <span className={`dot dot-${status.mode === 'remote' ? 'unknown' : engine.chain}`} aria-hidden="true" />
+              <code>{engine.id}</code> {engine.environment},{' '}
+              {status.mode === 'remote' ? 'on the remote service' : `chain ${engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}`}
             </span>
           ))}
           <span className="status-item" data-testid="status-keys">
-            {status.keyStore ? KEY_STORE_LABEL[status.keyStore] : status.mode === 'remote' ? 'Keys kept by the remote service' : 'No key store'}
+            {status.mode === 'remote' ? 'Keys kept by the remote service' : status.keyStore ? KEY_STORE_LABEL[status.keyStore] : 'No key store'}
           </span>
           {status.issuingOff && (
             <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
               Issuing is off: {status.issuingOff}
             </span>
+          )}
+          {status.issuingOff && status.mode === 'embedded' && (
+            <UnlockKeys issuingOff={status.issuingOff} />
           )}
         </>
       )}

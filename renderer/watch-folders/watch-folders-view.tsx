@@ -3,6 +3,7 @@ import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { REMOTE_LIMITS } from '../../common/ipc/settings.js'; // R: remote mode
 import { AddWatchFolderDialog } from './add-watch-folder.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
 import './watch-folders.css';
@@ -150,6 +151,8 @@ export function WatchFoldersView() {
   const error = useWatchFoldersStore((s) => s.error);
   const { load, update } = useWatchFoldersStore.getState();
   const [adding, setAdding] = useState(false);
+  // R: watch folders issue through this machine's engine: off while a remote service is in use.
+  const remote = useShellStore((s) => s.status?.mode === 'remote');
 
   useEffect(() => void load(), [load]);
   useEffect(() => onAppEvent('watch-folder', ({ folder }) => update(folder)), [update]);
@@ -158,17 +161,22 @@ export function WatchFoldersView() {
     <section className="view watch-view" aria-labelledby="watch-title">
       <div className="toolbar">
         <h1 id="watch-title">Watch folders</h1>
-        <button type="button" className="primary" onClick={() => setAdding(true)}>
+        <button type="button" className="primary" onClick={() => setAdding(true)} disabled={remote} aria-describedby={remote ? 'watch-remote-note' : undefined}>
           Add watch folder
         </button>
       </div>
+      {remote && (
+        <p id="watch-remote-note" data-testid="watch-remote-note">
+          {REMOTE_LIMITS.watch}
+        </p>
+      )}
       <p className="muted">Files dropped into a watched folder are issued once each: proofs go to its output folder, originals to done/, rejects to failed/ with a note.</p>
       {error && (
         <div className="error-panel" role="alert">
           {error}
         </div>
       )}
-      {loaded && folders.length === 0 && !error && <p>No folder is watched yet. Add one to issue every file dropped into it.</p>}
+      {loaded && !remote && folders.length === 0 && !error && <p>No folder is watched yet. Add one to issue every file dropped into it.</p>}
       <div className="watch-list">
         {folders.map((folder) => (
           <FolderCard key={folder.id} folder={folder} />

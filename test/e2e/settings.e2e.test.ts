@@ -18,6 +18,7 @@ import { createAppContext, type AppContext } from '../../main/app/app-context.js
 import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import { openSecretStore } from '../../main/secrets/index.js';
+import { openAppEngine } from '../../main/app/open-app-engine.js';
 import { REPO_ROOT, openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
 import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 import { dropFiles } from './drop-files.js';
@@ -174,14 +175,19 @@ describe('first run, Settings, key backup and restore', () => {
     await expect.poll(() => accounts.getByRole('row').filter({ hasText: 'local' }).textContent(), { timeout: 20_000 }).toMatch(/local.*31337.*demo.*\d/);
     expect(await page.getByTestId('settings-signing-key').textContent()).toMatch(/^[0-9a-f]{64}$/);
 
-    await page.getByRole('textbox', { name: 'Backup file to write' }).fill(backup());
+    // No typed path: the browser bridge downloads the backup (the Electron window asks with main's save dialog).
+    expect(await page.getByRole('textbox', { name: 'Backup file to write' }).count()).toBe(0);
     await page.getByLabel('New backup passphrase').fill(PASSPHRASE);
     await page.getByLabel('Type the backup passphrase again').fill('a long backup passphrasf');
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('The two passphrases differ');
     expect(await page.getByRole('button', { name: 'Back up keys' }).isDisabled()).toBe(true);
     await page.getByLabel('Type the backup passphrase again').fill(PASSPHRASE);
+    const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Back up keys' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Backed up to' }).count()).toBe(1);
+    const downloaded = await download;
+    expect(downloaded.suggestedFilename()).toBe('Acme University.proofdesk-keys');
+    await downloaded.saveAs(backup());
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'your browser downloads Acme University.proofdesk-keys' }).count()).toBe(1);
     const text = readFileSync(backup(), 'utf8');
     expect(text).toContain('proofdesk-key-backup');
     expect(text).not.toContain(PASSPHRASE);
@@ -194,7 +200,8 @@ describe('first run, Settings, key backup and restore', () => {
     const machine = await openMachine('data-2');
     const { page, problems } = await openPage(machine);
     await page.getByRole('heading', { name: 'Welcome to Proofdesk' }).waitFor();
-    await page.getByRole('textbox', { name: 'Backup file to restore' }).fill(backup());
+    // An upload, not a typed path.
+    await page.getByLabel('Backup file to restore').setInputFiles(backup());
     await page.getByLabel('Backup passphrase').fill('not the passphrase');
     await page.getByRole('button', { name: 'Restore keys' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('passphrase does not open this backup');
@@ -325,7 +332,7 @@ describe('first run, Settings, key backup and restore', () => {
       await screenshot(page, 'settings', '11-remote');
       await expectAccessible(page);
       const file = readFileSync(join(machine.fixture.dataDir, 'remote.json'), 'utf8');
-      expect(JSON.parse(file)).toEqual({ base_url: baseUrl, auth_url: new URL(baseUrl).origin, client_id: client.client_id });
+      expect(JSON.parse(file)).toEqual({ base_url: baseUrl, auth_url: new URL(baseUrl).origin, client_id: client.client_id, active: false });
       expect(file).not.toContain(client.client_secret);
       expect(await machine.fixture.secrets.get(`remote/${client.client_id}/client-secret`)).toBe(client.client_secret);
       expect(problems).toEqual([]);
@@ -334,4 +341,71 @@ describe('first run, Settings, key backup and restore', () => {
       if (existsSync(serveData)) rmSync(serveData, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('without a keychain, the first run sets a passphrase for the encrypted keys file, and a restart asks for it', async () => {
+    const dataDir = join(work, 'data-4');
+    const noKeychain = { env: {}, loadKeytar: () => Promise.reject(new Error('Cannot find module keytar')) };
+    const open = async () => {
+      const app = await openAppEngine(dataDir, noKeychain);
+      const { engine, partner, issuingOff, keyStore, keyLock, startIssuing } = app;
+      const ctx = createAppContext({ engine, partner, issuingOff, keyStore, ...(keyLock ? { keyLock } : {}), ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}) });
+      const bridge = await startWebBridge({ handlers: createIpcHandlers(ctx), events: ctx.events, rendererDir });
+      return { app, bridge, ctx };
+    };
+    const first = await open();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(first.bridge.url);
+      const form = page.getByRole('form', { name: 'Choose a passphrase for the keys' });
+      await form.waitFor();
+      await form.getByLabel('Keys passphrase', { exact: true }).fill('a long keys passphrase');
+      await form.getByLabel('Type the keys passphrase again').fill('a long keys passphrasf');
+      await expect.poll(() => form.getByRole('alert').textContent()).toContain('The two passphrases differ');
+      expect(await form.getByRole('button', { name: 'Set passphrase' }).isDisabled()).toBe(true);
+      await screenshot(page, 'settings', '12-first-run-passphrase');
+      await expectAccessible(page);
+      await form.getByLabel('Type the keys passphrase again').fill('a long keys passphrase');
+      await form.getByRole('button', { name: 'Set passphrase' }).click();
+      await page.getByRole('textbox', { name: 'Partner name' }).fill('Keyless College');
+      await page.getByRole('button', { name: 'Create Partner and keys' }).click();
+      await page.getByRole('heading', { name: 'Keyless College is ready to issue' }).waitFor();
+      expect(readFileSync(join(dataDir, 'secrets.enc.json'), 'utf8')).not.toContain('a long keys passphrase');
+      await context.close();
+    } finally {
+      await first.bridge.close();
+      first.app.stopIssuing();
+      await first.app.engine.close();
+    }
+
+    // A restart: the status bar asks for the passphrase; a wrong one changes nothing.
+    const second = await open();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(second.bridge.url);
+      const dialog = page.getByRole('dialog', { name: 'Unlock the keys' });
+      await dialog.waitFor();
+      await dialog.getByLabel('Keys passphrase').fill('not the passphrase');
+      await dialog.getByRole('button', { name: 'Unlock keys' }).click();
+      await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('does not open the encrypted keys file');
+      expect(second.ctx.keyLock()).toBe('unlock');
+      await screenshot(page, 'settings', '13-unlock-refused');
+      await expectAccessible(page);
+      await dialog.getByLabel('Keys passphrase').fill('a long keys passphrase');
+      await dialog.getByRole('button', { name: 'Unlock keys' }).click();
+      await expect.poll(() => page.getByTestId('status-issuing-off').count(), { timeout: 20_000 }).toBe(0);
+      expect(second.ctx.keyLock()).toBeNull();
+      expect(await page.getByTestId('status-keys').textContent()).toContain('encrypted file');
+      await screenshot(page, 'settings', '14-unlocked');
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await second.bridge.close();
+      second.app.stopIssuing();
+      await second.app.engine.close();
+    }
+  }, 120_000);
 });

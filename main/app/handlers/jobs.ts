@@ -13,6 +13,7 @@ import type { TaskContext } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
 import { exportProofs as exportProofsFromEngine } from '../../workspace/proof-export.js';
 import { resolveSelection, uidsOf } from '../../workspace/selection.js';
+import { remoteUids } from '../../workspace/remote-records.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 
@@ -154,8 +155,8 @@ async function exportProofs(ctx: AppContext, service: IssuingService, request: P
   } else {
     // Every engine's certificates of the selected credentials (the wire does not name a certificate's engine).
     const { selection } = request.source;
-    const scope = ctx.scope();
-    const uids = uidsOf(scope, await resolveSelection(scope, selection, task));
+    // R: remote mode resolves a selection through GET /credentials.
+    const uids = ctx.engine ? uidsOf(ctx.scope(), await resolveSelection(ctx.scope(), selection, task)) : await remoteUids(service, selection, task);
     for (const uid of uids) {
       const found = await service.listCertificates({ credential_uid: uid, per_page: 0 });
       if (found.items.length === 0) withoutCertificate++;

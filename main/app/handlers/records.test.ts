@@ -101,8 +101,15 @@ describe('records handlers (real SQLite)', () => {
     expect(await errorId(invokeIpcHandler(withPicker, 'app:chooseFolder', []))).toBe('invalid_value');
   });
 
-  it('says the workspace needs the embedded engine when there is none', async () => {
-    const remote = createIpcHandlers({ partner: { id: 'p', name: 'Remote' }, service: engine.serviceFor(engine.partners.list()[0]!.id) });
-    expect(await errorId(invokeIpcHandler(remote, 'records:window', [{ filter: {}, offset: 0, limit: 10 }]))).toBe('not_found');
+  it('over a service alone (remote mode) pages through GET /credentials and refuses a word search with the reason', async () => {
+    // R: remote mode; the embedded service stands in for the remote one (same IssuingService).
+    const service = engine.serviceFor(engine.partners.list()[0]!.id);
+    const remote = createIpcHandlers({ partner: { id: 'p', name: 'Remote' }, service });
+    const total = (await service.listCredentials({ per_page: 1 })).total_items;
+    const window = await invokeIpcHandler(remote, 'records:window', [{ filter: {}, offset: 0, limit: 10 }]);
+    expect(window.total).toBe(total);
+    expect(window.rows.length).toBe(Math.min(10, total));
+    expect(window.engines).toEqual([]);
+    expect(await errorId(invokeIpcHandler(remote, 'records:window', [{ filter: { search: 'diploma' }, offset: 0, limit: 10 }]))).toBe('invalid_value');
   });
 });

@@ -9,6 +9,7 @@ import { countSelection } from '../../workspace/selection.js';
 import { editSelectionTags } from '../../workspace/bulk-tags.js';
 import { scheduleSelection, unscheduleSelection } from '../../workspace/bulk-schedule.js';
 import { recordWindow, tagSuggestions } from '../../workspace/record-query.js';
+import { remoteCount, remoteEditTags, remoteRecordWindow, remoteSchedule, remoteUnschedule } from '../../workspace/remote-records.js'; // R: remote mode
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 
@@ -18,6 +19,54 @@ export function credentialCount(count: number): string {
 }
 
 export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
+  const embedded = createEmbeddedRecordsHandlers(ctx);
+  // R: with a remote service in use, the same channels go through the spec's endpoints.
+  const remote = () => (ctx.engine ? null : ctx.require().service);
+  const remoteTask = <R>(kind: TaskKind, label: string, work: Parameters<AppContext['tasks']['start']>[2]) =>
+    ctx.tasks.start<R>(kind, label, async (task) => {
+      try {
+        return (await work(task)) as R;
+      } finally {
+        ctx.events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'tags'] });
+      }
+    });
+  const named = async (service: NonNullable<ReturnType<typeof remote>>, selection: Selection) => credentialCount(await remoteCount(service, selection));
+  return {
+    ...embedded,
+    'records:window': async (request) => {
+      const service = remote();
+      return service ? remoteRecordWindow(service, request) : embedded['records:window'](request);
+    },
+    // The spec lists no tags: no suggestions, the filter still takes typed tags.
+    'records:tags': async (prefix, limit) => (remote() ? [] : embedded['records:tags'](prefix, limit)),
+    'records:count': async (selection) => {
+      const service = remote();
+      return service ? remoteCount(service, selection) : embedded['records:count'](selection);
+    },
+    'records:total': async (filter) => {
+      const service = remote();
+      return service ? remoteCount(service, { kind: 'filter', filter }) : embedded['records:total'](filter);
+    },
+    'records:editTags': async (selection, edit) => {
+      const service = remote();
+      if (!service) return embedded['records:editTags'](selection, edit);
+      const kind: TaskKind = edit.mode === 'add' ? 'tags-add' : edit.mode === 'replace' ? 'tags-replace' : 'tag-remove';
+      return remoteTask(kind, `Editing the tags of ${await named(service, selection)}`, (task) => remoteEditTags(service, selection, edit, task));
+    },
+    'records:schedule': async (selection, engines) => {
+      const service = remote();
+      if (!service) return embedded['records:schedule'](selection, engines);
+      return remoteTask('schedule', `Scheduling ${await named(service, selection)} on ${engines.join(', ')}`, (task) => remoteSchedule(service, selection, engines, task));
+    },
+    'records:unschedule': async (selection, engine) => {
+      const service = remote();
+      if (!service) return embedded['records:unschedule'](selection, engine);
+      return remoteTask('unschedule', `Unscheduling ${await named(service, selection)} from ${engine}`, (task) => remoteUnschedule(service, selection, engine, task));
+    },
+  };
+}
+
+function createEmbeddedRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
   /** Starts bulk work on a selection; the label names the count, as the progressbar's name. */
   const startBulk = <R>(kind: TaskKind, verb: (count: string) => string, selection: Selection, work: Parameters<AppContext['tasks']['start']>[2]) => {
     const scope = ctx.scope();

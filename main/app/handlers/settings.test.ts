@@ -3,23 +3,30 @@
  * the first run refuses bad input and a missing key store with what to do and makes nothing;
  * a new client secret replaces the old; a remote connection says Settings belongs to it.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isServiceError } from '../../../common/errors.js';
 import { Engine } from '../../engine/index.js';
 import { MemorySecretStore } from '../../secrets/index.js';
 import { makeTempDir } from '../../../test/support/engine-fixture.js';
-import { createAppContext } from '../app-context.js';
+import { createAppContext, type FileDialogRequest } from '../app-context.js';
 import { createIpcHandlers, invokeIpcHandler } from '../ipc-handlers.js';
+import { resumeServiceChoice } from './settings-remote.js';
 
 const open: Array<{ engine: Engine; dir: string }> = [];
 
-function handlersFor(options: { issuingOff?: string; secrets?: boolean } = {}) {
+function handlersFor(options: { issuingOff?: string; secrets?: boolean; chooseFile?: (request: FileDialogRequest) => Promise<string | null> } = {}) {
   const dir = makeTempDir('proofdesk-settings-');
   const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: options.secrets === false ? undefined : new MemorySecretStore(), issuing: { scheduler: false } });
   open.push({ engine, dir });
-  const ctx = createAppContext({ engine, partner: null, keyStore: options.issuingOff ? null : 'keychain', issuingOff: options.issuingOff ?? null });
+  const ctx = createAppContext({
+    engine,
+    partner: null,
+    keyStore: options.issuingOff ? null : 'keychain',
+    issuingOff: options.issuingOff ?? null,
+    ...(options.chooseFile ? { chooseFile: options.chooseFile } : {}),
+  });
   return { engine, ctx, handlers: createIpcHandlers(ctx) };
 }
 
@@ -81,5 +88,71 @@ describe('settings handlers', () => {
     const handlers = createIpcHandlers(ctx);
     expect((await invokeIpcHandler(handlers, 'settings:get', [])).mode).toBe('remote');
     expect((await refusal(invokeIpcHandler(handlers, 'settings:keys', []))).message).toMatch(/remote service/);
+  });
+
+  it('backs up to the file main\'s save dialog names and restores through its open dialog (the OS dialogs stood in for by functions)', async () => {
+    const asked: FileDialogRequest[] = [];
+    let answer: string | null = null;
+    const chooseFile = async (request: FileDialogRequest) => {
+      asked.push(request);
+      return answer;
+    };
+    const first = handlersFor({ chooseFile });
+    const made = await invokeIpcHandler(first.handlers, 'settings:firstRun', [{ name: 'Acme University', issuingInterval: '1h' }]);
+    const path = join(open[0]!.dir, 'saved.proofdesk-keys');
+
+    // Cancelled: nothing written.
+    expect(await invokeIpcHandler(first.handlers, 'settings:backupKeys', ['a long backup passphrase'])).toBeNull();
+    expect(existsSync(path)).toBe(false);
+    expect(asked[0]).toMatchObject({ kind: 'save', defaultName: 'Acme University.proofdesk-keys', extensions: ['proofdesk-keys'] });
+
+    answer = path;
+    expect(await invokeIpcHandler(first.handlers, 'settings:backupKeys', ['a long backup passphrase'])).toEqual({ path, address: made.partner.chain_address });
+    expect(readFileSync(path, 'utf8')).toContain('proofdesk-key-backup');
+
+    const second = handlersFor({ chooseFile });
+    const wrong = await refusal(invokeIpcHandler(second.handlers, 'settings:restoreKeys', ['not the passphrase']));
+    expect(wrong.message).toContain('passphrase does not open this backup');
+    expect(second.engine.partners.list()).toEqual([]);
+    expect(asked.at(-1)).toMatchObject({ kind: 'open' });
+    const restored = await invokeIpcHandler(second.handlers, 'settings:restoreKeys', ['a long backup passphrase']);
+    expect(restored).toMatchObject({ id: made.partner.id, chain_address: made.partner.chain_address });
+    expect(second.ctx.partner()?.id).toBe(made.partner.id);
+  });
+
+  it('the browser bridge: the backup comes back as a file to download and is restored from its uploaded text', async () => {
+    const first = handlersFor();
+    const made = await invokeIpcHandler(first.handlers, 'settings:firstRun', [{ name: 'Acme', issuingInterval: '1h' }]);
+    // No dialog in main: the typed-path-free refusal says what to do instead.
+    expect((await refusal(invokeIpcHandler(first.handlers, 'settings:backupKeys', ['a long backup passphrase']))).message).toContain('downloaded');
+    const file = await invokeIpcHandler(first.handlers, 'settings:backupKeysFile', ['a long backup passphrase']);
+    expect(file.fileName).toBe('Acme.proofdesk-keys');
+    expect(file.content).not.toContain('a long backup passphrase');
+    const second = handlersFor();
+    const damaged = await refusal(invokeIpcHandler(second.handlers, 'settings:restoreKeysFile', ['Acme.proofdesk-keys', file.content.slice(0, 200), 'a long backup passphrase']));
+    expect(damaged.message).toContain('Acme.proofdesk-keys is damaged');
+    expect(second.engine.partners.list()).toEqual([]);
+    const restored = await invokeIpcHandler(second.handlers, 'settings:restoreKeysFile', ['Acme.proofdesk-keys', file.content, 'a long backup passphrase']);
+    expect(restored.id).toBe(made.partner.id);
+  });
+
+  it('remote connections: nothing to use before one is saved; a service that does not answer at start leaves the app on its engine and says why', async () => {
+    const { handlers, ctx, engine } = handlersFor();
+    expect(await refusal(invokeIpcHandler(handlers, 'settings:useRemote', []))).toMatchObject({ id: 'not_found' });
+    // A connection in use when the app last ran, whose service is gone now (nothing listens on port 9).
+    writeFileSync(join(engine.dataDir, 'remote.json'), JSON.stringify({ base_url: 'http://127.0.0.1:9/api', auth_url: 'http://127.0.0.1:9', client_id: 'pd-gone', active: true }));
+    await engine.secretStore!.set('remote/pd-gone/client-secret', 'the secret');
+    await resumeServiceChoice(ctx);
+    expect(ctx.remote()).toBeNull();
+    const saved = await invokeIpcHandler(handlers, 'settings:remote', []);
+    expect(saved).toMatchObject({ base_url: 'http://127.0.0.1:9/api', active: false });
+    expect(saved?.problem).toContain('No answer from http://127.0.0.1:9/api');
+    expect(saved?.problem).not.toContain('the secret');
+    const refused = await refusal(invokeIpcHandler(handlers, 'settings:useRemote', []));
+    expect(refused.message).toMatch(/^Not switched: No answer from/);
+    expect(ctx.remote()).toBeNull();
+    // A secret missing from the key store: what to do.
+    await engine.secretStore!.delete('remote/pd-gone/client-secret');
+    expect((await refusal(invokeIpcHandler(handlers, 'settings:useRemote', []))).message).toContain('type it again');
   });
 });

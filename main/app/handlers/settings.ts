@@ -6,9 +6,12 @@
 import { formatEther } from 'viem';
 import { parseDuration } from '../../../common/duration.js';
 import { ServiceError } from '../../../common/errors.js';
-import type { EngineAccount, KeysInfo, PartnerSettings, SettingsIpc } from '../../../common/ipc/settings.js';
+import { MIN_KEYS_PASSPHRASE, type EngineAccount, type KeysInfo, type PartnerSettings, type SettingsIpc, type SettingsOverview } from '../../../common/ipc/settings.js';
 import type { Engine, PartnerRecord } from '../../engine/index.js';
-import { backUpPartnerKeys, restorePartnerKeys } from '../../workspace/settings/key-backup.js';
+import { backUpPartnerKeys, backupFileName, restorePartnerKeys, restorePartnerKeysFromText, sealPartnerKeys } from '../../workspace/settings/key-backup.js';
+
+/** The backup file's extension, offered by the save and open dialogs. */
+const BACKUP_EXTENSION = 'proofdesk-keys';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 import { createSettingsEnginesHandlers } from './settings-engines.js';
@@ -37,13 +40,36 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
     return record;
   };
 
+  const overview = async (): Promise<SettingsOverview> => {
+    const partner = ctx.partner();
+    const record = partner && ctx.engine ? ctx.engine.partners.find(partner.id) : undefined;
+    return { partner: record ? toSettings(record) : null, keyStore: ctx.keyStore, keyStoreProblem: ctx.issuingOff, mode: ctx.engine ? 'embedded' : 'remote', keyLock: ctx.keyLock() };
+  };
+  /** Main's file dialog (Electron); the browser bridge downloads and uploads instead. */
+  const dialog = () => {
+    if (!ctx.chooseFile) throw new ServiceError('invalid_value', 'There is no file dialog here: in the browser the backup is downloaded and restored from an uploaded file.');
+    return ctx.chooseFile;
+  };
+  const restored = (record: PartnerRecord): PartnerSettings => {
+    ctx.switchPartner(record.id);
+    return toSettings(record);
+  };
+
   return {
     ...createSettingsEnginesHandlers(ctx),
     ...createSettingsRemoteHandlers(ctx),
-    'settings:get': async () => {
-      const partner = ctx.partner();
-      const record = partner && ctx.engine ? ctx.engine.partners.find(partner.id) : undefined;
-      return { partner: record ? toSettings(record) : null, keyStore: ctx.keyStore, keyStoreProblem: ctx.issuingOff, mode: ctx.engine ? 'embedded' : 'remote' };
+    'settings:get': async () => overview(),
+    'settings:unlockKeys': async (passphrase) => {
+      if (ctx.keyLock() !== 'unlock') throw new ServiceError('invalid_value', 'There is no locked keys file to unlock here.');
+      await ctx.unlockKeys(passphrase);
+      return overview();
+    },
+    'settings:createPassphrase': async (passphrase, again) => {
+      if (ctx.keyLock() !== 'create') throw new ServiceError('invalid_value', 'The encrypted keys file exists already: type its passphrase to unlock it instead.');
+      if (passphrase !== again) throw new ServiceError('invalid_value', 'The two passphrases differ: type the same one twice.');
+      if (passphrase.length < MIN_KEYS_PASSPHRASE) throw new ServiceError('invalid_value', `The passphrase needs at least ${MIN_KEYS_PASSPHRASE} characters.`);
+      await ctx.unlockKeys(passphrase);
+      return overview();
     },
     'settings:firstRun': async (input) => {
       const seconds = parseDuration(input.issuingInterval);
@@ -63,15 +89,25 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
       return { client_id: created.client_id, client_secret: created.client_secret };
     },
     'settings:keys': async () => keysInfo(ctx, engine(), active()),
-    'settings:backupKeys': async (path, passphrase) => {
+    'settings:backupKeys': async (passphrase) => {
       requireKeyStore();
-      return backUpPartnerKeys(engine(), active().id, path, passphrase);
+      const partner = active();
+      const path = await dialog()({ kind: 'save', title: 'Save the key backup', defaultName: backupFileName(partner.name), extensions: [BACKUP_EXTENSION] });
+      return path === null ? null : backUpPartnerKeys(engine(), partner.id, path, passphrase);
     },
-    'settings:restoreKeys': async (path, passphrase) => {
+    'settings:backupKeysFile': async (passphrase) => {
       requireKeyStore();
-      const restored = await restorePartnerKeys(engine(), path, passphrase);
-      ctx.switchPartner(restored.id);
-      return toSettings(restored);
+      return sealPartnerKeys(engine(), active().id, passphrase);
+    },
+    'settings:restoreKeys': async (passphrase) => {
+      requireKeyStore();
+      const path = await dialog()({ kind: 'open', title: 'Choose the key backup to restore', extensions: [BACKUP_EXTENSION] });
+      if (path === null) return null;
+      return restored(await restorePartnerKeys(engine(), path, passphrase));
+    },
+    'settings:restoreKeysFile': async (fileName, content, passphrase) => {
+      requireKeyStore();
+      return restored(await restorePartnerKeysFromText(engine(), content, passphrase, fileName));
     },
   };
 }

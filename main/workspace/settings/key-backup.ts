@@ -55,13 +55,17 @@ function checkPassphrase(passphrase: string): string {
   return passphrase.normalize('NFC');
 }
 
+/** The backup file's name an admin would expect: the Partner's name, made safe for any disk. */
+export function backupFileName(partnerName: string): string {
+  const safe = partnerName.replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/^[.\s]+/, '').trim().slice(0, 80);
+  return `${safe || 'partner'}.proofdesk-keys`;
+}
+
 /**
- * Writes the Partner's backup to `path` (mode 0600, replaced atomically).
- *
- * @example await backUpPartnerKeys(engine, partnerId, '/media/usb/acme.proofdesk-keys', 'correct horse battery')
+ * The Partner's backup as the text of a file (sealed under the passphrase): for the browser
+ * bridge's download, and what backUpPartnerKeys writes.
  */
-export async function backUpPartnerKeys(engine: Engine, partnerId: string, path: string, passphrase: string): Promise<{ path: string; address: string }> {
-  checkPath(path);
+export async function sealPartnerKeys(engine: Engine, partnerId: string, passphrase: string): Promise<{ content: string; address: string; fileName: string }> {
   const words = checkPassphrase(passphrase);
   const content: BackupContent = await engine.backupPartner(partnerId);
   const salt = randomBytes(16).toString('base64');
@@ -76,12 +80,23 @@ export async function backUpPartnerKeys(engine: Engine, partnerId: string, path:
     check: seal(key, CHECK_PLAINTEXT, aad('check', name)),
     keys: seal(key, JSON.stringify(content), aad('keys', name)),
   };
+  return { content: `${JSON.stringify(file, null, 2)}\n`, address: content.keys.address, fileName: backupFileName(name) };
+}
+
+/**
+ * Writes the Partner's backup to `path` (mode 0600, replaced atomically).
+ *
+ * @example await backUpPartnerKeys(engine, partnerId, '/media/usb/acme.proofdesk-keys', 'correct horse battery')
+ */
+export async function backUpPartnerKeys(engine: Engine, partnerId: string, path: string, passphrase: string): Promise<{ path: string; address: string }> {
+  checkPath(path);
+  const sealed = await sealPartnerKeys(engine, partnerId, passphrase);
   try {
-    await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
+    await writeFileAtomic(path, sealed.content);
   } catch {
     throw new ServiceError('invalid_value', `The backup cannot be written to ${path}: pick a folder you can write to.`);
   }
-  return { path, address: content.keys.address };
+  return { path, address: sealed.address };
 }
 
 /**
@@ -92,14 +107,24 @@ export async function backUpPartnerKeys(engine: Engine, partnerId: string, path:
 export async function restorePartnerKeys(engine: Engine, path: string, passphrase: string): Promise<PartnerRecord> {
   checkPath(path);
   const words = checkPassphrase(passphrase);
-  const file = await readBackupFile(path);
+  return restoreFrom(engine, await readBackupFile(path), words, path);
+}
+
+/** The same from a backup's text (the browser bridge's upload); `name` names it in messages. */
+export async function restorePartnerKeysFromText(engine: Engine, text: string, passphrase: string, name: string): Promise<PartnerRecord> {
+  const words = checkPassphrase(passphrase);
+  if (typeof text !== 'string' || text.length > MAX_FILE_BYTES) throw damaged(name);
+  return restoreFrom(engine, parseBackupText(text, name), words, name);
+}
+
+async function restoreFrom(engine: Engine, file: BackupFile, words: string, name: string): Promise<PartnerRecord> {
   const key = await deriveKey(words, file.kdf);
   if (unseal(key, file.check, aad('check', file.partner_name)) !== CHECK_PLAINTEXT) {
     throw new ServiceError('invalid_value', 'That passphrase does not open this backup. Type the passphrase chosen when the backup was made.');
   }
   const text = unseal(key, file.keys, aad('keys', file.partner_name));
   const content = text === undefined ? undefined : parseContent(text);
-  if (!content) throw damaged(path);
+  if (!content) throw damaged(name);
   return engine.restorePartner(content);
 }
 
@@ -117,13 +142,17 @@ async function readBackupFile(path: string): Promise<BackupFile> {
     if (error instanceof ServiceError) throw error;
     throw new ServiceError('invalid_value', `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path.`);
   }
+  return parseBackupText(text, path);
+}
+
+function parseBackupText(text: string, name: string): BackupFile {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw damaged(path);
+    throw damaged(name);
   }
-  if (!isBackupFile(data)) throw damaged(path);
+  if (!isBackupFile(data)) throw damaged(name);
   return data;
 }
 

@@ -1,0 +1,91 @@
+import { useId, useState } from 'react';
+import { MIN_KEYS_PASSPHRASE, type SettingsOverview } from '../../common/ipc/settings.js';
+import { toServiceError } from '../ipc-error.js';
+
+/**
+ * The encrypted keys file's passphrase, typed in the app where there is no keychain: `unlock`
+ * opens the existing file, `create` chooses a passphrase for a new one (typed twice). Main keeps
+ * it in memory only; a wrong one is refused with a sentence and nothing changes.
+ */
+export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock' | 'create'; onDone: (overview: SettingsOverview) => void; titled?: boolean }) {
+  const [first, setFirst] = useState('');
+  const [second, setSecond] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const creating = mode === 'create';
+  const mismatch = creating && second !== '' && first !== second;
+  const short = creating && first !== '' && first.length < MIN_KEYS_PASSPHRASE;
+  const title = creating ? 'Choose a passphrase for the keys' : 'Unlock the keys';
+
+  return (
+    <form
+      // In a dialog the dialog's title names it: no second heading.
+      {...(titled ? { 'aria-labelledby': `${id}-title` } : { 'aria-label': title })}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (mismatch || short) return;
+        setBusy(true);
+        setError(null);
+        const call = creating ? window.proofdesk.settingsCreatePassphrase(first, second) : window.proofdesk.settingsUnlockKeys(first);
+        void call.then(
+          (overview) => {
+            setFirst('');
+            setSecond('');
+            setBusy(false);
+            onDone(overview);
+          },
+          (failure: unknown) => {
+            const { message, id: errorId } = toServiceError(failure);
+            setError(`${message} (${errorId})`);
+            setBusy(false);
+          },
+        );
+      }}
+    >
+      {titled && <h2 id={`${id}-title`}>{title}</h2>}
+      <p className="muted">
+        {creating
+          ? `There is no OS keychain here, so the keys go into an encrypted file in the data directory (secrets.enc.json), locked with a passphrase you choose. Proofdesk asks for it each time it starts; without it the keys cannot be used.`
+          : 'The keys are in the encrypted file of the data directory (secrets.enc.json). Type its passphrase to issue and sign; Proofdesk keeps it in memory until it quits.'}
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-pass`}>Keys passphrase</label>
+        <input
+          id={`${id}-pass`}
+          type="password"
+          value={first}
+          onChange={(e) => setFirst(e.target.value)}
+          required
+          autoFocus
+          autoComplete={creating ? 'new-password' : 'current-password'}
+          aria-describedby={creating ? `${id}-help` : undefined}
+        />
+        {creating && (
+          <span id={`${id}-help`} className="muted">
+            At least {MIN_KEYS_PASSPHRASE} characters.
+          </span>
+        )}
+      </div>
+      {creating && (
+        <div className="field">
+          <label htmlFor={`${id}-again`}>Type the keys passphrase again</label>
+          <input id={`${id}-again`} type="password" value={second} onChange={(e) => setSecond(e.target.value)} required autoComplete="new-password" aria-invalid={mismatch} />
+        </div>
+      )}
+      {mismatch && (
+        <div className="error-panel" role="alert">
+          The two passphrases differ: type the same one twice.
+        </div>
+      )}
+      {error && (
+        <div className="error-panel" role="alert">
+          {error}
+        </div>
+      )}
+      <button type="submit" disabled={busy || first === '' || (creating && (second === '' || mismatch || short))}>
+        {busy ? 'Opening the keys…' : creating ? 'Set passphrase' : 'Unlock keys'}
+      </button>
+    </form>
+  );
+}
