@@ -92,11 +92,16 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
     setFilter: (patch) => restart({ filter: cleanFilter({ ...get().filter, ...patch }) }),
     setSort: (sort) => restart({ sort }),
     ensureRange(start, end) {
+      const down = start >= visible[0];
       visible = [start, end];
-      const { pages } = get();
-      for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
-        if (!pages.has(page)) void fetchPage(page);
-      }
+      const { pages, total } = get();
+      const first = Math.floor(start / PAGE_SIZE);
+      const last = Math.floor(end / PAGE_SIZE);
+      // The next page in the direction of the scroll too: its rows are there before they are
+      // on screen, so a frame fills text into rows rather than waiting on a round trip.
+      const ahead = down ? last + 1 : first - 1;
+      for (let page = first; page <= last; page++) if (!pages.has(page)) void fetchPage(page);
+      if (ahead >= 0 && (total === 0 || ahead * PAGE_SIZE < total) && !pages.has(ahead)) void fetchPage(ahead);
     },
     refresh: () => restart({}, true),
     setSelection: (selection) => set({ selection }),
