@@ -73,7 +73,7 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
 /** The detail panel of one credential (region `Credential detail`). */
 export function DetailPanel() {
   const { uid, detail, loading, error, verifications, busy, notice } = useDetailStore();
-  const { close, verify, downloadProof, unschedule, revoke } = useDetailStore.getState();
+  const { close, verify, downloadProof, unschedule, revoke, openOriginal } = useDetailStore.getState();
   const addToRecord = useStagingStore((s) => s.addToRecord);
   const [confirming, setConfirming] = useState<string | null>(null);
   if (!uid && !notice) return null;
@@ -135,7 +135,15 @@ export function DetailPanel() {
             <ul className="detail-files">
               {credential.files.map((f) => (
                 <li key={f.file_hash}>
-                  <code title="SHA-256">{f.file_hash}</code> <span className="muted">{f.file_type ?? 'unknown type'}</span>
+                  <code title="SHA-256">{f.file_hash}</code> <span className="muted">{f.file_type ?? 'unknown type'}</span>{' '}
+                  <button
+                    type="button"
+                    disabled={busy !== null}
+                    aria-label={credential.files.length === 1 ? 'Open the original file' : `Open the original file ${f.file_hash.slice(0, 12)}`}
+                    onClick={() => void openOriginal(f.file_hash)}
+                  >
+                    Open the original
+                  </button>
                 </li>
               ))}
             </ul>
