@@ -169,27 +169,29 @@ export function DetailPanel() {
                     {e.job && e.state !== 'issued' && e.state !== 'revoked' ? <span className="muted"> (job {e.job.status})</span> : null}
                   </td>
                   <td>{e.certificate?.issued_date ?? <span className="muted">—</span>}</td>
-                  <td className="detail-actions">
-                    {e.certificate && (
-                      <>
-                        <button type="button" disabled={busy !== null} onClick={() => void verify(e.certificate!.uid)}>
-                          Verify now
+                  <td>
+                    <div className="detail-actions">
+                      {e.certificate && (
+                        <>
+                          <button type="button" disabled={busy !== null} onClick={() => void verify(e.certificate!.uid)}>
+                            Verify now
+                          </button>
+                          <button type="button" disabled={busy !== null} onClick={() => void downloadProof(e.certificate!.uid)}>
+                            Download proof
+                          </button>
+                        </>
+                      )}
+                      {e.state === 'scheduled' && (
+                        <button type="button" disabled={busy !== null} onClick={() => void unschedule(e.engine)}>
+                          Unschedule
                         </button>
-                        <button type="button" disabled={busy !== null} onClick={() => void downloadProof(e.certificate!.uid)}>
-                          Download proof
+                      )}
+                      {e.state === 'issued' && (
+                        <button type="button" className="danger" disabled={busy !== null} onClick={() => setConfirming(e.engine)}>
+                          Revoke
                         </button>
-                      </>
-                    )}
-                    {e.state === 'scheduled' && (
-                      <button type="button" disabled={busy !== null} onClick={() => void unschedule(e.engine)}>
-                        Unschedule
-                      </button>
-                    )}
-                    {e.state === 'issued' && (
-                      <button type="button" className="danger" disabled={busy !== null} onClick={() => setConfirming(e.engine)}>
-                        Revoke
-                      </button>
-                    )}
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}

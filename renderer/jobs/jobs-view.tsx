@@ -1,3 +1,4 @@
+import { shortUid } from './short-uid.js';
 import { useCallback, useEffect, useMemo } from 'react';
 import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
@@ -21,7 +22,7 @@ function when(iso: string | null): string {
 const COLUMNS: TableColumn<Job>[] = [
   { id: 'status', header: 'Status', width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{j.status}</span> },
   { id: 'chain', header: 'Engine', width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code> },
-  { id: 'uid', header: 'Job', width: 'minmax(6rem, 1fr)', cell: (j) => <code>{j.uid.slice(0, 8)}</code> },
+  { id: 'uid', header: 'Job', width: 'minmax(6rem, 1fr)', cell: (j) => <code title={j.uid}>{shortUid(j.uid)}</code> },
   { id: 'tags', header: 'Tags', width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
   { id: 'created_date', header: 'Created', width: '9.5rem', sortable: true, cell: (j) => when(j.created_date) },
   { id: 'due', header: 'Due', width: '9.5rem', cell: (j) => when(j.scheduled_date) },
