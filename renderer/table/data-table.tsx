@@ -49,8 +49,6 @@ export interface DataTableProps<T> {
 
 type Slot<T> = { index: number; row: T | undefined };
 const NO_ROWS: never[] = [];
-/** More than the rows ever on screen plus overscan (consecutive indices modulo this are unique). */
-const ROW_SLOTS = 256;
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -67,6 +65,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
     overscan: 3,
   });
   const items = virtualizer.getVirtualItems();
+  // Rows are keyed by index modulo the most rows ever on screen: any window of consecutive
+  // rows then uses (nearly) every key, so even a jump far down hands the rows on screen their
+  // new data in the nodes they have instead of unmounting and building them again.
+  const slots = useRef(1);
+  slots.current = Math.max(slots.current, items.length);
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
 
@@ -205,7 +208,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <TableRow
             // Keyed by slot, not by index: rows scrolled away hand their DOM nodes to the rows
             // scrolling in, so a frame updates text instead of building new nodes.
-            key={item.index % ROW_SLOTS}
+            key={item.index % slots.current}
             id={`${idPrefix}-row-${item.index}`}
             index={item.index}
             start={item.start}
