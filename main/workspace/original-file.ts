@@ -54,14 +54,13 @@ function inside(root: string, rel: string): string | null {
 /**
  * Where the original of file `hash` of credential `uid` is on this computer: the watch folder's
  * path under one of `roots` (where it was taken, or in `done/` after issuing), a regular file
- * (never a link) whose content still has the hash. Otherwise a missing_file error whose
- * sentence says why: never taken from a folder, gone, or changed since.
+ * (never a link) whose content still has the hash. Null when no path is known (the file was
+ * not taken from a watch folder: drag-in, CSV import and the API keep none). Otherwise a
+ * missing_file error whose sentence says why: gone, or changed since.
  */
-export async function findOriginalOnDisk(scope: PartnerScope, uid: string, hash: string, roots: readonly string[]): Promise<string> {
+export async function findOriginalOnDisk(scope: PartnerScope, uid: string, hash: string, roots: readonly string[]): Promise<string | null> {
   const file = fileOfCredential(scope, uid, hash);
-  if (!file.ingestPath) {
-    throw new ServiceError('missing_file', `Proofdesk does not know where the original of “${file.title}” is on this computer: it was not taken from a watch folder. Download it from the browser UI, or open your own copy.`);
-  }
+  if (!file.ingestPath) return null;
   const rel = file.ingestPath;
   const candidates = roots.flatMap((root) => [inside(root, rel), inside(root, `${DONE_DIR}/${rel}`)]).filter((p): p is string => p !== null);
   let changed: string | null = null;

@@ -59,7 +59,7 @@ describe('the original file of a credential', () => {
     await expect(findOriginalOnDisk(scope, other.uid, hash, [root])).rejects.toMatchObject({ id: 'missing_file', message: expect.stringMatching(/has no file/) });
   });
 
-  it('never leaves the watched folder, and says when a file was uploaded rather than taken from a folder', async () => {
+  it('never leaves the watched folder, and knows no path for a file that was uploaded rather than taken from a folder', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'proofdesk-outside-'));
     try {
       writeFileSync(join(outside, 'x.txt'), 'outside');
@@ -71,7 +71,7 @@ describe('the original file of a credential', () => {
     writeFileSync(join(root, 'upload.txt'), 'uploaded by hand');
     const file = await partner.service.uploadFile({ file: { path: join(root, 'upload.txt') } });
     const uploaded = await partner.service.createCredential({ title: 'Uploaded', metadata: { a: 1 }, files: [file.file_hash] });
-    await expect(findOriginalOnDisk(scope, uploaded.uid, file.file_hash, [root])).rejects.toMatchObject({ id: 'missing_file', message: expect.stringMatching(/not taken from a watch folder/) });
+    expect(await findOriginalOnDisk(scope, uploaded.uid, file.file_hash, [root])).toBeNull();
   });
 
   it('hands over the stored copy, named after the watched file, for the browser to download', async () => {

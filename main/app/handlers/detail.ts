@@ -99,12 +99,15 @@ export function createDetailHandlers(ctx: AppContext): HandlersOf<DetailIpc> {
       const scope = ctx.scope();
       const desktop = watchFolderDesktop();
       if (desktop) {
-        // The desktop app: the file where it is, only after it is found to be this credential's file.
+        // The desktop app: the file where it is, only after it is found to be this credential's
+        // file. A file with no known path (not from a watch folder) is saved from the store.
         const roots = readWatchFolders(ctx.engine.dataDir).filter((f) => f.partnerId === scope.partner.id).map((f) => f.path);
         const path = await findOriginalOnDisk(scope, uid, fileHash, roots);
-        const failed = await desktop.openPath(path);
-        if (failed) throw new ServiceError('missing_file', `${path} could not be opened: ${failed}`);
-        return { kind: 'opened', path };
+        if (path) {
+          const failed = await desktop.openPath(path);
+          if (failed) throw new ServiceError('missing_file', `${path} could not be opened: ${failed}`);
+          return { kind: 'opened', path };
+        }
       }
       const stored = await readStoredOriginal(scope, uid, fileHash);
       return { kind: 'download', fileName: stored.fileName, type: stored.type, base64: stored.bytes.toString('base64') };
