@@ -1,17 +1,14 @@
 /**
  * The one data table of the app (Records, Jobs, and later Verify results): TanStack Table
- * for columns, headers and sort state, TanStack Virtual for the rows, and the pure rules of
+ * for columns, headers and sort state (./table-header.tsx), TanStack Virtual for the rows, and the pure rules of
  * ./selection.ts for selecting. Rows are addressed by index and fetched by the owner as they
  * scroll into view (`onRangeChange`); the table never holds more than what is on screen.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
-import { memo, useCallback, useEffect, useId, useMemo, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { tableMinRem } from './column-widths.js';
+import { TableHeader } from './table-header.js';
 import { clearSelection, clickRow, extendTo, isMoveKey, isSelected, moveWithKey, selectAll, toggleFocused, toggleRow, type TableSelection } from './selection.js';
-
-const features = tableFeatures({ rowSortingFeature });
-type Features = typeof features;
 
 /** One column: its header, CSS grid width, and how a loaded row shows in it. */
 export interface TableColumn<T> {
@@ -47,8 +44,6 @@ export interface DataTableProps<T> {
   emptyText?: string;
 }
 
-type Slot<T> = { index: number; row: T | undefined };
-const NO_ROWS: never[] = [];
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -77,39 +72,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     if (last >= first) onRangeChange(first, last);
   }, [first, last, onRangeChange]);
 
-  // TanStack Table holds the columns, headers and sort state; it gets no rows: 100,000 Row
-  // objects would cost for nothing, and the body renders only the slots on screen (RowCells).
-  const columnDefs = useMemo(() => {
-    const helper = createColumnHelper<Features, Slot<T>>();
-    return columns.map((column) =>
-      // An accessor (not a display column): only those can sort. Sorting is done in main
-      // (manualSorting); the value is the row's position, never compared here.
-      helper.accessor((slot) => slot.index, {
-        id: column.id,
-        header: column.header,
-        enableSorting: column.sortable === true,
-        sortDescFirst: false,
-        cell: (context) => {
-          const row = context.row.original.row;
-          return row === undefined ? null : column.cell(row);
-        },
-      }),
-    ) as ColumnDef<Features, Slot<T>, unknown>[];
-  }, [columns]);
-  const sorting: SortingState = useMemo(() => (sort ? [{ id: sort.id, desc: sort.desc }] : []), [sort?.id, sort?.desc]);
-  const table = useTable({
-    features,
-    columns: columnDefs,
-    data: NO_ROWS as Slot<T>[],
-    manualSorting: true,
-    enableSortingRemoval: false,
-    state: { sorting },
-    onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      const head = next[0];
-      if (head && onSortChange) onSortChange({ id: head.id, desc: head.desc });
-    },
-  });
+  // The header re-renders only when its columns or sort change, never on a scroll frame.
+  const onSort = useRef(onSortChange);
+  onSort.current = onSortChange;
+  const sortChanged = useCallback((next: TableSort) => onSort.current?.(next), []);
 
   const template = columns.map((c) => c.width).join(' ');
   const minWidth = `${tableMinRem(columns.map((c) => c.width))}rem`;
@@ -177,32 +143,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       // below the columns' smallest widths the table scrolls sideways instead of cutting them off.
       style={{ '--dt-columns': template, '--dt-row-height': `${rowHeight}px`, '--dt-min-width': minWidth } as CSSProperties}
     >
-      <div role="rowgroup" className="dt-head">
-        {table.getHeaderGroups().map((group) => (
-          <div key={group.id} role="row" aria-rowindex={1} className="dt-header">
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              return (
-                <div
-                  key={header.id}
-                  role="columnheader"
-                  className="dt-header-cell"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                >
-                  {header.column.getCanSort() ? (
-                    <button type="button" tabIndex={-1} onClick={header.column.getToggleSortingHandler()}>
-                      <table.FlexRender header={header} />
-                      {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
-                    </button>
-                  ) : (
-                    <table.FlexRender header={header} />
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        ))}
-      </div>
+      <TableHeader columns={columns} sortId={sort?.id ?? null} sortDesc={sort?.desc ?? false} onSortChange={sortChanged} />
       <div role="rowgroup" className="dt-body" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
           <TableRow
