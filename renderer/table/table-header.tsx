@@ -48,31 +48,31 @@ export const TableHeader = memo(function TableHeader<T>({ columns, sortId, sortD
     },
   });
   return (
-        <div role="rowgroup" className="dt-head">
-          {table.getHeaderGroups().map((group) => (
-            <div key={group.id} role="row" aria-rowindex={1} className="dt-header">
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                return (
-                  <div
-                    key={header.id}
-                    role="columnheader"
-                    className="dt-header-cell"
-                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                  >
-                    {header.column.getCanSort() ? (
-                      <button type="button" tabIndex={-1} onClick={header.column.getToggleSortingHandler()}>
-                        <table.FlexRender header={header} />
-                        {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
-                      </button>
-                    ) : (
-                      <table.FlexRender header={header} />
-                    )}
-                  </div>
-                );
-              })}
-            </div>
-          ))}
+    <div role="rowgroup" className="dt-head">
+      {table.getHeaderGroups().map((group) => (
+        <div key={group.id} role="row" aria-rowindex={1} className="dt-header">
+          {group.headers.map((header) => {
+            const sorted = header.column.getIsSorted();
+            return (
+              <div
+                key={header.id}
+                role="columnheader"
+                className="dt-header-cell"
+                aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+              >
+                {header.column.getCanSort() ? (
+                  <button type="button" tabIndex={-1} onClick={header.column.getToggleSortingHandler()}>
+                    <table.FlexRender header={header} />
+                    {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
+                  </button>
+                ) : (
+                  <table.FlexRender header={header} />
+                )}
+              </div>
+            );
+          })}
         </div>
+      ))}
+    </div>
   );
 }) as <T>(props: TableHeaderProps<T>) => ReactNode;
