@@ -100,7 +100,33 @@ export interface TagSuggestion {
  * What a bulk action works on: listed uids, or every record matching a filter except some.
  * "Select all N matching" sends the filter, never N uids; main resolves it.
  */
-export type Selection = { kind: 'uids'; uids: string[] } | { kind: 'filter'; filter: RecordFilter; except?: string[] };
+export type Selection = { kind: 'uids'; uids: string[] } | { kind: 'filter'; filter: RecordFilter; except?: string[] } | RangeSelection;
+
+/**
+ * Rows of the records table by position, as the renderer shows them (its filter and sort):
+ * a Shift-click over 50,000 rows is one range, never 50,000 uids. Each range names the uids
+ * at both its ends, so main can tell the list has not changed since the rows were selected.
+ */
+export interface RangeSelection {
+  kind: 'ranges';
+  filter: RecordFilter;
+  sort: RecordSort;
+  /** Sorted and disjoint. */
+  ranges: PositionRange[];
+  /** True: every record matching the filter except those in `ranges` (select all, then Ctrl-click some out). */
+  all?: boolean;
+}
+
+/** Rows `from..to` (inclusive, 0-based) of the filtered, sorted list, and the uids of its first and last row. */
+export interface PositionRange {
+  from: number;
+  to: number;
+  fromUid: string;
+  toUid: string;
+}
+
+/** Ranges one selection may hold: each is two numbers and two uids, however many rows it spans. */
+export const MAX_SELECTION_RANGES = 10_000;
 
 /** Bulk tag edits, all-or-nothing over the whole selection (as PATCH / PUT /credentials). */
 export type TagEdit = { mode: 'add'; tags: string[] } | { mode: 'replace'; tags: string[] } | { mode: 'remove'; tag: string };
@@ -243,7 +269,29 @@ export function validateSelection(value: unknown): Selection {
     if (value.except !== undefined) selection.except = uidList(value.except, 'except');
     return selection;
   }
-  return fail('The selection must be {kind: "uids", uids} or {kind: "filter", filter, except}');
+  if (value.kind === 'ranges') return validateRangeSelection(value);
+  return fail('The selection must be {kind: "uids", uids}, {kind: "filter", filter, except} or {kind: "ranges", filter, sort, ranges, all}');
+}
+
+function validateRangeSelection(value: Record<string, unknown>): RangeSelection {
+  rejectUnknownFields(value, ['kind', 'filter', 'sort', 'ranges', 'all'], 'the selection');
+  if (!Array.isArray(value.ranges)) fail('ranges must be a list of {from, to, fromUid, toUid}');
+  if (value.ranges.length > MAX_SELECTION_RANGES) fail(`The selection holds ${value.ranges.length} separate ranges; at most ${MAX_SELECTION_RANGES} are allowed. Use "Select all matching" with a filter instead.`);
+  if (value.all !== undefined && typeof value.all !== 'boolean') fail('all must be true or false');
+  const ranges: PositionRange[] = [];
+  for (const r of value.ranges as unknown[]) {
+    if (!isPlainObject(r)) fail('Each range must be {from, to, fromUid, toUid}');
+    rejectUnknownFields(r, ['from', 'to', 'fromUid', 'toUid'], 'a range');
+    const { from, to, fromUid, toUid } = r;
+    if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) fail('A range\'s from must be a whole number of at least 0');
+    if (typeof to !== 'number' || !Number.isSafeInteger(to) || to < from) fail('A range\'s to must be a whole number of at least its from');
+    if (!isUuid(fromUid) || !isUuid(toUid)) fail('A range must name the credential uids at its two ends');
+    const previous = ranges[ranges.length - 1];
+    if (previous && from <= previous.to) fail('The ranges must be sorted and must not overlap');
+    ranges.push({ from, to, fromUid: fromUid.toLowerCase(), toUid: toUid.toLowerCase() });
+  }
+  if (ranges.length === 0 && value.all !== true) fail('The selection is empty', 'empty_credential_list');
+  return { kind: 'ranges', filter: validateRecordFilter(value.filter), sort: validateRecordSort(value.sort), ranges, ...(value.all === true ? { all: true } : {}) };
 }
 
 /** Checks a TagEdit. */

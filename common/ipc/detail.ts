@@ -42,6 +42,12 @@ export interface CredentialDetail {
   record_size: number;
 }
 
+/**
+ * What "Open the original file" did: opened the file where it is on disk (desktop app), or
+ * handed over the engine's stored copy for the browser to save (base64).
+ */
+export type OriginalFileResult = { kind: 'opened'; path: string } | { kind: 'download'; fileName: string; type: string | null; base64: string };
+
 export interface DetailIpc {
   'detail:get': { args: [uid: string]; result: CredentialDetail };
   /** Verifies one certificate now: the six steps. */
@@ -51,6 +57,8 @@ export interface DetailIpc {
   'detail:unschedule': { args: [uid: string, engine: string]; result: CredentialDetail | null };
   /** Revokes a credential's certificate on an engine. Cannot be undone. */
   'detail:revoke': { args: [uid: string, engine: string]; result: CredentialDetail };
+  /** Opens file `fileHash` of credential `uid` where it is on disk, or downloads the stored copy. */
+  'detail:openOriginal': { args: [uid: string, fileHash: string]; result: OriginalFileResult };
 }
 
 function expectUid(value: unknown, name: string): string {
@@ -72,10 +80,19 @@ function uidEngineArgs(channel: string) {
   };
 }
 
+function expectFileHash(value: unknown): string {
+  if (typeof value !== 'string' || !/^[0-9a-fA-F]{64}$/.test(value)) throw new ServiceError('invalid_value', 'fileHash must be a SHA-256 hash (64 hexadecimal digits)');
+  return value.toLowerCase();
+}
+
 export const DETAIL_IPC: IpcValidators<DetailIpc> = {
   'detail:get': uidArg('detail:get'),
   'detail:verify': uidArg('detail:verify'),
   'detail:proof': uidArg('detail:proof'),
   'detail:unschedule': uidEngineArgs('detail:unschedule'),
   'detail:revoke': uidEngineArgs('detail:revoke'),
+  'detail:openOriginal': (args) => {
+    expectArgCount('detail:openOriginal', args, 2);
+    return [expectUid(args[0], 'uid'), expectFileHash(args[1])];
+  },
 };

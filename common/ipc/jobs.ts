@@ -9,9 +9,20 @@ import { validateTags } from '../validate.js';
 import { JOB_STATUSES, type Certificate, type Credential, type Job, type JobStatus } from '../wire-types.js';
 import { expectArgCount, expectInteger, expectObject, expectOneOf, expectString, type IpcValidators } from './slice.js';
 
+/** The spec's sort_by values of GET /jobs (`ready_date` is the finished date); absent: newest first. */
+export const JOB_SORT_FIELDS = ['created_date', 'status', 'chain', 'start_date', 'issued_date', 'ready_date', 'failed_date'] as const;
+export type JobSortField = (typeof JOB_SORT_FIELDS)[number];
+export interface JobSort {
+  by: JobSortField;
+  order: 'asc' | 'desc';
+}
+export const DEFAULT_JOB_SORT: JobSort = { by: 'created_date', order: 'desc' };
+
 export interface JobListRequest {
   /** All statuses when absent. */
   status?: JobStatus;
+  /** Sorted in the service, as GET /jobs allows; newest first when absent. */
+  sort?: JobSort;
   offset: number;
   limit: number;
 }
@@ -65,9 +76,14 @@ export const JOBS_IPC: IpcValidators<JobsIpc> = {
   'jobs:list': (args) => {
     expectArgCount('jobs:list', args, 1);
     const body = expectObject(args[0], 'request');
-    for (const key of Object.keys(body)) if (!['status', 'offset', 'limit'].includes(key)) throw new ServiceError('invalid_value', `Unknown field "${key}" in the request`);
+    for (const key of Object.keys(body)) if (!['status', 'sort', 'offset', 'limit'].includes(key)) throw new ServiceError('invalid_value', `Unknown field "${key}" in the request`);
     const request: JobListRequest = { offset: expectInteger(body.offset, 'offset', 0, Number.MAX_SAFE_INTEGER), limit: expectInteger(body.limit, 'limit', 1, MAX_JOB_WINDOW) };
     if (body.status !== undefined && body.status !== null) request.status = expectOneOf(body.status, 'status', JOB_STATUSES);
+    if (body.sort !== undefined && body.sort !== null) {
+      const sort = expectObject(body.sort, 'sort');
+      for (const key of Object.keys(sort)) if (key !== 'by' && key !== 'order') throw new ServiceError('invalid_value', `Unknown field "${key}" in the sort`);
+      request.sort = { by: expectOneOf(sort.by, 'sort.by', JOB_SORT_FIELDS), order: expectOneOf(sort.order, 'sort.order', ['asc', 'desc'] as const) };
+    }
     return [request];
   },
   'jobs:get': (args) => {

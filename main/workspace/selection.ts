@@ -1,5 +1,5 @@
 import { ServiceError } from '../../common/errors.js';
-import type { Selection } from '../../common/records.js';
+import type { RangeSelection, Selection } from '../../common/records.js';
 import type { TaskContext, TaskSignal } from '../../common/tasks.js';
 import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
@@ -44,6 +44,10 @@ function idsOfUids(scope: PartnerScope, uids: readonly string[]): number[] {
  */
 export function countSelection(scope: PartnerScope, selection: Selection): number {
   if (selection.kind === 'uids') return idsOfUids(scope, selection.uids).length;
+  if (selection.kind === 'ranges') {
+    const inRanges = idsOfRanges(scope, selection).length;
+    return selection.all ? countSelection(scope, { kind: 'filter', filter: selection.filter }) - inRanges : inRanges;
+  }
   const { total } = windowIds(scope.db, recordQuery(scope, selection.filter), { by: 'upload_date', order: 'asc' }, 0, 1);
   if (!selection.except || selection.except.length === 0) return total;
   const clause = recordConditions(scope, selection.filter).add('c.uid IN (SELECT value FROM json_each(?))', JSON.stringify(selection.except)).where('c.id');
@@ -65,7 +69,15 @@ export async function resolveSelection(scope: PartnerScope, selection: Selection
     onChunk?.(ids);
     return ids;
   }
-  const excepted = new Set(selection.except && selection.except.length > 0 ? idsOfExisting(scope, selection.except) : []);
+  if (selection.kind === 'ranges' && !selection.all) {
+    const ids = idsOfRanges(scope, selection).sort((a, b) => a - b);
+    onChunk?.(ids);
+    await checkpoint(task?.signal);
+    return ids;
+  }
+  const excepted = new Set(
+    selection.kind === 'ranges' ? idsOfRanges(scope, selection) : selection.except && selection.except.length > 0 ? idsOfExisting(scope, selection.except) : [],
+  );
   const { where, soleSearch } = recordQuery(scope, selection.filter);
   const driver = where.soleDriver();
   let ids: number[];
@@ -81,6 +93,37 @@ export async function resolveSelection(scope: PartnerScope, selection: Selection
   onChunk?.(ids);
   await checkpoint(task?.signal);
   return ids;
+}
+
+/**
+ * The row ids at the positions of a range selection, in list order: one read of the ids from
+ * the first range's start to the last range's end in the renderer's filter and sort (however
+ * many ranges), then the uids at every range's two ends are checked against what the renderer
+ * saw. A record added, deleted or retagged meanwhile shifts the positions: that fails the whole
+ * call rather than touching rows the admin did not select.
+ */
+export function idsOfRanges(scope: PartnerScope, selection: RangeSelection): number[] {
+  const { ranges } = selection;
+  if (ranges.length === 0) return [];
+  const start = ranges[0]!.from;
+  const end = ranges[ranges.length - 1]!.to;
+  const { ids: span } = windowIds(scope.db, recordQuery(scope, selection.filter), selection.sort, start, end - start + 1);
+  const ends = new Map<number, string>();
+  for (const r of ranges) {
+    if (r.from - start < span.length) ends.set(span[r.from - start]!, r.fromUid);
+    if (r.to - start < span.length) ends.set(span[r.to - start]!, r.toUid);
+  }
+  const found = uidsOf(scope, [...ends.keys()]);
+  const stale = span.length < end - start + 1 || found.length !== ends.size || [...ends.values()].some((uid, i) => found[i] !== uid);
+  if (stale) {
+    throw new ServiceError(
+      'invalid_value',
+      'The list changed after these rows were selected (records were added, removed or changed), so the selection no longer names the same records. Select the rows again.',
+    );
+  }
+  const out: number[] = [];
+  for (const r of ranges) for (let i = r.from; i <= r.to; i++) out.push(span[i - start]!);
+  return out;
 }
 
 /** Ids of the uids that exist (excepted uids may have been deleted meanwhile: that is fine). */

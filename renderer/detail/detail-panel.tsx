@@ -73,7 +73,7 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
 /** The detail panel of one credential (region `Credential detail`). */
 export function DetailPanel() {
   const { uid, detail, loading, error, verifications, busy, notice } = useDetailStore();
-  const { close, verify, downloadProof, unschedule, revoke } = useDetailStore.getState();
+  const { close, verify, downloadProof, unschedule, revoke, openOriginal } = useDetailStore.getState();
   const addToRecord = useStagingStore((s) => s.addToRecord);
   const [confirming, setConfirming] = useState<string | null>(null);
   if (!uid && !notice) return null;
@@ -135,7 +135,15 @@ export function DetailPanel() {
             <ul className="detail-files">
               {credential.files.map((f) => (
                 <li key={f.file_hash}>
-                  <code title="SHA-256">{f.file_hash}</code> <span className="muted">{f.file_type ?? 'unknown type'}</span>
+                  <code title="SHA-256">{f.file_hash}</code> <span className="muted">{f.file_type ?? 'unknown type'}</span>{' '}
+                  <button
+                    type="button"
+                    disabled={busy !== null}
+                    aria-label={credential.files.length === 1 ? 'Open the original file' : `Open the original file ${f.file_hash.slice(0, 12)}`}
+                    onClick={() => void openOriginal(f.file_hash)}
+                  >
+                    Open the original
+                  </button>
                 </li>
               ))}
             </ul>
@@ -161,27 +169,29 @@ export function DetailPanel() {
                     {e.job && e.state !== 'issued' && e.state !== 'revoked' ? <span className="muted"> (job {e.job.status})</span> : null}
                   </td>
                   <td>{e.certificate?.issued_date ?? <span className="muted">—</span>}</td>
-                  <td className="detail-actions">
-                    {e.certificate && (
-                      <>
-                        <button type="button" disabled={busy !== null} onClick={() => void verify(e.certificate!.uid)}>
-                          Verify now
+                  <td>
+                    <div className="detail-actions">
+                      {e.certificate && (
+                        <>
+                          <button type="button" disabled={busy !== null} onClick={() => void verify(e.certificate!.uid)}>
+                            Verify now
+                          </button>
+                          <button type="button" disabled={busy !== null} onClick={() => void downloadProof(e.certificate!.uid)}>
+                            Download proof
+                          </button>
+                        </>
+                      )}
+                      {e.state === 'scheduled' && (
+                        <button type="button" disabled={busy !== null} onClick={() => void unschedule(e.engine)}>
+                          Unschedule
                         </button>
-                        <button type="button" disabled={busy !== null} onClick={() => void downloadProof(e.certificate!.uid)}>
-                          Download proof
+                      )}
+                      {e.state === 'issued' && (
+                        <button type="button" className="danger" disabled={busy !== null} onClick={() => setConfirming(e.engine)}>
+                          Revoke
                         </button>
-                      </>
-                    )}
-                    {e.state === 'scheduled' && (
-                      <button type="button" disabled={busy !== null} onClick={() => void unschedule(e.engine)}>
-                        Unschedule
-                      </button>
-                    )}
-                    {e.state === 'issued' && (
-                      <button type="button" className="danger" disabled={busy !== null} onClick={() => setConfirming(e.engine)}>
-                        Revoke
-                      </button>
-                    )}
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}

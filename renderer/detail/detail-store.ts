@@ -24,10 +24,12 @@ export interface DetailStore {
   downloadProof(certificateUid: string): Promise<void>;
   unschedule(engine: string): Promise<void>;
   revoke(engine: string): Promise<void>;
+  /** Opens a file where it is on disk (desktop) or saves the stored copy (browser). */
+  openOriginal(fileHash: string): Promise<void>;
 }
 
-function saveText(fileName: string, text: string, type: string): void {
-  // A download of text the page already holds (the proof JSON): no file bytes cross IPC.
+function saveText(fileName: string, text: string | Uint8Array<ArrayBuffer>, type: string): void {
+  // A download of what the page already holds (the proof JSON, a stored original in the browser).
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
   a.href = url;
@@ -107,6 +109,17 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
         const detail = await window.proofdesk.detailUnschedule(uid, engine);
         if (detail) set({ detail, notice: `Unscheduled from ${engine}` });
         else set({ detail: null, uid: null, notice: `Unscheduled from ${engine}; the credential was held nowhere else, so it was deleted` });
+      }),
+    openOriginal: (fileHash) =>
+      run(`open:${fileHash}`, async () => {
+        const result = await window.proofdesk.detailOpenOriginal(get().uid!, fileHash);
+        if (result.kind === 'opened') {
+          set({ notice: `Opened ${result.path}` });
+          return;
+        }
+        const bytes = Uint8Array.from(atob(result.base64), (c) => c.charCodeAt(0));
+        saveText(result.fileName, bytes, result.type ?? 'application/octet-stream');
+        set({ notice: `Saved ${result.fileName}` });
       }),
     revoke: (engine) =>
       run(`revoke:${engine}`, async () => {

@@ -1,3 +1,4 @@
+import { shortUid } from './short-uid.js';
 import { useState } from 'react';
 import type { JobDetail } from '../../common/ipc/jobs.js';
 import { errorSentence } from '../ipc-error.js';
@@ -33,7 +34,7 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
     <aside className="job-detail" aria-label="Job detail">
       <header className="detail-header">
         <h2>
-          Job <code>{job.uid.slice(0, 8)}</code> on <code>{job.chain}</code>
+          Job <code title={job.uid}>{shortUid(job.uid)}</code> on <code>{job.chain}</code>
         </h2>
         <button type="button" className="link-button" aria-label="Close job detail" onClick={() => void useJobsStore.getState().open(null)}>
           ×

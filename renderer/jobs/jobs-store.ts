@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
-import type { JobDetail } from '../../common/ipc/jobs.js';
+import { DEFAULT_JOB_SORT, type JobDetail, type JobSort } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job, type JobStatus } from '../../common/wire-types.js';
 import { errorSentence, toServiceError } from '../ipc-error.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
@@ -10,6 +10,7 @@ const ZERO = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobSt
 
 export interface JobsStore {
   status: JobStatus | null;
+  sort: JobSort;
   total: number;
   counts: Record<JobStatus, number>;
   pages: ReadonlyMap<number, Job[]>;
@@ -21,6 +22,7 @@ export interface JobsStore {
   detail: JobDetail | null;
   detailError: string | null;
   setStatus(status: JobStatus | null): void;
+  setSort(sort: JobSort): void;
   ensureRange(start: number, end: number): void;
   refresh(): void;
   setSelection(selection: TableSelection): void;
@@ -32,9 +34,9 @@ let visible: [number, number] = [0, PAGE_SIZE - 1];
 /** The Jobs view's state: jobs by status, newest first, live; the open job's detail. */
 export const useJobsStore = create<JobsStore>()((set, get) => {
   const fetchPage = async (page: number) => {
-    const { generation, status } = get();
+    const { generation, status, sort } = get();
     try {
-      const window = await window_jobs({ ...(status ? { status } : {}), offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+      const window = await window_jobs({ ...(status ? { status } : {}), sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
       if (get().generation !== generation) return;
       const pages = new Map(get().pages);
       pages.set(page, window.rows);
@@ -46,6 +48,7 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
   };
   return {
     status: null,
+    sort: DEFAULT_JOB_SORT,
     total: 0,
     counts: ZERO,
     pages: new Map(),
@@ -57,6 +60,10 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
     detailError: null,
     setStatus(status) {
       set((s) => ({ status, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
+      get().ensureRange(0, PAGE_SIZE - 1);
+    },
+    setSort(sort) {
+      set((s) => ({ sort, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
       get().ensureRange(0, PAGE_SIZE - 1);
     },
     ensureRange(start, end) {

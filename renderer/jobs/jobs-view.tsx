@@ -1,27 +1,39 @@
+import { shortUid } from './short-uid.js';
 import { useCallback, useEffect, useMemo } from 'react';
+import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { JobDetailPane } from './job-detail.js';
 import { jobAt, useJobsStore } from './jobs-store.js';
 
+/** `2026-11-23 23:04` in local time: a date column fits in 9rem beside the job detail. */
 function when(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+  if (!iso) return '—';
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
+/**
+ * Column ids are the spec's sort_by values of GET /jobs where it allows sorting by them
+ * (`ready_date` is the finished date); Job, Tags and Due (scheduled date) cannot be sorted.
+ */
 const COLUMNS: TableColumn<Job>[] = [
-  { id: 'status', header: 'Status', width: '7.5rem', cell: (j) => <span className={`state state-${j.status}`}>{j.status}</span> },
-  { id: 'chain', header: 'Engine', width: '6rem', cell: (j) => <code>{j.chain}</code> },
-  { id: 'uid', header: 'Job', width: 'minmax(8rem, 1fr)', cell: (j) => <code>{j.uid.slice(0, 8)}</code> },
+  { id: 'status', header: 'Status', width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{j.status}</span> },
+  { id: 'chain', header: 'Engine', width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code> },
+  { id: 'uid', header: 'Job', width: 'minmax(6rem, 1fr)', cell: (j) => <code title={j.uid}>{shortUid(j.uid)}</code> },
   { id: 'tags', header: 'Tags', width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
-  { id: 'created', header: 'Created', width: '11rem', cell: (j) => when(j.created_date) },
-  { id: 'due', header: 'Due', width: '11rem', cell: (j) => when(j.scheduled_date) },
-  { id: 'finished', header: 'Finished', width: '11rem', cell: (j) => when(j.finished_date ?? j.failed_date) },
+  { id: 'created_date', header: 'Created', width: '9.5rem', sortable: true, cell: (j) => when(j.created_date) },
+  { id: 'due', header: 'Due', width: '9.5rem', cell: (j) => when(j.scheduled_date) },
+  { id: 'ready_date', header: 'Finished', width: '9.5rem', sortable: true, cell: (j) => when(j.finished_date) },
+  { id: 'failed_date', header: 'Failed', width: '9.5rem', sortable: true, cell: (j) => when(j.failed_date) },
 ];
 
 /** Jobs: every job of the Partner by status, newest first, with live state changes. */
 export function JobsView() {
   const status = useJobsStore((s) => s.status);
+  const sort = useJobsStore((s) => s.sort);
   const total = useJobsStore((s) => s.total);
   const counts = useJobsStore((s) => s.counts);
   const selection = useJobsStore((s) => s.selection);
@@ -29,7 +41,7 @@ export function JobsView() {
   const detailError = useJobsStore((s) => s.detailError);
   const error = useJobsStore((s) => s.error);
   useJobsStore((s) => s.pages);
-  const { setStatus, ensureRange, setSelection, refresh, open } = useJobsStore.getState();
+  const { setStatus, setSort, ensureRange, setSelection, refresh, open } = useJobsStore.getState();
 
   useEffect(() => refresh(), [refresh]);
   useEffect(() => onAppEvent('job', () => refresh()), [refresh]);
@@ -74,6 +86,8 @@ export function JobsView() {
             if (row && !next.all) void open(row.uid);
           }}
           onOpen={(_index, job) => void open(job.uid)}
+          sort={{ id: sort.by, desc: sort.order === 'desc' }}
+          onSortChange={(next) => setSort({ by: next.id as JobSortField, order: next.desc ? 'desc' : 'asc' })}
           emptyText="No jobs yet. Schedule records in Records to open one."
         />
       </section>

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_RECORD_SORT, type RecordFilter, type RecordRow, type RecordSort, type Selection, type TagSuggestion } from '../../common/records.js';
 import { toServiceError } from '../ipc-error.js';
-import { EMPTY_SELECTION, selectedCount, selectedIndices, type TableSelection } from '../table/selection.js';
+import { EMPTY_SELECTION, rangesForMain, selectedCount, type TableSelection } from '../table/selection.js';
 
 /** Rows per fetch from main. */
 export const PAGE_SIZE = 250;
@@ -30,7 +30,10 @@ export interface RecordsStore {
   refresh(): void;
   setSelection(selection: TableSelection): void;
   loadTagSuggestions(prefix: string): Promise<void>;
-  /** The current selection as main takes it: the filter for "all", uids otherwise. */
+  /**
+   * The current selection as main takes it: the filter for "all", otherwise ranges of positions
+   * in this filter and sort with the uids at their ends (never the uids between).
+   */
   selectionForMain(): Promise<Selection>;
 }
 
@@ -89,11 +92,16 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
     setFilter: (patch) => restart({ filter: cleanFilter({ ...get().filter, ...patch }) }),
     setSort: (sort) => restart({ sort }),
     ensureRange(start, end) {
+      const down = start >= visible[0];
       visible = [start, end];
-      const { pages } = get();
-      for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
-        if (!pages.has(page)) void fetchPage(page);
-      }
+      const { pages, total } = get();
+      const first = Math.floor(start / PAGE_SIZE);
+      const last = Math.floor(end / PAGE_SIZE);
+      // The next page in the direction of the scroll too: its rows are there before they are
+      // on screen, so a frame fills text into rows rather than waiting on a round trip.
+      const ahead = down ? last + 1 : first - 1;
+      for (let page = first; page <= last; page++) if (!pages.has(page)) void fetchPage(page);
+      if (ahead >= 0 && (total === 0 || ahead * PAGE_SIZE < total) && !pages.has(ahead)) void fetchPage(ahead);
     },
     refresh: () => restart({}, true),
     setSelection: (selection) => set({ selection }),
@@ -105,30 +113,33 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
       }
     },
     async selectionForMain() {
-      const { selection, filter, sort, generation } = get();
-      const uidsOf = async (indices: number[]) => {
-        const pages = new Map(get().pages);
-        for (const page of new Set(indices.map((i) => Math.floor(i / PAGE_SIZE)))) {
-          if (!pages.has(page)) pages.set(page, (await window_({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE })).rows);
-        }
-        if (get().generation !== generation) throw new Error('The list changed meanwhile; select again.');
-        return indices.map((i) => rowAtIndex(pages, i)?.uid).filter((u): u is string => u !== undefined);
-      };
-      if (selection.all) {
-        const except = await uidsOf(selection.ranges.flatMap((r) => range(r.from, r.to)));
-        return { kind: 'filter', filter, ...(except.length > 0 ? { except } : {}) };
+      const { selection, filter, sort, generation, total } = get();
+      const { all, ranges, ends } = rangesForMain(selection, total);
+      if (all && ranges.length === 0) return { kind: 'filter', filter };
+      // The uids at the ranges' ends: on screen already, or one small page each.
+      const pages = new Map(get().pages);
+      for (const page of new Set(ends.map((i) => Math.floor(i / PAGE_SIZE)))) {
+        if (!pages.has(page)) pages.set(page, (await window_({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE })).rows);
       }
-      return { kind: 'uids', uids: await uidsOf(selectedIndices(selection)) };
+      if (get().generation !== generation) throw new Error('The list changed meanwhile; select again.');
+      const uidAt = (i: number) => {
+        const uid = rowAtIndex(pages, i)?.uid;
+        if (!uid) throw new Error('The list changed meanwhile; select again.');
+        return uid;
+      };
+      return {
+        kind: 'ranges',
+        filter,
+        sort,
+        ranges: ranges.map((r) => ({ from: r.from, to: r.to, fromUid: uidAt(r.from), toUid: uidAt(r.to) })),
+        ...(all ? { all: true } : {}),
+      };
     },
   };
 });
 
 function window_(request: Parameters<typeof window.proofdesk.recordsWindow>[0]) {
   return window.proofdesk.recordsWindow(request);
-}
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
 /** Drops empty parts, so an empty search box or tag list is no filter at all. */

@@ -1,16 +1,14 @@
 /**
  * The one data table of the app (Records, Jobs, and later Verify results): TanStack Table
- * for columns, headers and sort state, TanStack Virtual for the rows, and the pure rules of
+ * for columns, headers and sort state (./table-header.tsx), TanStack Virtual for the rows, and the pure rules of
  * ./selection.ts for selecting. Rows are addressed by index and fetched by the owner as they
  * scroll into view (`onRangeChange`); the table never holds more than what is on screen.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
-import { memo, useEffect, useId, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { tableMinRem } from './column-widths.js';
+import { TableHeader } from './table-header.js';
 import { clearSelection, clickRow, extendTo, isMoveKey, isSelected, moveWithKey, selectAll, toggleFocused, toggleRow, type TableSelection } from './selection.js';
-
-const features = tableFeatures({ rowSortingFeature });
-type Features = typeof features;
 
 /** One column: its header, CSS grid width, and how a loaded row shows in it. */
 export interface TableColumn<T> {
@@ -46,10 +44,6 @@ export interface DataTableProps<T> {
   emptyText?: string;
 }
 
-type Slot<T> = { index: number; row: T | undefined };
-const NO_ROWS: never[] = [];
-/** More than the rows ever on screen plus overscan (consecutive indices modulo this are unique). */
-const ROW_SLOTS = 256;
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -61,9 +55,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 6,
+    // Rows have one fixed height and are never measured; a few rows beyond the screen are
+    // enough for the keyboard and the wheel, and each one costs layout and paint per frame.
+    overscan: 3,
   });
   const items = virtualizer.getVirtualItems();
+  // Rows are keyed by index modulo the most rows ever on screen: any window of consecutive
+  // rows then uses (nearly) every key, so even a jump far down hands the rows on screen their
+  // new data in the nodes they have instead of unmounting and building them again.
+  const slots = useRef(1);
+  slots.current = Math.max(slots.current, items.length);
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
 
@@ -71,41 +72,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
     if (last >= first) onRangeChange(first, last);
   }, [first, last, onRangeChange]);
 
-  // TanStack Table holds the columns, headers and sort state; it gets no rows: 100,000 Row
-  // objects would cost for nothing, and the body renders only the slots on screen (RowCells).
-  const columnDefs = useMemo(() => {
-    const helper = createColumnHelper<Features, Slot<T>>();
-    return columns.map((column) =>
-      // An accessor (not a display column): only those can sort. Sorting is done in main
-      // (manualSorting); the value is the row's position, never compared here.
-      helper.accessor((slot) => slot.index, {
-        id: column.id,
-        header: column.header,
-        enableSorting: column.sortable === true,
-        sortDescFirst: false,
-        cell: (context) => {
-          const row = context.row.original.row;
-          return row === undefined ? null : column.cell(row);
-        },
-      }),
-    ) as ColumnDef<Features, Slot<T>, unknown>[];
-  }, [columns]);
-  const sorting: SortingState = useMemo(() => (sort ? [{ id: sort.id, desc: sort.desc }] : []), [sort?.id, sort?.desc]);
-  const table = useTable({
-    features,
-    columns: columnDefs,
-    data: NO_ROWS as Slot<T>[],
-    manualSorting: true,
-    enableSortingRemoval: false,
-    state: { sorting },
-    onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      const head = next[0];
-      if (head && onSortChange) onSortChange({ id: head.id, desc: head.desc });
-    },
-  });
+  // The header re-renders only when its columns or sort change, never on a scroll frame.
+  const onSort = useRef(onSortChange);
+  onSort.current = onSortChange;
+  const sortChanged = useCallback((next: TableSort) => onSort.current?.(next), []);
 
   const template = columns.map((c) => c.width).join(' ');
+  const minWidth = `${tableMinRem(columns.map((c) => c.width))}rem`;
   const pageSize = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight * 10) / rowHeight) - 1);
 
   const change = (next: TableSelection) => {
@@ -136,12 +109,21 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
   };
 
-  const onRowMouseDown = (event: MouseEvent, index: number) => {
+  // Stable callbacks (they read the latest props through a ref), so a row whose index, data and
+  // selection did not change is not re-rendered at all.
+  const latest = useRef({ selection, onOpen, rowAt, change: (_next: TableSelection) => {} });
+  latest.current = { selection, onOpen, rowAt, change };
+  const onRowMouseDown = useCallback((event: MouseEvent, index: number) => {
     if (event.button !== 0) return;
+    const { selection: current, change: apply } = latest.current;
     const ctrl = event.ctrlKey || event.metaKey;
     if (event.shiftKey) event.preventDefault(); // no text selection on Shift-click
-    change(event.shiftKey ? extendTo(selection, index, ctrl) : ctrl ? toggleRow(selection, index) : clickRow(selection, index));
-  };
+    apply(event.shiftKey ? extendTo(current, index, ctrl) : ctrl ? toggleRow(current, index) : clickRow(current, index));
+  }, []);
+  const onOpenRow = useCallback((index: number) => {
+    const row = latest.current.rowAt(index);
+    if (row !== undefined) latest.current.onOpen?.(index, row);
+  }, []);
 
   const focusId = selection.focus !== null && selection.focus < rowCount ? `${idPrefix}-row-${selection.focus}` : undefined;
 
@@ -157,78 +139,69 @@ export function DataTable<T>(props: DataTableProps<T>) {
       aria-activedescendant={focusId}
       tabIndex={0}
       onKeyDown={onKeyDown}
+      // One grid template and row height for every row, set once here rather than on each row;
+      // below the columns' smallest widths the table scrolls sideways instead of cutting them off.
+      style={{ '--dt-columns': template, '--dt-row-height': `${rowHeight}px`, '--dt-min-width': minWidth } as CSSProperties}
     >
-      <div role="rowgroup" className="dt-head">
-        {table.getHeaderGroups().map((group) => (
-          <div key={group.id} role="row" aria-rowindex={1} className="dt-header" style={{ gridTemplateColumns: template }}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              return (
-                <div
-                  key={header.id}
-                  role="columnheader"
-                  className="dt-header-cell"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                >
-                  {header.column.getCanSort() ? (
-                    <button type="button" tabIndex={-1} onClick={header.column.getToggleSortingHandler()}>
-                      <table.FlexRender header={header} />
-                      {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
-                    </button>
-                  ) : (
-                    <table.FlexRender header={header} />
-                  )}
-                </div>
-              );
-            })}
-          </div>
+      <TableHeader columns={columns} sortId={sort?.id ?? null} sortDesc={sort?.desc ?? false} onSortChange={sortChanged} />
+      <div role="rowgroup" className="dt-body" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((item) => (
+          <TableRow
+            // Keyed by slot, not by index: rows scrolled away hand their DOM nodes to the rows
+            // scrolling in, so a frame updates text instead of building new nodes.
+            key={item.index % slots.current}
+            id={`${idPrefix}-row-${item.index}`}
+            index={item.index}
+            start={item.start}
+            row={rowAt(item.index)}
+            selected={isSelected(selection, item.index)}
+            focused={selection.focus === item.index}
+            columns={columns}
+            onMouseDown={onRowMouseDown}
+            onOpen={onOpenRow}
+          />
         ))}
-      </div>
-      <div role="rowgroup" className="dt-body" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => {
-          const row = rowAt(item.index);
-          return (
-            <div
-              // Keyed by slot, not by index: rows scrolled away hand their DOM nodes to the rows
-              // scrolling in, so a frame updates text instead of building ~250 new nodes.
-              key={item.index % ROW_SLOTS}
-              id={`${idPrefix}-row-${item.index}`}
-              role="row"
-              aria-rowindex={item.index + 2}
-              aria-selected={isSelected(selection, item.index)}
-              className={`dt-row${selection.focus === item.index ? ' dt-focused' : ''}`}
-              style={{ height: item.size, transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
-              onMouseDown={(event) => onRowMouseDown(event, item.index)}
-              onDoubleClick={() => row !== undefined && onOpen?.(item.index, row)}
-            >
-              {row === undefined ? (
-                <div role="gridcell" className="dt-cell muted">
-                  Loading…
-                </div>
-              ) : (
-                <RowCells row={row} columns={columns} />
-              )}
-            </div>
-          );
-        })}
       </div>
       {rowCount === 0 && <div className="dt-empty">{emptyText}</div>}
     </div>
   );
 }
 
+interface TableRowProps<T> {
+  id: string;
+  index: number;
+  start: number;
+  row: T | undefined;
+  selected: boolean;
+  focused: boolean;
+  columns: TableColumn<T>[];
+  onMouseDown: (event: MouseEvent, index: number) => void;
+  onOpen: (index: number) => void;
+}
+
 /**
- * A loaded row's cells. Memoized on the row object: scrolling and selecting re-render the
- * row boxes (position, aria-selected) but not the cells of rows already on screen.
+ * One row, memoized on plain props: a scroll frame re-renders only the slots that now show
+ * another row, and a row still loading has the same cells as a loaded one (empty), so its
+ * data arriving fills text into nodes that exist instead of building new ones.
  */
-const RowCells = memo(function RowCells<T>({ row, columns }: { row: T; columns: TableColumn<T>[] }) {
+const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, focused, columns, onMouseDown, onOpen }: TableRowProps<T>) {
   return (
-    <>
-      {columns.map((column) => (
-        <div key={column.id} role="gridcell" className="dt-cell">
-          {column.cell(row)}
+    <div
+      id={id}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      aria-busy={row === undefined || undefined}
+      className={focused ? 'dt-row dt-focused' : 'dt-row'}
+      style={{ transform: `translateY(${start}px)` }}
+      onMouseDown={(event) => onMouseDown(event, index)}
+      onDoubleClick={() => onOpen(index)}
+    >
+      {columns.map((column, i) => (
+        <div key={column.id} role="gridcell" className={row === undefined ? 'dt-cell muted' : 'dt-cell'}>
+          {row === undefined ? (i === 0 ? 'Loading…' : null) : column.cell(row)}
         </div>
       ))}
-    </>
+    </div>
   );
-}) as <T>(props: { row: T; columns: TableColumn<T>[] }) => ReactNode;
+}) as <T>(props: TableRowProps<T>) => ReactNode;

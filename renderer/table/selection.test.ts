@@ -8,6 +8,7 @@ import {
   moveWithKey,
   movedIndex,
   normalize,
+  rangesForMain,
   selectAll,
   selectedCount,
   selectedIndices,
@@ -93,5 +94,15 @@ describe('table selection rules', () => {
     const s = clearSelection(extendTo(clickRow(EMPTY_SELECTION, 1), 4));
     expect(selected(s)).toEqual([]);
     expect(s.focus).toBe(4);
+  });
+
+  it('describes a Shift-range of any size to main as its ends, never its rows', () => {
+    const s = extendTo(clickRow(EMPTY_SELECTION, 60_000), 10);
+    expect(rangesForMain(s, 100_000)).toEqual({ all: false, ranges: [{ from: 10, to: 60_000 }], ends: [10, 60_000] });
+    // Ctrl-clicked rows and ranges, one row alone has one end; ranges past the last row are clipped.
+    const mixed = extendTo(toggleRow(toggleRow(clickRow(EMPTY_SELECTION, 3), 7), 90), 120, true);
+    expect(rangesForMain(mixed, 100)).toEqual({ all: false, ranges: [{ from: 3, to: 3 }, { from: 7, to: 7 }, { from: 90, to: 99 }], ends: [3, 7, 90, 99] });
+    // All matching, then rows taken out: the taken-out ranges, flagged all.
+    expect(rangesForMain(toggleRow(selectAll(EMPTY_SELECTION), 5), 10)).toEqual({ all: true, ranges: [{ from: 5, to: 5 }], ends: [5] });
   });
 });

@@ -141,6 +141,17 @@ export function toggleFocused(selection: TableSelection): TableSelection {
   return selection.focus === null ? selection : toggleRow(selection, selection.focus);
 }
 
+/**
+ * A selection as main resolves it (records' `kind: 'ranges'`): the ranges clipped to the rows
+ * there are, and the indices at their ends, whose uids the owner looks up so main can tell the
+ * list has not changed. A Shift-range of 50,000 rows is one range and two indices.
+ */
+export function rangesForMain(selection: TableSelection, total: number): { all: boolean; ranges: IndexRange[]; ends: number[] } {
+  const ranges = normalize(selection.ranges.map((r) => ({ from: Math.max(0, r.from), to: Math.min(r.to, total - 1) })));
+  const ends = [...new Set(ranges.flatMap((r) => [r.from, r.to]))];
+  return { all: selection.all, ranges, ends };
+}
+
 /** Every selected index when not `all` (for turning a small selection into uids). */
 export function selectedIndices(selection: TableSelection): number[] {
   if (selection.all) throw new Error('selectedIndices: an "all" selection is resolved by its filter');

@@ -9,7 +9,11 @@ import type { IssuingService } from '../../../common/issuing-service.js';
 import type { Certificate, Job } from '../../../common/wire-types.js';
 import type { PartnerScope } from '../../engine/scope.js';
 import { recordFromCredential, recordFromDatabase } from '../../workspace/bringing-in/record-tree.js';
+import { ServiceError } from '../../../common/errors.js';
+import { findOriginalOnDisk, readStoredOriginal } from '../../workspace/original-file.js';
+import { readWatchFolders } from '../../workspace/watch-folders/watch-folder-list.js';
 import type { AppContext } from '../app-context.js';
+import { watchFolderDesktop } from './watch-folders-desktop.js';
 import type { HandlersOf } from './handlers-of.js';
 
 function stateOf(job: Job | undefined, certificate: Certificate | undefined): CredentialOnEngine['state'] {
@@ -89,6 +93,24 @@ export function createDetailHandlers(ctx: AppContext): HandlersOf<DetailIpc> {
       const result = await service.unscheduleCredential(uid, engine);
       ctx.events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
       return result.credential_deleted ? null : credentialDetail(service, scope, uid);
+    },
+    'detail:openOriginal': async (uid, fileHash) => {
+      if (!ctx.engine) throw new ServiceError('missing_file', 'Opening the original file needs the embedded engine; a remote service does not hand files back.');
+      const scope = ctx.scope();
+      const desktop = watchFolderDesktop();
+      if (desktop) {
+        // The desktop app: the file where it is, only after it is found to be this credential's
+        // file. A file with no known path (not from a watch folder) is saved from the store.
+        const roots = readWatchFolders(ctx.engine.dataDir).filter((f) => f.partnerId === scope.partner.id).map((f) => f.path);
+        const path = await findOriginalOnDisk(scope, uid, fileHash, roots);
+        if (path) {
+          const failed = await desktop.openPath(path);
+          if (failed) throw new ServiceError('missing_file', `${path} could not be opened: ${failed}`);
+          return { kind: 'opened', path };
+        }
+      }
+      const stored = await readStoredOriginal(scope, uid, fileHash);
+      return { kind: 'download', fileName: stored.fileName, type: stored.type, base64: stored.bytes.toString('base64') };
     },
     'detail:revoke': async (uid, engine) => {
       const { service, scope } = current();

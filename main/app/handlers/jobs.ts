@@ -7,7 +7,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
-import type { JobDetail, JobsIpc, JobWindow, NextIssuing } from '../../../common/ipc/jobs.js';
+import { DEFAULT_JOB_SORT, type JobDetail, type JobsIpc, type JobWindow, type NextIssuing } from '../../../common/ipc/jobs.js';
 import type { ProofExportRequest, ProofExportResult } from '../../../common/records.js';
 import type { TaskContext } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
@@ -25,11 +25,11 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
   const jobOf = async (service: IssuingService, uid: string) => service.getJob(uid);
 
   return {
-    'jobs:list': async ({ status, offset, limit }) => {
+    'jobs:list': async ({ status, sort = DEFAULT_JOB_SORT, offset, limit }) => {
       const { service } = ctx.require();
-      // The spec pages by page number: read the pages the window spans, newest jobs first.
+      // The spec pages by page number: read the pages the window spans, in the table's sort.
       const page = Math.floor(offset / limit) + 1;
-      const query = { ...(status ? { status } : {}), sort_by: 'created_date', order: 'desc', per_page: limit };
+      const query = { ...(status ? { status } : {}), sort_by: sort.by, order: sort.order, per_page: limit };
       const [first, counts] = await Promise.all([service.listJobs({ ...query, page }), jobCounts(service)]);
       let rows = first.items.slice(offset % limit);
       if (offset % limit !== 0 && first.items.length === limit) {

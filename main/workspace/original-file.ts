@@ -1,0 +1,99 @@
+/**
+ * "Open the original file" of the detail panel. The engine keeps files by hash, without names;
+ * the one path it knows is the watch folder's (metadata `ingest.path`, relative to the watched
+ * folder, with its sha256). The desktop app opens that file where it is, after checking it is a
+ * file this credential names and that its content still has that hash; the browser bridge hands
+ * over the engine's stored copy instead (re-hashed too).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
+import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
+import { ServiceError } from '../../common/errors.js';
+import { cached } from '../engine/list-query.js';
+import type { PartnerScope } from '../engine/scope.js';
+import { DONE_DIR } from '../ingest/names.js';
+
+/** The largest stored original the browser bridge hands over in one answer. */
+export const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
+
+interface NamedFile {
+  title: string;
+  type: string | null;
+  /** The watch folder's record of where this file came from, when it names this file. */
+  ingestPath: string | null;
+}
+
+/** The file `hash` of credential `uid`, or a missing_file error when the credential names no such file. */
+export function fileOfCredential(scope: PartnerScope, uid: string, hash: string): NamedFile {
+  const row = cached(
+    scope.db,
+    `SELECT c.title, f.file_type AS type, json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path
+     FROM credentials c JOIN credential_files cf ON cf.credential_id = c.id JOIN files f ON f.id = cf.file_id
+     WHERE c.partner_id = ? AND c.uid = ? AND f.file_hash = ?`,
+  ).get(scope.partner.id, uid.toLowerCase(), hash.toLowerCase()) as { title: string; type: string | null; ingest_sha256: unknown; ingest_path: unknown } | undefined;
+  if (!row) throw new ServiceError('missing_file', `Credential ${uid} has no file ${hash}; refresh the detail panel.`);
+  const ingestPath = row.ingest_sha256 === hash.toLowerCase() && typeof row.ingest_path === 'string' ? row.ingest_path : null;
+  return { title: row.title, type: row.type, ingestPath };
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** `rel` inside `root`, or null when it would leave it (`..`, an absolute path). */
+function inside(root: string, rel: string): string | null {
+  if (isAbsolute(rel)) return null;
+  const path = resolve(root, rel);
+  const back = relative(resolve(root), path);
+  return back === '' || back.startsWith('..') || isAbsolute(back) ? null : path;
+}
+
+/**
+ * Where the original of file `hash` of credential `uid` is on this computer: the watch folder's
+ * path under one of `roots` (where it was taken, or in `done/` after issuing), a regular file
+ * (never a link) whose content still has the hash. Null when no path is known (the file was
+ * not taken from a watch folder: drag-in, CSV import and the API keep none). Otherwise a
+ * missing_file error whose sentence says why: gone, or changed since.
+ */
+export async function findOriginalOnDisk(scope: PartnerScope, uid: string, hash: string, roots: readonly string[]): Promise<string | null> {
+  const file = fileOfCredential(scope, uid, hash);
+  if (!file.ingestPath) return null;
+  const rel = file.ingestPath;
+  const candidates = roots.flatMap((root) => [inside(root, rel), inside(root, `${DONE_DIR}/${rel}`)]).filter((p): p is string => p !== null);
+  let changed: string | null = null;
+  for (const path of candidates) {
+    const info = await lstat(path).catch(() => null);
+    if (!info?.isFile()) continue;
+    if ((await sha256Of(path)) === hash.toLowerCase()) return path;
+    changed = path;
+  }
+  if (changed) {
+    throw new ServiceError('missing_file', `${changed} has changed since “${file.title}” was created from it: its content no longer matches the credential, so it was not opened.`);
+  }
+  throw new ServiceError('missing_file', `The original of “${file.title}” (${rel}) is no longer in any watch folder on this computer; it may have been moved or deleted.`);
+}
+
+/** The engine's stored copy of file `hash` of credential `uid`, re-hashed, with a name to save it under. */
+export async function readStoredOriginal(scope: PartnerScope, uid: string, hash: string): Promise<{ fileName: string; type: string | null; bytes: Buffer }> {
+  const file = fileOfCredential(scope, uid, hash);
+  const path = scope.store.pathOf(hash.toLowerCase());
+  const info = await lstat(path).catch(() => null);
+  if (!info?.isFile()) throw new ServiceError('missing_file', `The stored copy of the file of “${file.title}” is missing from the data directory; upload the file again.`);
+  if (info.size > MAX_DOWNLOAD_BYTES) throw new ServiceError('payload_too_large', `The file of “${file.title}” is over ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB; open it from the desktop app instead.`);
+  const bytes = await readFile(path);
+  if (createHash('sha256').update(bytes).digest('hex') !== hash.toLowerCase()) {
+    throw new ServiceError('internal_error', `The stored copy of the file of “${file.title}” is damaged (its content no longer has its hash); restore the data directory from a backup.`);
+  }
+  return { fileName: file.ingestPath ? basename(file.ingestPath) : nameFromTitle(file.title, file.type), type: file.type, bytes };
+}
+
+const EXTENSIONS: Record<string, string> = { 'application/pdf': '.pdf', 'image/png': '.png', 'image/jpeg': '.jpg', 'text/plain': '.txt', 'application/json': '.json' };
+
+function nameFromTitle(title: string, type: string | null): string {
+  const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/^[.\s]+/, '').trim().slice(0, 100) || 'original';
+  const ext = (type && EXTENSIONS[type]) ?? '';
+  return extname(safe).toLowerCase() === ext ? safe : `${safe}${ext}`;
+}
