@@ -66,6 +66,25 @@ describe('remote records', () => {
     expect(removed).toEqual({ selected: 13, changed: 10 });
   });
 
+  it('resolves a Shift-range selection by position in the table\'s sort, and refuses it when the list moved', async () => {
+    const byTitle = { by: 'title', order: 'desc' } as const;
+    const window = await remoteRecordWindow(partner.service, { filter: {}, sort: byTitle, offset: 0, limit: 25 });
+    const uidAt = (i: number): string => window.rows[i]!.uid;
+    const ranges = [
+      { from: 2, to: 4, fromUid: uidAt(2), toUid: uidAt(4) },
+      { from: 10, to: 10, fromUid: uidAt(10), toUid: uidAt(10) },
+    ];
+    const picked = await remoteUids(partner.service, { kind: 'ranges', filter: {}, sort: byTitle, ranges });
+    expect(picked).toEqual([uidAt(2), uidAt(3), uidAt(4), uidAt(10)]);
+    expect(await remoteCount(partner.service, { kind: 'ranges', filter: {}, sort: byTitle, ranges, all: true })).toBe(21);
+    // A record created meanwhile sorts first ("Z..." in descending title order): every position moved.
+    await partner.service.createCredential({ title: 'Zeta', metadata: { n: 99 } });
+    const moved = await refusal(remoteEditTags(partner.service, { kind: 'ranges', filter: {}, sort: byTitle, ranges }, { mode: 'add', tags: ['x'] }, task()));
+    expect(moved).toMatchObject({ id: 'invalid_value' });
+    expect(moved.message).toContain('Select the rows again');
+    expect((await remoteUids(partner.service, { kind: 'filter', filter: { andTags: ['x'] } }))).toEqual([]);
+  });
+
   it('schedules a selection per engine and unschedules it, counting what was not scheduled', async () => {
     const uids = (await partner.service.listCredentials({ per_page: 3 })).items.map((c) => c.uid);
     const scheduled = await remoteSchedule(partner.service, { kind: 'uids', uids: uids.slice(0, 2) }, ['local'], task());

@@ -16,6 +16,7 @@ import {
   type RecordRow,
   type RecordWindow,
   type RecordWindowRequest,
+  type RangeSelection,
   type Selection,
   type TagEdit,
 } from '../../common/records.js';
@@ -23,6 +24,7 @@ import type { CredentialQuery } from '../../common/requests.js';
 import type { TaskContext } from '../../common/tasks.js';
 import type { Credential } from '../../common/wire-types.js';
 import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
+import { STALE_RANGES } from './selection.js';
 
 
 /** Credentials read per request while resolving a selection (the spec's page size is free). */
@@ -74,6 +76,7 @@ export async function remoteRecordWindow(service: IssuingService, request: Recor
 /** How many credentials a selection holds: its uids, or the filter's total less the exceptions. */
 export async function remoteCount(service: IssuingService, selection: Selection): Promise<number> {
   if (selection.kind === 'uids') return new Set(selection.uids).size;
+  if (selection.kind === 'ranges') return (await remoteUids(service, selection)).length;
   const total = (await service.listCredentials({ ...remoteQuery(selection.filter), per_page: 1 })).total_items;
   return Math.max(0, total - new Set(selection.except ?? []).size);
 }
@@ -81,6 +84,7 @@ export async function remoteCount(service: IssuingService, selection: Selection)
 /** The uids of a selection, page by page through GET /credentials for a filter. */
 export async function remoteUids(service: IssuingService, selection: Selection, task?: TaskContext): Promise<string[]> {
   if (selection.kind === 'uids') return [...new Set(selection.uids)];
+  if (selection.kind === 'ranges') return remoteUidsOfRanges(service, selection, task);
   const query = remoteQuery(selection.filter);
   const except = new Set(selection.except ?? []);
   const uids: string[] = [];
@@ -148,4 +152,35 @@ export async function remoteUnschedule(service: IssuingService, selection: Selec
     task.progress(i + 1, uids.length);
   }
   return result;
+}
+
+/**
+ * The uids at the positions of a range selection, read through GET /credentials in the
+ * renderer's filter and sort; the uids at every range's ends are checked as in selection.ts, so
+ * a list that moved on the remote service fails the call instead of touching other records.
+ */
+async function remoteUidsOfRanges(service: IssuingService, selection: RangeSelection, task?: TaskContext): Promise<string[]> {
+  const { ranges } = selection;
+  const query: CredentialQuery = { ...remoteQuery(selection.filter), sort_by: selection.sort.by, order: selection.sort.order, per_page: RESOLVE_PAGE };
+  const last = selection.all ? Number.POSITIVE_INFINITY : (ranges[ranges.length - 1]?.to ?? -1);
+  const uids: string[] = [];
+  let next = 0; // the first range that may still hold a later position
+  let position = 0;
+  for (let page = 1; position <= last; page++) {
+    task?.signal.throwIfAborted();
+    const batch = await service.listCredentials({ ...query, page });
+    for (const c of batch.items) {
+      while (next < ranges.length && ranges[next]!.to < position) next++;
+      const range = ranges[next];
+      const inRange = range !== undefined && range.from <= position;
+      if (range && position === range.from && c.uid !== range.fromUid) throw new ServiceError('invalid_value', STALE_RANGES);
+      if (range && position === range.to && c.uid !== range.toUid) throw new ServiceError('invalid_value', STALE_RANGES);
+      if (inRange !== Boolean(selection.all)) uids.push(c.uid);
+      position++;
+    }
+    task?.progress(uids.length, batch.total_items);
+    if (page >= batch.total_pages || batch.items.length === 0) break;
+  }
+  if (position <= (ranges[ranges.length - 1]?.to ?? -1)) throw new ServiceError('invalid_value', STALE_RANGES);
+  return uids;
 }

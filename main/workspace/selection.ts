@@ -95,6 +95,10 @@ export async function resolveSelection(scope: PartnerScope, selection: Selection
   return ids;
 }
 
+/** Why a range selection is refused when the list moved under it (here and over a remote service). */
+export const STALE_RANGES =
+  'The list changed after these rows were selected (records were added, removed or changed), so the selection no longer names the same records. Select the rows again.';
+
 /**
  * The row ids at the positions of a range selection, in list order: one read of the ids from
  * the first range's start to the last range's end in the renderer's filter and sort (however
@@ -116,10 +120,7 @@ export function idsOfRanges(scope: PartnerScope, selection: RangeSelection): num
   const found = uidsOf(scope, [...ends.keys()]);
   const stale = span.length < end - start + 1 || found.length !== ends.size || [...ends.values()].some((uid, i) => found[i] !== uid);
   if (stale) {
-    throw new ServiceError(
-      'invalid_value',
-      'The list changed after these rows were selected (records were added, removed or changed), so the selection no longer names the same records. Select the rows again.',
-    );
+    throw new ServiceError('invalid_value', STALE_RANGES);
   }
   const out: number[] = [];
   for (const r of ranges) for (let i = r.from; i <= r.to; i++) out.push(span[i - start]!);
