@@ -74,4 +74,15 @@ describe('records store', () => {
     store.setSelection(toggleRow(selectAll(store.selection), 7));
     expect(await useRecordsStore.getState().selectionForMain()).toMatchObject({ kind: 'ranges', all: true, ranges: [{ from: 7, to: 7, fromUid: uidOf(7), toUid: uidOf(7) }] });
   });
+
+  it('keeps the selection when the same filter is applied again (leaving the tag field)', async () => {
+    const store = useRecordsStore.getState();
+    store.setFilter({ andTags: ['even'] });
+    await settle();
+    store.setSelection(clickRow(useRecordsStore.getState().selection, 3));
+    useRecordsStore.getState().setFilter({ andTags: ['even'], orTags: [] });
+    await settle();
+    expect(useRecordsStore.getState().selection).not.toEqual(useRecordsStore.getInitialState().selection);
+    expect(await useRecordsStore.getState().selectionForMain()).toMatchObject({ kind: 'ranges', filter: { andTags: ['even'] }, ranges: [{ from: 3, to: 3, fromUid: uidOf(3) }] });
+  });
 });

@@ -89,7 +89,12 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
     error: null,
     selection: EMPTY_SELECTION,
     tagSuggestions: [],
-    setFilter: (patch) => restart({ filter: cleanFilter({ ...get().filter, ...patch }) }),
+    setFilter: (patch) => {
+      // Leaving the tag field applies it again: the same filter must not reload the table and
+      // drop the rows the admin has just selected.
+      const filter = cleanFilter({ ...get().filter, ...patch });
+      if (JSON.stringify(filter) !== JSON.stringify(get().filter)) restart({ filter });
+    },
     setSort: (sort) => restart({ sort }),
     ensureRange(start, end) {
       const down = start >= visible[0];
