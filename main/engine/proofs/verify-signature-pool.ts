@@ -3,8 +3,14 @@ import { Worker } from 'node:worker_threads';
 
 /** Bytes of one request in a packed batch: public key 32, message (a leaf) 32, signature 64. */
 const RECORD = 128;
-/** A batch goes out once this many are waiting, without waiting for the turn to end. */
+/** A batch goes out once this many are waiting, at once. */
 const FULL_BATCH = 256;
+/**
+ * Else it goes out this long after its first request: proofs reach their signature step one by
+ * one, and a message per turn of the event loop carried one or two (each postMessage cost
+ * more than the checks it carried).
+ */
+const GATHER_MS = 2;
 
 // Plain CommonJS, inline, so that it runs the same under tsx, vitest and the bundle (as the
 // signer pool of issuing does). A batch is one transferred buffer of fixed-size records: no
@@ -52,8 +58,8 @@ const KEY_HEX = /^[0-9a-fA-F]{64}$/;
 /**
  * Checks Ed25519 signatures on worker threads (one per core) for verifying many proofs: the
  * signature is the costliest offline check, and the main thread meanwhile reads, parses and
- * hashes the next proofs. Requests are gathered over a turn of the event loop (or until
- * FULL_BATCH wait) and sent as one packed buffer per worker.
+ * hashes the next proofs. Requests are gathered for GATHER_MS (or until FULL_BATCH wait) and
+ * sent as one packed buffer per worker.
  */
 export class SignaturePool {
   private readonly workers: Worker[] = [];
@@ -85,7 +91,7 @@ export class SignaturePool {
       if (this.queue.length >= FULL_BATCH * this.workers.length) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setTimeout(() => this.flush(), GATHER_MS);
       }
     });
   };
