@@ -166,41 +166,6 @@ export const UPLOAD_BRIDGE_SCRIPT = `
   const JSON_LANES = 32;
   const upload = async (files) => {
     const batch = crypto.randomUUID();
-    // Small files go many to a request, each framed by a JSON header line; large ones alone, streamed.
-    const jobs = [];
-    let group = [];
-    let bytes = 0;
-    const flush = (kind = 'framed') => { if (group.length) jobs.push({ kind, items: group }); group = []; bytes = 0; };
-    // JSON files (a drop of 10,000 proofs) are read whole with arrayBuffer(), many at once: that
-    // happens off the page's thread, and gives their sizes, where File.size would cost the page a
-    // synchronous stat of each file (0.2-0.5 ms; 10,000 of them took seconds of the window).
-    const isJson = (item) => /\.json$/i.test(item.relPath);
-    const json = [];
-    files.forEach((item, index) => { if (isJson(item)) json.push({ ...item, index }); });
-    let nextRead = 0;
-    const read = async () => { while (nextRead < json.length) { const item = json[nextRead++]; item.bytes = new Uint8Array(await item.file.arrayBuffer()); } };
-    await Promise.all(Array.from({ length: Math.min(JSON_LANES, json.length) }, read));
-    for (const item of json) {
-      const size = item.bytes.byteLength;
-      if (size > BATCH_BYTES) { jobs.push({ kind: 'single', items: [item] }); continue; }
-      if (bytes + size > BATCH_BYTES || group.length >= JSON_FILES) flush('read');
-      group.push(item);
-      bytes += size;
-    }
-    flush('read');
-    // H9: File.size costs the page a stat of the file (about 0.3 ms): for 10,000 files, yield
-    // every 100 so the window never freezes (a renderer task under 100 ms, issue 10 item 5).
-    let seen = 0;
-    for (const [index, item] of files.entries()) {
-      if (isJson(item)) continue;
-      if (++seen % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 0));
-      const size = item.file.size;
-      if (size > SMALL) { jobs.push({ kind: 'single', items: [{ ...item, index }] }); continue; }
-      if (bytes + size > BATCH_BYTES || group.length >= BATCH_FILES) flush();
-      group.push({ ...item, index, size });
-      bytes += size;
-    }
-    flush();
     const tops = new Map();
     const note = (top, index) => { if (!tops.has(top) || tops.get(top) > index) tops.set(top, index); };
     const run = async (job) => {
@@ -218,9 +183,63 @@ export const UPLOAD_BRIDGE_SCRIPT = `
       const { tops: answered } = await call('/upload/' + batch, { method: 'POST', headers: { 'content-type': 'application/x-proofdesk-files' }, body: new Blob(parts) });
       answered.forEach((top, i) => note(top, job.items[i].index));
     };
+    // Requests go out (four at once) while the next files are still being read.
+    const jobs = [];
     let next = 0;
-    const worker = async () => { while (next < jobs.length) await run(jobs[next++]); };
-    await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, worker));
+    let producing = true;
+    let wake = () => {};
+    const push = (job) => { jobs.push(job); wake(); };
+    const worker = async () => {
+      for (;;) {
+        if (next < jobs.length) await run(jobs[next++]);
+        else if (!producing) return;
+        else await new Promise((resolve) => { const before = wake; wake = () => { wake = () => {}; before(); resolve(); }; });
+      }
+    };
+    const workers = Array.from({ length: 4 }, worker);
+    // Small files go many to a request, each framed by a JSON header line; large ones alone, streamed.
+    let group = [];
+    let bytes = 0;
+    const flush = (kind = 'framed') => { if (group.length) push({ kind, items: group }); group = []; bytes = 0; };
+    try {
+      // JSON files (a drop of 10,000 proofs) are read whole with arrayBuffer(), many at once: that
+      // happens off the page's thread, and gives their sizes, where File.size would cost the page a
+      // synchronous stat of each file (0.2-0.5 ms; 10,000 of them took seconds of the window).
+      const isJson = (item) => /\\.json$/i.test(item.relPath);
+      const json = [];
+      files.forEach((item, index) => { if (isJson(item)) json.push({ ...item, index }); });
+      for (let at = 0; at < json.length; at += JSON_FILES) {
+        const chunk = json.slice(at, at + JSON_FILES);
+        let nextRead = 0;
+        const read = async () => { while (nextRead < chunk.length) { const item = chunk[nextRead++]; item.bytes = new Uint8Array(await item.file.arrayBuffer()); } };
+        await Promise.all(Array.from({ length: Math.min(JSON_LANES, chunk.length) }, read));
+        for (const item of chunk) {
+          const size = item.bytes.byteLength;
+          if (size > BATCH_BYTES) { push({ kind: 'single', items: [{ ...item, bytes: undefined }] }); continue; }
+          if (bytes + size > BATCH_BYTES || group.length >= JSON_FILES) flush('read');
+          group.push(item);
+          bytes += size;
+        }
+        flush('read');
+      }
+      // H9: File.size costs the page a stat of the file (about 0.3 ms): for 10,000 files, yield
+      // every 100 so the window never freezes (a renderer task under 100 ms, issue 10 item 5).
+      let seen = 0;
+      for (const [index, item] of files.entries()) {
+        if (isJson(item)) continue;
+        if (++seen % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 0));
+        const size = item.file.size;
+        if (size > SMALL) { push({ kind: 'single', items: [{ ...item, index }] }); continue; }
+        if (bytes + size > BATCH_BYTES || group.length >= BATCH_FILES) flush();
+        group.push({ ...item, index, size });
+        bytes += size;
+      }
+      flush();
+    } finally {
+      producing = false;
+      wake();
+    }
+    await Promise.all(workers);
     // In the order they were dropped, however the uploads finished.
     return [...tops.entries()].sort((a, b) => a[1] - b[1]).map(([top]) => top);
   };
