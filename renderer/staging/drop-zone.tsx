@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { carriesFiles } from './file-intake.js';
+import { useCallback, useEffect, useRef } from 'react';
+import { useWindowDrop } from '../shell/window-drop.js';
 import { useStagingStore } from './staging-store.js';
 
 /**
@@ -8,43 +8,7 @@ import { useStagingStore } from './staging-store.js';
  */
 export function DropZone() {
   const addDrop = useStagingStore((s) => s.addDrop);
-  const [dragging, setDragging] = useState(false);
-  const depth = useRef(0);
-
-  useEffect(() => {
-    const enter = (e: DragEvent) => {
-      if (!carriesFiles(e.dataTransfer)) return;
-      depth.current++;
-      setDragging(true);
-    };
-    const over = (e: DragEvent) => {
-      if (!carriesFiles(e.dataTransfer)) return;
-      // Without this the browser opens the file instead of handing it to us.
-      e.preventDefault();
-      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
-    };
-    const leave = () => {
-      depth.current = Math.max(0, depth.current - 1);
-      if (depth.current === 0) setDragging(false);
-    };
-    const drop = (e: DragEvent) => {
-      depth.current = 0;
-      setDragging(false);
-      if (!e.dataTransfer || !carriesFiles(e.dataTransfer)) return;
-      e.preventDefault();
-      void addDrop(e.dataTransfer);
-    };
-    window.addEventListener('dragenter', enter);
-    window.addEventListener('dragover', over);
-    window.addEventListener('dragleave', leave);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragenter', enter);
-      window.removeEventListener('dragover', over);
-      window.removeEventListener('dragleave', leave);
-      window.removeEventListener('drop', drop);
-    };
-  }, [addDrop]);
+  const dragging = useWindowDrop(useCallback((data: DataTransfer) => void addDrop(data), [addDrop]));
 
   return (
     <div role="region" aria-label="Drop files to add" className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>

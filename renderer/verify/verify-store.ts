@@ -41,6 +41,13 @@ let visible: [number, number] = [0, PAGE_SIZE - 1];
 /** One summary refresh at a time; a progress event meanwhile asks for one more after it. */
 let refreshing = false;
 let again = false;
+/**
+ * The latest state of the recent verify tasks, by id. A run's events can reach the page before
+ * main's answer to `verify:start` does (on a loaded machine a small run is over by then): they
+ * are kept here, and the answer's task takes the latest of them instead of missing them all.
+ */
+const seenTasks = new Map<string, TaskInfo>();
+const SEEN_TASKS = 16;
 
 function message(error: unknown): string {
   const { id, message: text } = toServiceError(error);
@@ -98,8 +105,12 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     try {
       const found = await paths();
       if (found.length === 0) return;
-      const { summary, task } = await window.proofdesk.verifyStart(found);
+      const { summary, task: started } = await window.proofdesk.verifyStart(found);
+      // Every event of this task came after main made it: any seen is at least as new.
+      const task = seenTasks.get(started.id) ?? started;
       set((s) => ({ summary, task, total: 0, pages: new Map(), generation: s.generation + 1, selection: EMPTY_SELECTION, detail: null, which: {} }));
+      // The rows (and the summary's state) as they are now, whatever events are still to come.
+      void refresh();
     } catch (error) {
       set({ error: message(error) });
     } finally {
@@ -123,6 +134,10 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     verifyDrop: (data) => start(() => pathsOfDrop(data)),
     verifyFiles: (files) => start(() => pathsOfFiles(files)),
     onTask(task) {
+      if (task.kind !== 'verify') return;
+      seenTasks.delete(task.id);
+      seenTasks.set(task.id, task);
+      if (seenTasks.size > SEEN_TASKS) seenTasks.delete(seenTasks.keys().next().value!);
       if (task.id !== get().task?.id) return;
       set({ task });
       void refresh();

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { VerifyRow } from '../../common/ipc/verify.js';
 import { VERIFICATION_STATUSES } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
-import { carriesFiles } from '../staging/file-intake.js';
+import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { EndpointSettings, UnmatchedOriginals } from './verify-extras.js';
 import { VerifyDetailPane } from './verify-detail.js';
@@ -17,47 +17,6 @@ const COLUMNS: TableColumn<VerifyRow>[] = [
   { id: 'original', header: 'Original', width: 'minmax(6rem, 1fr)', cell: (r) => (r.original ? `${r.original.split('/').pop()} (by ${r.matched_by})` : '—') },
   { id: 'reason', header: 'Why', width: 'minmax(10rem, 3fr)', cell: (r) => (r.result === 'ok' ? 'All six steps passed' : <span title={r.reason}>{r.step ? `${r.step}: ` : ''}{r.reason}</span>) },
 ];
-
-/** The window takes a drop of proof files, originals and folders while the Verify view is open. */
-function useWindowDrop(onDrop: (data: DataTransfer) => void): boolean {
-  const [dragging, setDragging] = useState(false);
-  const depth = useRef(0);
-  useEffect(() => {
-    const enter = (e: DragEvent) => {
-      if (!carriesFiles(e.dataTransfer)) return;
-      depth.current++;
-      setDragging(true);
-    };
-    const over = (e: DragEvent) => {
-      if (!carriesFiles(e.dataTransfer)) return;
-      // Without this the browser opens the file instead of handing it to us.
-      e.preventDefault();
-      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
-    };
-    const leave = () => {
-      depth.current = Math.max(0, depth.current - 1);
-      if (depth.current === 0) setDragging(false);
-    };
-    const drop = (e: DragEvent) => {
-      depth.current = 0;
-      setDragging(false);
-      if (!e.dataTransfer || !carriesFiles(e.dataTransfer)) return;
-      e.preventDefault();
-      onDrop(e.dataTransfer);
-    };
-    window.addEventListener('dragenter', enter);
-    window.addEventListener('dragover', over);
-    window.addEventListener('dragleave', leave);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragenter', enter);
-      window.removeEventListener('dragover', over);
-      window.removeEventListener('dragleave', leave);
-      window.removeEventListener('drop', drop);
-    };
-  }, [onDrop]);
-  return dragging;
-}
 
 /** `Choose proof files` and `Choose a folder`: the same as a drop. */
 function ChooseButtons({ disabled }: { disabled: boolean }) {

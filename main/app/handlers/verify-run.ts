@@ -1,8 +1,9 @@
 /**
  * One verification run of the Verify view: the proofs of a drop verified in main the way
- * `verify DIR` does it (main/cli/verify: the chains connected once per run and read without
- * owning them, Ed25519 on worker threads, many proofs at once), each result appended to the
- * run's rows as it completes so the table fills while the run goes on.
+ * `verify DIR` does it (one core, main/engine/proofs/verify-many.ts: the chains connected once
+ * per run and their shared reads asked once, revocations in JSON-RPC batches, Ed25519 on worker
+ * threads in packed batches, many proofs at once), each result appended to the run's rows as it
+ * completes; the page reads them a window at a time as (throttled) progress events arrive.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -11,17 +12,12 @@ import type { UnmatchedOriginal, VerifiedCredential, VerifyRow, VerifyRunSummary
 import type { TaskContext } from '../../../common/tasks.js';
 import { VERIFICATION_STATUSES, type VerificationResult, type VerificationStatus } from '../../../common/wire-types.js';
 import { readProofFile } from '../../cli/verify/read-proof.js';
-import { SignaturePool } from '../../cli/verify/signature-pool.js';
 import { VerifyChains } from '../../cli/verify/verify-chains.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import type { ProofFile } from '../../engine/proofs/proof-file.js';
-import { verifyProof, type ChainReader, type ChainUnavailable, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { openVerifyingRun, type VerifyingRun } from '../../engine/proofs/verify-many.js';
+import { verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
-
-/** Proofs verified at once (as `verify DIR`): overlaps chain round trips, keeps the workers busy. */
-const CONCURRENCY = 128;
-/** From this many proofs the signatures go to worker threads (fewer are quicker on this one). */
-const POOL_FROM = 64;
 
 export function emptyCounts(): Record<VerificationStatus, number> {
   return Object.fromEntries(VERIFICATION_STATUSES.map((s) => [s, 0])) as Record<VerificationStatus, number>;
@@ -154,13 +150,13 @@ export class VerifyRun {
     }
     const used = new Set<string>();
 
-    const { verifyOptions, close } = this.chains(drop.proofs.length);
+    const { run, close } = this.chains(drop.proofs.length);
     try {
-      let next = 0;
-      const worker = async () => {
-        while (next < drop.proofs.length && !task.signal.aborted) {
-          const file = drop.proofs[next++]!;
-          await this.verifyOne(file, verifyOptions, (proof) => {
+      await run.each(
+        drop.proofs.length,
+        async (i) => {
+          const file = drop.proofs[i]!;
+          await this.verifyOne(file, run.options, (proof) => {
             const wanted = originalNameOf(file.name);
             const named = wanted === null ? undefined : (byName.get(wanted) ?? byBase.get(wanted.split('/').pop()!) ?? undefined);
             if (named) return { original: named, by: 'name' as const };
@@ -168,9 +164,9 @@ export class VerifyRun {
             return hashed ? { original: hashed, by: 'hash' as const } : null;
           }, used);
           task.progress(this.rows.length);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, drop.proofs.length) }, worker));
+        },
+        task.signal,
+      );
     } finally {
       await close();
     }
@@ -236,67 +232,30 @@ export class VerifyRun {
    * own chains (it owns the local chain in this very process, which `verify` would not use);
    * else (remote mode) what `verify` would ask.
    */
-  private chains(count: number): { verifyOptions: VerifyOptions; close: () => Promise<void> } {
+  private chains(count: number): { run: VerifyingRun; close: () => Promise<void> } {
     const { dataDir, endpoints, engineOptions } = this.options;
     const fallback = engineOptions ? null : new VerifyChains({ dataDir });
     const base = engineOptions ?? fallback!.verifyOptions();
     const own = new Map(Object.entries(endpoints).map(([engine, rpcUrl]) => [engine, new VerifyChains({ dataDir, rpcUrl })]));
     const catalog = existsSync(dataDir) ? EngineCatalog.load(dataDir) : new EngineCatalog();
-    const pool = count >= POOL_FROM ? new SignaturePool() : undefined;
-    const readers = new Map<string, Promise<ChainReader | ChainUnavailable | undefined>>();
-    const verifyOptions: VerifyOptions = {
-      ...base,
-      // The user's endpoint for `local` is their choice: the genesis hash decides, not the installation.
-      localInstallationId: own.has('local') ? undefined : base.localInstallationId,
-      checkSignature: pool?.check,
-      originalFileHash: undefined,
-      chainFor: (engine, chainId) => {
-        const key = `${engine}:${chainId}`;
-        let reader = readers.get(key);
-        if (!reader) {
+    const run = openVerifyingRun(
+      {
+        ...base,
+        // The user's endpoint for `local` is their choice: the genesis hash decides, not the installation.
+        localInstallationId: own.has('local') ? undefined : base.localInstallationId,
+        originalFileHash: undefined,
+        // Asked once per engine and chain id (the run keeps what it answers).
+        chainFor: (engine, chainId) => {
           const chosen = own.get(engine);
           const configured = catalog.find(engine)?.rpc_url;
           this.asked.set(engine, chosen ? endpoints[engine]! : engine === 'local' ? `the local chain of ${dataDir}` : (configured ?? 'none configured'));
-          reader = Promise.resolve((chosen ? chosen.verifyOptions() : base).chainFor(engine, chainId)).then((found) => (found && !('reason' in found) ? cachedReader(found) : found));
-          // A failed connection is not kept: the next proof tries again.
-          reader.catch(() => readers.delete(key));
-          readers.set(key, reader);
-        }
-        return reader;
+          return (chosen ? chosen.verifyOptions() : base).chainFor(engine, chainId);
+        },
       },
-    };
-    return { verifyOptions, close: async () => void (await Promise.all([fallback?.close(), ...[...own.values()].map((c) => c.close()), pool?.close()])) };
+      count,
+    );
+    return { run, close: async () => void (await Promise.all([run.close(), fallback?.close(), ...[...own.values()].map((c) => c.close())])) };
   }
-}
-
-/**
- * The chain reads of one run, each asked once: 10,000 proofs of one job share their registry,
- * root, transaction and block, so only the per-proof revocation of the leaf is asked 10,000
- * times. A run lasts seconds; what changes on chain meanwhile shows in the next run. A failed
- * read is not kept.
- */
-function cachedReader(reader: ChainReader): ChainReader {
-  const memo = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
-    let value = memo.get(key) as Promise<T> | undefined;
-    if (!value) {
-      value = read();
-      value.catch(() => memo.delete(key));
-      memo.set(key, value);
-    }
-    return value;
-  };
-  return {
-    chainId: reader.chainId,
-    readRegistry: (address) => once(`registry:${address}`, () => reader.readRegistry(address)),
-    issuedAt: (address, root) => once(`issued:${address}:${root}`, () => reader.issuedAt(address, root)),
-    revokedAt: (address, hash) => once(`revoked:${address}:${hash}`, () => reader.revokedAt(address, hash)),
-    getReceipt: (hash) => once(`receipt:${hash}`, () => reader.getReceipt(hash)),
-    confirmations: (hash) => once(`confirmations:${hash}`, () => reader.confirmations(hash)),
-    blockTimestamp: (block) => once(`block:${block}`, () => reader.blockTimestamp(block)),
-    getTransaction: (hash) => once(`tx:${hash}`, () => reader.getTransaction(hash)),
-    ...(reader.genesisHash ? { genesisHash: () => once('genesis', () => reader.genesisHash!()) } : {}),
-  };
 }
 
 function isProofShaped(value: unknown): value is ProofFile {

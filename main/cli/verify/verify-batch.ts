@@ -7,16 +7,13 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isServiceError } from '../../../common/errors.js';
 import type { VerificationResult } from '../../../common/wire-types.js';
+import { openVerifyingRun } from '../../engine/proofs/verify-many.js';
 import { verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
 import { readProofFile } from './read-proof.js';
 import { renderResult } from './render.js';
-import { SignaturePool } from './signature-pool.js';
 import { VerifyChains, type VerifyChainsOptions } from './verify-chains.js';
-
-/** Proofs verified at once: enough to overlap chain round trips and fill the signature workers, few enough to keep memory flat. */
-const CONCURRENCY = 128;
 
 export function isDirectory(path: string): boolean {
   try {
@@ -99,21 +96,16 @@ export async function verifyBatch(args: string[], options: VerifyChainsOptions &
     return 1;
   }
   const chains = new VerifyChains(options);
-  const pool = paths.length >= 64 ? new SignaturePool() : undefined;
-  const verifyOptions: VerifyOptions = { ...chains.verifyOptions(), checkSignature: pool?.check };
+  // The app's Verify view verifies the same way (main/engine/proofs/verify-many.ts).
+  const run = openVerifyingRun(chains.verifyOptions(), paths.length);
   const rows: BatchRow[] = new Array(paths.length);
   const started = process.hrtime.bigint();
   try {
-    let next = 0;
-    const worker = async () => {
-      while (next < paths.length) {
-        const i = next++;
-        rows[i] = await verifyPath(paths[i]!, verifyOptions);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, paths.length) }, worker));
+    await run.each(paths.length, async (i) => {
+      rows[i] = await verifyPath(paths[i]!, run.options);
+    });
   } finally {
-    await Promise.all([chains.close(), pool?.close()]);
+    await Promise.all([chains.close(), run.close()]);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const counts = new Map<string, number>();

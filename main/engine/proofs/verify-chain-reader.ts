@@ -6,6 +6,7 @@
  */
 import type { ChainClient } from '../../chain/index.js';
 import type { ChainReader } from './verify-proof.js';
+import { batchedRevokedAt } from './verify-revocation-batch.js';
 
 /** Wraps `client` as a ChainReader. */
 export function chainReaderFor(client: ChainClient): ChainReader {
@@ -13,7 +14,8 @@ export function chainReaderFor(client: ChainClient): ChainReader {
     chainId: client.chainId,
     readRegistry: (address) => client.readRegistry(address),
     issuedAt: (address, root) => client.issuedAt(address, root),
-    revokedAt: (address, hash) => client.revokedAt(address, hash),
+    // Many proofs verified at once ask one JSON-RPC batch, not one request each.
+    revokedAt: batchedRevokedAt(client),
     getReceipt: (hash) => client.getReceipt(hash),
     confirmations: (hash) => client.confirmations(hash),
     blockTimestamp: (blockNumber) => client.blockTimestamp(blockNumber),

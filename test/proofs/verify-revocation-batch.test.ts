@@ -1,0 +1,117 @@
+/**
+ * The per-leaf revocation reads of many proofs (verify-revocation-batch via chainReaderFor), on a
+ * real anvil behind a real loopback HTTP proxy that counts what reaches the node: the reads of
+ * one turn go out as a few JSON-RPC batches instead of one request each, answer exactly what the
+ * single read answers, and still answer (one by one) through a node that refuses batches.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toFunctionSelector, type Address, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChainClient, encodeRevoke } from '../../main/chain/index.js';
+import { RegistryNotFoundError } from '../../main/chain/errors.js';
+import { chainReaderFor } from '../../main/engine/proofs/verify-chain-reader.js';
+import { deployRegistry, fundedKey, randomBytes32, send, startNode, stopAllNodes } from '../chain/chain-fixture.js';
+
+interface Proxy {
+  url: string;
+  /** HTTP requests that carried at least one revokedAt eth_call. */
+  revocationRequests: number;
+  /** revokedAt eth_calls seen, in batches or alone. */
+  revocationCalls: number;
+  refuseBatches: boolean;
+  server: Server;
+}
+
+const REVOKED_AT = toFunctionSelector('function revokedAt(bytes32)');
+
+let node: { rpcUrl: string; chainId: number };
+let direct: ChainClient;
+let registry: Address;
+const revoked: Hex[] = [randomBytes32(), randomBytes32()];
+let proxy: Proxy;
+
+async function startProxy(target: string): Promise<Proxy> {
+  const state = { revocationRequests: 0, revocationCalls: 0, refuseBatches: false } as Proxy;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const parsed = JSON.parse(body.toString('utf8')) as { method?: string; params?: [{ data?: string }] } | { method?: string; params?: [{ data?: string }] }[];
+      const calls = (Array.isArray(parsed) ? parsed : [parsed]).filter((c) => c.method === 'eth_call' && c.params?.[0]?.data?.startsWith(REVOKED_AT));
+      if (calls.length > 0) {
+        state.revocationRequests++;
+        state.revocationCalls += calls.length;
+      }
+      if (Array.isArray(parsed) && state.refuseBatches) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not served here' } }));
+        return;
+      }
+      const forward = httpRequest(target, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
+        answer.pipe(res);
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.server = server;
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
+
+beforeAll(async () => {
+  node = await startNode();
+  direct = await ChainClient.connect({ rpcUrl: node.rpcUrl, chainId: node.chainId, timeoutMs: 10_000 });
+  const partner = await fundedKey(direct);
+  registry = await deployRegistry(direct, partner.key);
+  for (const hash of revoked) await send(direct, partner.key, { to: registry, data: encodeRevoke(hash) });
+  proxy = await startProxy(node.rpcUrl);
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => proxy?.server.close(resolve));
+  await stopAllNodes();
+});
+
+describe('revocation reads of many proofs', () => {
+  it('go out as a few JSON-RPC batches and answer what the single read answers', async () => {
+    const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: node.chainId, timeoutMs: 10_000 });
+    const reader = chainReaderFor(client);
+    const hashes = [...Array.from({ length: 248 }, () => randomBytes32()), ...revoked];
+    proxy.revocationRequests = 0;
+    proxy.revocationCalls = 0;
+    const values = await Promise.all(hashes.map((h) => reader.revokedAt(registry, h)));
+    const expected = await Promise.all(hashes.map((h) => direct.revokedAt(registry, h)));
+    expect(values).toEqual(expected);
+    expect(values.filter((v) => v > 0n)).toHaveLength(2);
+    expect(proxy.revocationCalls).toBe(250);
+    // 250 reads in batches of at most 100: three requests, not 250.
+    expect(proxy.revocationRequests).toBeLessThanOrEqual(3);
+  });
+
+  it('still answers each read, one by one, through a node that refuses batches', async () => {
+    proxy.refuseBatches = true;
+    try {
+      const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: node.chainId, timeoutMs: 10_000 });
+      const reader = chainReaderFor(client);
+      const hashes = [randomBytes32(), revoked[0]!, randomBytes32(), revoked[1]!];
+      const values = await Promise.all(hashes.map((h) => reader.revokedAt(registry, h)));
+      expect(values).toEqual(await Promise.all(hashes.map((h) => direct.revokedAt(registry, h))));
+      expect(values[1]).toBeGreaterThan(0n);
+      expect(values[0]).toBe(0n);
+    } finally {
+      proxy.refuseBatches = false;
+    }
+  });
+
+  it('fails as the single read does at an address without a registry', async () => {
+    const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: node.chainId, timeoutMs: 10_000 });
+    const reader = chainReaderFor(client);
+    const nowhere = '0x000000000000000000000000000000000000dEaD' as Address;
+    const errors = await Promise.all([randomBytes32(), randomBytes32()].map((h) => reader.revokedAt(nowhere, h).catch((e: unknown) => e)));
+    for (const error of errors) expect(error).toBeInstanceOf(RegistryNotFoundError);
+  });
+});
