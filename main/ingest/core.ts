@@ -4,7 +4,6 @@
  * stage, retry later, warn). Each stage (find-and-settle.ts, describe.ts,
  * upload-and-schedule.ts, collect-proofs.ts, file-away.ts) works on rows through it.
  */
-import type { FSWatcher } from 'chokidar';
 import { join } from 'node:path';
 import { isServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
@@ -12,6 +11,7 @@ import type { ProofCollector } from './collect-proofs.js';
 import type { Describer } from './describe.js';
 import { signatureOf, type EntryInfo } from './entries.js';
 import type { Filer } from './file-away.js';
+import type { FolderWatcher } from './folder-watcher.js';
 import type { Settler } from './find-and-settle.js';
 import { FILE_STATES, JOURNAL_FILE, Journal, type FileRow, type FileState } from './journal.js';
 import type { FailedFile, IngesterOptions } from './types.js';
@@ -41,7 +41,7 @@ export interface Folder {
   recursive: boolean;
   outDir: string;
   allowDuplicates: boolean;
-  watcher?: FSWatcher;
+  watcher?: FolderWatcher;
 }
 
 /** In-memory state of a row still settling (not journaled: a restart settles again). */

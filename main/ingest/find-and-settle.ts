@@ -5,10 +5,10 @@
  */
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { watch } from 'chokidar';
 import { readdir } from 'node:fs/promises';
 import type { ErrorId } from '../../common/errors.js';
 import type { Folder, IngestCore } from './core.js';
+import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
@@ -39,26 +39,26 @@ export class Settler {
     return false;
   }
 
+  /**
+   * Starts the folder's watcher (folder-watcher.ts: one native watch per folder, each event
+   * looked at once). Its folders are added as the scans walk into them; a folder that appears
+   * is walked (and so watched) at once. With `usePolling` (network shares, where native events
+   * do not come) there is no watcher: the folder is scanned every second instead.
+   */
   startWatcher(folder: Folder): Promise<void> {
-    const watcher = watch(folder.root, {
-      ignoreInitial: true,
-      persistent: true,
-      ignorePermissionErrors: true,
-      depth: folder.recursive ? undefined : 0,
-      usePolling: this.core.options.usePolling ?? false,
-      // The watcher stats every new file anyway: its stat is the first settling look.
-      alwaysStat: true,
-      // Links are never followed (docs/ingest.md): a link to a folder is not watched into.
-      followSymlinks: false,
-      ignored: (path: string) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path),
+    if (this.core.options.usePolling) return Promise.resolve();
+    const watcher = new FolderWatcher({
+      ignored: (path) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path),
+      onEntry: (path, stats) => this.notice(folder, path, stats === undefined, stats),
+      onDir: (path) => {
+        if (path !== folder.root && !folder.recursive) return;
+        void this.walk(folder, path).catch((error) => this.core.problem('scanning', error));
+      },
+      onError: (message) => this.core.warn(message),
     });
     folder.watcher = watcher;
-    const onFile = (path: string, stats?: Stats) => this.notice(folder, path, false, stats);
-    watcher.on('add', onFile);
-    watcher.on('change', onFile);
-    watcher.on('unlink', (path: string) => this.notice(folder, path, true));
-    watcher.on('error', (error) => this.core.warn(`watching ${folder.root}: ${(error as Error).message}`));
-    return new Promise((resolveReady) => watcher.once('ready', () => resolveReady()));
+    watcher.addDir(folder.root);
+    return Promise.resolve();
   }
 
   /** A hint that something happened at `path`: it is looked at on the next settle round. */
@@ -105,6 +105,8 @@ export class Settler {
   }
 
   async walk(folder: Folder, dir: string): Promise<void> {
+    // Watched before it is read: nothing that arrives meanwhile is missed.
+    folder.watcher?.addDir(dir);
     let entries;
     try {
       // Names as bytes: a name that is not valid UTF-8 would otherwise be read as another name.

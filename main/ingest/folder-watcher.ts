@@ -1,0 +1,120 @@
+/**
+ * The file-system watcher of a watched folder: one native watch per folder (not per file), and
+ * every event is a hint about the one name it carries, looked at once (an lstat, never
+ * following a link). A change costs the same whatever the folder holds.
+ *
+ * chokidar 4, used before, re-read the whole directory (an lstat per entry) after each change
+ * to it and kept a watch per file: with thousands of files in the folder, moving out to done/
+ * one by one, that re-reading was most of the work (docs/desktop-app.md). The watcher is only a
+ * hint anyway (docs/ingest.md): the full scans at start and every 30 s find what it misses.
+ *
+ * Which folders are watched is decided by the caller: `addDir` is called for each folder the
+ * scan walks into (so a folder is watched before it is read, and nothing arriving meanwhile is
+ * missed), and for a folder an event reports as new.
+ */
+import { watch, type FSWatcher, type Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { errorCode } from './entries.js';
+import { mapLimit } from './work-queue.js';
+
+export interface FolderWatcherHooks {
+  /** Whether a path is never looked at (own folders, hidden and temporary names, the output folder, depth). */
+  ignored(path: string): boolean;
+  /** Something happened at `path`: a file or another entry (its lstat), or nothing any more (undefined). */
+  onEntry(path: string, stats: Stats | undefined): void;
+  /** A folder appeared (created or moved in): the caller walks it, calling addDir for it and its folders. */
+  onDir(path: string): void;
+  onError(message: string): void;
+}
+
+/** At most this many looks at once after a burst of events. */
+const LOOKS_AT_ONCE = 64;
+
+export class FolderWatcher {
+  private readonly watchers = new Map<string, FSWatcher>();
+  /** Paths heard of and not looked at yet (a burst of events on one name is looked at once). */
+  private readonly pending = new Set<string>();
+  private looking: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly hooks: FolderWatcherHooks) {}
+
+  /** Watches a folder's own entries (idempotent). Links are never passed here: a folder reached through one is not watched. */
+  addDir(dir: string): void {
+    if (this.closed || this.watchers.has(dir)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(dir, { persistent: true, encoding: 'utf8' }, (_event, name) => {
+        // No name (some platforms, an overflow): the folder is walked again.
+        if (name === null || name === undefined) this.hooks.onDir(dir);
+        else this.hint(join(dir, name));
+      });
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`cannot watch ${dir}: ${code}`);
+      return;
+    }
+    watcher.on('error', (error) => {
+      this.removeDir(dir);
+      const code = errorCode(error);
+      if (code !== 'ENOENT' && code !== 'EPERM') this.hooks.onError(`watching ${dir}: ${code}`);
+    });
+    this.watchers.set(dir, watcher);
+  }
+
+  /** Stops watching a folder and every folder below it (it is gone, or was replaced). */
+  private removeDir(dir: string): void {
+    for (const [path, watcher] of this.watchers) {
+      if (path === dir || path.startsWith(dir + sep)) {
+        watcher.close();
+        this.watchers.delete(path);
+      }
+    }
+  }
+
+  /** How many folders are watched (for tests and the status of a large tree). */
+  get watchedDirs(): number {
+    return this.watchers.size;
+  }
+
+  private hint(path: string): void {
+    if (this.closed || this.hooks.ignored(path)) return;
+    this.pending.add(path);
+    // Looked at on the next turn of the event loop: the events of a burst come together.
+    this.looking ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.look());
+  }
+
+  private async look(): Promise<void> {
+    while (this.pending.size > 0 && !this.closed) {
+      const paths = [...this.pending];
+      this.pending.clear();
+      await mapLimit(paths, LOOKS_AT_ONCE, async (path) => {
+        let stats: Stats | undefined;
+        try {
+          stats = await lstat(path);
+        } catch (error) {
+          const code = errorCode(error);
+          if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`looking at ${path}: ${code}`);
+        }
+        if (this.closed) return;
+        if (stats?.isDirectory()) {
+          if (!this.watchers.has(path)) this.hooks.onDir(path);
+          return;
+        }
+        // Gone, or no longer a folder (a link put in its place is never watched into).
+        if (this.watchers.has(path)) this.removeDir(path);
+        this.hooks.onEntry(path, stats);
+      });
+    }
+    this.looking = undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.pending.clear();
+    await this.looking;
+  }
+}
