@@ -81,6 +81,8 @@ export class IngestCore {
   readonly unsaved = new Map<number, Set<string>>();
   /** Open rows per state, kept as they change (the status line asks often). */
   readonly stateCounts = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
+  /** How many rows reached each state since start (cumulative: where the time goes, per stage). */
+  readonly reached = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
   readonly reserved = new Set<string>();
   /** Open rows by content (target and SHA-256), to tell an identical file ahead of another. */
   readonly byContent = new Map<string, Set<number>>();
@@ -334,6 +336,7 @@ export class IngestCore {
   countState(from: FileState | undefined, to: FileState | undefined): void {
     if (from) this.stateCounts[from]--;
     if (to) this.stateCounts[to]++;
+    if (to && from !== undefined && to !== from) this.reached[to]++;
   }
 
   /** Back to settling: the file changed after it was taken. */

@@ -26,6 +26,7 @@ import { Settler } from './find-and-settle.js';
 import { isInside, toPosix } from './entries.js';
 import { DEFAULT_PROOFS_DIR, FAILED_DIR } from './names.js';
 import { firstFree, fitPath, moveFile, numbered } from './paths.js';
+import type { FileState } from './journal.js';
 import type { FailedFile, IngesterOptions, IngestProgress } from './types.js';
 import { Uploader } from './upload-and-schedule.js';
 
@@ -157,6 +158,14 @@ export class Ingester {
       failed: this.core.counts.failed,
       duplicates: this.core.counts.duplicates,
     };
+  }
+
+  /**
+   * How many files reached each state since start (`seen`: found and journaled), for telling
+   * where the time goes stage by stage (bench/ingest.bench.ts).
+   */
+  reached(): Record<FileState, number> {
+    return { ...this.core.reached, seen: this.core.counts.seen };
   }
 
   /** Files the ingester has not finished with (seen, in progress or waiting for their job). */
