@@ -22,6 +22,9 @@ import { DISK_FULL_RETRY_MS, DiskFullReporter, fullPath, isDiskFull } from './di
 /** How many times a local side effect (a proof, a note, a move) is tried before the file is failed. */
 export const MAX_TRIES = 5;
 
+/** Files whose proof is written and original filed at the same time (local side effects, small files). */
+const FILING_AT_ONCE = 32;
+
 /** An error of the local file system (it names a path), not of the service or the network. */
 function isLocalFailure(error: unknown): boolean {
   const e = error as { code?: unknown; path?: unknown } | null;
@@ -93,7 +96,8 @@ export class IngestCore {
   readonly diskFull: DiskFullReporter;
   /** The first wait after a failed try; it doubles with each try (up to 30 s). */
   readonly retryBaseMs: number;
-  readonly counts = { seen: 0, issued: 0, failed: 0, duplicates: 0 };
+  /** `settled`: files taken off settling since start (stable, on to be described). */
+  readonly counts = { seen: 0, settled: 0, issued: 0, failed: 0, duplicates: 0 };
   /** Files failed since start, with their reasons (the newest 1,000), for failedFiles(). */
   readonly failures: FailedFile[] = [];
   readonly stableMs: number;
@@ -122,8 +126,10 @@ export class IngestCore {
     const concurrency = Math.max(1, options.concurrency ?? 4);
     this.queues = {
       take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),
-      finish: new WorkQueue(8, (row) => this.collector.finish(row)),
-      file: new WorkQueue(8, (row) => this.filer.fileAway(row)),
+      // Many at once: each waits for the journal twice, and the waits of all of them are one
+      // commit (group commit), so the more files go through together, the fewer commits per file.
+      finish: new WorkQueue(FILING_AT_ONCE, (row) => this.collector.finish(row)),
+      file: new WorkQueue(FILING_AT_ONCE, (row) => this.filer.fileAway(row)),
     };
     this.journal = Journal.open(options.dataDir, options.journalFile);
     try {

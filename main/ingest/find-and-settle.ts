@@ -48,7 +48,7 @@ export class Settler {
   startWatcher(folder: Folder): Promise<void> {
     if (this.core.options.usePolling) return Promise.resolve();
     const watcher = new FolderWatcher({
-      ignored: (path) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path),
+      ignored: (path) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path) || this.pastCaring(folder, path),
       onEntry: (path, stats) => this.notice(folder, path, stats === undefined, stats),
       onDir: (path) => {
         if (path !== folder.root && !folder.recursive) return;
@@ -59,6 +59,19 @@ export class Settler {
     folder.watcher = watcher;
     watcher.addDir(folder.root);
     return Promise.resolve();
+  }
+
+  /**
+   * Whether an event at `path` can be passed over without a look: its file is taken and past
+   * the point where a change matters to the watcher (only a file settling, or one waiting for
+   * its job, is looked at again on a hint; the others are checked before their next step
+   * anyway). Most events of a busy folder are the ingester's own moves to done/.
+   */
+  private pastCaring(folder: Folder, path: string): boolean {
+    const id = this.core.byPath.get(this.core.key(folder, toPosix(relative(folder.root, path))));
+    if (id === undefined || this.core.settling.has(id)) return false;
+    const state = this.core.rows.get(id)?.state;
+    return state !== undefined && state !== 'scheduled';
   }
 
   /** A hint that something happened at `path`: it is looked at on the next settle round. */
@@ -230,6 +243,7 @@ export class Settler {
       this.core.route(row);
     }
     for (const row of ready) this.core.queues.take.push(row.id);
+    this.core.counts.settled += ready.length;
     for (const [id, at] of this.core.retryAt) {
       if (at > after) continue;
       this.core.retryAt.delete(id);

@@ -161,11 +161,17 @@ export class Ingester {
   }
 
   /**
-   * How many files reached each state since start (`seen`: found and journaled), for telling
+   * How many files reached each state since start (`seen`: found and journaled; `settled`:
+   * stable, taken to be described), for telling
    * where the time goes stage by stage (bench/ingest.bench.ts).
    */
-  reached(): Record<FileState, number> {
-    return { ...this.core.reached, seen: this.core.counts.seen };
+  reached(): Record<FileState | 'settled', number> {
+    return { ...this.core.reached, seen: this.core.counts.seen, settled: this.core.counts.settled };
+  }
+
+  /** The journal's group commits so far and the row writes they carried. */
+  journalStats(): { commits: number; rowWrites: number } {
+    return { ...this.core.journal.stats };
   }
 
   /** Files the ingester has not finished with (seen, in progress or waiting for their job). */
