@@ -1,7 +1,7 @@
 /** Small file-system steps of the ingester: atomic writes, moves that make their folder, unique names. */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, posix, sep } from 'node:path';
 
 /** The longest file name most file systems take, in bytes (ext4, APFS, NTFS in UTF-16 units). */
@@ -54,15 +54,10 @@ export function tempNameOf(path: string): string {
 }
 
 /**
- * Up to this size a file is written, renamed and its folder made with synchronous calls: for a
- * proof or a note of a few KB on a local disk one call each, where each promise costs a trip
- * through the thread pool that is several times the work (10,000 files are filed in a row).
- */
-const SYNC_WRITE = 256 * 1024;
-
-/**
- * Folders this process made or found: not made again for every file (a folder removed
- * meanwhile is noticed by the write or the move that fails, and made again).
+ * Folders this process made or found: not made again for every file, 10,000 proofs into one
+ * folder (a folder removed meanwhile is noticed by the write or the move that fails, and made
+ * again). The writes and renames themselves stay asynchronous: on a busy disk a synchronous
+ * write holds the whole process while it waits.
  */
 const knownDirs = new Set<string>();
 
@@ -74,9 +69,9 @@ function makeDir(dir: string): void {
 }
 
 /** Runs `step` once more after making `dir` again, when it failed because the folder had gone. */
-function againIfDirGone<T>(dir: string, step: () => T): T {
+async function againIfDirGone<T>(dir: string, step: () => Promise<T>): Promise<T> {
   try {
-    return step();
+    return await step();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !knownDirs.delete(dir)) throw error;
     makeDir(dir);
@@ -90,22 +85,14 @@ function againIfDirGone<T>(dir: string, step: () => T): T {
  */
 export async function writeAtomic(path: string, data: string, inside?: string): Promise<void> {
   const dir = dirname(path);
-  const small = data.length <= SYNC_WRITE;
-  if (small) makeDir(dir);
-  else await mkdir(dir, { recursive: true });
+  makeDir(dir);
   if (inside !== undefined) checkInside(dir, inside);
   const temp = tempNameOf(path);
   try {
-    if (small) {
-      againIfDirGone(dir, () => writeFileSync(temp, data));
-      renameSync(temp, path);
-    } else {
-      await writeFile(temp, data);
-      await rename(temp, path);
-    }
+    await againIfDirGone(dir, () => writeFile(temp, data));
+    await rename(temp, path);
   } catch (error) {
-    if (small) rmSync(temp, { force: true });
-    else await rm(temp, { force: true }).catch(() => undefined);
+    await rm(temp, { force: true }).catch(() => undefined);
     throw withPath(error, temp);
   }
 }
@@ -132,24 +119,23 @@ function checkInside(dir: string, inside: string): void {
  * Moves a file, making the destination's folder; false when the source is gone. With `inside`
  * (a real path), the destination's folder must really be inside it: a `done/` or `failed/`
  * that is a link to elsewhere is refused (error code EOUTSIDE), so nothing is moved out of the
- * watched folder through it. A rename within one disk: synchronous, one call.
+ * watched folder through it.
  */
 export async function moveFile(from: string, to: string, inside?: string): Promise<boolean> {
   const dir = dirname(to);
   makeDir(dir);
   if (inside !== undefined) checkInside(dir, inside);
   try {
-    renameSync(from, to);
+    await rename(from, to);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     // The source is gone, or the destination's folder was removed since it was made.
-    if (!existsSync(from)) return false;
-    knownDirs.delete(dir);
+    if (!existsSync(from) || !knownDirs.delete(dir)) return false;
     makeDir(dir);
     if (inside !== undefined) checkInside(dir, inside);
     try {
-      renameSync(from, to);
+      await rename(from, to);
       return true;
     } catch (again) {
       if ((again as NodeJS.ErrnoException).code === 'ENOENT') return false;
