@@ -17,6 +17,27 @@ function rowOf(rel: string) {
 }
 
 describe('find and settle', () => {
+  it('a round whose journal commit fails (a full disk) keeps nothing in memory, and the files are journaled by the next round', async () => {
+    writeFileSync(join(f.root, 'a.txt'), 'a');
+    writeFileSync(join(f.root, 'b.txt'), 'b');
+    await f.core.settler.rescan();
+    // The real journal, made to fail its next insert as SQLite does on a full disk.
+    const insert = f.core.journal.insert.bind(f.core.journal);
+    let inserts = 0;
+    f.core.journal.insert = (row) => {
+      if (++inserts === 2) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      return insert(row);
+    };
+    await expect(f.core.settler.settleRound()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    // The first insert was rolled back with the transaction: no row in memory the journal lacks.
+    expect(f.core.rows.size).toBe(0);
+    expect(f.core.counts.seen).toBe(0);
+    await f.core.settler.settleRound();
+    const journaled = f.core.journal.openRows([f.folder.id]).map((r) => [r.id, r.rel_path]);
+    expect(journaled.map(([, rel]) => rel).sort()).toEqual(['a.txt', 'b.txt']);
+    expect([...f.core.rows.values()].map((r) => [r.id, r.rel_path]).sort()).toEqual(journaled.sort());
+  });
+
   it('a scan finds files and links but never looks into a linked folder; a name that is not UTF-8 is reported once', async () => {
     const outside = join(f.base, 'outside');
     mkdirSync(outside);

@@ -173,70 +173,84 @@ export class Settler {
     const after = Date.now();
     const ready: FileRow[] = [];
     const failed: { row: FileRow; id: ErrorId; message: string }[] = [];
-    // Queued writes first: a path closed a moment ago (moved to done/) may be taken again now.
-    this.core.journal.flush();
-    this.core.journal.transaction(() => {
-      for (const { key, folder, rel, info } of found) {
-        if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
-        // An entry refused and left in place before (a link), unchanged since, is not reported again.
-        if (this.core.refused.has(key)) {
-          if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
-          this.core.refused.delete(key);
+    // What is journaled in this round is kept in memory only once it is committed: a write
+    // that fails (a full disk) leaves nothing behind that the journal does not know.
+    const inserted: { row: FileRow; info: Exclude<EntryInfo, { kind: 'gone' }> }[] = [];
+    const gone: FileRow[] = [];
+    try {
+      // Queued writes first: a path closed a moment ago (moved to done/) may be taken again now.
+      this.core.journal.flush();
+      this.core.journal.transaction(() => {
+        for (const { key, folder, rel, info } of found) {
+          if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
+          // An entry refused and left in place before (a link), unchanged since, is not reported again.
+          if (this.core.refused.has(key)) {
+            if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
+            this.core.refused.delete(key);
+          }
+          const row = this.core.journal.insert({
+            folder_id: folder.id,
+            rel_path: rel,
+            state: 'seen',
+            target: folder.target,
+            size: info.kind === 'file' ? info.size : -1,
+            mtime_ms: info.kind === 'file' ? info.mtimeMs : -1,
+            sha256: null,
+            details: null,
+            sidecar: null,
+            engine: folder.engine,
+            attempt_at: null,
+            credential_uid: null,
+            job_uid: null,
+            job_failures: 0,
+            proof_path: null,
+            final_path: null,
+            error_id: null,
+            error_message: null,
+            duplicate_of: null,
+            seen_at: after,
+            updated_at: after,
+            closed_at: null,
+          });
+          inserted.push({ row, info });
         }
-        const row = this.core.journal.insert({
-          folder_id: folder.id,
-          rel_path: rel,
-          state: 'seen',
-          target: folder.target,
-          size: info.kind === 'file' ? info.size : -1,
-          mtime_ms: info.kind === 'file' ? info.mtimeMs : -1,
-          sha256: null,
-          details: null,
-          sidecar: null,
-          engine: folder.engine,
-          attempt_at: null,
-          credential_uid: null,
-          job_uid: null,
-          job_failures: 0,
-          proof_path: null,
-          final_path: null,
-          error_id: null,
-          error_message: null,
-          duplicate_of: null,
-          seen_at: after,
-          updated_at: after,
-          closed_at: null,
-        });
-        this.core.track(row);
-        this.core.counts.seen++;
-        this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
-      }
-      for (const { row, info } of checked) {
-        const s = this.core.settling.get(row.id);
-        if (!s || row.state !== 'seen') continue;
-        if (info.kind === 'gone') {
+        for (const { row, info } of checked) {
+          if (info.kind !== 'gone' || !this.core.settling.has(row.id) || row.state !== 'seen') continue;
           // Deleted before it was taken: it leaves no trace.
           this.core.journal.remove(row.id);
-          this.core.untrack(row);
-          continue;
+          gone.push(row);
         }
-        if (info.kind === 'other') {
-          if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
-          else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
-          else s.checkAt = s.stableSince + this.core.stableMs;
-          continue;
-        }
-        if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
-          this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
-          Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
-          continue;
-        }
-        if (after - s.stableSince >= this.core.stableMs) {
-          this.core.settling.delete(row.id);
-          ready.push(row);
-        } else s.checkAt = s.stableSince + this.core.stableMs;
+      });
+    } catch (error) {
+      // Nothing of this round was journaled: what was heard of is looked at again next round.
+      for (const { key, folder, rel } of found) if (!this.core.byPath.has(key)) this.core.discovered.set(key, { folder, rel });
+      throw error;
+    }
+    for (const { row, info } of inserted) {
+      this.core.track(row);
+      this.core.counts.seen++;
+      this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
+    }
+    for (const row of gone) this.core.untrack(row);
+    for (const { row, info } of checked) {
+      const s = this.core.settling.get(row.id);
+      if (!s || row.state !== 'seen' || info.kind === 'gone') continue;
+      if (info.kind === 'other') {
+        if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
+        else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
+        else s.checkAt = s.stableSince + this.core.stableMs;
+        continue;
       }
-    });
+      if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
+        this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
+        Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
+        continue;
+      }
+      if (after - s.stableSince >= this.core.stableMs) {
+        this.core.settling.delete(row.id);
+        ready.push(row);
+      } else s.checkAt = s.stableSince + this.core.stableMs;
+    }
     for (const { row, id, message } of failed) {
       this.core.settling.delete(row.id);
       this.core.filer.fail(row, id, message);
