@@ -52,13 +52,15 @@ export class FolderWatcher {
       });
     } catch (error) {
       const code = errorCode(error);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`cannot watch ${dir}: ${code}`);
+      if (code === 'ENOSPC' || code === 'EMFILE') {
+        this.hooks.onError(`${dir} cannot be watched live: the system's limit of watched folders is reached (${code}; on Linux raise fs.inotify.max_user_watches). Its files are found by the scan every 30 seconds instead.`);
+      } else if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`${dir} cannot be watched live (${code}); its files are found by the scan every 30 seconds instead.`);
       return;
     }
     watcher.on('error', (error) => {
       this.removeDir(dir);
       const code = errorCode(error);
-      if (code !== 'ENOENT' && code !== 'EPERM') this.hooks.onError(`watching ${dir}: ${code}`);
+      if (code !== 'ENOENT' && code !== 'EPERM') this.hooks.onError(`${dir} is no longer watched live (${code}); its files are found by the scan every 30 seconds instead.`);
     });
     this.watchers.set(dir, watcher);
   }
@@ -95,7 +97,7 @@ export class FolderWatcher {
           stats = await lstat(path);
         } catch (error) {
           const code = errorCode(error);
-          if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`looking at ${path}: ${code}`);
+          if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`${path} could not be looked at (${code}); it is looked at again by the next scan.`);
         }
         if (this.closed) return;
         if (stats?.isDirectory()) {
