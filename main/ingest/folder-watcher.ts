@@ -88,28 +88,38 @@ export class FolderWatcher {
   }
 
   private async look(): Promise<void> {
-    while (this.pending.size > 0 && !this.closed) {
-      const paths = [...this.pending];
-      this.pending.clear();
-      await mapLimit(paths, LOOKS_AT_ONCE, async (path) => {
-        let stats: Stats | undefined;
-        try {
-          stats = await lstat(path);
-        } catch (error) {
-          const code = errorCode(error);
-          if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`${path} could not be looked at (${code}); it is looked at again by the next scan.`);
-        }
-        if (this.closed) return;
-        if (stats?.isDirectory()) {
-          if (!this.watchers.has(path)) this.hooks.onDir(path);
-          return;
-        }
-        // Gone, or no longer a folder (a link put in its place is never watched into).
-        if (this.watchers.has(path)) this.removeDir(path);
-        this.hooks.onEntry(path, stats);
-      });
+    try {
+      while (this.pending.size > 0 && !this.closed) {
+        const paths = [...this.pending];
+        this.pending.clear();
+        await mapLimit(paths, LOOKS_AT_ONCE, (path) => this.lookAt(path));
+      }
+    } finally {
+      // Whatever happened, the next hint starts a new look (a look that failed must not stop them all).
+      this.looking = undefined;
     }
-    this.looking = undefined;
+  }
+
+  private async lookAt(path: string): Promise<void> {
+    let stats: Stats | undefined;
+    try {
+      stats = await lstat(path);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`${path} could not be looked at (${code}); it is looked at again by the next scan.`);
+    }
+    if (this.closed) return;
+    try {
+      if (stats?.isDirectory()) {
+        if (!this.watchers.has(path)) this.hooks.onDir(path);
+        return;
+      }
+      // Gone, or no longer a folder (a link put in its place is never watched into).
+      if (this.watchers.has(path)) this.removeDir(path);
+      this.hooks.onEntry(path, stats);
+    } catch (error) {
+      this.hooks.onError(`${path}: ${(error as Error).message}; it is looked at again by the next scan.`);
+    }
   }
 
   async close(): Promise<void> {
