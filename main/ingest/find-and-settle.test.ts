@@ -76,8 +76,8 @@ describe('find and settle', () => {
 });
 
 /**
- * Counts lstat and stat calls on paths inside `root` (the promise and callback forms the
- * watcher and the settling rounds use), to tell what a change costs in looks at the disk.
+ * Counts lstat and stat calls on paths inside `root` (the promise, callback and synchronous
+ * forms), to tell what a change costs in looks at the disk.
  */
 function countLooks(root: string): { looks: () => number; restore: () => void } {
   const require = createRequire(import.meta.url);
@@ -85,7 +85,7 @@ function countLooks(root: string): { looks: () => number; restore: () => void } 
   const saved: [Record<string, unknown>, string, unknown][] = [];
   let looks = 0;
   for (const target of targets) {
-    for (const name of ['lstat', 'stat']) {
+    for (const name of target === targets[0] ? ['lstat', 'stat'] : ['lstat', 'stat', 'lstatSync', 'statSync']) {
       const original = target[name] as (...args: unknown[]) => unknown;
       saved.push([target, name, original]);
       target[name] = function (this: unknown, ...args: unknown[]) {

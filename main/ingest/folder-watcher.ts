@@ -12,11 +12,9 @@
  * scan walks into (so a folder is watched before it is read, and nothing arriving meanwhile is
  * missed), and for a folder an event reports as new.
  */
-import { watch, type FSWatcher, type Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstatSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { errorCode } from './entries.js';
-import { mapLimit } from './work-queue.js';
 
 export interface FolderWatcherHooks {
   /** Whether a path is never looked at (own folders, hidden and temporary names, the output folder, depth). */
@@ -28,8 +26,8 @@ export interface FolderWatcherHooks {
   onError(message: string): void;
 }
 
-/** At most this many looks at once after a burst of events. */
-const LOOKS_AT_ONCE = 64;
+/** Looks per turn of the event loop after a burst of events. */
+const LOOKS_PER_TURN = 500;
 
 export class FolderWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
@@ -90,9 +88,14 @@ export class FolderWatcher {
   private async look(): Promise<void> {
     try {
       while (this.pending.size > 0 && !this.closed) {
-        const paths = [...this.pending];
-        this.pending.clear();
-        await mapLimit(paths, LOOKS_AT_ONCE, (path) => this.lookAt(path));
+        let n = 0;
+        for (const path of this.pending) {
+          this.pending.delete(path);
+          this.lookAt(path);
+          if (++n === LOOKS_PER_TURN || this.closed) break;
+        }
+        // The rest on the next turn: the process stays responsive during a burst.
+        if (this.pending.size > 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       // Whatever happened, the next hint starts a new look (a look that failed must not stop them all).
@@ -100,15 +103,19 @@ export class FolderWatcher {
     }
   }
 
-  private async lookAt(path: string): Promise<void> {
+  /**
+   * One look at an entry an event named. Synchronous, as the ingester's other looks at a file
+   * of the folder: one call on a local disk, and it never waits behind the thread pool's other
+   * work (10,000 promises of lstat queued there after a drop).
+   */
+  private lookAt(path: string): void {
     let stats: Stats | undefined;
     try {
-      stats = await lstat(path);
+      stats = lstatSync(path);
     } catch (error) {
       const code = errorCode(error);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') this.hooks.onError(`${path} could not be looked at (${code}); it is looked at again by the next scan.`);
     }
-    if (this.closed) return;
     try {
       if (stats?.isDirectory()) {
         if (!this.watchers.has(path)) this.hooks.onDir(path);
