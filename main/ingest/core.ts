@@ -4,7 +4,6 @@
  * stage, retry later, warn). Each stage (find-and-settle.ts, describe.ts,
  * upload-and-schedule.ts, collect-proofs.ts, file-away.ts) works on rows through it.
  */
-import type { FSWatcher } from 'chokidar';
 import { join } from 'node:path';
 import { isServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
@@ -12,6 +11,7 @@ import type { ProofCollector } from './collect-proofs.js';
 import type { Describer } from './describe.js';
 import { signatureOf, type EntryInfo } from './entries.js';
 import type { Filer } from './file-away.js';
+import type { FolderWatcher } from './folder-watcher.js';
 import type { Settler } from './find-and-settle.js';
 import { FILE_STATES, JOURNAL_FILE, Journal, type FileRow, type FileState } from './journal.js';
 import type { FailedFile, IngesterOptions } from './types.js';
@@ -21,6 +21,9 @@ import { DISK_FULL_RETRY_MS, DiskFullReporter, fullPath, isDiskFull } from './di
 
 /** How many times a local side effect (a proof, a note, a move) is tried before the file is failed. */
 export const MAX_TRIES = 5;
+
+/** Files whose proof is written and original filed at the same time (local side effects, small files). */
+const FILING_AT_ONCE = 32;
 
 /** An error of the local file system (it names a path), not of the service or the network. */
 function isLocalFailure(error: unknown): boolean {
@@ -41,7 +44,7 @@ export interface Folder {
   recursive: boolean;
   outDir: string;
   allowDuplicates: boolean;
-  watcher?: FSWatcher;
+  watcher?: FolderWatcher;
 }
 
 /** In-memory state of a row still settling (not journaled: a restart settles again). */
@@ -81,6 +84,8 @@ export class IngestCore {
   readonly unsaved = new Map<number, Set<string>>();
   /** Open rows per state, kept as they change (the status line asks often). */
   readonly stateCounts = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
+  /** How many rows reached each state since start (cumulative: where the time goes, per stage). */
+  readonly reached = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
   readonly reserved = new Set<string>();
   /** Open rows by content (target and SHA-256), to tell an identical file ahead of another. */
   readonly byContent = new Map<string, Set<number>>();
@@ -91,7 +96,8 @@ export class IngestCore {
   readonly diskFull: DiskFullReporter;
   /** The first wait after a failed try; it doubles with each try (up to 30 s). */
   readonly retryBaseMs: number;
-  readonly counts = { seen: 0, issued: 0, failed: 0, duplicates: 0 };
+  /** `settled`: files taken off settling since start (stable, on to be described). */
+  readonly counts = { seen: 0, settled: 0, issued: 0, failed: 0, duplicates: 0 };
   /** Files failed since start, with their reasons (the newest 1,000), for failedFiles(). */
   readonly failures: FailedFile[] = [];
   readonly stableMs: number;
@@ -120,8 +126,10 @@ export class IngestCore {
     const concurrency = Math.max(1, options.concurrency ?? 4);
     this.queues = {
       take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),
-      finish: new WorkQueue(8, (row) => this.collector.finish(row)),
-      file: new WorkQueue(8, (row) => this.filer.fileAway(row)),
+      // Many at once: each waits for the journal twice, and the waits of all of them are one
+      // commit (group commit), so the more files go through together, the fewer commits per file.
+      finish: new WorkQueue(FILING_AT_ONCE, (row) => this.collector.finish(row)),
+      file: new WorkQueue(FILING_AT_ONCE, (row) => this.filer.fileAway(row)),
     };
     this.journal = Journal.open(options.dataDir, options.journalFile);
     try {
@@ -334,6 +342,7 @@ export class IngestCore {
   countState(from: FileState | undefined, to: FileState | undefined): void {
     if (from) this.stateCounts[from]--;
     if (to) this.stateCounts[to]++;
+    if (to && from !== undefined && to !== from) this.reached[to]++;
   }
 
   /** Back to settling: the file changed after it was taken. */

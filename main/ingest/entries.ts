@@ -1,7 +1,6 @@
 /** What is at a path in a watched folder, and its content hash. */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, type ReadStream, type Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 
 const SMALL_FILE = 4 * 1024 * 1024;
@@ -71,7 +70,9 @@ function classify(info: Stats): EntryInfo {
  */
 export async function statEntry(path: string): Promise<EntryInfo> {
   try {
-    return classify(await lstat(path));
+    // Synchronous, as the other looks at a file of the folder: one call on a local disk, where
+    // the promise's trip through the thread pool costs several times as much, per file.
+    return classify(lstatSync(path));
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'gone' };

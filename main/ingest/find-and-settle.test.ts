@@ -1,5 +1,6 @@
 /** Stage 1, find and settle, driven step by step on a real folder and journal (core.fixture.ts). */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
@@ -16,6 +17,27 @@ function rowOf(rel: string) {
 }
 
 describe('find and settle', () => {
+  it('a round whose journal commit fails (a full disk) keeps nothing in memory, and the files are journaled by the next round', async () => {
+    writeFileSync(join(f.root, 'a.txt'), 'a');
+    writeFileSync(join(f.root, 'b.txt'), 'b');
+    await f.core.settler.rescan();
+    // The real journal, made to fail its next insert as SQLite does on a full disk.
+    const insert = f.core.journal.insert.bind(f.core.journal);
+    let inserts = 0;
+    f.core.journal.insert = (row) => {
+      if (++inserts === 2) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      return insert(row);
+    };
+    await expect(f.core.settler.settleRound()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    // The first insert was rolled back with the transaction: no row in memory the journal lacks.
+    expect(f.core.rows.size).toBe(0);
+    expect(f.core.counts.seen).toBe(0);
+    await f.core.settler.settleRound();
+    const journaled = f.core.journal.openRows([f.folder.id]).map((r) => [r.id, r.rel_path]);
+    expect(journaled.map(([, rel]) => rel).sort()).toEqual(['a.txt', 'b.txt']);
+    expect([...f.core.rows.values()].map((r) => [r.id, r.rel_path]).sort()).toEqual(journaled.sort());
+  });
+
   it('a scan finds files and links but never looks into a linked folder; a name that is not UTF-8 is reported once', async () => {
     const outside = join(f.base, 'outside');
     mkdirSync(outside);
@@ -50,5 +72,111 @@ describe('find and settle', () => {
     expect(f.core.queues.take.queued.has(taken.id)).toBe(true);
     expect(f.core.queues.take.queued.has(rowOf('growing.txt')!.id)).toBe(false);
     expect(rowOf('link.txt')).toMatchObject({ state: 'failed', error_id: 'no_file_on_payload', error_message: SYMLINK_REASON });
+  });
+});
+
+/**
+ * Counts lstat and stat calls on paths inside `root` (the promise, callback and synchronous
+ * forms), to tell what a change costs in looks at the disk.
+ */
+function countLooks(root: string): { looks: () => number; restore: () => void } {
+  const require = createRequire(import.meta.url);
+  const targets = [require('node:fs/promises') as Record<string, unknown>, require('node:fs') as Record<string, unknown>];
+  const saved: [Record<string, unknown>, string, unknown][] = [];
+  let looks = 0;
+  for (const target of targets) {
+    for (const name of target === targets[0] ? ['lstat', 'stat'] : ['lstat', 'stat', 'lstatSync', 'statSync']) {
+      const original = target[name] as (...args: unknown[]) => unknown;
+      saved.push([target, name, original]);
+      target[name] = function (this: unknown, ...args: unknown[]) {
+        if (String(args[0]).startsWith(root)) looks++;
+        return original.apply(this, args);
+      };
+    }
+  }
+  syncBuiltinESMExports();
+  return {
+    looks: () => looks,
+    restore() {
+      for (const [target, name, original] of saved) target[name] = original;
+      syncBuiltinESMExports();
+    },
+  };
+}
+
+describe('the watcher', () => {
+  it('a file added to a folder of 2,000 costs a few looks, not a look at every file already there', async () => {
+    for (let i = 0; i < 2000; i++) writeFileSync(join(f.root, `old-${i}.txt`), `old ${i}`);
+    await f.core.settler.startWatcher(f.folder);
+    await f.core.settler.rescan();
+    await f.core.settler.settleRound();
+    expect(f.core.rows.size).toBe(2000);
+    const counter = countLooks(f.root);
+    try {
+      for (let i = 0; i < 20; i++) {
+        writeFileSync(join(f.root, `new-${i}.txt`), `new ${i}`);
+        await sleep(20);
+      }
+      const noticed = () => [...f.core.discovered.values()].filter((d) => d.rel.startsWith('new-')).length;
+      for (let i = 0; i < 200 && noticed() < 20; i++) await sleep(25);
+      expect(noticed()).toBe(20);
+      // Give a watcher that re-reads the folder after changes the time to do it.
+      await sleep(1500);
+      expect(counter.looks()).toBeLessThanOrEqual(20 * 5);
+    } finally {
+      counter.restore();
+      await f.folder.watcher?.close();
+    }
+  });
+
+  it('hints come from new subfolders (also one moved in whole), never from done/, failed/, the output folder, dot-folders or a linked folder', async () => {
+    const outside = join(f.base, 'outside');
+    mkdirSync(outside);
+    mkdirSync(join(f.base, 'moved-in', 'deeper'), { recursive: true });
+    writeFileSync(join(f.base, 'moved-in', 'deeper', 'inside.txt'), 'came with its folder');
+    for (const dir of ['done', 'failed', 'proofs', '.hidden']) mkdirSync(join(f.root, dir));
+    symlinkSync(outside, join(f.root, 'linked'));
+    await f.core.settler.startWatcher(f.folder);
+    await f.core.settler.rescan();
+    f.core.discovered.clear();
+    try {
+      mkdirSync(join(f.root, 'sub'));
+      await sleep(50);
+      writeFileSync(join(f.root, 'sub', 'a.txt'), 'a');
+      renameSync(join(f.base, 'moved-in'), join(f.root, 'moved-in'));
+      for (const dir of ['done', 'failed', 'proofs', '.hidden']) writeFileSync(join(f.root, dir, 'x.txt'), 'not taken');
+      writeFileSync(join(outside, 'secret.txt'), 'outside');
+      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
+      for (let i = 0; i < 200 && rels().length < 2; i++) await sleep(25);
+      await sleep(300);
+      expect(rels()).toEqual(['moved-in/deeper/inside.txt', 'sub/a.txt']);
+      // A file written into the new subfolder after it was found is heard of as well.
+      writeFileSync(join(f.root, 'moved-in', 'deeper', 'later.txt'), 'later');
+      for (let i = 0; i < 200 && rels().length < 3; i++) await sleep(25);
+      expect(rels()).toEqual(['moved-in/deeper/inside.txt', 'moved-in/deeper/later.txt', 'sub/a.txt']);
+    } finally {
+      await f.folder.watcher?.close();
+    }
+  });
+
+  it('a flat folder (not recursive): files directly in it are heard of, nothing in its subfolders, which are not watched', async () => {
+    f.folder.recursive = false;
+    mkdirSync(join(f.root, 'old-sub'));
+    await f.core.settler.startWatcher(f.folder);
+    await f.core.settler.rescan();
+    try {
+      mkdirSync(join(f.root, 'sub'));
+      await sleep(50);
+      writeFileSync(join(f.root, 'sub', 'deep.txt'), 'deep');
+      writeFileSync(join(f.root, 'old-sub', 'deep.txt'), 'deep');
+      writeFileSync(join(f.root, 'top.txt'), 'top');
+      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
+      for (let i = 0; i < 200 && rels().length < 1; i++) await sleep(25);
+      await sleep(300);
+      expect(rels()).toEqual(['top.txt']);
+      expect(f.folder.watcher?.watchedDirs).toBe(1);
+    } finally {
+      await f.folder.watcher?.close();
+    }
   });
 });

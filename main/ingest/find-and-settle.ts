@@ -5,10 +5,10 @@
  */
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { watch } from 'chokidar';
 import { readdir } from 'node:fs/promises';
 import type { ErrorId } from '../../common/errors.js';
 import type { Folder, IngestCore } from './core.js';
+import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
@@ -39,26 +39,39 @@ export class Settler {
     return false;
   }
 
+  /**
+   * Starts the folder's watcher (folder-watcher.ts: one native watch per folder, each event
+   * looked at once). Its folders are added as the scans walk into them; a folder that appears
+   * is walked (and so watched) at once. With `usePolling` (network shares, where native events
+   * do not come) there is no watcher: the folder is scanned every second instead.
+   */
   startWatcher(folder: Folder): Promise<void> {
-    const watcher = watch(folder.root, {
-      ignoreInitial: true,
-      persistent: true,
-      ignorePermissionErrors: true,
-      depth: folder.recursive ? undefined : 0,
-      usePolling: this.core.options.usePolling ?? false,
-      // The watcher stats every new file anyway: its stat is the first settling look.
-      alwaysStat: true,
-      // Links are never followed (docs/ingest.md): a link to a folder is not watched into.
-      followSymlinks: false,
-      ignored: (path: string) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path),
+    if (this.core.options.usePolling) return Promise.resolve();
+    const watcher = new FolderWatcher({
+      ignored: (path) => this.ignoredRel(folder, toPosix(relative(folder.root, path)), path) || this.pastCaring(folder, path),
+      onEntry: (path, stats) => this.notice(folder, path, stats === undefined, stats),
+      onDir: (path) => {
+        if (path !== folder.root && !folder.recursive) return;
+        void this.walk(folder, path).catch((error) => this.core.problem('scanning', error));
+      },
+      onError: (message) => this.core.warn(message),
     });
     folder.watcher = watcher;
-    const onFile = (path: string, stats?: Stats) => this.notice(folder, path, false, stats);
-    watcher.on('add', onFile);
-    watcher.on('change', onFile);
-    watcher.on('unlink', (path: string) => this.notice(folder, path, true));
-    watcher.on('error', (error) => this.core.warn(`watching ${folder.root}: ${(error as Error).message}`));
-    return new Promise((resolveReady) => watcher.once('ready', () => resolveReady()));
+    watcher.addDir(folder.root);
+    return Promise.resolve();
+  }
+
+  /**
+   * Whether an event at `path` can be passed over without a look: its file is taken and past
+   * the point where a change matters to the watcher (only a file settling, or one waiting for
+   * its job, is looked at again on a hint; the others are checked before their next step
+   * anyway). Most events of a busy folder are the ingester's own moves to done/.
+   */
+  private pastCaring(folder: Folder, path: string): boolean {
+    const id = this.core.byPath.get(this.core.key(folder, toPosix(relative(folder.root, path))));
+    if (id === undefined || this.core.settling.has(id)) return false;
+    const state = this.core.rows.get(id)?.state;
+    return state !== undefined && state !== 'scheduled';
   }
 
   /** A hint that something happened at `path`: it is looked at on the next settle round. */
@@ -105,6 +118,8 @@ export class Settler {
   }
 
   async walk(folder: Folder, dir: string): Promise<void> {
+    // Watched before it is read: nothing that arrives meanwhile is missed.
+    folder.watcher?.addDir(dir);
     let entries;
     try {
       // Names as bytes: a name that is not valid UTF-8 would otherwise be read as another name.
@@ -158,76 +173,91 @@ export class Settler {
     const after = Date.now();
     const ready: FileRow[] = [];
     const failed: { row: FileRow; id: ErrorId; message: string }[] = [];
-    // Queued writes first: a path closed a moment ago (moved to done/) may be taken again now.
-    this.core.journal.flush();
-    this.core.journal.transaction(() => {
-      for (const { key, folder, rel, info } of found) {
-        if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
-        // An entry refused and left in place before (a link), unchanged since, is not reported again.
-        if (this.core.refused.has(key)) {
-          if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
-          this.core.refused.delete(key);
+    // What is journaled in this round is kept in memory only once it is committed: a write
+    // that fails (a full disk) leaves nothing behind that the journal does not know.
+    const inserted: { row: FileRow; info: Exclude<EntryInfo, { kind: 'gone' }> }[] = [];
+    const gone: FileRow[] = [];
+    try {
+      // Queued writes first: a path closed a moment ago (moved to done/) may be taken again now.
+      this.core.journal.flush();
+      this.core.journal.transaction(() => {
+        for (const { key, folder, rel, info } of found) {
+          if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
+          // An entry refused and left in place before (a link), unchanged since, is not reported again.
+          if (this.core.refused.has(key)) {
+            if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
+            this.core.refused.delete(key);
+          }
+          const row = this.core.journal.insert({
+            folder_id: folder.id,
+            rel_path: rel,
+            state: 'seen',
+            target: folder.target,
+            size: info.kind === 'file' ? info.size : -1,
+            mtime_ms: info.kind === 'file' ? info.mtimeMs : -1,
+            sha256: null,
+            details: null,
+            sidecar: null,
+            engine: folder.engine,
+            attempt_at: null,
+            credential_uid: null,
+            job_uid: null,
+            job_failures: 0,
+            proof_path: null,
+            final_path: null,
+            error_id: null,
+            error_message: null,
+            duplicate_of: null,
+            seen_at: after,
+            updated_at: after,
+            closed_at: null,
+          });
+          inserted.push({ row, info });
         }
-        const row = this.core.journal.insert({
-          folder_id: folder.id,
-          rel_path: rel,
-          state: 'seen',
-          target: folder.target,
-          size: info.kind === 'file' ? info.size : -1,
-          mtime_ms: info.kind === 'file' ? info.mtimeMs : -1,
-          sha256: null,
-          details: null,
-          sidecar: null,
-          engine: folder.engine,
-          attempt_at: null,
-          credential_uid: null,
-          job_uid: null,
-          job_failures: 0,
-          proof_path: null,
-          final_path: null,
-          error_id: null,
-          error_message: null,
-          duplicate_of: null,
-          seen_at: after,
-          updated_at: after,
-          closed_at: null,
-        });
-        this.core.track(row);
-        this.core.counts.seen++;
-        this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
-      }
-      for (const { row, info } of checked) {
-        const s = this.core.settling.get(row.id);
-        if (!s || row.state !== 'seen') continue;
-        if (info.kind === 'gone') {
+        for (const { row, info } of checked) {
+          if (info.kind !== 'gone' || !this.core.settling.has(row.id) || row.state !== 'seen') continue;
           // Deleted before it was taken: it leaves no trace.
           this.core.journal.remove(row.id);
-          this.core.untrack(row);
-          continue;
+          gone.push(row);
         }
-        if (info.kind === 'other') {
-          if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
-          else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
-          else s.checkAt = s.stableSince + this.core.stableMs;
-          continue;
-        }
-        if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
-          this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
-          Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
-          continue;
-        }
-        if (after - s.stableSince >= this.core.stableMs) {
-          this.core.settling.delete(row.id);
-          ready.push(row);
-        } else s.checkAt = s.stableSince + this.core.stableMs;
+      });
+    } catch (error) {
+      // Nothing of this round was journaled: what was heard of is looked at again next round.
+      for (const { key, folder, rel } of found) if (!this.core.byPath.has(key)) this.core.discovered.set(key, { folder, rel });
+      throw error;
+    }
+    for (const { row, info } of inserted) {
+      this.core.track(row);
+      this.core.counts.seen++;
+      this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
+    }
+    for (const row of gone) this.core.untrack(row);
+    for (const { row, info } of checked) {
+      const s = this.core.settling.get(row.id);
+      if (!s || row.state !== 'seen' || info.kind === 'gone') continue;
+      if (info.kind === 'other') {
+        if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
+        else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
+        else s.checkAt = s.stableSince + this.core.stableMs;
+        continue;
       }
-    });
+      if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
+        this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
+        Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
+        continue;
+      }
+      if (after - s.stableSince >= this.core.stableMs) {
+        this.core.settling.delete(row.id);
+        ready.push(row);
+      } else s.checkAt = s.stableSince + this.core.stableMs;
+    }
     for (const { row, id, message } of failed) {
       this.core.settling.delete(row.id);
       this.core.filer.fail(row, id, message);
       this.core.route(row);
     }
     for (const row of ready) this.core.queues.take.push(row.id);
+    this.core.counts.settled += ready.length;
     for (const [id, at] of this.core.retryAt) {
       if (at > after) continue;
       this.core.retryAt.delete(id);

@@ -26,6 +26,7 @@ import { Settler } from './find-and-settle.js';
 import { isInside, toPosix } from './entries.js';
 import { DEFAULT_PROOFS_DIR, FAILED_DIR } from './names.js';
 import { firstFree, fitPath, moveFile, numbered } from './paths.js';
+import type { FileState } from './journal.js';
 import type { FailedFile, IngesterOptions, IngestProgress } from './types.js';
 import { Uploader } from './upload-and-schedule.js';
 
@@ -44,6 +45,8 @@ export function createCore(options: IngesterOptions, token: string): IngestCore 
 
 /** How often the folders' claim is renewed, paused or not (well within the journal's OWNER_STALE_MS). */
 const CLAIM_BEAT_MS = 5_000;
+/** How often a folder is scanned when it is polled (usePolling: network shares without native events). */
+const POLL_MS = 1_000;
 
 export class Ingester {
   private readonly core: IngestCore;
@@ -118,7 +121,9 @@ export class Ingester {
     await this.core.settler.rescan();
     this.core.pump();
     this.every(this.core.settler.tickMs, () => this.core.settler.settle());
-    this.every(this.core.options.rescanMs ?? 30_000, () => this.core.settler.rescan());
+    // Without native events (usePolling, or watch: false) the scans are what finds files.
+    const polling = this.core.options.usePolling === true && (this.core.options.watch ?? true);
+    this.every(polling ? Math.min(POLL_MS, this.core.options.rescanMs ?? POLL_MS) : (this.core.options.rescanMs ?? 30_000), () => this.core.settler.rescan());
     this.every(this.core.options.jobPollMs ?? 1_000, () => this.core.collector.pollJobs());
     // The claim's heartbeat goes on while paused (the settle rounds that also beat do not run
     // then): a paused folder is still this process's, and another watcher must not take it.
@@ -153,6 +158,20 @@ export class Ingester {
       failed: this.core.counts.failed,
       duplicates: this.core.counts.duplicates,
     };
+  }
+
+  /**
+   * How many files reached each state since start (`seen`: found and journaled; `settled`:
+   * stable, taken to be described), for telling
+   * where the time goes stage by stage (bench/ingest.bench.ts).
+   */
+  reached(): Record<FileState | 'settled', number> {
+    return { ...this.core.reached, seen: this.core.counts.seen, settled: this.core.counts.settled };
+  }
+
+  /** The journal's group commits so far and the row writes they carried. */
+  journalStats(): { commits: number; rowWrites: number } {
+    return { ...this.core.journal.stats };
   }
 
   /** Files the ingester has not finished with (seen, in progress or waiting for their job). */

@@ -40,3 +40,33 @@ describe('the journal of a remote service', () => {
     again.close();
   });
 });
+
+describe('group commit', () => {
+  it('the writes of 500 files at work at once are a few commits, and each waiter sees its write committed (a reopened journal has them)', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'proofdesk-journal-'));
+    dirs.push(data);
+    const journal = Journal.open(data);
+    const [folderId] = journal.claimFolders([join(data, 'inbox')], 'token', Date.now()).values();
+    const rows = Array.from({ length: 500 }, (_, i) =>
+      journal.insert({ folder_id: folderId!, rel_path: `f-${i}.txt`, state: 'scheduled', target: 't', size: 1, mtime_ms: 1, sha256: null, details: null, sidecar: null, engine: 'local', attempt_at: null, credential_uid: `uid-${i}`, job_uid: null, job_failures: 0, proof_path: null, final_path: null, error_id: null, error_message: null, duplicate_of: null, seen_at: 1, updated_at: 1, closed_at: null }),
+    );
+    // As the filing stage does: each file journals where its proof goes, waits, then journals it issued, waits.
+    await Promise.all(
+      rows.map(async (row) => {
+        row.proof_path = `/out/${row.rel_path}.proof.json`;
+        journal.queue(row, ['proof_path']);
+        await journal.flushed();
+        row.state = 'issued';
+        journal.queue(row, ['state']);
+        await journal.flushed();
+      }),
+    );
+    expect(journal.stats.rowWrites).toBe(1000);
+    expect(journal.stats.commits).toBeLessThanOrEqual(4);
+    journal.close();
+    const reopened = Journal.open(data);
+    const open = reopened.openRows([folderId!]);
+    expect(open.filter((r) => r.state === 'issued' && r.proof_path === `/out/${r.rel_path}.proof.json`)).toHaveLength(500);
+    reopened.close();
+  });
+});

@@ -265,6 +265,8 @@ export class Journal {
   }
 
   private readonly updates = new Map<string, Database.Statement>();
+  /** Group commits made by flush() and the row writes they carried (how well writes are batched). */
+  readonly stats = { commits: 0, rowWrites: 0 };
   /** Rows with columns to write at the next flush (the row object holds the values). */
   private readonly pending = new Map<number, { row: FileRow; columns: Set<string> | 'all' }>();
   /** Told when a background flush fails (a full disk): the writes are kept and tried again with the next. */
@@ -320,6 +322,8 @@ export class Journal {
           else this.update(row.id, Object.fromEntries([...columns].map((c) => [c, (row as unknown as Record<string, unknown>)[c]])) as Partial<FileRow>);
         }
       });
+      this.stats.commits++;
+      this.stats.rowWrites += entries.length;
       batch?.resolve();
     } catch (error) {
       // Kept for the next flush (a busy database, a full disk); whoever waited is told.

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fitName, NAME_MAX, numbered, tempNameOf, writeAtomic } from './paths.js';
+import { fitName, moveFile, NAME_MAX, numbered, tempNameOf, writeAtomic } from './paths.js';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'proofdesk-paths-'))));
@@ -51,5 +51,20 @@ describe('writeAtomic', () => {
     writeFileSync(join(dir, 'file'), 'not a folder');
     await expect(writeAtomic(join(dir, 'file', 'x.json'), 'data')).rejects.toMatchObject({ path: expect.stringContaining(dir) });
     expect(existsSync(tempNameOf(join(dir, 'file', 'x.json')))).toBe(false);
+  });
+
+  it('a folder removed after it was made once is made again by the next write and the next move', async () => {
+    const out = join(dir, 'proofs');
+    await writeAtomic(join(out, 'a.json'), 'a');
+    rmSync(out, { recursive: true });
+    await writeAtomic(join(out, 'b.json'), 'b');
+    expect(readFileSync(join(out, 'b.json'), 'utf8')).toBe('b');
+    writeFileSync(join(dir, 'c.txt'), 'c');
+    expect(await moveFile(join(dir, 'c.txt'), join(dir, 'done', 'c.txt'))).toBe(true);
+    rmSync(join(dir, 'done'), { recursive: true });
+    writeFileSync(join(dir, 'd.txt'), 'd');
+    expect(await moveFile(join(dir, 'd.txt'), join(dir, 'done', 'd.txt'))).toBe(true);
+    expect(readdirSync(join(dir, 'done'))).toEqual(['d.txt']);
+    expect(await moveFile(join(dir, 'gone.txt'), join(dir, 'done', 'gone.txt'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /** Small file-system steps of the ingester: atomic writes, moves that make their folder, unique names. */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, posix, sep } from 'node:path';
 
 /** The longest file name most file systems take, in bytes (ext4, APFS, NTFS in UTF-16 units). */
@@ -54,15 +54,42 @@ export function tempNameOf(path: string): string {
 }
 
 /**
+ * Folders this process made or found: not made again for every file, 10,000 proofs into one
+ * folder (a folder removed meanwhile is noticed by the write or the move that fails, and made
+ * again). The writes and renames themselves stay asynchronous: on a busy disk a synchronous
+ * write holds the whole process while it waits.
+ */
+const knownDirs = new Set<string>();
+
+function makeDir(dir: string): void {
+  if (knownDirs.has(dir)) return;
+  mkdirSync(dir, { recursive: true });
+  if (knownDirs.size > 10_000) knownDirs.clear();
+  knownDirs.add(dir);
+}
+
+/** Runs `step` once more after making `dir` again, when it failed because the folder had gone. */
+async function againIfDirGone<T>(dir: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !knownDirs.delete(dir)) throw error;
+    makeDir(dir);
+    return step();
+  }
+}
+
+/**
  * Writes a file whole or not at all: its temporary name, then a rename. A write that fails
  * (a full disk) removes its temporary file: no 0-byte or half file is left behind.
  */
 export async function writeAtomic(path: string, data: string, inside?: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  if (inside !== undefined) await checkInside(dirname(path), inside);
+  const dir = dirname(path);
+  makeDir(dir);
+  if (inside !== undefined) checkInside(dir, inside);
   const temp = tempNameOf(path);
   try {
-    await writeFile(temp, data);
+    await againIfDirGone(dir, () => writeFile(temp, data));
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
@@ -77,9 +104,12 @@ function withPath(error: unknown, path: string): unknown {
   return error;
 }
 
-/** Refuses a folder whose real path is not inside `inside` (a real path): it leads out through a link. */
-async function checkInside(dir: string, inside: string): Promise<void> {
-  const real = await realpath(dir);
+/**
+ * Refuses a folder whose real path is not inside `inside` (a real path): it leads out through
+ * a link. Looked at on every write and move (one realpath(3) call), never remembered.
+ */
+function checkInside(dir: string, inside: string): void {
+  const real = realpathSync.native(dir);
   if (real !== inside && !real.startsWith(inside + sep)) {
     throw Object.assign(new Error(`${dir} leads outside the watched folder (to ${real}, through a link): nothing is moved or written there`), { code: 'EOUTSIDE', path: dir });
   }
@@ -92,14 +122,25 @@ async function checkInside(dir: string, inside: string): Promise<void> {
  * watched folder through it.
  */
 export async function moveFile(from: string, to: string, inside?: string): Promise<boolean> {
-  await mkdir(dirname(to), { recursive: true });
-  if (inside !== undefined) await checkInside(dirname(to), inside);
+  const dir = dirname(to);
+  makeDir(dir);
+  if (inside !== undefined) checkInside(dir, inside);
   try {
     await rename(from, to);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // The source is gone, or the destination's folder was removed since it was made.
+    if (!existsSync(from) || !knownDirs.delete(dir)) return false;
+    makeDir(dir);
+    if (inside !== undefined) checkInside(dir, inside);
+    try {
+      await rename(from, to);
+      return true;
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw again;
+    }
   }
 }
 

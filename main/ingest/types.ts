@@ -42,7 +42,7 @@ export interface IngesterOptions {
   concurrency?: number;
   /** Use the file-system watcher (default true; without it only rescans find files). */
   watch?: boolean;
-  /** Poll instead of native events (network shares). */
+  /** Poll instead of native events (network shares): every folder is scanned each second (default false). */
   usePolling?: boolean;
   onEvent?: (event: IngestEvent) => void;
   /** The first wait after a failed try, doubling with each (default 500 ms; tests make it short). */
