@@ -7,15 +7,14 @@
  * runs in this process and shares the two cores with the server: its CPU time and the
  * server's are noted, and a figure is marked client-bound when the client used ~a whole core.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
 import { processCpuMs } from './machine.js';
 import { convergence, repeatUntilStable, type BenchResult } from './measure.js';
+import { startServer, type ServeChild } from './serve-child.js';
 
 /** The part of autocannon's programmatic API used here (it ships no types). */
 interface AutocannonResult {
@@ -36,7 +35,6 @@ type Autocannon = (options: {
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const CREDENTIALS = 1_000;
 const CONNECTIONS = 50;
 /** Seconds per run; runs repeat (3 to 5) until their requests/s agree within ±5 %. */
@@ -45,44 +43,6 @@ const WARMUP_SECONDS = 2;
 const REPEAT = { minRuns: 3, maxRuns: 5, maxMs: 40_000 };
 /** A client that used this share of one core or more was the bottleneck, not the server. */
 const CLIENT_BOUND = 0.9;
-
-interface ServeChild {
-  baseUrl: string;
-  authUrl: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** Starts a server script in a process of its own and reads its JSON line. */
-async function startServer(args: string[]): Promise<ServeChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: REPO,
-    // Throwaway data: keys in memory (nothing is issued here anyway).
-    env: { ...process.env, PROOFDESK_SECRET_STORE: 'memory', PROOFDESK_PASSPHRASE: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  const line = await new Promise<string>((done, fail) => {
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (stdout.includes('\n')) done(stdout.slice(0, stdout.indexOf('\n')));
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-  const { base_url, auth_url } = JSON.parse(line) as { base_url: string; auth_url?: string };
-  return {
-    baseUrl: base_url,
-    authUrl: auth_url ?? base_url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 async function token(authUrl: string, clientId: string, clientSecret: string): Promise<string> {
   const response = await fetch(`${authUrl}/realms/proofdesk/protocol/openid-connect/token`, {

@@ -7,51 +7,23 @@
  *
  * `npm run bench -- --only remote-mode`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { TaskContext } from '../common/tasks.js';
 import { Engine, REALM } from '../main/engine/index.js';
 import { RemoteService } from '../main/remote/index.js';
 import { remoteEditTags, remoteRecordWindow } from '../main/workspace/remote-records.js';
 import { percentile, timed, type BenchResult } from './measure.js';
+import { startServer, type ServeChild } from './serve-child.js';
 
-const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const COUNT = 10_000;
 const WINDOW = 100;
 const WINDOWS = 40;
 
-async function startServe(dataDir: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'serve', '--port', '0', '--data', dataDir], {
-    cwd: REPO,
-    env: { ...process.env, PROOFDESK_SECRET_STORE: 'memory', PROOFDESK_PASSPHRASE: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  const line = await new Promise<string>((done, fail) => {
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (stdout.includes('\n')) done(stdout.slice(0, stdout.indexOf('\n')));
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-  return {
-    baseUrl: (JSON.parse(line) as { base_url: string }).base_url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
 export async function remoteModeBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'proofdesk-remote-bench-'));
-  let serve: Awaited<ReturnType<typeof startServe>> | undefined;
+  let serve: ServeChild | undefined;
   let remote: RemoteService | undefined;
   try {
     const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false });
@@ -61,7 +33,7 @@ export async function remoteModeBenchmarks(log: (line: string) => void): Promise
       Array.from({ length: COUNT }, (_, i) => ({ title: `Diploma ${i}`, metadata: { student: `Student ${i}` }, tags: [i % 2 === 0 ? 'class-2026' : 'class-2025'] })),
     );
     await engine.close();
-    serve = await startServe(dir);
+    serve = await startServer(['main/cli/index.ts', 'serve', '--port', '0', '--data', dir]);
     remote = new RemoteService({ baseUrl: serve.baseUrl, authUrl: new URL(serve.baseUrl).origin, realm: REALM, clientId: partner.client_id, clientSecret: partner.client_secret });
     const service = remote;
     const sort = { by: 'upload_date', order: 'asc' } as const;
