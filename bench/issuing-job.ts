@@ -54,6 +54,13 @@ function sizeOf(path: string): number {
   }
 }
 
+/** Memory at a phase, on stderr (where the peak comes from). */
+function phase(name: string): void {
+  const m = process.memoryUsage();
+  const mib = (n: number) => (n / 1024 / 1024).toFixed(0);
+  process.stderr.write(`  [${name}] rss ${mib(m.rss)} MiB (peak ${mib(process.resourceUsage().maxRSS * 1024)}), heap ${mib(m.heapUsed)}/${mib(m.heapTotal)}, external ${mib(m.external)}\n`);
+}
+
 async function main(count: number, dataDir: string): Promise<IssuingJobFigures> {
   const engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined } });
   let jobUid: string;
@@ -73,9 +80,13 @@ async function main(count: number, dataDir: string): Promise<IssuingJobFigures> 
         })),
       );
       await service.scheduleCredentials({ engine: 'local', credentials: credentials.map((c) => c.uid) });
+      if ((from / BATCH) % 10 === 9) phase(`${from + BATCH} created and scheduled`);
     }
+    phase('all created and scheduled');
     const job = await service.issueJobNow({ engine: 'local' });
+    phase('issued now (certificates built, transaction sent)');
     while ((await service.getJob(job.uid)).status !== 'finished') await engine.issuing.tick();
+    phase('finished');
     jobUid = job.uid;
   } finally {
     await engine.close();

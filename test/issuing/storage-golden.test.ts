@@ -37,6 +37,18 @@ describe('a data directory written by schema 3', () => {
     expect(fx.engine.issuing.ctx.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
   });
 
+  it('stores its certificates compactly: leaves and signatures as bytes, payloads deflated smaller than their text', () => {
+    const db = fx.engine.issuing.ctx.db;
+    const rows = db.prepare('SELECT typeof(leaf) AS lt, length(leaf) AS ll, typeof(signature) AS st, length(signature) AS sl, typeof(payload) AS pt, length(payload) AS pl FROM certificates').all() as {
+      lt: string; ll: number; st: string; sl: number; pt: string; pl: number;
+    }[];
+    expect(rows).toHaveLength(110);
+    for (const r of rows) expect(r).toMatchObject({ lt: 'blob', ll: 32, st: 'blob', sl: 64, pt: 'blob' });
+    const stored = rows.reduce((a, r) => a + r.pl, 0);
+    const text = Object.values(golden).reduce((a, proof) => a + Buffer.byteLength(JSON.stringify((JSON.parse(proof) as { certificate: unknown }).certificate)), 0);
+    expect(stored).toBeLessThan(text / 2);
+  });
+
   it('downloads every one of its 110 proof files byte for byte as they were issued', async () => {
     const service = fx.engine.serviceFor(partnerId);
     expect(Object.keys(golden)).toHaveLength(110);

@@ -7,7 +7,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
  * makes it differ. Reading inflates it back to the very bytes that were signed. Payloads
  * stored as text (before schema 4) read as they are.
  */
-export const PAYLOAD_DEFLATE_OPTIONS = { level: 6, memLevel: 9 } as const;
+export const PAYLOAD_DEFLATE_OPTIONS = { level: 6, windowBits: 13, memLevel: 6 } as const;
 
 export function compressPayload(text: string, dictionary: Buffer): Buffer {
   return deflateRawSync(Buffer.from(text, 'utf8'), { ...PAYLOAD_DEFLATE_OPTIONS, dictionary });
