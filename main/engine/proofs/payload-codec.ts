@@ -7,7 +7,10 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
  * makes it differ. Reading inflates it back to the very bytes that were signed. Payloads
  * stored as text (before schema 4) read as they are.
  */
-export const PAYLOAD_DEFLATE_OPTIONS = { level: 6, windowBits: 13, memLevel: 6 } as const;
+// An 8 KB window holds the dictionary and a payload; a small memLevel and output chunk keep each
+// call's buffers small (the default 16 KB output chunk per ~300-byte result held ~130 MB of
+// garbage on the signer threads while a large job was built).
+export const PAYLOAD_DEFLATE_OPTIONS = { level: 6, windowBits: 13, memLevel: 6, chunkSize: 1024 } as const;
 
 export function compressPayload(text: string, dictionary: Buffer): Buffer {
   return deflateRawSync(Buffer.from(text, 'utf8'), { ...PAYLOAD_DEFLATE_OPTIONS, dictionary });
