@@ -11,15 +11,15 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
-import { canonicalJson } from '../main/engine/proofs/certificate-payload.js';
-import type { ProofFile } from '../main/engine/proofs/proof-file.js';
+import { payloadText } from '../main/engine/proofs/payload-codec.js';
 import { verifyProof } from '../main/engine/proofs/verify-proof.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine, type MachineWindow } from './machine.js';
 import type { IssuingJobFigures } from './issuing-job.js';
 import { repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
-const COUNT = 100_000;
+/** PROOFDESK_BENCH_ISSUING_COUNT: a smaller job, to try the benchmark out quickly. */
+const COUNT = Number(process.env.PROOFDESK_BENCH_ISSUING_COUNT ?? 100_000);
 const BATCH = 10_000;
 /** Payloads per round of the hash + sign limit, and proof files per round of offline verification. */
 const LIMIT_ROUND = 5_000;
@@ -107,12 +107,11 @@ export async function issuingBenchmarks(log: (line: string) => void): Promise<Be
     if (certificates.total_items !== COUNT) throw new Error(`expected ${COUNT} certificates, found ${certificates.total_items}`);
 
     log(`the limit: SHA-256 + Ed25519 of the job's own payloads, one thread (rounds of ${LIMIT_ROUND})...`);
-    const payloads: string[] = [];
-    for (let page = 1; payloads.length < COUNT; page++) {
-      const items = (await service.listJobCertificates(issued.result.uid, { per_page: BATCH, page })).items;
-      if (items.length === 0) break;
-      for (const item of items) payloads.push(canonicalJson((JSON.parse(await service.downloadCertificate(item.certificate.uid)) as ProofFile).certificate));
-    }
+    const payloads = (
+      engine.issuing.ctx.db
+        .prepare('SELECT c.payload, j.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE j.uid = ? ORDER BY c.leaf_index')
+        .all(issued.result.uid) as { payload: Buffer; dictionary: Buffer }[]
+    ).map((r) => payloadText(r.payload, r.dictionary));
     if (payloads.length !== COUNT) throw new Error(`expected ${COUNT} payloads, found ${payloads.length}`);
     const limit = await repeatUntilStable((round) => {
       const start = (round * LIMIT_ROUND) % payloads.length;
