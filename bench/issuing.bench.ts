@@ -1,20 +1,25 @@
 /**
- * Engine part 2 benchmarks on a real anvil: issuing 100,000 credentials in one job end to end,
+ * Engine part 2 benchmarks on a real anvil: issuing 100,000 credentials in one job end to end
+ * (in a process of its own: its peak RSS, and its bytes on disk per credential),
  * exporting their proof files, and verifying the proofs offline (the steps that need no chain).
  * Issuing is compared with its limit measured in the same process: SHA-256 and an Ed25519
  * signature of the very payloads the job signed, in a tight loop on one thread.
  */
+import { spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
+import { payloadText } from '../main/engine/proofs/payload-codec.js';
 import { verifyProof } from '../main/engine/proofs/verify-proof.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
-import { observeMachine } from './machine.js';
-import { RssSampler, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { observeMachine, type MachineWindow } from './machine.js';
+import type { IssuingJobFigures } from './issuing-job.js';
+import { repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
-const COUNT = 100_000;
+/** PROOFDESK_BENCH_ISSUING_COUNT: a smaller job, to try the benchmark out quickly. */
+const COUNT = Number(process.env.PROOFDESK_BENCH_ISSUING_COUNT ?? 100_000);
 const BATCH = 10_000;
 /** Payloads per round of the hash + sign limit, and proof files per round of offline verification. */
 const LIMIT_ROUND = 5_000;
@@ -35,59 +40,85 @@ function timedSync(fn: () => void): { ms: number } {
   return { ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
+/** Creates, schedules and issues one job of `count` credentials in a child process (see issuing-job.ts). */
+export function issueJobInChild(count: number, dataDir: string): Promise<IssuingJobFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'issuing-job.ts'), String(count), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as IssuingJobFigures) : reject(new Error(`the issuing job's process ended with code ${code}`))));
+  });
+}
+
+/** Rows for one job's figures: rate, peak RSS and bytes on disk per credential beyond its metadata. */
+export function jobRows(figures: IssuingJobFigures, machine: MachineWindow, limit?: number): BenchResult[] {
+  const rate = figures.count / (figures.ms / 1000);
+  const label = figures.count.toLocaleString('en-US');
+  return [
+    {
+      name: `issue ${label} credentials end to end (create → finished)`,
+      value: rate,
+      unit: 'credentials/s',
+      target: { value: 10_000, better: 'higher' },
+      machine,
+      ...(limit ? { ratio: { value: rate / limit, against: '1-thread hash+sign limit' } } : {}),
+      notes: ['too long to repeat', `${(figures.ms / 1000).toFixed(1)} s`],
+    },
+    { name: `issuing ${label}, peak RSS (own process, maxrss)`, value: figures.peakRssMiB, unit: 'MiB', target: { value: 1024, better: 'lower' }, machine },
+    {
+      name: `disk per credential beyond its metadata (${label})`,
+      value: (figures.databaseBytes - figures.metadataBytes) / figures.count,
+      unit: 'bytes',
+      target: { value: 2048, better: 'lower' },
+      machine,
+      notes: [`database + WAL after checkpoint ${(figures.databaseBytes / 1024 / 1024).toFixed(0)} MiB, metadata ${(figures.metadataBytes / figures.count).toFixed(0)} B/credential`],
+    },
+  ];
+}
+
+/** `npm run bench -- --only million`: one job of 1,000,000 credentials, its time, peak RSS and disk. */
+export async function millionBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'proofdesk-bench-million-'));
+  try {
+    log('issuing 1,000,000 credentials in one job, end to end, in a child process...');
+    const window = observeMachine();
+    const figures = await issueJobInChild(1_000_000, join(dir, 'data'));
+    return jobRows(figures, window.end());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function issuingBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(os.tmpdir(), 'proofdesk-bench-issuing-'));
-  const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore() });
+  const dataDir = join(dir, 'data');
+  let engine: Engine | undefined;
   const results: BenchResult[] = [];
   try {
-    const partner = await engine.addPartner({ name: 'Bench University' });
-    const service = engine.serviceFor(partner.partner_id);
-    await engine.issuing.ctx.chains.client('local'); // start anvil before the clock runs
-
-    log(`issuing ${COUNT} credentials in one job, end to end...`);
-    const rss = new RssSampler();
+    log(`issuing ${COUNT} credentials in one job, end to end, in a child process...`);
     const issuing = observeMachine();
-    const issued = await timed(async () => {
-      for (let start = 0; start < COUNT; start += BATCH) {
-        const credentials = await service.createCredentials(
-          Array.from({ length: BATCH }, (_, k) => ({
-            title: `Diploma ${start + k}`,
-            metadata: { student: `Student ${start + k}`, programme: 'Computer Science', grade: ((start + k) % 40) / 10 },
-            tags: ['graduates-2026'],
-          })),
-        );
-        await service.scheduleCredentials({ engine: 'local', credentials: credentials.map((c) => c.uid) });
-      }
-      const job = await service.issueJobNow({ engine: 'local' });
-      while ((await service.getJob(job.uid)).status !== 'finished') await engine.issuing.tick();
-      return job;
-    });
+    const figures = await issueJobInChild(COUNT, dataDir);
+    const issuingWindow = issuing.end();
+    engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore() });
+    const service = engine.serviceFor(figures.partnerId);
+    const issued = { result: { uid: figures.jobUid } };
     const certificates = await service.listJobCertificates(issued.result.uid, { per_page: 1 });
     if (certificates.total_items !== COUNT) throw new Error(`expected ${COUNT} certificates, found ${certificates.total_items}`);
-    const issuingWindow = issuing.end();
-    const peak = rss.peakMiB();
-    rss.stop();
 
     log(`the limit: SHA-256 + Ed25519 of the job's own payloads, one thread (rounds of ${LIMIT_ROUND})...`);
-    const db = engine.issuing.ctx.db;
-    const payloads = db.prepare('SELECT payload FROM certificates WHERE job_id = (SELECT id FROM jobs WHERE uid = ?) ORDER BY leaf_index').pluck().all(issued.result.uid) as string[];
+    const payloads = (
+      engine.issuing.ctx.db
+        .prepare('SELECT c.payload, j.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE j.uid = ? ORDER BY c.leaf_index')
+        .all(issued.result.uid) as { payload: Buffer; dictionary: Buffer }[]
+    ).map((r) => payloadText(r.payload, r.dictionary));
     if (payloads.length !== COUNT) throw new Error(`expected ${COUNT} payloads, found ${payloads.length}`);
     const limit = await repeatUntilStable((round) => {
       const start = (round * LIMIT_ROUND) % payloads.length;
       return hashAndSign(payloads.slice(start, start + LIMIT_ROUND));
     });
-    const rate = COUNT / (issued.ms / 1000);
-    results.push({
-      name: 'issue credentials end to end (create → finished)',
-      value: rate,
-      unit: 'credentials/s',
-      target: { value: 10_000, better: 'higher' },
-      machine: issuingWindow,
-      ratio: { value: rate / limit.value, against: '1-thread hash+sign limit' },
-      notes: ['too long to repeat'],
-    });
+    results.push(...jobRows(figures, issuingWindow, limit.value));
     results.push({ name: 'limit: SHA-256 + Ed25519 of the same payloads, 1 thread', ...repeatedFigure(limit), unit: 'payloads/s', notes: [`${os.availableParallelism()} signer threads in the engine`] });
-    results.push({ name: 'issuing, peak RSS', value: peak, unit: 'MiB', target: { value: 1024, better: 'lower' }, machine: issuingWindow });
 
     log(`exporting ${COUNT} proof files...`);
     const out = join(dir, 'proofs');
@@ -121,7 +152,7 @@ export async function issuingBenchmarks(log: (line: string) => void): Promise<Be
     results.push({ name: 'verify proof files offline', ...repeatedFigure(verified), unit: 'proofs/s', target: { value: 5_000, better: 'higher' } });
     return results;
   } finally {
-    await engine.close();
+    await engine?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -8,6 +8,7 @@ import { readCredentials } from './credential-reader.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import { PROOF_FORMAT, type ProofFile } from './proofs/proof-file.js';
 import { deserializeMerkleTree, merklePath, type MerkleTree } from './proofs/merkle-tree.js';
+import { payloadText } from './proofs/payload-codec.js';
 import type { PartnerScope } from './scope.js';
 
 /** A certificate row with what its proof needs from its job, registry and Partner. */
@@ -18,8 +19,11 @@ export interface CertificateRow {
   job_id: number;
   engine: string;
   leaf_index: number;
+  /** Hex (stored as 32 bytes). */
   leaf: string;
-  payload: string;
+  /** As stored: raw DEFLATE with the job's dictionary (payload-codec.ts); text before schema 4. */
+  payload: Buffer | string;
+  /** Hex (stored as 64 bytes). */
   signature: string;
   revoked_date: number | null;
   revoke_tx: number | null;
@@ -44,8 +48,16 @@ const ISSUED = "j.status IN ('unconfirmed', 'finished')";
 
 const CERTIFICATE_SORT = { issued_date: 'j.issued_date', chain: 'c.engine' };
 
+type StoredRow = Omit<CertificateRow, 'leaf' | 'signature'> & { leaf: Buffer | string; signature: Buffer | string };
+
+const hex = (value: Buffer | string): string => (typeof value === 'string' ? value : value.toString('hex'));
+
+function decodeRow(row: StoredRow): CertificateRow {
+  return { ...row, leaf: hex(row.leaf), signature: hex(row.signature) };
+}
+
 function readRows(scope: PartnerScope, ids: readonly number[]): CertificateRow[] {
-  const rows = cached(scope.db, `${ROW_SQL} WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as CertificateRow[];
+  const rows = (cached(scope.db, `${ROW_SQL} WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as StoredRow[]).map(decodeRow);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)!).filter(Boolean);
 }
@@ -53,10 +65,10 @@ function readRows(scope: PartnerScope, ids: readonly number[]): CertificateRow[]
 /** The Partner's issued certificate with this uid; `missing_certificate` otherwise (also before it is mined). */
 export function certificateRow(scope: PartnerScope, uid: string): CertificateRow {
   const row = isUuid(uid)
-    ? (cached(scope.db, `${ROW_SQL} WHERE c.partner_id = ? AND c.uid = ? AND ${ISSUED}`).get(scope.partner.id, uid.toLowerCase()) as CertificateRow | undefined)
+    ? (cached(scope.db, `${ROW_SQL} WHERE c.partner_id = ? AND c.uid = ? AND ${ISSUED}`).get(scope.partner.id, uid.toLowerCase()) as StoredRow | undefined)
     : undefined;
   if (!row) throw new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
-  return row;
+  return decodeRow(row);
 }
 
 /** The issued certificates of one of the Partner's credentials, one per engine. */
@@ -122,19 +134,25 @@ export function listJobCertificates(scope: PartnerScope, jobId: number, query: (
   return certificatePage(scope, where, page);
 }
 
-// Proof files of one job share its tree: keep the last few trees rather than reading a
-// 100,000-leaf tree again for every download.
-const trees = new Map<string, MerkleTree>();
+/** What every proof file of a job shares: its tree, and the dictionary its payloads are stored with. */
+interface JobProofParts {
+  tree: MerkleTree;
+  dictionary: Buffer | null;
+}
 
-function treeOf(scope: PartnerScope, jobId: number): MerkleTree {
+// Keep the last few jobs' parts rather than reading a 100,000-leaf tree again for every download.
+const jobParts = new Map<string, JobProofParts>();
+
+function jobPartsOf(scope: PartnerScope, jobId: number): JobProofParts {
   const key = `${scope.partner.id}:${jobId}`;
-  let tree = trees.get(key);
-  if (!tree) {
-    tree = deserializeMerkleTree(cached(scope.db, 'SELECT merkle_tree FROM jobs WHERE id = ?').pluck().get(jobId) as Buffer);
-    if (trees.size >= 8) trees.delete(trees.keys().next().value!);
-    trees.set(key, tree);
+  let parts = jobParts.get(key);
+  if (!parts) {
+    const row = cached(scope.db, 'SELECT merkle_tree, payload_dictionary FROM jobs WHERE id = ?').get(jobId) as { merkle_tree: Buffer; payload_dictionary: Buffer | null };
+    parts = { tree: deserializeMerkleTree(row.merkle_tree), dictionary: row.payload_dictionary };
+    if (jobParts.size >= 8) jobParts.delete(jobParts.keys().next().value!);
+    jobParts.set(key, parts);
   }
-  return tree;
+  return parts;
 }
 
 /** The explorer URL of a transaction on the engine, if it has an explorer. */
@@ -145,13 +163,14 @@ export function explorerTxUrl(engine: EngineConfig, hash: string): string | null
 /** The proof file of an issued certificate: everything a verifier needs, nothing from our database. */
 export function buildProofFile(scope: PartnerScope, row: CertificateRow): ProofFile {
   const engine = scope.catalog.get(row.engine);
+  const { tree, dictionary } = jobPartsOf(scope, row.job_id);
   return {
     format: PROOF_FORMAT,
-    certificate: JSON.parse(row.payload) as ProofFile['certificate'],
+    certificate: JSON.parse(payloadText(row.payload, dictionary)) as ProofFile['certificate'],
     issued_date: formatDate(row.issued_date!),
     hash_function: 'SHA-256',
     leaf: row.leaf,
-    merkle_path: merklePath(treeOf(scope, row.job_id), row.leaf_index).map((b) => b.toString('hex')),
+    merkle_path: merklePath(tree, row.leaf_index).map((b) => b.toString('hex')),
     root: row.root!.replace(/^0x/, ''),
     chain: {
       engine: engine.id,

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
+import { compressPayload } from './proofs/payload-codec.js';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
 
 export type Db = Database.Database;
@@ -60,6 +61,8 @@ export function inWriteLock<T>(db: Db, fn: () => T): T {
 }
 
 function migrate(db: Db): void {
+  // Migration 4 compresses stored certificate payloads the way the issuer now writes them.
+  db.function('proofdesk_compress_payload', { deterministic: true }, (text, dictionary) => compressPayload(text as string, dictionary as Buffer));
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new Error(`This data directory was written by a newer Proofdesk (schema ${current}, this one knows ${MIGRATIONS.length}). Upgrade Proofdesk.`);

@@ -214,4 +214,44 @@ export const MIGRATIONS: readonly string[] = [
     SELECT id, 'p' || hex(partner_id), title, (SELECT group_concat(value, ' ') FROM json_tree(credentials.metadata) WHERE type NOT IN ('object', 'array'))
     FROM credentials;
   `,
+  /* 4: certificates stored compactly (issue 12: ≤ 2 KB per credential on disk) */ `
+  -- What is per job is stored once per job: the tree (already), and the dictionary its
+  -- certificates' payloads are compressed with — the job's first payload (payload-codec.ts).
+  ALTER TABLE jobs ADD COLUMN payload_dictionary BLOB;
+  UPDATE jobs SET payload_dictionary = (SELECT CAST(c.payload AS BLOB) FROM certificates c WHERE c.job_id = jobs.id ORDER BY c.leaf_index LIMIT 1);
+
+  -- Leaves and signatures as bytes rather than hex (half the room), payloads as raw DEFLATE
+  -- with their job's dictionary: cold (read for a proof file, never queried), and most of a
+  -- certificate's bytes. Proof files still carry the very bytes that were signed. The index
+  -- on leaves goes: nothing looks certificates up by leaf.
+  CREATE TABLE certificates_compact (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    credential_id INTEGER NOT NULL REFERENCES credentials(id),
+    job_id INTEGER NOT NULL REFERENCES jobs(id),
+    engine TEXT NOT NULL,
+    leaf_index INTEGER NOT NULL,
+    -- SHA-256 of the payload, 32 bytes
+    leaf BLOB NOT NULL,
+    -- the canonical JSON, raw DEFLATE with jobs.payload_dictionary
+    payload BLOB NOT NULL,
+    -- Ed25519 over the leaf, 64 bytes
+    signature BLOB NOT NULL,
+    revoke_tx INTEGER REFERENCES chain_txs(id),
+    revoked_date INTEGER,
+    last_verification_status TEXT,
+    last_verification_date INTEGER,
+    UNIQUE (credential_id, engine)
+  );
+  INSERT INTO certificates_compact
+    SELECT c.id, c.uid, c.partner_id, c.credential_id, c.job_id, c.engine, c.leaf_index, unhex(c.leaf),
+      proofdesk_compress_payload(c.payload, j.payload_dictionary), unhex(c.signature),
+      c.revoke_tx, c.revoked_date, c.last_verification_status, c.last_verification_date
+    FROM certificates c JOIN jobs j ON j.id = c.job_id;
+  DROP TABLE certificates;
+  ALTER TABLE certificates_compact RENAME TO certificates;
+  CREATE INDEX certificates_by_job ON certificates (job_id, leaf_index);
+  CREATE INDEX certificates_by_partner ON certificates (partner_id, id);
+  `,
 ];

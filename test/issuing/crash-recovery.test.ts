@@ -8,6 +8,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { rootFromPath } from '../../main/engine/proofs/merkle-tree.js';
 import { verifyProof } from '../../main/engine/proofs/verify-proof.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
 import type { Address } from '../../main/chain/index.js';
@@ -39,9 +41,9 @@ interface ChildLine {
 }
 
 /** Runs the child until the fault point kills it; returns what it printed before dying. */
-async function crashAt(dataDir: string, faultPoint: string, mode: 'issue' | 'revoke'): Promise<{ partnerId: string; address: Address; jobUid: string; revoking?: string }> {
+async function crashAt(dataDir: string, faultPoint: string, mode: 'issue' | 'revoke', count = COUNT): Promise<{ partnerId: string; address: Address; jobUid: string; revoking?: string }> {
   const env = { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, PROOFDESK_FAULT_POINT: faultPoint };
-  const result = await runTsChild(CHILD, [dataDir, String(COUNT), mode], env);
+  const result = await runTsChild(CHILD, [dataDir, String(count), mode], env);
   const lines = jsonLines<ChildLine>(result.stdout);
   expect(lines.some((l) => l.survived), `the child was not killed at ${faultPoint}: ${result.stdout} ${result.stderr}`).toBe(false);
   expect(result.signal, `child stderr: ${result.stderr}`).toBe('SIGKILL');
@@ -127,5 +129,36 @@ describe('crash recovery of issuing', () => {
     expect((await errorOf(service.revokeCertificate(uid))).id).toBe('certificate_already_revoked');
     // Deployment, issue, one revocation.
     expect(await transactionCount(chain, crashed.address)).toBe(3);
+  });
+
+  it('killed after the first chunk of certificates was stored: the next run keeps it, builds the rest, and the job finishes', async () => {
+    // Certificates are stored 2,000 per transaction: 4,500 credentials make three chunks.
+    const count = 4_500;
+    const dataDir = makeTempDir();
+    const crashed = await crashAt(dataDir, 'after-certificate-chunk', 'issue', count);
+    const db = new Database(join(dataDir, 'proofdesk.sqlite'), { readonly: true });
+    const job = db.prepare('SELECT id, status, root FROM jobs WHERE uid = ?').get(crashed.jobUid) as { id: number; status: string; root: string | null };
+    expect(job).toMatchObject({ status: 'started', root: null });
+    const kept = db.prepare('SELECT uid FROM certificates WHERE job_id = ? ORDER BY leaf_index').pluck().all(job.id) as string[];
+    db.close();
+    expect(kept).toHaveLength(2_000);
+
+    const fx = await reopen(dataDir);
+    open.push(fx);
+    const service = fx.engine.serviceFor(crashed.partnerId);
+    await tickUntil(fx.engine, service, crashed.jobUid, 'finished');
+    const certificates = (await service.listJobCertificates(crashed.jobUid, { per_page: 0 })).items;
+    expect(certificates).toHaveLength(count);
+    const uids = new Set(certificates.map((c) => c.certificate.uid));
+    expect(kept.every((uid) => uids.has(uid))).toBe(true);
+    expect(new Set(certificates.map((c) => c.certificate.credential.uid)).size).toBe(count);
+
+    // Every leaf leads to the one anchored root; a sample verifies against the chain.
+    const proofs = await Promise.all(certificates.map((c) => proofOf(service, c.certificate.uid)));
+    for (const p of proofs) expect(rootFromPath(Buffer.from(p.leaf, 'hex'), p.merkle_path.map((h) => Buffer.from(h, 'hex'))).toString('hex')).toBe(p.root);
+    expect(new Set(proofs.map((p) => p.root)).size).toBe(1);
+    const options = fx.engine.issuing.verifyOptions();
+    for (const p of [proofs[0]!, proofs[1_999]!, proofs[2_000]!, proofs[count - 1]!]) expectOk(await verifyProof(p, options), p.certificate.uid);
+    expect(await transactionCount(await fx.engine.issuing.ctx.chains.client('local'), crashed.address)).toBe(2);
   });
 });

@@ -3,54 +3,88 @@ import { readCredentials } from '../credential-reader.js';
 import { inTransaction } from '../database.js';
 import { cached } from '../list-query.js';
 import { buildPayload, canonicalJson } from '../proofs/certificate-payload.js';
-import { buildMerkleTree, merkleRoot, serializeMerkleTree } from '../proofs/merkle-tree.js';
+import { buildPackedMerkleTree } from '../proofs/merkle-tree.js';
+import { faultPoint } from './fault-points.js';
 import type { IssuingContext } from './issuing-context.js';
 import { loadSigningKey, type PartnerIdentity } from './partner-keys.js';
+import type { Signed } from './signer-pool.js';
 
-/** Credentials read, canonicalised and signed per batch: bounds memory, keeps both cores busy. */
-const BATCH = 2_000;
+/** Credentials read, canonicalised, signed and stored per chunk: bounds memory, keeps both cores busy. */
+const CHUNK = 2_000;
+/** Chunks being signed at once: one per signer thread and one more queued keeps them all busy. */
+const IN_FLIGHT = 3;
+
+interface Chunk {
+  uids: string[];
+  credentialIds: number[];
+  signed: Promise<Signed>;
+}
 
 /**
  * Makes the certificates of a started job: for each credential its payload (RFC 8785
  * canonical JSON), leaf (SHA-256) and Ed25519 signature, then the Merkle tree over the leaves.
- * Certificates, root and tree are written in one transaction, so a crash leaves either all of
- * them or none (and the job is simply built again).
+ *
+ * Memory stays flat whatever the job's size: credentials are read a chunk at a time (in
+ * credential id order, which is leaf order), signed on the worker threads and written a
+ * chunk per transaction, and the tree is built from the stored leaves as 32-byte hashes in
+ * one buffer. A crash between chunks leaves the chunks written; the next run resumes after
+ * the last one. The root and tree are written last, in one transaction: a job has a root
+ * only once all of its certificates are stored.
  */
 export async function buildJobCertificates(ctx: IssuingContext, job: { id: number; engine: string; partnerId: string; partnerName: string }, identity: PartnerIdentity): Promise<string> {
   const { db } = ctx;
   const engine = ctx.chains.config(job.engine);
-  const ids = cached(db, 'SELECT credential_id FROM job_credentials WHERE job_id = ? AND active = 1 ORDER BY credential_id').pluck().all(job.id) as number[];
   const { pkcs8 } = await loadSigningKey(ctx.secrets, job.partnerId);
   const partner = { id: job.partnerId, name: job.partnerName, address: identity.address };
-  const rows: { uid: string; credentialId: number; payload: string; leaf: Buffer<ArrayBufferLike>; signature: Buffer<ArrayBufferLike> }[] = [];
-  const inFlight: Promise<void>[] = [];
-  for (let start = 0; start < ids.length; start += BATCH) {
-    const batchIds = ids.slice(start, start + BATCH);
-    const batch = readCredentials(db, batchIds).map((credential, i) => {
-      const uid = uuidV7(ctx.clock.now());
-      const payload = canonicalJson(buildPayload(uid, partner, credential, { id: engine.id, chain_id: engine.chain_id ?? 0 }));
-      return { uid, credentialId: batchIds[i]!, payload, leaf: Buffer.alloc(0) as Buffer<ArrayBufferLike>, signature: Buffer.alloc(0) as Buffer<ArrayBufferLike> };
+  const written = cached(db, 'SELECT count(*) AS n, max(credential_id) AS last FROM certificates WHERE job_id = ?').get(job.id) as { n: number; last: number | null };
+  let stored = written.n;
+  let after = written.last ?? 0;
+  let dictionary = cached(db, 'SELECT payload_dictionary FROM jobs WHERE id = ?').pluck().get(job.id) as Buffer | null;
+  const nextIds = cached(db, 'SELECT credential_id FROM job_credentials WHERE job_id = ? AND active = 1 AND credential_id > ? ORDER BY credential_id LIMIT ?').pluck();
+  const insert = cached(
+    db,
+    'INSERT INTO certificates (uid, partner_id, credential_id, job_id, engine, leaf_index, leaf, payload, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+
+  const write = async (chunk: Chunk): Promise<void> => {
+    const { leaves, signatures, compressed } = await chunk.signed;
+    inTransaction(db, () => {
+      if (stored === 0) cached(db, 'UPDATE jobs SET payload_dictionary = ? WHERE id = ?').run(dictionary, job.id);
+      chunk.uids.forEach((uid, i) =>
+        insert.run(uid, job.partnerId, chunk.credentialIds[i], job.id, job.engine, stored + i, leaves.subarray(32 * i, 32 * (i + 1)), compressed![i], signatures.subarray(64 * i, 64 * (i + 1))),
+      );
     });
-    rows.push(...batch);
-    inFlight.push(
-      ctx.signer.sign(pkcs8, batch.map((r) => r.payload)).then(({ leaves, signatures }) => {
-        batch.forEach((r, i) => {
-          r.leaf = leaves.subarray(32 * i, 32 * (i + 1));
-          r.signature = signatures.subarray(64 * i, 64 * (i + 1));
-        });
-      }),
-    );
+    stored += chunk.uids.length;
+    faultPoint('after-certificate-chunk');
+  };
+
+  const queue: Chunk[] = [];
+  for (;;) {
+    const credentialIds = nextIds.all(job.id, after, CHUNK) as number[];
+    if (credentialIds.length === 0) break;
+    after = credentialIds[credentialIds.length - 1]!;
+    const uids: string[] = [];
+    const payloads = readCredentials(db, credentialIds).map((credential) => {
+      const uid = uuidV7(ctx.clock.now());
+      uids.push(uid);
+      return canonicalJson(buildPayload(uid, partner, credential, { id: engine.id, chain_id: engine.chain_id ?? 0 }));
+    });
+    // The job's first payload is the dictionary its payloads are compressed with (payload-codec.ts).
+    dictionary ??= Buffer.from(payloads[0]!, 'utf8');
+    const signed = ctx.signer.sign(pkcs8, payloads, dictionary);
+    signed.catch(() => undefined); // a failure is thrown where the chunk is written, not left unhandled
+    queue.push({ uids, credentialIds, signed });
+    if (queue.length >= IN_FLIGHT) await write(queue.shift()!);
   }
-  await Promise.all(inFlight);
-  const tree = buildMerkleTree(rows.map((r) => r.leaf));
-  const root = `0x${merkleRoot(tree).toString('hex')}`;
-  inTransaction(db, () => {
-    const insert = cached(
-      db,
-      'INSERT INTO certificates (uid, partner_id, credential_id, job_id, engine, leaf_index, leaf, payload, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    rows.forEach((r, i) => insert.run(r.uid, job.partnerId, r.credentialId, job.id, job.engine, i, r.leaf.toString('hex'), r.payload, r.signature.toString('hex')));
-    cached(db, 'UPDATE jobs SET root = ?, merkle_tree = ? WHERE id = ?').run(root, serializeMerkleTree(tree), job.id);
-  });
-  return root;
+  while (queue.length > 0) await write(queue.shift()!);
+
+  const leaves = Buffer.alloc(32 * stored);
+  let index = 0;
+  for (const leaf of cached(db, 'SELECT leaf FROM certificates WHERE job_id = ? ORDER BY leaf_index').pluck().iterate(job.id) as IterableIterator<Buffer>) {
+    leaf.copy(leaves, 32 * index++);
+  }
+  const { root, packed } = buildPackedMerkleTree(leaves);
+  const rootHex = `0x${root.toString('hex')}`;
+  cached(db, 'UPDATE jobs SET root = ?, merkle_tree = ? WHERE id = ?').run(rootHex, packed, job.id);
+  return rootHex;
 }

@@ -1,13 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { PAYLOAD_DEFLATE_OPTIONS } from '../proofs/payload-codec.js';
 
 // The worker's code, inline and plain CommonJS so it runs the same under tsx, vitest and a
-// packaged build: SHA-256 of each canonical payload (the leaf), and the Ed25519 signature of it.
+// packaged build: SHA-256 of each canonical payload (the leaf), and the Ed25519 signature of it;
+// given a dictionary, also the payload as stored (payload-codec.ts: raw DEFLATE with it).
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const crypto = require('node:crypto');
+const zlib = require('node:zlib');
+const DEFLATE = ${JSON.stringify(PAYLOAD_DEFLATE_OPTIONS)};
 let cachedKey, cachedPkcs8;
-parentPort.on('message', ({ id, pkcs8, texts }) => {
+parentPort.on('message', ({ id, pkcs8, texts, dictionary }) => {
   try {
     if (pkcs8 !== cachedPkcs8) {
       cachedKey = crypto.createPrivateKey({ key: Buffer.from(pkcs8, 'base64'), format: 'der', type: 'pkcs8' });
@@ -20,15 +24,36 @@ parentPort.on('message', ({ id, pkcs8, texts }) => {
       leaf.copy(leaves, 32 * i);
       crypto.sign(null, leaf, cachedKey).copy(signatures, 64 * i);
     });
-    parentPort.postMessage({ id, leaves, signatures }, [leaves.buffer, signatures.buffer]);
+    if (!dictionary) return parentPort.postMessage({ id, leaves, signatures }, [leaves.buffer, signatures.buffer]);
+    const parts = texts.map((text) => zlib.deflateRawSync(Buffer.from(text, 'utf8'), { ...DEFLATE, dictionary: Buffer.from(dictionary) }));
+    const sizes = new Uint32Array(parts.map((p) => p.length));
+    const packed = Buffer.concat(parts);
+    parentPort.postMessage({ id, leaves, signatures, packed, sizes }, [leaves.buffer, signatures.buffer, sizes.buffer]);
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.message || error) });
   }
 });
 `;
 
+/** Leaves (32 bytes each) and signatures (64 bytes each) in order; the stored payloads when asked. */
+export interface Signed {
+  leaves: Buffer;
+  signatures: Buffer;
+  compressed?: Buffer[];
+}
+
+function unpack(packed: Buffer, sizes: Uint32Array): Buffer[] {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const size of sizes) {
+    parts.push(packed.subarray(at, at + size));
+    at += size;
+  }
+  return parts;
+}
+
 interface Pending {
-  resolve(value: { leaves: Buffer; signatures: Buffer }): void;
+  resolve(value: Signed): void;
   reject(error: Error): void;
 }
 
@@ -49,11 +74,11 @@ export class SignerPool {
     for (let i = 0; i < this.size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       worker.unref();
-      worker.on('message', (m: { id: number; leaves?: Uint8Array; signatures?: Uint8Array; error?: string }) => {
+      worker.on('message', (m: { id: number; leaves?: Uint8Array; signatures?: Uint8Array; packed?: Uint8Array; sizes?: Uint32Array; error?: string }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
         if (m.error !== undefined) p?.reject(new Error(`Signing failed: ${m.error}`));
-        else p?.resolve({ leaves: Buffer.from(m.leaves!), signatures: Buffer.from(m.signatures!) });
+        else p?.resolve({ leaves: Buffer.from(m.leaves!), signatures: Buffer.from(m.signatures!), compressed: m.packed && unpack(Buffer.from(m.packed.buffer, m.packed.byteOffset, m.packed.byteLength), m.sizes!) });
       });
       worker.on('error', (error) => {
         for (const p of this.pending.values()) p.reject(error);
@@ -63,14 +88,17 @@ export class SignerPool {
     }
   }
 
-  /** Leaves (32 bytes each) and signatures (64 bytes each) of the texts, in order. */
-  sign(pkcs8: string, texts: string[]): Promise<{ leaves: Buffer; signatures: Buffer }> {
+  /**
+   * Leaves (32 bytes each) and signatures (64 bytes each) of the texts, in order; with a
+   * dictionary, also each text compressed with it as payload-codec.ts stores payloads.
+   */
+  sign(pkcs8: string, texts: string[], dictionary?: Buffer): Promise<Signed> {
     if (this.workers.length === 0) this.start();
     const worker = this.workers[this.turn++ % this.workers.length]!;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, pkcs8, texts });
+      worker.postMessage({ id, pkcs8, texts, dictionary });
     });
   }
 

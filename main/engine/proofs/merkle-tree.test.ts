@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildMerkleTree, deserializeMerkleTree, hashPair, merklePath, merkleRoot, rootFromPath, serializeMerkleTree } from './merkle-tree.js';
+import { buildMerkleTree, buildPackedMerkleTree, deserializeMerkleTree, hashPair, merklePath, merkleRoot, rootFromPath, serializeMerkleTree } from './merkle-tree.js';
 
 const leaf = (i: number) => createHash('sha256').update(`leaf ${i}`).digest();
 
@@ -37,5 +37,13 @@ describe('Merkle tree', () => {
     const copy = deserializeMerkleTree(serializeMerkleTree(tree));
     expect(merkleRoot(copy)).toEqual(merkleRoot(tree));
     expect(merklePath(copy, 36)).toEqual(merklePath(tree, 36));
+  });
+
+  it.each([1, 2, 3, 7, 64, 65, 1000])('built packed from %i leaves in one buffer, it is the very same tree, byte for byte', (n) => {
+    const leaves = Array.from({ length: n }, (_, i) => leaf(i));
+    const tree = buildMerkleTree(leaves);
+    const { root, packed } = buildPackedMerkleTree(Buffer.concat(leaves));
+    expect(packed.equals(serializeMerkleTree(tree))).toBe(true);
+    expect(root.equals(merkleRoot(tree))).toBe(true);
   });
 });

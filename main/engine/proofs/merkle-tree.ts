@@ -88,3 +88,33 @@ export function deserializeMerkleTree(data: Buffer): MerkleTree {
   }
   return { levels };
 }
+
+/**
+ * The tree over `leaves` (32-byte hashes back to back, in order) built straight into its
+ * packed form — the bytes serializeMerkleTree(buildMerkleTree(...)) gives, without a leaf
+ * object per credential or a second copy of the levels: a 1,000,000-leaf job needs 64 MB here.
+ */
+export function buildPackedMerkleTree(leaves: Buffer): { root: Buffer; packed: Buffer } {
+  const n = leaves.length / HASH_BYTES;
+  if (n === 0 || !Number.isInteger(n)) throw new Error('A Merkle tree needs at least one leaf');
+  const counts = [n];
+  while (counts[counts.length - 1]! > 1) counts.push(Math.ceil(counts[counts.length - 1]! / 2));
+  const header = 4 + 4 * counts.length;
+  const packed = Buffer.alloc(header + counts.reduce((a, c) => a + c, 0) * HASH_BYTES);
+  packed.writeUInt32BE(counts.length, 0);
+  counts.forEach((c, i) => packed.writeUInt32BE(c, 4 + 4 * i));
+  leaves.copy(packed, header);
+  let below = packed.subarray(header, header + n * HASH_BYTES);
+  let at = header + n * HASH_BYTES;
+  for (let l = 1; l < counts.length; l++) {
+    const above = packed.subarray(at, at + counts[l]! * HASH_BYTES);
+    const m = counts[l - 1]!;
+    for (let i = 0; i < m; i += 2) {
+      const parent = i + 1 < m ? hashPair(node(below, i), node(below, i + 1)) : node(below, i);
+      parent.copy(above, (i / 2) * HASH_BYTES);
+    }
+    below = above;
+    at += above.length;
+  }
+  return { root: Buffer.from(node(below, 0)), packed };
+}
