@@ -1,0 +1,129 @@
+/**
+ * Sending create-and-schedule requests for intake. On a service with the batched call (the
+ * embedded engine) requests go many per write transaction: a list at once
+ * (`createAndScheduleMany`), and single requests made in the same turn of the event loop
+ * (`createAndSchedule`: the watched folder's and the REST server's concurrent files) are
+ * gathered into one batch. On a service without it (a RemoteService) they go as concurrent
+ * single requests.
+ */
+import type { IssuingService } from '../../common/issuing-service.js';
+import type { CreateAndScheduleRequest } from '../../common/requests.js';
+import type { Credential } from '../../common/wire-types.js';
+
+/** One request's outcome: its credential, or why it was not created (a ServiceError, or a transport failure whose outcome is unknown). */
+export type IntakeOutcome = { credential: Credential; error?: undefined } | { error: unknown; credential?: undefined };
+
+export interface IntakeSenderOptions {
+  /** Requests per batch (one write transaction) at most. */
+  maxBatch?: number;
+  /** Single requests under way at once when the service has no batched call. */
+  concurrency?: number;
+}
+
+interface Waiting {
+  request: CreateAndScheduleRequest;
+  resolve: (credential: Credential) => void;
+  reject: (error: unknown) => void;
+}
+
+export class IntakeSender {
+  private readonly maxBatch: number;
+  private readonly concurrency: number;
+  private readonly queues = new Map<string, Waiting[]>();
+  private flushing = false;
+
+  constructor(
+    private readonly service: IssuingService,
+    options: IntakeSenderOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 500;
+    this.concurrency = options.concurrency ?? 8;
+  }
+
+  /** Whether requests go many per transaction (the embedded engine). */
+  get batched(): boolean {
+    return typeof this.service.createAndScheduleCredentials === 'function';
+  }
+
+  /** Requests to have under way at once for the best throughput on this service. */
+  get window(): number {
+    return this.batched ? this.maxBatch : this.concurrency;
+  }
+
+  /**
+   * Creates and schedules many credentials; one outcome per request, in order. Never rejects
+   * for one request's failure; a batch that fails as a whole gives every request of it that error.
+   */
+  async createAndScheduleMany(engine: string, requests: CreateAndScheduleRequest[]): Promise<IntakeOutcome[]> {
+    const batch = this.service.createAndScheduleCredentials?.bind(this.service);
+    const outcomes: IntakeOutcome[] = new Array(requests.length);
+    if (batch) {
+      for (let at = 0; at < requests.length; at += this.maxBatch) {
+        const part = requests.slice(at, at + this.maxBatch);
+        try {
+          (await batch(engine, part)).forEach((o, i) => (outcomes[at + i] = o));
+        } catch (error) {
+          part.forEach((_, i) => (outcomes[at + i] = { error }));
+        }
+      }
+      return outcomes;
+    }
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(this.concurrency, requests.length) }, async () => {
+        while (next < requests.length) {
+          const i = next++;
+          try {
+            outcomes[i] = { credential: await this.service.createAndScheduleCredential(engine, requests[i]!) };
+          } catch (error) {
+            outcomes[i] = { error };
+          }
+        }
+      }),
+    );
+    return outcomes;
+  }
+
+  /**
+   * One request, as `createAndScheduleCredential` (rejects with its error); on the embedded
+   * engine it joins the other requests made in the same turn of the event loop.
+   */
+  createAndSchedule(engine: string, request: CreateAndScheduleRequest): Promise<Credential> {
+    if (!this.batched) return this.service.createAndScheduleCredential(engine, request);
+    return new Promise((resolve, reject) => {
+      const queue = this.queues.get(engine);
+      if (queue) queue.push({ request, resolve, reject });
+      else this.queues.set(engine, [{ request, resolve, reject }]);
+      this.scheduleFlush();
+    });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      for (;;) {
+        const entry = [...this.queues].find(([, q]) => q.length > 0);
+        if (!entry) return;
+        const [engine, queue] = entry;
+        const taken = queue.splice(0, this.maxBatch);
+        const outcomes = await this.createAndScheduleMany(
+          engine,
+          taken.map((w) => w.request),
+        );
+        taken.forEach((w, i) => {
+          const o = outcomes[i]!;
+          if (o.credential) w.resolve(o.credential);
+          else w.reject(o.error);
+        });
+      }
+    } finally {
+      this.flushing = false;
+      if ([...this.queues.values()].some((q) => q.length > 0)) this.scheduleFlush();
+    }
+  }
+}
