@@ -51,10 +51,11 @@ export interface IssuingService {
   createAndScheduleCredential(engine: string, request: CreateAndScheduleRequest): Promise<Credential>;
   /**
    * Not an endpoint: many create-and-schedule requests at once, each all or nothing, one
-   * outcome per request in order. Only the embedded engine has it (one write transaction for
-   * them all); file intake (main/intake/) falls back to single requests without it.
+   * outcome per request in order; `engine` null creates without scheduling (as uploadFile +
+   * createCredential). Only the embedded engine has it (one write transaction for them all);
+   * file intake (main/intake/) falls back to single requests without it.
    */
-  createAndScheduleCredentials?(engine: string, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]>;
+  createAndScheduleCredentials?(engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]>;
   /** GET /credentials */
   listCredentials(query?: CredentialQuery): Promise<Page<Credential>>;
   /** GET /credentials/<uid> */

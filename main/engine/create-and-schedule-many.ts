@@ -43,12 +43,13 @@ async function prepare(scope: PartnerScope, request: CreateAndScheduleRequest): 
 }
 
 /**
- * Creates and schedules each request's credential on `engine`; one outcome per request, in
- * order. An unknown engine or too many requests fail the whole call before anything is read.
+ * Creates and schedules each request's credential on `engine` (null: creates it only, as
+ * upload + create would); one outcome per request, in order. An unknown engine or too many
+ * requests fail the whole call before anything is read.
  */
-export async function createAndScheduleMany(scope: PartnerScope, engine: string, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
+export async function createAndScheduleMany(scope: PartnerScope, engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
   if (!Array.isArray(requests) || requests.length > MAX_BATCH) throw new ServiceError('invalid_value', `Expected an array of at most ${MAX_BATCH} requests`);
-  const target = scope.catalog.get(engine);
+  const target = engine === null ? null : scope.catalog.get(engine);
   const prepared: Prepared[] = new Array(requests.length);
   let next = 0;
   await Promise.all(
@@ -69,7 +70,7 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string,
           const credential = inTransaction(scope.db, () => {
             const uploaded = staged ? [recordUpload(scope, staged, details.ignoreDuplicate).id] : [];
             const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, uploaded));
-            addToScheduledJob(scope, target.id, [id], [credential.uid]);
+            if (target) addToScheduledJob(scope, target.id, [id], [credential.uid]);
             if (staged) {
               // The bytes go into the store as the request's last step, under the write lock
               // (see storeThenRecord): its records are not committed without them.

@@ -104,7 +104,7 @@ export class EmbeddedService implements IssuingService {
   }
 
   /** Many create-and-schedule requests in one write transaction, each all or nothing (create-and-schedule-many.ts). */
-  async createAndScheduleCredentials(engine: string, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
+  async createAndScheduleCredentials(engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
     return createAndScheduleMany(this.scope, engine, requests);
   }
 

@@ -7,7 +7,7 @@
  * single requests.
  */
 import type { IssuingService } from '../../common/issuing-service.js';
-import type { CreateAndScheduleRequest } from '../../common/requests.js';
+import type { CreateAndScheduleRequest, CredentialDetails } from '../../common/requests.js';
 import type { Credential } from '../../common/wire-types.js';
 
 /** One request's outcome: its credential, or why it was not created (a ServiceError, or a transport failure whose outcome is unknown). */
@@ -54,7 +54,7 @@ export class IntakeSender {
    * Creates and schedules many credentials; one outcome per request, in order. Never rejects
    * for one request's failure; a batch that fails as a whole gives every request of it that error.
    */
-  async createAndScheduleMany(engine: string, requests: CreateAndScheduleRequest[]): Promise<IntakeOutcome[]> {
+  async createAndScheduleMany(engine: string | null, requests: CreateAndScheduleRequest[]): Promise<IntakeOutcome[]> {
     const batch = this.service.createAndScheduleCredentials?.bind(this.service);
     const outcomes: IntakeOutcome[] = new Array(requests.length);
     if (batch) {
@@ -74,7 +74,7 @@ export class IntakeSender {
         while (next < requests.length) {
           const i = next++;
           try {
-            outcomes[i] = { credential: await this.service.createAndScheduleCredential(engine, requests[i]!) };
+            outcomes[i] = { credential: await this.sendOne(engine, requests[i]!) };
           } catch (error) {
             outcomes[i] = { error };
           }
@@ -82,6 +82,17 @@ export class IntakeSender {
       }),
     );
     return outcomes;
+  }
+
+  /** One request as single calls: create-and-schedule, or (no engine) upload + create. */
+  private async sendOne(engine: string | null, request: CreateAndScheduleRequest): Promise<Credential> {
+    if (engine !== null) return this.service.createAndScheduleCredential(engine, request);
+    const details = (typeof request.credential_details === 'string' ? JSON.parse(request.credential_details) : request.credential_details) as CredentialDetails;
+    const { ignore_duplicate: ignoreDuplicate, ...body } = details;
+    const files = request.file ? [(await this.service.uploadFile({ file: request.file, ignore_duplicated: ignoreDuplicate === true || ignoreDuplicate === 'true' })).file_hash] : [];
+    // Everything createCredential checks was checked by the caller, so the upload is not left
+    // alone (and if it were, the spec's one-hour rule removes an unused upload).
+    return this.service.createCredential({ ...body, files });
   }
 
   /**
