@@ -97,10 +97,14 @@ export class IntakeSender {
 
   /**
    * One request, as `createAndScheduleCredential` (rejects with its error); on the embedded
-   * engine it joins the other requests made in the same turn of the event loop.
+   * engine it joins the other requests made in the same turn of the event loop (or while the
+   * previous batch was being written), unless its file is a stream.
    */
   createAndSchedule(engine: string, request: CreateAndScheduleRequest): Promise<Credential> {
-    if (!this.batched) return this.service.createAndScheduleCredential(engine, request);
+    // A file still arriving as a stream (an HTTP upload, a large file) goes alone: its batch
+    // would wait for its last byte before anything of it was recorded.
+    const data = request?.file && 'data' in request.file ? request.file.data : undefined;
+    if (!this.batched || (data !== undefined && !(data instanceof Uint8Array))) return this.service.createAndScheduleCredential(engine, request);
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(engine);
       if (queue) queue.push({ request, resolve, reject });
@@ -137,4 +141,13 @@ export class IntakeSender {
       if ([...this.queues.values()].some((q) => q.length > 0)) this.scheduleFlush();
     }
   }
+}
+
+const senders = new WeakMap<IssuingService, IntakeSender>();
+
+/** The one sender of a service (so concurrent callers of one service share its batches). */
+export function intakeSenderFor(service: IssuingService): IntakeSender {
+  let sender = senders.get(service);
+  if (!sender) senders.set(service, (sender = new IntakeSender(service)));
+  return sender;
 }
