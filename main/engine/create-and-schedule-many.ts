@@ -19,7 +19,7 @@ import { addToScheduledJob } from './scheduling.js';
 import type { PartnerScope } from './scope.js';
 
 /** Files staged at a time: staging reads and writes, so a few overlap; more only cost memory. */
-const STAGE_CONCURRENCY = 8;
+const STAGE_CONCURRENCY = 16;
 
 /** The most requests one call takes (the caller splits longer lists: memory stays bounded). */
 export const MAX_BATCH = 1_000;
