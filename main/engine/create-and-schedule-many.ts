@@ -68,8 +68,9 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
         const { details, staged } = item;
         try {
           const credential = inTransaction(scope.db, () => {
-            const uploaded = staged ? [recordUpload(scope, staged, details.ignoreDuplicate).id] : [];
-            const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, uploaded));
+            const file = staged ? recordUpload(scope, staged, details.ignoreDuplicate) : undefined;
+            const described = file ? [file.file_type === null ? { file_hash: file.file_hash } : { file_hash: file.file_hash, file_type: file.file_type }] : [];
+            const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, file ? [file.id] : []), described);
             if (target) addToScheduledJob(scope, target.id, [id], [credential.uid]);
             if (staged) {
               // The bytes go into the store as the request's last step, under the write lock

@@ -53,8 +53,10 @@ export class IntakeSender {
   /**
    * Creates and schedules many credentials; one outcome per request, in order. Never rejects
    * for one request's failure; a batch that fails as a whole gives every request of it that error.
+   * `contentKeys` (e.g. each file's SHA-256) keeps requests of the same content in order when
+   * they go as concurrent single requests.
    */
-  async createAndScheduleMany(engine: string | null, requests: CreateAndScheduleRequest[]): Promise<IntakeOutcome[]> {
+  async createAndScheduleMany(engine: string | null, requests: CreateAndScheduleRequest[], contentKeys?: (string | undefined)[]): Promise<IntakeOutcome[]> {
     const batch = this.service.createAndScheduleCredentials?.bind(this.service);
     const outcomes: IntakeOutcome[] = new Array(requests.length);
     if (batch) {
@@ -68,19 +70,23 @@ export class IntakeSender {
       }
       return outcomes;
     }
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(this.concurrency, requests.length) }, async () => {
-        while (next < requests.length) {
-          const i = next++;
-          try {
-            outcomes[i] = { credential: await this.sendOne(engine, requests[i]!) };
-          } catch (error) {
-            outcomes[i] = { error };
+    // Concurrent single requests; a request with the same content as an earlier one waits for
+    // it (the next round), so the first of two identical files is the one created, as in a batch.
+    for (const round of roundsByContent(requests.length, contentKeys)) {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(this.concurrency, round.length) }, async () => {
+          while (next < round.length) {
+            const i = round[next++]!;
+            try {
+              outcomes[i] = { credential: await this.sendOne(engine, requests[i]!) };
+            } catch (error) {
+              outcomes[i] = { error };
+            }
           }
-        }
-      }),
-    );
+        }),
+      );
+    }
     return outcomes;
   }
 
@@ -150,4 +156,17 @@ export function intakeSenderFor(service: IssuingService): IntakeSender {
   let sender = senders.get(service);
   if (!sender) senders.set(service, (sender = new IntakeSender(service)));
   return sender;
+}
+
+/** Request indices in rounds: the n-th request of one content key goes in round n. */
+function roundsByContent(count: number, keys: (string | undefined)[] | undefined): number[][] {
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const key = keys?.[i];
+    const n = key === undefined ? 0 : (seen.get(key) ?? 0);
+    if (key !== undefined) seen.set(key, n + 1);
+    (rounds[n] ??= []).push(i);
+  }
+  return rounds;
 }

@@ -203,6 +203,7 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
     const outcomes = await sender.createAndScheduleMany(
       engineId,
       toSend.map((s) => request(s.read)),
+      toSend.map((s) => s.read.sha256),
     );
     clock.lap('create+schedule');
     let refused: unknown;

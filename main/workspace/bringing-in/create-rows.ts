@@ -96,12 +96,13 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
     }
     const reads: (IntakeRead | { error: unknown } | undefined)[] = [];
     for await (const read of mapOrdered(ready, READ_CONCURRENCY, (row) => (row.file ? readForIntake(row.file.path).catch((error: unknown) => ({ error })) : Promise.resolve(undefined)))) reads.push(read);
-    const sending: { row: StagingCreateRow; request: CreateAndScheduleRequest }[] = [];
+    const sending: { row: StagingCreateRow; request: CreateAndScheduleRequest; sha256: string | undefined }[] = [];
     ready.forEach((row, i) => {
       const read = reads[i];
       if (read && 'error' in read) return outcomes.set(row.key, { key: row.key, status: 'failed', error: readError(row, read.error) });
       sending.push({
         row,
+        sha256: read?.sha256,
         request: {
           ...(read ? { file: read.bytes ? { data: read.bytes, name: basename(read.path) } : { path: read.path } } : {}),
           credential_details: {
@@ -118,6 +119,7 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
     const results = await sender.createAndScheduleMany(
       options.engine,
       sending.map((s) => s.request),
+      sending.map((s) => s.sha256),
     );
     sending.forEach(({ row }, i) => {
       const result = results[i]!;
