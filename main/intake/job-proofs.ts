@@ -33,7 +33,8 @@ async function writeSynced(path: string, text: string, mode: number): Promise<vo
   const handle = await open(path, 'w', mode);
   try {
     await handle.writeFile(text);
-    await handle.sync();
+    // The data and the size needed to read it back: a new file's other metadata does not matter here.
+    await handle.datasync();
   } finally {
     await handle.close();
   }
