@@ -5,6 +5,6 @@
  * (concurrent single requests on a remote service), and proofs written per job.
  */
 export { chunks, mapOrdered } from './pool.js';
-export { READ_WHOLE_BYTES, readForIntake, sha256Hex, type IntakeRead } from './read-for-intake.js';
+export { ByteBudget, READ_WHOLE_BYTES, readForIntake, sha256Hex, type IntakeRead } from './read-for-intake.js';
 export { IntakeSender, intakeSenderFor, type IntakeOutcome, type IntakeSenderOptions } from './sender.js';
 export { certificatesOfJob, credentialsOfJob, writeFilesDurably } from './job-proofs.js';

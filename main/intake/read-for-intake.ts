@@ -22,12 +22,37 @@ export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Reads and hashes one file (rejects with the file system's error, e.g. ENOENT). */
-export async function readForIntake(path: string): Promise<IntakeRead> {
+/**
+ * A budget of bytes held in memory by reads not yet sent: a file is read whole only while the
+ * budget allows, so a run of large files is streamed instead of piling up in memory.
+ */
+export class ByteBudget {
+  private held = 0;
+  constructor(readonly limit: number) {}
+  /** Takes `size` bytes of the budget if they fit; false leaves it as it was. */
+  take(size: number): boolean {
+    if (this.held + size > this.limit) return false;
+    this.held += size;
+    return true;
+  }
+  release(size: number): void {
+    this.held = Math.max(0, this.held - size);
+  }
+}
+
+/**
+ * Reads and hashes one file (rejects with the file system's error, e.g. ENOENT). Its bytes are
+ * kept when it is small and `budget` (if any) has room for them; release them once sent.
+ */
+export async function readForIntake(path: string, budget?: ByteBudget): Promise<IntakeRead> {
   const info = await stat(path);
-  if (info.size <= READ_WHOLE_BYTES) {
-    const bytes = await readFile(path);
-    if (bytes.length <= READ_WHOLE_BYTES) return { path, sha256: sha256Hex(bytes), size: bytes.length, bytes };
+  if (info.size <= READ_WHOLE_BYTES && (budget?.take(info.size) ?? true)) {
+    const bytes = await readFile(path).catch((error: unknown) => {
+      budget?.release(info.size);
+      throw error;
+    });
+    budget?.release(info.size);
+    if (bytes.length <= READ_WHOLE_BYTES && (budget?.take(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, bytes };
   }
   const hash = createHash('sha256');
   let size = 0;

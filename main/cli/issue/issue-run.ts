@@ -11,7 +11,7 @@ import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
-import { IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeFilesDurably, type IntakeRead } from '../../intake/index.js';
+import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeFilesDurably, type IntakeRead } from '../../intake/index.js';
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from './issue-fault-points.js';
 import type { IssueJournal } from './issue-journal.js';
@@ -23,6 +23,8 @@ const RECOVERY_SKEW_MS = 5_000;
 const CHUNK = 500;
 /** Files read and hashed at once. */
 const READ_CONCURRENCY = 16;
+/** File bytes held in memory at most (read, not yet sent); larger runs of files go from disk. */
+const HELD_BYTES = 64 * 1024 * 1024;
 /** Proofs written per round (one journal commit each). */
 const PROOF_CHUNK = 200;
 
@@ -172,7 +174,8 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
   });
 
   // 1. Read, create and schedule, a chunk at a time.
-  const reads = mapOrdered(files.entries(), READ_CONCURRENCY, async ([i, file]) => ({ i, read: await readForIntake(file) }));
+  const budget = new ByteBudget(HELD_BYTES);
+  const reads = mapOrdered(files.entries(), READ_CONCURRENCY, async ([i, file]) => ({ i, read: await readForIntake(file, budget) }));
   for await (const chunk of chunks(reads, CHUNK)) {
     clock.lap('read+hash');
     const toSend: { i: number; read: IntakeRead }[] = [];
@@ -224,6 +227,7 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
     });
     clock.lap('journal');
     // Requests that were refused for another reason stop the run (what was created is journaled).
+    for (const { read } of chunk) budget.release(read.bytes?.length ?? 0);
     if (refused !== undefined) throw refused;
     sent += chunk.length;
     ctx.stderr(`scheduled ${sent}/${files.length}`);

@@ -13,13 +13,15 @@ import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { TaskContext, TaskError } from '../../../common/tasks.js';
 import { isUuid } from '../../../common/validate.js';
-import { IntakeSender, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
+import { ByteBudget, IntakeSender, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
 import { orderByLinks } from './link-order.js';
 
 /** Rows per chunk on the embedded engine: one write transaction each, and how often a cancel is seen. */
 const CHUNK = 100;
 /** Files read and hashed at once. */
 const READ_CONCURRENCY = 16;
+/** File bytes one chunk holds in memory at most. */
+const HELD_BYTES = 64 * 1024 * 1024;
 
 export interface CreateRowsOptions {
   /** Schedule each created credential on this engine; null creates only. */
@@ -95,7 +97,9 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
       else ready.push(row);
     }
     const reads: (IntakeRead | { error: unknown } | undefined)[] = [];
-    for await (const read of mapOrdered(ready, READ_CONCURRENCY, (row) => (row.file ? readForIntake(row.file.path).catch((error: unknown) => ({ error })) : Promise.resolve(undefined)))) reads.push(read);
+    // A chunk holds at most HELD_BYTES of file bytes; files beyond it are staged from disk.
+    const budget = new ByteBudget(HELD_BYTES);
+    for await (const read of mapOrdered(ready, READ_CONCURRENCY, (row) => (row.file ? readForIntake(row.file.path, budget).catch((error: unknown) => ({ error })) : Promise.resolve(undefined)))) reads.push(read);
     const sending: { row: StagingCreateRow; request: CreateAndScheduleRequest; sha256: string | undefined }[] = [];
     ready.forEach((row, i) => {
       const read = reads[i];
