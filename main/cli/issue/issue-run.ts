@@ -262,12 +262,15 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
       if (item?.state === 'done' && item.proof === paths[i] && existsSync(paths[i]!)) continue;
       toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificateOf.get(credentialUids[i]!)!) });
     }
+    clock.lap('proofs: build');
     const errors = await writeFilesDurably(toWrite.map((w) => ({ path: w.path, text: w.text })));
+    clock.lap('proofs: write');
     const done = toWrite.filter((_, n) => errors[n] === undefined);
     for (let n = 0; n < done.length; n++) issueFaultPoint('after-proof');
     journal.transaction(() => {
       for (const w of done) journal.done(runId, w.i, w.path);
     });
+    clock.lap('proofs: journal');
     const failed = errors.findIndex((e) => e !== undefined);
     if (failed >= 0) {
       const error = errors[failed];
@@ -277,7 +280,6 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
     }
     for (const i of round) written.push({ file: files[i]!, credential_uid: credentialUids[i]!, certificate_uid: certificateOf.get(credentialUids[i]!)!, proof: paths[i]! });
   }
-  clock.lap('proofs');
   journal.finishRun(runId);
   ctx.stderr(`intake: ${files.length} files; ${clock.toString()}${sender.batched ? '' : ' (single requests: the service has no batched call)'}`);
   return { code: 0, jobUids, written, skipped: credentialUids.filter((u) => !u).length };
