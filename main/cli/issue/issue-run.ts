@@ -176,7 +176,18 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
   // 1. Read, create and schedule, a chunk at a time.
   const budget = new ByteBudget(HELD_BYTES);
   const reads = mapOrdered(files.entries(), READ_CONCURRENCY, async ([i, file]) => ({ i, read: await readForIntake(file, budget) }));
-  for await (const chunk of chunks(reads, CHUNK)) {
+  // The next chunk is read while this one is sent (it waits for the disk when this one does).
+  const chunkIterator = chunks(reads, CHUNK);
+  let upcoming = chunkIterator.next();
+  upcoming.catch(() => undefined); // a failure is rethrown where it is awaited
+  // Stopped by a refusal: the reads under way end quietly.
+  const stopReading = () => void chunkIterator.return(undefined).catch(() => undefined);
+  for (;;) {
+    const next = await upcoming;
+    if (next.done) break;
+    const chunk = next.value;
+    upcoming = chunkIterator.next();
+    upcoming.catch(() => undefined);
     clock.lap('read+hash');
     const toSend: { i: number; read: IntakeRead }[] = [];
     const known: { i: number; read: IntakeRead; uid: string }[] = [];
@@ -228,7 +239,10 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
     clock.lap('journal');
     // Requests that were refused for another reason stop the run (what was created is journaled).
     for (const { read } of chunk) budget.release(read.bytes?.length ?? 0);
-    if (refused !== undefined) throw refused;
+    if (refused !== undefined) {
+      stopReading();
+      throw refused;
+    }
     sent += chunk.length;
     ctx.stderr(`scheduled ${sent}/${files.length}`);
   }
