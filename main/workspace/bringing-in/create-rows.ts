@@ -80,11 +80,26 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   let done = plan.errors.size;
   task.progress(done, rows.length);
   const chunkSize = sender.batched ? CHUNK : sender.window;
-  for (const keys of chunksByLinks(plan.order, byKey, chunkSize)) {
+  const chunkList = [...chunksByLinks(plan.order, byKey, chunkSize)];
+  /** Starts reading a chunk's files (rows whose fields pass their checks): never rejects. */
+  const readChunk = async (keys: string[]): Promise<Map<string, IntakeRead | { error: unknown }>> => {
+    const rows = keys.map((k) => byKey.get(k)!).filter((row) => row.file !== null && checkRowFields(row, true, now).length === 0);
+    // A chunk holds at most HELD_BYTES of file bytes; files beyond it are staged from disk.
+    const budget = new ByteBudget(HELD_BYTES);
+    const reads = new Map<string, IntakeRead | { error: unknown }>();
+    let n = 0;
+    for await (const read of mapOrdered(rows, READ_CONCURRENCY, (row) => readForIntake(row.file!.path, budget).catch((error: unknown) => ({ error })))) reads.set(rows[n++]!.key, read);
+    return reads;
+  };
+  let upcoming = chunkList.length > 0 ? readChunk(chunkList[0]!) : undefined;
+  for (const [c, keys] of chunkList.entries()) {
     if (task.signal.aborted) {
       for (const key of keys) outcomes.set(key, { key, status: 'not_created', reason: 'Cancelled before this row was created' });
       continue;
     }
+    // The next chunk's files are read while this one is created.
+    const reading = upcoming!;
+    upcoming = c + 1 < chunkList.length ? readChunk(chunkList[c + 1]!) : undefined;
     // Checked first, so a bad row fails alone and none of its file is read; a row linking to a
     // row that was not created is not attempted.
     const ready: StagingCreateRow[] = [];
@@ -96,10 +111,8 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
       else if (problems.length > 0) outcomes.set(key, { key, status: 'failed', error: { id: problems[0]!.id, message: problems.map((p) => p.message).join('; ') } });
       else ready.push(row);
     }
-    const reads: (IntakeRead | { error: unknown } | undefined)[] = [];
-    // A chunk holds at most HELD_BYTES of file bytes; files beyond it are staged from disk.
-    const budget = new ByteBudget(HELD_BYTES);
-    for await (const read of mapOrdered(ready, READ_CONCURRENCY, (row) => (row.file ? readForIntake(row.file.path, budget).catch((error: unknown) => ({ error })) : Promise.resolve(undefined)))) reads.push(read);
+    const readMap = await reading;
+    const reads = ready.map((row) => (row.file ? (readMap.get(row.key) ?? { error: new Error("it was not read") }) : undefined));
     const sending: { row: StagingCreateRow; request: CreateAndScheduleRequest; sha256: string | undefined }[] = [];
     ready.forEach((row, i) => {
       const read = reads[i];
