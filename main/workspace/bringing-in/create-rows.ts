@@ -112,7 +112,7 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
       else ready.push(row);
     }
     const readMap = await reading;
-    const reads = ready.map((row) => (row.file ? (readMap.get(row.key) ?? { error: new Error("it was not read") }) : undefined));
+    const reads = ready.map((row) => (row.file ? (readMap.get(row.key) ?? { error: new Error('it was not read') }) : undefined));
     const sending: { row: StagingCreateRow; request: CreateAndScheduleRequest; sha256: string | undefined }[] = [];
     ready.forEach((row, i) => {
       const read = reads[i];
