@@ -61,6 +61,23 @@ export default tseslint.config(
     },
   },
   {
+    // File intake (issue, watch, drag-in, REST upload) works through IssuingService only, so it
+    // is the same over the embedded engine and a remote service.
+    files: ['main/intake/**/*.ts'],
+    ignores: ['main/intake/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'chokidar', 'node:http', 'node:https', 'http', 'https'], 'main/intake takes no HTTP, keychain, file watching or Electron.'),
+            forbid(['**/engine/**', '**/api/**', '**/remote/**', '**/ingest/**', '**/cli/**', '**/app/**', '**/workspace/**'], 'main/intake imports only common/: it works through IssuingService.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The app's main-side services: plain Node over the engine (and the ingester's rules,
     // read-only); called by main/app's handlers, never calling them, HTTP or Electron.
     files: ['main/workspace/**/*.ts'],

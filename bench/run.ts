@@ -12,6 +12,7 @@ import { chainBenchmarks } from './chain.bench.js';
 import { cliBenchmarks } from './cli.bench.js';
 import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
+import { intakeBenchmarks } from './intake.bench.js';
 import { issuingBenchmarks, millionBenchmarks } from './issuing.bench.js';
 import { onlyPattern } from './only.js';
 import { describeMachine, observeMachine } from './machine.js';
@@ -33,6 +34,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'issuing', run: issuingBenchmarks },
   { name: 'api', run: apiBenchmarks },
   { name: 'ingest', run: ingestBenchmarks },
+  { name: 'intake', run: intakeBenchmarks },
   { name: 'chain', run: chainBenchmarks },
   { name: 'cli', run: cliBenchmarks },
   { name: 'workspace', run: workspaceBenchmarks },

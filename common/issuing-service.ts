@@ -1,3 +1,4 @@
+import type { ServiceError } from './errors.js';
 import type {
   Certificate,
   Credential,
@@ -26,6 +27,9 @@ import type {
   UploadSource,
 } from './requests.js';
 
+/** One request's outcome in a batched call: its result, or the error that refused it alone. */
+export type BatchOutcome<T> = { credential: T; error?: undefined } | { error: ServiceError; credential?: undefined };
+
 /**
  * The Credential Issuing Service, one method per endpoint of the spec, scoped to one Partner.
  * Implemented in-process by the embedded engine and over HTTP by the remote client; both
@@ -45,6 +49,13 @@ export interface IssuingService {
   createCredential(body: CreateCredentialBody): Promise<Credential>;
   /** POST /credentials/schedule/<engine> */
   createAndScheduleCredential(engine: string, request: CreateAndScheduleRequest): Promise<Credential>;
+  /**
+   * Not an endpoint: many create-and-schedule requests at once, each all or nothing, one
+   * outcome per request in order; `engine` null creates without scheduling (as uploadFile +
+   * createCredential). Only the embedded engine has it (one write transaction for them all);
+   * file intake (main/intake/) falls back to single requests without it.
+   */
+  createAndScheduleCredentials?(engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]>;
   /** GET /credentials */
   listCredentials(query?: CredentialQuery): Promise<Page<Credential>>;
   /** GET /credentials/<uid> */

@@ -3,7 +3,7 @@ import { uuidV7 } from './uuid-v7.js';
 import { makePage, parsePageQuery, type PageRequest } from '../../common/pagination.js';
 import type { CredentialQuery, PageQuery, TagQuery } from '../../common/requests.js';
 import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../common/validate.js';
-import type { Credential, Page } from '../../common/wire-types.js';
+import type { Credential, FileRecord, Page } from '../../common/wire-types.js';
 import { assertExpiryInFuture, type CredentialInput } from './credential-input.js';
 import { readCredentials } from './credential-reader.js';
 import { findFileRow, markUsed } from './files.js';
@@ -39,9 +39,16 @@ export function resolveReferences(scope: PartnerScope, input: CredentialInput, e
 
 /**
  * Inserts a validated credential (inside the caller's transaction) and returns its row id
- * and wire shape. Linked credentials are read back so the answer nests them like a GET.
+ * and wire shape. Linked credentials are read back so the answer nests them like a GET;
+ * `files`, the wire shape of `refs.fileIds` when the caller holds it, spares the read-back
+ * of a credential without links (the bulk path of file intake).
  */
-export function insertCredential(scope: PartnerScope, input: CredentialInput, refs: { fileIds: number[]; linkIds: number[] }): { id: number; credential: Credential } {
+export function insertCredential(
+  scope: PartnerScope,
+  input: CredentialInput,
+  refs: { fileIds: number[]; linkIds: number[] },
+  files?: FileRecord[],
+): { id: number; credential: Credential } {
   const now = scope.clock.now();
   assertExpiryInFuture(input, now);
   const uid = uuidV7(now);
@@ -61,15 +68,16 @@ export function insertCredential(scope: PartnerScope, input: CredentialInput, re
   markUsed(db, refs.fileIds);
   const linkInsert = cached(db, 'INSERT INTO credential_links (credential_id, linked_id, position) VALUES (?, ?, ?)');
   refs.linkIds.forEach((linkId, i) => linkInsert.run(id, linkId, i));
-  if (refs.fileIds.length > 0 || refs.linkIds.length > 0) return { id, credential: readCredentials(db, [id])[0]! };
-  // The common metadata-only case needs no read-back.
+  const known = refs.fileIds.length === 0 || files?.length === refs.fileIds.length;
+  if (!known || refs.linkIds.length > 0) return { id, credential: readCredentials(db, [id])[0]! };
+  // The common cases (metadata only, or files the caller described) need no read-back.
   return {
     id,
     credential: {
       uid,
       title: input.title,
       metadata: input.metadata,
-      files: [],
+      files: refs.fileIds.length === 0 ? [] : files!.map((f) => ({ ...f })),
       credentials: [],
       upload_date: formatDate(now),
       tags: [...input.tags],

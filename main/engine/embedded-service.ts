@@ -1,5 +1,5 @@
 import { ServiceError } from '../../common/errors.js';
-import type { IssuingService } from '../../common/issuing-service.js';
+import type { BatchOutcome, IssuingService } from '../../common/issuing-service.js';
 import type {
   CertificateQuery,
   CreateAndScheduleRequest,
@@ -28,6 +28,7 @@ import type {
   UnscheduleResult,
   VerificationResult,
 } from '../../common/wire-types.js';
+import { createAndScheduleMany } from './create-and-schedule-many.js';
 import { parseCreateCredentialBody, parseCredentialDetails } from './credential-input.js';
 import { getCredential, insertCredential, insertCredentials, listCredentials, listJobCredentials, resolveReferences } from './credentials.js';
 import { getFile, listFiles, recordUpload, stageUpload, storeThenRecord, uploadFile } from './files.js';
@@ -100,6 +101,11 @@ export class EmbeddedService implements IssuingService {
       addToScheduledJob(this.scope, target.id, [id], [credential.uid]);
       return credential;
     });
+  }
+
+  /** Many create-and-schedule requests in one write transaction, each all or nothing (create-and-schedule-many.ts). */
+  async createAndScheduleCredentials(engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
+    return createAndScheduleMany(this.scope, engine, requests);
   }
 
   async listCredentials(query?: CredentialQuery): Promise<Page<Credential>> {

@@ -1,6 +1,7 @@
 import { diskFullError, isDiskFull } from './disk-full.js';
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -98,7 +99,8 @@ export class FileStore {
       if (input instanceof Uint8Array) {
         // Bytes already in memory (small uploads, the watched folder): one hash, one write,
         // and the type sniffed from the bytes rather than read back from disk.
-        writeFileSync(tempPath, input, { flag: 'wx', mode: PRIVATE_FILE_MODE });
+        // Asynchronous, so that many stagings (a batch) wait for the disk side by side.
+        await writeFile(tempPath, input, { flag: 'wx', mode: PRIVATE_FILE_MODE });
         const fileType = await detectMimeType(input, sourceName(source));
         return { tempPath, hash: createHash('sha256').update(input).digest('hex'), size: input.length, fileType };
       }

@@ -10,6 +10,7 @@ import { ContainmentError, errorCode, hashFile, statEntry } from './entries.js';
 import { ingestFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
+import { certificatesOfJob, credentialsOfJob } from '../intake/index.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
 
 /** How often at most a file overdue for its job is asked about on its own (see checkOverdue). */
@@ -102,21 +103,10 @@ export class ProofCollector {
     await this.checkOverdue(waiting);
   }
 
-  /** A finished job's credential uid → certificate uid; a failed job's credential uids. */
+  /** A finished job's credential uid → certificate uid; a failed job's credential uids (one paged query per job). */
   async jobContents(jobUid: string, status: 'finished' | 'failed'): Promise<Map<string, string>> {
-    const contents = new Map<string, string>();
-    for (let page = 1; ; page++) {
-      if (status === 'finished') {
-        const result = await this.core.service.listJobCertificates(jobUid, { per_page: 1000, page });
-        for (const c of result.items) contents.set(c.certificate.credential.uid, c.certificate.uid);
-        if (page >= result.total_pages || result.items.length === 0) break;
-      } else {
-        const result = await this.core.service.listJobCredentials(jobUid, { per_page: 1000, page });
-        for (const c of result.items) contents.set(c.uid, '');
-        if (page >= result.total_pages || result.items.length === 0) break;
-      }
-    }
-    return contents;
+    if (status === 'finished') return certificatesOfJob(this.core.service, jobUid);
+    return new Map([...(await credentialsOfJob(this.core.service, jobUid))].map((uid) => [uid, '']));
   }
 
   /**

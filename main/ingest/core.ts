@@ -123,7 +123,9 @@ export class IngestCore {
     this.stableMs = options.stableMs ?? 1_000;
     this.retryBaseMs = options.retryBaseMs ?? 500;
     this.diskFull = new DiskFullReporter((message) => this.warn(message));
-    const concurrency = Math.max(1, options.concurrency ?? 4);
+    // On a service with the batched create-and-schedule (the embedded engine) the files taken
+    // together go as one write transaction (main/intake/), so more of them are taken at once.
+    const concurrency = Math.max(1, options.concurrency ?? (typeof options.service.createAndScheduleCredentials === 'function' ? 32 : 4));
     this.queues = {
       take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),
       // Many at once: each waits for the journal twice, and the waits of all of them are one

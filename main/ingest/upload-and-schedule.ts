@@ -15,6 +15,7 @@ import { ContainmentError, readContained, statEntry, streamContained } from './e
 import { ingestFaultPoint } from './fault-points.js';
 import { INGEST_METADATA_KEY } from './file-metadata.js';
 import type { FileRow } from './journal.js';
+import { intakeSenderFor, type IntakeSender } from '../intake/index.js';
 
 /** A ServiceError that says the request was refused (so nothing changed): every 4xx but 401. */
 function isRefusal(error: unknown): error is ServiceError {
@@ -22,8 +23,12 @@ function isRefusal(error: unknown): error is ServiceError {
 }
 
 export class Uploader {
+  /** Create-and-schedule through the shared intake: the requests of concurrent files go as one batch on the embedded engine. */
+  private readonly sender: IntakeSender;
 
-  constructor(private readonly core: IngestCore) {}
+  constructor(private readonly core: IngestCore) {
+    this.sender = intakeSenderFor(core.service);
+  }
 
   /** One file from settled to scheduled, in one task (so a small file's bytes are read once). */
   async take(row: FileRow): Promise<void> {
@@ -83,7 +88,7 @@ export class Uploader {
       const name = row.rel_path.slice(row.rel_path.lastIndexOf('/') + 1);
       // A large file is streamed from a descriptor opened the safe way (never a path the service would open, following links).
       if (!bytes) stream = streamContained(path, folder.realRoot);
-      credential = await this.core.service.createAndScheduleCredential(folder.engine, {
+      credential = await this.sender.createAndSchedule(folder.engine, {
         file: bytes ? { data: bytes, name } : { data: stream!, name },
         credential_details: { ...(JSON.parse(row.details!) as CredentialDetails), ignore_duplicate: folder.allowDuplicates ? 'true' : 'false' },
       });

@@ -3,6 +3,7 @@ import type { CredentialDetails, CredentialTagsBody, CreateCredentialBody, Sched
 import { checkJson } from '../content-types.js';
 import * as S from '../schemas/credentials.js';
 import { withForm } from '../multipart.js';
+import { intakeSenderFor } from '../../intake/index.js';
 import type { ApiRoute } from './route.js';
 
 /** The JSON text of credential_details is held to the JSON bodies' rule: no prototype keys, no extreme nesting. */
@@ -40,7 +41,8 @@ export const credentialRoutes: ApiRoute[] = [
       return withForm(request, ctx, { fields: ['credential_details'], fileOptional: true }, ({ fields, file }) => {
         const details = fields.credential_details as CredentialDetails | string | undefined;
         refuseProtoKeys(details);
-        return request.service.createAndScheduleCredential(engine, { file, credential_details: details });
+        // Through the shared intake: concurrent requests without a streamed file share one write transaction.
+        return intakeSenderFor(request.service).createAndSchedule(engine, { file, credential_details: details });
       });
     },
   },

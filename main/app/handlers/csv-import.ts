@@ -64,7 +64,7 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
           const byKey = new Map(selected.map((c) => [rowKey(c), c]));
           try {
             const outcomes = toCreate.length
-              ? await createRows(service, toCreate, { scope: scopeOf(partner.id), engine: options.engine, allowDuplicates: false, label: (key) => (byKey.has(key) ? `row ${byKey.get(key)!.row}` : JSON.stringify(key)) }, task)
+              ? await createRows(service, toCreate, { engine: options.engine, allowDuplicates: false, label: (key) => (byKey.has(key) ? `row ${byKey.get(key)!.row}` : JSON.stringify(key)) }, task)
               : [];
             for (const outcome of outcomes) {
               const c = byKey.get(outcome.key)!;

@@ -29,8 +29,7 @@ export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
       return stagePaths(paths, { scope: ctx.engine ? ctx.engine.scopeFor(partner.id) : null });
     },
     'staging:create': async (request) => {
-      const { partner, service } = ctx.require();
-      const scope = ctx.engine ? ctx.engine.scopeFor(partner.id) : null;
+      const { service } = ctx.require();
       const total = request.rows.length;
       let taskId = '';
       const task = ctx.tasks.start(
@@ -38,7 +37,7 @@ export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
         creatingLabel(total, request.engine !== null),
         async (context): Promise<StagingCreateResult> => {
           try {
-            const rows = await createRows(service, request.rows, { scope, engine: request.engine, allowDuplicates: request.allow_duplicates }, context);
+            const rows = await createRows(service, request.rows, { engine: request.engine, allowDuplicates: request.allow_duplicates }, context);
             const result = {
               outcomes: rows,
               created: rows.filter((o) => o.status === 'created').length,

@@ -111,6 +111,11 @@ export class IssueJournal {
     this.db.prepare("UPDATE items SET state = 'done', proof = ? WHERE run_id = ? AND idx = ?").run(proof, runId, idx);
   }
 
+  /** Runs `fn`'s writes in one transaction (one commit for a whole chunk of items). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   finishRun(runId: number): void {
     this.db.prepare('UPDATE runs SET done = 1 WHERE id = ?').run(runId);
   }

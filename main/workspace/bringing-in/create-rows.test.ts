@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
+import type { IssuingService } from '../../../common/issuing-service.js';
 import type { TaskContext } from '../../../common/tasks.js';
 import { makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
 import { createRows } from './create-rows.js';
@@ -41,15 +42,20 @@ const counts = async () => ({
   files: (await partner.service.listFiles({ per_page: 1 })).total_items,
 });
 
+/** The same engine seen as a service without the batched call, as a RemoteService is: single requests. */
+function withoutBatch(service: IssuingService): IssuingService {
+  return Object.create(service, { createAndScheduleCredentials: { value: undefined } }) as IssuingService;
+}
+
 describe.each([
-  ['one service call per row (remote mode)', false],
+  ['concurrent single requests (a service without the batched call, as remote)', false],
   ['chunks in one transaction each (embedded engine)', true],
 ])('createRows: %s', (_name, embedded) => {
-  const scoped = () => (embedded ? fixture.engine.scopeFor(partner.id) : null);
+  const service = () => (embedded ? partner.service : withoutBatch(partner.service));
   it('creates rows in link order, linking to the new uids, and schedules them', async () => {
     const diploma = fileRow('diploma.pdf');
     const transcript: StagingCreateRow = { key: 'meta-1', file: null, title: 'Transcript', metadata: { grade: 'A' }, tags: ['transcript'], expiry_date: null, links: [diploma.key] };
-    const outcomes = await createRows(partner.service, [transcript, diploma], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
+    const outcomes = await createRows(service(), [transcript, diploma], { engine: 'local', allowDuplicates: false }, task());
 
     expect(outcomes.map((o) => o.status)).toEqual(['created', 'created']);
     const [t, d] = outcomes as { uid: string }[];
@@ -66,7 +72,7 @@ describe.each([
     const empty: StagingCreateRow = { key: 'empty', file: null, title: 'No data', metadata: {}, tags: [], expiry_date: null, links: [] };
     const linksToBad = fileRow('follows.pdf', { links: [badTag.key] });
 
-    const outcomes = await createRows(partner.service, [good, badTag, badExpiry, empty, linksToBad], { scope: scoped(), engine: null, allowDuplicates: false }, task());
+    const outcomes = await createRows(service(), [good, badTag, badExpiry, empty, linksToBad], { engine: null, allowDuplicates: false }, task());
 
     expect(outcomes.map((o) => (o.status === 'failed' ? o.error.id : o.status))).toEqual(['created', 'invalid_tag', 'invalid_expiry_date', 'missing_file_and_metadata', 'not_created']);
     expect(await counts()).toEqual({ credentials: 1, files: 1 });
@@ -76,25 +82,25 @@ describe.each([
     const first = fileRow('twin-a.pdf');
     const path = join(dir, 'twin-b.pdf');
     writeFileSync(path, 'content of twin-a.pdf');
-    const outcomes = await createRows(partner.service, [first, { ...first, key: path, file: { path, file_hash: '' }, title: 'twin b' }], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
+    const outcomes = await createRows(service(), [first, { ...first, key: path, file: { path, file_hash: '' }, title: 'twin b' }], { engine: 'local', allowDuplicates: false }, task());
     expect(outcomes.map((o) => (o.status === 'failed' ? o.error.id : o.status))).toEqual(['created', 'file_already_exists']);
     expect(await counts()).toEqual({ credentials: 1, files: 1 });
   });
 
   it('refuses content already uploaded unless duplicates are allowed', async () => {
     const first = fileRow('same.pdf');
-    await createRows(partner.service, [first], { scope: scoped(), engine: null, allowDuplicates: false }, task());
-    const again = await createRows(partner.service, [{ ...first, key: 'again' }], { scope: scoped(), engine: 'local', allowDuplicates: false }, task());
+    await createRows(service(), [first], { engine: null, allowDuplicates: false }, task());
+    const again = await createRows(service(), [{ ...first, key: 'again' }], { engine: 'local', allowDuplicates: false }, task());
     expect(again[0]).toMatchObject({ status: 'failed', error: { id: 'file_already_exists' } });
-    const allowed = await createRows(partner.service, [{ ...first, key: 'allowed' }], { scope: scoped(), engine: 'local', allowDuplicates: true }, task());
+    const allowed = await createRows(service(), [{ ...first, key: 'allowed' }], { engine: 'local', allowDuplicates: true }, task());
     expect(allowed[0]!.status).toBe('created');
   });
 
   it('stops between rows (or chunks of rows) on cancel: each row wholly created or not at all', async () => {
-    // The embedded path sees a cancel between chunks of 100 rows, the other between rows.
-    const [count, cancelAfter] = embedded ? [250, 100] : [10, 3];
+    // The embedded path sees a cancel between chunks of 100 rows, the other between rounds of 8 concurrent requests.
+    const [count, cancelAfter] = embedded ? [250, 100] : [20, 8];
     const rows = Array.from({ length: count }, (_, i) => fileRow(`f${i}.pdf`));
-    const outcomes = await createRows(partner.service, rows, { scope: scoped(), engine: 'local', allowDuplicates: false }, task(cancelAfter));
+    const outcomes = await createRows(service(), rows, { engine: 'local', allowDuplicates: false }, task(cancelAfter));
 
     expect(outcomes.map((o) => o.status)).toEqual([...Array(cancelAfter).fill('created'), ...Array(count - cancelAfter).fill('not_created')]);
     expect(await counts()).toEqual({ credentials: cancelAfter, files: cancelAfter });
@@ -103,7 +109,7 @@ describe.each([
   });
 
   it('refuses an unknown engine before creating anything', async () => {
-    await expect(createRows(partner.service, [fileRow('a.pdf')], { scope: scoped(), engine: 'nope', allowDuplicates: false }, task())).rejects.toMatchObject({ id: 'wrong_blockchain_engine' });
+    await expect(createRows(service(), [fileRow('a.pdf')], { engine: 'nope', allowDuplicates: false }, task())).rejects.toMatchObject({ id: 'wrong_blockchain_engine' });
     expect(await counts()).toEqual({ credentials: 0, files: 0 });
   });
 });

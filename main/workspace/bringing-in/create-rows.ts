@@ -1,27 +1,29 @@
 /**
- * Creates staged rows (or CSV rows) as credentials, one row at a time and each all or nothing,
- * in link order: a row linking to another row gets that row's new uid. Bad rows are refused
- * before anything of theirs is uploaded; a cancel stops between rows, so every row is either
+ * Creates staged rows (or CSV rows) as credentials through the shared file intake
+ * (main/intake/), each row all or nothing, in link order: a row linking to another row gets
+ * that row's new uid. Bad rows are refused before anything of theirs is read. Rows go a chunk
+ * at a time — on the embedded engine one write transaction per chunk, on a remote service
+ * concurrent single requests — and a cancel stops between chunks, so every row is either
  * wholly created or not at all.
  */
+import { basename } from 'node:path';
 import { ServiceError, isServiceError } from '../../../common/errors.js';
 import { checkRowFields, type RowOutcome, type StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
+import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { TaskContext, TaskError } from '../../../common/tasks.js';
 import { isUuid } from '../../../common/validate.js';
-import type { PartnerScope } from '../../engine/scope.js';
-import { createChunk } from './create-chunk.js';
+import { ByteBudget, IntakeSender, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
 import { orderByLinks } from './link-order.js';
 
-/** Rows recorded per write transaction on the embedded engine (also how often a cancel is seen). */
+/** Rows per chunk on the embedded engine: one write transaction each, and how often a cancel is seen. */
 const CHUNK = 100;
+/** Files read and hashed at once. */
+const READ_CONCURRENCY = 16;
+/** File bytes one chunk holds in memory at most. */
+const HELD_BYTES = 64 * 1024 * 1024;
 
 export interface CreateRowsOptions {
-  /**
-   * The embedded engine's scope: rows are then recorded a chunk per transaction (create-chunk.ts);
-   * without it (a remote service) one service call per row.
-   */
-  scope?: PartnerScope | null;
   /** Schedule each created credential on this engine; null creates only. */
   engine: string | null;
   allowDuplicates: boolean;
@@ -37,6 +39,12 @@ function asTaskError(error: unknown): TaskError {
   return { id: 'internal_error', message: 'This row could not be created because of an unexpected error; try again, and report it if it persists.' };
 }
 
+/** A file that cannot be read fails its row alone, with the reason. */
+function readError(row: StagingCreateRow, error: unknown): TaskError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return { id: 'no_file_on_payload', message: `${row.title}: the file ${row.file!.path} could not be read (${code ?? (error as Error)?.message ?? 'unknown error'})` };
+}
+
 /**
  * Creates the rows; returns one outcome per row, in the rows' order.
  *
@@ -47,6 +55,7 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   const label = options.label ?? ((key: string) => JSON.stringify(key));
   const outcomes = new Map<string, RowOutcome>();
   const byKey = new Map(rows.map((r) => [r.key, r]));
+  const sender = new IntakeSender(service);
 
   if (options.engine !== null && !(await service.listEngines()).some((e) => e.id === options.engine)) {
     throw new ServiceError('wrong_blockchain_engine', `There is no engine ${JSON.stringify(options.engine)}; pick one of the listed engines.`);
@@ -70,77 +79,93 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   const created = new Map<string, string>();
   let done = plan.errors.size;
   task.progress(done, rows.length);
-  if (options.scope) {
-    const scope = options.scope;
-    for (let at = 0; at < plan.order.length; at += CHUNK) {
-      const keys = plan.order.slice(at, at + CHUNK);
-      if (task.signal.aborted) {
-        for (const key of keys) outcomes.set(key, { key, status: 'not_created', reason: 'Cancelled before this row was created' });
-        continue;
-      }
-      // Checked first, so a bad row fails alone and none of its file is read.
-      const ready: StagingCreateRow[] = [];
-      for (const key of keys) {
-        const row = byKey.get(key)!;
-        const problems = checkRowFields(row, row.file !== null, now);
-        if (problems.length > 0) outcomes.set(key, { key, status: 'failed', error: { id: problems[0]!.id, message: problems.map((p) => p.message).join('; ') } });
-        else ready.push(row);
-      }
-      // Rows of this chunk that failed their checks count as not created for links within it.
-      for (const outcome of await createChunk(scope, ready, { engine: options.engine, allowDuplicates: options.allowDuplicates }, created, (l) => byKey.has(l))) {
-        const target = outcome.status === 'not_created' ? byKey.get(outcome.key)!.links.find((l) => byKey.has(l) && !created.has(l)) : undefined;
-        outcomes.set(outcome.key, target !== undefined ? { key: outcome.key, status: 'not_created', reason: `It links to ${label(target)}, which was not created` } : outcome);
-      }
-      done += keys.length;
-      task.progress(done, rows.length);
-    }
-    return rows.map((r) => outcomes.get(r.key)!);
-  }
-  for (const key of plan.order) {
-    const row = byKey.get(key)!;
+  const chunkSize = sender.batched ? CHUNK : sender.window;
+  const chunkList = [...chunksByLinks(plan.order, byKey, chunkSize)];
+  /** Starts reading a chunk's files (rows whose fields pass their checks): never rejects. */
+  const readChunk = async (keys: string[]): Promise<Map<string, IntakeRead | { error: unknown }>> => {
+    const rows = keys.map((k) => byKey.get(k)!).filter((row) => row.file !== null && checkRowFields(row, true, now).length === 0);
+    // A chunk holds at most HELD_BYTES of file bytes; files beyond it are staged from disk.
+    const budget = new ByteBudget(HELD_BYTES);
+    const reads = new Map<string, IntakeRead | { error: unknown }>();
+    let n = 0;
+    for await (const read of mapOrdered(rows, READ_CONCURRENCY, (row) => readForIntake(row.file!.path, budget).catch((error: unknown) => ({ error })))) reads.set(rows[n++]!.key, read);
+    return reads;
+  };
+  let upcoming = chunkList.length > 0 ? readChunk(chunkList[0]!) : undefined;
+  for (const [c, keys] of chunkList.entries()) {
     if (task.signal.aborted) {
-      outcomes.set(key, { key, status: 'not_created', reason: 'Cancelled before this row was created' });
+      for (const key of keys) outcomes.set(key, { key, status: 'not_created', reason: 'Cancelled before this row was created' });
       continue;
     }
-    const blocker = row.links.find((l) => byKey.has(l) && !created.has(l));
-    if (blocker !== undefined) {
-      outcomes.set(key, { key, status: 'not_created', reason: `It links to ${label(blocker)}, which was not created` });
-    } else {
-      outcomes.set(key, await createOne(service, row, options, now, created));
+    // The next chunk's files are read while this one is created.
+    const reading = upcoming!;
+    upcoming = c + 1 < chunkList.length ? readChunk(chunkList[c + 1]!) : undefined;
+    // Checked first, so a bad row fails alone and none of its file is read; a row linking to a
+    // row that was not created is not attempted.
+    const ready: StagingCreateRow[] = [];
+    for (const key of keys) {
+      const row = byKey.get(key)!;
+      const blocker = row.links.find((l) => byKey.has(l) && !created.has(l));
+      const problems = checkRowFields(row, row.file !== null, now);
+      if (blocker !== undefined) outcomes.set(key, { key, status: 'not_created', reason: `It links to ${label(blocker)}, which was not created` });
+      else if (problems.length > 0) outcomes.set(key, { key, status: 'failed', error: { id: problems[0]!.id, message: problems.map((p) => p.message).join('; ') } });
+      else ready.push(row);
     }
-    task.progress(++done, rows.length);
+    const readMap = await reading;
+    const reads = ready.map((row) => (row.file ? (readMap.get(row.key) ?? { error: new Error('it was not read') }) : undefined));
+    const sending: { row: StagingCreateRow; request: CreateAndScheduleRequest; sha256: string | undefined }[] = [];
+    ready.forEach((row, i) => {
+      const read = reads[i];
+      if (read && 'error' in read) return outcomes.set(row.key, { key: row.key, status: 'failed', error: readError(row, read.error) });
+      sending.push({
+        row,
+        sha256: read?.sha256,
+        request: {
+          ...(read ? { file: read.bytes ? { data: read.bytes, name: basename(read.path) } : { path: read.path } } : {}),
+          credential_details: {
+            title: row.title,
+            metadata: row.metadata,
+            tags: row.tags,
+            credentials: row.links.map((l) => created.get(l) ?? l),
+            ...(row.expiry_date ? { expiry_date: row.expiry_date } : {}),
+            ignore_duplicate: options.allowDuplicates ? 'true' : 'false',
+          },
+        },
+      });
+    });
+    const results = await sender.createAndScheduleMany(
+      options.engine,
+      sending.map((s) => s.request),
+      sending.map((s) => s.sha256),
+    );
+    sending.forEach(({ row }, i) => {
+      const result = results[i]!;
+      if (result.credential) {
+        created.set(row.key, result.credential.uid);
+        outcomes.set(row.key, { key: row.key, status: 'created', uid: result.credential.uid });
+      } else outcomes.set(row.key, { key: row.key, status: 'failed', error: asTaskError(result.error) });
+    });
+    done += keys.length;
+    task.progress(done, rows.length);
   }
   return rows.map((r) => outcomes.get(r.key)!);
 }
 
-async function createOne(service: IssuingService, row: StagingCreateRow, options: CreateRowsOptions, now: number, created: Map<string, string>): Promise<RowOutcome> {
-  const problems = checkRowFields(row, row.file !== null, now);
-  if (problems.length > 0) return { key: row.key, status: 'failed', error: { id: problems[0]!.id, message: problems.map((p) => p.message).join('; ') } };
-  const details = {
-    title: row.title,
-    metadata: row.metadata,
-    tags: row.tags,
-    credentials: row.links.map((l) => created.get(l) ?? l),
-    ...(row.expiry_date ? { expiry_date: row.expiry_date } : {}),
-  };
-  try {
-    let uid: string;
-    if (options.engine !== null) {
-      // One call, one transaction: the file, the credential and its place in the job, or nothing.
-      const credential = await service.createAndScheduleCredential(options.engine, {
-        ...(row.file ? { file: { path: row.file.path } } : {}),
-        credential_details: { ...details, ignore_duplicate: options.allowDuplicates ? 'true' : 'false' },
-      });
-      uid = credential.uid;
-    } else {
-      const files = row.file ? [(await service.uploadFile({ file: { path: row.file.path }, ignore_duplicated: options.allowDuplicates })).file_hash] : [];
-      // Everything createCredential checks was checked above, so the upload is not left alone
-      // (and if it were, the spec's one-hour rule removes an unused upload).
-      uid = (await service.createCredential({ ...details, files })).uid;
+/**
+ * The planned order in chunks of at most `size`, a chunk ending before a row that links to a
+ * row of the same chunk: the linked row's uid is then known when the linking row is sent.
+ */
+function* chunksByLinks(order: string[], byKey: Map<string, StagingCreateRow>, size: number): Generator<string[]> {
+  let chunk: string[] = [];
+  let inChunk = new Set<string>();
+  for (const key of order) {
+    if (chunk.length >= size || byKey.get(key)!.links.some((l) => inChunk.has(l))) {
+      yield chunk;
+      chunk = [];
+      inChunk = new Set();
     }
-    created.set(row.key, uid);
-    return { key: row.key, status: 'created', uid };
-  } catch (error) {
-    return { key: row.key, status: 'failed', error: asTaskError(error) };
+    chunk.push(key);
+    inChunk.add(key);
   }
+  if (chunk.length > 0) yield chunk;
 }

@@ -1,0 +1,300 @@
+/**
+ * One `issue` run through the shared file intake (main/intake/): files are read and hashed a
+ * few at a time (one read serves hash, MIME sniff and upload; never more than a window of them
+ * in memory), their credentials created and scheduled a chunk per write transaction, the
+ * journal written once per chunk BEFORE each side effect, and the proofs written per job.
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ServiceError, isServiceError } from '../../../common/errors.js';
+import type { IssuingService } from '../../../common/issuing-service.js';
+import type { CreateAndScheduleRequest } from '../../../common/requests.js';
+import type { Credential, Job } from '../../../common/wire-types.js';
+import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
+import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeFilesDurably, type IntakeRead } from '../../intake/index.js';
+import type { CliContext } from '../context.js';
+import { issueFaultPoint } from './issue-fault-points.js';
+import type { IssueJournal } from './issue-journal.js';
+
+const POLL_MS = 250;
+/** How far back from a journaled request its credential may carry an upload date (clock steps). */
+const RECOVERY_SKEW_MS = 5_000;
+/** Files per chunk: one journal commit and one engine transaction each. */
+const CHUNK = 500;
+/** Files read and hashed at once. */
+const READ_CONCURRENCY = 16;
+/** File bytes held in memory at most (read, not yet sent); larger runs of files go from disk. */
+const HELD_BYTES = 64 * 1024 * 1024;
+/** Proofs written per round (one journal commit each). */
+const PROOF_CHUNK = 200;
+
+export interface IssueRunOptions {
+  files: string[];
+  engineId: string;
+  target: string;
+  now: boolean;
+  outDir: string | undefined;
+  allowDuplicates: boolean;
+  /** What every credential gets: its title (or the file's name), metadata, tags, expiry and links. */
+  title: string | undefined;
+  meta: Record<string, unknown>;
+  tags: string[];
+  expiry: string | undefined;
+  links: string[];
+}
+
+/** What this process's scheduler last ran into (a full disk ends the wait instead of waiting forever). */
+export interface Trouble {
+  error?: unknown;
+}
+
+/** Where each input's proof goes: beside it, or in --out with a number added on a name clash. */
+function proofPaths(files: string[], outDir: string | undefined): string[] {
+  const taken = new Set<string>();
+  return files.map((file) => {
+    const dir = outDir ?? dirname(file);
+    let path = join(dir, `${basename(file)}.proof.json`);
+    for (let n = 2; taken.has(path); n++) path = join(dir, `${basename(file)}.${n}.proof.json`);
+    taken.add(path);
+    return path;
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The credentials requests journaled as `uploading` created before a crash, if they did: made
+ * since the earliest such request, holding the same content, and claimed by no other item.
+ * One listing for the whole chunk, not one per file.
+ */
+async function findCreated(service: IssuingService, journal: IssueJournal, items: { since: number; hash: string }[], claimedNow: Set<string>): Promise<(string | undefined)[]> {
+  const byHash = new Map<string, Credential[]>();
+  const since = Math.min(...items.map((i) => i.since)) - RECOVERY_SKEW_MS;
+  for (let page = 1; ; page++) {
+    const result = await service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page });
+    for (const c of result.items) {
+      for (const f of c.files) {
+        const list = byHash.get(f.file_hash);
+        if (list) list.push(c);
+        else byHash.set(f.file_hash, [c]);
+      }
+    }
+    if (page >= result.total_pages || result.items.length === 0) break;
+  }
+  return items.map(({ since: at, hash }) => {
+    const match = (byHash.get(hash) ?? []).find((c) => Date.parse(c.upload_date) >= at - RECOVERY_SKEW_MS && !claimedNow.has(c.uid) && !journal.claimed(c.uid));
+    if (match) claimedNow.add(match.uid);
+    return match?.uid;
+  });
+}
+
+/** The job a credential is in on the engine now (scheduled again when its job failed and released it). */
+async function jobOf(service: IssuingService, credentialUid: string, engineId: string): Promise<Job> {
+  const jobs = (await service.listJobs({ uid: credentialUid, per_page: 100 })).items.filter((j) => j.chain === engineId && j.status !== 'failed');
+  const job = jobs.find((j) => j.status !== 'scheduled') ?? jobs[0];
+  if (job) return job;
+  await service.scheduleCredentials({ engine: engineId, credentials: [credentialUid] });
+  return (await service.listJobs({ uid: credentialUid, status: 'scheduled' })).items[0]!;
+}
+
+/** Waits for the job to finish or fail; with --now, asks for it to be issued, waiting while the account is busy. */
+async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
+  let last = '';
+  for (;;) {
+    if (isDiskFull(trouble.error)) throw trouble.error;
+    const job = await service.getJob(jobUid);
+    if (job.status !== last) {
+      last = job.status;
+      const when =
+        job.status === 'scheduled' ? `, due ${job.scheduled_date}` : job.status === 'unconfirmed' ? `, mined ${job.issued_date}, waiting for confirmations` : '';
+      ctx.stderr(`job ${job.uid} on ${job.chain}: ${job.status}${when}`);
+    }
+    if (job.status === 'finished' || job.status === 'failed') return job;
+    if (job.status === 'scheduled' && now) {
+      try {
+        await service.issueJobNow({ engine: engineId });
+      } catch (error) {
+        // Another job of the Partner is under way (perhaps the one a crashed run started): wait for it.
+        if (isDiskFull(error) || !(error instanceof ServiceError && error.id === 'try_again_later')) throw error;
+      }
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Milliseconds spent per stage, printed at the end (`intake: ...`): where the time goes. */
+class StageClock {
+  readonly ms: Record<string, number> = {};
+  private last = performance.now();
+  lap(stage: string): void {
+    const now = performance.now();
+    this.ms[stage] = (this.ms[stage] ?? 0) + (now - this.last);
+    this.last = now;
+  }
+  toString(): string {
+    return Object.entries(this.ms)
+      .map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(2)} s`)
+      .join(', ');
+  }
+}
+
+export interface ProofWritten {
+  file: string;
+  credential_uid: string;
+  certificate_uid: string;
+  proof: string;
+}
+
+/** What a run did: its exit code, the jobs followed, the proofs written, the files not issued again. */
+export interface IssueRunResult {
+  code: number;
+  jobUids: string[];
+  written: ProofWritten[];
+  skipped: number;
+}
+
+/** Runs (or resumes) the journaled run `runId`. */
+export async function issueRun(service: IssuingService, journal: IssueJournal, runId: number, options: IssueRunOptions, ctx: CliContext, trouble: Trouble): Promise<IssueRunResult> {
+  const { files, engineId, target, allowDuplicates } = options;
+  const sender = new IntakeSender(service);
+  const clock = new StageClock();
+  const credentialUids: (string | undefined)[] = new Array(files.length).fill(undefined);
+  const claimedNow = new Set<string>();
+  let sent = 0;
+  const request = (read: IntakeRead): CreateAndScheduleRequest => ({
+    file: read.bytes ? { data: read.bytes, name: basename(read.path) } : { path: read.path },
+    credential_details: {
+      title: options.title ?? basename(read.path),
+      metadata: { file_name: basename(read.path), ...options.meta },
+      tags: options.tags,
+      ...(options.expiry !== undefined ? { expiry_date: options.expiry } : {}),
+      ...(options.links.length > 0 ? { credentials: options.links } : {}),
+      ignore_duplicate: allowDuplicates ? 'true' : 'false',
+    },
+  });
+
+  // 1. Read, create and schedule, a chunk at a time.
+  const budget = new ByteBudget(HELD_BYTES);
+  const reads = mapOrdered(files.entries(), READ_CONCURRENCY, async ([i, file]) => ({ i, read: await readForIntake(file, budget) }));
+  // The next chunk is read while this one is sent (it waits for the disk when this one does).
+  const chunkIterator = chunks(reads, CHUNK);
+  let upcoming = chunkIterator.next();
+  upcoming.catch(() => undefined); // a failure is rethrown where it is awaited
+  // Stopped by a refusal: the reads under way end quietly.
+  const stopReading = () => void chunkIterator.return(undefined).catch(() => undefined);
+  for (;;) {
+    const next = await upcoming;
+    if (next.done) break;
+    const chunk = next.value;
+    upcoming = chunkIterator.next();
+    upcoming.catch(() => undefined);
+    clock.lap('read+hash');
+    const toSend: { i: number; read: IntakeRead }[] = [];
+    const known: { i: number; read: IntakeRead; uid: string }[] = [];
+    const recover: { i: number; read: IntakeRead; since: number }[] = [];
+    for (const { i, read } of chunk) {
+      const item = journal.item(runId, i);
+      let uid = item?.credential_uid ?? undefined;
+      if (!uid && item?.state === 'skipped') continue;
+      if (!uid && !allowDuplicates) uid = journal.issuedContent(target, read.sha256);
+      if (uid) known.push({ i, read, uid });
+      else if (item?.state === 'uploading') recover.push({ i, read, since: item.attempt_at ?? 0 });
+      else toSend.push({ i, read });
+    }
+    if (recover.length > 0) {
+      const found = await findCreated(service, journal, recover.map((r) => ({ since: r.since, hash: r.read.sha256 })), claimedNow);
+      recover.forEach((r, n) => (found[n] ? known.push({ ...r, uid: found[n] }) : toSend.push(r)));
+    }
+    const attemptAt = Date.now();
+    journal.transaction(() => {
+      for (const k of known) journal.created(runId, k.i, k.read.path, k.read.sha256, k.uid);
+      for (const s of toSend) journal.uploading(runId, s.i, s.read.path, s.read.sha256, attemptAt);
+    });
+    for (const k of known) credentialUids[k.i] = k.uid;
+    if (known.length > 0) ctx.stderr(`already sent: ${known.length} file(s) of this chunk (their credentials are taken, not created again)`);
+    for (let n = 0; n < toSend.length; n++) issueFaultPoint('after-uploading');
+    clock.lap('journal');
+    const outcomes = await sender.createAndScheduleMany(
+      engineId,
+      toSend.map((s) => request(s.read)),
+      toSend.map((s) => s.read.sha256),
+    );
+    clock.lap('create+schedule');
+    let refused: unknown;
+    const skipped: { i: number; read: IntakeRead }[] = [];
+    toSend.forEach((s, n) => {
+      const outcome = outcomes[n]!;
+      if (outcome.credential) {
+        issueFaultPoint('after-create');
+        credentialUids[s.i] = outcome.credential.uid;
+      } else if (isServiceError(outcome.error) && outcome.error.id === 'file_already_exists') {
+        skipped.push(s);
+        ctx.stderr(`not issued again: ${basename(s.read.path)} — this Partner uploaded the same content before (add --allow-duplicates to issue it again)`);
+      } else refused ??= outcome.error;
+    });
+    journal.transaction(() => {
+      for (const s of toSend) if (credentialUids[s.i]) journal.created(runId, s.i, s.read.path, s.read.sha256, credentialUids[s.i]!);
+      for (const s of skipped) journal.skipped(runId, s.i, s.read.path, s.read.sha256);
+    });
+    clock.lap('journal');
+    // Requests that were refused for another reason stop the run (what was created is journaled).
+    for (const { read } of chunk) budget.release(read.bytes?.length ?? 0);
+    if (refused !== undefined) {
+      stopReading();
+      throw refused;
+    }
+    sent += chunk.length;
+    ctx.stderr(`scheduled ${sent}/${files.length}`);
+  }
+
+  // 2. Wait for the jobs; each finished job's certificates are read once.
+  const certificateOf = new Map<string, string>();
+  const jobUids: string[] = [];
+  for (const uid of credentialUids) {
+    if (!uid || certificateOf.has(uid)) continue;
+    const job = await waitForJob(service, (await jobOf(service, uid, engineId)).uid, engineId, options.now, ctx, trouble);
+    if (job.status === 'failed') {
+      ctx.stderr(`The job ${job.uid} failed at ${job.failed_date} (see \`jobs\` for its reason). Its credentials are released: run the same command again to schedule them again.`);
+      return { code: 1, jobUids, written: [], skipped: 0 };
+    }
+    jobUids.push(job.uid);
+    for (const [credential, certificate] of await certificatesOfJob(service, job.uid)) certificateOf.set(credential, certificate);
+    // A failed job's certificates are deleted: the one left is the issued one.
+    if (!certificateOf.has(uid)) throw new ServiceError('missing_certificate_by_credential', `No certificate for credential ${uid} on ${engineId}`);
+  }
+  clock.lap('jobs');
+
+  // 3. Proofs, a chunk of files at a time: written durably, then journaled as done.
+  const paths = proofPaths(files, options.outDir);
+  const written: ProofWritten[] = [];
+  const indices = credentialUids.flatMap((uid, i) => (uid ? [i] : []));
+  for (let at = 0; at < indices.length; at += PROOF_CHUNK) {
+    const round = indices.slice(at, at + PROOF_CHUNK);
+    const toWrite: { i: number; path: string; text: string }[] = [];
+    for (const i of round) {
+      const item = journal.item(runId, i);
+      if (item?.state === 'done' && item.proof === paths[i] && existsSync(paths[i]!)) continue;
+      toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificateOf.get(credentialUids[i]!)!) });
+    }
+    clock.lap('proofs: build');
+    const errors = await writeFilesDurably(toWrite.map((w) => ({ path: w.path, text: w.text })));
+    clock.lap('proofs: write');
+    const done = toWrite.filter((_, n) => errors[n] === undefined);
+    for (let n = 0; n < done.length; n++) issueFaultPoint('after-proof');
+    journal.transaction(() => {
+      for (const w of done) journal.done(runId, w.i, w.path);
+    });
+    clock.lap('proofs: journal');
+    const failed = errors.findIndex((e) => e !== undefined);
+    if (failed >= 0) {
+      const error = errors[failed];
+      if (!isDiskFull(error)) throw error;
+      const left = indices.length - at - done.length;
+      throw diskFullError(dirname(toWrite[failed]!.path), left * Buffer.byteLength(toWrite[failed]!.text), error);
+    }
+    for (const i of round) written.push({ file: files[i]!, credential_uid: credentialUids[i]!, certificate_uid: certificateOf.get(credentialUids[i]!)!, proof: paths[i]! });
+  }
+  journal.finishRun(runId);
+  ctx.stderr(`intake: ${files.length} files; ${clock.toString()}${sender.batched ? '' : ' (single requests: the service has no batched call)'}`);
+  return { code: 0, jobUids, written, skipped: credentialUids.filter((u) => !u).length };
+}

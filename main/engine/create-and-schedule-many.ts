@@ -1,0 +1,106 @@
+/**
+ * Many create-and-schedule requests recorded in one write transaction: the bulk path of file
+ * intake (main/intake/). Each request is exactly what `createAndScheduleCredential` does — the
+ * same validation, error ids and duplicate rules — and each is still all or nothing (a
+ * savepoint of its own), but a thousand of them cost a few commits instead of a thousand.
+ */
+import { ServiceError, isServiceError } from '../../common/errors.js';
+import type { BatchOutcome } from '../../common/issuing-service.js';
+import type { CreateAndScheduleRequest } from '../../common/requests.js';
+import { isPlainObject } from '../../common/validate.js';
+import type { Credential } from '../../common/wire-types.js';
+import { parseCredentialDetails } from './credential-input.js';
+import { insertCredential, resolveReferences } from './credentials.js';
+import { inTransaction, inWriteLock } from './database.js';
+import type { StagedFile } from './file-store.js';
+import { recordUpload, stageUpload } from './files.js';
+import { cached } from './list-query.js';
+import { addToScheduledJob } from './scheduling.js';
+import type { PartnerScope } from './scope.js';
+
+/** Files staged at a time: staging reads and writes, so a few overlap; more only cost memory. */
+const STAGE_CONCURRENCY = 16;
+
+/** The most requests one call takes (the caller splits longer lists: memory stays bounded). */
+export const MAX_BATCH = 1_000;
+
+type Prepared = { error: ServiceError } | { details: ReturnType<typeof parseCredentialDetails>; staged: StagedFile | undefined };
+
+function asServiceError(error: unknown): ServiceError {
+  if (isServiceError(error)) return error;
+  return new ServiceError('internal_error', 'The credential could not be created because of an unexpected error', { cause: error });
+}
+
+async function prepare(scope: PartnerScope, request: CreateAndScheduleRequest): Promise<Prepared> {
+  try {
+    if (!isPlainObject(request)) throw new ServiceError('no_json', 'Expected the credential_details form field');
+    const file = (request as CreateAndScheduleRequest).file ?? undefined;
+    const details = parseCredentialDetails((request as CreateAndScheduleRequest).credential_details, file !== undefined);
+    return { details, staged: file === undefined ? undefined : await stageUpload(scope, file) };
+  } catch (error) {
+    return { error: asServiceError(error) };
+  }
+}
+
+/**
+ * Creates and schedules each request's credential on `engine` (null: creates it only, as
+ * upload + create would); one outcome per request, in order. An unknown engine or too many
+ * requests fail the whole call before anything is read.
+ */
+export async function createAndScheduleMany(scope: PartnerScope, engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
+  if (!Array.isArray(requests) || requests.length > MAX_BATCH) throw new ServiceError('invalid_value', `Expected an array of at most ${MAX_BATCH} requests`);
+  const target = engine === null ? null : scope.catalog.get(engine);
+  const prepared: Prepared[] = new Array(requests.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(STAGE_CONCURRENCY, requests.length) }, async () => {
+      while (next < requests.length) {
+        const i = next++;
+        prepared[i] = await prepare(scope, requests[i]!);
+      }
+    }),
+  );
+  const committed: StagedFile[] = [];
+  try {
+    return inWriteLock(scope.db, () =>
+      prepared.map((item): BatchOutcome<Credential> => {
+        if ('error' in item) return { error: item.error };
+        const { details, staged } = item;
+        try {
+          const credential = inTransaction(scope.db, () => {
+            const file = staged ? recordUpload(scope, staged, details.ignoreDuplicate) : undefined;
+            const described = file ? [file.file_type === null ? { file_hash: file.file_hash } : { file_hash: file.file_hash, file_type: file.file_type }] : [];
+            const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, file ? [file.id] : []), described);
+            if (target) addToScheduledJob(scope, target.id, [id], [credential.uid]);
+            if (staged) {
+              // The bytes go into the store as the request's last step, under the write lock
+              // (see storeThenRecord): its records are not committed without them.
+              try {
+                scope.store.commit(staged);
+              } catch (error) {
+                throw new ServiceError('internal_error', 'Could not store the uploaded file', { cause: error });
+              }
+              committed.push(staged);
+            }
+            return credential;
+          });
+          return { credential };
+        } catch (error) {
+          // The savepoint rolled this request back; bytes nothing names any more go too.
+          if (staged && !isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
+          return { error: asServiceError(error) };
+        }
+      }),
+    );
+  } catch (error) {
+    // The transaction as a whole failed (its commit: a full disk): nothing of it was recorded.
+    for (const staged of committed) if (!isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
+    throw error;
+  } finally {
+    for (const item of prepared) if (!('error' in item) && item.staged) scope.store.discard(item.staged);
+  }
+}
+
+function isReferenced(scope: PartnerScope, hash: string): boolean {
+  return cached(scope.db, 'SELECT 1 FROM files WHERE file_hash = ?').get(hash) !== undefined;
+}

@@ -1,0 +1,10 @@
+/**
+ * File intake, shared by `issue`, the watched folder, the app's drag-in and the REST upload:
+ * files read and hashed concurrently with bounded memory (one read serves hash, MIME sniff and
+ * upload), credentials created and scheduled many per write transaction on the embedded engine
+ * (concurrent single requests on a remote service), and proofs written per job.
+ */
+export { chunks, mapOrdered } from './pool.js';
+export { ByteBudget, READ_WHOLE_BYTES, readForIntake, sha256Hex, type IntakeRead } from './read-for-intake.js';
+export { IntakeSender, intakeSenderFor, type IntakeOutcome, type IntakeSenderOptions } from './sender.js';
+export { certificatesOfJob, credentialsOfJob, writeFilesDurably } from './job-proofs.js';

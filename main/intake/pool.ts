@@ -1,0 +1,57 @@
+/** Bounded concurrency for file intake: at most `limit` items at work, results in input order. */
+
+/**
+ * Maps `fn` over `items` (any iterable, read lazily) with at most `limit` calls under way and at
+ * most `limit` results waiting to be taken, yielding results in input order. Memory stays bounded
+ * whatever the number of items: the list is streamed, never held.
+ *
+ * @example for await (const read of mapOrdered(paths, 16, readForIntake)) send(read)
+ */
+export async function* mapOrdered<T, R>(items: Iterable<T> | AsyncIterable<T>, limit: number, fn: (item: T, index: number) => Promise<R>): AsyncGenerator<R> {
+  const iterator = Symbol.asyncIterator in items ? (items as AsyncIterable<T>)[Symbol.asyncIterator]() : toAsync((items as Iterable<T>)[Symbol.iterator]());
+  const window: Promise<{ value: R } | { error: unknown }>[] = [];
+  let index = 0;
+  let exhausted = false;
+  const fill = async () => {
+    while (!exhausted && window.length < limit) {
+      const next = await iterator.next();
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      const i = index++;
+      // Settled into a value or an error, so a rejection waits its turn instead of going unhandled.
+      window.push(fn(next.value, i).then((value) => ({ value }), (error: unknown) => ({ error })));
+    }
+  };
+  try {
+    await fill();
+    while (window.length > 0) {
+      const settled = await window.shift()!;
+      if ('error' in settled) throw settled.error;
+      await fill();
+      yield settled.value;
+    }
+  } finally {
+    // Stopped early (an error, or the consumer broke off): let what is under way end quietly.
+    await Promise.allSettled(window);
+    if (!exhausted) await iterator.return?.();
+  }
+}
+
+function toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
+  return { next: async () => iterator.next(), return: async () => iterator.return?.() ?? { done: true, value: undefined } };
+}
+
+/** Splits a stream of items into arrays of at most `size`. */
+export async function* chunks<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let chunk: T[] = [];
+  for await (const item of items) {
+    chunk.push(item);
+    if (chunk.length >= size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}

@@ -1,0 +1,64 @@
+/**
+ * Reading a file for intake: one read serves its hash, its MIME sniff and its upload. Small
+ * files are read whole (their bytes are what is hashed and sent); large ones are hashed as a
+ * stream and sent from disk later, so memory per file stays bounded.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+
+/** Files up to this size are read whole and sent as the bytes that were hashed. */
+export const READ_WHOLE_BYTES = 4 * 1024 * 1024;
+
+export interface IntakeRead {
+  path: string;
+  sha256: string;
+  size: number;
+  /** The bytes that were hashed, for files up to READ_WHOLE_BYTES; absent for larger ones. */
+  bytes: Buffer | undefined;
+}
+
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * A budget of bytes held in memory by reads not yet sent: a file is read whole only while the
+ * budget allows, so a run of large files is streamed instead of piling up in memory.
+ */
+export class ByteBudget {
+  private held = 0;
+  constructor(readonly limit: number) {}
+  /** Takes `size` bytes of the budget if they fit; false leaves it as it was. */
+  take(size: number): boolean {
+    if (this.held + size > this.limit) return false;
+    this.held += size;
+    return true;
+  }
+  release(size: number): void {
+    this.held = Math.max(0, this.held - size);
+  }
+}
+
+/**
+ * Reads and hashes one file (rejects with the file system's error, e.g. ENOENT). Its bytes are
+ * kept when it is small and `budget` (if any) has room for them; release them once sent.
+ */
+export async function readForIntake(path: string, budget?: ByteBudget): Promise<IntakeRead> {
+  const info = await stat(path);
+  if (info.size <= READ_WHOLE_BYTES && (budget?.take(info.size) ?? true)) {
+    const bytes = await readFile(path).catch((error: unknown) => {
+      budget?.release(info.size);
+      throw error;
+    });
+    budget?.release(info.size);
+    if (bytes.length <= READ_WHOLE_BYTES && (budget?.take(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, bytes };
+  }
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { path, sha256: hash.digest('hex'), size, bytes: undefined };
+}

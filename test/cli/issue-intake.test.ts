@@ -1,0 +1,74 @@
+/**
+ * `issue` through the shared intake, on a real engine and a real anvil: files are created and
+ * scheduled in batches (one engine call per 500 files, not one per file) and their proofs found
+ * with one certificate query per job (never one per credential). The service is the real one,
+ * with its calls counted.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IssuingService } from '../../common/issuing-service.js';
+import { IssueJournal } from '../../main/cli/issue/issue-journal.js';
+import { issueRun } from '../../main/cli/issue/issue-run.js';
+import { addIssuingPartner, makeTempDir, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
+
+let fixture: IssuingFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+function counting(service: IssuingService): { service: IssuingService; calls: Record<string, number> } {
+  const calls: Record<string, number> = {};
+  const wrapped = new Proxy(service, {
+    get(target, name: string) {
+      const value = Reflect.get(target, name) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { service: wrapped, calls };
+}
+
+describe('issue through the intake (real engine, real anvil)', () => {
+  it('1,200 files: three batched create-and-schedule calls, one certificate query for the job, every proof written, and a duplicate in the list not issued twice', async () => {
+    fixture = openIssuingEngine({ issuing: { scheduler: true, tickMs: 100 } });
+    const partner = await addIssuingPartner(fixture.engine, 'Intake University');
+    const dir = makeTempDir('proofdesk-issue-intake-');
+    const inputs = join(dir, 'in');
+    mkdirSync(inputs);
+    mkdirSync(join(dir, 'out'));
+    const files = Array.from({ length: 1_200 }, (_, i) => join(inputs, `f${i}.txt`));
+    files.forEach((f, i) => writeFileSync(f, `file number ${i}`));
+    writeFileSync(files[300]!, 'file number 3'); // the same content as f3, in the same batch: not issued twice
+
+    const { service, calls } = counting(partner.service);
+    const journal = IssueJournal.open(dir);
+    const stderr: string[] = [];
+    try {
+      const run = journal.openRun('run', 'target', Date.now());
+      const result = await issueRun(
+        service,
+        journal,
+        run.id,
+        { files, engineId: 'local', target: 'target', now: true, outDir: join(dir, 'out'), allowDuplicates: false, title: undefined, meta: {}, tags: [], expiry: undefined, links: [] },
+        { stdout: () => undefined, stderr: (line) => stderr.push(line) },
+        {},
+      );
+      expect(result.code, stderr.join('\n')).toBe(0);
+      expect(result.written).toHaveLength(1_199);
+      expect(result.skipped).toBe(1);
+    } finally {
+      journal.close();
+    }
+    expect(calls.createAndScheduleCredentials).toBe(3);
+    expect(calls.createAndScheduleCredential).toBeUndefined();
+    expect(calls.listJobCertificates).toBe(2); // two pages of 1,000
+    expect(calls.listCertificates).toBeUndefined();
+    const proof = JSON.parse(readFileSync(join(dir, 'out', 'f5.txt.proof.json'), 'utf8')) as { certificate: { credential: { title: string } } };
+    expect(proof.certificate.credential.title).toBe('f5.txt');
+  }, 120_000);
+});
