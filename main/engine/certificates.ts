@@ -141,16 +141,19 @@ interface JobProofParts {
 }
 
 // Keep the last few jobs' parts rather than reading a 100,000-leaf tree again for every download.
-const jobParts = new Map<string, JobProofParts>();
+// Per database: two data directories open in one process (the app's second machine, tests) hold
+// the same Partner and the same job ids, and must never read each other's trees or dictionaries.
+const jobParts = new WeakMap<object, Map<number, JobProofParts>>();
 
 function jobPartsOf(scope: PartnerScope, jobId: number): JobProofParts {
-  const key = `${scope.partner.id}:${jobId}`;
-  let parts = jobParts.get(key);
+  let ofDb = jobParts.get(scope.db);
+  if (!ofDb) jobParts.set(scope.db, (ofDb = new Map()));
+  let parts = ofDb.get(jobId);
   if (!parts) {
     const row = cached(scope.db, 'SELECT merkle_tree, payload_dictionary FROM jobs WHERE id = ?').get(jobId) as { merkle_tree: Buffer; payload_dictionary: Buffer | null };
     parts = { tree: deserializeMerkleTree(row.merkle_tree), dictionary: row.payload_dictionary };
-    if (jobParts.size >= 8) jobParts.delete(jobParts.keys().next().value!);
-    jobParts.set(key, parts);
+    if (ofDb.size >= 8) ofDb.delete(ofDb.keys().next().value!);
+    ofDb.set(jobId, parts);
   }
   return parts;
 }
