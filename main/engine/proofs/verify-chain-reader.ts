@@ -6,16 +6,17 @@
  */
 import type { ChainClient } from '../../chain/index.js';
 import type { ChainReader } from './verify-proof.js';
-import { batchedRevokedAt } from './verify-revocation-batch.js';
 
 /** Wraps `client` as a ChainReader. */
 export function chainReaderFor(client: ChainClient): ChainReader {
+  // Loaded on the first revocation read only: it brings viem, which `verify --offline` never needs.
+  let batched: Promise<ChainReader['revokedAt']> | undefined;
   return {
     chainId: client.chainId,
     readRegistry: (address) => client.readRegistry(address),
     issuedAt: (address, root) => client.issuedAt(address, root),
     // Many proofs verified at once ask one JSON-RPC batch, not one request each.
-    revokedAt: batchedRevokedAt(client),
+    revokedAt: async (address, hash) => (await (batched ??= import('./verify-revocation-batch.js').then((m) => m.batchedRevokedAt(client))))(address, hash),
     getReceipt: (hash) => client.getReceipt(hash),
     confirmations: (hash) => client.confirmations(hash),
     blockTimestamp: (blockNumber) => client.blockTimestamp(blockNumber),
