@@ -7,12 +7,16 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { open, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Files written between two yields to the event loop (a plain write is tens of microseconds). */
-const WRITES_PER_TURN = 64;
+/**
+ * Files written at once. Creating a file is mostly a wait in the kernel (0.1-1 ms here), and
+ * 64 in flight kept the thread pool's 4 threads busy: 2-5x the files per second of a
+ * synchronous loop or of 16 at once.
+ */
+const WRITE_CONCURRENCY = 64;
 /** Files synced at once when each is synced on its own (no syncfs here). */
 const SYNC_CONCURRENCY = 16;
 
@@ -109,20 +113,25 @@ export async function writeRound(files: readonly { path: string; text: string }[
   const errors: (unknown | undefined)[] = new Array(files.length).fill(undefined);
   const temps = files.map((f) => tempNameOf(f.path));
   const made = new Set<string>();
-  for (let i = 0; i < files.length; i++) {
-    if (i > 0 && i % WRITES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-    const dir = dirname(files[i]!.path);
-    try {
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        made.add(dir);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(WRITE_CONCURRENCY, files.length) }, async () => {
+      while (next < files.length) {
+        const i = next++;
+        const dir = dirname(files[i]!.path);
+        try {
+          if (!made.has(dir)) {
+            mkdirSync(dir, { recursive: true });
+            made.add(dir);
+          }
+          await writeFile(temps[i]!, files[i]!.text, options.mode === undefined ? undefined : { mode: options.mode });
+        } catch (error) {
+          errors[i] = withPath(error, temps[i]!);
+          removeTemp(temps[i]!);
+        }
       }
-      writeFileSync(temps[i]!, files[i]!.text, options.mode === undefined ? undefined : { mode: options.mode });
-    } catch (error) {
-      errors[i] = withPath(error, temps[i]!);
-      removeTemp(temps[i]!);
-    }
-  }
+    }),
+  );
   options.afterStep?.('written');
   const written = files.flatMap((_, i) => (errors[i] === undefined ? [i] : []));
   await syncFiles(
