@@ -13,6 +13,12 @@ import { detectMimeType } from './mime-type.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private-files.js';
 
 let syncfsWorks = process.platform === 'linux';
+/**
+ * The fewest staged files synced with one syncfs rather than one fdatasync each: starting
+ * `sync` costs the main thread ~10 ms (a fork of a large process), cheap for `issue`'s batches
+ * of 500, dear for the watched folder's few dozen (the same rule as main/intake/proof-round.ts).
+ */
+const SYNCFS_FROM = 256;
 
 /** syncfs(2) of the file system holding `folder`, through coreutils' `sync -f`. */
 function syncFileSystem(folder: string): Promise<boolean> {
@@ -104,8 +110,8 @@ export class FileStore {
 
   /**
    * Makes staged files' bytes durable in one pass, before the transaction that records them
-   * commits: on Linux one syncfs of the staging folder's file system (coreutils' `sync -f`:
-   * Node has no binding), elsewhere (or if that fails) an fdatasync per file. The renames into
+   * commits: for a large batch on Linux one syncfs of the staging folder's file system
+   * (coreutils' `sync -f`: Node has no binding), else an fdatasync per file, side by side. The renames into
    * the store that follow are journaled by the file system in order, so they are durable no
    * later than the database commit that names them (its WAL sync comes after them).
    */
@@ -120,11 +126,13 @@ export class FileStore {
 
   private async syncEach(files: readonly StagedFile[]): Promise<void> {
     if (files.length === 0) return;
-    if (syncfsWorks && (await syncFileSystem(this.tmp))) return;
-    syncfsWorks = false;
+    if (syncfsWorks && files.length >= SYNCFS_FROM) {
+      if (await syncFileSystem(this.tmp)) return;
+      syncfsWorks = false;
+    }
     let next = 0;
     await Promise.all(
-      Array.from({ length: Math.min(16, files.length) }, async () => {
+      Array.from({ length: Math.min(32, files.length) }, async () => {
         while (next < files.length) {
           const handle = await open(files[next++]!.tempPath, 'r+');
           try {

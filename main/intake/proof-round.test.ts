@@ -9,9 +9,9 @@ beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'proof-round-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('writeRound', () => {
-  it('writes every file whole under its name (folders made), in steps written → synced → renamed, leaving no temporary file', async () => {
+  it('writes every file whole under its name (folders made; 300: one syncfs on Linux), in steps written → synced → renamed, leaving no temporary file', async () => {
     const steps: RoundStep[] = [];
-    const files = Array.from({ length: 150 }, (_, i) => ({ path: join(dir, i % 2 ? 'a' : 'b/c', `${i}.proof.json`), text: `proof ${i}` }));
+    const files = Array.from({ length: 300 }, (_, i) => ({ path: join(dir, i % 2 ? 'a' : 'b/c', `${i}.proof.json`), text: `proof ${i}` }));
     const errors = await writeRound(files, { mode: 0o644, afterStep: (s) => steps.push(s) });
     expect(errors.every((e) => e === undefined)).toBe(true);
     expect(steps).toEqual(['written', 'synced', 'renamed']);
