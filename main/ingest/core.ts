@@ -24,6 +24,11 @@ export const MAX_TRIES = 5;
 
 /** Files whose proof is written and original filed at the same time (local side effects, small files). */
 const FILING_AT_ONCE = 32;
+/**
+ * Files finishing at the same time: their proofs are written as one round (one sync pass,
+ * collect-proofs.ts), so the more finish together, the fewer passes per file.
+ */
+const FINISHING_AT_ONCE = 256;
 
 /** An error of the local file system (it names a path), not of the service or the network. */
 function isLocalFailure(error: unknown): boolean {
@@ -130,7 +135,7 @@ export class IngestCore {
       take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),
       // Many at once: each waits for the journal twice, and the waits of all of them are one
       // commit (group commit), so the more files go through together, the fewer commits per file.
-      finish: new WorkQueue(FILING_AT_ONCE, (row) => this.collector.finish(row)),
+      finish: new WorkQueue(FINISHING_AT_ONCE, (row) => this.collector.finish(row)),
       file: new WorkQueue(FILING_AT_ONCE, (row) => this.filer.fileAway(row)),
     };
     this.journal = Journal.open(options.dataDir, options.journalFile);

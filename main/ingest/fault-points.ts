@@ -6,11 +6,12 @@
  *
  * - `after-uploading`: a file is journaled as uploading; its request is not sent yet.
  * - `after-create`: its credential was created and scheduled; the journal does not know yet.
+ * - `proofs-unrenamed`: a round of proof files is written and synced under temporary names, none renamed yet.
  * - `after-issued`: its proof file is written and journaled; the original is not moved yet.
  */
 export const INGEST_FAULT_ENV = 'PROOFDESK_INGEST_FAULT';
 
-export type IngestFaultPoint = 'after-uploading' | 'after-create' | 'after-issued';
+export type IngestFaultPoint = 'after-uploading' | 'after-create' | 'proofs-unrenamed' | 'after-issued';
 
 const spec = process.env[INGEST_FAULT_ENV];
 const [faultName, faultCount] = spec ? [spec.split(':')[0], Number(spec.split(':')[1] ?? 1)] : [undefined, 0];

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, posix, sep } from 'node:path';
+import { tempNameOf } from '../intake/index.js';
 
 /** The longest file name most file systems take, in bytes (ext4, APFS, NTFS in UTF-16 units). */
 export const NAME_MAX = 255;
@@ -43,15 +44,8 @@ export function fitPath(path: string, suffix = ''): string {
   return join(dirname(path), fitName(basename(path), suffix));
 }
 
-/**
- * The temporary name of a file being written: a short dotfile named for a hash of the final
- * name, so it fits whatever the final name's length, and is the same on every try (a write cut
- * short by a crash is overwritten, not left behind, when the restarted ingester writes the
- * same file again).
- */
-export function tempNameOf(path: string): string {
-  return join(dirname(path), `.${createHash('sha256').update(basename(path)).digest('hex').slice(0, 16)}.writing`);
-}
+// The temporary name of a file being written: the same as a proof round's (main/intake/).
+export { tempNameOf };
 
 /**
  * Folders this process made or found: not made again for every file, 10,000 proofs into one

@@ -78,7 +78,7 @@ const issueArgs = () => ['issue', ...files, '--now', '--out', out, '--data', dat
 
 async function expectAllProofsOk(): Promise<void> {
   expect(readdirSync(out).filter((f) => f.endsWith('.proof.json')).sort()).toEqual(files.map((f) => `${f.split('/').pop()}.proof.json`).sort());
-  expect(readdirSync(out).filter((f) => f.includes('.writing-'))).toEqual([]);
+  expect(readdirSync(out).filter((f) => f.includes('.writing'))).toEqual([]);
   for (const f of files) {
     const verified = await cli('verify', join(out, `${f.split('/').pop()}.proof.json`), '--file', f, '--data', data);
     expect(verified.out, verified.err).toContain('Result: ok');
@@ -90,6 +90,7 @@ describe('issue after a crash resumes, and issues nothing twice (real anvil, SIG
     ['PROOFDESK_ISSUE_FAULT', 'after-uploading:3', 'the 3rd file journaled as uploading, its request not sent'],
     ['PROOFDESK_ISSUE_FAULT', 'after-create:2', 'the 2nd credential created and scheduled, the journal not told'],
     ['PROOFDESK_FAULT_POINT', 'after-broadcast-issue', 'the job started and its issue transaction broadcast'],
+    ['PROOFDESK_ISSUE_FAULT', 'proofs-unrenamed', 'the job finished and a round of proofs written under temporary names'],
     ['PROOFDESK_ISSUE_FAULT', 'after-proof:2', 'the job finished and 2 proofs written'],
   ])('killed with %s=%s (%s): the same command again gives one credential, certificate and proof per file, one issue transaction', async (env, point) => {
     const crashed = await child(issueArgs(), { [env]: point });

@@ -80,7 +80,8 @@ describe('watch, killed and restarted', () => {
     for (const [fault, late] of [
       ['after-uploading:120', 'late-1'],
       ['after-create:100', 'late-2'],
-      ['after-issued:40', 'late-3'],
+      ['proofs-unrenamed:2', 'late-3'],
+      ['after-issued:40', 'late-4'],
     ] as const) {
       const result = await ended(cli(watchArgs, { [INGEST_FAULT_ENV]: fault }), 90_000);
       expect(result.signal, `${fault}: ${result.stderr}`).toBe('SIGKILL');

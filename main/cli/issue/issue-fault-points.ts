@@ -5,11 +5,12 @@
  *
  * - `after-uploading`: an item is journaled as uploading; its request is not sent yet.
  * - `after-create`: its credential was created and scheduled; the journal does not know yet.
+ * - `proofs-unrenamed`: a round of proofs is written and synced under temporary names, none renamed yet.
  * - `after-proof`: a proof file is written; the journal does not know yet.
  */
 export const ISSUE_FAULT_ENV = 'PROOFDESK_ISSUE_FAULT';
 
-export type IssueFaultPoint = 'after-uploading' | 'after-create' | 'after-proof';
+export type IssueFaultPoint = 'after-uploading' | 'after-create' | 'proofs-unrenamed' | 'after-proof';
 
 let hits = 0;
 

@@ -11,7 +11,7 @@ import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
-import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeFilesDurably, type IntakeRead } from '../../intake/index.js';
+import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from './issue-fault-points.js';
 import type { IssueJournal } from './issue-journal.js';
@@ -25,8 +25,8 @@ const CHUNK = 500;
 const READ_CONCURRENCY = 16;
 /** File bytes held in memory at most (read, not yet sent); larger runs of files go from disk. */
 const HELD_BYTES = 64 * 1024 * 1024;
-/** Proofs written per round (one journal commit each). */
-const PROOF_CHUNK = 200;
+/** Proofs written per round (one sync pass and one journal commit each). */
+const PROOF_CHUNK = 1_000;
 
 export interface IssueRunOptions {
   files: string[];
@@ -277,7 +277,10 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
       toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificateOf.get(credentialUids[i]!)!) });
     }
     clock.lap('proofs: build');
-    const errors = await writeFilesDurably(toWrite.map((w) => ({ path: w.path, text: w.text })));
+    const errors = await writeRound(toWrite, { mode: 0o644, afterStep: (step) => {
+        if (step === 'synced') issueFaultPoint('proofs-unrenamed');
+      },
+    });
     clock.lap('proofs: write');
     const done = toWrite.filter((_, n) => errors[n] === undefined);
     for (let n = 0; n < done.length; n++) issueFaultPoint('after-proof');

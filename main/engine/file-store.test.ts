@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileStore } from './file-store.js';
+
+let dir: string;
+let store: FileStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'file-store-'));
+  store = new FileStore(dir);
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sha256Hex = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+describe('FileStore staging in bulk', () => {
+  it('stages bytes in memory (hash, size, sniffed type), syncs a batch of them in one pass, then commits them under their hash', async () => {
+    const bytes = Array.from({ length: 50 }, (_, i) => Buffer.from(i === 0 ? '%PDF-1.4 zero' : `file ${i}`));
+    const staged = await Promise.all(bytes.map((data, i) => store.stage({ data, name: `f${i}.txt` })));
+    expect(staged[0]).toMatchObject({ hash: sha256Hex(bytes[0]!), size: bytes[0]!.length, fileType: 'application/pdf' });
+    expect(staged[1]!.fileType).toBe('text/plain');
+    await store.syncStaged(staged);
+    for (const s of staged) store.commit(s);
+    for (const data of bytes) expect(readFileSync(store.pathOf(sha256Hex(data)))).toEqual(data);
+    expect(readdirSync(join(dir, 'tmp'))).toHaveLength(1);
+    expect(readdirSync(join(dir, 'tmp', readdirSync(join(dir, 'tmp'))[0]!))).toEqual([]);
+  });
+
+  it('folders removed by hand meanwhile (its staging folder, a shard of the store) are made again, not made per file', async () => {
+    const a = Buffer.from('first');
+    store.commit(await store.stage({ data: a }));
+    rmSync(join(dir, 'files', sha256Hex(a).slice(0, 2)), { recursive: true });
+    rmSync(join(dir, 'tmp'), { recursive: true });
+    const again = await store.stage({ data: a });
+    await store.syncStaged([again]);
+    store.commit(again);
+    expect(existsSync(store.pathOf(sha256Hex(a)))).toBe(true);
+  });
+});
