@@ -1,31 +1,16 @@
 import { diskFullError, isDiskFull } from './disk-full.js';
 import { createHash, randomUUID } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { open, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../../common/errors.js';
 import { isProcessAlive } from '../chain/index.js';
 import type { UploadSource } from '../../common/requests.js';
+import { syncFiles } from '../durable/sync-files.js';
 import { detectMimeType } from './mime-type.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private-files.js';
-
-let syncfsWorks = process.platform === 'linux';
-/**
- * The fewest staged files synced with one syncfs rather than one fdatasync each: starting
- * `sync` costs the main thread ~10 ms (a fork of a large process), cheap for `issue`'s batches
- * of 500, dear for the watched folder's few dozen (the same rule as main/intake/proof-round.ts).
- */
-const SYNCFS_FROM = 256;
-
-/** syncfs(2) of the file system holding `folder`, through coreutils' `sync -f`. */
-function syncFileSystem(folder: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    execFile('sync', ['-f', folder], { timeout: 120_000 }, (error) => resolve(error === null));
-  });
-}
 
 /** An upload written to a temporary file and hashed, not yet part of the store. */
 export interface StagedFile {
@@ -125,24 +110,10 @@ export class FileStore {
   }
 
   private async syncEach(files: readonly StagedFile[]): Promise<void> {
-    if (files.length === 0) return;
-    if (syncfsWorks && files.length >= SYNCFS_FROM) {
-      if (await syncFileSystem(this.tmp)) return;
-      syncfsWorks = false;
-    }
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(32, files.length) }, async () => {
-        while (next < files.length) {
-          const handle = await open(files[next++]!.tempPath, 'r+');
-          try {
-            await handle.datasync();
-          } finally {
-            await handle.close();
-          }
-        }
-      }),
-    );
+    const errors: unknown[] = [];
+    await syncFiles(files.map((f) => f.tempPath), errors);
+    const failed = errors.find((e) => e !== undefined);
+    if (failed !== undefined) throw failed;
   }
 
   /** Removes this store's staging folder (uploads in flight are abandoned). */

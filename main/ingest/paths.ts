@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, posix, sep } from 'node:path';
 import { tempNameOf } from '../intake/index.js';
+import { withPath } from '../durable/sync-files.js';
 
 /** The longest file name most file systems take, in bytes (ext4, APFS, NTFS in UTF-16 units). */
 export const NAME_MAX = 255;
@@ -91,12 +92,6 @@ export async function writeAtomic(path: string, data: string, inside?: string): 
   }
 }
 
-/** An error of a write names no path (ENOSPC from write(2)): it is given the file's, to tell which disk is full. */
-function withPath(error: unknown, path: string): unknown {
-  const e = error as NodeJS.ErrnoException;
-  if (typeof e?.code === 'string' && e.path === undefined) e.path = path;
-  return error;
-}
 
 /**
  * Refuses a folder whose real path is not inside `inside` (a real path): it leads out through

@@ -5,11 +5,11 @@
  * A kill at any point leaves, for each file, either no file under its name or the whole of it
  * (a leftover temporary file has a fixed name per final name: the next try overwrites it).
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { syncFiles, withPath } from '../durable/sync-files.js';
 
 /**
  * Files written at once. Creating a file is mostly a wait in the kernel (0.1-1 ms here), and
@@ -17,15 +17,6 @@ import { basename, dirname, join } from 'node:path';
  * synchronous loop or of 16 at once.
  */
 const WRITE_CONCURRENCY = 64;
-/** Files synced at once when each is synced on its own. */
-const SYNC_CONCURRENCY = 32;
-/**
- * The fewest files synced with one syncfs rather than one fdatasync each: starting `sync`
- * costs the main thread ~10 ms (a fork of a large process), cheap for a round of a thousand
- * files, dear for a few dozen (the watched folder's rounds were 2x slower with it).
- */
-export const SYNCFS_FROM = 256;
-
 /**
  * The temporary name of a file being written: a short dotfile named for a hash of the final
  * name, so it fits whatever the final name's length, and is the same on every try (a write cut
@@ -35,13 +26,6 @@ export function tempNameOf(path: string): string {
   return join(dirname(path), `.${createHash('sha256').update(basename(path)).digest('hex').slice(0, 16)}.writing`);
 }
 
-/** An error of a write names no path (ENOSPC from write(2)): it is given the file's, to tell which disk is full. */
-function withPath(error: unknown, path: string): unknown {
-  const e = error as NodeJS.ErrnoException;
-  if (typeof e?.code === 'string' && e.path === undefined) e.path = path;
-  return error;
-}
-
 /** Removes a temporary file if it is there (its folder may be gone or not be a folder). */
 function removeTemp(path: string): void {
   try {
@@ -49,50 +33,6 @@ function removeTemp(path: string): void {
   } catch {
     // Nothing could have been written there either.
   }
-}
-
-let syncfsWorks = process.platform === 'linux';
-
-/** syncfs(2) of the file systems holding `folders`, through coreutils' `sync -f` (Node has no binding). */
-function syncFileSystems(folders: string[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    execFile('sync', ['-f', ...folders], { timeout: 120_000 }, (error) => resolve(error === null));
-  });
-}
-
-async function syncEach(paths: string[], errors: (unknown | undefined)[], indices: number[]): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(SYNC_CONCURRENCY, paths.length) }, async () => {
-      while (next < paths.length) {
-        const n = next++;
-        try {
-          const handle = await open(paths[n]!, 'r+');
-          try {
-            await handle.datasync();
-          } finally {
-            await handle.close();
-          }
-        } catch (error) {
-          errors[indices[n]!] = withPath(error, paths[n]!);
-        }
-      }
-    }),
-  );
-}
-
-/**
- * Makes written files' data durable: for many files on Linux one syncfs per file system for
- * the whole round (one flush instead of a journal commit per file); for fewer, elsewhere, or if
- * that fails, each file's fdatasync (in the thread pool, side by side). A file whose sync failed gets its error in `errors`.
- */
-export async function syncFiles(paths: string[], errors: (unknown | undefined)[] = [], indices: number[] = paths.map((_, i) => i)): Promise<void> {
-  if (paths.length === 0) return;
-  if (syncfsWorks && paths.length >= SYNCFS_FROM) {
-    if (await syncFileSystems([...new Set(paths.map((p) => dirname(p)))])) return;
-    syncfsWorks = false;
-  }
-  await syncEach(paths, errors, indices);
 }
 
 /** Syncs each folder once (the renames into it live there). */
