@@ -19,6 +19,7 @@ import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offlin
 import { verifyChecked, type ProofCore, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
 import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
+import { takeReceived } from '../../workspace/verify/received-proofs.js';
 import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
 
 export function emptyCounts(): Record<VerificationStatus, number> {
@@ -155,7 +156,8 @@ export class VerifyRun {
 
     const { run, close } = this.chains(drop.proofs.length);
     try {
-      const outcome = run.checkAll(drop.proofs.map((file) => ({ path: file.path })));
+      // In the browser the bridge just received these files: they are checked from its bytes, not read back.
+      const outcome = run.checkAll(drop.proofs.map((file) => ({ path: file.path, bytes: takeReceived(file.path) })));
       await run.each(
         drop.proofs.length,
         async (i) => {

@@ -50,8 +50,8 @@ export class OfflinePool {
   private nextId = 0;
   private nextWorker = 0;
 
-  /** `size` workers: by default one per core but one, which the main thread keeps for the chain reads and results. */
-  constructor(readonly size = Math.max(1, availableParallelism() - 1)) {
+  /** `size` workers: by default one per core (the main thread mostly waits on the chain meanwhile). */
+  constructor(readonly size = Math.max(1, availableParallelism())) {
     const { entry, eval: isEval } = workerEntry();
     for (let i = 0; i < size; i++) {
       const worker = new Worker(entry, isEval ? { eval: true } : {});

@@ -6,11 +6,11 @@
  * it on the calling thread. Either way the steps then run through verifyChecked with these
  * values, so the results are those of verifyProof.
  */
-import { isServiceError } from '../../../common/errors.js';
+import { isServiceError, ServiceError } from '../../../common/errors.js';
 import type { ProofFile } from './proof-file.js';
 import { offlineChecksOf, type OfflineChecks, type ProofCore } from './verify-proof.js';
 import { validateProofFile } from './verify-proof-shape.js';
-import { parseProofText, readProofFile } from './verify-read-proof.js';
+import { MAX_PROOF_FILE_BYTES, parseProofText, readProofFile } from './verify-read-proof.js';
 
 /** A proof to check: a file by its path, or bytes already in memory (named by `path` in messages). */
 export type OfflineInput = { path: string; bytes?: Uint8Array };
@@ -58,11 +58,17 @@ function coreOf(p: ProofFile): ProofCore {
   };
 }
 
+/** Bytes received for a file, parsed as readProofFile parses the file (its size limit too). */
+function parseBytes(bytes: Uint8Array, path: string): unknown {
+  if (bytes.length > MAX_PROOF_FILE_BYTES) throw new ServiceError('invalid_value', `${path} is ${bytes.length} bytes; a proof file is at most ${MAX_PROOF_FILE_BYTES} bytes, so this is not one`);
+  return parseProofText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), path);
+}
+
 /** Reads and checks one proof offline (synchronously: a worker does many in a row). */
 export function checkOffline(input: OfflineInput): OfflineOutcome {
   let parsed: unknown;
   try {
-    parsed = input.bytes ? parseProofText(Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength), input.path) : readProofFile(input.path);
+    parsed = input.bytes ? parseBytes(input.bytes, input.path) : readProofFile(input.path);
   } catch (error) {
     if (!isServiceError(error)) throw error;
     return { kind: 'unreadable', reason: error.message };
