@@ -49,6 +49,8 @@ export class OfflinePool {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private nextWorker = 0;
+  /** Why a worker died: every check after it is refused with it (none would be answered). */
+  private failure: Error | undefined;
 
   /** `size` workers: by default one per core (the main thread mostly waits on the chain meanwhile). */
   constructor(readonly size = Math.max(1, availableParallelism())) {
@@ -63,6 +65,7 @@ export class OfflinePool {
         else waiting?.reject(new Error(`Checking proofs failed: ${error}`));
       });
       worker.on('error', (error) => {
+        this.failure ??= error;
         for (const [id, waiting] of this.pending) {
           this.pending.delete(id);
           waiting.reject(error);
@@ -75,6 +78,7 @@ export class OfflinePool {
   /** The outcomes of `inputs`, in order, from the next worker. */
   check(inputs: OfflineInput[]): Promise<OfflineOutcome[]> {
     return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
       this.workers[this.nextWorker++ % this.workers.length]!.postMessage({ id, inputs });

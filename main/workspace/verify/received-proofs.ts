@@ -12,7 +12,7 @@
  * The workers are started with the first proof and stopped after IDLE_MS without one.
  */
 import { sep } from 'node:path';
-import type { OfflineInput, OfflineOutcome } from '../../engine/proofs/verify-offline.js';
+import { checkOffline, type OfflineInput, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
 import { OfflinePool } from '../../engine/proofs/verify-offline-pool.js';
 import { MAX_PROOF_FILE_BYTES } from '../../engine/proofs/verify-read-proof.js';
 
@@ -31,9 +31,14 @@ function send(): void {
   const batch = pending;
   pending = [];
   if (batch.length === 0) return;
-  pool ??= new OfflinePool();
-  const outcomes = pool.check(batch.map((b) => b.input));
-  batch.forEach((b, i) => b.settle(outcomes.then((all) => all[i]!)));
+  const used = (pool ??= new OfflinePool());
+  const outcomes = used.check(batch.map((b) => b.input));
+  // A worker that died is replaced, and its proofs are checked here instead (the same outcome).
+  outcomes.catch(() => {
+    if (pool === used) pool = undefined;
+    void used.close();
+  });
+  batch.forEach((b, i) => b.settle(outcomes.then((all) => all[i]!, () => checkOffline(b.input))));
   clearTimeout(idle);
   idle = setTimeout(() => {
     void pool?.close();
