@@ -31,7 +31,8 @@ function send(): void {
   const batch = pending;
   pending = [];
   if (batch.length === 0) return;
-  const used = (pool ??= new OfflinePool());
+  // One worker: during an upload the browser reading the files and the bridge need the other core.
+  const used = (pool ??= new OfflinePool(1));
   const outcomes = used.check(batch.map((b) => b.input));
   // A worker that died is replaced, and its proofs are checked here instead (the same outcome).
   outcomes.catch(() => {
