@@ -29,7 +29,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: resolve(root, 'out/main'),
-      lib: { entry: resolve(root, 'main/app/index.ts'), formats: ['es'], fileName: () => 'index.js' },
+      // The proof-checking worker of Verify is an entry of its own, found beside index.js
+      // (main/engine/proofs/verify-offline-pool.ts).
+      lib: {
+        entry: { index: resolve(root, 'main/app/index.ts'), 'verify-offline-worker': resolve(root, 'main/engine/proofs/verify-offline-worker.ts') },
+        formats: ['es'],
+        fileName: (_format, name) => `${name}.js`,
+      },
       // Dependencies stay in node_modules (packaged by electron-builder); natives must, since
       // they are rebuilt for Electron's ABI and cannot be bundled.
       externalizeDeps: { include: ['better-sqlite3'] },

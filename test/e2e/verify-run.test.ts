@@ -13,6 +13,7 @@ import type { TaskInfo } from '../../common/tasks.js';
 import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { createAppContext, type AppContext } from '../../main/app/app-context.js';
 import { createIpcHandlers, invokeIpcHandler, type IpcHandlers } from '../../main/app/ipc-handlers.js';
+import { startWebBridge } from '../../main/app/web-bridge.js';
 import { addIssuingPartner, issueNowAndFinish, makeTempDir, openIssuingEngine, sleep, type IssuingFixture, type IssuingPartner } from '../support/issuing-fixture.js';
 
 let fixture: IssuingFixture;
@@ -187,5 +188,25 @@ describe('verify handlers', () => {
     expect(after.done).toBeLessThan(400);
     const page = await handlers['verify:rows'](summary.run_id, { offset: 0, limit: 1000, failures_only: false });
     expect(page.total).toBe(after.done);
+  }, 60_000);
+
+  it('a folder uploaded through the browser bridge is verified from the bytes it received, not read back from its files', async () => {
+    const renderer = makeTempDir('proofdesk-verify-renderer-');
+    writeFileSync(join(renderer, 'index.html'), '<html><head></head><body></body></html>');
+    const bridge = await startWebBridge({ handlers, rendererDir: renderer, uploadsParent: makeTempDir('proofdesk-verify-uploads-') });
+    try {
+      const text = await partner.service.downloadCertificate(uids.meta!);
+      const files = Array.from({ length: 80 }, (_, i) => ({ path: `proofs/p${i}.proof.json`, text }));
+      const body = Buffer.concat(files.flatMap((f) => [Buffer.from(`${JSON.stringify({ path: f.path, size: Buffer.byteLength(f.text) })}\n`), Buffer.from(f.text)]));
+      const response = await fetch(new URL('/upload/3f0c2a1e-9b41-4c55-8a2e-6f1d2c3b4a5e', bridge.url), { method: 'POST', body, headers: { 'content-type': 'application/x-proofdesk-files' } });
+      const { tops } = (await response.json()) as { tops: string[] };
+      // The files on disk are not what verifying reads: garbage there changes nothing.
+      for (let i = 0; i < 80; i++) writeFileSync(join(tops[0]!, `p${i}.proof.json`), 'not what was uploaded');
+      const { rows } = await verify([tops[0]!]);
+      expect(rows).toHaveLength(80);
+      expect(new Set(rows.map((r) => r.result))).toEqual(new Set(['ok']));
+    } finally {
+      await bridge.close();
+    }
   }, 60_000);
 });

@@ -20,6 +20,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../../../common/errors.js';
 import { forgetWrittenHashes, rememberWrittenHash } from '../../workspace/bringing-in/stage-files.js';
+import { forgetReceived, rememberReceived } from '../../workspace/verify/received-proofs.js';
 
 /** Largest single upload (a diploma scan is far smaller). */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -95,6 +96,7 @@ export function createUploadRoute(parent = tmpdir()): UploadRoute {
           const dir = join(root, batch);
           await rm(dir, { recursive: true, force: true });
           forgetWrittenHashes(dir);
+          forgetReceived(dir);
         }
         answer(response, { removed: true });
         return true;
@@ -124,6 +126,7 @@ export function createUploadRoute(parent = tmpdir()): UploadRoute {
       if (root) {
         rmSync(root, { recursive: true, force: true });
         forgetWrittenHashes(root);
+        forgetReceived(root);
       }
       root = null;
     },
@@ -212,6 +215,8 @@ async function receiveFramed(request: IncomingMessage, batchDir: string, isCance
     const target = targets[i]!;
     writeFileSync(target, bytes, { mode: 0o600 });
     rememberWrittenHash(target, createHash('sha256').update(bytes).digest('hex'), bytes.length);
+    // A Verify drop then checks the proofs from these bytes instead of reading the files back.
+    rememberReceived(target, bytes);
   }
   return files.map(({ rel }) => join(batchDir, rel[0]!));
 }

@@ -11,12 +11,15 @@ import { isServiceError } from '../../../common/errors.js';
 import type { UnmatchedOriginal, VerifiedCredential, VerifyRow, VerifyRunSummary } from '../../../common/ipc/verify.js';
 import type { TaskContext } from '../../../common/tasks.js';
 import { VERIFICATION_STATUSES, type VerificationResult, type VerificationStatus } from '../../../common/wire-types.js';
-import { readProofFile } from '../../cli/verify/read-proof.js';
 import { VerifyChains } from '../../cli/verify/verify-chains.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import type { ProofFile } from '../../engine/proofs/proof-file.js';
 import { openVerifyingRun, type VerifyingRun } from '../../engine/proofs/verify-many.js';
-import { verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
+import { verifyChecked, type ProofCore, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
+import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
+import { takeReceived } from '../../workspace/verify/received-proofs.js';
 import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
 
 export function emptyCounts(): Record<VerificationStatus, number> {
@@ -92,7 +95,8 @@ export class VerifyRun {
   readonly id = randomUUID();
   readonly rows: VerifyRow[] = [];
   readonly results: (VerificationResult | null)[] = [];
-  readonly proofs: (ProofFile | null)[] = [];
+  /** Each verified row's file (its proof is read again for the detail), null for the others. */
+  private readonly files: (DroppedFile | null)[] = [];
   /** Indices of the rows that are not ok, for the failures filter. */
   readonly failures: number[] = [];
   readonly counts = emptyCounts();
@@ -150,17 +154,24 @@ export class VerifyRun {
     }
     const used = new Set<string>();
 
-    const { run, close } = this.chains(drop.proofs.length);
+    // In the browser the bridge received these files and has been checking them since: taken
+    // from there, not read back. The others are checked now (on the run's workers when many).
+    const early = drop.proofs.map((file) => takeReceived(file.path));
+    const rest = drop.proofs.flatMap((file, i) => (early[i] ? [] : [i]));
+    const { run, close } = this.chains(rest.length);
     try {
+      const later = run.checkAll(rest.map((i) => ({ path: drop.proofs[i]!.path })));
+      const position = new Map(rest.map((i, k) => [i, k]));
+      const outcome = (i: number) => early[i] ?? later(position.get(i)!);
       await run.each(
         drop.proofs.length,
         async (i) => {
           const file = drop.proofs[i]!;
-          await this.verifyOne(file, run.options, (proof) => {
+          await this.verifyOne(file, await outcome(i), run.options, (fileHashes) => {
             const wanted = originalNameOf(file.name);
             const named = wanted === null ? undefined : (byName.get(wanted) ?? byBase.get(wanted.split('/').pop()!) ?? undefined);
             if (named) return { original: named, by: 'name' as const };
-            const hashed = proof?.certificate.credential.files.map((f) => byHash.get(f.file_hash)).find((o) => o !== undefined);
+            const hashed = fileHashes?.map((h) => byHash.get(h)).find((o) => o !== undefined);
             return hashed ? { original: hashed, by: 'hash' as const } : null;
           }, used);
           task.progress(this.rows.length);
@@ -175,36 +186,34 @@ export class VerifyRun {
 
   private async verifyOne(
     file: DroppedFile,
+    outcome: OfflineOutcome,
     options: VerifyOptions,
-    match: (proof: ProofFile | null) => { original: DroppedFile; by: 'name' | 'hash' } | null,
+    match: (fileHashes: string[] | null) => { original: DroppedFile; by: 'name' | 'hash' } | null,
     used: Set<string>,
   ): Promise<void> {
-    let proof: ProofFile | null = null;
+    let proof: ProofCore | null = null;
     let result: VerificationResult | null = null;
     let reason = '';
-    const found = (() => {
-      try {
-        proof = readProofFile(file.path) as ProofFile;
-      } catch (error) {
-        if (!isServiceError(error)) throw error;
-        // The reader names the file by its path; the row already names it (and a temp path means nothing).
-        const text = error.message.split(file.path).join('this file');
-        reason = text.startsWith('this file is not a proof file: ') ? `Not a proof file: ${text.slice('this file is not a proof file: '.length)}` : `Not a proof file: ${text}`;
-        return null;
-      }
-      return match(isProofShaped(proof) ? proof : null);
-    })();
-    if (found) used.add(found.original.name);
-    if (reason === '') {
-      try {
-        result = await verifyProof(proof, { ...options, originalFileHash: found ? this.originalHashes.get(found.original.name) : undefined });
-      } catch (error) {
-        if (!isServiceError(error)) throw error;
-        reason = error.message;
-        proof = null;
+    let found: { original: DroppedFile; by: 'name' | 'hash' } | null = null;
+    if (outcome.kind === 'unreadable') {
+      // The reader names the file by its path; the row already names it (and a temp path means nothing).
+      const text = outcome.reason.split(file.path).join('this file');
+      reason = text.startsWith('this file is not a proof file: ') ? `Not a proof file: ${text.slice('this file is not a proof file: '.length)}` : `Not a proof file: ${text}`;
+    } else {
+      found = match(outcome.kind === 'checked' ? outcome.core.certificate.credential.files.map((f) => f.file_hash) : outcome.fileHashes);
+      if (found) used.add(found.original.name);
+      if (outcome.kind === 'invalid') reason = outcome.reason;
+      else {
+        try {
+          result = await verifyChecked(outcome.core, checksOf(outcome), { ...options, originalFileHash: found ? this.originalHashes.get(found.original.name) : undefined });
+          proof = outcome.core;
+        } catch (error) {
+          if (!isServiceError(error)) throw error;
+          reason = error.message;
+        }
       }
     }
-    const certificate = (proof as ProofFile | null)?.certificate;
+    const certificate = proof?.certificate;
     const worst = result ? worstStep(result) : { step: '', reason };
     const row: VerifyRow = {
       index: this.rows.length,
@@ -214,17 +223,32 @@ export class VerifyRun {
       certificate_uid: certificate?.uid ?? '',
       title: certificate?.credential.title ?? '',
       issuer: certificate?.partner.name ?? '',
-      engine: (proof as ProofFile | null)?.chain.engine ?? '',
+      engine: proof?.chain.engine ?? '',
       result: result?.result.status ?? 'error',
       step: worst.step,
       reason: worst.reason,
     };
     this.rows.push(row);
     this.results.push(result);
-    this.proofs.push(result ? proof : null);
+    this.files.push(result ? file : null);
     this.counts[row.result]++;
     this.summary.done = this.rows.length;
     if (row.result !== 'ok') this.failures.push(row.index);
+  }
+
+  /**
+   * The proof of a verified row, read again for its detail (the run keeps only what its rows
+   * need); null when the row is not a verified proof or its file is gone or changed since.
+   */
+  proofOf(index: number): ProofFile | null {
+    const file = this.files[index];
+    if (!file) return null;
+    try {
+      const proof = validateProofFile(readProofFile(file.path));
+      return proof.leaf === this.results[index]?.verification.certificate.description.expected_hash ? proof : null;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -258,7 +282,3 @@ export class VerifyRun {
   }
 }
 
-function isProofShaped(value: unknown): value is ProofFile {
-  const v = value as { certificate?: { credential?: { files?: unknown } } } | null;
-  return typeof v === 'object' && v !== null && Array.isArray(v.certificate?.credential?.files) && v.certificate.credential.files.every((f) => typeof f === 'object' && f !== null);
-}

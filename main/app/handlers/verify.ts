@@ -72,7 +72,7 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
       const run = runOf(runId);
       const row = run.rows[index];
       if (!row) throw new ServiceError('not_found', `Row ${index + 1} is not in this run.`);
-      const proof = run.proofs[index] ?? null;
+      const proof = run.proofOf(index);
       const result = run.results[index] ?? null;
       const steps = result
         ? STEP_ORDER.map((key) => {

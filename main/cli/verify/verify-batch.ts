@@ -5,13 +5,12 @@
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isServiceError } from '../../../common/errors.js';
 import type { VerificationResult } from '../../../common/wire-types.js';
 import { openVerifyingRun } from '../../engine/proofs/verify-many.js';
-import { verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
+import { verifyChecked, verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
-import { readProofFile } from './read-proof.js';
 import { renderResult } from './render.js';
 import { VerifyChains, type VerifyChainsOptions } from './verify-chains.js';
 
@@ -71,15 +70,10 @@ function rowOf(path: string, proof: unknown, result: VerificationResult): BatchR
   return { path, certificate_uid: typeof uid === 'string' ? uid : '', result: result.result.status, step: worst?.name ?? '', reason: typeof reason === 'string' ? reason : '' };
 }
 
-async function verifyPath(path: string, options: VerifyOptions): Promise<BatchRow> {
-  let proof: unknown;
-  try {
-    proof = readProofFile(path);
-    return rowOf(path, proof, await verifyProof(proof, options));
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    return { path, certificate_uid: '', result: 'unreadable', step: '', reason: error.message };
-  }
+async function verifyOutcome(path: string, outcome: OfflineOutcome, options: VerifyOptions): Promise<BatchRow> {
+  // As readProofFile and verifyProof would have thrown: the file is not a proof.
+  if (outcome.kind !== 'checked') return { path, certificate_uid: '', result: 'unreadable', step: '', reason: outcome.reason };
+  return rowOf(path, outcome.core, await verifyChecked(outcome.core, checksOf(outcome), options));
 }
 
 /** RFC 4180 field: quoted when it holds a comma, quote or line break; formula-leading text defused. */
@@ -101,8 +95,9 @@ export async function verifyBatch(args: string[], options: VerifyChainsOptions &
   const rows: BatchRow[] = new Array(paths.length);
   const started = process.hrtime.bigint();
   try {
+    const outcome = run.checkAll(paths.map((path) => ({ path })));
     await run.each(paths.length, async (i) => {
-      rows[i] = await verifyPath(paths[i]!, run.options);
+      rows[i] = await verifyOutcome(paths[i]!, await outcome(i), run.options);
     });
   } finally {
     await Promise.all([chains.close(), run.close()]);

@@ -2,24 +2,36 @@
  * The one way to verify many proofs in one process, for the CLI's `verify PROOF... | DIR` and
  * the app's Verify view: the chains asked once per engine and chain id, every chain read that
  * proofs share (registry, root, transaction, block) asked once per run, the per-leaf revocation
- * reads sent in JSON-RPC batches (verify-chain-reader), the Ed25519 signatures checked on worker
- * threads in packed batches, and many proofs in flight at once so that all of it overlaps.
- * Each proof is still verified by verifyProof, step by step: the results are those of one proof
- * verified alone.
+ * reads sent in JSON-RPC batches (verify-chain-reader), everything offline (reading, parsing,
+ * shape, leaf hash, Merkle path, Ed25519) done on worker threads in batches ahead of the chain
+ * steps (verify-offline-pool), and many proofs in flight at once so that all of it overlaps.
+ * Each proof still goes through the six steps of verifyChecked, the code of verifyProof: the
+ * results are those of one proof verified alone.
  */
-import { SignaturePool } from './verify-signature-pool.js';
+import { checkOffline, type OfflineInput, type OfflineOutcome } from './verify-offline.js';
+import { OfflinePool } from './verify-offline-pool.js';
 import type { ChainReader, ChainUnavailable, VerifyOptions } from './verify-proof.js';
 
-/** Proofs in flight at once: overlaps chain round trips and keeps the signature workers busy. */
+/** Proofs in flight at once: overlaps chain round trips. */
 export const VERIFY_CONCURRENCY = 128;
-/** From this many proofs the signatures go to worker threads (fewer are quicker on this thread). */
-export const SIGNATURE_POOL_FROM = 64;
+/** From this many proofs the offline checks go to worker threads (fewer are quicker on this thread). */
+export const OFFLINE_POOL_FROM = 64;
+/** Proofs per message to a worker: few messages, and the first results come soon. */
+export const OFFLINE_BATCH = 100;
+/** Batches given to each worker at once: it starts the next while the answer of one travels. */
+const BATCHES_PER_WORKER = 2;
 
 export interface VerifyingRun {
   /** The options to verify each proof of the run with (chains cached, signatures pooled). */
   options: VerifyOptions;
   /** Calls `work` for indices 0..count-1, VERIFY_CONCURRENCY at a time, until done or `signal` aborts. */
   each(count: number, work: (index: number) => Promise<void>, signal?: { readonly aborted: boolean }): Promise<void>;
+  /**
+   * Starts checking `inputs` offline, in order, in batches (on worker threads for a large run);
+   * answers each one's outcome by index. Ask for them in about that order: a proof's outcome is
+   * ready when the batches before it are.
+   */
+  checkAll(inputs: readonly OfflineInput[]): (index: number) => Promise<OfflineOutcome>;
   close(): Promise<void>;
 }
 
@@ -28,14 +40,14 @@ export interface VerifyingRun {
  *
  * @example
  * const run = openVerifyingRun(chains.verifyOptions(), paths.length);
- * try { await run.each(paths.length, async (i) => void (results[i] = await verifyProof(read(paths[i]), run.options))); } finally { await run.close(); }
+ * const outcome = run.checkAll(paths.map((path) => ({ path })));
+ * try { await run.each(paths.length, async (i) => void (results[i] = await verifyOutcome(await outcome(i), run.options))); } finally { await run.close(); }
  */
 export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingRun {
-  const pool = count >= SIGNATURE_POOL_FROM ? new SignaturePool() : undefined;
+  const pool = count >= OFFLINE_POOL_FROM ? new OfflinePool() : undefined;
   const readers = new Map<string, Promise<ChainReader | ChainUnavailable | undefined>>();
   const options: VerifyOptions = {
     ...base,
-    checkSignature: pool?.check ?? base.checkSignature,
     chainFor: (engine, chainId) => {
       const key = `${engine}:${chainId}`;
       let reader = readers.get(key);
@@ -56,6 +68,29 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
         while (next < total && !signal?.aborted) await work(next++);
       };
       await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, total) }, lane));
+    },
+    checkAll(inputs) {
+      if (!pool) return (index) => (index < inputs.length ? Promise.resolve().then(() => checkOffline(inputs[index]!)) : Promise.reject(new RangeError(`No proof ${index}`)));
+      const batches: Promise<OfflineOutcome[]>[] = [];
+      const starters: (() => void)[] = [];
+      for (let at = 0; at < inputs.length; at += OFFLINE_BATCH) {
+        const slice = inputs.slice(at, at + OFFLINE_BATCH);
+        // Each batch goes out when the batch BATCHES_PER_WORKER × workers before it is back.
+        const batch = new Promise<void>((start) => starters.push(start)).then(() => pool.check(slice));
+        // A run cancelled (or failed) before asking for a batch leaves it unread: not an unhandled rejection.
+        batch.catch(() => undefined);
+        batches.push(batch);
+      }
+      const inFlight = Math.min(starters.length, pool.size * BATCHES_PER_WORKER);
+      for (let b = 0; b < starters.length; b++) {
+        if (b < inFlight) starters[b]!();
+        else void batches[b - inFlight]!.finally(() => starters[b]!()).catch(() => undefined);
+      }
+      return async (index) => {
+        const batch = batches[Math.floor(index / OFFLINE_BATCH)];
+        if (!batch) throw new RangeError(`No proof ${index}`);
+        return (await batch)[index % OFFLINE_BATCH]!;
+      };
     },
     close: async () => void (await pool?.close()),
   };

@@ -189,13 +189,60 @@ export function resultStatus(verification: Record<VerificationStepKey, Verificat
  */
 export async function verifyProof(proof: unknown, options: VerifyOptions): Promise<VerificationResult> {
   const p = validateProofFile(proof);
+  return verifyChecked(p, offlineChecksOf(p, options.checkSignature), options);
+}
+
+/**
+ * The parts of a proof file the six steps read once its offline computations are done: what
+ * verifying many proofs hands back from a worker thread (verify-offline-worker.ts), far smaller
+ * than the proof (no metadata, no Merkle path). A ProofFile is one.
+ */
+export interface ProofCore {
+  certificate: {
+    uid: string;
+    partner: { name: string; address: string };
+    engine: { id: string; chain_id: number };
+    credential: { title: string; expiry_date: string | null; files: { file_hash: string }[] };
+  };
+  issued_date: string;
+  leaf: string;
+  root: string;
+  chain: ProofFile['chain'];
+  issuer: ProofFile['issuer'];
+}
+
+/**
+ * The offline computations of the steps: the certificate's leaf (hex), the root its Merkle path
+ * leads to (hex), and whether the issuer's signature holds. Each may throw (the step is then
+ * `error` with the message). Computed here on first use, or handed in already done.
+ */
+export interface OfflineChecks {
+  leaf(): string;
+  certificateRoot(): string;
+  signature(): boolean | Promise<boolean>;
+}
+
+/** The offline computations of `p`, each done on first use (on this thread; the signature by `check`). */
+export function offlineChecksOf(p: ProofFile, check: VerifyOptions['checkSignature'] = verifySignature): OfflineChecks {
+  return {
+    leaf: () => leafOf(p.certificate).toString('hex'),
+    certificateRoot: () => rootFromPath(Buffer.from(p.leaf, 'hex'), p.merkle_path.map((h) => Buffer.from(h, 'hex'))).toString('hex'),
+    signature: () => check(p.issuer.public_key, Buffer.from(p.leaf, 'hex'), Buffer.from(p.issuer.signature, 'hex')),
+  };
+}
+
+/**
+ * The six steps of a proof already checked for shape (validateProofFile), with its offline
+ * computations `checks`. verifyProof is this with the checks done on this thread.
+ */
+export async function verifyChecked(p: ProofCore, checks: OfflineChecks, options: VerifyOptions): Promise<VerificationResult> {
   const original = options.originalFileHash;
   if (original !== undefined && (typeof original !== 'string' || !SHA256_ANY_CASE.test(original))) {
     throw new ServiceError('invalid_value', 'The original file hash must be a SHA-256 hash as 64 hex digits');
   }
   const originalHash = original?.toLowerCase();
   const now = (options.now ?? (() => new Date()))();
-  const steps = defineSteps(p, options, originalHash, now);
+  const steps = defineSteps(p, checks, options, originalHash, now);
 
   const verification = {} as Record<VerificationStepKey, VerificationStep>;
   let stopped = false;
@@ -224,7 +271,7 @@ export async function verifyProof(proof: unknown, options: VerifyOptions): Promi
   return { verification, result: { status: resultStatus(verification), timestamp: now.toISOString() } };
 }
 
-function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string | undefined, now: Date): { [K in VerificationStepKey]: StepDefinition<unknown> } {
+function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions, originalHash: string | undefined, now: Date): { [K in VerificationStepKey]: StepDefinition<unknown> } {
   const engine = p.chain.engine;
   const chainId = p.chain.chain_id;
   const registry = p.chain.registry_address as Address;
@@ -266,7 +313,7 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
   const certificate: StepDefinition<CertificateStepDescription> = {
     describe: () => ({ hash_function: 'SHA-256', actual_hash: null, expected_hash: p.leaf }),
     async run(d) {
-      d.actual_hash = leafOf(p.certificate).toString('hex');
+      d.actual_hash = checks.leaf();
       return d.actual_hash === p.leaf ? 'passed' : 'failed';
     },
   };
@@ -275,7 +322,7 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
     describe: () => ({ actual_root: null, certificate_root: null, tx_id: p.chain.transaction_id, tx_url: fill(explorer?.tx, '{tx}', p.chain.transaction_id), confirmations: '0' }),
     async run(d) {
       // Offline: the path must lead from the leaf to the root, on the chain the certificate names.
-      d.certificate_root = rootFromPath(Buffer.from(p.leaf, 'hex'), p.merkle_path.map((h) => Buffer.from(h, 'hex'))).toString('hex');
+      d.certificate_root = checks.certificateRoot();
       if (d.certificate_root !== p.root) return 'failed';
       if (engine !== p.certificate.engine.id || chainId !== p.certificate.engine.chain_id) return 'failed';
 
@@ -327,8 +374,7 @@ function defineSteps(p: ProofFile, options: VerifyOptions, originalHash: string 
       signature: p.issuer.signature,
     }),
     async run() {
-      const check = options.checkSignature ?? verifySignature;
-      return (await check(p.issuer.public_key, Buffer.from(p.leaf, 'hex'), Buffer.from(p.issuer.signature, 'hex'))) ? 'passed' : 'failed';
+      return (await checks.signature()) ? 'passed' : 'failed';
     },
   };
 

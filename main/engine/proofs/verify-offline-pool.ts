@@ -1,0 +1,91 @@
+/**
+ * Worker threads that check proofs offline (verify-offline.ts: read, parse, shape, leaf hash,
+ * Merkle path, Ed25519) for verifying many proofs, so that the main thread does only the chain
+ * reads and assembles the results. A batch of proofs is one message each way; the answer is
+ * the compact ProofCore of each proof, not the proof (cloning whole proofs back would cost the
+ * main thread about what parsing them did).
+ *
+ * The worker is its own entry file, found beside this module: under tsx and vitest it is the
+ * TypeScript source, run with tsx's loader; in the CLI bundle (scripts/build-cli.mjs) and the
+ * app's main bundle (electron.vite.config.ts) it is built as `verify-offline-worker.js` next to
+ * the entry.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { OfflineInput, OfflineOutcome } from './verify-offline.js';
+
+const WORKER = 'verify-offline-worker';
+
+/** How to start the worker: its built file, or (from the source) a bootstrap that loads it through tsx. */
+function workerEntry(): { entry: URL | string; eval?: true } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    // The source (tsx, vitest): the worker is TypeScript too; tsx's loader is registered in the
+    // worker itself (a worker's --import flag is not honoured by every Node 20).
+    // (require.resolve finds the CommonJS build of the API; its ESM build is beside it, .mjs.)
+    const api = pathToFileURL(createRequire(fileURLToPath(here)).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    const source = new URL(`./${WORKER}.ts`, here).href;
+    return { entry: `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`, eval: true };
+  }
+  // A bundle: the worker is an entry of its own, beside the entry file (this code may sit in a chunk one folder down).
+  for (const rel of [`./${WORKER}.js`, `../${WORKER}.js`]) {
+    const url = new URL(rel, here);
+    if (existsSync(url)) return { entry: url };
+  }
+  throw new Error(`The proof-checking worker (${WORKER}.js) is missing beside ${fileURLToPath(here)}: the build is incomplete`);
+}
+
+interface Pending {
+  resolve(outcomes: OfflineOutcome[]): void;
+  reject(error: Error): void;
+}
+
+/** Worker threads checking batches of proofs offline. */
+export class OfflinePool {
+  private readonly workers: Worker[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private nextWorker = 0;
+  /** Why a worker died: every check after it is refused with it (none would be answered). */
+  private failure: Error | undefined;
+
+  /** `size` workers: by default one per core (the main thread mostly waits on the chain meanwhile). */
+  constructor(readonly size = Math.max(1, availableParallelism())) {
+    const { entry, eval: isEval } = workerEntry();
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(entry, isEval ? { eval: true } : {});
+      worker.unref();
+      worker.on('message', ({ id, outcomes, error }: { id: number; outcomes?: OfflineOutcome[]; error?: string }) => {
+        const waiting = this.pending.get(id);
+        this.pending.delete(id);
+        if (outcomes) waiting?.resolve(outcomes);
+        else waiting?.reject(new Error(`Checking proofs failed: ${error}`));
+      });
+      worker.on('error', (error) => {
+        this.failure ??= error;
+        for (const [id, waiting] of this.pending) {
+          this.pending.delete(id);
+          waiting.reject(error);
+        }
+      });
+      this.workers.push(worker);
+    }
+  }
+
+  /** The outcomes of `inputs`, in order, from the next worker. */
+  check(inputs: OfflineInput[]): Promise<OfflineOutcome[]> {
+    return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      this.workers[this.nextWorker++ % this.workers.length]!.postMessage({ id, inputs });
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
+  }
+}
