@@ -13,6 +13,7 @@ import { ServiceError } from '../../common/errors.js';
 import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
 import { DONE_DIR } from '../ingest/names.js';
+import { originalPathOf } from './original-paths.js';
 
 /** The largest stored original the browser bridge hands over in one answer. */
 export const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
@@ -60,7 +61,7 @@ function inside(root: string, rel: string): string | null {
  */
 export async function findOriginalOnDisk(scope: PartnerScope, uid: string, hash: string, roots: readonly string[]): Promise<string | null> {
   const file = fileOfCredential(scope, uid, hash);
-  if (!file.ingestPath) return null;
+  if (!file.ingestPath) return findDroppedOriginal(scope, uid, hash, file.title);
   const rel = file.ingestPath;
   const candidates = roots.flatMap((root) => [inside(root, rel), inside(root, `${DONE_DIR}/${rel}`)]).filter((p): p is string => p !== null);
   let changed: string | null = null;
@@ -74,6 +75,22 @@ export async function findOriginalOnDisk(scope: PartnerScope, uid: string, hash:
     throw new ServiceError('missing_file', `${changed} has changed since “${file.title}” was created from it: its content no longer matches the credential, so it was not opened.`);
   }
   throw new ServiceError('missing_file', `The original of “${file.title}” (${rel}) is no longer in any watch folder on this computer; it may have been moved or deleted.`);
+}
+
+/**
+ * The file as it was dropped on the desktop app (original-paths.ts), when it is still there: a
+ * regular file (never a link) whose content still has the hash. Null when no path was recorded
+ * (the browser bridge, CSV import, the API); a missing_file sentence when it is gone or changed.
+ */
+async function findDroppedOriginal(scope: PartnerScope, uid: string, hash: string, title: string): Promise<string | null> {
+  const path = originalPathOf(scope.issuing.ctx.dataDir, uid, hash);
+  if (!path) return null;
+  const info = await lstat(path).catch(() => null);
+  if (!info?.isFile()) throw new ServiceError('missing_file', `The original of “${title}” is no longer at ${path}; it may have been moved or deleted.`);
+  if ((await sha256Of(path)) !== hash.toLowerCase()) {
+    throw new ServiceError('missing_file', `${path} has changed since “${title}” was created from it: its content no longer matches the credential, so it was not opened.`);
+  }
+  return path;
 }
 
 /** The engine's stored copy of file `hash` of credential `uid`, re-hashed, with a name to save it under. */

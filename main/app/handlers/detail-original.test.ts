@@ -5,7 +5,7 @@
  * as the browser bridge does.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -68,4 +68,46 @@ describe('detail:openOriginal', () => {
     await expect(open(uploaded.uid, credential.hash)).rejects.toMatchObject({ id: 'missing_file' });
     await expect(open(uploaded.uid, 'not-a-hash')).rejects.toMatchObject({ id: 'invalid_value' });
   });
+
+  it('desktop (shell.openPath stand-in): a file dropped on the window opens where it was dropped from, not a copy; a changed or moved one is refused', async () => {
+    setWatchFolderDesktop({ pickFolder: async () => null, openPath: async (path) => (opened.push(path), '') });
+    const path = join(dir, 'dropped', 'grace.pdf');
+    mkdirSync(join(dir, 'dropped'));
+    writeFileSync(path, '%PDF-1.4 Grace');
+    const hash = createHash('sha256').update('%PDF-1.4 Grace').digest('hex');
+    const uid = await createByDrop(path);
+    expect(await open(uid, hash)).toEqual({ kind: 'opened', path });
+    expect(opened).toEqual([path]);
+    writeFileSync(path, '%PDF-1.4 Grace, edited');
+    await expect(open(uid, hash)).rejects.toMatchObject({ id: 'missing_file', message: expect.stringMatching(/has changed since/) });
+    rmSync(path);
+    await expect(open(uid, hash)).rejects.toMatchObject({ id: 'missing_file', message: expect.stringMatching(/no longer at/) });
+    expect(opened).toHaveLength(1);
+  });
+
+  it('browser bridge: a dropped file\'s path (its own temporary upload) is not kept; the stored copy is handed over', async () => {
+    const path = join(dir, 'upload-tmp.txt');
+    writeFileSync(path, 'an upload');
+    const hash = createHash('sha256').update('an upload').digest('hex');
+    const uid = await createByDrop(path);
+    setWatchFolderDesktop({ pickFolder: async () => null, openPath: async (p) => (opened.push(p), '') });
+    expect(await open(uid, hash)).toMatchObject({ kind: 'download', base64: Buffer.from('an upload').toString('base64') });
+    expect(opened).toEqual([]);
+  });
 });
+
+/** Creates one credential from a file the way staging does (staging:create), and answers its uid. */
+async function createByDrop(path: string): Promise<string> {
+  const file_hash = createHash('sha256').update(readFileSync(path)).digest('hex');
+  const task = await invokeIpcHandler(handlers, 'staging:create', [{ rows: [{ key: path, file: { path, file_hash }, title: 'Dropped', metadata: {}, tags: [], expiry_date: null, links: [] }], engine: null, allow_duplicates: true }]) as { id: string };
+  for (let i = 0; i < 200; i++) {
+    const outcome = (await invokeIpcHandler(handlers, 'staging:outcome', [task.id])) as { outcomes: { status: string; uid?: string }[] } | null;
+    if (outcome) {
+      const [first] = outcome.outcomes;
+      if (first?.status !== 'created' || !first.uid) throw new Error(`not created: ${JSON.stringify(first)}`);
+      return first.uid;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the create task did not end');
+}

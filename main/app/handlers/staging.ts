@@ -2,16 +2,32 @@
  * Handlers of the staging slice (common/ipc/staging.ts): stage dropped paths, create the rows
  * as a task. The work itself is in main/workspace/bringing-in.
  */
-import type { StagingCreateResult, StagingIpc } from '../../../common/ipc/staging.js';
+import type { RowOutcome, StagingCreateResult, StagingCreateRow, StagingIpc } from '../../../common/ipc/staging.js';
 import { createRows } from '../../workspace/bringing-in/create-rows.js';
 import { stagePaths } from '../../workspace/bringing-in/stage-files.js';
+import { rememberOriginalPaths } from '../../workspace/original-paths.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
+import { watchFolderDesktop } from './watch-folders-desktop.js';
 
 /** `Creating 1,000 credentials`: the task's label is also its progressbar's accessible name. */
 export function creatingLabel(count: number, scheduling: boolean): string {
   const n = `${count.toLocaleString('en-US')} credential${count === 1 ? '' : 's'}`;
   return scheduling ? `Creating and scheduling ${n}` : `Creating ${n}`;
+}
+
+/**
+ * The desktop app remembers where each created credential's file was dropped from, for "Open
+ * the original file" (the browser bridge's paths are its own temporary uploads: not kept).
+ */
+function rememberDroppedPaths(ctx: AppContext, rows: StagingCreateRow[], outcomes: RowOutcome[]): void {
+  if (!watchFolderDesktop() || !ctx.engine) return;
+  const fileOf = new Map(rows.map((r) => [r.key, r.file]));
+  const entries = outcomes.flatMap((o) => {
+    const file = o.status === 'created' ? fileOf.get(o.key) : null;
+    return o.status === 'created' && file ? [{ uid: o.uid, hash: file.file_hash, path: file.path }] : [];
+  });
+  rememberOriginalPaths(ctx.engine.dataDir, entries);
 }
 
 /** Outcomes of the latest create tasks kept for `staging:outcome`. */
@@ -38,6 +54,7 @@ export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
         async (context): Promise<StagingCreateResult> => {
           try {
             const rows = await createRows(service, request.rows, { engine: request.engine, allowDuplicates: request.allow_duplicates }, context);
+            rememberDroppedPaths(ctx, request.rows, rows);
             const result = {
               outcomes: rows,
               created: rows.filter((o) => o.status === 'created').length,
