@@ -18,9 +18,11 @@ export interface OriginalPath {
 
 function open(dataDir: string): Database.Database {
   const file = join(dataDir, 'original-paths.sqlite');
+  // Created 0600 before SQLite opens it: its -wal and -shm files take the database file's mode.
   ensurePrivateFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
   db.exec('CREATE TABLE IF NOT EXISTS original_paths (credential_uid TEXT NOT NULL, file_hash TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (credential_uid, file_hash)) WITHOUT ROWID');
   return db;
 }
