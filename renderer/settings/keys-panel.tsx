@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { LOST_KEY_SENTENCE } from '../../common/ipc/settings.js';
 import { OutcomeLine } from './outcome-line.js';
+import { NewPassphraseFields } from './new-passphrase-fields.js';
 import { RestoreForm } from './restore-form.js';
 import { useSettingsStore } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
@@ -96,20 +97,16 @@ function BackupForm() {
         One file, encrypted with a passphrase you choose, to restore this Partner on another machine. It holds no key in clear.{' '}
         {native ? 'Back up keys asks where to save it.' : 'Your browser downloads it.'}
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-pass`}>New backup passphrase</label>
-        <input id={`${id}-pass`} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoComplete="new-password" aria-describedby={`${id}-pass-help`} />
-        <span id={`${id}-pass-help`} className="muted">At least {MIN_PASSPHRASE} characters; without it the backup cannot be opened.</span>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-again`}>Type the backup passphrase again</label>
-        <input id={`${id}-again`} type="password" value={second} onChange={(e) => setSecond(e.target.value)} required autoComplete="new-password" aria-invalid={mismatch} />
-      </div>
-      {mismatch && (
-        <div className="error-panel" role="alert">
-          The two passphrases differ: type the same one twice.
-        </div>
-      )}
+      <NewPassphraseFields
+        id={id}
+        label="New backup passphrase"
+        againLabel="Type the backup passphrase again"
+        hint={`At least ${MIN_PASSPHRASE} characters; without it the backup cannot be opened.`}
+        first={first}
+        second={second}
+        onFirst={setFirst}
+        onSecond={setSecond}
+      />
       {short && <p className="muted" role="status">The passphrase is shorter than {MIN_PASSPHRASE} characters.</p>}
       <OutcomeLine outcome={outcome} />
       <button type="submit" disabled={busy || first === '' || mismatch || short || second === ''}>

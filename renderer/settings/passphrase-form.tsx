@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { MIN_KEYS_PASSPHRASE, type SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
+import { NewPassphraseFields } from './new-passphrase-fields.js';
 
 /**
  * The encrypted keys file's passphrase, typed in the app where there is no keychain: `unlock`
@@ -49,33 +50,22 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
           ? `There is no OS keychain here, so the keys go into an encrypted file in the data directory (secrets.enc.json), locked with a passphrase you choose. Proofdesk asks for it each time it starts; without it the keys cannot be used.`
           : 'The keys are in the encrypted file of the data directory (secrets.enc.json). Type its passphrase to issue and sign; Proofdesk keeps it in memory until it quits.'}
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-pass`}>Keys passphrase</label>
-        <input
-          id={`${id}-pass`}
-          type="password"
-          value={first}
-          onChange={(e) => setFirst(e.target.value)}
-          required
+      {creating ? (
+        <NewPassphraseFields
+          id={id}
+          label="Keys passphrase"
+          againLabel="Type the keys passphrase again"
+          hint={`At least ${MIN_KEYS_PASSPHRASE} characters.`}
+          first={first}
+          second={second}
+          onFirst={setFirst}
+          onSecond={setSecond}
           autoFocus
-          autoComplete={creating ? 'new-password' : 'current-password'}
-          aria-describedby={creating ? `${id}-help` : undefined}
         />
-        {creating && (
-          <span id={`${id}-help`} className="muted">
-            At least {MIN_KEYS_PASSPHRASE} characters.
-          </span>
-        )}
-      </div>
-      {creating && (
+      ) : (
         <div className="field">
-          <label htmlFor={`${id}-again`}>Type the keys passphrase again</label>
-          <input id={`${id}-again`} type="password" value={second} onChange={(e) => setSecond(e.target.value)} required autoComplete="new-password" aria-invalid={mismatch} />
-        </div>
-      )}
-      {mismatch && (
-        <div className="error-panel" role="alert">
-          The two passphrases differ: type the same one twice.
+          <label htmlFor={`${id}-pass`}>Keys passphrase</label>
+          <input id={`${id}-pass`} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoFocus autoComplete="current-password" />
         </div>
       )}
       {error && (

@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+
+/**
+ * A new passphrase typed twice (the keys file's, a key backup's): both fields, the hint under
+ * the first, and the sentence when the two differ. The owner keeps the two values and decides
+ * when the form may be sent.
+ */
+export function NewPassphraseFields(props: {
+  id: string;
+  /** The fields' accessible names (UI.md), e.g. `Keys passphrase` and `Type the keys passphrase again`. */
+  label: string;
+  againLabel: string;
+  hint: ReactNode;
+  first: string;
+  second: string;
+  onFirst: (value: string) => void;
+  onSecond: (value: string) => void;
+  autoFocus?: boolean;
+}) {
+  const { id, label, againLabel, hint, first, second, onFirst, onSecond, autoFocus } = props;
+  const mismatch = second !== '' && first !== second;
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-pass`}>{label}</label>
+        <input id={`${id}-pass`} type="password" value={first} onChange={(e) => onFirst(e.target.value)} required autoFocus={autoFocus} autoComplete="new-password" aria-describedby={`${id}-pass-help`} />
+        <span id={`${id}-pass-help`} className="muted">
+          {hint}
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-again`}>{againLabel}</label>
+        <input id={`${id}-again`} type="password" value={second} onChange={(e) => onSecond(e.target.value)} required autoComplete="new-password" aria-invalid={mismatch} />
+      </div>
+      {mismatch && (
+        <div className="error-panel" role="alert">
+          The two passphrases differ: type the same one twice.
+        </div>
+      )}
+    </>
+  );
+}
