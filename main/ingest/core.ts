@@ -17,6 +17,7 @@ import { FILE_STATES, JOURNAL_FILE, Journal, type FileRow, type FileState } from
 import type { FailedFile, IngesterOptions } from './types.js';
 import type { Uploader } from './upload-and-schedule.js';
 import { WorkQueue } from './work-queue.js';
+import { INTAKE_BATCH } from '../intake/index.js';
 import { DISK_FULL_RETRY_MS, DiskFullReporter, fullPath, isDiskFull } from './disk-full.js';
 
 /** How many times a local side effect (a proof, a note, a move) is tried before the file is failed. */
@@ -129,8 +130,10 @@ export class IngestCore {
     this.retryBaseMs = options.retryBaseMs ?? 500;
     this.diskFull = new DiskFullReporter((message) => this.warn(message));
     // On a service with the batched create-and-schedule (the embedded engine) the files taken
-    // together go as one write transaction (main/intake/), so more of them are taken at once.
-    const concurrency = Math.max(1, options.concurrency ?? (typeof options.service.createAndScheduleCredentials === 'function' ? 32 : 4));
+    // together go as one write transaction (main/intake/): two batches' worth are taken at once,
+    // so one batch is hashed and journaled while the one before is in the engine. (32 at once
+    // made batches of 32: a transaction and 32 fdatasyncs each, 4x the time per file.)
+    const concurrency = Math.max(1, options.concurrency ?? (typeof options.service.createAndScheduleCredentials === 'function' ? 2 * INTAKE_BATCH : 4));
     this.queues = {
       take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),
       // Many at once: each waits for the journal twice, and the waits of all of them are one

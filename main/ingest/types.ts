@@ -38,8 +38,10 @@ export interface IngesterOptions {
   rescanMs?: number;
   /** How often jobs in progress are looked at (default 1,000 ms). */
   jobPollMs?: number;
-  /** Files uploaded at the same time (default 4). */
+  /** Files taken (hashed, uploaded) at the same time (default: 1,000 on a service with batched create-and-schedule, the embedded engine; 4 otherwise). */
   concurrency?: number;
+  /** Bytes of small files read and held until they are sent, at most (default 64 MiB; tests make it small). */
+  heldBytes?: number;
   /** Use the file-system watcher (default true; without it only rescans find files). */
   watch?: boolean;
   /** Poll instead of native events (network shares): every folder is scanned each second (default false). */

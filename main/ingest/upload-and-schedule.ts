@@ -15,7 +15,10 @@ import { ContainmentError, readContained, statEntry, streamContained } from './e
 import { ingestFaultPoint } from './fault-points.js';
 import { INGEST_METADATA_KEY } from './file-metadata.js';
 import type { FileRow } from './journal.js';
-import { intakeSenderFor, type IntakeSender } from '../intake/index.js';
+import { ByteGate, intakeSenderFor, type IntakeSender } from '../intake/index.js';
+
+/** File bytes held in memory at most between their hash and their upload (as `issue`'s). */
+const HELD_BYTES = 64 * 1024 * 1024;
 
 /** A ServiceError that says the request was refused (so nothing changed): every 4xx but 401. */
 function isRefusal(error: unknown): error is ServiceError {
@@ -25,21 +28,32 @@ function isRefusal(error: unknown): error is ServiceError {
 export class Uploader {
   /** Create-and-schedule through the shared intake: the requests of concurrent files go as one batch on the embedded engine. */
   private readonly sender: IntakeSender;
+  /** Bytes of small files read and not yet recorded by the service, at most. */
+  private readonly held: ByteGate;
 
   constructor(private readonly core: IngestCore) {
     this.sender = intakeSenderFor(core.service);
+    this.held = new ByteGate(core.options.heldBytes ?? HELD_BYTES);
   }
 
   /** One file from settled to scheduled, in one task (so a small file's bytes are read once). */
   async take(row: FileRow): Promise<void> {
     if (row.state === 'created') return this.ensureJob(row);
-    let bytes: Buffer | undefined;
-    if (row.state === 'seen') {
-      const hashed = await this.core.describer.hash(row);
-      if (!hashed) return;
-      bytes = hashed.bytes;
+    // A small file's bytes are held from its hash until its batch is recorded, and a batch's
+    // worth of files are taken at once: their bytes together stay within the budget.
+    const held = row.size > 0 && row.size <= SMALL_FILE ? row.size : 0;
+    if (held > 0) await this.held.acquire(held);
+    try {
+      let bytes: Buffer | undefined;
+      if (row.state === 'seen') {
+        const hashed = await this.core.describer.hash(row);
+        if (!hashed) return;
+        bytes = hashed.bytes;
+      }
+      if (row.state === 'hashed') await this.upload(row, bytes);
+    } finally {
+      if (held > 0) this.held.release(held);
     }
-    if (row.state === 'hashed') await this.upload(row, bytes);
   }
 
   /**

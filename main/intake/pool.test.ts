@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunks, mapOrdered } from './pool.js';
+import { ByteGate, chunks, mapOrdered } from './pool.js';
 
 describe('mapOrdered', () => {
   it('yields results in input order with at most `limit` calls under way, reading the input lazily', async () => {
@@ -48,5 +48,31 @@ describe('chunks', () => {
     const out: number[][] = [];
     for await (const c of chunks(mapOrdered([1, 2, 3, 4, 5], 2, async (i) => i), 2)) out.push(c);
     expect(out).toEqual([[1, 2], [3, 4], [5]]);
+  });
+});
+
+describe('ByteGate', () => {
+  it('lets in what fits, makes the rest wait in order, and lets a size larger than the budget in alone', async () => {
+    const gate = new ByteGate(10);
+    const entered: string[] = [];
+    const enter = (name: string, size: number) => gate.acquire(size).then(() => entered.push(name));
+    const a = enter('a', 6);
+    const b = enter('b', 6);
+    const c = enter('c', 2);
+    await a;
+    await Promise.resolve();
+    // c would fit, but b came first: first come, first served.
+    expect(entered).toEqual(['a']);
+    gate.release(6);
+    await Promise.all([b, c]);
+    expect(entered).toEqual(['a', 'b', 'c']);
+    expect(gate.used).toBe(8);
+    const big = enter('big', 50);
+    await Promise.resolve();
+    expect(entered).toHaveLength(3);
+    gate.release(6);
+    gate.release(2);
+    await big;
+    expect(gate.used).toBe(50);
   });
 });

@@ -55,3 +55,41 @@ export async function* chunks<T>(items: AsyncIterable<T>, size: number): AsyncGe
   }
   if (chunk.length > 0) yield chunk;
 }
+
+/**
+ * A budget of bytes held in memory that waits for room: `acquire` resolves once `size` more
+ * bytes fit (first come, first served), `release` gives them back. A size larger than the
+ * whole budget gets in alone, when nothing else is held, so no request waits forever.
+ */
+export class ByteGate {
+  private held = 0;
+  private readonly waiting: { size: number; enter: () => void }[] = [];
+
+  constructor(readonly limit: number) {}
+
+  /** Bytes held now. */
+  get used(): number {
+    return this.held;
+  }
+
+  acquire(size: number): Promise<void> {
+    if (this.waiting.length === 0 && this.fits(size)) {
+      this.held += size;
+      return Promise.resolve();
+    }
+    return new Promise((enter) => this.waiting.push({ size, enter }));
+  }
+
+  release(size: number): void {
+    this.held = Math.max(0, this.held - size);
+    while (this.waiting.length > 0 && this.fits(this.waiting[0]!.size)) {
+      const next = this.waiting.shift()!;
+      this.held += next.size;
+      next.enter();
+    }
+  }
+
+  private fits(size: number): boolean {
+    return this.held === 0 || this.held + size <= this.limit;
+  }
+}

@@ -20,6 +20,13 @@ export interface IntakeSenderOptions {
   concurrency?: number;
 }
 
+/**
+ * Requests per batch (one engine write transaction, one sync pass of its files) by default:
+ * enough that the staged files are synced with one syncfs (SYNCFS_FROM) and the commit costs
+ * little per file, few enough to keep a batch's bytes in memory.
+ */
+export const INTAKE_BATCH = 500;
+
 interface Waiting {
   request: CreateAndScheduleRequest;
   resolve: (credential: Credential) => void;
@@ -36,7 +43,7 @@ export class IntakeSender {
     private readonly service: IssuingService,
     options: IntakeSenderOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 500;
+    this.maxBatch = options.maxBatch ?? INTAKE_BATCH;
     this.concurrency = options.concurrency ?? 8;
   }
 
