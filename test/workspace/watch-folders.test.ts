@@ -146,6 +146,41 @@ describe('watch folders in the app', () => {
     expect(result.err).toMatch(/already watched by process \d+/);
     await m.remove(added.id);
   }, 180_000);
+
+  it('a folder of 600 files added in the app goes to the engine in batches: at most 3 create-and-schedule calls, none per file', async () => {
+    const calls = { batched: 0, single: 0 };
+    const counted = new WatchFolderManager({
+      dataDir,
+      // The real service, counting the create-and-schedule calls made to it.
+      serviceFor: (id) =>
+        new Proxy(engine.serviceFor(id), {
+          get(target, name, receiver) {
+            const value = Reflect.get(target, name, receiver) as unknown;
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              if (name === 'createAndScheduleCredentials') calls.batched++;
+              if (name === 'createAndScheduleCredential') calls.single++;
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        }),
+      activePartner: () => partnerId,
+      onChange: () => undefined,
+      ingest: { stableMs: 200, rescanMs: 60_000, jobPollMs: 200 },
+    });
+    managers.push(counted);
+    const root = inbox();
+    for (let i = 0; i < 600; i++) writeFileSync(join(root, `transcript-${i}.txt`), `transcript ${i}`);
+    const added = await counted.add({ path: root, tags: ['app-batches'] });
+    await waitFor('600 files past intake', () => {
+      const c = counted.list().find((f) => f.id === added.id)!.counts;
+      return c.seen === 600 && c.inProgress === 0 && c.waiting + c.issued === 600;
+    }, 60_000);
+    expect(calls.single).toBe(0);
+    expect(calls.batched).toBeGreaterThanOrEqual(2);
+    expect(calls.batched).toBeLessThanOrEqual(3);
+    await counted.stopAll();
+  });
 });
 
 describe('a paused ingester', () => {
