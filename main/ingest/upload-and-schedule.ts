@@ -40,8 +40,10 @@ export class Uploader {
   async take(row: FileRow): Promise<void> {
     if (row.state === 'created') return this.ensureJob(row);
     // A small file's bytes are held from its hash until its batch is recorded, and a batch's
-    // worth of files are taken at once: their bytes together stay within the budget.
-    const held = row.size > 0 && row.size <= SMALL_FILE ? row.size : 0;
+    // worth of files are taken at once: their bytes together stay within the budget. A large
+    // file is streamed (hashed, then uploaded alone) and counts as a small file's most, so only
+    // a few are read at once, not as many as there are small ones.
+    const held = Math.min(Math.max(row.size, 0), SMALL_FILE);
     if (held > 0) await this.held.acquire(held);
     try {
       let bytes: Buffer | undefined;

@@ -38,8 +38,9 @@ function folderWith(count: number, size: number, name: string): string {
 }
 
 /** The real service, counting the create-and-schedule calls and the requests they carried. */
-function counting(real: EmbeddedService): { service: IssuingService; calls: { batched: number[]; bytes: number[]; single: number } } {
-  const calls = { batched: [] as number[], bytes: [] as number[], single: 0 };
+function counting(real: EmbeddedService): { service: IssuingService; calls: { batched: number[]; bytes: number[]; single: number; mostAtOnce: number } } {
+  const calls = { batched: [] as number[], bytes: [] as number[], single: 0, mostAtOnce: 0 };
+  let atOnce = 0;
   const service = new Proxy(real, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
@@ -51,7 +52,17 @@ function counting(real: EmbeddedService): { service: IssuingService; calls: { ba
           return (value as (...a: unknown[]) => unknown).call(target, engineId, requests);
         };
       }
-      if (name === 'createAndScheduleCredential') calls.single++;
+      if (name === 'createAndScheduleCredential') {
+        return async (...args: unknown[]) => {
+          calls.single++;
+          calls.mostAtOnce = Math.max(calls.mostAtOnce, ++atOnce);
+          try {
+            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          } finally {
+            atOnce--;
+          }
+        };
+      }
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
   }) as IssuingService;
@@ -90,5 +101,17 @@ describe('watched folder on the embedded engine: settled → scheduled in batche
     expect(Math.max(...calls.bytes)).toBeLessThanOrEqual(1024 * 1024);
     expect(calls.batched.length).toBeGreaterThanOrEqual(4);
     expect(await credentialsOf(service, 'batching-held')).toHaveLength(12);
+  });
+
+  it('large files (streamed, each sent alone) count against the budget too: with 4 MiB, three files of 5 MB are sent one at a time', async () => {
+    const root = folderWith(3, 5 * 1024 * 1024, 'video');
+    const { service: wrapped, calls } = counting(service);
+    const ingester = await Ingester.start({ service: wrapped, dataDir, folders: [{ path: root, tags: ['batching-large'] }], target: 'partner:test', stableMs: 300, jobPollMs: 200, watch: false, rescanMs: 60_000, heldBytes: 4 * 1024 * 1024 });
+    running.push(ingester);
+    await waitFor('3 files scheduled', () => ingester.reached().scheduled >= 3, 60_000, 50);
+
+    expect(calls.single).toBe(3);
+    expect(calls.mostAtOnce).toBe(1);
+    expect(await credentialsOf(service, 'batching-large')).toHaveLength(3);
   });
 });
