@@ -44,7 +44,15 @@ export class Uploader {
     // file is streamed (hashed, then uploaded alone) and counts as a small file's most, so only
     // a few are read at once, not as many as there are small ones.
     const held = Math.min(Math.max(row.size, 0), SMALL_FILE);
-    if (held > 0) await this.held.acquire(held);
+    if (held > 0) {
+      await this.held.acquire(held);
+      // Stopped or paused while it waited for room: left as it is, for the resume or the next
+      // start (a stop waits for the files under way, not for every file queued behind them).
+      if (this.core.stopping || this.core.paused) {
+        this.held.release(held);
+        return;
+      }
+    }
     try {
       let bytes: Buffer | undefined;
       if (row.state === 'seen') {

@@ -114,4 +114,36 @@ describe('watched folder on the embedded engine: settled → scheduled in batche
     expect(calls.mostAtOnce).toBe(1);
     expect(await credentialsOf(service, 'batching-large')).toHaveLength(3);
   });
+
+  it('a stop while files wait for room waits for the file under way only: the waiting ones are left for the next start, then issued once', async () => {
+    const root = folderWith(3, 5 * 1024 * 1024, 'archive');
+    // The real service; the first upload is held until the stop has begun.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let sent = 0;
+    const slow = new Proxy(service, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (name !== 'createAndScheduleCredential') return (value as (...a: unknown[]) => unknown).bind(target);
+        return async (...args: unknown[]) => {
+          sent++;
+          await held;
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    }) as IssuingService;
+    const options = { dataDir, folders: [{ path: root, tags: ['batching-stop'] }], target: 'partner:test', stableMs: 300, jobPollMs: 200, watch: false, rescanMs: 60_000, heldBytes: 4 * 1024 * 1024 };
+    const first = await Ingester.start({ service: slow, ...options });
+    await waitFor('the first file sent', () => sent === 1, 60_000, 20);
+    const stopped = first.stop();
+    letGo();
+    await stopped;
+    expect(sent).toBe(1);
+
+    const again = await Ingester.start({ service, ...options });
+    running.push(again);
+    await waitFor('3 files scheduled', () => again.progress().waitingForJob === 3, 60_000, 50);
+    expect(await credentialsOf(service, 'batching-stop')).toHaveLength(3);
+  });
 });
