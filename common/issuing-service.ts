@@ -94,6 +94,12 @@ export interface IssuingService {
   listCertificates(query?: CertificateQuery): Promise<Page<Certificate>>;
   /** GET /certificates/<uid>/download: the proof file's JSON text. */
   downloadCertificate(uid: string): Promise<string>;
+  /**
+   * Not an endpoint: the proof files of many certificates at once, one per uid in order (the
+   * text downloadCertificate gives, or its error). Only the embedded engine has it (one query
+   * for them all); the watched folder falls back to single downloads without it.
+   */
+  downloadCertificates?(uids: string[]): Promise<(string | ServiceError)[]>;
   /** POST /certificates/<uid>/revoke */
   revokeCertificate(uid: string): Promise<RevokeResult>;
 
