@@ -11,6 +11,8 @@ import { certificatesOfJob, credentialsOfJob } from '../intake/index.js';
 
 /** How often at most a file overdue for its job is asked about on its own (see checkOverdue). */
 const OVERDUE_ASK_MS = 10 * 60_000;
+/** How soon jobs are looked at again while one is being issued (see soonIfIssuing). */
+const ISSUING_POLL_MS = 100;
 
 export class ProofCollector {
   private readonly certificateOf = new Map<string, string>();
@@ -105,7 +107,24 @@ export class ProofCollector {
     }
     this.core.pump();
     for (const [jobUid, rows] of failed) await this.reschedule(jobUid, rows);
+    if (waiting.size > 0) await this.soonIfIssuing();
     await this.checkOverdue(waiting);
+  }
+
+  /**
+   * While a job is being issued (started, or waiting for its confirmations), the jobs are looked
+   * at again within ISSUING_POLL_MS rather than at the next poll: the proofs of its files follow
+   * it closely instead of up to a poll's interval later. Two calls per poll while files wait.
+   */
+  private async soonIfIssuing(): Promise<void> {
+    for (const status of ['unconfirmed', 'started'] as const) {
+      if (this.core.stopping) return;
+      if ((await this.core.service.listJobs({ status, per_page: 1 })).total_items === 0) continue;
+      setTimeout(() => {
+        if (!this.core.stopping && !this.core.paused) void this.pollJobs();
+      }, ISSUING_POLL_MS).unref();
+      return;
+    }
   }
 
   /** A finished job's credential uid → certificate uid; a failed job's credential uids (one paged query per job). */
