@@ -3,7 +3,7 @@
  * (BENCH_WATCH_COUNT, default 10,000) into a watched folder, issues the job, then measures only
  * the stage from "job finished" to "every original moved": wall time, main-thread CPU, a main
  * thread profile (PROFILE_OUT=path.cpuprofile), and counts of fs calls, SQLite statements and
- * journal commits. `npx tsx bench/proof-stage-profile.ts`
+ * journal commits (COUNT_CALLS=0: not counted, no wrapper in the way). `npx tsx bench/proof-stage-profile.ts`
  */
 import fs, { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -34,15 +34,18 @@ function wrap(target: Record<string, unknown>, prefix: string, names: string[]) 
   }
 }
 const nativeRealpath = fs.realpathSync.native;
-wrap(fs as unknown as Record<string, unknown>, 'fs.', ['existsSync', 'lstatSync', 'statSync', 'openSync', 'closeSync', 'readFileSync', 'fstatSync', 'renameSync', 'mkdirSync', 'realpathSync', 'readlinkSync', 'rmSync', 'fsyncSync', 'fdatasyncSync', 'writeFileSync']);
-(fs.realpathSync as unknown as { native: unknown }).native = nativeRealpath;
-wrap(fs.realpathSync as unknown as Record<string, unknown>, 'fs.realpathSync.', ['native']);
-wrap(fsp as unknown as Record<string, unknown>, 'fsp.', ['open', 'rename', 'writeFile', 'rm', 'stat', 'lstat', 'readFile', 'mkdir']);
-syncBuiltinESMExports();
-const probe = new Database(':memory:');
-const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
-wrap(statementProto, 'sql.', ['run', 'get', 'all', 'iterate']);
-probe.close();
+const COUNT_CALLS = process.env['COUNT_CALLS'] !== '0';
+if (COUNT_CALLS) wrap(fs as unknown as Record<string, unknown>, 'fs.', ['existsSync', 'lstatSync', 'statSync', 'openSync', 'closeSync', 'readFileSync', 'fstatSync', 'renameSync', 'mkdirSync', 'realpathSync', 'readlinkSync', 'rmSync', 'fsyncSync', 'fdatasyncSync', 'writeFileSync']);
+if (COUNT_CALLS) {
+  (fs.realpathSync as unknown as { native: unknown }).native = nativeRealpath;
+  wrap(fs.realpathSync as unknown as Record<string, unknown>, 'fs.realpathSync.', ['native']);
+  wrap(fsp as unknown as Record<string, unknown>, 'fsp.', ['open', 'rename', 'writeFile', 'rm', 'stat', 'lstat', 'readFile', 'mkdir']);
+  syncBuiltinESMExports();
+  const probe = new Database(':memory:');
+  const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  wrap(statementProto, 'sql.', ['run', 'get', 'all', 'iterate']);
+  probe.close();
+}
 
 function threadCpu(): Map<string, number> {
   const out = new Map<string, number>();

@@ -86,6 +86,12 @@ export interface IssuingService {
   listJobCredentials(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Credential>>;
   /** GET /jobs/<uid>/certificates */
   listJobCertificates(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Certificate>>;
+  /**
+   * Not an endpoint: a job's issued certificates as credential uid → certificate uid (what
+   * listJobCertificates tells, in one call). Only the embedded engine has it; the watched folder
+   * and `issue` page through listJobCertificates without it.
+   */
+  jobCertificateUids?(jobUid: string): Promise<Map<string, string>>;
   /** POST /jobs/immediate (demo environment only) */
   issueJobNow(body: IssueNowBody): Promise<Job>;
 

@@ -144,6 +144,19 @@ export function listJobCertificates(scope: PartnerScope, jobId: number, query: (
   return certificatePage(scope, where, page);
 }
 
+/**
+ * A job's issued certificates as credential uid → certificate uid, in one query: what
+ * listJobCertificates gives, without building each certificate and its credential.
+ */
+export function certificateUidsOfJob(scope: PartnerScope, jobId: number): Map<string, string> {
+  const rows = cached(
+    scope.db,
+    `SELECT cr.uid AS credential, c.uid AS certificate FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN credentials cr ON cr.id = c.credential_id
+     WHERE c.partner_id = ? AND c.job_id = ? AND ${ISSUED}`,
+  ).all(scope.partner.id, jobId) as { credential: string; certificate: string }[];
+  return new Map(rows.map((r) => [r.credential, r.certificate]));
+}
+
 /** What every proof file of a job shares: its tree, and the dictionary its payloads are stored with. */
 interface JobProofParts {
   tree: MerkleTree;

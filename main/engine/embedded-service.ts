@@ -36,7 +36,7 @@ import { getJob, jobIdOf, listJobs, readJobs } from './jobs.js';
 import { addToScheduledJob, scheduleCredentials, unscheduleCredential } from './scheduling.js';
 import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
-import { buildProofFile, certificateRow, certificateRowsByUid, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
+import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
 import type { ProofFile } from './proofs/proof-file.js';
 import { issueJobNow } from './issue-now.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
@@ -172,6 +172,10 @@ export class EmbeddedService implements IssuingService {
 
   async listJobCertificates(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Certificate>> {
     return listJobCertificates(this.scope, jobIdOf(this.scope, jobUid), query);
+  }
+
+  async jobCertificateUids(jobUid: string): Promise<Map<string, string>> {
+    return certificateUidsOfJob(this.scope, jobIdOf(this.scope, jobUid));
   }
 
   async issueJobNow(body: IssueNowBody): Promise<Job> {

@@ -64,6 +64,19 @@ describe('a data directory written by schema 3', () => {
     expect(texts.slice(uids.length).map((t) => (typeof t === 'string' ? t : t.id))).toEqual(['missing_certificate', 'missing_certificate']);
   });
 
+  it("tells each job's certificates by credential in one call (jobCertificateUids) as listJobCertificates does", async () => {
+    const service = fx.engine.serviceFor(partnerId);
+    const jobs = (await service.listJobs({ per_page: 0 })).items.filter((j) => j.status === 'finished');
+    expect(jobs.length).toBeGreaterThan(0);
+    let certificates = 0;
+    for (const job of jobs) {
+      const listed = new Map((await service.listJobCertificates(job.uid, { per_page: 0 })).items.map((c) => [c.certificate.credential.uid, c.certificate.uid]));
+      expect(await service.jobCertificateUids!(job.uid)).toEqual(listed);
+      certificates += listed.size;
+    }
+    expect(certificates).toBe(110);
+  });
+
   it('lists the same certificates with the same signatures', async () => {
     const service = fx.engine.serviceFor(partnerId);
     const page = await service.listCertificates({ per_page: 0 });
