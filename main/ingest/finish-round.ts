@@ -131,6 +131,7 @@ export class FinishRounds {
     // Is each file still what was issued? Hashed while its proof is written (a proof is written
     // either way: of a changed file, it gets a note that it is superseded).
     const writing = writeRound(toWrite, {
+      renameInPool: true,
       afterStep: (step) => {
         if (step === 'synced') ingestFaultPoint('proofs-unrenamed');
       },
