@@ -28,12 +28,22 @@ const HASHES_PER_TURN = 32;
 
 type Outcome = Map<number, unknown>;
 
+/** A file whose proof is ready to be written. */
+interface ToWrite {
+  row: FileRow;
+  certificateUid: string;
+  path: string;
+  text: string;
+}
+
 /** Whether the file is still what was issued: `gone` (deleted, or a link put in its place), `changed`, `same`. */
 type Change = 'same' | 'changed' | 'gone';
 
 export class FinishRounds {
   /** The round taking files now (it starts at the next turn of the event loop). */
   private forming: { rows: FileRow[]; outcome: Promise<Outcome> } | undefined;
+  /** Settles when the round building its proofs now is done with that (see issue). */
+  private building: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly core: IngestCore,
@@ -89,6 +99,27 @@ export class FinishRounds {
   private async issue(rows: FileRow[], fail: (row: FileRow, error: unknown) => void): Promise<Set<number>> {
     const checked = new Set<number>();
     if (rows.length === 0) return checked;
+    // One round at a time builds its proofs (main-thread work); the next one builds while this
+    // one's files are written and moved (mostly waits for the disk).
+    const turn = this.building;
+    let built!: () => void;
+    this.building = new Promise<void>((resolve) => (built = resolve));
+    let toWrite: ToWrite[];
+    try {
+      await turn;
+      toWrite = await this.build(rows, fail);
+    } finally {
+      built();
+    }
+    if (toWrite.length > 0) await this.writeAndIssue(toWrite, checked, fail);
+    return checked;
+  }
+
+  /**
+   * Where each file's proof and original go (journaled: one commit), and their proofs' texts
+   * (built in bulk). Returns the files ready to be written.
+   */
+  private async build(rows: FileRow[], fail: (row: FileRow, error: unknown) => void): Promise<ToWrite[]> {
     const ready: { row: FileRow; certificateUid: string }[] = [];
     await Promise.all(
       rows.map(async (row) => {
@@ -111,12 +142,12 @@ export class FinishRounds {
         }
       }),
     );
-    if (ready.length === 0) return checked;
+    if (ready.length === 0) return [];
     // Where the proofs go is journaled before they are written: one commit for the round.
     await this.core.durable();
 
     const texts = await this.proofTexts(ready.map((r) => r.certificateUid));
-    const toWrite: { row: FileRow; certificateUid: string; path: string; text: string }[] = [];
+    const toWrite: ToWrite[] = [];
     ready.forEach(({ row, certificateUid }, i) => {
       const text = texts[i]!;
       if (typeof text !== 'string') return fail(row, text);
@@ -127,7 +158,11 @@ export class FinishRounds {
         fail(row, error);
       }
     });
-    if (toWrite.length === 0) return checked;
+    return toWrite;
+  }
+
+  /** Writes a round's proofs (each file hashed again meanwhile), then journals the files issued (one commit). */
+  private async writeAndIssue(toWrite: ToWrite[], checked: Set<number>, fail: (row: FileRow, error: unknown) => void): Promise<void> {
     // Is each file still what was issued? Hashed while its proof is written (a proof is written
     // either way: of a changed file, it gets a note that it is superseded).
     const writing = writeRound(toWrite, {
@@ -171,7 +206,6 @@ export class FinishRounds {
       await this.core.durable();
       for (let n = 0; n < issued.length; n++) ingestFaultPoint('after-issued');
     }
-    return checked;
   }
 
   /** A credential whose certificate was not learned from its job: asked about on its own. */

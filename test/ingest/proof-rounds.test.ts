@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anvilRpc } from '../../main/chain/anvil-rpc.js';
 import { Engine, type EmbeddedService } from '../../main/engine/index.js';
 import type { Ingester } from '../../main/ingest/index.js';
 import { MemorySecretStore } from '../../main/secrets/index.js';
@@ -83,21 +84,24 @@ describe('the proof stage, a round at a time', () => {
   }, 120_000);
 
   it('a job being issued is looked at again soon, not at the next poll: with an hour between polls, its files still finish', async () => {
-    // An engine of its own whose jobs move on only when told (no scheduler): the job stays
-    // being issued while the one poll of the hour looks at it.
+    // An engine of its own whose jobs move on only when told (no scheduler), on a chain that
+    // mines only when told: the job stays being issued while the one poll of the hour looks at it.
     const own = Engine.open({ dataDir: join(tempDir(), 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: false, onError: () => undefined } });
     try {
-      await own.issuing.ctx.chains.client('local');
+      const { rpcUrl } = await own.issuing.ctx.chains.client('local');
       const partner = await own.addPartner({ name: 'Slow Issuer', issuingIntervalSeconds: 3600 });
       const ownService = own.serviceFor(partner.partner_id);
       const tag = 'rounds-soon';
       const { root, ingester } = await watchInbox(running, { service: ownService, dataDir: join(tempDir(), 'watch-data'), tag, jobPollMs: 3_600_000 });
       for (let i = 0; i < 20; i++) writeFileSync(join(root, `note-${i}.txt`), `${tag} note ${i}\n`);
       await waitFor('20 files waiting for their job', () => ingester.progress().waitingForJob === 20, 60_000);
+      await anvilRpc(rpcUrl, 'evm_setAutomine', 10_000, [false]);
       const job = await ownService.issueJobNow({ engine: 'local' });
       expect(job.status).not.toBe('finished');
       // The one poll of the hour, while the job is being issued; then the job finishes.
       await (ingester as unknown as { core: { collector: { pollJobs(): Promise<void> } } }).core.collector.pollJobs();
+      await anvilRpc(rpcUrl, 'evm_setAutomine', 10_000, [true]);
+      await anvilRpc(rpcUrl, 'evm_mine', 10_000);
       await waitFor('the job finished', async () => {
         await own.issuing.tick();
         return (await ownService.getJob(job.uid)).status === 'finished';
