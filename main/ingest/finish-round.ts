@@ -171,6 +171,8 @@ export class FinishRounds {
         if (step === 'synced') ingestFaultPoint('proofs-unrenamed');
       },
     });
+    // Awaited after the hashes: until then a failure of the whole round must not go unhandled.
+    writing.catch(() => undefined);
     const changes = new Map<number, Change | { error: unknown }>();
     for (let i = 0; i < toWrite.length; i++) {
       if (i > 0 && i % HASHES_PER_TURN === 0) await new Promise((r) => setImmediate(r));
