@@ -86,6 +86,12 @@ export interface IssuingService {
   listJobCredentials(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Credential>>;
   /** GET /jobs/<uid>/certificates */
   listJobCertificates(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Certificate>>;
+  /**
+   * Not an endpoint: a job's issued certificates as credential uid → certificate uid (what
+   * listJobCertificates tells, in one call). Only the embedded engine has it; the watched folder
+   * and `issue` page through listJobCertificates without it.
+   */
+  jobCertificateUids?(jobUid: string): Promise<Map<string, string>>;
   /** POST /jobs/immediate (demo environment only) */
   issueJobNow(body: IssueNowBody): Promise<Job>;
 
@@ -94,6 +100,12 @@ export interface IssuingService {
   listCertificates(query?: CertificateQuery): Promise<Page<Certificate>>;
   /** GET /certificates/<uid>/download: the proof file's JSON text. */
   downloadCertificate(uid: string): Promise<string>;
+  /**
+   * Not an endpoint: the proof files of many certificates at once, one per uid in order (the
+   * text downloadCertificate gives, or its error). Only the embedded engine has it (one query
+   * for them all); the watched folder falls back to single downloads without it.
+   */
+  downloadCertificates?(uids: string[]): Promise<(string | ServiceError)[]>;
   /** POST /certificates/<uid>/revoke */
   revokeCertificate(uid: string): Promise<RevokeResult>;
 

@@ -71,6 +71,16 @@ export function certificateRow(scope: PartnerScope, uid: string): CertificateRow
   return decodeRow(row);
 }
 
+/**
+ * The Partner's issued certificates with these uids, in one query: by uid (lowercase), those
+ * found (a uid not issued, not the Partner's or not a UUID is absent).
+ */
+export function certificateRowsByUid(scope: PartnerScope, uids: readonly string[]): Map<string, CertificateRow> {
+  const wanted = [...new Set(uids.filter(isUuid).map((u) => u.toLowerCase()))];
+  const rows = cached(scope.db, `${ROW_SQL} WHERE c.partner_id = ? AND c.uid IN (SELECT value FROM json_each(?)) AND ${ISSUED}`).all(scope.partner.id, JSON.stringify(wanted)) as StoredRow[];
+  return new Map(rows.map((r) => [r.uid, decodeRow(r)]));
+}
+
 /** The issued certificates of one of the Partner's credentials, one per engine. */
 export function certificateIdsOfCredential(scope: PartnerScope, credentialId: number): number[] {
   return cached(scope.db, `SELECT c.id FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE c.credential_id = ? AND ${ISSUED} ORDER BY c.id`).pluck().all(credentialId) as number[];
@@ -134,6 +144,19 @@ export function listJobCertificates(scope: PartnerScope, jobId: number, query: (
   return certificatePage(scope, where, page);
 }
 
+/**
+ * A job's issued certificates as credential uid → certificate uid, in one query: what
+ * listJobCertificates gives, without building each certificate and its credential.
+ */
+export function certificateUidsOfJob(scope: PartnerScope, jobId: number): Map<string, string> {
+  const rows = cached(
+    scope.db,
+    `SELECT cr.uid AS credential, c.uid AS certificate FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN credentials cr ON cr.id = c.credential_id
+     WHERE c.partner_id = ? AND c.job_id = ? AND ${ISSUED}`,
+  ).all(scope.partner.id, jobId) as { credential: string; certificate: string }[];
+  return new Map(rows.map((r) => [r.credential, r.certificate]));
+}
+
 /** What every proof file of a job shares: its tree, and the dictionary its payloads are stored with. */
 interface JobProofParts {
   tree: MerkleTree;
@@ -163,9 +186,23 @@ export function explorerTxUrl(engine: EngineConfig, hash: string): string | null
   return engine.explorer_tx_url ? engine.explorer_tx_url.replace('{tx}', hash) : null;
 }
 
-/** The proof file of an issued certificate: everything a verifier needs, nothing from our database. */
-export function buildProofFile(scope: PartnerScope, row: CertificateRow): ProofFile {
+/** What a proof says of the chain's identity (proofChainIdentity), per engine and chain id. */
+export type ChainIdentities = Map<string, { genesis_hash?: string; installation_id?: string }>;
+
+/**
+ * The proof file of an issued certificate: everything a verifier needs, nothing from our
+ * database. `identities`: a cache of the chain identities for proofs built together (each
+ * look-up reads the installation record from disk).
+ */
+export function buildProofFile(scope: PartnerScope, row: CertificateRow, identities?: ChainIdentities): ProofFile {
   const engine = scope.catalog.get(row.engine);
+  const chainId = engine.chain_id ?? 0;
+  const key = `${engine.id}\0${chainId}`;
+  let identity = identities?.get(key);
+  if (!identity) {
+    identity = scope.issuing.proofChainIdentity(engine.id, chainId);
+    identities?.set(key, identity);
+  }
   const { tree, dictionary } = jobPartsOf(scope, row.job_id);
   return {
     format: PROOF_FORMAT,
@@ -181,7 +218,7 @@ export function buildProofFile(scope: PartnerScope, row: CertificateRow): ProofF
       transaction_id: row.tx_hash!,
       registry_address: row.registry!,
       explorer_tx_url: explorerTxUrl(engine, row.tx_hash!),
-      ...scope.issuing.proofChainIdentity(engine.id, engine.chain_id ?? 0),
+      ...identity,
     },
     issuer: { public_key: row.public_key!, signature_scheme: 'Ed25519', signature: row.signature },
   };

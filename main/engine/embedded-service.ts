@@ -36,7 +36,8 @@ import { getJob, jobIdOf, listJobs, readJobs } from './jobs.js';
 import { addToScheduledJob, scheduleCredentials, unscheduleCredential } from './scheduling.js';
 import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
-import { buildProofFile, certificateRow, listCertificates, listJobCertificates } from './certificates.js';
+import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
+import type { ProofFile } from './proofs/proof-file.js';
 import { issueJobNow } from './issue-now.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
 import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
@@ -47,6 +48,11 @@ import { CREDENTIAL_TAGS, JOB_TAGS, deleteCredentialTag, writeTags } from './tag
  * Each method validates its input completely before it writes, and writes in one
  * transaction, so a failed call changes nothing.
  */
+/** A proof file as downloaded: pretty-printed JSON and a newline. */
+function proofText(proof: ProofFile): string {
+  return `${JSON.stringify(proof, null, 2)}\n`;
+}
+
 export class EmbeddedService implements IssuingService {
   constructor(private readonly scope: PartnerScope) {}
 
@@ -168,6 +174,10 @@ export class EmbeddedService implements IssuingService {
     return listJobCertificates(this.scope, jobIdOf(this.scope, jobUid), query);
   }
 
+  async jobCertificateUids(jobUid: string): Promise<Map<string, string>> {
+    return certificateUidsOfJob(this.scope, jobIdOf(this.scope, jobUid));
+  }
+
   async issueJobNow(body: IssueNowBody): Promise<Job> {
     return readJobs(this.scope, [await issueJobNow(this.scope, body)])[0]!;
   }
@@ -179,7 +189,16 @@ export class EmbeddedService implements IssuingService {
   }
 
   async downloadCertificate(uid: string): Promise<string> {
-    return `${JSON.stringify(buildProofFile(this.scope, certificateRow(this.scope, uid)), null, 2)}\n`;
+    return proofText(buildProofFile(this.scope, certificateRow(this.scope, uid)));
+  }
+
+  async downloadCertificates(uids: string[]): Promise<(string | ServiceError)[]> {
+    const rows = certificateRowsByUid(this.scope, uids);
+    const identities: ChainIdentities = new Map();
+    return uids.map((uid) => {
+      const row = rows.get(uid.toLowerCase());
+      return row ? proofText(buildProofFile(this.scope, row, identities)) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
+    });
   }
 
   async revokeCertificate(uid: string): Promise<RevokeResult> {

@@ -2,19 +2,17 @@
  * Stage 4, collect proofs: the jobs of the files waiting for one are followed in bulk; when a
  * file's job is finished its proof is written, and a failed job's credentials are scheduled again.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { isServiceError } from '../../common/errors.js';
 import { RECOVERY_SKEW_MS, type IngestCore } from './core.js';
-import { ContainmentError, errorCode, hashFile, statEntry } from './entries.js';
-import { ingestFaultPoint } from './fault-points.js';
+import { statEntry } from './entries.js';
+import { FinishRounds } from './finish-round.js';
 import type { FileRow } from './journal.js';
-import { DONE_DIR } from './names.js';
-import { ProofRounds, certificatesOfJob, credentialsOfJob } from '../intake/index.js';
-import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
+import { certificatesOfJob, credentialsOfJob } from '../intake/index.js';
 
 /** How often at most a file overdue for its job is asked about on its own (see checkOverdue). */
 const OVERDUE_ASK_MS = 10 * 60_000;
+/** How soon jobs are looked at again while one is being issued (see soonIfIssuing). */
+const ISSUING_POLL_MS = 100;
 
 export class ProofCollector {
   private readonly certificateOf = new Map<string, string>();
@@ -26,12 +24,17 @@ export class ProofCollector {
   pollRunning: Promise<void> | undefined;
   /** Rows waiting for their job that the watcher saw change (looked at before the next poll). */
   readonly suspects = new Set<number>();
-  /** Proofs of the files finishing side by side, written together in rounds (one sync pass each). */
-  private readonly rounds = new ProofRounds(500, (step) => {
-    if (step === 'synced') ingestFaultPoint('proofs-unrenamed');
-  });
+  /** The files whose job finished, finished a round at a time (finish-round.ts). */
+  private readonly rounds: FinishRounds;
 
-  constructor(private readonly core: IngestCore) {}
+  constructor(private readonly core: IngestCore) {
+    this.rounds = new FinishRounds(core, this.certificateOf);
+  }
+
+  /** Writes the proof of a file whose job finished and moves the original to done/ (in a round with the others finishing now). */
+  finish(row: FileRow): Promise<void> {
+    return this.rounds.finish(row);
+  }
 
   pollJobs(): Promise<void> {
     this.pollRunning ??= this.pollRound()
@@ -104,7 +107,24 @@ export class ProofCollector {
     }
     this.core.pump();
     for (const [jobUid, rows] of failed) await this.reschedule(jobUid, rows);
+    if (waiting.size > 0) await this.soonIfIssuing();
     await this.checkOverdue(waiting);
+  }
+
+  /**
+   * While a job is being issued (started, or waiting for its confirmations), the jobs are looked
+   * at again within ISSUING_POLL_MS rather than at the next poll: the proofs of its files follow
+   * it closely instead of up to a poll's interval later. Two calls per poll while files wait.
+   */
+  private async soonIfIssuing(): Promise<void> {
+    for (const status of ['unconfirmed', 'started'] as const) {
+      if (this.core.stopping) return;
+      if ((await this.core.service.listJobs({ status, per_page: 1 })).total_items === 0) continue;
+      setTimeout(() => {
+        if (!this.core.stopping && !this.core.paused) void this.pollJobs();
+      }, ISSUING_POLL_MS).unref();
+      return;
+    }
   }
 
   /** A finished job's credential uid → certificate uid; a failed job's credential uids (one paged query per job). */
@@ -165,19 +185,6 @@ export class ProofCollector {
     }
   }
 
-  /** Where the original and its proof go: `done/<rel>` and `<out>/<rel>.proof.json`, numbered on a clash. */
-  chooseDonePaths(row: FileRow): { final: string; proof: string } {
-    const folder = this.core.folderOf(row);
-    const [final, proof] = firstFree(
-      (n) => {
-        const rel = numbered(row.rel_path, n);
-        return [join(folder.root, DONE_DIR, rel), fitPath(join(folder.outDir, rel), '.proof.json')];
-      },
-      this.core.reserved,
-    );
-    return { final: final!, proof: proof! };
-  }
-
   /**
    * Files the watcher saw change while they waited for their job: one whose size or time
    * changed has its credential withdrawn (unscheduled, which deletes it: nothing was issued) and
@@ -204,97 +211,5 @@ export class ProofCollector {
       const now = Date.now();
       this.core.settling.set(row.id, { stableSince: now, checkAt: now + this.core.stableMs });
     }
-  }
-
-  /**
-   * Whether the file is still what was issued: size and modification time, then its hash.
-   * `gone`: deleted (or a link put in its place, which is never read); `changed`: other content.
-   */
-  private async compare(row: FileRow): Promise<'same' | 'changed' | 'gone'> {
-    const path = this.core.pathOf(row);
-    const info = await statEntry(path);
-    if (info.kind !== 'file') return 'gone';
-    if (info.size !== row.size || info.mtimeMs !== row.mtime_ms) return 'changed';
-    try {
-      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot);
-      return sha256 === row.sha256 ? 'same' : 'changed';
-    } catch (error) {
-      if (error instanceof ContainmentError || errorCode(error) === 'ENOENT') return 'gone';
-      throw error;
-    }
-  }
-
-  /**
-   * The file changed after it was taken and its credential is issued: the proof (of the content
-   * that was issued) gets a note beside it saying so, the file is not moved to done/, and it is
-   * taken again as a new file.
-   */
-  private async supersede(row: FileRow): Promise<void> {
-    const folder = this.core.folderOf(row);
-    const message = `${row.rel_path} changed after it was taken: credential ${row.credential_uid} was issued for its earlier content (sha256 ${row.sha256}), so this proof is superseded. The file was not moved to ${DONE_DIR}/; its new content is taken as a new file.`;
-    await writeAtomic(
-      fitPath(row.proof_path!, '.superseded.json'),
-      `${JSON.stringify({ id: 'superseded', message, when: new Date().toISOString(), file: row.rel_path, sha256: row.sha256, credential_uid: row.credential_uid, proof: row.proof_path }, null, 2)}\n`,
-    );
-    this.core.warn(message);
-    this.core.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: Date.now() });
-    this.core.counts.issued++;
-    this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
-    // Taken again right away as a new file (not only at the next rescan).
-    this.core.untrack(row);
-    this.core.discovered.set(this.core.key(folder, row.rel_path), { folder, rel: row.rel_path });
-  }
-
-  async finish(row: FileRow): Promise<void> {
-    let checked: 'same' | 'gone' | undefined;
-    if (row.state === 'scheduled') {
-      const credentialUid = row.credential_uid!;
-      let certificateUid = this.certificateOf.get(credentialUid);
-      if (!certificateUid) {
-        const page = await this.core.service.listCertificates({ credential_uid: credentialUid, per_page: 100 });
-        certificateUid = page.items.find((c) => c.certificate.credential.uid === credentialUid)?.certificate.uid;
-      }
-      if (!certificateUid) {
-        // Not in the job after all: find where it is.
-        this.core.save(row, { state: 'created', job_uid: null });
-        return;
-      }
-      if (!row.final_path || !row.proof_path) {
-        const { final, proof } = this.chooseDonePaths(row);
-        this.core.save(row, { final_path: final, proof_path: proof });
-        this.core.reserved.add(final);
-        this.core.reserved.add(proof);
-        // Where the proof goes is journaled before it is written: a restart writes the same file.
-        await this.core.durable();
-      }
-      // Before the proof is written: is the file still what was issued?
-      const change = await this.compare(row);
-      const proofText = await this.core.service.downloadCertificate(certificateUid);
-      this.core.diskFull.assertRoom(row.proof_path!);
-      await this.rounds.write(row.proof_path!, proofText);
-      if (change === 'changed') {
-        this.certificateOf.delete(credentialUid);
-        return this.supersede(row);
-      }
-      checked = change;
-      this.core.save(row, { state: 'issued' });
-      this.certificateOf.delete(credentialUid);
-      await this.core.durable();
-      ingestFaultPoint('after-issued');
-    }
-    if (row.state !== 'issued') return;
-    // Before the move: still what was issued? (Checked again after a restart, or if it was not hashed just now.)
-    const now = await statEntry(this.core.pathOf(row));
-    const unchanged = checked === 'same' && now.kind === 'file' && now.size === row.size && now.mtimeMs === row.mtime_ms;
-    if (!unchanged && (await this.compare(row)) === 'changed') return this.supersede(row);
-    // Moved, never issued again: the journal says issued.
-    const source = this.core.pathOf(row);
-    const moved = (this.core.filer.movable(row, source) && (await moveFile(source, row.final_path!, this.core.folderOf(row).realRoot))) || existsSync(row.final_path!);
-    await this.core.filer.moveSidecar(row);
-    await this.core.filer.removeStaleNote(row);
-    if (!moved) this.core.warn(`${row.rel_path} was issued but had gone from the folder before it could be moved to ${DONE_DIR}/`);
-    this.core.save(row, { state: 'moved', closed_at: Date.now() });
-    this.core.counts.issued++;
-    this.core.options.onEvent?.({ type: 'issued', folder: this.core.folderOf(row).root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
   }
 }

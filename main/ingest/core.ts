@@ -26,10 +26,11 @@ export const MAX_TRIES = 5;
 /** Files whose proof is written and original filed at the same time (local side effects, small files). */
 const FILING_AT_ONCE = 32;
 /**
- * Files finishing at the same time: their proofs are written as one round (one sync pass,
- * collect-proofs.ts), so the more finish together, the fewer passes per file.
+ * Files finishing at the same time: they go in rounds of up to 512 (finish-round.ts: one proof
+ * build, one sync pass and three journal commits per round), two rounds side by side so that one
+ * is built on the main thread while the other's files are written and moved.
  */
-const FINISHING_AT_ONCE = 256;
+const FINISHING_AT_ONCE = 1024;
 
 /** An error of the local file system (it names a path), not of the service or the network. */
 function isLocalFailure(error: unknown): boolean {

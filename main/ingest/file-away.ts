@@ -17,11 +17,20 @@ export function noteOf(filedPath: string, kind: 'failed' | 'duplicate'): string 
 }
 
 export class Filer {
+  /** Per folder, the paths of its files that ever failed (read from the journal once, then kept up to date). */
+  private readonly failedPaths = new Map<number, Set<string>>();
 
   constructor(private readonly core: IngestCore) {}
 
+  private failedPathsOf(folderId: number): Set<string> {
+    let paths = this.failedPaths.get(folderId);
+    if (!paths) this.failedPaths.set(folderId, (paths = new Set(this.core.journal.failedPaths(folderId))));
+    return paths;
+  }
+
   fail(row: FileRow, id: string, message: string): void {
     const folder = this.core.folderOf(row);
+    this.failedPathsOf(folder.id).add(row.rel_path);
     const [final] = firstFree((n) => [join(folder.root, FAILED_DIR, numbered(row.rel_path, n))], this.core.reserved);
     this.core.reserved.add(final!);
     this.core.save(row, { state: 'failed', error_id: id, error_message: message, final_path: final! });
@@ -102,8 +111,10 @@ export class Filer {
   /**
    * A file failed before and put back (by hand, or by retry) has succeeded now: its old
    * failed/NAME.error.json is removed (only a note of this path whose file is no longer beside it).
+   * Looked for only when the journal says a file of this path failed: not for every file.
    */
   async removeStaleNote(row: FileRow): Promise<void> {
+    if (!this.failedPathsOf(row.folder_id).has(row.rel_path)) return;
     const root = this.core.folderOf(row).root;
     for (let n = 1; n <= 50; n++) {
       const failedPath = join(root, FAILED_DIR, numbered(row.rel_path, n));

@@ -254,6 +254,11 @@ export class Journal {
       .all(JSON.stringify(folderIds), limit) as FileRow[];
   }
 
+  /** The paths of a folder's files that ever failed (open or closed): those that may have a note in failed/. */
+  failedPaths(folderId: number): string[] {
+    return this.db.prepare("SELECT DISTINCT rel_path FROM files WHERE folder_id = ? AND state = 'failed'").pluck().all(folderId) as string[];
+  }
+
   insert(row: Omit<FileRow, 'id'>): FileRow {
     const id = this.statements.insert.run(row).lastInsertRowid as number;
     return { ...row, id };

@@ -8,4 +8,4 @@ export { ByteGate, chunks, mapOrdered } from './pool.js';
 export { ByteBudget, READ_WHOLE_BYTES, readForIntake, sha256Hex, type IntakeRead } from './read-for-intake.js';
 export { INTAKE_BATCH, IntakeSender, intakeSenderFor, type IntakeOutcome, type IntakeSenderOptions } from './sender.js';
 export { certificatesOfJob, credentialsOfJob } from './job-proofs.js';
-export { ProofRounds, tempNameOf, writeRound, type RoundStep } from './proof-round.js';
+export { tempNameOf, writeRound, type RoundStep } from './proof-round.js';

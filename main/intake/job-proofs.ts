@@ -7,8 +7,9 @@ import type { IssuingService } from '../../common/issuing-service.js';
 
 const PAGE = 1_000;
 
-/** A finished job's certificates: credential uid → certificate uid. */
+/** A finished job's certificates: credential uid → certificate uid (in one call from a service that can). */
 export async function certificatesOfJob(service: IssuingService, jobUid: string): Promise<Map<string, string>> {
+  if (service.jobCertificateUids) return service.jobCertificateUids(jobUid);
   const byCredential = new Map<string, string>();
   for (let page = 1; ; page++) {
     const result = await service.listJobCertificates(jobUid, { per_page: PAGE, page });

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProofRounds, tempNameOf, writeRound, type RoundStep } from './proof-round.js';
+import { tempNameOf, writeRound, type RoundStep } from './proof-round.js';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'proof-round-'))));
@@ -41,22 +41,18 @@ describe('writeRound', () => {
   });
 });
 
-describe('ProofRounds', () => {
-  it('gathers writes made in the same turn into one round; the same path twice keeps the last text', async () => {
+describe('writeRound, renames in the thread pool', () => {
+  it('writes every file whole under its name, in the same steps, leaving no temporary file; a file that cannot be renamed fails alone', async () => {
     const steps: RoundStep[] = [];
-    const rounds = new ProofRounds(500, (s) => steps.push(s));
-    await Promise.all([...Array.from({ length: 40 }, (_, i) => rounds.write(join(dir, `${i}.json`), `${i}`)), rounds.write(join(dir, '0.json'), 'again')]);
-    expect(steps.filter((s) => s === 'synced')).toHaveLength(1);
-    expect(readdirSync(dir)).toHaveLength(40);
-    expect(readFileSync(join(dir, '0.json'), 'utf8')).toBe('again');
-  });
-
-  it('a full round goes at once; a failed write rejects only its own promise', async () => {
-    const steps: RoundStep[] = [];
-    const rounds = new ProofRounds(3, (s) => steps.push(s));
-    writeFileSync(join(dir, 'file'), 'x');
-    const results = await Promise.allSettled([1, 2, 3, 4].map((i) => rounds.write(join(dir, i === 2 ? 'file/2.json' : `${i}.json`), `${i}`)));
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
-    expect(steps.filter((s) => s === 'synced')).toHaveLength(2);
+    const files = Array.from({ length: 300 }, (_, i) => ({ path: join(dir, i % 2 ? 'a' : 'b/c', `${i}.proof.json`), text: `proof ${i}` }));
+    // A folder where the last file's name is: its rename fails (and its temporary file is removed).
+    const blocked = join(dir, 'a', 'blocked.proof.json');
+    mkdirSync(join(blocked, 'inside'), { recursive: true });
+    const errors = await writeRound([...files, { path: blocked, text: 'no' }], { renameInPool: true, afterStep: (s) => steps.push(s) });
+    expect(errors.slice(0, 300).every((e) => e === undefined)).toBe(true);
+    expect(errors[300]).toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
+    expect(steps).toEqual(['written', 'synced', 'renamed']);
+    for (const f of files) expect(readFileSync(f.path, 'utf8')).toBe(f.text);
+    expect([...readdirSync(join(dir, 'a')), ...readdirSync(join(dir, 'b/c'))].filter((n) => n.endsWith('.writing'))).toEqual([]);
   });
 });

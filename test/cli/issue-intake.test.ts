@@ -66,7 +66,9 @@ describe('issue through the intake (real engine, real anvil)', () => {
     }
     expect(calls.createAndScheduleCredentials).toBe(3);
     expect(calls.createAndScheduleCredential).toBeUndefined();
-    expect(calls.listJobCertificates).toBe(2); // two pages of 1,000
+    // The job's certificates by credential in one call (the embedded engine's jobCertificateUids; two pages of 1,000 through listJobCertificates before).
+    expect(calls.jobCertificateUids).toBe(1);
+    expect(calls.listJobCertificates).toBeUndefined();
     expect(calls.listCertificates).toBeUndefined();
     const proof = JSON.parse(readFileSync(join(dir, 'out', 'f5.txt.proof.json'), 'utf8')) as { certificate: { credential: { title: string } } };
     expect(proof.certificate.credential.title).toBe('f5.txt');

@@ -55,6 +55,28 @@ describe('a data directory written by schema 3', () => {
     for (const [uid, proof] of Object.entries(golden)) expect(await service.downloadCertificate(uid)).toBe(proof);
   });
 
+  it('downloads them all in one bulk call (downloadCertificates) byte for byte as issued; a uid not issued gets its own missing_certificate', async () => {
+    const service = fx.engine.serviceFor(partnerId);
+    const uids = Object.keys(golden);
+    const unknown = '01a2032a-4433-77f4-9fc2-3039f92839d7';
+    const texts = await service.downloadCertificates!([...uids.map((u) => u.toUpperCase()), unknown, 'not-a-uid']);
+    expect(texts.slice(0, uids.length)).toEqual(uids.map((u) => golden[u]));
+    expect(texts.slice(uids.length).map((t) => (typeof t === 'string' ? t : t.id))).toEqual(['missing_certificate', 'missing_certificate']);
+  });
+
+  it("tells each job's certificates by credential in one call (jobCertificateUids) as listJobCertificates does", async () => {
+    const service = fx.engine.serviceFor(partnerId);
+    const jobs = (await service.listJobs({ per_page: 0 })).items.filter((j) => j.status === 'finished');
+    expect(jobs.length).toBeGreaterThan(0);
+    let certificates = 0;
+    for (const job of jobs) {
+      const listed = new Map((await service.listJobCertificates(job.uid, { per_page: 0 })).items.map((c) => [c.certificate.credential.uid, c.certificate.uid]));
+      expect(await service.jobCertificateUids!(job.uid)).toEqual(listed);
+      certificates += listed.size;
+    }
+    expect(certificates).toBe(110);
+  });
+
   it('lists the same certificates with the same signatures', async () => {
     const service = fx.engine.serviceFor(partnerId);
     const page = await service.listCertificates({ per_page: 0 });

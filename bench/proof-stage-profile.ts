@@ -1,0 +1,126 @@
+/**
+ * Profiling aid for the watched folder's proof stage (not a registered benchmark): drops N files
+ * (BENCH_WATCH_COUNT, default 10,000) into a watched folder, issues the job, then measures only
+ * the stage from "job finished" to "every original moved": wall time, main-thread CPU, a main
+ * thread profile (PROFILE_OUT=path.cpuprofile), and counts of fs calls, SQLite statements and
+ * journal commits (COUNT_CALLS=0: not counted, no wrapper in the way). `npx tsx bench/proof-stage-profile.ts`
+ */
+import fs, { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import fsp from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Engine } from '../main/engine/index.js';
+import { Ingester } from '../main/ingest/index.js';
+import { MemorySecretStore } from '../main/secrets/index.js';
+
+const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
+const SIZE = 10 * 1024;
+const counts = new Map<string, number>();
+let counting = false;
+const count = (name: string) => {
+  if (counting) counts.set(name, (counts.get(name) ?? 0) + 1);
+};
+function wrap(target: Record<string, unknown>, prefix: string, names: string[]) {
+  for (const name of names) {
+    const original = target[name] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof original !== 'function') continue;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      count(`${prefix}${name}`);
+      return original.apply(this, args);
+    };
+  }
+}
+const nativeRealpath = fs.realpathSync.native;
+const COUNT_CALLS = process.env['COUNT_CALLS'] !== '0';
+if (COUNT_CALLS) wrap(fs as unknown as Record<string, unknown>, 'fs.', ['existsSync', 'lstatSync', 'statSync', 'openSync', 'closeSync', 'readFileSync', 'fstatSync', 'renameSync', 'mkdirSync', 'realpathSync', 'readlinkSync', 'rmSync', 'fsyncSync', 'fdatasyncSync', 'writeFileSync']);
+if (COUNT_CALLS) {
+  (fs.realpathSync as unknown as { native: unknown }).native = nativeRealpath;
+  wrap(fs.realpathSync as unknown as Record<string, unknown>, 'fs.realpathSync.', ['native']);
+  wrap(fsp as unknown as Record<string, unknown>, 'fsp.', ['open', 'rename', 'writeFile', 'rm', 'stat', 'lstat', 'readFile', 'mkdir']);
+  syncBuiltinESMExports();
+  const probe = new Database(':memory:');
+  const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  wrap(statementProto, 'sql.', ['run', 'get', 'all', 'iterate']);
+  probe.close();
+}
+
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      out.set(`${tid} ${name}`, ticks * 10);
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'proofdesk-proof-stage-'));
+const inbox = join(dir, 'inbox');
+const staging = join(dir, 'staging');
+mkdirSync(inbox);
+mkdirSync(staging);
+const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 250, onError: () => undefined } });
+let ingester: Ingester | undefined;
+try {
+  const filler = 'x'.repeat(SIZE - 80);
+  for (let i = 0; i < COUNT; i++) writeFileSync(join(staging, `certificate-${i}.txt`), `Certificate of attendance no. ${i}, issued to participant ${i}\n${filler}`.padEnd(SIZE, '.'));
+  const partner = await engine.addPartner({ name: 'Bench Hot Folder', issuingIntervalSeconds: 3600 });
+  await engine.issuing.ctx.chains.client('local');
+  const service = engine.serviceFor(partner.partner_id);
+  ingester = await Ingester.start({ service, dataDir: join(dir, 'data'), folders: [{ path: inbox }] });
+  for (let i = 0; i < COUNT; i++) renameSync(join(staging, `certificate-${i}.txt`), join(inbox, `certificate-${i}.txt`));
+  const watching = ingester;
+  const until = async (state: 'scheduled' | 'moved') => {
+    for (;;) {
+      const p = watching.progress();
+      if (p.failed + p.duplicates > 0) throw new Error(`unexpected: ${JSON.stringify(p)}`);
+      if (watching.reached()[state] >= COUNT) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  console.error("dropped"); await until("scheduled"); console.error("scheduled");
+  const job = await service.issueJobNow({ engine: 'local' });
+  while ((await service.getJob(job.uid)).status !== 'finished') await new Promise((r) => setTimeout(r, 20));
+  const session = new Session();
+  session.connect();
+  if (process.env['PROFILE_OUT']) {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
+  const journalBefore = { ...watching.journalStats() };
+  const cpu0 = process.cpuUsage();
+  const threads0 = threadCpu();
+  const t0 = performance.now();
+  counting = true;
+  await until('moved');
+  counting = false;
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const threads1 = threadCpu();
+  if (process.env['PROFILE_OUT']) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(process.env['PROFILE_OUT'], JSON.stringify(profile));
+  }
+  const journal = watching.journalStats();
+  console.log(`proof stage: ${COUNT} files in ${(wall / 1000).toFixed(2)} s (${Math.round(COUNT / (wall / 1000))} files/s), process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  for (const [thread, ms] of threads1) {
+    const d = ms - (threads0.get(thread) ?? 0);
+    if (d >= 20) console.log(`  thread ${thread}: ${d} ms CPU`);
+  }
+  console.log(`  journal: ${journal.commits - journalBefore.commits} commits, ${journal.rowWrites - journalBefore.rowWrites} row writes`);
+  for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${name}: ${n} (${(n / COUNT).toFixed(2)}/file)`);
+} finally {
+  await ingester?.stop();
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+}
