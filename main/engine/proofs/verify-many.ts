@@ -46,8 +46,19 @@ export interface VerifyingRun {
 export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingRun {
   const pool = count >= OFFLINE_POOL_FROM ? new OfflinePool() : undefined;
   const readers = new Map<string, Promise<ChainReader | ChainUnavailable | undefined>>();
+  const shared = new Map<string, Promise<unknown>>();
   const options: VerifyOptions = {
     ...base,
+    // What proofs of one batch have in common on chain is computed once per run (a failure is not kept).
+    share: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+      let value = shared.get(key) as Promise<T> | undefined;
+      if (!value) {
+        value = compute();
+        value.catch(() => shared.delete(key));
+        shared.set(key, value);
+      }
+      return value;
+    },
     chainFor: (engine, chainId) => {
       const key = `${engine}:${chainId}`;
       let reader = readers.get(key);
