@@ -75,6 +75,11 @@ export class OfflinePool {
     }
   }
 
+  /** Whether a worker died: the pool answers nothing more. */
+  get broken(): boolean {
+    return this.failure !== undefined;
+  }
+
   /** The outcomes of `inputs`, in order, from the next worker. */
   check(inputs: OfflineInput[]): Promise<OfflineOutcome[]> {
     return new Promise((resolve, reject) => {
@@ -88,4 +93,40 @@ export class OfflinePool {
   async close(): Promise<void> {
     await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
   }
+}
+
+/** How long the shared pool's workers wait for the next run before they stop. */
+export const POOL_IDLE_MS = 30_000;
+
+let shared: { pool: OfflinePool; users: number; timer?: NodeJS.Timeout } | undefined;
+
+/**
+ * The pool verification runs share (verify-many.ts): started by the first run, kept while runs
+ * use it and POOL_IDLE_MS after the last, so that drop after drop (or a second folder) does not
+ * start and load the workers again — which costs about what checking 2,000 proofs does. Its
+ * workers and its timer never keep the process alive. `release` once the run is done with it.
+ */
+export function borrowOfflinePool(): { pool: OfflinePool; release(): void } {
+  if (shared?.pool.broken) {
+    void shared.pool.close();
+    shared = undefined;
+  }
+  const entry = (shared ??= { pool: new OfflinePool(), users: 0 });
+  clearTimeout(entry.timer);
+  entry.users++;
+  let released = false;
+  return {
+    pool: entry.pool,
+    release() {
+      if (released) return;
+      released = true;
+      if (--entry.users > 0) return;
+      entry.timer = setTimeout(() => {
+        if (entry.users > 0) return;
+        if (shared === entry) shared = undefined;
+        void entry.pool.close();
+      }, POOL_IDLE_MS);
+      entry.timer.unref();
+    },
+  };
 }
