@@ -49,6 +49,7 @@ export class OfflinePool {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private nextWorker = 0;
+  private holding = false;
   /** Why a worker died: every check after it is refused with it (none would be answered). */
   private failure: Error | undefined;
 
@@ -57,10 +58,10 @@ export class OfflinePool {
     const { entry, eval: isEval } = workerEntry();
     for (let i = 0; i < size; i++) {
       const worker = new Worker(entry, isEval ? { eval: true } : {});
-      worker.unref();
       worker.on('message', ({ id, outcomes, error }: { id: number; outcomes?: OfflineOutcome[]; error?: string }) => {
         const waiting = this.pending.get(id);
         this.pending.delete(id);
+        this.holdProcess();
         if (outcomes) waiting?.resolve(outcomes);
         else waiting?.reject(new Error(`Checking proofs failed: ${error}`));
       });
@@ -70,8 +71,25 @@ export class OfflinePool {
           this.pending.delete(id);
           waiting.reject(error);
         }
+        this.holdProcess();
       });
+      // After the listeners (adding a 'message' listener refs the worker again): see holdProcess.
+      worker.unref();
       this.workers.push(worker);
+    }
+  }
+
+  /**
+   * The workers keep the process alive while a check is unanswered, and never when idle: a
+   * command that is done exits at once though the pool stays warm for the next run.
+   */
+  private holdProcess(): void {
+    const hold = this.pending.size > 0;
+    if (hold === this.holding) return;
+    this.holding = hold;
+    for (const worker of this.workers) {
+      if (hold) worker.ref();
+      else worker.unref();
     }
   }
 
@@ -86,6 +104,7 @@ export class OfflinePool {
       if (this.failure) return reject(this.failure);
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
+      this.holdProcess();
       this.workers[this.nextWorker++ % this.workers.length]!.postMessage({ id, inputs });
     });
   }
