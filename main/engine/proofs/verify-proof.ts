@@ -29,7 +29,7 @@ import {
 import { leafOf } from './certificate-payload.js';
 import { LOCAL_CHAIN_ELSEWHERE } from './chain-identity.js';
 import { verifySignature } from './ed25519.js';
-import { rootFromPath } from './merkle-tree.js';
+import { rootFromHexPath } from './merkle-tree.js';
 import type { ProofFile } from './proof-file.js';
 import { keptUnlessThrown, readAnchoring, thrownOf } from './verify-anchoring.js';
 import { validateProofFile } from './verify-proof-shape.js';
@@ -233,7 +233,7 @@ export interface OfflineChecks {
 export function offlineChecksOf(p: ProofFile, check: VerifyOptions['checkSignature'] = verifySignature): OfflineChecks {
   return {
     leaf: () => leafOf(p.certificate).toString('hex'),
-    certificateRoot: () => rootFromPath(Buffer.from(p.leaf, 'hex'), p.merkle_path.map((h) => Buffer.from(h, 'hex'))).toString('hex'),
+    certificateRoot: () => rootFromHexPath(p.leaf, p.merkle_path),
     signature: () => check(p.issuer.public_key, Buffer.from(p.leaf, 'hex'), Buffer.from(p.issuer.signature, 'hex')),
   };
 }
