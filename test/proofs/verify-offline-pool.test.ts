@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isServiceError } from '../../common/errors.js';
 import { checkOffline, checksOf, type OfflineOutcome } from '../../main/engine/proofs/verify-offline.js';
-import { borrowOfflinePool, OfflinePool } from '../../main/engine/proofs/verify-offline-pool.js';
+import { borrowOfflinePool, OfflinePool, warmOfflinePool } from '../../main/engine/proofs/verify-offline-pool.js';
 import { openVerifyingRun } from '../../main/engine/proofs/verify-many.js';
 import { verifyChecked, verifyProof } from '../../main/engine/proofs/verify-proof.js';
 import { readProofFile } from '../../main/engine/proofs/verify-read-proof.js';
@@ -91,6 +91,21 @@ describe('OfflinePool', () => {
       expect(second.pool).toBe(first.pool);
     } finally {
       second.release();
+    }
+  });
+
+  it('warming starts the shared workers for the run about to come, which borrows those very workers', async () => {
+    warmOfflinePool();
+    const warmed = borrowOfflinePool();
+    warmed.release();
+    warmOfflinePool();
+    const run = borrowOfflinePool();
+    try {
+      expect(run.pool).toBe(warmed.pool);
+      const [path] = folder(1);
+      expect((await run.pool.check([{ path: path! }]))[0]!.kind).toBe('checked');
+    } finally {
+      run.release();
     }
   });
 

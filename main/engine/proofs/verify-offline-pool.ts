@@ -149,3 +149,11 @@ export function borrowOfflinePool(): { pool: OfflinePool; release(): void } {
     },
   };
 }
+
+/**
+ * Starts the shared pool's workers now, if they are not running, for a run about to come (they
+ * boot while its files are listed); kept POOL_IDLE_MS unless a run borrows them.
+ */
+export function warmOfflinePool(): void {
+  borrowOfflinePool().release();
+}
