@@ -1,8 +1,9 @@
 /**
  * The one way to verify many proofs in one process, for the CLI's `verify PROOF... | DIR` and
  * the app's Verify view: the chains asked once per engine and chain id, every chain read that
- * proofs share (registry, root, transaction, block) asked once per run, the per-leaf revocation
- * reads sent in JSON-RPC batches (verify-chain-reader), everything offline (reading, parsing,
+ * proofs share (registry, root, transaction, block) asked once per run and the anchoring they
+ * share decided once (VerifyOptions.share), the per-leaf revocations from the registry's logs or
+ * in JSON-RPC batches (verify-revocation-batch), everything offline (reading, parsing,
  * shape, leaf hash, Merkle path, Ed25519) done on worker threads in batches ahead of the chain
  * steps (verify-offline-pool; its workers shared by the runs one after another), and many
  * proofs in flight at once so that all of it overlaps.
