@@ -28,6 +28,8 @@ interface Proxy {
   refuseLogs: boolean;
   /** eth_getLogs answered without the registry's oldest log (as a node that pruned old logs does). */
   pruneOldLogs: boolean;
+  /** eth_blockNumber answered as a public network's head (tens of millions of blocks). */
+  longChain: boolean;
   server: Server;
 }
 
@@ -40,7 +42,7 @@ const revoked: Hex[] = [randomBytes32(), randomBytes32()];
 let proxy: Proxy;
 
 async function startProxy(target: string): Promise<Proxy> {
-  const state = { revocationRequests: 0, revocationCalls: 0, refuseBatches: false, logRequests: 0, refuseLogs: false, pruneOldLogs: false } as Proxy;
+  const state = { revocationRequests: 0, revocationCalls: 0, refuseBatches: false, logRequests: 0, refuseLogs: false, pruneOldLogs: false, longChain: false } as Proxy;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -51,6 +53,11 @@ async function startProxy(target: string): Promise<Proxy> {
       if (calls.length > 0) {
         state.revocationRequests++;
         state.revocationCalls += calls.length;
+      }
+      if (!Array.isArray(parsed) && parsed.method === 'eth_blockNumber' && state.longChain) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: (parsed as { id?: unknown }).id, result: '0x1406f40' }));
+        return;
       }
       if (!Array.isArray(parsed) && parsed.method === 'eth_getLogs') {
         state.logRequests++;
@@ -156,6 +163,19 @@ describe('revocation reads of many proofs', () => {
       expect(proxy.revocationCalls).toBe(1_000);
     } finally {
       proxy.pruneOldLogs = false;
+    }
+  });
+
+  it('on a long chain (a public network) do not scan its logs from block 0: batched eth_calls, the same answers', async () => {
+    proxy.longChain = true;
+    try {
+      const { values, expected } = await readMany();
+      expect(values).toEqual(expected);
+      expect(values.filter((v) => v > 0n)).toHaveLength(2);
+      expect(proxy.logRequests).toBe(0);
+      expect(proxy.revocationCalls).toBe(1_000);
+    } finally {
+      proxy.longChain = false;
     }
   });
 

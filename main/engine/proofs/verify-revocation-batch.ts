@@ -16,7 +16,8 @@
  * which its constructor emits once and nothing emits again — a node that pruned old logs drops
  * the oldest first, so with the first event there, every later one is too. A node that refuses
  * eth_getLogs, caps its range or its results (an error), or answers without that event is
- * asked with the batched eth_calls instead, as is a registry asked for only a few hashes.
+ * asked with the batched eth_calls instead, as is a registry asked for only a few hashes and a
+ * chain longer than REVOCATION_LOGS_MAX_BLOCKS.
  *
  * Only a value read in the batch is taken from it. Anything else — a node that refuses batches,
  * a timeout, an error for one call, an answer that is not one word — is asked again alone
@@ -31,6 +32,12 @@ export const REVOCATION_BATCH = 100;
 
 /** From this many reads of one registry in one turn, its logs are read (fewer: the eth_calls cost less). */
 export const REVOCATION_LOGS_FROM = 64;
+/**
+ * The logs are read from block 0 (the registry's first event must be in the answer), so only on
+ * a chain this short: a local or young chain answers at once, where a long one (a public
+ * network's node without a range cap) could scan for longer than the eth_calls take.
+ */
+export const REVOCATION_LOGS_MAX_BLOCKS = 1_000_000n;
 
 const WORD = /^0x[0-9a-fA-F]{64}$/;
 let selector: string | undefined;
@@ -54,7 +61,9 @@ async function post(client: ChainClient, body: unknown): Promise<unknown> {
  */
 export async function revokedFromLogs(client: ChainClient, address: Address): Promise<Set<string> | null> {
   topics ??= { revoked: toEventSelector('event Revoked(bytes32 indexed hash)'), keySet: toEventSelector('event SigningKeySet(bytes32 signingKey)') };
-  const answer = (await post(client, { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ address, fromBlock: '0x0', toBlock: 'latest', topics: [[topics.keySet, topics.revoked]] }] })) as JsonRpcAnswer | null;
+  const height = ((await post(client, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })) as JsonRpcAnswer | null)?.result;
+  if (typeof height !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(height) || BigInt(height) > REVOCATION_LOGS_MAX_BLOCKS) return null;
+  const answer = (await post(client, { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ address, fromBlock: '0x0', toBlock: height, topics: [[topics.keySet, topics.revoked]] }] })) as JsonRpcAnswer | null;
   const logs = answer?.result;
   if (!Array.isArray(logs)) return null;
   const revoked = new Set<string>();
