@@ -15,7 +15,7 @@ import { checksOf } from '../../main/engine/proofs/verify-offline.js';
 import { offlineChecksOf, verifyChecked, verifyProof, type ChainReader, type VerifyOptions } from '../../main/engine/proofs/verify-proof.js';
 import { chainReaderFor } from '../../main/engine/proofs/verify-chain-reader.js';
 import { send, startNode, stopAllNodes } from '../chain/chain-fixture.js';
-import { issueBatch, makeCredential, makePartner, optionsFor, type IssuedBatch, type Partner } from './proof-fixture.js';
+import { copyProof, issueBatch, makeCredential, makePartner, optionsFor, type IssuedBatch, type Partner } from './proof-fixture.js';
 
 const NOW = () => new Date('2027-01-01T00:00:00Z');
 const COUNT = 1_000;
@@ -150,6 +150,20 @@ describe('what the proofs of one batch share on chain (VerifyOptions.share)', ()
     const results = await Promise.all(batch.proofs.slice(0, 50).map((p) => verifyChecked(p, offlineChecksOf(p), options)));
     expect(counts).toEqual({ readRegistry: 1, getReceipt: 1, getTransaction: 1 });
     for (const i of [0, 49]) expect(results[i]).toEqual(await alone(i));
+  });
+
+  it('proofs that differ in what the shared reads depend on (the chain they name) do not share them', async () => {
+    const genesis = (await direct.genesisHash()).toLowerCase();
+    const here = copyProof(batch.proofs[0]!);
+    here.chain.genesis_hash = genesis;
+    const elsewhere = copyProof(batch.proofs[1]!);
+    elsewhere.chain.genesis_hash = `0x${'cd'.repeat(32)}`;
+    const options = optionsFor(direct, { now: NOW, share: sharing() });
+    const [ok, other] = await Promise.all([here, elsewhere].map((p) => verifyChecked(p, offlineChecksOf(p), options)));
+    expect(ok!.result.status).toBe('ok');
+    expect(other!.result.status).toBe('pending');
+    expect(other).toEqual(await verifyProof(elsewhere, optionsFor(direct, { now: NOW })));
+    expect(ok).toEqual(await verifyProof(here, optionsFor(direct, { now: NOW })));
   });
 
   it('a read that throws midway gives each sharing proof the error result it gets alone (the root found so far included)', async () => {

@@ -293,7 +293,7 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
   // same chain: what it reads is all in the key).
   let access: Promise<ChainAccess> | undefined;
   const chain = (): Promise<ChainAccess> =>
-    (access ??= share(`chain\0${engine}\0${chainId}\0${p.chain.installation_id}\0${p.chain.genesis_hash}`, async (): Promise<ChainAccess> => {
+    (access ??= share(JSON.stringify(['chain', engine, chainId, p.chain.installation_id ?? null, p.chain.genesis_hash ?? null]), async (): Promise<ChainAccess> => {
       const installation = p.chain.installation_id;
       const local = engine === 'local' && installation !== undefined;
       if (local && options.localInstallationId !== undefined && options.localInstallationId !== installation) return { reason: LOCAL_CHAIN_ELSEWHERE };
@@ -343,7 +343,7 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
       const required = options.confirmationsRequired?.(engine) ?? 1;
       if (!Number.isSafeInteger(required) || required < 1) throw new TypeError(`confirmationsRequired must be a positive integer, got ${required}`);
       // The proofs of one batch share all of it: asked once per run for them (verify-anchoring.ts).
-      const key = ['anchoring', engine, chainId, p.chain.installation_id, p.chain.genesis_hash, registry, txId, p.root, p.issued_date, p.certificate.partner.address, p.issuer.public_key, required].join('\0');
+      const key = JSON.stringify(['anchoring', engine, chainId, p.chain.installation_id ?? null, p.chain.genesis_hash ?? null, registry, txId, p.root, p.issued_date, p.certificate.partner.address, p.issuer.public_key, required]);
       const anchored = await share(key, () => readAnchoring({ reader: found.reader, registry, root, txId, issuedDate: p.issued_date, partnerAddress: p.certificate.partner.address, publicKey: p.issuer.public_key, required }).then(keptUnlessThrown)).catch(thrownOf);
       d.actual_root = anchored.actualRoot;
       d.confirmations = anchored.confirmations;
