@@ -6,10 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isServiceError } from '../../common/errors.js';
 import { checkOffline, checksOf, type OfflineOutcome } from '../../main/engine/proofs/verify-offline.js';
-import { OfflinePool } from '../../main/engine/proofs/verify-offline-pool.js';
+import { borrowOfflinePool, OfflinePool, warmOfflinePool } from '../../main/engine/proofs/verify-offline-pool.js';
 import { openVerifyingRun } from '../../main/engine/proofs/verify-many.js';
 import { verifyChecked, verifyProof } from '../../main/engine/proofs/verify-proof.js';
 import { readProofFile } from '../../main/engine/proofs/verify-read-proof.js';
@@ -81,6 +81,50 @@ describe('OfflinePool', () => {
     const [path] = folder(1);
     const bytes = new Uint8Array(Buffer.from(JSON.stringify(readProofFile(path!))));
     expect(await pool.check([{ path: 'dropped.proof.json', bytes }])).toEqual([checkOffline({ path: path! })]);
+  });
+
+  it('runs one after another share warm workers: the second does not start its own', () => {
+    const first = borrowOfflinePool();
+    first.release();
+    const second = borrowOfflinePool();
+    try {
+      expect(second.pool).toBe(first.pool);
+    } finally {
+      second.release();
+    }
+  });
+
+  it('warming starts the shared workers for the run about to come, which borrows those very workers', async () => {
+    warmOfflinePool();
+    const warmed = borrowOfflinePool();
+    warmed.release();
+    warmOfflinePool();
+    const run = borrowOfflinePool();
+    try {
+      expect(run.pool).toBe(warmed.pool);
+      const [path] = folder(1);
+      expect((await run.pool.check([{ path: path! }]))[0]!.kind).toBe('checked');
+    } finally {
+      run.release();
+    }
+  });
+
+  it('a run closed early (cancelled) sends no more of its batches to the shared workers', async () => {
+    const [path] = folder(1);
+    const check = vi.spyOn(OfflinePool.prototype, 'check');
+    try {
+      const run = openVerifyingRun(optionsFor(undefined), 3_000);
+      const outcome = run.checkAll(Array.from({ length: 3_000 }, () => ({ path: path! })));
+      expect((await outcome(0)).kind).toBe('checked');
+      await run.close();
+      const sent = check.mock.calls.length;
+      // Whatever was in flight comes back; nothing after it is sent.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(check.mock.calls.length).toBe(sent);
+      expect(sent).toBeLessThan(30);
+    } finally {
+      check.mockRestore();
+    }
   });
 
   it('a run over many proofs hands out every outcome by index, in batches', async () => {

@@ -1,7 +1,9 @@
 /**
  * The per-leaf revocation reads of many proofs (verify-revocation-batch via chainReaderFor), on a
- * real anvil behind a real loopback HTTP proxy that counts what reaches the node: the reads of
- * one turn go out as a few JSON-RPC batches instead of one request each, answer exactly what the
+ * real anvil behind a real loopback HTTP proxy that counts what reaches the node: many reads of
+ * one registry are answered from its logs (one eth_getLogs, eth_call only for the hashes the
+ * logs name); without usable logs (refused, capped, pruned) the reads of one turn go out as a
+ * few JSON-RPC batches instead of one request each; either way they answer exactly what the
  * single read answers, and still answer (one by one) through a node that refuses batches.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -20,6 +22,14 @@ interface Proxy {
   /** revokedAt eth_calls seen, in batches or alone. */
   revocationCalls: number;
   refuseBatches: boolean;
+  /** eth_getLogs requests seen. */
+  logRequests: number;
+  /** eth_getLogs answered with an error (as a node capping log ranges does). */
+  refuseLogs: boolean;
+  /** eth_getLogs answered without the registry's oldest log (as a node that pruned old logs does). */
+  pruneOldLogs: boolean;
+  /** eth_blockNumber answered as a public network's head (tens of millions of blocks). */
+  longChain: boolean;
   server: Server;
 }
 
@@ -32,7 +42,7 @@ const revoked: Hex[] = [randomBytes32(), randomBytes32()];
 let proxy: Proxy;
 
 async function startProxy(target: string): Promise<Proxy> {
-  const state = { revocationRequests: 0, revocationCalls: 0, refuseBatches: false } as Proxy;
+  const state = { revocationRequests: 0, revocationCalls: 0, refuseBatches: false, logRequests: 0, refuseLogs: false, pruneOldLogs: false, longChain: false } as Proxy;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,6 +53,28 @@ async function startProxy(target: string): Promise<Proxy> {
       if (calls.length > 0) {
         state.revocationRequests++;
         state.revocationCalls += calls.length;
+      }
+      if (!Array.isArray(parsed) && parsed.method === 'eth_blockNumber' && state.longChain) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: (parsed as { id?: unknown }).id, result: '0x1406f40' }));
+        return;
+      }
+      if (!Array.isArray(parsed) && parsed.method === 'eth_getLogs') {
+        state.logRequests++;
+        if (state.refuseLogs) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: (parsed as { id?: unknown }).id, error: { code: -32005, message: 'query exceeds max block range 10000' } }));
+          return;
+        }
+        if (state.pruneOldLogs) {
+          void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (answer) => {
+            const json = (await answer.json()) as { result: unknown[] };
+            json.result = json.result.slice(1);
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(json));
+          });
+          return;
+        }
       }
       if (Array.isArray(parsed) && state.refuseBatches) {
         res.writeHead(400, { 'content-type': 'application/json' });
@@ -76,20 +108,88 @@ afterAll(async () => {
   await stopAllNodes();
 });
 
+function resetCounts(): void {
+  proxy.revocationRequests = 0;
+  proxy.revocationCalls = 0;
+  proxy.logRequests = 0;
+}
+
+/** 1,000 hashes of one registry, the two revoked ones among them (at 137 and 871), read at once. */
+async function readMany(): Promise<{ values: bigint[]; expected: bigint[] }> {
+  const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: node.chainId, timeoutMs: 10_000 });
+  const reader = chainReaderFor(client);
+  const hashes = Array.from({ length: 1_000 }, () => randomBytes32());
+  hashes[137] = revoked[0]!;
+  hashes[871] = revoked[1]!;
+  resetCounts();
+  const values = await Promise.all(hashes.map((h) => reader.revokedAt(registry, h)));
+  const expected = await Promise.all(hashes.map((h) => direct.revokedAt(registry, h)));
+  return { values, expected };
+}
+
 describe('revocation reads of many proofs', () => {
-  it('go out as a few JSON-RPC batches and answer what the single read answers', async () => {
+  it('of one registry are answered from its logs: one eth_getLogs, eth_call only for the revoked, each the time the single read answers', async () => {
+    const { values, expected } = await readMany();
+    expect(values).toEqual(expected);
+    expect(values[137]).toBeGreaterThan(0n);
+    expect(values[871]).toBeGreaterThan(0n);
+    expect(values.filter((v) => v > 0n)).toHaveLength(2);
+    expect(proxy.logRequests).toBe(1);
+    expect(proxy.revocationCalls).toBe(2);
+  });
+
+  it('fall back to JSON-RPC batches of eth_call when the node refuses eth_getLogs (a capped range), with the same answers', async () => {
+    proxy.refuseLogs = true;
+    try {
+      const { values, expected } = await readMany();
+      expect(values).toEqual(expected);
+      expect(values.filter((v) => v > 0n)).toHaveLength(2);
+      expect(proxy.logRequests).toBe(1);
+      expect(proxy.revocationCalls).toBe(1_000);
+      // 1,000 reads in batches of at most 100: ten requests, not 1,000.
+      expect(proxy.revocationRequests).toBeLessThanOrEqual(10);
+    } finally {
+      proxy.refuseLogs = false;
+    }
+  });
+
+  it('fall back to eth_calls when the logs lack the registry’s first event (pruned history): never "not revoked" from incomplete logs', async () => {
+    proxy.pruneOldLogs = true;
+    try {
+      const { values, expected } = await readMany();
+      expect(values).toEqual(expected);
+      expect(values.filter((v) => v > 0n)).toHaveLength(2);
+      expect(proxy.logRequests).toBe(1);
+      expect(proxy.revocationCalls).toBe(1_000);
+    } finally {
+      proxy.pruneOldLogs = false;
+    }
+  });
+
+  it('on a long chain (a public network) do not scan its logs from block 0: batched eth_calls, the same answers', async () => {
+    proxy.longChain = true;
+    try {
+      const { values, expected } = await readMany();
+      expect(values).toEqual(expected);
+      expect(values.filter((v) => v > 0n)).toHaveLength(2);
+      expect(proxy.logRequests).toBe(0);
+      expect(proxy.revocationCalls).toBe(1_000);
+    } finally {
+      proxy.longChain = false;
+    }
+  });
+
+  it('a few reads go out as one JSON-RPC batch (no logs read) and answer what the single read answers', async () => {
     const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: node.chainId, timeoutMs: 10_000 });
     const reader = chainReaderFor(client);
-    const hashes = [...Array.from({ length: 248 }, () => randomBytes32()), ...revoked];
-    proxy.revocationRequests = 0;
-    proxy.revocationCalls = 0;
+    const hashes = [...Array.from({ length: 30 }, () => randomBytes32()), ...revoked];
+    resetCounts();
     const values = await Promise.all(hashes.map((h) => reader.revokedAt(registry, h)));
-    const expected = await Promise.all(hashes.map((h) => direct.revokedAt(registry, h)));
-    expect(values).toEqual(expected);
+    expect(values).toEqual(await Promise.all(hashes.map((h) => direct.revokedAt(registry, h))));
     expect(values.filter((v) => v > 0n)).toHaveLength(2);
-    expect(proxy.revocationCalls).toBe(250);
-    // 250 reads in batches of at most 100: three requests, not 250.
-    expect(proxy.revocationRequests).toBeLessThanOrEqual(3);
+    expect(proxy.logRequests).toBe(0);
+    expect(proxy.revocationCalls).toBe(32);
+    expect(proxy.revocationRequests).toBe(1);
   });
 
   it('still answers each read, one by one, through a node that refuses batches', async () => {

@@ -6,7 +6,7 @@
  * completes; the page reads them a window at a time as (throttled) progress events arrive.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { isServiceError } from '../../../common/errors.js';
 import type { UnmatchedOriginal, VerifiedCredential, VerifyRow, VerifyRunSummary } from '../../../common/ipc/verify.js';
 import type { TaskContext } from '../../../common/tasks.js';
@@ -14,13 +14,22 @@ import { VERIFICATION_STATUSES, type VerificationResult, type VerificationStatus
 import { VerifyChains } from '../../cli/verify/verify-chains.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import type { ProofFile } from '../../engine/proofs/proof-file.js';
-import { openVerifyingRun, type VerifyingRun } from '../../engine/proofs/verify-many.js';
+import { OFFLINE_POOL_FROM, openVerifyingRun, type VerifyingRun } from '../../engine/proofs/verify-many.js';
+import { warmOfflinePool } from '../../engine/proofs/verify-offline-pool.js';
 import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
 import { verifyChecked, type ProofCore, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
 import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
 import { takeReceived } from '../../workspace/verify/received-proofs.js';
 import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
+
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export function emptyCounts(): Record<VerificationStatus, number> {
   return Object.fromEntries(VERIFICATION_STATUSES.map((s) => [s, 0])) as Record<VerificationStatus, number>;
@@ -134,6 +143,8 @@ export class VerifyRun {
   }
 
   private async work(paths: string[], task: TaskContext): Promise<void> {
+    // A folder or many files: the proof-checking workers boot while the drop is listed.
+    if (paths.length >= OFFLINE_POOL_FROM || paths.some(isFolder)) warmOfflinePool();
     const drop = collectDrop(paths);
     this.summary.total = drop.proofs.length;
     this.summary.skipped = drop.skipped;

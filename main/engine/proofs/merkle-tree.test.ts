@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildMerkleTree, buildPackedMerkleTree, deserializeMerkleTree, hashPair, merklePath, merkleRoot, rootFromPath, serializeMerkleTree } from './merkle-tree.js';
+import { buildMerkleTree, buildPackedMerkleTree, deserializeMerkleTree, hashPair, merklePath, merkleRoot, rootFromHexPath, rootFromPath, serializeMerkleTree } from './merkle-tree.js';
 
 const leaf = (i: number) => createHash('sha256').update(`leaf ${i}`).digest();
 
@@ -22,6 +22,25 @@ describe('Merkle tree', () => {
     const root = merkleRoot(tree);
     leaves.forEach((l, i) => expect(rootFromPath(l, merklePath(tree, i))).toEqual(root));
     expect(merklePath(tree, n - 1).length).toBeLessThanOrEqual(Math.ceil(Math.log2(n)));
+  });
+
+  it.each([1, 2, 3, 5, 8, 13, 100, 1025])('over hex hashes, every one of %i leaves leads to the root rootFromPath gives', (n) => {
+    const leaves = Array.from({ length: n }, (_, i) => leaf(i));
+    const tree = buildMerkleTree(leaves);
+    const root = merkleRoot(tree).toString('hex');
+    leaves.forEach((l, i) => {
+      const path = merklePath(tree, i);
+      expect(rootFromHexPath(l.toString('hex'), path.map((h) => h.toString('hex')))).toBe(root);
+    });
+  });
+
+  it('over hex hashes, a tampered or malformed path gives what rootFromPath gives for it', () => {
+    const tree = buildMerkleTree(Array.from({ length: 9 }, (_, i) => leaf(i)));
+    const path = merklePath(tree, 4).map((h) => h.toString('hex'));
+    for (const bad of [[...path.slice(0, 2), 'ab'.repeat(32), ...path.slice(3)], [...path, 'cd'.repeat(32)], [path[0]!.slice(0, 40), ...path.slice(1)], [path[0]!.toUpperCase(), ...path.slice(1)], ['zz', ...path]]) {
+      expect(rootFromHexPath(leaf(4).toString('hex'), bad)).toBe(rootFromPath(leaf(4), bad.map((h) => Buffer.from(h, 'hex'))).toString('hex'));
+    }
+    expect(rootFromHexPath(leaf(4).toString('hex'), [...path.slice(0, 2), 'ab'.repeat(32)])).not.toBe(merkleRoot(tree).toString('hex'));
   });
 
   it('a leaf not in the tree, or a tampered path, does not reach the root', () => {

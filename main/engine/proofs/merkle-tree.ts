@@ -1,9 +1,12 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 const HASH_BYTES = 32;
 
+// crypto.hash (Node 20.12+, 21.7+) hashes in one call, without a Hash object per hash.
+const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }).hash;
+
 function sha256(data: Buffer): Buffer {
-  return createHash('sha256').update(data).digest();
+  return oneShot ? oneShot('sha256', data, 'buffer') : crypto.createHash('sha256').update(data).digest();
 }
 
 /**
@@ -67,6 +70,35 @@ export function merklePath(tree: MerkleTree, leafIndex: number): Buffer[] {
 /** The root a leaf and its path lead to. */
 export function rootFromPath(leaf: Buffer, path: readonly Buffer[]): Buffer {
   return path.reduce((acc, sibling) => hashPair(acc, sibling), leaf);
+}
+
+const HASH_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * rootFromPath over hashes as 64 lowercase hex digits (as a checked proof holds them), the root
+ * in hex: what verifying thousands of proofs does per proof, here without a Buffer per step
+ * (the pair is decoded into one scratch buffer and hashed in sorted order in place).
+ */
+export function rootFromHexPath(leafHex: string, pathHex: readonly string[]): string {
+  if (!HASH_HEX.test(leafHex) || !pathHex.every((h) => HASH_HEX.test(h))) {
+    return rootFromPath(Buffer.from(leafHex, 'hex'), pathHex.map((h) => Buffer.from(h, 'hex'))).toString('hex');
+  }
+  // [acc | sibling], and the same swapped when the sibling sorts first.
+  const pair = Buffer.allocUnsafe(2 * HASH_BYTES);
+  const swapped = Buffer.allocUnsafe(2 * HASH_BYTES);
+  pair.write(leafHex, 0, 'hex');
+  for (const h of pathHex) {
+    pair.write(h, HASH_BYTES, 'hex');
+    let parent: Buffer;
+    if (pair.compare(pair, HASH_BYTES, 2 * HASH_BYTES, 0, HASH_BYTES) <= 0) parent = sha256(pair);
+    else {
+      pair.copy(swapped, 0, HASH_BYTES, 2 * HASH_BYTES);
+      pair.copy(swapped, HASH_BYTES, 0, HASH_BYTES);
+      parent = sha256(swapped);
+    }
+    parent.copy(pair, 0);
+  }
+  return pair.toString('hex', 0, HASH_BYTES);
 }
 
 /** Packs a tree into one buffer to store it with its job: a level count, sizes, then the levels. */

@@ -1,15 +1,17 @@
 /**
  * The one way to verify many proofs in one process, for the CLI's `verify PROOF... | DIR` and
  * the app's Verify view: the chains asked once per engine and chain id, every chain read that
- * proofs share (registry, root, transaction, block) asked once per run, the per-leaf revocation
- * reads sent in JSON-RPC batches (verify-chain-reader), everything offline (reading, parsing,
+ * proofs share (registry, root, transaction, block) asked once per run and the anchoring they
+ * share decided once (VerifyOptions.share), the per-leaf revocations from the registry's logs or
+ * in JSON-RPC batches (verify-revocation-batch), everything offline (reading, parsing,
  * shape, leaf hash, Merkle path, Ed25519) done on worker threads in batches ahead of the chain
- * steps (verify-offline-pool), and many proofs in flight at once so that all of it overlaps.
+ * steps (verify-offline-pool; its workers shared by the runs one after another), and many
+ * proofs in flight at once so that all of it overlaps.
  * Each proof still goes through the six steps of verifyChecked, the code of verifyProof: the
  * results are those of one proof verified alone.
  */
 import { checkOffline, type OfflineInput, type OfflineOutcome } from './verify-offline.js';
-import { OfflinePool } from './verify-offline-pool.js';
+import { borrowOfflinePool } from './verify-offline-pool.js';
 import type { ChainReader, ChainUnavailable, VerifyOptions } from './verify-proof.js';
 
 /** Proofs in flight at once: overlaps chain round trips. */
@@ -44,10 +46,24 @@ export interface VerifyingRun {
  * try { await run.each(paths.length, async (i) => void (results[i] = await verifyOutcome(await outcome(i), run.options))); } finally { await run.close(); }
  */
 export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingRun {
-  const pool = count >= OFFLINE_POOL_FROM ? new OfflinePool() : undefined;
+  const borrowed = count >= OFFLINE_POOL_FROM ? borrowOfflinePool() : undefined;
+  const pool = borrowed?.pool;
+  // Once the run is closed (done, cancelled, failed) no more of its batches go to the shared workers.
+  let closed = false;
   const readers = new Map<string, Promise<ChainReader | ChainUnavailable | undefined>>();
+  const shared = new Map<string, Promise<unknown>>();
   const options: VerifyOptions = {
     ...base,
+    // What proofs of one batch have in common on chain is computed once per run (a failure is not kept).
+    share: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+      let value = shared.get(key) as Promise<T> | undefined;
+      if (!value) {
+        value = compute();
+        value.catch(() => shared.delete(key));
+        shared.set(key, value);
+      }
+      return value;
+    },
     chainFor: (engine, chainId) => {
       const key = `${engine}:${chainId}`;
       let reader = readers.get(key);
@@ -84,7 +100,10 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
       const inFlight = Math.min(starters.length, pool.size * BATCHES_PER_WORKER);
       for (let b = 0; b < starters.length; b++) {
         if (b < inFlight) starters[b]!();
-        else void batches[b - inFlight]!.finally(() => starters[b]!()).catch(() => undefined);
+        else
+          void batches[b - inFlight]!.finally(() => {
+            if (!closed) starters[b]!();
+          }).catch(() => undefined);
       }
       return async (index) => {
         const batch = batches[Math.floor(index / OFFLINE_BATCH)];
@@ -92,7 +111,10 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
         return (await batch)[index % OFFLINE_BATCH]!;
       };
     },
-    close: async () => void (await pool?.close()),
+    close: async () => {
+      closed = true;
+      borrowed?.release();
+    },
   };
 }
 

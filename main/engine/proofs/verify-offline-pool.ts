@@ -49,6 +49,7 @@ export class OfflinePool {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private nextWorker = 0;
+  private holding = false;
   /** Why a worker died: every check after it is refused with it (none would be answered). */
   private failure: Error | undefined;
 
@@ -57,10 +58,10 @@ export class OfflinePool {
     const { entry, eval: isEval } = workerEntry();
     for (let i = 0; i < size; i++) {
       const worker = new Worker(entry, isEval ? { eval: true } : {});
-      worker.unref();
       worker.on('message', ({ id, outcomes, error }: { id: number; outcomes?: OfflineOutcome[]; error?: string }) => {
         const waiting = this.pending.get(id);
         this.pending.delete(id);
+        this.holdProcess();
         if (outcomes) waiting?.resolve(outcomes);
         else waiting?.reject(new Error(`Checking proofs failed: ${error}`));
       });
@@ -70,9 +71,31 @@ export class OfflinePool {
           this.pending.delete(id);
           waiting.reject(error);
         }
+        this.holdProcess();
       });
+      // After the listeners (adding a 'message' listener refs the worker again): see holdProcess.
+      worker.unref();
       this.workers.push(worker);
     }
+  }
+
+  /**
+   * The workers keep the process alive while a check is unanswered, and never when idle: a
+   * command that is done exits at once though the pool stays warm for the next run.
+   */
+  private holdProcess(): void {
+    const hold = this.pending.size > 0;
+    if (hold === this.holding) return;
+    this.holding = hold;
+    for (const worker of this.workers) {
+      if (hold) worker.ref();
+      else worker.unref();
+    }
+  }
+
+  /** Whether a worker died: the pool answers nothing more. */
+  get broken(): boolean {
+    return this.failure !== undefined;
   }
 
   /** The outcomes of `inputs`, in order, from the next worker. */
@@ -81,6 +104,7 @@ export class OfflinePool {
       if (this.failure) return reject(this.failure);
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
+      this.holdProcess();
       this.workers[this.nextWorker++ % this.workers.length]!.postMessage({ id, inputs });
     });
   }
@@ -88,4 +112,48 @@ export class OfflinePool {
   async close(): Promise<void> {
     await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
   }
+}
+
+/** How long the shared pool's workers wait for the next run before they stop. */
+export const POOL_IDLE_MS = 30_000;
+
+let shared: { pool: OfflinePool; users: number; timer?: NodeJS.Timeout } | undefined;
+
+/**
+ * The pool verification runs share (verify-many.ts): started by the first run, kept while runs
+ * use it and POOL_IDLE_MS after the last, so that drop after drop (or a second folder) does not
+ * start and load the workers again — which costs about what checking 2,000 proofs does. Its
+ * workers and its timer never keep the process alive. `release` once the run is done with it.
+ */
+export function borrowOfflinePool(): { pool: OfflinePool; release(): void } {
+  if (shared?.pool.broken) {
+    void shared.pool.close();
+    shared = undefined;
+  }
+  const entry = (shared ??= { pool: new OfflinePool(), users: 0 });
+  clearTimeout(entry.timer);
+  entry.users++;
+  let released = false;
+  return {
+    pool: entry.pool,
+    release() {
+      if (released) return;
+      released = true;
+      if (--entry.users > 0) return;
+      entry.timer = setTimeout(() => {
+        if (entry.users > 0) return;
+        if (shared === entry) shared = undefined;
+        void entry.pool.close();
+      }, POOL_IDLE_MS);
+      entry.timer.unref();
+    },
+  };
+}
+
+/**
+ * Starts the shared pool's workers now, if they are not running, for a run about to come (they
+ * boot while its files are listed); kept POOL_IDLE_MS unless a run borrows them.
+ */
+export function warmOfflinePool(): void {
+  borrowOfflinePool().release();
 }

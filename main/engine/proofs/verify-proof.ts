@@ -17,7 +17,7 @@ import { parseIsoDate } from '../../../common/validate.js';
 // The error classes straight from errors.ts, and the calldata encoder on first use: checking a
 // proof offline must not load the chain client (viem), which costs more than the checks.
 import type { Address, Hex, RegistryInfo, TransactionReceiptSummary } from '../../chain/index.js';
-import { ChainError, ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
+import { ChainError, ChainUnreachableError } from '../../chain/errors.js';
 import {
   VERIFICATION_STEP_KEYS,
   type StepStatus,
@@ -29,8 +29,9 @@ import {
 import { leafOf } from './certificate-payload.js';
 import { LOCAL_CHAIN_ELSEWHERE } from './chain-identity.js';
 import { verifySignature } from './ed25519.js';
-import { rootFromPath } from './merkle-tree.js';
+import { rootFromHexPath } from './merkle-tree.js';
 import type { ProofFile } from './proof-file.js';
+import { keptUnlessThrown, readAnchoring, thrownOf } from './verify-anchoring.js';
 import { validateProofFile } from './verify-proof-shape.js';
 
 /** The recipient and calldata of a transaction. */
@@ -97,6 +98,12 @@ export interface VerifyOptions {
   /** Explorer URL templates: tx `{tx}`, address `{address}`; null when none. */
   explorer?(engine: string): { tx: string | null; address: string | null };
   now?: () => Date;
+  /**
+   * Shares a chain computation between the proofs of one run (verify-many.ts): `compute` once
+   * per `key`, a rejection not kept. The key names every input the computation reads, so each
+   * proof gets what it would have computed alone. Absent: each proof computes its own.
+   */
+  share?<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
 /** The spec's step names. */
@@ -226,7 +233,7 @@ export interface OfflineChecks {
 export function offlineChecksOf(p: ProofFile, check: VerifyOptions['checkSignature'] = verifySignature): OfflineChecks {
   return {
     leaf: () => leafOf(p.certificate).toString('hex'),
-    certificateRoot: () => rootFromPath(Buffer.from(p.leaf, 'hex'), p.merkle_path.map((h) => Buffer.from(h, 'hex'))).toString('hex'),
+    certificateRoot: () => rootFromHexPath(p.leaf, p.merkle_path),
     signature: () => check(p.issuer.public_key, Buffer.from(p.leaf, 'hex'), Buffer.from(p.issuer.signature, 'hex')),
   };
 }
@@ -281,10 +288,12 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
   const explorer = options.explorer?.(engine);
   const fileHashes = p.certificate.credential.files.map((f) => f.file_hash);
 
-  // The chain is looked up once, for both chain steps.
+  const share = options.share ?? (<T>(_key: string, compute: () => Promise<T>) => compute());
+  // The chain is looked up once, for both chain steps (once per run for the proofs naming the
+  // same chain: what it reads is all in the key).
   let access: Promise<ChainAccess> | undefined;
   const chain = (): Promise<ChainAccess> =>
-    (access ??= (async (): Promise<ChainAccess> => {
+    (access ??= share(JSON.stringify(['chain', engine, chainId, p.chain.installation_id ?? null, p.chain.genesis_hash ?? null]), async (): Promise<ChainAccess> => {
       const installation = p.chain.installation_id;
       const local = engine === 'local' && installation !== undefined;
       if (local && options.localInstallationId !== undefined && options.localInstallationId !== installation) return { reason: LOCAL_CHAIN_ELSEWHERE };
@@ -308,7 +317,7 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
         }
       }
       return { reader };
-    })());
+    }));
 
   const certificate: StepDefinition<CertificateStepDescription> = {
     describe: () => ({ hash_function: 'SHA-256', actual_hash: null, expected_hash: p.leaf }),
@@ -331,37 +340,15 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
         d.reason = found.reason;
         return 'pending';
       }
-      const reader = found.reader;
       const required = options.confirmationsRequired?.(engine) ?? 1;
       if (!Number.isSafeInteger(required) || required < 1) throw new TypeError(`confirmationsRequired must be a positive integer, got ${required}`);
-
-      // The registry must be the Partner's and bind the proof's signing key.
-      let info: RegistryInfo;
-      try {
-        info = await reader.readRegistry(registry);
-      } catch (error) {
-        if (error instanceof RegistryNotFoundError) return 'failed';
-        throw error;
-      }
-      if (info.owner.toLowerCase() !== p.certificate.partner.address.toLowerCase()) return 'failed';
-      if (info.signingKey.toLowerCase() !== `0x${p.issuer.public_key}`) return 'failed';
-
-      // The root must be issued there, by the proof's transaction, at the proof's date.
-      const issuedAt = await reader.issuedAt(registry, root);
-      if (issuedAt === 0n) return 'failed';
-      d.actual_root = p.root;
-      const receipt = await reader.getReceipt(txId);
-      if (!receipt || receipt.status !== 'success') return 'failed';
-      const tx = await reader.getTransaction(txId);
-      const { encodeIssue } = await import('../../chain/registry-calls.js');
-      if (!tx || tx.to?.toLowerCase() !== registry.toLowerCase() || tx.input.toLowerCase() !== encodeIssue(root).toLowerCase()) return 'failed';
-      const minedAt = BigInt(Math.floor((await reader.blockTimestamp(receipt.blockNumber)).getTime() / 1000));
-      const claimed = BigInt(Math.floor(parseIsoDate(p.issued_date, 'issued_date') / 1000));
-      if (minedAt !== claimed || issuedAt !== minedAt) return 'failed';
-
-      const confirmations = await reader.confirmations(txId);
-      d.confirmations = String(confirmations);
-      return confirmations >= required ? 'passed' : 'pending';
+      // The proofs of one batch share all of it: asked once per run for them (verify-anchoring.ts).
+      const key = JSON.stringify(['anchoring', engine, chainId, p.chain.installation_id ?? null, p.chain.genesis_hash ?? null, registry, txId, p.root, p.issued_date, p.certificate.partner.address, p.issuer.public_key, required]);
+      const anchored = await share(key, () => readAnchoring({ reader: found.reader, registry, root, txId, issuedDate: p.issued_date, partnerAddress: p.certificate.partner.address, publicKey: p.issuer.public_key, required }).then(keptUnlessThrown)).catch(thrownOf);
+      d.actual_root = anchored.actualRoot;
+      d.confirmations = anchored.confirmations;
+      if ('error' in anchored) throw anchored.error;
+      return anchored.status;
     },
   };
 
