@@ -15,6 +15,7 @@
  * node:fs and node:crypto, and so no entry of its own in the builds.
  */
 import { Worker } from 'node:worker_threads';
+import { ServiceError } from '../../../common/errors.js';
 
 /** One file of a request: where it goes and its bytes' place in the body. */
 export interface FramedFile {
@@ -62,7 +63,7 @@ export class UploadWriter {
       const waiting = this.waiting.get(id);
       this.waiting.delete(id);
       if (hashes) waiting?.resolve(hashes);
-      else waiting?.reject(new Error(`Writing uploaded files failed: ${error}`));
+      else waiting?.reject(new ServiceError('internal_error', `The uploaded files could not be saved in the temporary folder (${error}): check that it has room and may be written to, then drop the files again`));
     });
     // A thread that died answers nothing more: what it held fails, the next request starts another.
     const failed = (error: Error) => {
