@@ -7,6 +7,9 @@
  * The DataTransfer is filled before the clock starts (bench/browser-drop.ts): its 1,000
  * `items.add` calls are the benchmark's doing, not the app's.
  *
+ * Then the upload alone at Verify's scale (issue 10): 10,000 proof-sized files handed to the
+ * bridge's `window.proofdeskFiles.upload`, with the CPU main and Chromium used for it.
+ *
  * Each figure is the median of RUNS drops (a fresh folder each), with the load beside it; the
  * renderer's own cost of each phase is shown too (Chromium's TaskDuration and longest task).
  *
@@ -30,6 +33,8 @@ import { convergence, timed, type BenchResult } from './measure.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
 const FILES = 1_000;
+/** Proof-sized files of the upload figure (issue 10: a Verify drop of 10,000 proofs). */
+const UPLOAD_FILES = 10_000;
 const RUNS = Number(process.env['PROOFDESK_BENCH_STAGING_RUNS'] ?? 3);
 
 function writeFolder(dir: string, prefix: string): string {
@@ -166,6 +171,44 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
         log(`staging-ui: run ${run + 1}: staged ${drop.ms.toFixed(0)} ms, created and scheduled ${make.ms.toFixed(0)} ms`);
       }
       const machine = dropMachine.end();
+
+      // The upload alone, at Verify's scale: 10,000 proof-sized files (2.5 KB) given to the
+      // bridge's `window.proofdeskFiles.upload` (read by a file input first, not timed).
+      const uploadMachine = observeMachine();
+      const uploaded: number[] = [];
+      const uploadCpuMain: number[] = [];
+      const uploadCpuChromium: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const folder = join(dir, `proofs${run}`);
+        mkdirSync(folder);
+        for (let i = 0; i < UPLOAD_FILES; i++) writeFileSync(join(folder, `p-${String(i).padStart(5, '0')}.proof.json`), JSON.stringify({ n: i, proof: randomBytes(1200).toString('hex') }));
+        await page.evaluate(`(() => {
+          const input = document.createElement('input');
+          input.type = 'file';
+          input.setAttribute('webkitdirectory', '');
+          input.id = 'bench-upload-source';
+          input.hidden = true;
+          document.body.append(input);
+        })()`);
+        await page.setInputFiles('#bench-upload-source', folder);
+        const cpuBefore = cpuSoFar();
+        log(`staging-ui: uploading ${UPLOAD_FILES} files in Chromium (run ${run + 1} of ${RUNS})...`);
+        const upload = await timed(() =>
+          page.evaluate(`(async () => {
+            const input = document.getElementById('bench-upload-source');
+            const files = [...input.files].map((file) => ({ file, relPath: file.webkitRelativePath }));
+            input.remove();
+            return window.proofdeskFiles.upload(files);
+          })()`),
+        );
+        const cpuAfter = cpuSoFar();
+        if ((upload.result as string[]).length !== 1) throw new Error(`upload answered ${JSON.stringify(upload.result)}`);
+        uploaded.push(upload.ms);
+        uploadCpuMain.push(cpuAfter.main - cpuBefore.main);
+        uploadCpuChromium.push(cpuAfter.chromium - cpuBefore.chromium);
+        log(`staging-ui: run ${run + 1}: uploaded ${UPLOAD_FILES} files in ${upload.ms.toFixed(0)} ms`);
+      }
+      const uploadWindow = uploadMachine.end();
       await page.context().close();
       const ms = { unit: 'ms' };
       const staged = { target: { value: 1000, better: 'lower' as const } };
@@ -179,6 +222,9 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
         { name: 'drop 1,000 files (10 KB): created and scheduled, browser', ...figure(created), ...ms, target: { value: 1500, better: 'lower' }, machine },
         { name: '  renderer busy meanwhile (TaskDuration)', ...figure(createdBusy), ...ms, machine },
         { name: '  renderer longest task meanwhile', ...figure(createdLongest), ...ms, machine },
+        { name: 'upload 10,000 files (2.5 KB), browser (window.proofdeskFiles.upload)', ...figure(uploaded), ...ms, target: { value: 1000, better: 'lower' }, machine: uploadWindow },
+        { name: '  CPU used: bridge + main (this process)', ...figure(uploadCpuMain), ...ms, machine: uploadWindow },
+        { name: '  CPU used: Chromium (all its processes)', ...figure(uploadCpuChromium), ...ms, machine: uploadWindow },
       ];
     } finally {
       await bridge.close();

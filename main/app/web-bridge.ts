@@ -18,7 +18,8 @@ import type { EventBus } from './event-bus.js';
 import { invokeIpcHandler, type IpcHandlers } from './ipc-handlers.js';
 import { RENDERER_CSP_HEADER } from './renderer-csp.js';
 // H6b: the browser's file intake (staging uploads), kept in its own module.
-import { UPLOAD_BRIDGE_SCRIPT, createUploadRoute } from './handlers/staging-upload.js';
+import { createUploadRoute } from './handlers/staging-upload.js';
+import { UPLOAD_BRIDGE_SCRIPT } from './handlers/upload-page-script.js';
 
 export interface WebBridgeOptions {
   handlers: IpcHandlers;

@@ -8,11 +8,11 @@
  * `DELETE /upload/<batch>` (cancel) removes everything the batch wrote, once its requests
  * in flight are done, and refuses any later one. The page then stages the answered paths with
  * `staging:addPaths`, the same call Electron makes with the paths of dropped files.
- * Also the page's side of it, served inside /bridge.js as `window.proofdeskFiles`.
+ * The page's side is upload-page-script.ts, served inside /bridge.js as `window.proofdeskFiles`.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../../../common/errors.js';
 import { forgetWrittenHashes, rememberWrittenHash } from '../../workspace/bringing-in/stage-files.js';
 import { forgetReceived, rememberReceived } from '../../workspace/verify/received-proofs.js';
+import { UploadWriter } from './upload-writer.js';
 
 /** Largest single upload (a diploma scan is far smaller). */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -59,6 +60,7 @@ export function createUploadRoute(parent = tmpdir()): UploadRoute {
   const writing = new Map<string, Set<Promise<unknown>>>();
   /** Cancelled batches: nothing more is written to them. */
   const cancelled = new Set<string>();
+  const writer = new UploadWriter();
 
   const track = async <T>(batch: string, work: Promise<T>): Promise<T> => {
     const set = writing.get(batch) ?? new Set<Promise<unknown>>();
@@ -104,7 +106,7 @@ export function createUploadRoute(parent = tmpdir()): UploadRoute {
       if (request.method !== 'POST') throw new ServiceError('method_not_allowed', 'Uploads are POST (or DELETE /upload/<batch> to cancel one)');
       if (batch && BATCH.test(batch) && rel.length === 0 && (request.headers['content-type'] ?? '').startsWith(FRAMED_TYPE)) {
         refuseCancelled(batch);
-        const tops = await track(batch, receiveFramed(request, join(folder(), batch), () => cancelled.has(batch)));
+        const tops = await track(batch, receiveFramed(request, join(folder(), batch), writer, () => cancelled.has(batch)));
         answer(response, { tops });
         return true;
       }
@@ -123,6 +125,7 @@ export function createUploadRoute(parent = tmpdir()): UploadRoute {
       return true;
     },
     close() {
+      writer.close();
       if (root) {
         rmSync(root, { recursive: true, force: true });
         forgetWrittenHashes(root);
@@ -173,11 +176,10 @@ function relativeSegments(path: unknown): string[] {
 /**
  * Reads a framed request of small files into the batch folder; answers each file's `top`.
  * The request is read whole (at most MAX_FRAMED_BYTES), so a short or malformed one writes
- * nothing; each file is hashed from those bytes. Each folder is made once, not once a file.
- * The files are written synchronously: 250 small files take the bridge a few milliseconds so,
- * where 750 round trips through libuv's four threads took it 0.7-1.9 s on a busy machine.
+ * nothing; each file is hashed from those bytes. The files are written, and hashed, on the
+ * writer's thread (upload-writer.ts), so that main goes on receiving meanwhile.
  */
-async function receiveFramed(request: IncomingMessage, batchDir: string, isCancelled: () => boolean): Promise<string[]> {
+async function receiveFramed(request: IncomingMessage, batchDir: string, writer: UploadWriter, isCancelled: () => boolean): Promise<string[]> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -190,7 +192,7 @@ async function receiveFramed(request: IncomingMessage, batchDir: string, isCance
     throw interrupted(error);
   }
   const body = Buffer.concat(chunks);
-  const files: { rel: string[]; bytes: Buffer }[] = [];
+  const files: { rel: string[]; start: number; end: number }[] = [];
   for (let at = 0; at < body.length; ) {
     const end = body.indexOf(0x0a, at);
     if (end < 0 || end - at > 8192) throw new ServiceError('invalid_value', 'A file header of the upload is missing or too long');
@@ -204,105 +206,15 @@ async function receiveFramed(request: IncomingMessage, batchDir: string, isCance
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || end + 1 + size > body.length) {
       throw new ServiceError('invalid_value', 'A file of the upload is shorter than its header says');
     }
-    files.push({ rel: relativeSegments(header.path), bytes: body.subarray(end + 1, end + 1 + size) });
+    files.push({ rel: relativeSegments(header.path), start: end + 1, end: end + 1 + size });
     at = end + 1 + size;
   }
   // A cancel that came while the request was on its way: write nothing.
   if (isCancelled()) throw new ServiceError('not_found', 'This upload was cancelled: drop the files again to add them');
-  const targets = files.map(({ rel }) => join(batchDir, ...rel));
-  for (const dir of new Set(targets.map((t) => dirname(t)))) await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const [i, { bytes }] of files.entries()) {
-    const target = targets[i]!;
-    writeFileSync(target, bytes, { mode: 0o600 });
-    rememberWrittenHash(target, createHash('sha256').update(bytes).digest('hex'), bytes.length);
-    // A Verify drop then checks the proofs from these bytes instead of reading the files back.
-    rememberReceived(target, bytes);
-  }
+  const framed = files.map(({ rel, start, end }) => ({ target: join(batchDir, ...rel), start, end }));
+  // A Verify drop checks the proofs from these bytes (copied) instead of reading the files back.
+  for (const { target, start, end } of framed) rememberReceived(target, body.subarray(start, end));
+  const hashes = await writer.write([...new Set(framed.map((f) => dirname(f.target)))], framed, body);
+  for (const [i, { target, start, end }] of framed.entries()) rememberWrittenHash(target, hashes[i]!, end - start);
   return files.map(({ rel }) => join(batchDir, rel[0]!));
 }
-
-/**
- * The page's side, appended to /bridge.js: `window.proofdeskFiles.upload(files, {signal,
- * onProgress})` uploads each `{file, relPath}` and answers the distinct paths to stage.
- *
- * Where the time of a drop of 1,000 small files went, and what this does instead (issue 9):
- * - `File.size` of a dropped file costs the page a synchronous stat in the browser (0.2-0.4 ms
- *   each, on the page's only thread), and a Blob built of 1,000 Files costs as much again. The
- *   files are read with `arrayBuffer()` instead (asynchronous, many at once, no stat): a file's
- *   size is its byte count. One that turns out larger than SMALL is sent alone, streamed.
- * - 250 small files (at most 8 MiB) travel in one framed request, four requests at a time, and
- *   main hashes each file from the bytes it receives, so staging does not read them back.
- * - Progress is reported as requests finish; an abort of `signal` (cancel) stops the requests
- *   and has the bridge delete everything this upload wrote, even once it has finished.
- * The price: a file is read before its size is known, so a very large file is held in the
- * page's memory once (at most READS files are read at a time).
- */
-export const UPLOAD_BRIDGE_SCRIPT = `
-(() => {
-  const SMALL = 1024 * 1024;
-  const GROUP_BYTES = 8 * 1024 * 1024;
-  const GROUP_FILES = 250;
-  const SENDS = 4;
-  const READS = 16;
-  const clean = (relPath) => relPath.split('/').filter((s) => s !== '');
-  const call = async (url, init) => {
-    const response = await fetch(url, init);
-    const text = await response.text();
-    if (!response.ok) throw new Error(text);
-    return JSON.parse(text);
-  };
-  const upload = async (files, options = {}) => {
-    const { signal, onProgress } = options;
-    signal?.throwIfAborted();
-    const batch = crypto.randomUUID();
-    // Cancel, whenever it comes (even after the upload, while the files are staged): nothing stays.
-    signal?.addEventListener('abort', () => { fetch('/upload/' + batch, { method: 'DELETE' }).catch(() => undefined); }, { once: true });
-    const total = files.length;
-    let done = 0;
-    const progress = (n) => { done += n; onProgress?.(done, total); };
-    const tops = new Map();
-    const note = (top, index) => { if (!tops.has(top) || tops.get(top) > index) tops.set(top, index); };
-    const sendAlone = async ({ file, relPath, index }) => {
-      const path = clean(relPath).map(encodeURIComponent).join('/');
-      const { top } = await call('/upload/' + batch + '/' + path, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: file, signal });
-      note(top, index);
-      progress(1);
-    };
-    const sendFramed = async (items) => {
-      const parts = [];
-      for (const { relPath, bytes } of items) parts.push(JSON.stringify({ path: clean(relPath).join('/'), size: bytes.byteLength }) + '\\n', bytes);
-      const { tops: answered } = await call('/upload/' + batch, { method: 'POST', headers: { 'content-type': 'application/x-proofdesk-files' }, body: new Blob(parts), signal });
-      answered.forEach((top, i) => note(top, items[i].index));
-      progress(items.length);
-    };
-    // Groups of files in drop order; each sender reads its group (READS / SENDS at a time) and sends it.
-    const groups = [];
-    for (let i = 0; i < total; i += GROUP_FILES) groups.push(files.slice(i, i + GROUP_FILES).map((item, k) => ({ ...item, index: i + k })));
-    const sendGroup = async (group) => {
-      let pending = [];
-      let bytes = 0;
-      const flush = async () => { const items = pending; pending = []; bytes = 0; if (items.length) await sendFramed(items); };
-      for (let at = 0; at < group.length; at += READS / SENDS) {
-        const slice = group.slice(at, at + READS / SENDS);
-        const read = await Promise.all(slice.map((item) => item.file.arrayBuffer().then((b) => b, () => null)));
-        signal?.throwIfAborted();
-        for (const [k, item] of slice.entries()) {
-          const buffer = read[k];
-          // Too large to frame, or unreadable as a whole here: the browser streams it.
-          if (buffer === null || buffer.byteLength > SMALL) { await sendAlone(item); continue; }
-          if (bytes + buffer.byteLength > GROUP_BYTES) await flush();
-          pending.push({ relPath: item.relPath, index: item.index, bytes: buffer });
-          bytes += buffer.byteLength;
-        }
-      }
-      await flush();
-    };
-    let next = 0;
-    const sender = async () => { while (next < groups.length) await sendGroup(groups[next++]); };
-    await Promise.all(Array.from({ length: Math.min(SENDS, groups.length) }, sender));
-    // In the order they were dropped, however the uploads finished.
-    return [...tops.entries()].sort((a, b) => a[1] - b[1]).map(([top]) => top);
-  };
-  Object.defineProperty(window, 'proofdeskFiles', { value: Object.freeze({ kind: 'upload', upload }), enumerable: true });
-})();
-`;
