@@ -312,6 +312,23 @@ describe('pending', () => {
     expect(result.verification.revocation.description).toMatchObject({ is_revoked: false, reason: expect.stringContaining('No chain') });
   });
 
+  it("offline, a forged certificate 'signed' for the identity key (a signature every message passes under OpenSSL) → failed at issuer", async () => {
+    // A small-order key with R = identity and S = 0: Node's OpenSSL check accepts it for any
+    // message, so a proof of any content could show its issuer's signature as passed wherever
+    // no chain is asked. libsodium refuses small-order keys.
+    const forged = copyProof(batch.proofs[0]!);
+    forged.certificate.credential.title = 'Doctor of Medicine';
+    forged.leaf = leafOf(forged.certificate).toString('hex');
+    forged.root = forged.leaf;
+    forged.merkle_path = [];
+    forged.issuer.public_key = `01${'00'.repeat(31)}`;
+    forged.issuer.signature = `01${'00'.repeat(63)}`;
+    const result = await verifyProof(forged, optionsFor(undefined));
+    expect(result.verification.certificate.status).toBe('passed');
+    expect(result.verification.issuer.status).toBe('failed');
+    expect(result.result.status).toBe('failed');
+  });
+
   it('a chain that serves another chain id than the proof names → pending, never checked against it', async () => {
     const reader = chainReaderFor(chain);
     const result = await verifyProof(batch.proofs[0]!, { chainFor: () => ({ ...reader, chainId: 1 }) });

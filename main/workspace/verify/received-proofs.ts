@@ -9,11 +9,11 @@
  *
  * Bounded: at most MAX_RECEIVED outcomes are kept, the oldest going first (a drop for staging
  * holds JSON too, and nothing takes it); a proof not here is read from its file, as before.
- * The workers are started with the first proof and stopped after IDLE_MS without one.
+ * The shared pool is borrowed with the first proof and given back after IDLE_MS without one.
  */
 import { sep } from 'node:path';
 import { checkOffline, type OfflineInput, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
-import { OfflinePool } from '../../engine/proofs/verify-offline-pool.js';
+import { borrowOfflinePool } from '../../engine/proofs/verify-offline-pool.js';
 import { MAX_PROOF_FILE_BYTES } from '../../engine/proofs/verify-read-proof.js';
 
 /** Outcomes kept: a drop of 10,000 proofs, twice. */
@@ -23,7 +23,8 @@ const BATCH = 100;
 const IDLE_MS = 10_000;
 
 const received = new Map<string, Promise<OfflineOutcome>>();
-let pool: OfflinePool | undefined;
+/** The verification runs' shared pool (verify-offline-pool.ts), borrowed while proofs arrive. */
+let borrowed: ReturnType<typeof borrowOfflinePool> | undefined;
 let idle: NodeJS.Timeout | undefined;
 let pending: { input: OfflineInput; settle: (outcome: Promise<OfflineOutcome>) => void }[] = [];
 
@@ -31,19 +32,23 @@ function send(): void {
   const batch = pending;
   pending = [];
   if (batch.length === 0) return;
-  // One worker: during an upload the browser reading the files and the bridge need the other core.
-  const used = (pool ??= new OfflinePool(1));
-  const outcomes = used.check(batch.map((b) => b.input));
-  // A worker that died is replaced, and its proofs are checked here instead (the same outcome).
+  // The runs' shared pool (a worker per core), not one of its own: what is not checked by the
+  // end of the upload is left to check after it, when the browser has stopped reading files
+  // and every core could have been checking; and the run that takes these outcomes finds the
+  // same workers already started.
+  const used = (borrowed ??= borrowOfflinePool());
+  const outcomes = used.pool.check(batch.map((b) => b.input));
+  // A worker that died: its pool is given back (the next borrow replaces a broken pool), and
+  // these proofs are checked here instead (the same outcome).
   outcomes.catch(() => {
-    if (pool === used) pool = undefined;
-    void used.close();
+    if (borrowed === used) borrowed = undefined;
+    used.release();
   });
   batch.forEach((b, i) => b.settle(outcomes.then((all) => all[i]!, () => checkOffline(b.input))));
   clearTimeout(idle);
   idle = setTimeout(() => {
-    void pool?.close();
-    pool = undefined;
+    borrowed?.release();
+    borrowed = undefined;
   }, IDLE_MS);
   idle.unref();
 }
