@@ -84,6 +84,13 @@ try {
   await engine.issuing.ctx.chains.client('local');
   const service = engine.serviceFor(partner.partner_id);
   ingester = await Ingester.start({ service, dataDir: join(dir, 'data'), folders: [{ path: inbox }] });
+  const intakeSession = new Session();
+  if (process.env['PROFILE_INTAKE_OUT']) {
+    intakeSession.connect();
+    await intakeSession.post('Profiler.enable');
+    await intakeSession.post('Profiler.setSamplingInterval', { interval: 200 });
+    await intakeSession.post('Profiler.start');
+  }
   const intake0 = { threads: threadCpu(), cpu: process.cpuUsage(), t: performance.now() };
   for (let i = 0; i < COUNT; i++) renameSync(join(staging, `certificate-${i}.txt`), join(inbox, `certificate-${i}.txt`));
   const watching = ingester;
@@ -97,6 +104,11 @@ try {
   };
   await until('scheduled');
   const intakeCpu = process.cpuUsage(intake0.cpu);
+  if (process.env['PROFILE_INTAKE_OUT']) {
+    const { profile } = await intakeSession.post('Profiler.stop');
+    writeFileSync(process.env['PROFILE_INTAKE_OUT'], JSON.stringify(profile));
+    intakeSession.disconnect();
+  }
   const intakeMain = mainThread(threadCpu()) - mainThread(intake0.threads);
   console.log(`intake stage (drop -> all scheduled, 1 s stable time included): ${((performance.now() - intake0.t) / 1000).toFixed(2)} s, main thread ${intakeMain} ms CPU, process ${((intakeCpu.user + intakeCpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   const job = await service.issueJobNow({ engine: 'local' });

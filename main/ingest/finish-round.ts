@@ -284,7 +284,8 @@ export class FinishRounds {
     if (info.kind !== 'file') return 'gone';
     if (info.size !== row.size || info.mtimeMs !== row.mtime_ms) return 'changed';
     try {
-      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot);
+      // The look just taken is the look before the open; nothing reads the look after it.
+      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot, { seen: info, after: false });
       return sha256 === row.sha256 ? 'same' : 'changed';
     } catch (error) {
       if (error instanceof ContainmentError || errorCode(error) === 'ENOENT') return 'gone';
