@@ -121,6 +121,19 @@ describe('hashFile with the fewest calls (counted on the real file system)', () 
 });
 
 describe('checkMovable', () => {
+  it('given the look its caller just took: no second lstat (counted on the real file system); a folder that leads outside is refused all the same', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    const seen = await statEntry(join(root, 'a.txt'));
+    const { result, calls } = await countingFs(['lstatSync'], () => Promise.resolve(checkMovable(join(root, 'a.txt'), root, seen)));
+    expect(result).toBe(true);
+    expect(calls).toEqual({ lstatSync: 0 });
+    mkdirSync(join(outside, 'sub'));
+    writeFileSync(join(outside, 'sub', 'b.txt'), 'b');
+    symlinkSync(join(outside, 'sub'), join(root, 'sub'));
+    const seenOutside = await statEntry(join(root, 'sub', 'b.txt'));
+    expect(() => checkMovable(join(root, 'sub', 'b.txt'), root, seenOutside)).toThrow(/outside/);
+  });
+
   it('a file inside may move; a link may not; a file gone is false', () => {
     writeFileSync(join(root, 'a.txt'), 'abc');
     symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));

@@ -192,21 +192,33 @@ export async function readContained(path: string, realRoot: string): Promise<Buf
 }
 
 /**
+ * A folder's real path. On Linux realpath(3) in one call, the same answer as the JavaScript
+ * realpathSync, which looks at each folder of the path in turn; elsewhere the latter, as the
+ * folder's realRoot was made with (case and drive letters spelled alike).
+ */
+const folderRealPath: (path: string) => string = process.platform === 'linux' ? (path) => realpathSync.native(path) : (path) => realpathSync(path);
+
+/**
  * Checks that a file of a watched folder may be moved: a regular file with one name, in a
  * folder whose real path is inside `realRoot` (so a folder swapped for a link is not followed).
- * Returns false when it is gone; throws ContainmentError when it may not be moved.
+ * Returns false when it is gone; throws ContainmentError when it may not be moved. `seen`: the
+ * caller's lstat of the path, just taken (statEntry), used as this look.
  */
-export function checkMovable(path: string, realRoot: string): boolean {
-  let info: Stats;
-  try {
-    info = lstatSync(path);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
-    throw error;
+export function checkMovable(path: string, realRoot: string, seen?: EntryInfo): boolean {
+  let entry: EntryInfo;
+  if (seen?.kind === 'file') entry = seen; // the caller's lstat, just taken: not taken twice
+  else {
+    let info: Stats;
+    try {
+      info = lstatSync(path);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
+      throw error;
+    }
+    entry = classify(info);
   }
-  const entry = classify(info);
   // Pipes and sockets inside the folder move like files: a rename moves only the entry.
   if (entry.kind === 'other' && entry.link) throw new ContainmentError(entry.reason);
-  if (!isInside(realRoot, realpathSync(dirname(path)))) throw new ContainmentError(OUTSIDE_REASON);
+  if (!isInside(realRoot, folderRealPath(dirname(path)))) throw new ContainmentError(OUTSIDE_REASON);
   return true;
 }
