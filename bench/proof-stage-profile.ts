@@ -135,7 +135,7 @@ try {
     writeFileSync(process.env['PROFILE_OUT'], JSON.stringify(profile));
   }
   const journal = watching.journalStats();
-  console.log(`proof stage: ${COUNT} files in ${(wall / 1000).toFixed(2)} s (${Math.round(COUNT / (wall / 1000))} files/s), process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(`proof stage: ${COUNT} files in ${(wall / 1000).toFixed(2)} s (${Math.round(COUNT / (wall / 1000))} files/s), main thread ${mainThread(threads1) - mainThread(threads0)} ms CPU, process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   for (const [thread, ms] of threads1) {
     const d = ms - (threads0.get(thread) ?? 0);
     if (d >= 20) console.log(`  thread ${thread}: ${d} ms CPU`);
