@@ -1,7 +1,8 @@
 /**
  * Profiling aid for the watched folder's proof stage (not a registered benchmark): drops N files
  * (BENCH_WATCH_COUNT, default 10,000) into a watched folder, issues the job, then measures only
- * the stage from "job finished" to "every original moved": wall time, main-thread CPU, a main
+ * the stage from "job finished" to "every original moved" (and, first, the intake stage from the drop
+ * to every file scheduled: wall time, main-thread and process CPU): wall time, main-thread CPU, a main
  * thread profile (PROFILE_OUT=path.cpuprofile), and counts of fs calls, SQLite statements and
  * journal commits (COUNT_CALLS=0: not counted, no wrapper in the way). `npx tsx bench/proof-stage-profile.ts`
  */
@@ -63,6 +64,12 @@ function threadCpu(): Map<string, number> {
   return out;
 }
 
+/** The main thread's CPU ms in a threadCpu() sample (its tid is the process id). */
+function mainThread(sample: Map<string, number>): number {
+  for (const [thread, ms] of sample) if (thread.startsWith(`${process.pid} `)) return ms;
+  return 0;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'proofdesk-proof-stage-'));
 const inbox = join(dir, 'inbox');
 const staging = join(dir, 'staging');
@@ -77,6 +84,14 @@ try {
   await engine.issuing.ctx.chains.client('local');
   const service = engine.serviceFor(partner.partner_id);
   ingester = await Ingester.start({ service, dataDir: join(dir, 'data'), folders: [{ path: inbox }] });
+  const intakeSession = new Session();
+  if (process.env['PROFILE_INTAKE_OUT']) {
+    intakeSession.connect();
+    await intakeSession.post('Profiler.enable');
+    await intakeSession.post('Profiler.setSamplingInterval', { interval: 200 });
+    await intakeSession.post('Profiler.start');
+  }
+  const intake0 = { threads: threadCpu(), cpu: process.cpuUsage(), t: performance.now() };
   for (let i = 0; i < COUNT; i++) renameSync(join(staging, `certificate-${i}.txt`), join(inbox, `certificate-${i}.txt`));
   const watching = ingester;
   const until = async (state: 'scheduled' | 'moved') => {
@@ -87,7 +102,15 @@ try {
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  console.error("dropped"); await until("scheduled"); console.error("scheduled");
+  await until('scheduled');
+  const intakeCpu = process.cpuUsage(intake0.cpu);
+  if (process.env['PROFILE_INTAKE_OUT']) {
+    const { profile } = await intakeSession.post('Profiler.stop');
+    writeFileSync(process.env['PROFILE_INTAKE_OUT'], JSON.stringify(profile));
+    intakeSession.disconnect();
+  }
+  const intakeMain = mainThread(threadCpu()) - mainThread(intake0.threads);
+  console.log(`intake stage (drop -> all scheduled, 1 s stable time included): ${((performance.now() - intake0.t) / 1000).toFixed(2)} s, main thread ${intakeMain} ms CPU, process ${((intakeCpu.user + intakeCpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   const job = await service.issueJobNow({ engine: 'local' });
   while ((await service.getJob(job.uid)).status !== 'finished') await new Promise((r) => setTimeout(r, 20));
   const session = new Session();
@@ -112,7 +135,7 @@ try {
     writeFileSync(process.env['PROFILE_OUT'], JSON.stringify(profile));
   }
   const journal = watching.journalStats();
-  console.log(`proof stage: ${COUNT} files in ${(wall / 1000).toFixed(2)} s (${Math.round(COUNT / (wall / 1000))} files/s), process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(`proof stage: ${COUNT} files in ${(wall / 1000).toFixed(2)} s (${Math.round(COUNT / (wall / 1000))} files/s), main thread ${mainThread(threads1) - mainThread(threads0)} ms CPU, process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   for (const [thread, ms] of threads1) {
     const d = ms - (threads0.get(thread) ?? 0);
     if (d >= 20) console.log(`  thread ${thread}: ${d} ms CPU`);

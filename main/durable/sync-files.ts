@@ -2,16 +2,17 @@
  * Making many written files durable at once, for the engine's file store (staged uploads
  * before the transaction that names them) and the intake's proof rounds: one way for both.
  */
-import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { syncFileSystems } from './syncfs.js';
 
 /** Files synced at once when each is synced on its own. */
 const SYNC_CONCURRENCY = 32;
 /**
- * The fewest files synced with one syncfs rather than one fdatasync each: starting `sync`
- * costs the main thread ~10 ms (a fork of a large process), cheap for a round of a thousand
- * files, dear for a few dozen (the watched folder's rounds were 2x slower with it).
+ * The fewest files synced with one syncfs rather than one fdatasync each: a syncfs flushes
+ * everything the file system holds (other work's writes too), cheap for a round of hundreds of
+ * files, dear for a few dozen (the watched folder's rounds were 2x slower with it, when each
+ * syncfs also forked this process: now a long-lived helper runs it, main/durable/syncfs.ts).
  */
 export const SYNCFS_FROM = 256;
 
@@ -23,13 +24,6 @@ export function withPath(error: unknown, path: string): unknown {
 }
 
 let syncfsWorks = process.platform === 'linux';
-
-/** syncfs(2) of the file systems holding `folders`, through coreutils' `sync -f` (Node has no binding). */
-function syncFileSystems(folders: string[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    execFile('sync', ['-f', ...folders], { timeout: 120_000 }, (error) => resolve(error === null));
-  });
-}
 
 async function syncEach(paths: string[], errors: (unknown | undefined)[], indices: number[]): Promise<void> {
   let next = 0;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import fs, { existsSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../common/errors.js';
@@ -68,5 +69,30 @@ describe('createAndScheduleCredentials: many create-and-schedule requests in one
       { file: { data: Buffer.from('same'), name: 'b.txt' }, credential_details: details('b') },
     ]);
     expect(outcomes.map((o) => o.error?.id ?? 'created')).toEqual(['created', 'file_already_exists']);
+  });
+
+  it('leaves the staged files it moved into the store alone (no delete per file after the commit), and deletes those it did not', async () => {
+    open();
+    const staging = join(fixture.dataDir, 'tmp');
+    const deletes: string[] = [];
+    const rmSync = fs.rmSync;
+    fs.rmSync = (path, options) => {
+      if (String(path).startsWith(staging)) deletes.push(String(path));
+      rmSync(path, options);
+    };
+    syncBuiltinESMExports();
+    try {
+      const outcomes = await partner.service.createAndScheduleCredentials!('local', [
+        ...Array.from({ length: 20 }, (_, i) => ({ file: { data: Buffer.from(`file ${i}`), name: `f${i}.txt` }, credential_details: details(`f${i}`) })),
+        { file: { data: Buffer.from('refused'), name: 'r.txt' }, credential_details: details('refused', { expiry_date: '2001-01-01' }) },
+      ]);
+      expect(outcomes.filter((o) => o.credential)).toHaveLength(20);
+    } finally {
+      fs.rmSync = rmSync;
+      syncBuiltinESMExports();
+    }
+    // Only the refused request's staged bytes are deleted; the 20 stored ones were renamed.
+    expect(deletes).toHaveLength(1);
+    expect(existsSync(deletes[0]!)).toBe(false);
   });
 });

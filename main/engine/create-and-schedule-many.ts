@@ -108,7 +108,10 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
     for (const staged of committed) if (!isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
     throw error;
   } finally {
-    for (const item of prepared) if (!('error' in item) && item.staged) scope.store.discard(item.staged);
+    // What the store took is no longer staged (renamed, or removed as a copy of stored bytes):
+    // only the rest is deleted, not a delete per file of a name already gone.
+    const taken = new Set(committed);
+    for (const item of prepared) if (!('error' in item) && item.staged && !taken.has(item.staged)) scope.store.discard(item.staged);
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import fs, { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,5 +41,28 @@ describe('FileStore staging in bulk', () => {
     await store.syncStaged([again]);
     store.commit(again);
     expect(existsSync(store.pathOf(sha256Hex(a)))).toBe(true);
+  });
+
+  it.runIf(process.platform !== 'win32')('commits each staged file with one rename, no look first (counted on the real file system); bytes stored already stay the same', async () => {
+    const bytes = Array.from({ length: 20 }, (_, i) => Buffer.from(`file ${i % 10}`));
+    const staged = [];
+    for (const data of bytes) staged.push(await store.stage({ data }));
+    await store.syncStaged(staged);
+    const looks: string[] = [];
+    const existsSync = fs.existsSync;
+    fs.existsSync = (path) => {
+      looks.push(String(path));
+      return existsSync(path);
+    };
+    syncBuiltinESMExports();
+    try {
+      for (const s of staged) store.commit(s);
+    } finally {
+      fs.existsSync = existsSync;
+      syncBuiltinESMExports();
+    }
+    expect(looks).toEqual([]);
+    for (const data of bytes) expect(readFileSync(store.pathOf(sha256Hex(data)))).toEqual(data);
+    expect(readdirSync(join(dir, 'tmp', readdirSync(join(dir, 'tmp'))[0]!))).toEqual([]);
   });
 });

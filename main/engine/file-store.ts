@@ -166,10 +166,15 @@ export class FileStore {
     }
   }
 
-  /** Moves a staged file into place (bytes already stored under its hash are kept as they are). */
+  /**
+   * Moves a staged file into place. Bytes already stored under its hash are the same bytes: on
+   * POSIX the rename replaces them atomically (readers keep what they opened), so no look
+   * first — one call per file. Windows refuses to replace a file another process has open: there
+   * they are kept as they are.
+   */
   commit(staged: StagedFile): void {
     const target = this.pathOf(staged.hash);
-    if (existsSync(target)) {
+    if (process.platform === 'win32' && existsSync(target)) {
       rmSync(staged.tempPath, { force: true });
       return;
     }

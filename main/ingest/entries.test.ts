@@ -1,7 +1,8 @@
 /** What the ingester may read and move: real files, links and pipes in a temporary folder. */
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import fs, { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkMovable, ContainmentError, hashFile, HARDLINK_REASON, isInside, openContained, statEntry, SYMLINK_REASON } from './entries.js';
@@ -65,7 +66,74 @@ describe('openContained and hashFile', () => {
   });
 });
 
+/** Counts the calls of some node:fs functions (the real ones run) while `run` runs. */
+async function countingFs<T>(names: string[], run: () => Promise<T>): Promise<{ result: T; calls: Record<string, number> }> {
+  const target = fs as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const originals = names.map((name) => target[name]!);
+  const calls: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  names.forEach((name, i) => {
+    target[name] = (...args: unknown[]) => {
+      calls[name]!++;
+      return originals[i]!(...args);
+    };
+  });
+  syncBuiltinESMExports();
+  try {
+    return { result: await run(), calls };
+  } finally {
+    names.forEach((name, i) => (target[name] = originals[i]!));
+    syncBuiltinESMExports();
+  }
+}
+
+describe('hashFile with the fewest calls (counted on the real file system)', () => {
+  const names = ['lstatSync', 'openSync', 'fstatSync', 'readSync', 'readFileSync', 'closeSync'];
+
+  it('a tiny file: lstat, open, fstat, one read of its size, fstat after, close — the read stats nothing more', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    const { result, calls } = await countingFs(names, () => hashFile(join(root, 'a.txt'), 3, root));
+    expect(result.bytes?.toString()).toBe('abc');
+    expect(calls).toEqual({ lstatSync: 1, openSync: 1, fstatSync: 2, readSync: 1, readFileSync: 0, closeSync: 1 });
+  });
+
+  it('given the look its caller just took (seen) and no look after wanted: no second lstat, no fstat after the read', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    const seen = await statEntry(join(root, 'a.txt'));
+    const { result, calls } = await countingFs(names, () => hashFile(join(root, 'a.txt'), 3, root, { seen, after: false }));
+    expect(result.sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(calls).toEqual({ lstatSync: 0, openSync: 1, fstatSync: 1, readSync: 1, readFileSync: 0, closeSync: 1 });
+  });
+
+  it('given an old look of a file since swapped for a link: not read all the same (O_NOFOLLOW, the descriptor checked)', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    const seen = await statEntry(join(root, 'a.txt'));
+    unlinkSync(join(root, 'a.txt'));
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'a.txt'));
+    await expect(hashFile(join(root, 'a.txt'), 3, root, { seen })).rejects.toThrow(ContainmentError);
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('outside');
+  });
+
+  it('a file that grew since its size was taken: the read stops at the size it was opened with, as readFileSync did', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abcdef');
+    const { bytes } = await hashFile(join(root, 'a.txt'), 6, root);
+    expect(bytes?.toString()).toBe('abcdef');
+  });
+});
+
 describe('checkMovable', () => {
+  it('given the look its caller just took: no second lstat (counted on the real file system); a folder that leads outside is refused all the same', async () => {
+    writeFileSync(join(root, 'a.txt'), 'abc');
+    const seen = await statEntry(join(root, 'a.txt'));
+    const { result, calls } = await countingFs(['lstatSync'], () => Promise.resolve(checkMovable(join(root, 'a.txt'), root, seen)));
+    expect(result).toBe(true);
+    expect(calls).toEqual({ lstatSync: 0 });
+    mkdirSync(join(outside, 'sub'));
+    writeFileSync(join(outside, 'sub', 'b.txt'), 'b');
+    symlinkSync(join(outside, 'sub'), join(root, 'sub'));
+    const seenOutside = await statEntry(join(root, 'sub', 'b.txt'));
+    expect(() => checkMovable(join(root, 'sub', 'b.txt'), root, seenOutside)).toThrow(/outside/);
+  });
+
   it('a file inside may move; a link may not; a file gone is false', () => {
     writeFileSync(join(root, 'a.txt'), 'abc');
     symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));

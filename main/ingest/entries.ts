@@ -1,6 +1,6 @@
 /** What is at a path in a watched folder, and its content hash. */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, type ReadStream, type Stats } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type ReadStream, type Stats } from 'node:fs';
 import { dirname, sep } from 'node:path';
 
 const SMALL_FILE = 4 * 1024 * 1024;
@@ -99,9 +99,11 @@ function realPathOf(fd: number, path: string): string {
  * whose real path is inside `realRoot`: checked with lstat just before, opened with O_NOFOLLOW
  * (a link swapped in meanwhile fails the open), and checked again on the open descriptor (the
  * same file as looked at, one name, its real path inside). Throws ContainmentError otherwise.
+ * `seen`: the caller's own lstat of the path, taken just before (statEntry), used as that look.
  */
-export function openContained(path: string, realRoot: string): { fd: number; info: Stats } {
-  const before = classify(lstatSync(path));
+export function openContained(path: string, realRoot: string, seen?: EntryInfo): { fd: number; info: Stats } {
+  // A caller that has just looked (statEntry) gives that look: the same check, one lstat less.
+  const before = seen?.kind === 'file' ? seen : classify(lstatSync(path));
   if (before.kind !== 'file') throw new ContainmentError(before.kind === 'other' ? before.reason : 'gone', before.kind === 'other' && before.link === true);
   let fd: number;
   try {
@@ -130,20 +132,42 @@ async function readAll(fd: number): Promise<Buffer> {
 }
 
 /**
+ * Reads an open file of `size` bytes (its fstat, just taken) synchronously, as readFileSync
+ * does — up to that size, fewer if it shrank — without the fstat readFileSync makes again.
+ */
+function readSized(fd: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, bytes, at, size - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return at === size ? bytes : bytes.subarray(0, at);
+}
+
+/**
  * SHA-256 of a file of a watched folder, lowercase hex, read through openContained. A small
  * file is read whole and its bytes returned (they are uploaded as they were hashed); a tiny
  * one synchronously. Size and modification time are read from the same descriptor after the
- * read. A large file is streamed.
+ * read (`after: false`: not wanted, not read). A large file is streamed. `seen`: the caller's
+ * lstat of the path just taken (see openContained).
  */
-export async function hashFile(path: string, size: number, realRoot: string): Promise<{ sha256: string; bytes: Buffer | undefined; after: EntryInfo }> {
+export async function hashFile(
+  path: string,
+  size: number,
+  realRoot: string,
+  options: { seen?: EntryInfo; after?: boolean } = {},
+): Promise<{ sha256: string; bytes: Buffer | undefined; after: EntryInfo | undefined }> {
   const hash = createHash('sha256');
-  const { fd } = openContained(path, realRoot);
+  const { fd, info: opened } = openContained(path, realRoot, options.seen);
   try {
     let bytes: Buffer | undefined;
-    if (size <= TINY_FILE) bytes = readFileSync(fd);
+    if (size <= TINY_FILE && opened.size <= TINY_FILE) bytes = readSized(fd, opened.size);
     else if (size <= SMALL_FILE) bytes = await readAll(fd);
     else for await (const chunk of createReadStream('', { fd, autoClose: false, highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
     if (bytes) hash.update(bytes);
+    if (options.after === false) return { sha256: hash.digest('hex'), bytes, after: undefined };
     const info = fstatSync(fd);
     return { sha256: hash.digest('hex'), bytes, after: { kind: 'file', size: info.size, mtimeMs: info.mtimeMs, ino: info.ino } };
   } finally {
@@ -168,21 +192,33 @@ export async function readContained(path: string, realRoot: string): Promise<Buf
 }
 
 /**
+ * A folder's real path. On Linux realpath(3) in one call, the same answer as the JavaScript
+ * realpathSync, which looks at each folder of the path in turn; elsewhere the latter, as the
+ * folder's realRoot was made with (case and drive letters spelled alike).
+ */
+const folderRealPath: (path: string) => string = process.platform === 'linux' ? (path) => realpathSync.native(path) : (path) => realpathSync(path);
+
+/**
  * Checks that a file of a watched folder may be moved: a regular file with one name, in a
  * folder whose real path is inside `realRoot` (so a folder swapped for a link is not followed).
- * Returns false when it is gone; throws ContainmentError when it may not be moved.
+ * Returns false when it is gone; throws ContainmentError when it may not be moved. `seen`: the
+ * caller's lstat of the path, just taken (statEntry), used as this look.
  */
-export function checkMovable(path: string, realRoot: string): boolean {
-  let info: Stats;
-  try {
-    info = lstatSync(path);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
-    throw error;
+export function checkMovable(path: string, realRoot: string, seen?: EntryInfo): boolean {
+  let entry: EntryInfo;
+  if (seen?.kind === 'file') entry = seen; // the caller's lstat, just taken: not taken twice
+  else {
+    let info: Stats;
+    try {
+      info = lstatSync(path);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
+      throw error;
+    }
+    entry = classify(info);
   }
-  const entry = classify(info);
   // Pipes and sockets inside the folder move like files: a rename moves only the entry.
   if (entry.kind === 'other' && entry.link) throw new ContainmentError(entry.reason);
-  if (!isInside(realRoot, realpathSync(dirname(path)))) throw new ContainmentError(OUTSIDE_REASON);
+  if (!isInside(realRoot, folderRealPath(dirname(path)))) throw new ContainmentError(OUTSIDE_REASON);
   return true;
 }

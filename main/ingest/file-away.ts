@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IngestCore } from './core.js';
-import { checkMovable, ContainmentError, signatureOf } from './entries.js';
+import { checkMovable, ContainmentError, signatureOf, type EntryInfo } from './entries.js';
 import type { FileRow } from './journal.js';
 import { DUPLICATE_DIR, FAILED_DIR } from './names.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
@@ -84,10 +84,10 @@ export class Filer {
    * Whether a file of the folder may be moved (checkMovable): a link is never moved. A link
    * left in place is remembered, so the rescans do not report it again while it stays the same.
    */
-  movable(row: FileRow, path: string): boolean {
+  movable(row: FileRow, path: string, seen?: EntryInfo): boolean {
     const folder = this.core.folderOf(row);
     try {
-      return checkMovable(path, folder.realRoot);
+      return checkMovable(path, folder.realRoot, seen);
     } catch (error) {
       if (!(error instanceof ContainmentError)) throw error;
       if (path === this.core.pathOf(row)) {

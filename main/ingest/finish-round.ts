@@ -247,7 +247,8 @@ export class FinishRounds {
           const unchanged = checked.has(row.id) && now.kind === 'file' && now.size === row.size && now.mtimeMs === row.mtime_ms;
           if (!unchanged && (await this.compare(row)) === 'changed') return await this.supersede(row);
           const folder = this.core.folderOf(row);
-          const moved = (this.core.filer.movable(row, source) && (await moveFile(source, row.final_path!, folder.realRoot))) || existsSync(row.final_path!);
+          // `now` is the look right before the move (a changed or gone file was handled above).
+          const moved = (this.core.filer.movable(row, source, unchanged ? now : undefined) && (await moveFile(source, row.final_path!, folder.realRoot))) || existsSync(row.final_path!);
           await this.core.filer.moveSidecar(row);
           await this.core.filer.removeStaleNote(row);
           if (!moved) this.core.warn(`${row.rel_path} was issued but had gone from the folder before it could be moved to ${DONE_DIR}/`);
@@ -284,7 +285,8 @@ export class FinishRounds {
     if (info.kind !== 'file') return 'gone';
     if (info.size !== row.size || info.mtimeMs !== row.mtime_ms) return 'changed';
     try {
-      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot);
+      // The look just taken is the look before the open; nothing reads the look after it.
+      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot, { seen: info, after: false });
       return sha256 === row.sha256 ? 'same' : 'changed';
     } catch (error) {
       if (error instanceof ContainmentError || errorCode(error) === 'ENOENT') return 'gone';

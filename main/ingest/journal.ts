@@ -135,6 +135,8 @@ const MUTABLE = [
   'closed_at',
 ] as const satisfies readonly (keyof FileRow)[];
 
+const MUTABLE_SET: ReadonlySet<string> = new Set(MUTABLE);
+
 /** How long a folder's owner may stay silent before its claim counts as abandoned. */
 export const OWNER_STALE_MS = 30_000;
 
@@ -324,7 +326,7 @@ export class Journal {
       this.transaction(() => {
         for (const { row, columns } of entries) {
           if (columns === 'all') this.save(row);
-          else this.update(row.id, Object.fromEntries([...columns].map((c) => [c, (row as unknown as Record<string, unknown>)[c]])) as Partial<FileRow>);
+          else this.updateColumns(row, columns);
         }
       });
       this.stats.commits++;
@@ -355,6 +357,28 @@ export class Journal {
     for (const c of columns) params[c] = (changes as Record<string, unknown>)[c];
     statement.run(params);
   }
+
+  /**
+   * Writes the named columns of a row from the row itself (a flush's writes): as update(), with
+   * the values bound by position — no object of changes per row, no named-parameter lookups.
+   */
+  private updateColumns(row: FileRow, named: Set<string>): void {
+    const columns: string[] = [];
+    for (const c of named) if (MUTABLE_SET.has(c)) columns.push(c);
+    if (columns.length === 0) return;
+    const key = columns.join(',');
+    let statement = this.positional.get(key);
+    if (!statement) {
+      statement = this.db.prepare(`UPDATE files SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`);
+      this.positional.set(key, statement);
+    }
+    const values: unknown[] = new Array(columns.length + 1);
+    for (let i = 0; i < columns.length; i++) values[i] = (row as unknown as Record<string, unknown>)[columns[i]!];
+    values[columns.length] = row.id;
+    statement.run(values);
+  }
+
+  private readonly positional = new Map<string, Database.Statement>();
 
   remove(id: number): void {
     this.statements.remove.run(id);
