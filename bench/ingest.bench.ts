@@ -19,7 +19,7 @@ import { Engine } from '../main/engine/index.js';
 import { Ingester, type FileState } from '../main/ingest/index.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine } from './machine.js';
-import { RssSampler, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
 const SIZE = 10 * 1024;
@@ -50,6 +50,7 @@ export async function ingestBenchmarks(log: (line: string) => void): Promise<Ben
     });
 
     log(`dropping ${COUNT} files into a watched folder...`);
+    flushBenchWrites();
     const dropping = observeMachine();
     const rss = new RssSampler();
     const started = process.hrtime.bigint();

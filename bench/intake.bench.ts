@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../main/cli/run.js';
 import { observeMachine } from './machine.js';
-import { RssSampler, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
 const COUNT = Number(process.env['PROOFDESK_BENCH_INTAKE_FILES'] ?? 10_000);
 const SIZE = 10 * 1024;
@@ -50,6 +50,7 @@ export async function intakeBenchmarks(log: (line: string) => void): Promise<Ben
     });
 
     log(`intake: issue ${COUNT} files --now, until every proof is written...`);
+    flushBenchWrites();
     const window = observeMachine();
     const rss = new RssSampler();
     const run = await timed(() => cli(['issue', ...files, '--now', '--out', proofs, '--data', data, '--json'], log));

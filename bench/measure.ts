@@ -1,4 +1,5 @@
 /** Small measuring tools for the benchmarks: timing, percentiles, peak RSS, repetition. */
+import { execFileSync } from 'node:child_process';
 import { observeMachine, type MachineWindow } from './machine.js';
 
 /** Samples the process's resident set size and keeps the peak. */
@@ -27,6 +28,17 @@ export class RssSampler {
 }
 
 /** Runs `fn` and returns its result with the elapsed milliseconds. */
+/**
+ * Flushes what the bench itself just wrote (the files it is about to drop, the last run's
+ * deletions) before the clock starts. A user's files were written long before they are dropped;
+ * without this, the first sync pass of the code measured (syncfs flushes the whole file system)
+ * pays for the bench's own ~100 MB of setup, and the figure swings with how much of it the
+ * kernel had written back by then (seen: 4.2 s vs 7.6 s for the same stage, back to back).
+ */
+export function flushBenchWrites(): void {
+  execFileSync('sync');
+}
+
 export async function timed<T>(fn: () => Promise<T> | T): Promise<{ result: T; ms: number }> {
   const start = process.hrtime.bigint();
   const result = await fn();

@@ -17,7 +17,7 @@ import { createIpcHandlers } from '../main/app/ipc-handlers.js';
 import { Engine } from '../main/engine/index.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine } from './machine.js';
-import { RssSampler, type BenchResult } from './measure.js';
+import { RssSampler, flushBenchWrites, type BenchResult } from './measure.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
 const SIZE = 10 * 1024;
@@ -54,6 +54,7 @@ export async function watchAppBenchmarks(log: (line: string) => void): Promise<B
     };
 
     log(`dropping ${COUNT} files into a watch folder added through the app...`);
+    flushBenchWrites();
     const rss = new RssSampler();
     const started = process.hrtime.bigint();
     const since = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
