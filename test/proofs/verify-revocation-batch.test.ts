@@ -138,44 +138,27 @@ describe('revocation reads of many proofs', () => {
     expect(proxy.revocationCalls).toBe(2);
   });
 
-  it('fall back to JSON-RPC batches of eth_call when the node refuses eth_getLogs (a capped range), with the same answers', async () => {
-    proxy.refuseLogs = true;
+  // Each way the logs cannot be trusted: the batched eth_calls answer instead, the same answers.
+  // Pruned logs must never give "not revoked" from incomplete history; a long chain (a public
+  // network) is not scanned from block 0.
+  const fallbacks: { when: string; flag: 'refuseLogs' | 'pruneOldLogs' | 'longChain'; logRequests: number }[] = [
+    { when: 'eth_getLogs is refused (range capped)', flag: 'refuseLogs', logRequests: 1 },
+    { when: 'logs pruned (no SigningKeySet in them)', flag: 'pruneOldLogs', logRequests: 1 },
+    { when: 'a long chain (no scan from block 0)', flag: 'longChain', logRequests: 0 },
+  ];
+
+  it.each(fallbacks)('fall back to JSON-RPC batches of eth_call when $when, with the same answers', async ({ flag, logRequests }) => {
+    proxy[flag] = true;
     try {
       const { values, expected } = await readMany();
       expect(values).toEqual(expected);
       expect(values.filter((v) => v > 0n)).toHaveLength(2);
-      expect(proxy.logRequests).toBe(1);
+      expect(proxy.logRequests).toBe(logRequests);
       expect(proxy.revocationCalls).toBe(1_000);
       // 1,000 reads in batches of at most 100: ten requests, not 1,000.
       expect(proxy.revocationRequests).toBeLessThanOrEqual(10);
     } finally {
-      proxy.refuseLogs = false;
-    }
-  });
-
-  it('fall back to eth_calls when the logs lack the registry’s first event (pruned history): never "not revoked" from incomplete logs', async () => {
-    proxy.pruneOldLogs = true;
-    try {
-      const { values, expected } = await readMany();
-      expect(values).toEqual(expected);
-      expect(values.filter((v) => v > 0n)).toHaveLength(2);
-      expect(proxy.logRequests).toBe(1);
-      expect(proxy.revocationCalls).toBe(1_000);
-    } finally {
-      proxy.pruneOldLogs = false;
-    }
-  });
-
-  it('on a long chain (a public network) do not scan its logs from block 0: batched eth_calls, the same answers', async () => {
-    proxy.longChain = true;
-    try {
-      const { values, expected } = await readMany();
-      expect(values).toEqual(expected);
-      expect(values.filter((v) => v > 0n)).toHaveLength(2);
-      expect(proxy.logRequests).toBe(0);
-      expect(proxy.revocationCalls).toBe(1_000);
-    } finally {
-      proxy.longChain = false;
+      proxy[flag] = false;
     }
   });
 
