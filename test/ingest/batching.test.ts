@@ -5,29 +5,18 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../common/requests.js';
-import type { EmbeddedService, Engine } from '../../main/engine/index.js';
+import type { EmbeddedService } from '../../main/engine/index.js';
 import { Ingester } from '../../main/ingest/index.js';
-import { credentialsOf, openPartner, removeTempDirs, tempDir, waitFor } from './helpers.js';
+import { credentialsOf, tempDir, waitFor, usePartner } from './helpers.js';
 
-let engine: Engine;
 let service: EmbeddedService;
 let dataDir: string;
 const running: Ingester[] = [];
-
-beforeAll(async () => {
-  dataDir = join(tempDir(), 'data');
-  // An hour between jobs: the files stay scheduled, so what is counted is the intake alone.
-  ({ engine, service } = await openPartner(dataDir, 'Batching University', 3600));
-});
-
-afterAll(async () => {
-  for (const ingester of running) await ingester.stop();
-  await engine?.close();
-  removeTempDirs();
-});
+// An hour between jobs: the files stay scheduled, so what is counted is the intake alone.
+usePartner('Batching University', { issuingIntervalSeconds: 3600, running, opened: (opened) => ({ service, dataDir } = opened) });
 
 /** A new folder with `count` files of `size` bytes in it (each different), before any watcher looks. */
 function folderWith(count: number, size: number, name: string): string {

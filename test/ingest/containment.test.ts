@@ -7,27 +7,16 @@
  */
 import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Credential } from '../../common/wire-types.js';
-import type { EmbeddedService, Engine } from '../../main/engine/index.js';
+import type { EmbeddedService } from '../../main/engine/index.js';
 import type { Ingester, IngestEvent } from '../../main/ingest/index.js';
-import { credentialsOf, filesUnder, openPartner, readJson, removeTempDirs, sha256Hex, tempDir, waitFor, watchInbox } from './helpers.js';
+import { credentialsOf, filesUnder, readJson, sha256Hex, tempDir, waitFor, watchInbox, usePartner } from './helpers.js';
 
-let engine: Engine;
 let service: EmbeddedService;
 let dataDir: string;
 const running: Ingester[] = [];
-
-beforeAll(async () => {
-  dataDir = join(tempDir(), 'data');
-  ({ engine, service } = await openPartner(dataDir, 'Containment University'));
-});
-
-afterAll(async () => {
-  for (const ingester of running) await ingester.stop();
-  await engine?.close();
-  removeTempDirs();
-});
+usePartner('Containment University', { running, opened: (opened) => ({ service, dataDir } = opened) });
 
 function watchFolder(tag: string) {
   return watchInbox(running, { service, dataDir, tag });

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { Credential } from '../../common/wire-types.js';
 import { Engine, type EmbeddedService } from '../../main/engine/index.js';
 import { Ingester, type IngestEvent, type IngesterOptions, type WatchFolderOptions } from '../../main/ingest/index.js';
@@ -77,6 +78,29 @@ export async function openPartner(dataDir: string, name: string, issuingInterval
   const engine = await openEngine(dataDir);
   const partner = await engine.addPartner({ name, issuingIntervalSeconds });
   return { engine, service: engine.serviceFor(partner.partner_id) };
+}
+
+/**
+ * One engine and Partner for a whole test file, opened before its tests and closed after them
+ * (with every ingester the tests put in `running`). `opened` hands the engine, the service and
+ * the data directory to the file's own variables.
+ */
+export function usePartner(
+  name: string,
+  { issuingIntervalSeconds, running, opened }: { issuingIntervalSeconds?: number; running: Ingester[]; opened: (partner: { engine: Engine; service: EmbeddedService; dataDir: string }) => void },
+): void {
+  let engine: Engine | undefined;
+  beforeAll(async () => {
+    const dataDir = join(tempDir(), 'data');
+    const partner = await openPartner(dataDir, name, issuingIntervalSeconds);
+    engine = partner.engine;
+    opened({ ...partner, dataDir });
+  });
+  afterAll(async () => {
+    for (const ingester of running) await ingester.stop();
+    await engine?.close();
+    removeTempDirs();
+  });
 }
 
 /**

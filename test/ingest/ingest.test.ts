@@ -8,27 +8,17 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statfsSync, symlinkSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Credential } from '../../common/wire-types.js';
 import type { EmbeddedService, Engine } from '../../main/engine/index.js';
 import { Ingester, type WatchFolderOptions } from '../../main/ingest/index.js';
-import { certificatesOf, credentialsOf, filesUnder, openPartner, readJson, removeTempDirs, sha256Hex, sleep, tempDir, waitFor, watchInbox } from './helpers.js';
+import { certificatesOf, credentialsOf, filesUnder, readJson, sha256Hex, sleep, tempDir, waitFor, watchInbox, usePartner } from './helpers.js';
 
 let engine: Engine;
 let service: EmbeddedService;
 let dataDir: string;
 const running: Ingester[] = [];
-
-beforeAll(async () => {
-  dataDir = join(tempDir(), 'data');
-  ({ engine, service } = await openPartner(dataDir, 'Hot Folder University'));
-});
-
-afterAll(async () => {
-  for (const ingester of running) await ingester.stop();
-  await engine?.close();
-  removeTempDirs();
-});
+usePartner('Hot Folder University', { running, opened: (opened) => ({ engine, service, dataDir } = opened) });
 
 /** A watched folder of its own (its credentials carry `tag`), with a fast ingester on it. */
 function watchFolder(tag: string, options: Partial<WatchFolderOptions> & { stableMs?: number } = {}) {

@@ -7,29 +7,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anvilRpc } from '../../main/chain/anvil-rpc.js';
 import { Engine, type EmbeddedService } from '../../main/engine/index.js';
 import type { Ingester } from '../../main/ingest/index.js';
 import { MemorySecretStore } from '../../main/secrets/index.js';
-import { filesUnder, openPartner, removeTempDirs, tempDir, waitFor, watchInbox } from './helpers.js';
+import { filesUnder, tempDir, waitFor, watchInbox, usePartner } from './helpers.js';
 
-let engine: Engine;
 let service: EmbeddedService;
 let dataDir: string;
 const running: Ingester[] = [];
-
-beforeAll(async () => {
-  dataDir = join(tempDir(), 'data');
-  // An hour between jobs: each test issues its job with "issue now" once every file waits for it.
-  ({ engine, service } = await openPartner(dataDir, 'Proof Rounds College', 3600));
-});
-
-afterAll(async () => {
-  for (const ingester of running) await ingester.stop();
-  await engine?.close();
-  removeTempDirs();
-});
+// An hour between jobs: each test issues its job with "issue now" once every file waits for it.
+usePartner('Proof Rounds College', { issuingIntervalSeconds: 3600, running, opened: (opened) => ({ service, dataDir } = opened) });
 
 /** The real service, its calls counted by method (`hide`: methods it pretends not to have). */
 function counted(hide: string[] = []): { service: EmbeddedService; calls: Map<string, number> } {
