@@ -254,6 +254,12 @@ try {
         const off = ctx.events.subscribe((event) => {
           if (event.type === 'task' && event.task.kind === 'verify' && event.task.state !== 'running') taskEnd = now();
         });
+        const cdp = PROFILE_OUT ? await context.newCDPSession(page) : undefined;
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+          await cdp.send('Profiler.start');
+        }
         before = sample();
         marks.t0 = performance.now();
         await fireDrop(page);
@@ -264,6 +270,11 @@ try {
         off();
         const longest = (await page.evaluate('window.__longest')) as number;
         console.log(`  longest renderer task: ${longest} ms`);
+        if (cdp) {
+          const { profile } = await cdp.send('Profiler.stop');
+          mkdirSync(PROFILE_OUT!, { recursive: true });
+          writeFileSync(join(PROFILE_OUT!, `renderer-${run}.cpuprofile`), JSON.stringify(profile));
+        }
         closeContext = () => context.close();
       }
       const wall = mode === 'main' ? taskEnd : shown;

@@ -54,6 +54,14 @@ function message(error: unknown): string {
   return `${text} (${id})`;
 }
 
+/** The summary a finished verify task answered, when it is the current run's. */
+function finalSummary(task: TaskInfo, current: VerifyRunSummary | null): VerifyRunSummary | null {
+  const result = task.result as Partial<VerifyRunSummary> | undefined;
+  if (!current || typeof result !== 'object' || result === null || result.run_id !== current.run_id) return null;
+  if (typeof result.done !== 'number' || typeof result.counts !== 'object' || result.counts === null) return null;
+  return result as VerifyRunSummary;
+}
+
 /** The Verify view's state: the current run, a window of its rows, the open row's detail. */
 export const useVerifyStore = create<VerifyStore>()((set, get) => {
   const fetchPage = async (page: number) => {
@@ -81,6 +89,8 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       if (!current) return;
       const summary = await window.proofdesk.verifySummary(current.run_id);
       if (get().summary?.run_id !== summary.run_id) return;
+      // An answer asked for while the run was going does not undo its end, already shown.
+      if (summary.state === 'running' && get().summary?.state !== 'running') return;
       const total = get().failuresOnly ? Object.entries(summary.counts).reduce((n, [k, v]) => (k === 'ok' ? n : n + v), 0) : summary.done;
       set({ summary, total });
       // Pages that were short (the end of the rows so far) fill up as rows arrive.
@@ -139,7 +149,10 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       seenTasks.set(task.id, task);
       if (seenTasks.size > SEEN_TASKS) seenTasks.delete(seenTasks.keys().next().value!);
       if (task.id !== get().task?.id) return;
-      set({ task });
+      // The task that ends a run carries the run's final summary: shown at once, not a round trip later.
+      const final = task.state !== 'running' ? finalSummary(task, get().summary) : null;
+      if (final) set({ task, summary: final, total: get().failuresOnly ? final.done - final.counts.ok : final.done });
+      else set({ task });
       void refresh();
     },
     async cancel() {
