@@ -7,7 +7,7 @@ import { collectDrop, hashFile, originalNameOf } from './verify-drop.js';
 
 // statSync counted (and still done by the real one): how many looks a walk takes.
 vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>();
+  const real = await importOriginal<typeof fs>();
   return { ...real, statSync: vi.fn(real.statSync) };
 });
 

@@ -12,7 +12,7 @@ import { MAX_PROOF_FILE_BYTES, readProofFile } from './verify-read-proof.js';
 
 // readSync counted (and still done by the real one).
 vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>();
+  const real = await importOriginal<typeof fs>();
   return { ...real, readSync: vi.fn(real.readSync) };
 });
 
