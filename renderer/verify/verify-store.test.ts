@@ -34,6 +34,7 @@ const taskOf = (state: TaskInfo['state'], done: number, result?: VerifyRunSummar
 });
 
 let summaryAsked = 0;
+let warmed = 0;
 /** Answers the summary requests main has not answered yet, in order. */
 let answers: ((summary: VerifyRunSummary) => void)[] = [];
 
@@ -50,6 +51,10 @@ beforeEach(async () => {
         return new Promise((resolve) => answers.push(resolve));
       },
       verifyRows: async () => ({ total: 0, rows: [] }),
+      verifyWarm: async () => {
+        warmed++;
+        throw new Error('main is busy');
+      },
     },
   };
   await useVerifyStore.getState().verifyFiles([{ name: 'folder' } as File]);
@@ -85,6 +90,13 @@ describe('verify store', () => {
     await settle();
     expect(useVerifyStore.getState().summary?.done).toBe(10_000);
     expect(useVerifyStore.getState().summary?.state).toBe('done');
+  });
+
+  it('a drag over the window tells main to start its workers once, not at every element it crosses; a refusal changes nothing', async () => {
+    for (let i = 0; i < 20; i++) useVerifyStore.getState().warm();
+    await settle();
+    expect(warmed).toBe(1);
+    expect(useVerifyStore.getState().error).toBeNull();
   });
 
   it('takes no summary from the task of another run', () => {

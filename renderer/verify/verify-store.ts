@@ -23,6 +23,8 @@ export interface VerifyStore {
   endpoints: VerifyEndpoint[];
   /** "Which credential is this?" answers by original name: the certificates, or why there are none. */
   which: Readonly<Record<string, OriginalMatch[] | string>>;
+  /** Files are dragged over the window: main's proof-checking workers start before the drop. */
+  warm(): void;
   verifyDrop(data: DataTransfer): Promise<void>;
   verifyFiles(files: File[]): Promise<void>;
   onTask(task: TaskInfo): void;
@@ -48,6 +50,9 @@ let again = false;
  */
 const seenTasks = new Map<string, TaskInfo>();
 const SEEN_TASKS = 16;
+/** A drag fires dragenter for each element it crosses: main is told at most this often (its workers stay 30 s). */
+const WARM_EVERY_MS = 10_000;
+let warmedAt = -Infinity;
 
 function message(error: unknown): string {
   const { id, message: text } = toServiceError(error);
@@ -141,6 +146,13 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     error: null,
     endpoints: [],
     which: {},
+    warm() {
+      const now = Date.now();
+      if (now - warmedAt < WARM_EVERY_MS) return;
+      warmedAt = now;
+      // Only a hint: a drop works the same without it.
+      window.proofdesk.verifyWarm().catch(() => undefined);
+    },
     verifyDrop: (data) => start(() => pathsOfDrop(data)),
     verifyFiles: (files) => start(() => pathsOfFiles(files)),
     onTask(task) {
