@@ -11,7 +11,7 @@
  * before each run (the first drop after 30 s idle). `npx tsx bench/verify-profile.ts`
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -184,6 +184,12 @@ try {
   collectDrop([folder]);
   console.log(`walk alone (collectDrop, warm cache): ${(performance.now() - walkStart).toFixed(0)} ms for ${walk.proofs.length} proofs`);
 
+  // STRACE_GO=file: waits for that file before the runs (attach `strace -f -c -p PID` meanwhile).
+  const go = process.env['STRACE_GO'];
+  if (go) {
+    console.log(`pid ${process.pid}: waiting for ${go}`);
+    while (!existsSync(go)) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   for (let run = 1; run <= RUNS; run++) {
     for (const mode of MODES) {
       if (COLD) {
@@ -295,6 +301,7 @@ try {
       await closeContext?.();
     }
   }
+  if (go) console.log('runs done');
   await bridge?.close();
 } finally {
   await browser?.close();
