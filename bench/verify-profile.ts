@@ -8,7 +8,8 @@
  * thread of this process (main, the proof-checking workers, libuv), of anvil and of each Chromium
  * process, the events sent to the window (how many, how big) and the bridge's requests.
  * PROFILE_OUT=dir writes a main-thread .cpuprofile per run. COLD=1 closes the shared pool
- * before each run (the first drop after 30 s idle). `npx tsx bench/verify-profile.ts`
+ * before each run (the first drop after 30 s idle); DRAG_MS=300 drags the files over the window
+ * that long before the drop. `npx tsx bench/verify-profile.ts`
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ const RUNS = Number(process.env['RUNS'] ?? 3);
 const MODES = (process.env['MODES'] ?? 'main,desktop').split(',');
 const PROFILE_OUT = process.env['PROFILE_OUT'];
 const COLD = process.env['COLD'] === '1';
+const DRAG_MS = Number(process.env['DRAG_MS'] ?? 0);
 
 /** CPU ms per thread of a process (utime + stime), by "tid name". */
 function threadCpu(pid: number | 'self'): Map<string, number> {
@@ -265,6 +267,14 @@ try {
           await cdp.send('Profiler.enable');
           await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
           await cdp.send('Profiler.start');
+        }
+        if (DRAG_MS > 0) {
+          // A person's drag: files over the window DRAG_MS before they are dropped.
+          await page.evaluate(`(() => {
+            const target = document.querySelector('main') || document.body;
+            target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: window.__benchDrop, bubbles: true, cancelable: true }));
+          })()`);
+          await new Promise((resolve) => setTimeout(resolve, DRAG_MS));
         }
         before = sample();
         marks.t0 = performance.now();
