@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { TaskInfo } from '../common/tasks.js';
 import { createAppContext } from '../main/app/app-context.js';
 import { createIpcHandlers } from '../main/app/ipc-handlers.js';
@@ -93,6 +93,7 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
         window.__longest = 0;
         new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
       })()`);
+      await page.evaluate(pageClock(PROOFS));
       log(`verify-ui: dropping ${PROOFS} proofs in Chromium...`);
       // Where the time goes: the upload (drop → the page asks main to verify), then verifying
       // into the table (verify:start → the view says all are verified).
@@ -108,12 +109,14 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
         await fireDrop(page);
         await page.getByText(`${PROOFS.toLocaleString('en-US')} proofs verified`, { exact: true }).waitFor({ timeout: 300_000 });
       });
+      const shownMs = await dropToShown(page);
       const okText = await page.getByTestId('verify-count-ok').textContent();
       if (okText !== `ok ${PROOFS.toLocaleString('en-US')}`) throw new Error(`browser: ${okText}`);
       const longest = (await page.evaluate('window.__longest')) as number;
-      results.push({ name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs: browser end to end (upload + verify + table)`, value: PROOFS / (dropped.ms / 1000), unit: 'proofs/s', target: { value: 5000, better: 'higher' } });
+      results.push({ name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs: browser end to end (upload + verify + table)`, value: PROOFS / (shownMs / 1000), unit: 'proofs/s', target: { value: 5000, better: 'higher' } });
+      results.push({ name: `  the same as Playwright's wait saw it (it polls every 500 ms)`, value: PROOFS / (dropped.ms / 1000), unit: 'proofs/s' });
       results.push({ name: `  of which the upload (${uploads} requests), until verify:start`, value: started - droppedAt, unit: 'ms' });
-      results.push({ name: `  of which verifying into the table, from verify:start`, value: droppedAt + dropped.ms - started, unit: 'ms' });
+      results.push({ name: `  of which verifying into the table, from verify:start`, value: droppedAt + shownMs - started, unit: 'ms' });
       results.push({ name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs: longest renderer task meanwhile`, value: longest, unit: 'ms', target: { value: 100, better: 'lower' } });
       await context.close();
 
@@ -127,6 +130,38 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * In the page: the drop's time (a capturing listener on the window) and the time the view first
+ * says all are verified (a MutationObserver on the summary's status, stamped at the next
+ * animation frame, the frame that shows it), both on the page's clock. Playwright's wait polls
+ * every 500 ms once it has waited a while, so its end would add up to half a second to a
+ * two-second figure: the figure is taken from these marks, the wait only says when to read them.
+ */
+export function pageClock(proofs: number): string {
+  return `(() => {
+    window.__dropAt = 0;
+    window.__shownAt = 0;
+    window.addEventListener('drop', () => { if (!window.__dropAt) window.__dropAt = performance.now(); }, { capture: true });
+    const want = ${JSON.stringify(`${proofs.toLocaleString('en-US')} proofs verified`)};
+    let seen = false;
+    new MutationObserver(() => {
+      if (seen) return;
+      const status = document.querySelector('[data-testid="verify-progress"]');
+      if (!status || status.textContent !== want) return;
+      seen = true;
+      requestAnimationFrame((at) => { window.__shownAt = at; });
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  })()`;
+}
+
+/** The marks of pageClock: from the drop to the frame showing "N proofs verified", in ms. */
+export async function dropToShown(page: Page): Promise<number> {
+  await page.waitForFunction('window.__shownAt > 0');
+  const [dropAt, shownAt] = (await page.evaluate('[window.__dropAt, window.__shownAt]')) as [number, number];
+  if (!(dropAt > 0) || !(shownAt > dropAt)) throw new Error(`the page's marks are not in order: drop ${dropAt}, shown ${shownAt}`);
+  return shownAt - dropAt;
 }
 
 /**
@@ -160,16 +195,19 @@ async function preloadStandIn(browser: Browser, url: string, folder: string, log
       window.__longest = 0;
       new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
     })()`);
+    await page.evaluate(pageClock(PROOFS));
     log(`verify-ui: dropping the folder of ${PROOFS} proofs in Chromium, preload stand-in (paths)...`);
     const dropped = await timed(async () => {
       await fireDrop(page);
       await page.getByText(`${PROOFS.toLocaleString('en-US')} proofs verified`, { exact: true }).waitFor({ timeout: 300_000 });
     });
+    const shownMs = await dropToShown(page);
     const okText = await page.getByTestId('verify-count-ok').textContent();
     if (okText !== `ok ${PROOFS.toLocaleString('en-US')}`) throw new Error(`preload stand-in: ${okText}`);
     const longest = (await page.evaluate('window.__longest')) as number;
     return [
-      { name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs (chain asked): desktop path in Chromium, preload stand-in (folder's path) end to end into the table`, value: PROOFS / (dropped.ms / 1000), unit: 'proofs/s', target: { value: 5000, better: 'higher' } },
+      { name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs (chain asked): desktop path in Chromium, preload stand-in (folder's path) end to end into the table`, value: PROOFS / (shownMs / 1000), unit: 'proofs/s', target: { value: 5000, better: 'higher' } },
+      { name: `  the same as Playwright's wait saw it (it polls every 500 ms)`, value: PROOFS / (dropped.ms / 1000), unit: 'proofs/s' },
       { name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs, preload stand-in: longest renderer task meanwhile`, value: longest, unit: 'ms', target: { value: 100, better: 'lower' } },
     ];
   } finally {

@@ -127,6 +127,11 @@ export interface VerifyIpc {
   'verify:setEndpoint': { args: [engine: string, rpcUrl: string | null]; result: VerifyEndpoint[] };
   /** "Which credential is this?": the certificates holding a dropped original without a proof. */
   'verify:whichCredential': { args: [runId: string, name: string]; result: OriginalMatch[] };
+  /**
+   * Files are being dragged over the window: main starts its proof-checking workers now, so a
+   * drop finds them running (they take a few hundred milliseconds to start). Only a hint.
+   */
+  'verify:warm': { args: []; result: null };
 }
 
 /** The steps of a result in the spec's order (keys as the spec names them). */
@@ -171,6 +176,7 @@ export const VERIFY_IPC: IpcValidators<VerifyIpc> = {
     return [expectString(args[0], 'runId', 200), expectOneOf(args[1], 'format', ['csv', 'html'] as const)];
   },
   'verify:endpoints': noArgs('verify:endpoints'),
+  'verify:warm': noArgs('verify:warm'),
   'verify:setEndpoint': (args) => {
     expectArgCount('verify:setEndpoint', args, 2);
     const engine = expectString(args[0], 'engine', 64);

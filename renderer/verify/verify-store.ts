@@ -23,6 +23,8 @@ export interface VerifyStore {
   endpoints: VerifyEndpoint[];
   /** "Which credential is this?" answers by original name: the certificates, or why there are none. */
   which: Readonly<Record<string, OriginalMatch[] | string>>;
+  /** Files are dragged over the window: main's proof-checking workers start before the drop. */
+  warm(): void;
   verifyDrop(data: DataTransfer): Promise<void>;
   verifyFiles(files: File[]): Promise<void>;
   onTask(task: TaskInfo): void;
@@ -48,10 +50,21 @@ let again = false;
  */
 const seenTasks = new Map<string, TaskInfo>();
 const SEEN_TASKS = 16;
+/** A drag fires dragenter for each element it crosses: main is told at most this often (its workers stay 30 s). */
+const WARM_EVERY_MS = 10_000;
+let warmedAt = -Infinity;
 
 function message(error: unknown): string {
   const { id, message: text } = toServiceError(error);
   return `${text} (${id})`;
+}
+
+/** The summary a finished verify task answered, when it is the current run's. */
+function finalSummary(task: TaskInfo, current: VerifyRunSummary | null): VerifyRunSummary | null {
+  const result = task.result as Partial<VerifyRunSummary> | undefined;
+  if (!current || typeof result !== 'object' || result === null || result.run_id !== current.run_id) return null;
+  if (typeof result.done !== 'number' || typeof result.counts !== 'object' || result.counts === null) return null;
+  return result as VerifyRunSummary;
 }
 
 /** The Verify view's state: the current run, a window of its rows, the open row's detail. */
@@ -81,6 +94,8 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       if (!current) return;
       const summary = await window.proofdesk.verifySummary(current.run_id);
       if (get().summary?.run_id !== summary.run_id) return;
+      // An answer asked for while the run was going does not undo its end, already shown.
+      if (summary.state === 'running' && get().summary?.state !== 'running') return;
       const total = get().failuresOnly ? Object.entries(summary.counts).reduce((n, [k, v]) => (k === 'ok' ? n : n + v), 0) : summary.done;
       set({ summary, total });
       // Pages that were short (the end of the rows so far) fill up as rows arrive.
@@ -131,6 +146,13 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     error: null,
     endpoints: [],
     which: {},
+    warm() {
+      const now = Date.now();
+      if (now - warmedAt < WARM_EVERY_MS) return;
+      warmedAt = now;
+      // Only a hint: a drop works the same without it.
+      window.proofdesk.verifyWarm().catch(() => undefined);
+    },
     verifyDrop: (data) => start(() => pathsOfDrop(data)),
     verifyFiles: (files) => start(() => pathsOfFiles(files)),
     onTask(task) {
@@ -139,7 +161,10 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       seenTasks.set(task.id, task);
       if (seenTasks.size > SEEN_TASKS) seenTasks.delete(seenTasks.keys().next().value!);
       if (task.id !== get().task?.id) return;
-      set({ task });
+      // The task that ends a run carries the run's final summary: shown at once, not a round trip later.
+      const final = task.state !== 'running' ? finalSummary(task, get().summary) : null;
+      if (final) set({ task, summary: final, total: get().failuresOnly ? final.done - final.counts.ok : final.done });
+      else set({ task });
       void refresh();
     },
     async cancel() {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import type { VerifyRow } from '../../common/ipc/verify.js';
 import { VERIFICATION_STATUSES } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
+import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { EndpointSettings, UnmatchedOriginals } from './verify-extras.js';
@@ -57,12 +58,20 @@ export function VerifyView() {
   const detail = useVerifyStore((s) => s.detail);
   const error = useVerifyStore((s) => s.error);
   useVerifyStore((s) => s.pages);
-  const { verifyDrop, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints } = useVerifyStore.getState();
+  const { verifyDrop, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints, warm } = useVerifyStore.getState();
 
   useEffect(() => onAppEvent('task', ({ task: t }) => onTask(t)), [onTask]);
   useEffect(() => void loadEndpoints(), [loadEndpoints]);
   const onDrop = useCallback((data: DataTransfer) => void verifyDrop(data), [verifyDrop]);
   const dragging = useWindowDrop(onDrop);
+  useEffect(() => {
+    // The drag, not the drop, starts main's workers: they run by the time the files land.
+    const enter = (e: DragEvent) => {
+      if (carriesFiles(e.dataTransfer)) warm();
+    };
+    window.addEventListener('dragenter', enter);
+    return () => window.removeEventListener('dragenter', enter);
+  }, [warm]);
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
 
   const running = task?.state === 'running';

@@ -162,6 +162,21 @@ describe('revocation reads of many proofs', () => {
     }
   });
 
+  it('once its logs are read, a later read of the registry is answered from them at once (no wait for the next batch); a revoked hash is still asked', async () => {
+    const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: node.chainId, timeoutMs: 10_000 });
+    const reader = chainReaderFor(client);
+    await Promise.all(Array.from({ length: 100 }, () => reader.revokedAt(registry, randomBytes32())));
+    resetCounts();
+    let answered: bigint | undefined;
+    void reader.revokedAt(registry, randomBytes32()).then((value) => (answered = value));
+    // A few turns of the microtask queue, no timer: the answer is already known.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(answered).toBe(0n);
+    expect(await reader.revokedAt(registry, revoked[1]!)).toBe(await direct.revokedAt(registry, revoked[1]!));
+    expect(proxy.logRequests).toBe(0);
+    expect(proxy.revocationCalls).toBe(1);
+  });
+
   it('a few reads go out as one JSON-RPC batch (no logs read) and answer what the single read answers', async () => {
     const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: node.chainId, timeoutMs: 10_000 });
     const reader = chainReaderFor(client);

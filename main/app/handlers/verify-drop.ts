@@ -44,9 +44,13 @@ function walk(path: string, name: string, depth: number, out: DroppedFile[], ski
   }
   const entries = readdirSync(path, { withFileTypes: true })
     .filter((e) => !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort();
-  for (const entry of entries) walk(join(path, entry), `${name}/${entry}`, depth + 1, out, skipped);
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    // A regular file is one by its listing: no look of its own (10,000 stat calls a folder of
+    // proofs, before the first is read). Links and the rest are looked at (and followed) as ever.
+    if (entry.isFile()) out.push({ path: join(path, entry.name), name: `${name}/${entry.name}` });
+    else walk(join(path, entry.name), `${name}/${entry.name}`, depth + 1, out, skipped);
+  }
 }
 
 /** Walks the dropped paths and sorts the files into proofs and originals. */

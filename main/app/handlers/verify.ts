@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import { STEP_ORDER, type OriginalMatch, type VerifyEndpoint, type VerifyIpc } from '../../../common/ipc/verify.js';
 import type { AppContext } from '../app-context.js';
+import { warmOfflinePool } from '../../engine/proofs/verify-offline-pool.js';
 import { certificatesOfFile } from '../../workspace/verify/certificates-of-file.js';
 import type { HandlersOf } from './handlers-of.js';
 import { verifyReport } from './verify-report.js';
@@ -84,6 +85,11 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
     },
     'verify:report': async (runId, format) => verifyReport(runOf(runId), format),
     'verify:endpoints': async () => listOf(readEndpoints(ctx.engine?.dataDir ?? null)),
+    // Started on the drag, not the drop: a folder's first proofs then find the workers running.
+    'verify:warm': async () => {
+      warmOfflinePool();
+      return null;
+    },
     'verify:setEndpoint': async (engine, rpcUrl) => {
       const dir = ctx.engine?.dataDir;
       if (!dir) throw new ServiceError('invalid_value', 'Endpoints are kept in the data directory, and a remote connection has none here.');

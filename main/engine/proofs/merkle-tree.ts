@@ -101,6 +101,52 @@ export function rootFromHexPath(leafHex: string, pathHex: readonly string[]): st
   return pair.toString('hex', 0, HASH_BYTES);
 }
 
+/** Hashes a MerklePairMemo keeps before it starts over (two a pair, each about 250 bytes). */
+export const PAIR_MEMO_LIMIT = 16_384;
+
+/**
+ * rootFromHexPath for many proofs of one job, each distinct pair of the tree hashed once: the
+ * proofs of a batch share the upper part of their paths (100 neighbouring leaves share all but
+ * their lowest seven levels), which is otherwise hashed again for each (14 hashes a proof in a
+ * job of 10,000, the costliest offline check after the signature). A parent is kept by its pair
+ * exactly (both hashes, in the sorted order hashPair uses), so a memo answers what hashing
+ * answers, for a tampered path too. Meant to live for one batch: it is bounded, not a cache
+ * across runs.
+ */
+export class MerklePairMemo {
+  /** By each hash of a pair: the other one and their parent (a pair is found from either side). */
+  private readonly parents = new Map<string, { other: string; parent: string }>();
+  /** Pairs hashed so far (the others were answered from the memo). */
+  hashes = 0;
+
+  constructor(private readonly limit = PAIR_MEMO_LIMIT) {}
+
+  get size(): number {
+    return this.parents.size;
+  }
+
+  /** What rootFromHexPath(leafHex, pathHex) answers. */
+  rootFromHexPath(leafHex: string, pathHex: readonly string[]): string {
+    // Lowercase hex of one length sorts as its bytes do; anything else is computed as ever.
+    if (!HASH_HEX.test(leafHex) || !pathHex.every((h) => HASH_HEX.test(h))) return rootFromHexPath(leafHex, pathHex);
+    let acc = leafHex;
+    for (const sibling of pathHex) {
+      const known = this.parents.get(sibling);
+      if (known !== undefined && known.other === acc) {
+        acc = known.parent;
+        continue;
+      }
+      const parent = sha256(Buffer.from(acc <= sibling ? acc + sibling : sibling + acc, 'hex')).toString('hex');
+      this.hashes++;
+      if (this.parents.size + 2 > this.limit) this.parents.clear();
+      this.parents.set(sibling, { other: acc, parent });
+      this.parents.set(acc, { other: sibling, parent });
+      acc = parent;
+    }
+    return acc;
+  }
+}
+
 /** Packs a tree into one buffer to store it with its job: a level count, sizes, then the levels. */
 export function serializeMerkleTree(tree: MerkleTree): Buffer {
   const header = Buffer.alloc(4 + 4 * tree.levels.length);

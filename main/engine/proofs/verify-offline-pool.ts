@@ -150,6 +150,11 @@ export function borrowOfflinePool(): { pool: OfflinePool; release(): void } {
   };
 }
 
+/** Whether the shared pool's workers are running (started and not stopped or broken). */
+export function offlinePoolRunning(): boolean {
+  return shared !== undefined && !shared.pool.broken;
+}
+
 /**
  * Starts the shared pool's workers now, if they are not running, for a run about to come (they
  * boot while its files are listed); kept POOL_IDLE_MS unless a run borrows them.

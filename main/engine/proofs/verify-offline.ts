@@ -7,6 +7,7 @@
  * values, so the results are those of verifyProof.
  */
 import { isServiceError, ServiceError } from '../../../common/errors.js';
+import type { MerklePairMemo } from './merkle-tree.js';
 import type { ProofFile } from './proof-file.js';
 import { offlineChecksOf, type OfflineChecks, type ProofCore } from './verify-proof.js';
 import { validateProofFile } from './verify-proof-shape.js';
@@ -64,8 +65,11 @@ function parseBytes(bytes: Uint8Array, path: string): unknown {
   return parseProofText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), path);
 }
 
-/** Reads and checks one proof offline (synchronously: a worker does many in a row). */
-export function checkOffline(input: OfflineInput): OfflineOutcome {
+/**
+ * Reads and checks one proof offline (synchronously: a worker does many in a row). `memo` (one
+ * per batch) hashes each pair of a job's tree once for the batch's proofs: the same roots.
+ */
+export function checkOffline(input: OfflineInput, memo?: MerklePairMemo): OfflineOutcome {
   let parsed: unknown;
   try {
     parsed = input.bytes ? parseBytes(input.bytes, input.path) : readProofFile(input.path);
@@ -85,7 +89,7 @@ export function checkOffline(input: OfflineInput): OfflineOutcome {
     kind: 'checked',
     core: coreOf(p),
     leaf: fact(() => checks.leaf()),
-    root: fact(() => checks.certificateRoot()),
+    root: fact(() => (memo ? memo.rootFromHexPath(p.leaf, p.merkle_path) : checks.certificateRoot())),
     signature: fact(() => checks.signature() as boolean),
   };
 }

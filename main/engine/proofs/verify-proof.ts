@@ -162,7 +162,8 @@ type Outcome = 'passed' | 'failed' | 'pending';
 
 interface StepDefinition<D> {
   describe(): D;
-  run(description: D): Promise<Outcome>;
+  /** The offline steps answer at once; only the chain steps wait (a run of 10,000 proofs makes 40,000 promises less). */
+  run(description: D): Outcome | Promise<Outcome>;
 }
 
 type ChainAccess = { reader: ChainReader } | { reason: string };
@@ -259,7 +260,8 @@ export async function verifyChecked(p: ProofCore, checks: OfflineChecks, options
     let status: StepStatus = 'not_started';
     if (!stopped) {
       try {
-        status = await step.run(description);
+        const ran = step.run(description);
+        status = typeof ran === 'string' ? ran : await ran;
       } catch (error) {
         if (isUnreachable(error)) {
           status = 'pending';
@@ -321,7 +323,7 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
 
   const certificate: StepDefinition<CertificateStepDescription> = {
     describe: () => ({ hash_function: 'SHA-256', actual_hash: null, expected_hash: p.leaf }),
-    async run(d) {
+    run(d) {
       d.actual_hash = checks.leaf();
       return d.actual_hash === p.leaf ? 'passed' : 'failed';
     },
@@ -360,14 +362,15 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
       message: p.leaf,
       signature: p.issuer.signature,
     }),
-    async run() {
-      return (await checks.signature()) ? 'passed' : 'failed';
+    run() {
+      const valid = checks.signature();
+      return typeof valid === 'boolean' ? (valid ? 'passed' : 'failed') : valid.then((v) => (v ? 'passed' : 'failed'));
     },
   };
 
   const file: StepDefinition<FileStepDescription> = {
     describe: () => ({ hash_function: 'SHA-256', expected_file_hash: fileHashes.length > 0 ? fileHashes.join(',') : null, actual_file_hash: originalHash ?? null }),
-    async run() {
+    run() {
       // Without the original file its bytes cannot be checked; the hashes themselves are covered
       // by the certificate step (they are part of the signed, anchored payload).
       if (originalHash === undefined) return 'passed';
@@ -377,7 +380,7 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
 
   const expiry: StepDefinition<ExpiryStepDescription> = {
     describe: () => ({ issued_date: p.issued_date, expiry_date: p.certificate.credential.expiry_date }),
-    async run(d) {
+    run(d) {
       if (d.expiry_date === null) return 'passed';
       return parseIsoDate(d.expiry_date, 'certificate.credential.expiry_date') <= now.getTime() ? 'failed' : 'passed';
     },

@@ -98,6 +98,8 @@ export function batchedRevokedAt(client: ChainClient): (address: Address, hash: 
 
   // Per registry, for the reader's life (one verification run): its revoked hashes, or null (not usable).
   const fromLogs = new Map<string, Promise<Set<string> | null>>();
+  // The same once read: a read of a hash they do not name is answered at once (no timer, no queue).
+  const settled = new Map<string, Set<string>>();
 
   const send = async (batch: Read[]): Promise<void> => {
     selector ??= toFunctionSelector('function revokedAt(bytes32)');
@@ -123,7 +125,10 @@ export function batchedRevokedAt(client: ChainClient): (address: Address, hash: 
   const answer = async (address: Address, reads: Read[]): Promise<void> => {
     const key = address.toLowerCase();
     let logs = fromLogs.get(key);
-    if (!logs && reads.length >= REVOCATION_LOGS_FROM) fromLogs.set(key, (logs = revokedFromLogs(client, address)));
+    if (!logs && reads.length >= REVOCATION_LOGS_FROM) {
+      fromLogs.set(key, (logs = revokedFromLogs(client, address)));
+      void logs.then((revoked) => revoked && settled.set(key, revoked));
+    }
     const revoked = logs ? await logs : null;
     if (!revoked) return sendAll(reads);
     const asked: Read[] = [];
@@ -146,9 +151,13 @@ export function batchedRevokedAt(client: ChainClient): (address: Address, hash: 
     for (const reads of byRegistry.values()) void answer(reads[0]!.address, reads);
   };
 
-  return (address, hash) =>
-    new Promise<bigint>((resolve, reject) => {
+  return (address, hash) => {
+    // After the first batch of a run, this is every read of a registry whose logs are known.
+    const revoked = settled.get(address.toLowerCase());
+    if (revoked && !revoked.has(hash.toLowerCase())) return Promise.resolve(0n);
+    return new Promise<bigint>((resolve, reject) => {
       if (queue.length === 0) setTimeout(flush, 0);
       queue.push({ address, hash, resolve, reject });
     });
+  };
 }
