@@ -6,7 +6,7 @@
  * thread profile (PROFILE_OUT=path.cpuprofile), and counts of fs calls, SQLite statements and
  * journal commits (COUNT_CALLS=0: not counted, no wrapper in the way), bytes the process had the disk
  * write (/proc/self/io). STRACE=out.txt: the proof stage's syscalls counted by strace (all threads and
- * the syncfs helper; slow, for counts only). PROFILE_APP=1: as the app's watch folder (proofs to an
+ * the syncfs helper; slow, for counts only); PERF=out.data: sampled by `perf record -g`. PROFILE_APP=1: as the app's watch folder (proofs to an
  * output folder of their own, a tag). `npx tsx bench/proof-stage-profile.ts`
  */
 import fs, { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,6 +81,18 @@ async function startStrace(out: string): Promise<() => Promise<void>> {
     });
 }
 
+/** PERF=out.data: the proof stage sampled by `perf record -g` (kernel stacks too: where file creation spends its time). */
+async function startPerf(out: string): Promise<() => Promise<void>> {
+  const { spawn } = await import('node:child_process');
+  const perf = spawn('perf', ['record', '-g', '-o', out, '-p', String(process.pid)], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 1000));
+  return () =>
+    new Promise<void>((resolve) => {
+      perf.on('exit', () => resolve());
+      perf.kill('SIGINT');
+    });
+}
+
 function threadCpu(): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of fs.readdirSync('/proc/self/task')) {
@@ -148,11 +160,11 @@ try {
   const intakeMain = mainThread(threadCpu()) - mainThread(intake0.threads);
   console.log(`intake stage (drop -> all scheduled, 1 s stable time included): ${((performance.now() - intake0.t) / 1000).toFixed(2)} s, main thread ${intakeMain} ms CPU, process ${((intakeCpu.user + intakeCpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   // With strace, the job is issued while the watcher is paused: the counts are the proof stage's alone.
-  if (process.env['STRACE']) watching.pause();
+  if (process.env['STRACE'] || process.env['PERF']) watching.pause();
   const job = await service.issueJobNow({ engine: 'local' });
   while ((await service.getJob(job.uid)).status !== 'finished') await new Promise((r) => setTimeout(r, 20));
-  const tracing = process.env['STRACE'] ? await startStrace(process.env['STRACE']) : undefined;
-  if (process.env['STRACE']) watching.resume();
+  const tracing = process.env['STRACE'] ? await startStrace(process.env['STRACE']) : process.env['PERF'] ? await startPerf(process.env['PERF']) : undefined;
+  if (process.env['STRACE'] || process.env['PERF']) watching.resume();
   const session = new Session();
   session.connect();
   if (process.env['PROFILE_OUT']) {
