@@ -4,7 +4,10 @@
  * the stage from "job finished" to "every original moved" (and, first, the intake stage from the drop
  * to every file scheduled: wall time, main-thread and process CPU): wall time, main-thread CPU, a main
  * thread profile (PROFILE_OUT=path.cpuprofile), and counts of fs calls, SQLite statements and
- * journal commits (COUNT_CALLS=0: not counted, no wrapper in the way). `npx tsx bench/proof-stage-profile.ts`
+ * journal commits (COUNT_CALLS=0: not counted, no wrapper in the way), bytes the process had the disk
+ * write (/proc/self/io). STRACE=out.txt: the proof stage's syscalls counted by strace (all threads and
+ * the syncfs helper; slow, for counts only); PERF=out.data: sampled by `perf record -g`. PROFILE_APP=1: as the app's watch folder (proofs to an
+ * output folder of their own, a tag). `npx tsx bench/proof-stage-profile.ts`
  */
 import fs, { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -48,6 +51,48 @@ if (COUNT_CALLS) {
   probe.close();
 }
 
+/** This process's /proc/self/io counters (write_bytes: what it had the disk write). */
+function processIo(): { write_bytes: number; wchar: number } & Record<string, number> {
+  const out = { write_bytes: 0, wchar: 0 } as { write_bytes: number; wchar: number } & Record<string, number>;
+  for (const line of fs.readFileSync('/proc/self/io', 'utf8').split('\n')) {
+    const [key, value] = line.split(': ');
+    if (key && value) out[key] = Number(value);
+  }
+  return out;
+}
+
+/**
+ * STRACE=path: the proof stage's syscalls counted by strace (`-c`), of every thread of this
+ * process and of its children (the syncfs helper and the `sync -f` it forks). Slows the stage a lot:
+ * for counts only, never with timings.
+ */
+async function startStrace(out: string): Promise<() => Promise<void>> {
+  const { spawn } = await import('node:child_process');
+  const pids = [String(process.pid)];
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    for (const child of fs.readFileSync(`/proc/self/task/${tid}/children`, 'utf8').trim().split(' ')) if (child) pids.push(child);
+  }
+  const strace = spawn('strace', ['-f', '-c', '-o', out, '-e', 'trace=%file,%desc,fsync,fdatasync,syncfs,rename,renameat2', ...pids.flatMap((p) => ['-p', p])], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 2000));
+  return () =>
+    new Promise<void>((resolve) => {
+      strace.on('exit', () => resolve());
+      strace.kill('SIGINT');
+    });
+}
+
+/** PERF=out.data: the proof stage sampled by `perf record -g` (kernel stacks too: where file creation spends its time). */
+async function startPerf(out: string): Promise<() => Promise<void>> {
+  const { spawn } = await import('node:child_process');
+  const perf = spawn('perf', ['record', '-g', '-o', out, '-p', String(process.pid)], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 1000));
+  return () =>
+    new Promise<void>((resolve) => {
+      perf.on('exit', () => resolve());
+      perf.kill('SIGINT');
+    });
+}
+
 function threadCpu(): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of fs.readdirSync('/proc/self/task')) {
@@ -83,7 +128,10 @@ try {
   const partner = await engine.addPartner({ name: 'Bench Hot Folder', issuingIntervalSeconds: 3600 });
   await engine.issuing.ctx.chains.client('local');
   const service = engine.serviceFor(partner.partner_id);
-  ingester = await Ingester.start({ service, dataDir: join(dir, 'data'), folders: [{ path: inbox }] });
+  // PROFILE_APP=1: as the app's watch folder (bench/watch-app.bench.ts): proofs to a folder of their own, a tag.
+  const asApp = process.env['PROFILE_APP'] === '1';
+  const folder = asApp ? { path: inbox, outDir: join(dir, 'proofs'), tags: ['bench-watch'] } : { path: inbox };
+  ingester = await Ingester.start({ service, dataDir: join(dir, 'data'), folders: [folder] });
   const intakeSession = new Session();
   if (process.env['PROFILE_INTAKE_OUT']) {
     intakeSession.connect();
@@ -111,8 +159,12 @@ try {
   }
   const intakeMain = mainThread(threadCpu()) - mainThread(intake0.threads);
   console.log(`intake stage (drop -> all scheduled, 1 s stable time included): ${((performance.now() - intake0.t) / 1000).toFixed(2)} s, main thread ${intakeMain} ms CPU, process ${((intakeCpu.user + intakeCpu.system) / 1000).toFixed(0)} ms, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  // With strace, the job is issued while the watcher is paused: the counts are the proof stage's alone.
+  if (process.env['STRACE'] || process.env['PERF']) watching.pause();
   const job = await service.issueJobNow({ engine: 'local' });
   while ((await service.getJob(job.uid)).status !== 'finished') await new Promise((r) => setTimeout(r, 20));
+  const tracing = process.env['STRACE'] ? await startStrace(process.env['STRACE']) : process.env['PERF'] ? await startPerf(process.env['PERF']) : undefined;
+  if (process.env['STRACE'] || process.env['PERF']) watching.resume();
   const session = new Session();
   session.connect();
   if (process.env['PROFILE_OUT']) {
@@ -121,6 +173,7 @@ try {
     await session.post('Profiler.start');
   }
   const journalBefore = { ...watching.journalStats() };
+  const io0 = processIo();
   const cpu0 = process.cpuUsage();
   const threads0 = threadCpu();
   const t0 = performance.now();
@@ -128,6 +181,8 @@ try {
   await until('moved');
   counting = false;
   const wall = performance.now() - t0;
+  const io1 = processIo();
+  if (tracing) await tracing();
   const cpu = process.cpuUsage(cpu0);
   const threads1 = threadCpu();
   if (process.env['PROFILE_OUT']) {
@@ -140,6 +195,7 @@ try {
     const d = ms - (threads0.get(thread) ?? 0);
     if (d >= 20) console.log(`  thread ${thread}: ${d} ms CPU`);
   }
+  console.log(`  disk: ${((io1.write_bytes - io0.write_bytes) / 1e6).toFixed(1)} MB written (write_bytes), ${((io1.wchar - io0.wchar) / 1e6).toFixed(1)} MB through write calls (wchar); proofs ${asApp ? 'in an output folder of their own, tagged' : 'in the watched folder'}`);
   console.log(`  journal: ${journal.commits - journalBefore.commits} commits, ${journal.rowWrites - journalBefore.rowWrites} row writes`);
   for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${name}: ${n} (${(n / COUNT).toFixed(2)}/file)`);
 } finally {

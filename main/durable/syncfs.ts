@@ -25,10 +25,16 @@ let helper: Helper | undefined;
 /** Answers awaited from the helper, in the order the requests were written. */
 let waiting: { resolve: (ok: boolean) => void; timer: NodeJS.Timeout }[] = [];
 let started = 0;
+let requested = 0;
 
 /** How many processes this module has forked so far (the helper and any one-off `sync`): for tests. */
 export function syncProcessesStarted(): number {
   return started;
+}
+
+/** How many syncfs passes this process has asked for so far (each covers the folders given at once): for tests. */
+export function syncFileSystemsRequested(): number {
+  return requested;
 }
 
 /** The helper is gone or stuck: every request waiting is answered "not synced", and the next one starts a new helper. */
@@ -97,6 +103,7 @@ function syncOnce(folders: string[]): Promise<boolean> {
 /** syncfs(2) of the file systems holding `folders`: resolves true when they were synced. */
 export function syncFileSystems(folders: string[]): Promise<boolean> {
   if (folders.length === 0) return Promise.resolve(true);
+  requested++;
   if (folders.some((f) => f === '' || f.includes('\n'))) return syncOnce(folders);
   const child = helper ?? (helper = startHelper());
   if (!child) return syncOnce(folders);

@@ -16,6 +16,7 @@ import type { Settler } from './find-and-settle.js';
 import { FILE_STATES, JOURNAL_FILE, Journal, type FileRow, type FileState } from './journal.js';
 import type { FailedFile, IngesterOptions } from './types.js';
 import type { Uploader } from './upload-and-schedule.js';
+import { ROUND_MAX } from './finish-round.js';
 import { WorkQueue } from './work-queue.js';
 import { INTAKE_BATCH } from '../intake/index.js';
 import { DISK_FULL_RETRY_MS, DiskFullReporter, fullPath, isDiskFull } from './disk-full.js';
@@ -26,11 +27,11 @@ export const MAX_TRIES = 5;
 /** Files whose proof is written and original filed at the same time (local side effects, small files). */
 const FILING_AT_ONCE = 32;
 /**
- * Files finishing at the same time: they go in rounds of up to 512 (finish-round.ts: one proof
- * build, one sync pass and three journal commits per round), two rounds side by side so that one
- * is built on the main thread while the other's files are written and moved.
+ * Files finishing at the same time: they go in rounds of up to ROUND_MAX (finish-round.ts: one
+ * sync pass and three journal commits per round), two rounds side by side so that one is built on
+ * the main thread while the other's files are written and moved.
  */
-const FINISHING_AT_ONCE = 1024;
+const FINISHING_AT_ONCE = 2 * ROUND_MAX;
 
 /** An error of the local file system (it names a path), not of the service or the network. */
 function isLocalFailure(error: unknown): boolean {

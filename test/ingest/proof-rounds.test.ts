@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anvilRpc } from '../../main/chain/anvil-rpc.js';
+import { syncFileSystemsRequested } from '../../main/durable/syncfs.js';
 import { Engine, type EmbeddedService } from '../../main/engine/index.js';
 import type { Ingester } from '../../main/ingest/index.js';
 import { MemorySecretStore } from '../../main/secrets/index.js';
@@ -37,15 +38,23 @@ function counted(hide: string[] = []): { service: EmbeddedService; calls: Map<st
   return { service: proxy as EmbeddedService, calls };
 }
 
-/** Drops `count` files, waits until all wait for their job, issues it, and measures the proof stage. */
+/**
+ * Drops `count` files, waits until all wait for their job, issues it (the watcher paused until
+ * the job has finished: what is counted is the proof stage alone), and measures the proof stage.
+ */
 async function run(tag: string, count: number, watched: { service: EmbeddedService; calls: Map<string, number> }) {
   const { root, ingester } = await watchInbox(running, { service: watched.service, dataDir, tag });
   for (let i = 0; i < count; i++) writeFileSync(join(root, `paper-${i}.txt`), `${tag} paper ${i}\n`);
-  await waitFor(`${count} files waiting for their job`, () => ingester.progress().waitingForJob === count, 60_000);
+  await waitFor(`${count} files waiting for their job`, () => ingester.progress().waitingForJob === count, 120_000);
+  ingester.pause();
+  const job = await service.issueJobNow({ engine: 'local' });
+  await waitFor('the job finished', async () => (await service.getJob(job.uid)).status === 'finished', 60_000);
   const commits = ingester.journalStats().commits;
+  const syncs = syncFileSystemsRequested();
   watched.calls.clear();
-  await service.issueJobNow({ engine: 'local' });
-  await waitFor(`${count} originals in done/`, () => ingester.progress().issued === count && ingester.pending() === 0, 60_000);
+  ingester.resume();
+  await waitFor(`${count} originals in done/`, () => ingester.progress().issued === count && ingester.pending() === 0, 120_000);
+  const syncfsPasses = syncFileSystemsRequested() - syncs;
   const proofs = filesUnder(join(root, 'proofs'));
   expect(proofs).toHaveLength(count);
   expect(filesUnder(join(root, 'done'))).toHaveLength(count);
@@ -56,7 +65,7 @@ async function run(tag: string, count: number, watched: { service: EmbeddedServi
     const path = (c.certificate.credential.metadata.ingest as { path: string }).path;
     expect(readFileSync(join(root, 'proofs', `${path}.proof.json`), 'utf8')).toBe(await service.downloadCertificate(c.certificate.uid));
   }
-  return { commits: ingester.journalStats().commits - commits, calls: watched.calls };
+  return { commits: ingester.journalStats().commits - commits, calls: watched.calls, syncfsPasses };
 }
 
 describe('the proof stage, a round at a time', () => {
@@ -71,6 +80,17 @@ describe('the proof stage, a round at a time', () => {
     // Paths, issued, moved: one commit each for the round (a few more for writes of other stages meanwhile).
     expect(commits).toBeLessThanOrEqual(6);
   }, 120_000);
+
+  it('2,000 files finishing together are one round (counted on the real journal and syncfs helper): one syncfs, three journal commits', async () => {
+    // Each round pays a syncfs (a flush of the whole file system, other programs' writes too)
+    // and three commits: rounds of 512 made 4 of each here, 20 per 10,000 files.
+    const { commits, calls, syncfsPasses } = await run('rounds-2000', 2_000, counted());
+    expect(syncfsPasses).toBe(1);
+    expect(commits).toBeLessThanOrEqual(6);
+    // The proofs are still built in slices (the event loop turns between them): a few bulk calls, none per file.
+    expect(calls.get('downloadCertificates')).toBeLessThanOrEqual(4);
+    expect(calls.get('downloadCertificate') ?? 0).toBe(0);
+  }, 300_000);
 
   it('a job being issued is looked at again soon, not at the next poll: with an hour between polls, its files still finish', async () => {
     // An engine of its own whose jobs move on only when told (no scheduler), on a chain that
