@@ -7,13 +7,10 @@
  * runs in this process and shares the two cores with the server: its CPU time and the
  * server's are noted, and a figure is marked client-bound when the client used ~a whole core.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
 import { processCpuMs } from './machine.js';
-import { convergence, repeatUntilStable, type BenchResult } from './measure.js';
+import { benchDir, convergence, repeatUntilStable, type BenchResult } from './measure.js';
 import { startServer, type ServeChild } from './serve-child.js';
 
 /** The part of autocannon's programmatic API used here (it ships no types). */
@@ -114,7 +111,7 @@ function withPeer(real: Loaded, peer: Loaded, target: number): BenchResult[] {
 }
 
 export async function apiBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-api-bench-'));
+  const dir = benchDir('proofdesk-api-bench-');
   let serve: ServeChild | undefined;
   let trivial: ServeChild | undefined;
   try {
@@ -150,6 +147,5 @@ export async function apiBenchmarks(log: (line: string) => void): Promise<BenchR
   } finally {
     await serve?.stop();
     await trivial?.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -3,11 +3,8 @@
  * anvil_dumpState + write + fsync + rename + directory fsync (persistAnvilState), on a fresh
  * chain and on one with 1,000 more blocks of issue-sized transactions.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ChainClient, generatePrivateKey, accountFromPrivateKey, persistAnvilState, startAnvil, encodeDeploy } from '../main/chain/index.js';
-import { percentile, timed, type BenchResult } from './measure.js';
+import { benchDir, percentile, timed, type BenchResult } from './measure.js';
 
 async function dumpCost(rpcUrl: string, stateDir: string, samples: number): Promise<number> {
   const times: number[] = [];
@@ -16,7 +13,7 @@ async function dumpCost(rpcUrl: string, stateDir: string, samples: number): Prom
 }
 
 export async function chainBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-chain-'));
+  const stateDir = benchDir('proofdesk-bench-chain-');
   const node = await startAnvil({ stateDir });
   try {
     const chain = await ChainClient.connect({ rpcUrl: node.rpcUrl, chainId: node.chainId });
@@ -37,6 +34,5 @@ export async function chainBenchmarks(log: (line: string) => void): Promise<Benc
     ];
   } finally {
     await node.stop();
-    rmSync(stateDir, { recursive: true, force: true });
   }
 }

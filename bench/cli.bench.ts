@@ -5,14 +5,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildPayload, leafOf } from '../main/engine/proofs/certificate-payload.js';
 import { generateSigningKey, loadPrivateKey, signMessage, verifySignature } from '../main/engine/proofs/ed25519.js';
 import { buildMerkleTree, merklePath, merkleRoot } from '../main/engine/proofs/merkle-tree.js';
 import { PROOF_FORMAT, type ProofFile } from '../main/engine/proofs/proof-file.js';
-import { percentile, timed, type BenchResult } from './measure.js';
+import { benchDir, percentile, timed, type BenchResult } from './measure.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'out/cli/index.js');
@@ -56,7 +55,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): string {
 }
 
 export async function cliBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-cli-'));
+  const dir = benchDir('proofdesk-bench-cli-');
   const env = { PROOFDESK_DATA: join(dir, 'data') };
   try {
     log('building the CLI (out/cli)...');
@@ -95,6 +94,5 @@ export async function cliBenchmarks(log: (line: string) => void): Promise<BenchR
       { name: 'CLI: Ed25519 signature checks on one thread, for comparison', value: 5_000 / (checks.ms / 1000), unit: 'checks/s' },
     ];
   } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,12 +4,9 @@
  * (of 20,000 credentials, or 1,000 queries) until the rounds agree; the first five rounds of
  * creation build the 100,000 the later figures need.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
 import type { CreateCredentialBody } from '../common/requests.js';
-import { RssSampler, convergence, percentile, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { benchDir, RssSampler, convergence, percentile, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
 const COUNT = 100_000;
 const COHORTS = 20;
@@ -26,7 +23,7 @@ function body(i: number): CreateCredentialBody {
 }
 
 export async function engineBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-'));
+  const dir = benchDir('proofdesk-bench-');
   const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false });
   const rss = new RssSampler();
   const results: BenchResult[] = [];
@@ -118,6 +115,5 @@ export async function engineBenchmarks(log: (line: string) => void): Promise<Ben
   } finally {
     rss.stop();
     engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

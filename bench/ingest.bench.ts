@@ -12,20 +12,19 @@
  * SHA-256, one after the other.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
 import { Ingester, type FileState } from '../main/ingest/index.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine } from './machine.js';
-import { RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { benchDir, RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
 const SIZE = 10 * 1024;
 
 export async function ingestBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-ingest-'));
+  const dir = benchDir('proofdesk-bench-ingest-');
   const inbox = join(dir, 'inbox');
   const staging = join(dir, 'staging');
   mkdirSync(inbox);
@@ -115,6 +114,5 @@ export async function ingestBenchmarks(log: (line: string) => void): Promise<Ben
   } finally {
     await ingester?.stop();
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

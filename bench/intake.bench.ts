@@ -7,13 +7,12 @@
  * `npm run bench -- --only intake` runs it; `PROOFDESK_BENCH_INTAKE_FILES=N` changes the count.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../main/cli/run.js';
 import { observeMachine } from './machine.js';
-import { RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { benchDir, RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
 const COUNT = Number(process.env['PROOFDESK_BENCH_INTAKE_FILES'] ?? 10_000);
 const SIZE = 10 * 1024;
@@ -28,7 +27,7 @@ async function cli(argv: string[], log: (line: string) => void): Promise<string>
 }
 
 export async function intakeBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-intake-'));
+  const dir = benchDir('proofdesk-bench-intake-');
   const inputs = join(dir, 'in');
   const proofs = join(dir, 'proofs');
   const data = join(dir, 'data');
@@ -78,7 +77,6 @@ export async function intakeBenchmarks(log: (line: string) => void): Promise<Ben
   } finally {
     if (saved === undefined) delete process.env['PROOFDESK_PASSPHRASE'];
     else process.env['PROOFDESK_PASSPHRASE'] = saved;
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -16,7 +16,7 @@ import { verifyProof } from '../main/engine/proofs/verify-proof.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine, type MachineWindow } from './machine.js';
 import type { IssuingJobFigures } from './issuing-job.js';
-import { repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { benchDir, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 
 /** PROOFDESK_BENCH_ISSUING_COUNT: a smaller job, to try the benchmark out quickly. */
 const COUNT = Number(process.env.PROOFDESK_BENCH_ISSUING_COUNT ?? 100_000);
@@ -91,7 +91,7 @@ export async function millionBenchmarks(log: (line: string) => void): Promise<Be
 }
 
 export async function issuingBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(os.tmpdir(), 'proofdesk-bench-issuing-'));
+  const dir = benchDir('proofdesk-bench-issuing-');
   const dataDir = join(dir, 'data');
   let engine: Engine | undefined;
   const results: BenchResult[] = [];
@@ -153,6 +153,5 @@ export async function issuingBenchmarks(log: (line: string) => void): Promise<Be
     return results;
   } finally {
     await engine?.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convergence, relativeHalfRange, repeatUntilStable, withMachine } from './measure.js';
 
@@ -51,5 +54,22 @@ describe('withMachine', () => {
     const own = { ...whole, stealPercent: 30, seconds: 5 };
     const rows = withMachine([{ name: 'old', value: 1, unit: 'x' }, { name: 'new', value: 2, unit: 'x', machine: own }], whole);
     expect(rows.map((r) => r.machine?.stealPercent)).toEqual([10, 30]);
+  });
+});
+
+describe('the benchmarks\' temporary folders', () => {
+  it('are kept until the whole run ends, then removed (a clean-up must not slow the next benchmark)', () => {
+    const script = `import { existsSync, writeFileSync } from 'node:fs';
+      import { join } from 'node:path';
+      import { benchDir } from ${JSON.stringify(join(import.meta.dirname, 'measure.ts'))};
+      const first = benchDir('proofdesk-measure-test-');
+      writeFileSync(join(first, 'a-file'), 'x');
+      const second = benchDir('proofdesk-measure-test-');
+      console.log(JSON.stringify({ first, second, kept: existsSync(join(first, 'a-file')) && existsSync(second) }));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const { first, second, kept } = JSON.parse(out.trim().split('\n').at(-1)!) as { first: string; second: string; kept: boolean };
+    expect(kept).toBe(true);
+    expect(existsSync(first)).toBe(false);
+    expect(existsSync(second)).toBe(false);
   });
 });

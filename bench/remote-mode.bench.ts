@@ -7,14 +7,11 @@
  *
  * `npm run bench -- --only remote-mode`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TaskContext } from '../common/tasks.js';
 import { Engine, REALM } from '../main/engine/index.js';
 import { RemoteService } from '../main/remote/index.js';
 import { remoteEditTags, remoteRecordWindow } from '../main/workspace/remote-records.js';
-import { percentile, timed, type BenchResult } from './measure.js';
+import { benchDir, percentile, timed, type BenchResult } from './measure.js';
 import { startServer, type ServeChild } from './serve-child.js';
 
 const COUNT = 10_000;
@@ -22,7 +19,7 @@ const WINDOW = 100;
 const WINDOWS = 40;
 
 export async function remoteModeBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-remote-bench-'));
+  const dir = benchDir('proofdesk-remote-bench-');
   let serve: ServeChild | undefined;
   let remote: RemoteService | undefined;
   try {
@@ -59,6 +56,5 @@ export async function remoteModeBenchmarks(log: (line: string) => void): Promise
   } finally {
     await remote?.close();
     await serve?.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -17,8 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
@@ -28,7 +27,7 @@ import { startWebBridge } from '../main/app/web-bridge.js';
 import { Engine } from '../main/engine/index.js';
 import { fireDrop, prepareDrop } from './browser-drop.js';
 import { observeMachine, processCpuMs } from './machine.js';
-import { convergence, timed, type BenchResult } from './measure.js';
+import { benchDir, convergence, timed, type BenchResult } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -97,7 +96,7 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
     log(`staging-ui: skipped, no Chromium at ${CHROMIUM}`);
     return [];
   }
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-staging-ui-'));
+  const dir = benchDir('proofdesk-bench-staging-ui-');
   const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
@@ -232,7 +231,6 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
   } finally {
     await browser.close();
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

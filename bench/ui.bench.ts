@@ -13,8 +13,6 @@
  * Run alone: `npx tsx bench/ui.bench.ts` (or with the rest: `npm run bench`).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -22,7 +20,7 @@ import { createAppContext } from '../main/app/app-context.js';
 import { createIpcHandlers } from '../main/app/ipc-handlers.js';
 import { startWebBridge } from '../main/app/web-bridge.js';
 import { Engine } from '../main/engine/index.js';
-import { percentile, timed, type BenchResult } from './measure.js';
+import { benchDir, percentile, timed, type BenchResult } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const COUNT = Number(process.env['PROOFDESK_UI_BENCH_COUNT'] ?? 100_000);
@@ -30,7 +28,7 @@ const COUNT = Number(process.env['PROOFDESK_UI_BENCH_COUNT'] ?? 100_000);
 const SCROLL_STEP = 2_000;
 
 export async function uiBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-ui-'));
+  const dir = benchDir('proofdesk-bench-ui-');
   const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false });
   const results: BenchResult[] = [];
   try {
@@ -151,7 +149,6 @@ export async function uiBenchmarks(log: (line: string) => void): Promise<BenchRe
     }
   } finally {
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
   return results;
 }

@@ -17,8 +17,7 @@
  * `npm run bench -- verify-ui` runs it alone (or `npx tsx bench/verify-ui.bench.ts`).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -29,7 +28,7 @@ import { startWebBridge } from '../main/app/web-bridge.js';
 import { Engine } from '../main/engine/index.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { fireDrop, prepareDrop } from './browser-drop.js';
-import { timed, type BenchResult } from './measure.js';
+import { benchDir, timed, type BenchResult } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -40,7 +39,7 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
     log(`verify-ui: skipped, no Chromium at ${CHROMIUM}`);
     return [];
   }
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-verify-ui-'));
+  const dir = benchDir('proofdesk-bench-verify-ui-');
   const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined } });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
@@ -128,7 +127,6 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
   } finally {
     await browser.close();
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

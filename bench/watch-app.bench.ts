@@ -8,8 +8,7 @@
  * the demo engine: until the job is finished on the chain) and proofs (until every proof file is
  * written and every original filed under done/). The live counts reach the app as events.
  */
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppContext } from '../main/app/app-context.js';
 import { stopWatchFolders } from '../main/app/handlers/watch-folders.js';
@@ -17,13 +16,13 @@ import { createIpcHandlers } from '../main/app/ipc-handlers.js';
 import { Engine } from '../main/engine/index.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine } from './machine.js';
-import { RssSampler, flushBenchWrites, type BenchResult } from './measure.js';
+import { benchDir, RssSampler, flushBenchWrites, type BenchResult } from './measure.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
 const SIZE = 10 * 1024;
 
 export async function watchAppBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-watch-app-'));
+  const dir = benchDir('proofdesk-bench-watch-app-');
   const inbox = join(dir, 'inbox');
   const staging = join(dir, 'staging');
   const out = join(dir, 'proofs');
@@ -98,6 +97,5 @@ export async function watchAppBenchmarks(log: (line: string) => void): Promise<B
   } finally {
     await stopWatchFolders();
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,8 +6,8 @@
  *
  * `npm run bench` runs it with the rest; `npx tsx bench/workspace.bench.ts` runs it alone.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RECORD_SORT, type RecordFilter } from '../common/records.js';
@@ -17,7 +17,7 @@ import { editSelectionTags } from '../main/workspace/bulk-tags.js';
 import { createRows } from '../main/workspace/bringing-in/create-rows.js';
 import { stagePaths } from '../main/workspace/bringing-in/stage-files.js';
 import { recordWindow, tagSuggestions } from '../main/workspace/record-query.js';
-import { RssSampler, percentile, timed, type BenchResult } from './measure.js';
+import { benchDir, RssSampler, percentile, timed, type BenchResult } from './measure.js';
 
 const COUNT = 100_000;
 const FIRSTS = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Margaret', 'Niklaus', 'Radia', 'Tim', 'Ken', 'Dennis', 'Sophie', 'Karen'];
@@ -55,7 +55,7 @@ function task(): TaskContext {
 }
 
 export async function workspaceBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-workspace-'));
+  const dir = benchDir('proofdesk-bench-workspace-');
   const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false });
   const rss = new RssSampler();
   const results: BenchResult[] = [];
@@ -129,13 +129,12 @@ export async function workspaceBenchmarks(log: (line: string) => void): Promise<
   } finally {
     rss.stop();
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** 1,000 files of 10 KB dropped as a folder: staged (walk, hash, sidecars, duplicates), then created and scheduled. */
 async function dropBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'proofdesk-bench-drop-'));
+  const dir = benchDir('proofdesk-bench-drop-');
   const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false });
   try {
     const partnerId = engine.partners.add({ name: 'Drop' }).partner_id;
@@ -162,7 +161,6 @@ async function dropBenchmarks(log: (line: string) => void): Promise<BenchResult[
     ];
   } finally {
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
