@@ -1,8 +1,10 @@
 /**
  * Many create-and-schedule requests recorded in one write transaction: the bulk path of file
- * intake (main/intake/). Each request is exactly what `createAndScheduleCredential` does — the
- * same validation, error ids and duplicate rules — and each is still all or nothing (a
- * savepoint of its own), but a thousand of them cost a few commits instead of a thousand.
+ * intake (main/intake/). Each request gets exactly what `createAndScheduleCredential` would
+ * answer — the same validation, error ids and duplicate rules — and one refused request never
+ * loses the others, but a thousand of them cost a few commits instead of a thousand. The batch
+ * is checked first and written without a savepoint per request (batch-records.ts); only when a
+ * write fails that no check foresaw is it rolled back and redone with a savepoint per request.
  */
 import { ServiceError, isServiceError } from '../../common/errors.js';
 import type { BatchOutcome } from '../../common/issuing-service.js';
