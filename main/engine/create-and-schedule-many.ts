@@ -66,9 +66,11 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
       }
     }),
   );
-  // The batch's bytes durable before the transaction that records them commits: one pass.
+  // The batch's bytes (and any new store folder for them) durable before the transaction that
+  // records them commits: one pass.
   const staged = prepared.flatMap((item) => ('error' in item || !item.staged ? [] : [item.staged]));
   try {
+    await scope.store.makeShards(staged);
     await scope.store.syncStaged(staged);
   } catch (error) {
     for (const item of staged) scope.store.discard(item);
