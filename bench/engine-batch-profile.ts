@@ -64,6 +64,11 @@ let depth = 0;
   };
 }
 
+/** Bytes this process has had written to the disk so far (/proc/self/io write_bytes). */
+function writeBytes(): number {
+  return Number(/write_bytes: (\d+)/.exec(fs.readFileSync('/proc/self/io', 'utf8'))![1]);
+}
+
 /** The main thread's CPU time so far, ms (utime + stime of /proc/self/task/<pid>). */
 function mainThreadCpu(): number {
   const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
@@ -98,11 +103,13 @@ async function run(withTags: boolean, session: Session | undefined): Promise<voi
     statements = 0;
     counting = true;
     const cpu0 = mainThreadCpu();
+    const bytes0 = writeBytes();
     const wall0 = performance.now();
     let created = 0;
     for (const batch of batches) for (const o of await createAndScheduleMany(scope, 'local', batch)) if (o.credential) created++;
     const wall = performance.now() - wall0;
     const cpu = mainThreadCpu() - cpu0;
+    const written = writeBytes() - bytes0;
     counting = false;
     if (session) {
       const { profile } = await session.post('Profiler.stop');
@@ -112,7 +119,7 @@ async function run(withTags: boolean, session: Session | undefined): Promise<voi
     const per = (n: number) => (n / COUNT).toFixed(3);
     console.log(
       `${withTags ? 'with a tag' : 'no tags   '}: ${COUNT} files, wall ${(wall / 1000).toFixed(2)} s, main-thread CPU ${per(cpu)} ms/file, ` +
-        `write transaction ${per(writeCpu)} ms/file${COUNT_CALLS ? `, ${per(statements)} statements/file` : ''}`,
+        `write transaction ${per(writeCpu)} ms/file${COUNT_CALLS ? `, ${per(statements)} statements/file` : ''}, ${(written / COUNT / 1024).toFixed(1)} KiB written/file`,
     );
   } finally {
     await fixture.close();
