@@ -137,6 +137,8 @@ export function writeBatch(
     const linkRows: [number, number, number][] = [];
     const ids: number[] = [];
     const withLinks: { index: number; id: number }[] = [];
+    // The open job, looked up (or opened, dated as by the single call: with the first request) once.
+    const jobId = engine === null ? undefined : openScheduledJob(scope, engine);
     for (const { index, item, now, linkIds } of accepted) {
       const { details, staged } = item;
       let file: FileRecord | undefined;
@@ -190,8 +192,7 @@ export function writeBatch(
     if (linkRows.length > 0) {
       cached(db, 'INSERT INTO credential_links (credential_id, linked_id, position) SELECT value->>0, value->>1, value->>2 FROM json_each(?)').run(JSON.stringify(linkRows));
     }
-    if (engine !== null) {
-      const jobId = openScheduledJob(scope, engine);
+    if (jobId !== undefined) {
       cached(db, 'INSERT INTO job_credentials (job_id, credential_id, engine) SELECT ?, value, ? FROM json_each(?)').run(jobId, engine, JSON.stringify(ids));
     }
     // A credential with links answers with them nested, as a GET would.
