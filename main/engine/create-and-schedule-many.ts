@@ -1,14 +1,17 @@
 /**
  * Many create-and-schedule requests recorded in one write transaction: the bulk path of file
- * intake (main/intake/). Each request is exactly what `createAndScheduleCredential` does — the
- * same validation, error ids and duplicate rules — and each is still all or nothing (a
- * savepoint of its own), but a thousand of them cost a few commits instead of a thousand.
+ * intake (main/intake/). Each request gets exactly what `createAndScheduleCredential` would
+ * answer — the same validation, error ids and duplicate rules — and one refused request never
+ * loses the others, but a thousand of them cost a few commits instead of a thousand. The batch
+ * is checked first and written without a savepoint per request (batch-records.ts); only when a
+ * write fails that no check foresaw is it rolled back and redone with a savepoint per request.
  */
 import { ServiceError, isServiceError } from '../../common/errors.js';
 import type { BatchOutcome } from '../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../common/requests.js';
 import { isPlainObject } from '../../common/validate.js';
 import type { Credential } from '../../common/wire-types.js';
+import { writeBatch, UnforeseenWriteError, type BatchItem } from './batch-records.js';
 import { parseCredentialDetails } from './credential-input.js';
 import { insertCredential, resolveReferences } from './credentials.js';
 import { inTransaction, inWriteLock } from './database.js';
@@ -27,7 +30,7 @@ const STAGE_CONCURRENCY = 64;
 /** The most requests one call takes (the caller splits longer lists: memory stays bounded). */
 export const MAX_BATCH = 1_000;
 
-type Prepared = { error: ServiceError } | { details: ReturnType<typeof parseCredentialDetails>; staged: StagedFile | undefined };
+type Prepared = { error: ServiceError } | BatchItem;
 
 function asServiceError(error: unknown): ServiceError {
   if (isServiceError(error)) return error;
@@ -63,9 +66,11 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
       }
     }),
   );
-  // The batch's bytes durable before the transaction that records them commits: one pass.
+  // The batch's bytes (and any new store folder for them) durable before the transaction that
+  // records them commits: one pass.
   const staged = prepared.flatMap((item) => ('error' in item || !item.staged ? [] : [item.staged]));
   try {
+    await scope.store.makeShards(staged);
     await scope.store.syncStaged(staged);
   } catch (error) {
     for (const item of staged) scope.store.discard(item);
@@ -73,36 +78,20 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
   }
   const committed: StagedFile[] = [];
   try {
-    return inWriteLock(scope.db, () =>
-      prepared.map((item): BatchOutcome<Credential> => {
-        if ('error' in item) return { error: item.error };
-        const { details, staged } = item;
-        try {
-          const credential = inTransaction(scope.db, () => {
-            const file = staged ? recordUpload(scope, staged, details.ignoreDuplicate) : undefined;
-            const described = file ? [file.file_type === null ? { file_hash: file.file_hash } : { file_hash: file.file_hash, file_type: file.file_type }] : [];
-            const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, file ? [file.id] : []), described);
-            if (target) addToScheduledJob(scope, target.id, [id], [credential.uid]);
-            if (staged) {
-              // The bytes go into the store as the request's last step, under the write lock
-              // (see storeThenRecord): its records are not committed without them.
-              try {
-                scope.store.commit(staged);
-              } catch (error) {
-                throw new ServiceError('internal_error', 'Could not store the uploaded file', { cause: error });
-              }
-              committed.push(staged);
-            }
-            return credential;
-          });
-          return { credential };
-        } catch (error) {
-          // The savepoint rolled this request back; bytes nothing names any more go too.
-          if (staged && !isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
-          return { error: asServiceError(error) };
-        }
-      }),
-    );
+    const items = prepared.map((item) => ('error' in item ? undefined : item));
+    let written: ReturnType<typeof writeBatch> | undefined;
+    try {
+      written = inWriteLock(scope.db, () => writeBatch(scope, target?.id ?? null, items, committed));
+    } catch (error) {
+      if (!(error instanceof UnforeseenWriteError)) throw error;
+      // Rolled back whole; bytes it moved stay in the store (the requests below name them again
+      // or remove them) and each request goes on its own savepoint, as the single call would.
+    }
+    if (written) {
+      return written.map((result, i): BatchOutcome<Credential> => result ?? { error: (prepared[i] as { error: ServiceError }).error });
+    }
+    const moved = new Set(committed);
+    return inWriteLock(scope.db, () => prepared.map((item) => ('error' in item ? { error: item.error } : oneByOne(scope, target?.id ?? null, item, moved, committed))));
   } catch (error) {
     // The transaction as a whole failed (its commit: a full disk): nothing of it was recorded.
     for (const staged of committed) if (!isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
@@ -112,6 +101,38 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
     // only the rest is deleted, not a delete per file of a name already gone.
     const taken = new Set(committed);
     for (const item of prepared) if (!('error' in item) && item.staged && !taken.has(item.staged)) scope.store.discard(item.staged);
+  }
+}
+
+/**
+ * One request on a savepoint of its own (the fallback when a batch write failed unforeseen):
+ * exactly the single call's steps. Bytes in `moved` are in the store already.
+ */
+function oneByOne(scope: PartnerScope, engine: string | null, item: BatchItem, moved: Set<StagedFile>, committed: StagedFile[]): BatchOutcome<Credential> {
+  const { details, staged } = item;
+  try {
+    const credential = inTransaction(scope.db, () => {
+      const file = staged ? recordUpload(scope, staged, details.ignoreDuplicate) : undefined;
+      const described = file ? [file.file_type === null ? { file_hash: file.file_hash } : { file_hash: file.file_hash, file_type: file.file_type }] : [];
+      const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, file ? [file.id] : []), described);
+      if (engine) addToScheduledJob(scope, engine, [id], [credential.uid]);
+      if (staged && !moved.has(staged)) {
+        // The bytes go into the store as the request's last step, under the write lock
+        // (see storeThenRecord): its records are not committed without them.
+        try {
+          scope.store.commit(staged);
+        } catch (error) {
+          throw new ServiceError('internal_error', 'Could not store the uploaded file', { cause: error });
+        }
+        committed.push(staged);
+      }
+      return credential;
+    });
+    return { credential };
+  } catch (error) {
+    // The savepoint rolled this request back; bytes nothing names any more go too.
+    if (staged && !isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
+    return { error: asServiceError(error) };
   }
 }
 

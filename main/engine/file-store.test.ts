@@ -65,4 +65,27 @@ describe('FileStore staging in bulk', () => {
     for (const data of bytes) expect(readFileSync(store.pathOf(sha256Hex(data)))).toEqual(data);
     expect(readdirSync(join(dir, 'tmp', readdirSync(join(dir, 'tmp'))[0]!))).toEqual([]);
   });
+
+  it('makes a batch’s new store folders before its sync pass, in the thread pool: committing then makes none on the calling thread', async () => {
+    const bytes = Array.from({ length: 40 }, (_, i) => Buffer.from(`shard ${i}`));
+    const staged = await Promise.all(bytes.map((data) => store.stage({ data })));
+    await store.makeShards(staged);
+    for (const s of staged) expect(existsSync(join(dir, 'files', s.hash.slice(0, 2)))).toBe(true);
+    await store.syncStaged(staged);
+    const made: string[] = [];
+    const mkdirSync = fs.mkdirSync;
+    fs.mkdirSync = ((path: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
+      made.push(String(path));
+      return mkdirSync(path, options);
+    }) as typeof fs.mkdirSync;
+    syncBuiltinESMExports();
+    try {
+      for (const s of staged) store.commit(s);
+    } finally {
+      fs.mkdirSync = mkdirSync;
+      syncBuiltinESMExports();
+    }
+    expect(made).toEqual([]);
+    for (const data of bytes) expect(readFileSync(store.pathOf(sha256Hex(data)))).toEqual(data);
+  });
 });
