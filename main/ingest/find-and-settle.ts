@@ -12,6 +12,7 @@ import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
+import { ReadAheadStage } from './read-ahead.js';
 import { mapLimit } from './work-queue.js';
 
 const HEARTBEAT_MS = 5_000;
@@ -23,9 +24,12 @@ export class Settler {
   private readonly reportedNames = new Set<string>();
   /** How often the settling round runs: a quarter of the stable time, within 20–250 ms. */
   readonly tickMs: number;
+  /** Small files are read and hashed while they settle (read-ahead.ts). */
+  readonly readAhead: ReadAheadStage;
 
   constructor(private readonly core: IngestCore) {
     this.tickMs = Math.max(20, Math.min(250, Math.floor(core.stableMs / 4)));
+    this.readAhead = new ReadAheadStage(core);
   }
 
   /** Whether a path inside the folder is never to be looked at (own folders, hidden or temporary names, the output folder). */
@@ -230,18 +234,22 @@ export class Settler {
       this.core.track(row);
       this.core.counts.seen++;
       this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
+      if (info.kind === 'file') this.readAhead.consider(row);
     }
     for (const row of gone) this.core.untrack(row);
     for (const { row, info } of checked) {
       const s = this.core.settling.get(row.id);
       if (!s || row.state !== 'seen' || info.kind === 'gone') continue;
       if (info.kind === 'other') {
+        this.readAhead.forget(row.id);
         if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
         else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
         else s.checkAt = s.stableSince + this.core.stableMs;
         continue;
       }
       if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
+        // Still being written: what was read ahead is of no use (and the file is not read ahead again).
+        this.readAhead.forget(row.id);
         this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
         Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
         continue;
@@ -258,6 +266,7 @@ export class Settler {
     }
     for (const row of ready) this.core.queues.take.push(row.id);
     this.core.counts.settled += ready.length;
+    this.readAhead.resume();
     for (const [id, at] of this.core.retryAt) {
       if (at > after) continue;
       this.core.retryAt.delete(id);
