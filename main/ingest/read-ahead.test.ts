@@ -209,4 +209,24 @@ describe('reading ahead while files settle', () => {
     }
     expect(big.state).toBe('hashed');
   });
+
+  it('a file not read ahead gets room in the gate: reads ahead of files not taken yet give theirs back, the newest first', async () => {
+    f.close();
+    f = stageFixture(200, { heldBytes: 64 * 1024 });
+    for (let i = 0; i < 3; i++) writeFileSync(join(f.root, `r-${i}.bin`), Buffer.alloc(20 * 1024, i));
+    await found();
+    await readAhead();
+    const gate = f.core.uploader.held;
+    expect(gate.used).toBe(60 * 1024);
+    // A file of 20 KB that was not read ahead (it came later) is taken first: without room
+    // given back it would wait for files queued behind it (a take queue of one place: forever).
+    f.core.settler.readAhead.makeRoom(20 * 1024);
+    const entered = await Promise.race([gate.acquire(20 * 1024).then(() => true), sleep(500).then(() => false)]);
+    expect(entered).toBe(true);
+    expect(f.core.settler.readAhead.counts.discarded).toBe(1);
+    // One read ahead gave its room back; the two others are still there to be used.
+    await settleAll();
+    const kept = ['r-0.bin', 'r-1.bin', 'r-2.bin'].filter((rel) => f.core.settler.readAhead.take(rowOf(rel).id) !== undefined);
+    expect(kept).toHaveLength(2);
+  });
 });

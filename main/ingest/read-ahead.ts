@@ -50,7 +50,9 @@ export class ReadAheadStage {
   private deferred: number[] = [];
   private turn: NodeJS.Immediate | undefined;
   private later: NodeJS.Timeout | undefined;
-  /** Reads ahead made, and those thrown away because the file changed (for tests and figures). */
+  /** Bytes held in the gate by reads ahead not yet taken. */
+  private heldBytes = 0;
+  /** Reads ahead made, used, and thrown away (the file changed, or the room was needed) — for tests and figures. */
   readonly counts = { read: 0, used: 0, discarded: 0 };
 
   constructor(private readonly core: IngestCore) {}
@@ -108,6 +110,7 @@ export class ReadAheadStage {
       else {
         this.tried.add(id);
         this.done.set(id, { ...read, held: size });
+        this.heldBytes += size;
       }
     }
     return this.pending.length > 0;
@@ -170,8 +173,25 @@ export class ReadAheadStage {
    */
   take(id: number): ReadAhead | undefined {
     const read = this.done.get(id);
+    if (!read) return undefined;
     this.done.delete(id);
+    this.heldBytes -= read.held;
     return read;
+  }
+
+  /**
+   * A file not read ahead needs `size` bytes of the gate: reads ahead of files not taken yet give
+   * their room back (the newest first) until, once the work under way has given back its own,
+   * the file fits. Without this, files waiting for room could fill every place of the take queue
+   * while the room they wait for is held by reads ahead of files queued behind them.
+   */
+  makeRoom(size: number): void {
+    const limit = this.core.uploader.held.limit;
+    if (this.heldBytes + size <= limit) return;
+    for (const id of [...this.done.keys()].reverse()) {
+      this.forget(id);
+      if (this.heldBytes + size <= limit) return;
+    }
   }
 
   /**
@@ -194,6 +214,7 @@ export class ReadAheadStage {
     const read = this.done.get(id);
     if (!read) return;
     this.done.delete(id);
+    this.heldBytes -= read.held;
     this.counts.discarded++;
     this.core.uploader.held.release(read.held);
   }

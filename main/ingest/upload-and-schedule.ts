@@ -47,7 +47,10 @@ export class Uploader {
     const ahead = row.state === 'seen' ? this.core.settler.readAhead.take(row.id) : undefined;
     const held = ahead ? ahead.held : Math.min(Math.max(row.size, 0), SMALL_FILE);
     if (held > 0) {
-      if (!ahead) await this.held.acquire(held);
+      if (!ahead) {
+        this.core.settler.readAhead.makeRoom(held);
+        await this.held.acquire(held);
+      }
       // Stopped or paused while it waited for room: left as it is, for the resume or the next
       // start (a stop waits for the files under way, not for every file queued behind them).
       if (this.core.stopping || this.core.paused) {
