@@ -24,7 +24,8 @@ export function kindOf(info: { isFIFO(): boolean; isSocket(): boolean; isCharact
 }
 
 export type EntryInfo =
-  | { kind: 'file'; size: number; mtimeMs: number; ino: number; signature?: string }
+  /** `at`: when the look was taken, if it was not just now (the watcher's, given with its event). */
+  | { kind: 'file'; size: number; mtimeMs: number; ino: number; signature?: string; at?: number }
   | { kind: 'gone' }
   /** Something that is not taken: `link` when it is a link (never read, never moved). */
   | { kind: 'other'; reason: string; link?: boolean; signature?: string };

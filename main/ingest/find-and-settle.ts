@@ -21,6 +21,8 @@ export class Settler {
   settleRunning: Promise<void> | undefined;
   rescanRunning: Promise<void> | undefined;
   private lastBeat = 0;
+  private dueTimer: NodeJS.Timeout | undefined;
+  private dueAt = 0;
   private readonly reportedNames = new Set<string>();
   /** How often the settling round runs: a quarter of the stable time, within 20–250 ms. */
   readonly tickMs: number;
@@ -94,7 +96,8 @@ export class Settler {
       return;
     }
     if (gone) return;
-    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino } : undefined;
+    // The watcher's look, just taken: the file's stable time counts from it.
+    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, at: Date.now() } : undefined;
     this.core.discovered.set(this.core.key(folder, rel), { folder, rel, info });
   }
 
@@ -233,7 +236,9 @@ export class Settler {
     for (const { row, info } of inserted) {
       this.core.track(row);
       this.core.counts.seen++;
-      this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
+      // Stable since the first look at it (the watcher's, when it gave one: up to a round ago).
+      const since = info.kind === 'file' && info.at !== undefined && info.at <= after ? info.at : after;
+      this.core.settling.set(row.id, { stableSince: since, checkAt: since + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
       if (info.kind === 'file') this.readAhead.consider(row);
     }
     for (const row of gone) this.core.untrack(row);
@@ -274,5 +279,23 @@ export class Settler {
       if (row) this.core.route(row);
     }
     this.core.pump();
+    this.roundAtNextDue(after);
+  }
+
+  /**
+   * The rounds come every tick; a file due between two is looked at when it is due, not up to a
+   * tick later: one more round is set for the first file due before the next tick.
+   */
+  private roundAtNextDue(now: number): void {
+    let due = Infinity;
+    for (const s of this.core.settling.values()) if (s.checkAt < due) due = s.checkAt;
+    if (due >= now + this.tickMs || (this.dueTimer && this.dueAt <= due)) return;
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueAt = due;
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = undefined;
+      if (!this.core.stopping && !this.core.paused) void this.settle();
+    }, Math.max(0, due - Date.now()) + 1);
+    this.dueTimer.unref();
   }
 }

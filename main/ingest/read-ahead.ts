@@ -53,7 +53,7 @@ export class ReadAheadStage {
   /** Bytes held in the gate by reads ahead not yet taken. */
   private heldBytes = 0;
   /** Reads ahead made, used, and thrown away (the file changed, or the room was needed) — for tests and figures. */
-  readonly counts = { read: 0, used: 0, discarded: 0 };
+  readonly counts = { read: 0, used: 0, discarded: 0, late: 0, deferred: 0 };
 
   constructor(private readonly core: IngestCore) {}
 
@@ -95,6 +95,7 @@ export class ReadAheadStage {
       const id = this.pending[0]!;
       const row = this.core.rows.get(id);
       if (!row || !this.core.settling.has(id) || row.state !== 'seen' || this.tried.has(id)) {
+        if (row && !this.tried.has(id) && !this.core.settling.has(id)) this.counts.late++; // settled before its turn came
         this.pending.shift();
         continue;
       }
@@ -118,6 +119,7 @@ export class ReadAheadStage {
 
   /** A file changed too recently to be read safely: looked at again a tick later. */
   private defer(id: number): void {
+    this.counts.deferred++;
     this.deferred.push(id);
     this.later ??= setTimeout(() => {
       this.later = undefined;
