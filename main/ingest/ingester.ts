@@ -206,6 +206,8 @@ export class Ingester {
   /** Pauses: no new work starts (work under way finishes and is journaled); resume() goes on. */
   pause(): void {
     this.core.paused = true;
+    // Nothing is held in memory while paused: what was read ahead is read again once taken.
+    this.core.settler.readAhead.stop();
   }
 
   resume(): void {

@@ -229,4 +229,24 @@ describe('reading ahead while files settle', () => {
     const kept = ['r-0.bin', 'r-1.bin', 'r-2.bin'].filter((rel) => f.core.settler.readAhead.take(rowOf(rel).id) !== undefined);
     expect(kept).toHaveLength(2);
   });
+
+  it('a stop (or a pause) gives back every byte read ahead, and the files are then read once taken', async () => {
+    writeFileSync(join(f.root, 'p.txt'), 'paused');
+    await found();
+    await readAhead();
+    expect(f.core.uploader.held.used).toBe(6);
+    f.core.settler.readAhead.stop();
+    expect(f.core.uploader.held.used).toBe(0);
+    await settleAll();
+    const row = rowOf('p.txt');
+    const counter = countOpens(f.root);
+    try {
+      await describeRow(row);
+      expect(counter.opens()).toBe(1);
+    } finally {
+      counter.restore();
+    }
+    expect(row).toMatchObject({ state: 'hashed', sha256: sha('paused') });
+  });
 });
+
