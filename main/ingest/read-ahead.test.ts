@@ -248,5 +248,26 @@ describe('reading ahead while files settle', () => {
     }
     expect(row).toMatchObject({ state: 'hashed', sha256: sha('paused') });
   });
+
+  it('a settled file still waiting for its turn to be taken is read ahead too; one being taken is not', async () => {
+    writeFileSync(join(f.root, 'queued.txt'), 'queued');
+    writeFileSync(join(f.root, 'taken.txt'), 'taken');
+    await found();
+    await settleAll();
+    const queued = rowOf('queued.txt');
+    const taken = rowOf('taken.txt');
+    expect(f.core.queues.take.queued.has(queued.id)).toBe(true);
+    f.core.busy.add(taken.id); // as pump marks a row it takes
+    f.core.settler.readAhead.readPending();
+    expect(f.core.settler.readAhead.counts).toMatchObject({ read: 1, late: 1 });
+    const counter = countOpens(f.root);
+    try {
+      await describeRow(queued);
+      expect(counter.opens()).toBe(0);
+    } finally {
+      counter.restore();
+    }
+    expect(queued).toMatchObject({ state: 'hashed', sha256: sha('queued') });
+  });
 });
 

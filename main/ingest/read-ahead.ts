@@ -1,7 +1,7 @@
 /**
- * Reading ahead while a file settles: a small file waiting out its stable time is read and
- * hashed then (the CPU is idle while the files of a drop settle), so that once it is stable only
- * its upload, credential and scheduling remain. What was read is used only if the file is
+ * Reading ahead while a file settles: a small file waiting out its stable time (or, settled,
+ * waiting for its turn to be taken) is read and hashed then (the CPU is idle while the files of a
+ * drop settle), so that once it is taken only its upload, credential and scheduling remain. What was read is used only if the file is
  * exactly as it was read at the moment it is described (exactSignature: same file, one name,
  * same size, modification and change times to the nanosecond); anything else throws the read
  * away, and the file is described as if there had been none (describe.ts). The proof stage
@@ -94,8 +94,11 @@ export class ReadAheadStage {
       if (this.core.stopping) return false;
       const id = this.pending[0]!;
       const row = this.core.rows.get(id);
-      if (!row || !this.core.settling.has(id) || row.state !== 'seen' || this.tried.has(id)) {
-        if (row && !this.tried.has(id) && !this.core.settling.has(id)) this.counts.late++; // settled before its turn came
+      // Settling, or settled and still waiting for its turn to be taken (a drop's later files
+      // wait for the batches before them): read ahead all the same, while the main thread waits.
+      const waiting = row !== undefined && row.state === 'seen' && (this.core.settling.has(id) || (this.core.queues.take.queued.has(id) && !this.core.busy.has(id)));
+      if (!waiting || this.tried.has(id)) {
+        if (row?.state === 'seen' && !this.tried.has(id)) this.counts.late++; // taken before its turn came
         this.pending.shift();
         continue;
       }
