@@ -11,7 +11,7 @@ import type { IssuingService } from '../../common/issuing-service.js';
 import type { Folder, IngestCore } from './core.js';
 import type { FileRow } from './journal.js';
 import { createCore } from './ingester.js';
-import type { IngestEvent } from './types.js';
+import type { IngestEvent, IngesterOptions } from './types.js';
 
 /** Stands where the service goes; these stages never call it, so any call fails the test. */
 const NO_SERVICE = new Proxy({} as IssuingService, {
@@ -31,12 +31,12 @@ export interface StageFixture {
   close(): void;
 }
 
-export function stageFixture(stableMs = 50): StageFixture {
+export function stageFixture(stableMs = 50, options: Partial<IngesterOptions> = {}): StageFixture {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofdesk-stage-')));
   const root = join(base, 'inbox');
   mkdirSync(root);
   const events: IngestEvent[] = [];
-  const core = createCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e) }, 'stage-test');
+  const core = createCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e), ...options }, 'stage-test');
   const id = core.journal.claimFolders([root], 'stage-test', Date.now()).get(root)!;
   const folder: Folder = { id, root, realRoot: root, engine: 'local', target: 'test|local', tags: [], metadata: {}, recursive: true, outDir: join(root, 'proofs'), allowDuplicates: false };
   core.folders.push(folder);

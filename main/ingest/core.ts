@@ -196,6 +196,7 @@ export class IngestCore {
     this.retryAt.delete(row.id);
     this.attempts.delete(row.id);
     this.collector.lastAsked.delete(row.id);
+    this.settler.readAhead.drop(row.id);
     this.recovery.delete(row.id);
     if (row.final_path) this.reserved.delete(row.final_path);
     if (row.proof_path) this.reserved.delete(row.proof_path);

@@ -1,5 +1,5 @@
 /** Stage 1, find and settle, driven step by step on a real folder and journal (core.fixture.ts). */
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,6 +72,42 @@ describe('find and settle', () => {
     expect(f.core.queues.take.queued.has(taken.id)).toBe(true);
     expect(f.core.queues.take.queued.has(rowOf('growing.txt')!.id)).toBe(false);
     expect(rowOf('link.txt')).toMatchObject({ state: 'failed', error_id: 'no_file_on_payload', error_message: SYMLINK_REASON });
+  });
+
+  it("a file the watcher looked at is stable a stable time after that look, not after the round that journaled it (up to a tick later)", async () => {
+    const path = join(f.root, 'heard.txt');
+    writeFileSync(path, 'heard of');
+    const lookedAt = Date.now();
+    f.core.settler.notice(f.folder, path, false, lstatSync(path));
+    await sleep(30); // the round comes up to a tick after the event
+    await f.core.settler.settleRound();
+    const row = rowOf('heard.txt')!;
+    expect(f.core.settling.get(row.id)?.checkAt).toBeLessThanOrEqual(lookedAt + 50 + 5);
+    await sleep(Math.max(0, lookedAt + 50 + 5 - Date.now()));
+    await f.core.settler.settleRound();
+    expect(f.core.queues.take.queued.has(row.id)).toBe(true);
+  });
+
+  it('a file due between two ticks gets a round when it is due, not a tick later', async () => {
+    writeFileSync(join(f.root, 'due.txt'), 'due');
+    await f.core.settler.rescan();
+    await f.core.settler.settleRound();
+    const row = rowOf('due.txt')!;
+    const due = f.core.settling.get(row.id)!.checkAt;
+    // A round less than a tick before it is due asks for one more round at that time.
+    const asked: number[] = [];
+    f.core.settler.settle = () => {
+      asked.push(Date.now());
+      return Promise.resolve();
+    };
+    f.core.paused = false;
+    await sleep(Math.max(0, due - f.core.settler.tickMs / 2 - Date.now()));
+    await f.core.settler.settleRound();
+    expect(asked).toHaveLength(0);
+    await sleep(Math.max(0, due - Date.now()) + f.core.settler.tickMs / 2);
+    f.core.paused = true;
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toBeGreaterThanOrEqual(due);
   });
 });
 

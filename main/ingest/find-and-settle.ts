@@ -12,6 +12,7 @@ import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
+import { ReadAheadStage } from './read-ahead.js';
 import { mapLimit } from './work-queue.js';
 
 const HEARTBEAT_MS = 5_000;
@@ -20,12 +21,17 @@ export class Settler {
   settleRunning: Promise<void> | undefined;
   rescanRunning: Promise<void> | undefined;
   private lastBeat = 0;
+  private dueTimer: NodeJS.Timeout | undefined;
+  private dueAt = 0;
   private readonly reportedNames = new Set<string>();
   /** How often the settling round runs: a quarter of the stable time, within 20–250 ms. */
   readonly tickMs: number;
+  /** Small files are read and hashed while they settle (read-ahead.ts). */
+  readonly readAhead: ReadAheadStage;
 
   constructor(private readonly core: IngestCore) {
     this.tickMs = Math.max(20, Math.min(250, Math.floor(core.stableMs / 4)));
+    this.readAhead = new ReadAheadStage(core);
   }
 
   /** Whether a path inside the folder is never to be looked at (own folders, hidden or temporary names, the output folder). */
@@ -90,7 +96,8 @@ export class Settler {
       return;
     }
     if (gone) return;
-    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino } : undefined;
+    // The watcher's look, just taken: the file's stable time counts from it.
+    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, at: Date.now() } : undefined;
     this.core.discovered.set(this.core.key(folder, rel), { folder, rel, info });
   }
 
@@ -229,19 +236,25 @@ export class Settler {
     for (const { row, info } of inserted) {
       this.core.track(row);
       this.core.counts.seen++;
-      this.core.settling.set(row.id, { stableSince: after, checkAt: after + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
+      // Stable since the first look at it (the watcher's, when it gave one: up to a round ago).
+      const since = info.kind === 'file' && info.at !== undefined && info.at <= after ? info.at : after;
+      this.core.settling.set(row.id, { stableSince: since, checkAt: since + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
+      if (info.kind === 'file') this.readAhead.consider(row);
     }
     for (const row of gone) this.core.untrack(row);
     for (const { row, info } of checked) {
       const s = this.core.settling.get(row.id);
       if (!s || row.state !== 'seen' || info.kind === 'gone') continue;
       if (info.kind === 'other') {
+        this.readAhead.forget(row.id);
         if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
         else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
         else s.checkAt = s.stableSince + this.core.stableMs;
         continue;
       }
       if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
+        // Still being written: what was read ahead is of no use (and the file is not read ahead again).
+        this.readAhead.forget(row.id);
         this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
         Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
         continue;
@@ -258,6 +271,7 @@ export class Settler {
     }
     for (const row of ready) this.core.queues.take.push(row.id);
     this.core.counts.settled += ready.length;
+    this.readAhead.resume();
     for (const [id, at] of this.core.retryAt) {
       if (at > after) continue;
       this.core.retryAt.delete(id);
@@ -265,5 +279,23 @@ export class Settler {
       if (row) this.core.route(row);
     }
     this.core.pump();
+    this.roundAtNextDue(after);
+  }
+
+  /**
+   * The rounds come every tick; a file due between two is looked at when it is due, not up to a
+   * tick later: one more round is set for the first file due before the next tick.
+   */
+  private roundAtNextDue(now: number): void {
+    let due = Infinity;
+    for (const s of this.core.settling.values()) if (s.checkAt < due) due = s.checkAt;
+    if (due >= now + this.tickMs || (this.dueTimer && this.dueAt <= due)) return;
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueAt = due;
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = undefined;
+      if (!this.core.stopping && !this.core.paused) void this.settle();
+    }, Math.max(0, due - Date.now()) + 1);
+    this.dueTimer.unref();
   }
 }

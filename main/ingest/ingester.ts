@@ -191,6 +191,7 @@ export class Ingester {
     await Promise.all(this.core.folders.map((f) => f.watcher?.close().catch(() => undefined)));
     await Promise.allSettled([this.core.settler.settleRunning, this.core.collector.pollRunning, this.core.settler.rescanRunning]);
     while (this.core.tasks.size > 0) await Promise.allSettled([...this.core.tasks]);
+    this.core.settler.readAhead.stop();
     try {
       this.core.journal.releaseFolders(this.core.token);
       this.core.claims?.releaseFolders(this.core.token);
@@ -205,6 +206,8 @@ export class Ingester {
   /** Pauses: no new work starts (work under way finishes and is journaled); resume() goes on. */
   pause(): void {
     this.core.paused = true;
+    // Nothing is held in memory while paused: what was read ahead is read again once taken.
+    this.core.settler.readAhead.stop();
   }
 
   resume(): void {
