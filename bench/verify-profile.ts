@@ -28,6 +28,7 @@ import { OfflinePool } from '../main/engine/proofs/verify-offline-pool.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { fireDrop } from './browser-drop.js';
 import { dropToShown, pageClock } from './verify-ui.bench.js';
+import { issueProofFolder } from './proof-folder.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROOFS = Number(process.env['PROOFDESK_BENCH_VERIFY_PROOFS'] ?? 10_000);
@@ -159,16 +160,8 @@ try {
   if (browser) execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', out, '--logLevel', 'error'], { cwd: ROOT, stdio: 'ignore' });
   const added = await engine.addPartner({ name: 'Bench University', issuingIntervalSeconds: 3600 });
   const service = engine.serviceFor(added.partner_id);
-  for (let start = 0; start < PROOFS; start += 5_000) {
-    const made = await service.createCredentials(Array.from({ length: Math.min(5_000, PROOFS - start) }, (_, i) => ({ title: `Bench ${start + i + 1}`, metadata: { n: start + i + 1 } })));
-    await service.scheduleCredentials({ engine: 'local', credentials: made.map((c) => c.uid) });
-  }
-  const job = await service.issueJobNow({ engine: 'local' });
-  for (let i = 0; i < 200 && (await service.getJob(job.uid)).status !== 'finished'; i++) await engine.issuing.tick();
   const folder = join(dir, 'proofs');
-  mkdirSync(folder);
-  const certificates = (await service.listCertificates({ per_page: 0 })).items;
-  for (const c of certificates) writeFileSync(join(folder, `${c.certificate.uid}.proof.json`), await service.downloadCertificate(c.certificate.uid));
+  await issueProofFolder(engine, service, folder, PROOFS);
   if (process.env['SAVE_PROOFS']) execFileSync('cp', ['-r', folder, process.env['SAVE_PROOFS']]);
   execFileSync('sync');
 

@@ -17,7 +17,7 @@
  * `npm run bench -- verify-ui` runs it alone (or `npx tsx bench/verify-ui.bench.ts`).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -28,6 +28,7 @@ import { startWebBridge } from '../main/app/web-bridge.js';
 import { Engine } from '../main/engine/index.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { fireDrop, prepareDrop } from './browser-drop.js';
+import { issueProofFolder } from './proof-folder.js';
 import { benchDir, timed, type BenchResult } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -48,17 +49,8 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
     const added = await engine.addPartner({ name: 'Bench University', issuingIntervalSeconds: 3600 });
     const service = engine.serviceFor(added.partner_id);
     log(`verify-ui: issuing ${PROOFS} credentials on the local chain...`);
-    for (let start = 0; start < PROOFS; start += 5_000) {
-      const made = await service.createCredentials(Array.from({ length: Math.min(5_000, PROOFS - start) }, (_, i) => ({ title: `Bench ${start + i + 1}`, metadata: { n: start + i + 1 } })));
-      await service.scheduleCredentials({ engine: 'local', credentials: made.map((c) => c.uid) });
-    }
-    const job = await service.issueJobNow({ engine: 'local' });
-    for (let i = 0; i < 200 && (await service.getJob(job.uid)).status !== 'finished'; i++) await engine.issuing.tick();
     const folder = join(dir, 'proofs');
-    mkdirSync(folder);
-    const certificates = (await service.listCertificates({ per_page: 0 })).items;
-    for (const c of certificates) writeFileSync(join(folder, `${c.certificate.uid}.proof.json`), await service.downloadCertificate(c.certificate.uid));
-    if (certificates.length !== PROOFS) throw new Error(`${certificates.length} of ${PROOFS} certificates issued`);
+    await issueProofFolder(engine, service, folder, PROOFS);
 
     const ctx = createAppContext({ engine, partner: { id: added.partner_id, name: added.name } });
     const handlers = createIpcHandlers(ctx);

@@ -1,9 +1,9 @@
 /** Stage 1, find and settle, driven step by step on a real folder and journal (core.fixture.ts). */
 import { lstatSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
+import { countLooks } from './fs-calls.fixture.js';
 import { SYMLINK_REASON } from './entries.js';
 
 let f: StageFixture;
@@ -111,34 +111,6 @@ describe('find and settle', () => {
   });
 });
 
-/**
- * Counts lstat and stat calls on paths inside `root` (the promise, callback and synchronous
- * forms), to tell what a change costs in looks at the disk.
- */
-function countLooks(root: string): { looks: () => number; restore: () => void } {
-  const require = createRequire(import.meta.url);
-  const targets = [require('node:fs/promises') as Record<string, unknown>, require('node:fs') as Record<string, unknown>];
-  const saved: [Record<string, unknown>, string, unknown][] = [];
-  let looks = 0;
-  for (const target of targets) {
-    for (const name of target === targets[0] ? ['lstat', 'stat'] : ['lstat', 'stat', 'lstatSync', 'statSync']) {
-      const original = target[name] as (...args: unknown[]) => unknown;
-      saved.push([target, name, original]);
-      target[name] = function (this: unknown, ...args: unknown[]) {
-        if (String(args[0]).startsWith(root)) looks++;
-        return original.apply(this, args);
-      };
-    }
-  }
-  syncBuiltinESMExports();
-  return {
-    looks: () => looks,
-    restore() {
-      for (const [target, name, original] of saved) target[name] = original;
-      syncBuiltinESMExports();
-    },
-  };
-}
 
 describe('the watcher', () => {
   it('a file added to a folder of 2,000 costs a few looks, not a look at every file already there', async () => {
@@ -158,7 +130,7 @@ describe('the watcher', () => {
       expect(noticed()).toBe(20);
       // Give a watcher that re-reads the folder after changes the time to do it.
       await sleep(1500);
-      expect(counter.looks()).toBeLessThanOrEqual(20 * 5);
+      expect(counter.count()).toBeLessThanOrEqual(20 * 5);
     } finally {
       counter.restore();
       await f.folder.watcher?.close();

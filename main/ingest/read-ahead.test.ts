@@ -1,10 +1,10 @@
 /** Reading ahead while a file settles, on a real folder and journal (core.fixture.ts), driven step by step. */
 import { createHash } from 'node:crypto';
 import { appendFileSync, lstatSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
+import { countOpens } from './fs-calls.fixture.js';
 import type { FileRow } from './journal.js';
 import { READ_AHEAD_MAX, SETTLED_TICK_MS } from './read-ahead.js';
 
@@ -41,31 +41,6 @@ function describeRow(row: FileRow) {
   return f.core.describer.hash(row, f.core.settler.readAhead.take(row.id));
 }
 
-/** A counting wrapper of the real node:fs calls that open or read a file, counting those of paths in `root`. */
-function countOpens(root: string): { opens: () => number; restore: () => void } {
-  const require = createRequire(import.meta.url);
-  const targets = [require('node:fs/promises') as Record<string, unknown>, require('node:fs') as Record<string, unknown>];
-  const saved: [Record<string, unknown>, string, unknown][] = [];
-  let opens = 0;
-  for (const target of targets) {
-    for (const name of target === targets[0] ? ['open', 'readFile'] : ['open', 'openSync', 'readFile', 'readFileSync', 'createReadStream']) {
-      const original = target[name] as (...args: unknown[]) => unknown;
-      saved.push([target, name, original]);
-      target[name] = function (this: unknown, ...args: unknown[]) {
-        if (String(args[0]).startsWith(root)) opens++;
-        return original.apply(this, args);
-      };
-    }
-  }
-  syncBuiltinESMExports();
-  return {
-    opens: () => opens,
-    restore() {
-      for (const [target, name, original] of saved) target[name] = original;
-      syncBuiltinESMExports();
-    },
-  };
-}
 
 describe('reading ahead while files settle', () => {
   it('50 settled files need no open or read after settling (counting wrapper of node:fs): each is described from its read ahead', async () => {
@@ -82,7 +57,7 @@ describe('reading ahead while files settle', () => {
         expect(result?.bytes?.toString()).toBe(`certificate ${i}`);
         expect(rowOf(`c-${i}.txt`)).toMatchObject({ state: 'hashed', sha256: sha(`certificate ${i}`) });
       }
-      expect(counter.opens()).toBe(0);
+      expect(counter.count()).toBe(0);
     } finally {
       counter.restore();
     }
@@ -203,7 +178,7 @@ describe('reading ahead while files settle', () => {
     const counter = countOpens(f.root);
     try {
       await describeRow(big);
-      expect(counter.opens()).toBe(1);
+      expect(counter.count()).toBe(1);
     } finally {
       counter.restore();
     }
@@ -242,7 +217,7 @@ describe('reading ahead while files settle', () => {
     const counter = countOpens(f.root);
     try {
       await describeRow(row);
-      expect(counter.opens()).toBe(1);
+      expect(counter.count()).toBe(1);
     } finally {
       counter.restore();
     }
@@ -263,7 +238,7 @@ describe('reading ahead while files settle', () => {
     const counter = countOpens(f.root);
     try {
       await describeRow(queued);
-      expect(counter.opens()).toBe(0);
+      expect(counter.count()).toBe(0);
     } finally {
       counter.restore();
     }
