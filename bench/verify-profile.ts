@@ -27,7 +27,7 @@ import { Engine } from '../main/engine/index.js';
 import { OfflinePool } from '../main/engine/proofs/verify-offline-pool.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { fireDrop } from './browser-drop.js';
-import { dropToShown, pageClock } from './verify-ui.bench.js';
+import { dropToShown, pageClock, preloadStandInScript } from './verify-ui.bench.js';
 import { issueProofFolder } from './proof-folder.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -227,15 +227,7 @@ try {
         taskEnd = now();
       } else {
         const context = await browser!.newContext({ viewport: { width: 1280, height: 1000 } });
-        await context.addInitScript(`(() => {
-          const define = Object.defineProperty;
-          const standIn = Object.freeze({ kind: 'paths', pathOf: (file) => (file.name === ${JSON.stringify(basename(folder))} ? ${JSON.stringify(folder)} : '') });
-          define(window, 'proofdeskFiles', { value: standIn, enumerable: true });
-          Object.defineProperty = function (target, key, descriptor) {
-            return target === window && key === 'proofdeskFiles' ? target : define(target, key, descriptor);
-          };
-          document.addEventListener('DOMContentLoaded', () => { Object.defineProperty = define; }, { once: true });
-        })()`);
+        await context.addInitScript(preloadStandInScript(folder));
         const page = await context.newPage();
         await page.goto(bridge!.url);
         await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();

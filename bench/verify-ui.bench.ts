@@ -158,6 +158,23 @@ export async function dropToShown(page: Page): Promise<number> {
 }
 
 /**
+ * The page script of the preload stand-in: the bridge's script defines window.proofdeskFiles
+ * (not writable), so its definition is skipped for the stand-in's, which answers the folder's
+ * path for the dropped folder (as Electron's webUtils.getPathForFile does).
+ */
+export function preloadStandInScript(folder: string): string {
+  return `(() => {
+    const define = Object.defineProperty;
+    const standIn = Object.freeze({ kind: 'paths', pathOf: (file) => (file.name === ${JSON.stringify(basename(folder))} ? ${JSON.stringify(folder)} : '') });
+    define(window, 'proofdeskFiles', { value: standIn, enumerable: true });
+    Object.defineProperty = function (target, key, descriptor) {
+      return target === window && key === 'proofdeskFiles' ? target : define(target, key, descriptor);
+    };
+    document.addEventListener('DOMContentLoaded', () => { Object.defineProperty = define; }, { once: true });
+  })()`;
+}
+
+/**
  * The desktop app's own path, in Chromium through the web bridge: `window.proofdeskFiles` is a
  * stand-in for Electron's preload (preload/file-paths.ts), `kind: 'paths'`, answering the
  * dropped folder's path, so nothing is uploaded; the folder (one File, as a folder dropped in
@@ -166,17 +183,7 @@ export async function dropToShown(page: Page): Promise<number> {
 async function preloadStandIn(browser: Browser, url: string, folder: string, log: (line: string) => void): Promise<BenchResult[]> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   try {
-    // The bridge's script defines window.proofdeskFiles (not writable): its definition is
-    // skipped for the stand-in's, which answers the folder's path for the dropped folder.
-    await context.addInitScript(`(() => {
-      const define = Object.defineProperty;
-      const standIn = Object.freeze({ kind: 'paths', pathOf: (file) => (file.name === ${JSON.stringify(basename(folder))} ? ${JSON.stringify(folder)} : '') });
-      define(window, 'proofdeskFiles', { value: standIn, enumerable: true });
-      Object.defineProperty = function (target, key, descriptor) {
-        return target === window && key === 'proofdeskFiles' ? target : define(target, key, descriptor);
-      };
-      document.addEventListener('DOMContentLoaded', () => { Object.defineProperty = define; }, { once: true });
-    })()`);
+    await context.addInitScript(preloadStandInScript(folder));
     const page = await context.newPage();
     await page.goto(url);
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
