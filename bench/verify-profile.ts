@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { TaskInfo } from '../common/tasks.js';
@@ -27,7 +27,7 @@ import { Engine } from '../main/engine/index.js';
 import { OfflinePool } from '../main/engine/proofs/verify-offline-pool.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { fireDrop } from './browser-drop.js';
-import { dropToShown, pageClock, preloadStandInScript } from './verify-ui.bench.js';
+import { dropToShown, openPreloadStandIn } from './verify-ui.bench.js';
 import { issueProofFolder } from './proof-folder.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -226,19 +226,7 @@ try {
         });
         taskEnd = now();
       } else {
-        const context = await browser!.newContext({ viewport: { width: 1280, height: 1000 } });
-        await context.addInitScript(preloadStandInScript(folder));
-        const page = await context.newPage();
-        await page.goto(bridge!.url);
-        await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
-        await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
-        await page.evaluate(`(() => {
-          window.__benchDrop = new DataTransfer();
-          window.__benchDrop.items.add(new File([], ${JSON.stringify(basename(folder))}));
-          window.__longest = 0;
-          new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
-        })()`);
-        await page.evaluate(pageClock(PROOFS));
+        const { context, page } = await openPreloadStandIn(browser!, bridge!.url, folder, PROOFS);
         page.on('request', (r) => {
           const path = decodeURIComponent(new URL(r.url()).pathname);
           requests.set(path, (requests.get(path) ?? 0) + 1);

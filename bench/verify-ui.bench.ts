@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TaskInfo } from '../common/tasks.js';
 import { createAppContext } from '../main/app/app-context.js';
 import { createIpcHandlers } from '../main/app/ipc-handlers.js';
@@ -162,7 +162,7 @@ export async function dropToShown(page: Page): Promise<number> {
  * (not writable), so its definition is skipped for the stand-in's, which answers the folder's
  * path for the dropped folder (as Electron's webUtils.getPathForFile does).
  */
-export function preloadStandInScript(folder: string): string {
+function preloadStandInScript(folder: string): string {
   return `(() => {
     const define = Object.defineProperty;
     const standIn = Object.freeze({ kind: 'paths', pathOf: (file) => (file.name === ${JSON.stringify(basename(folder))} ? ${JSON.stringify(folder)} : '') });
@@ -175,27 +175,37 @@ export function preloadStandInScript(folder: string): string {
 }
 
 /**
+ * A page of the bridge at `url` with the preload stand-in in place, on the Verify view, a drop
+ * of the folder ready to fire (bench/browser-drop.ts), the longest task observed and the page's
+ * clock set to stamp the drop and the frame showing all PROOFS verified.
+ */
+export async function openPreloadStandIn(browser: Browser, url: string, folder: string, proofs: number): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  await context.addInitScript(preloadStandInScript(folder));
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
+  await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
+  if ((await page.evaluate('window.proofdeskFiles.kind')) !== 'paths') throw new Error('the preload stand-in is not in place');
+  await page.evaluate(`(() => {
+    window.__benchDrop = new DataTransfer();
+    window.__benchDrop.items.add(new File([], ${JSON.stringify(basename(folder))}));
+    window.__longest = 0;
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
+  })()`);
+  await page.evaluate(pageClock(proofs));
+  return { context, page };
+}
+
+/**
  * The desktop app's own path, in Chromium through the web bridge: `window.proofdeskFiles` is a
  * stand-in for Electron's preload (preload/file-paths.ts), `kind: 'paths'`, answering the
  * dropped folder's path, so nothing is uploaded; the folder (one File, as a folder dropped in
  * Electron is) is dropped on the Verify view until it says all are verified.
  */
 async function preloadStandIn(browser: Browser, url: string, folder: string, log: (line: string) => void): Promise<BenchResult[]> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const { context, page } = await openPreloadStandIn(browser, url, folder, PROOFS);
   try {
-    await context.addInitScript(preloadStandInScript(folder));
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Verify', exact: true }).click();
-    await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
-    if ((await page.evaluate('window.proofdeskFiles.kind')) !== 'paths') throw new Error('the preload stand-in is not in place');
-    await page.evaluate(`(() => {
-      window.__benchDrop = new DataTransfer();
-      window.__benchDrop.items.add(new File([], ${JSON.stringify(basename(folder))}));
-      window.__longest = 0;
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
-    })()`);
-    await page.evaluate(pageClock(PROOFS));
     log(`verify-ui: dropping the folder of ${PROOFS} proofs in Chromium, preload stand-in (paths)...`);
     const dropped = await timed(async () => {
       await fireDrop(page);
