@@ -41,6 +41,17 @@ function describeRow(row: FileRow) {
   return f.core.describer.hash(row, f.core.settler.readAhead.take(row.id));
 }
 
+/** How many opens or reads of the folder's files describing `row` takes (0: its read ahead was used). */
+async function opensToDescribe(row: FileRow): Promise<number> {
+  const counter = countOpens(f.root);
+  try {
+    await describeRow(row);
+    return counter.count();
+  } finally {
+    counter.restore();
+  }
+}
+
 
 describe('reading ahead while files settle', () => {
   it('50 settled files need no open or read after settling (counting wrapper of node:fs): each is described from its read ahead', async () => {
@@ -175,13 +186,7 @@ describe('reading ahead while files settle', () => {
     expect(gate.used).toBe(5);
     await settleAll();
     const big = rowOf('big.bin');
-    const counter = countOpens(f.root);
-    try {
-      await describeRow(big);
-      expect(counter.count()).toBe(1);
-    } finally {
-      counter.restore();
-    }
+    expect(await opensToDescribe(big)).toBe(1);
     expect(big.state).toBe('hashed');
   });
 
@@ -214,13 +219,7 @@ describe('reading ahead while files settle', () => {
     expect(f.core.uploader.held.used).toBe(0);
     await settleAll();
     const row = rowOf('p.txt');
-    const counter = countOpens(f.root);
-    try {
-      await describeRow(row);
-      expect(counter.count()).toBe(1);
-    } finally {
-      counter.restore();
-    }
+    expect(await opensToDescribe(row)).toBe(1);
     expect(row).toMatchObject({ state: 'hashed', sha256: sha('paused') });
   });
 
@@ -235,13 +234,7 @@ describe('reading ahead while files settle', () => {
     f.core.busy.add(taken.id); // as pump marks a row it takes
     f.core.settler.readAhead.readPending();
     expect(f.core.settler.readAhead.counts).toMatchObject({ read: 1, late: 1 });
-    const counter = countOpens(f.root);
-    try {
-      await describeRow(queued);
-      expect(counter.count()).toBe(0);
-    } finally {
-      counter.restore();
-    }
+    expect(await opensToDescribe(queued)).toBe(0);
     expect(queued).toMatchObject({ state: 'hashed', sha256: sha('queued') });
   });
 });
