@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import fs, { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileStore } from './file-store.js';
+import { countFsCalls } from '../../test/support/fs-calls.js';
+import { FileStore, type StagedFile } from './file-store.js';
 
 let dir: string;
 let store: FileStore;
@@ -18,6 +18,17 @@ afterEach(() => {
 });
 
 const sha256Hex = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** How many calls of node:fs `name` inside the store's folder committing `staged` makes. */
+function callsWhileCommitting(staged: StagedFile[], name: string): number {
+  const counter = countFsCalls(dir, [], [name]);
+  try {
+    for (const s of staged) store.commit(s);
+    return counter.count();
+  } finally {
+    counter.restore();
+  }
+}
 
 describe('FileStore staging in bulk', () => {
   it('stages bytes in memory (hash, size, sniffed type), syncs a batch of them in one pass, then commits them under their hash', async () => {
@@ -48,20 +59,7 @@ describe('FileStore staging in bulk', () => {
     const staged = [];
     for (const data of bytes) staged.push(await store.stage({ data }));
     await store.syncStaged(staged);
-    const looks: string[] = [];
-    const existsSync = fs.existsSync;
-    fs.existsSync = (path) => {
-      looks.push(String(path));
-      return existsSync(path);
-    };
-    syncBuiltinESMExports();
-    try {
-      for (const s of staged) store.commit(s);
-    } finally {
-      fs.existsSync = existsSync;
-      syncBuiltinESMExports();
-    }
-    expect(looks).toEqual([]);
+    expect(callsWhileCommitting(staged, 'existsSync')).toBe(0);
     for (const data of bytes) expect(readFileSync(store.pathOf(sha256Hex(data)))).toEqual(data);
     expect(readdirSync(join(dir, 'tmp', readdirSync(join(dir, 'tmp'))[0]!))).toEqual([]);
   });
@@ -72,20 +70,7 @@ describe('FileStore staging in bulk', () => {
     await store.makeShards(staged);
     for (const s of staged) expect(existsSync(join(dir, 'files', s.hash.slice(0, 2)))).toBe(true);
     await store.syncStaged(staged);
-    const made: string[] = [];
-    const mkdirSync = fs.mkdirSync;
-    fs.mkdirSync = ((path: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
-      made.push(String(path));
-      return mkdirSync(path, options);
-    }) as typeof fs.mkdirSync;
-    syncBuiltinESMExports();
-    try {
-      for (const s of staged) store.commit(s);
-    } finally {
-      fs.mkdirSync = mkdirSync;
-      syncBuiltinESMExports();
-    }
-    expect(made).toEqual([]);
+    expect(callsWhileCommitting(staged, 'mkdirSync')).toBe(0);
     for (const data of bytes) expect(readFileSync(store.pathOf(sha256Hex(data)))).toEqual(data);
   });
 });

@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
-import { countLooks } from './fs-calls.fixture.js';
+import { countLooks } from '../../test/support/fs-calls.js';
 import { SYMLINK_REASON } from './entries.js';
 
 let f: StageFixture;

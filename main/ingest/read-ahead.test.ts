@@ -4,7 +4,7 @@ import { appendFileSync, lstatSync, symlinkSync, unlinkSync, utimesSync, writeFi
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
-import { countOpens } from './fs-calls.fixture.js';
+import { countOpens } from '../../test/support/fs-calls.js';
 import type { FileRow } from './journal.js';
 import { READ_AHEAD_MAX, SETTLED_TICK_MS } from './read-ahead.js';
 
