@@ -12,24 +12,19 @@
  * SHA-256, one after the other.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine } from '../main/engine/index.js';
 import { Ingester, type FileState } from '../main/ingest/index.js';
-import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine } from './machine.js';
 import { benchDir, RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { watchBenchSetup } from './watch-setup.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
 const SIZE = 10 * 1024;
 
 export async function ingestBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
   const dir = benchDir('proofdesk-bench-ingest-');
-  const inbox = join(dir, 'inbox');
-  const staging = join(dir, 'staging');
-  mkdirSync(inbox);
-  mkdirSync(staging);
-  const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 250, onError: () => undefined } });
+  const { engine, inbox, staging } = watchBenchSetup(dir);
   let ingester: Ingester | undefined;
   try {
     log(`writing ${COUNT} files of 10 KB to drop...`);

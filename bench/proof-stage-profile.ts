@@ -9,16 +9,15 @@
  * the syncfs helper; slow, for counts only); PERF=out.data: sampled by `perf record -g`. PROFILE_APP=1: as the app's watch folder (proofs to an
  * output folder of their own, a tag). `npx tsx bench/proof-stage-profile.ts`
  */
-import fs, { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Engine } from '../main/engine/index.js';
 import { Ingester } from '../main/ingest/index.js';
-import { MemorySecretStore } from '../main/secrets/index.js';
+import { watchBenchSetup } from './watch-setup.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
 const SIZE = 10 * 1024;
@@ -116,11 +115,7 @@ function mainThread(sample: Map<string, number>): number {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'proofdesk-proof-stage-'));
-const inbox = join(dir, 'inbox');
-const staging = join(dir, 'staging');
-mkdirSync(inbox);
-mkdirSync(staging);
-const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 250, onError: () => undefined } });
+const { engine, inbox, staging } = watchBenchSetup(dir);
 let ingester: Ingester | undefined;
 try {
   const filler = 'x'.repeat(SIZE - 80);

@@ -8,27 +8,22 @@
  * the demo engine: until the job is finished on the chain) and proofs (until every proof file is
  * written and every original filed under done/). The live counts reach the app as events.
  */
-import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppContext } from '../main/app/app-context.js';
 import { stopWatchFolders } from '../main/app/handlers/watch-folders.js';
 import { createIpcHandlers } from '../main/app/ipc-handlers.js';
-import { Engine } from '../main/engine/index.js';
-import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine } from './machine.js';
 import { benchDir, RssSampler, flushBenchWrites, type BenchResult } from './measure.js';
+import { watchBenchSetup } from './watch-setup.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
 const SIZE = 10 * 1024;
 
 export async function watchAppBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
   const dir = benchDir('proofdesk-bench-watch-app-');
-  const inbox = join(dir, 'inbox');
-  const staging = join(dir, 'staging');
+  const { engine, inbox, staging } = watchBenchSetup(dir);
   const out = join(dir, 'proofs');
-  mkdirSync(inbox);
-  mkdirSync(staging);
-  const engine = Engine.open({ dataDir: join(dir, 'data'), sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 250, onError: () => undefined } });
   try {
     log(`writing ${COUNT} files of 10 KB to drop...`);
     const filler = 'x'.repeat(SIZE - 64);
