@@ -190,6 +190,17 @@ describe('reading ahead while files settle', () => {
     expect(big.state).toBe('hashed');
   });
 
+  it('one turn reads at most its byte budget (the reads are synchronous): the rest is read on the next turns', async () => {
+    for (let i = 0; i < 6; i++) writeFileSync(join(f.root, `m-${i}.bin`), Buffer.alloc(512 * 1024, i));
+    await found();
+    await sleep(SETTLED_TICK_MS + 30);
+    expect(f.core.settler.readAhead.readPending(Infinity, 1024 * 1024)).toBe(true);
+    expect(f.core.settler.readAhead.counts.read).toBe(2);
+    expect(f.core.settler.readAhead.readPending(Infinity, 1024 * 1024)).toBe(true);
+    expect(f.core.settler.readAhead.readPending(Infinity, 1024 * 1024)).toBe(false);
+    expect(f.core.settler.readAhead.counts.read).toBe(6);
+  });
+
   it('a file not read ahead gets room in the gate: reads ahead of files not taken yet give theirs back, the newest first', async () => {
     f.close();
     f = stageFixture(200, { heldBytes: 64 * 1024 });

@@ -32,6 +32,11 @@ const COARSE_TICK_MS = 2_000;
 
 /** Files read ahead per turn of the event loop (watcher events and settle rounds go in between). */
 const PER_TURN = 64;
+/**
+ * Bytes read ahead per turn at most: the reads are synchronous (small files, from the page cache
+ * mostly), so a turn of large files must not hold the main thread (the app's IPC) for long.
+ */
+const BYTES_PER_TURN = 4 * 1024 * 1024;
 
 /** A file read ahead: its hash and bytes, and its exact state when read. */
 export interface ReadAhead {
@@ -79,18 +84,20 @@ export class ReadAheadStage {
     this.turn = setImmediate(() => {
       this.turn = undefined;
       if (this.core.stopping || this.core.paused) return;
-      if (this.readPending(PER_TURN)) this.schedule();
+      if (this.readPending(PER_TURN, BYTES_PER_TURN)) this.schedule();
     });
     this.turn.unref();
   }
 
   /**
-   * Reads ahead up to `most` of the files waiting. Returns whether more wait and can be read
-   * now (false when none are left, or the gate has no room: the next settle round resumes).
+   * Reads ahead up to `most` of the files waiting, or until `mostBytes` are read. Returns whether
+   * more wait and can be read now (false when none are left, or the gate has no room: the next
+   * settle round resumes).
    */
-  readPending(most = Infinity): boolean {
+  readPending(most = Infinity, mostBytes = Infinity): boolean {
     let n = 0;
-    while (this.pending.length > 0 && n < most) {
+    let bytes = 0;
+    while (this.pending.length > 0 && n < most && bytes < mostBytes) {
       if (this.core.stopping) return false;
       const id = this.pending[0]!;
       const row = this.core.rows.get(id);
@@ -106,6 +113,7 @@ export class ReadAheadStage {
       if (!this.core.uploader.held.tryAcquire(size)) return false;
       this.pending.shift();
       n++;
+      bytes += size;
       const read = this.readOne(row);
       if (read === 'later') {
         this.core.uploader.held.release(size);
