@@ -1,11 +1,12 @@
 /**
  * Reading ahead while a file settles: a small file waiting out its stable time (or, settled,
  * waiting for its turn to be taken) is read and hashed then (the CPU is idle while the files of a
- * drop settle), so that once it is taken only its upload, credential and scheduling remain. What was read is used only if the file is
- * exactly as it was read at the moment it is described (exactSignature: same file, one name,
- * same size, modification and change times to the nanosecond); anything else throws the read
- * away, and the file is described as if there had been none (describe.ts). The proof stage
- * hashes the file again before its credential is issued, whatever happened here.
+ * drop settle), so that once it is taken only its upload, credential and scheduling remain.
+ * What was read is used only if the file is exactly as it was read at the moment it is
+ * described (exactSignature: same file, one name, same size, modification and change times to
+ * the nanosecond); anything else throws the read away, and the file is described as if there
+ * had been none (describe.ts). The proof stage hashes the file again before its credential is
+ * issued, whatever happened here.
  *
  * Bounded: only files up to READ_AHEAD_MAX are read ahead, their bytes are held in the
  * uploader's ByteGate (taken only when there is room, never waited for), and each file is read
