@@ -1,0 +1,65 @@
+/**
+ * The small shapes every wire schema is built from (TypeBox, JSON Schema draft 2020-12 as
+ * OpenAPI 3.1 uses it): uids, hashes, dates, tags, pagination.
+ */
+import { Type, type SchemaOptions, type TSchema, type TString } from '@sinclair/typebox';
+import { LIMITS } from '../limits.js';
+
+/** A reference to a shared schema of the OpenAPI document, typed as that schema. */
+export function ref<T extends TSchema>(schema: T & { $id?: string }): T {
+  if (schema.$id === undefined) throw new TypeError('ref() needs a schema with an $id');
+  return Type.Unsafe({ $ref: `#/components/schemas/${schema.$id}` }) as unknown as T;
+}
+
+export const Uuid = (description?: string): TString => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+
+/** SHA-256, lowercase hex (DESIGN.md). */
+export const SHA256_PATTERN = '^[0-9a-f]{64}$';
+
+export const DateTime = (description: string): TString => Type.String({ format: 'date-time', description });
+
+/** A date-time or null (TypeBox cannot say `type: [string, null]` with a format, so it is declared as JSON Schema). */
+export const NullableDateTime = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description });
+
+/**
+ * A date or an RFC 3339 date-time, as the server takes them (common/validate.ts parseIsoDate).
+ * The formats say what a generated client sends; the pattern keeps the document from taking
+ * the looser forms ajv-formats' `date-time` allows and the server refuses (a space for the T,
+ * an offset without minutes). The server also takes a date-time without seconds or offset
+ * (UTC): docs/api.md says so, and the document leaves it out rather than declare it loosely.
+ */
+export const DateOrDateTime = (options: SchemaOptions = {}) =>
+  Type.Unsafe<string>({
+    type: 'string',
+    anyOf: [{ format: 'date' }, { format: 'date-time' }],
+    pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
+    ...options,
+  });
+
+/** A date filter (ISO 8601 date or date-time; a date alone is 00:00 UTC; bounds inclusive). */
+export const DateFilter = (description: string) =>
+  DateOrDateTime({ description: `${description}. A date (00:00 UTC) or an RFC 3339 date-time; inclusive`, examples: ['2026-01-31', '2026-01-31T12:00:00Z'] });
+
+/** One tag under the spec's rules: 3 to 64 of A-Z a-z 0-9 _ -. */
+export const Tag = Type.String({ pattern: `^[A-Za-z0-9_-]{${LIMITS.tagMinLength},${LIMITS.tagMaxLength}}$` });
+
+/** A tag list: no duplicates, at most 50. */
+export const TagList = Type.Array(Tag, { maxItems: LIMITS.maxTagsPerObject, uniqueItems: true });
+
+/** A comma-separated tag filter. */
+export const TagFilter = (description: string) => Type.String({ description: `${description}. Comma-separated list of tags`, examples: ['cohort-2026,honours'] });
+
+export const TAG_FILTERS = {
+  and_tags: Type.Optional(TagFilter('Objects that carry all of these tags')),
+  or_tags: Type.Optional(TagFilter('Objects that carry at least one of these tags')),
+};
+
+/** The pagination parameters of a bulk retrieval with its sort_by values. */
+export function pagination(sortBy: readonly string[], defaultSort: string) {
+  return {
+    sort_by: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: [...new Set([...sortBy, defaultSort])], default: defaultSort, description: 'Field to sort by' })),
+    order: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['asc', 'desc'], default: 'asc' })),
+    per_page: Type.Optional(Type.Integer({ minimum: 0, default: 20, description: 'Results per page; 0 returns every result in one page' })),
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  };
+}
