@@ -22,23 +22,24 @@ export const DateTime = (description: string): TString => Type.String({ format: 
 export const NullableDateTime = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description });
 
 /**
- * A date or an RFC 3339 date-time, as the server takes them (common/validate.ts parseIsoDate).
- * The formats say what a generated client sends; the pattern keeps the document from taking
- * the looser forms ajv-formats' `date-time` allows and the server refuses (a space for the T,
- * an offset without minutes). The server also takes a date-time without seconds or offset
- * (UTC): docs/api.md says so, and the document leaves it out rather than declare it loosely.
+ * A date or a date-time, as the server takes them (common/validate.ts parseIsoDate): a date, an
+ * RFC 3339 date-time, or a date-time without seconds or without an offset (UTC). The formats
+ * check the calendar of the first two; the pattern keeps out the looser forms ajv-formats'
+ * `date-time` allows and the server refuses (a space for the T, an offset without minutes).
+ * The calendar of the short forms (`2026-02-31T10:00`) cannot be said in JSON Schema: the
+ * engine checks it (`invalid_value`, or `invalid_expiry_date` for an expiry date).
  */
 export const DateOrDateTime = (options: SchemaOptions = {}) =>
   Type.Unsafe<string>({
     type: 'string',
-    anyOf: [{ format: 'date' }, { format: 'date-time' }],
-    pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
+    anyOf: [{ format: 'date' }, { format: 'date-time' }, { pattern: '[Tt]\\d{2}:\\d{2}(([Zz]|[+-]\\d{2}:\\d{2})?|:\\d{2}(\\.\\d{1,9})?)$' }],
+    pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})?)?$',
     ...options,
   });
 
 /** A date filter (ISO 8601 date or date-time; a date alone is 00:00 UTC; bounds inclusive). */
 export const DateFilter = (description: string) =>
-  DateOrDateTime({ description: `${description}. A date (00:00 UTC) or an RFC 3339 date-time; inclusive`, examples: ['2026-01-31', '2026-01-31T12:00:00Z'] });
+  DateOrDateTime({ description: `${description}. A date (00:00 UTC) or a date-time (without an offset: UTC); inclusive`, examples: ['2026-01-31', '2026-01-31T12:00:00Z'] });
 
 /** One tag under the spec's rules: 3 to 64 of A-Z a-z 0-9 _ -. */
 export const Tag = Type.String({ pattern: `^[A-Za-z0-9_-]{${LIMITS.tagMinLength},${LIMITS.tagMaxLength}}$` });

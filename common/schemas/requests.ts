@@ -119,5 +119,9 @@ export const CertificateQuerySchema = Type.Object({
 /** The query of the verification listings (by credential, by original file). */
 export const VerificationQuerySchema = Type.Object(pagination(['issued_date'], 'issued_date'));
 
-/** The query of DELETE-a-tag. */
-export const DeleteTagQuerySchema = Type.Object({ tag: Type.String({ description: 'The tag to remove' }) });
+/**
+ * The query of DELETE-a-tag. `tag` is required, but not declared so: the engine looks the
+ * credential up first (an unknown one is `missing_credential` with or without a tag), and
+ * answers a missing tag `invalid_value` after that.
+ */
+export const DeleteTagQuerySchema = Type.Object({ tag: Type.Optional(Type.String({ description: 'The tag to remove (required; without it the answer is `invalid_value`)' })) });

@@ -32,6 +32,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { addRoutes } from './routes/route.js';
 import { openapiDocument } from './schemas/service.js';
 import './types.js';
+import { validatorCompiler } from './validation.js';
 import { packageVersion } from './version.js';
 
 export interface ServeOptions {
@@ -123,10 +124,9 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
     await rm(spoolDir, { recursive: true, force: true });
   });
   try {
-    // The schemas document the wire and generate OpenAPI; input is checked by the engine, so
-    // fastify neither validates with them (it would answer with its own error ids) nor
-    // serializes with them (JSON.stringify keeps every field as the engine made it).
-    app.setValidatorCompiler(() => () => true);
+    // The schemas validate the request (with the spec's error ids) and generate OpenAPI; answers
+    // are not serialized with them (JSON.stringify keeps every field as the engine made it).
+    app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.decorateRequest('service', null as never);
     installErrorHandling(app, ctx);

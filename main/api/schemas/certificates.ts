@@ -23,6 +23,9 @@ export const downloadCertificate = route({
   description: 'The answer is the proof file itself (not wrapped in the envelope), as an attachment. Errors use the usual error body.',
   tags: CERTS,
   params: pathParams({ uid: 'The certificate uid' }),
+  querystring: Type.Object({
+    format: Type.Optional(Type.Unsafe<'proof'>({ type: 'string', enum: ['proof'], default: 'proof', description: 'What to download: the proof file' })),
+  }),
   response: { 200: Type.Unsafe({ ...ref(ProofFileSchema), description: 'The proof file (application/json)' }) },
   errors: ['missing_certificate'],
 });
