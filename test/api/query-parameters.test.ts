@@ -1,15 +1,14 @@
 /**
- * fastify validates the query string against each route's schema (main/api/validation.ts):
- * a bad value is refused with the spec's id for that parameter before the engine runs, and
- * whatever the engine takes (empty values, repeated tag filters, the short date-time forms)
- * still reaches it.
+ * Query strings as the route schemas declare them: a bad value is refused with the spec's id
+ * for that parameter, naming it, and what the schemas allow besides the obvious (empty values,
+ * repeated tag filters, the short date-time forms) is taken.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
 import { removeTempDirs } from '../support/issuing-fixture.js';
 import { expectError, expectResult, startApiFixture, type ApiFixture } from './api-fixture.js';
 
-describe('query validation', () => {
+describe('query parameters', () => {
   let api: ApiFixture;
   let credential: Credential;
 
