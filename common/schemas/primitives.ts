@@ -4,6 +4,7 @@
  */
 import { Type, type SchemaOptions, type TSchema, type TString } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
+import { DATE_OR_DATE_TIME_PATTERN, TAG_PATTERN } from './patterns.js';
 
 /** A reference to a shared schema of the OpenAPI document, typed as that schema. */
 export function ref<T extends TSchema>(schema: T & { $id?: string }): T {
@@ -13,8 +14,7 @@ export function ref<T extends TSchema>(schema: T & { $id?: string }): T {
 
 export const Uuid = (description?: string): TString => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
-/** SHA-256, lowercase hex (DESIGN.md). */
-export const SHA256_PATTERN = '^[0-9a-f]{64}$';
+export { SHA256_PATTERN } from './patterns.js';
 
 export const DateTime = (description: string): TString => Type.String({ format: 'date-time', description });
 
@@ -33,7 +33,7 @@ export const DateOrDateTime = (options: SchemaOptions = {}) =>
   Type.Unsafe<string>({
     type: 'string',
     anyOf: [{ format: 'date' }, { format: 'date-time' }, { pattern: '[Tt]\\d{2}:\\d{2}(([Zz]|[+-]\\d{2}:\\d{2})?|:\\d{2}(\\.\\d{1,9})?)$' }],
-    pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})?)?$',
+    pattern: DATE_OR_DATE_TIME_PATTERN,
     ...options,
   });
 
@@ -42,7 +42,7 @@ export const DateFilter = (description: string) =>
   DateOrDateTime({ description: `${description}. A date (00:00 UTC) or a date-time (without an offset: UTC); inclusive`, examples: ['2026-01-31', '2026-01-31T12:00:00Z'] });
 
 /** One tag under the spec's rules: 3 to 64 of A-Z a-z 0-9 _ -. */
-export const Tag = Type.String({ pattern: `^[A-Za-z0-9_-]{${LIMITS.tagMinLength},${LIMITS.tagMaxLength}}$` });
+export const Tag = Type.String({ pattern: TAG_PATTERN });
 
 /** A tag list: no duplicates, at most 50. */
 export const TagList = Type.Array(Tag, { maxItems: LIMITS.maxTagsPerObject, uniqueItems: true });
