@@ -1,8 +1,11 @@
 /**
  * Request shapes of the IssuingService: bodies and query parameters as the spec names them.
- * Query values are kept as the wire carries them (strings, or numbers from typed callers):
- * parsing and rejecting them is the service's job, so every implementation fails alike.
+ * The JSON bodies are derived from their schemas (common/schemas/requests.ts). Query values are
+ * kept as the wire carries them (strings, or numbers from typed callers): parsing and rejecting
+ * them is the service's job, so every implementation fails alike.
  */
+import type { Static } from '@sinclair/typebox';
+import type { CreateCredentialBodySchema, CredentialTagsBodySchema, IssueNowBodySchema, JobTagsBodySchema, ScheduleBodySchema } from './schemas/requests.js';
 
 /** A tag filter value: the wire's comma-separated list, or an array of tags. */
 export type TagList = string | string[];
@@ -56,15 +59,8 @@ export interface CertificateQuery extends PageQuery {
   or_job_tags?: TagList;
 }
 
-/** Body of POST /credentials. Typed loosely on purpose: the service validates it. */
-export interface CreateCredentialBody {
-  title: string;
-  metadata: Record<string, unknown>;
-  files?: string[];
-  credentials?: string[];
-  tags?: string[];
-  expiry_date?: string | null;
-}
+/** Body of POST /credentials. */
+export type CreateCredentialBody = Static<typeof CreateCredentialBodySchema>;
 
 /** The `credential_details` form field of POST /credentials/schedule/<engine>. */
 export interface CredentialDetails {
@@ -97,22 +93,13 @@ export interface CreateAndScheduleRequest {
 }
 
 /** Body of PATCH / PUT /credentials. */
-export interface CredentialTagsBody {
-  credentials: { credential_uid: string; tags: string[] }[];
-}
+export type CredentialTagsBody = Static<typeof CredentialTagsBodySchema>;
 
 /** Body of PATCH / PUT /jobs. */
-export interface JobTagsBody {
-  jobs: { job_uid: string; tags: string[] }[];
-}
+export type JobTagsBody = Static<typeof JobTagsBodySchema>;
 
 /** Body of POST /credentials/schedule. */
-export interface ScheduleBody {
-  engine: string;
-  credentials: string[];
-}
+export type ScheduleBody = Static<typeof ScheduleBodySchema>;
 
 /** Body of POST /jobs/immediate. */
-export interface IssueNowBody {
-  engine: string;
-}
+export type IssueNowBody = Static<typeof IssueNowBodySchema>;

@@ -6,12 +6,13 @@
 import { ServiceError, type ErrorId } from './errors.js';
 import { LIMITS } from './limits.js';
 import type { TagList } from './requests.js';
+import { DATE_OR_DATE_TIME_PATTERN, SHA256_PATTERN, TAG_PATTERN } from './schemas/patterns.js';
 
-const TAG_PATTERN = /^[A-Za-z0-9_-]+$/;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+const TAG = new RegExp(TAG_PATTERN);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SHA256 = new RegExp(SHA256_PATTERN);
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+const DATE_OR_DATE_TIME = new RegExp(DATE_OR_DATE_TIME_PATTERN);
 
 /** A plain JSON object (not null, not an array). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -19,11 +20,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_PATTERN.test(value);
+  return typeof value === 'string' && UUID.test(value);
 }
 
 export function isSha256Hex(value: unknown): value is string {
-  return typeof value === 'string' && SHA256_PATTERN.test(value);
+  return typeof value === 'string' && SHA256.test(value);
 }
 
 /** Throws `invalid_value` (or the given id) unless the object has only the allowed keys. */
@@ -62,7 +63,7 @@ export function validateTags(value: unknown, where = 'tags'): string[] {
 /** Checks one tag against the spec's format rules. */
 export function validateTag(tag: unknown, where = 'tags'): string {
   if (typeof tag !== 'string') throw new ServiceError('invalid_tag', `Every tag in ${where} must be a string`);
-  if (tag.length < LIMITS.tagMinLength || tag.length > LIMITS.tagMaxLength || !TAG_PATTERN.test(tag)) {
+  if (!TAG.test(tag)) {
     throw new ServiceError(
       'invalid_tag',
       `Invalid tag "${tag}" in ${where}: ${LIMITS.tagMinLength} to ${LIMITS.tagMaxLength} characters, only letters, digits, "_" and "-"`,
@@ -93,7 +94,7 @@ export function parseTagFilter(value: TagList | undefined, name: string): string
  * a date-time without an offset means UTC (DESIGN.md). Throws `id` with the field's name.
  */
 export function parseIsoDate(value: unknown, name: string, id: ErrorId = 'invalid_value'): number {
-  if (typeof value !== 'string' || !(DATE_ONLY.test(value) || DATE_TIME.test(value))) {
+  if (typeof value !== 'string' || !DATE_OR_DATE_TIME.test(value)) {
     throw new ServiceError(id, `${name} must be an ISO 8601 date or date-time, got ${JSON.stringify(value)}`);
   }
   const hasOffset = /(Z|[+-]\d{2}:\d{2})$/i.test(value) && !DATE_ONLY.test(value);

@@ -1,50 +1,37 @@
 /**
  * The Credential Issuing Service's resources exactly as they travel on the wire
- * (snake_case, dates as ISO 8601 strings with offset). Every bundle shares these shapes.
+ * (snake_case, dates as ISO 8601 strings with offset). Every bundle shares these shapes; the
+ * resources are derived from their schemas (common/schemas/resources.ts), so the type, the
+ * validation and the OpenAPI document cannot drift apart.
  */
+import type { Static } from '@sinclair/typebox';
+import type {
+  CertificateSchema,
+  CredentialSchema,
+  EngineInfoSchema,
+  FileSchema,
+  JobSchema,
+  MetaSchema,
+  PartnerSchema,
+  RevokeResultSchema,
+  UnscheduleResultSchema,
+} from './schemas/resources.js';
 
 /** A Partner: the tenant every resource is scoped to. */
-export interface Partner {
-  id: string;
-  name: string;
-}
+export type Partner = Static<typeof PartnerSchema>;
 
 /** A file uploaded by a Partner. `file_hash` is SHA-256, lowercase hex (DESIGN.md). */
-export interface FileRecord {
-  file_hash: string;
-  file_type?: string;
-}
+export type FileRecord = Static<typeof FileSchema>;
 
 /** A fingerprint of files plus Partner-supplied data; linked credentials nest recursively. */
-export interface Credential {
-  uid: string;
-  title: string;
-  metadata: Record<string, unknown>;
-  files: FileRecord[];
-  credentials: Credential[];
-  upload_date: string;
-  tags: string[];
-  expiry_date: string | null;
-}
+export type Credential = Static<typeof CredentialSchema>;
 
 /** Job statuses fixed by DESIGN.md where the spec is silent. */
 export const JOB_STATUSES = ['scheduled', 'started', 'unconfirmed', 'finished', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** A job: one blockchain transaction bundling a Partner's scheduled credentials for one engine. */
-export interface Job {
-  uid: string;
-  partner: Partner;
-  chain: string;
-  tags: string[];
-  status: JobStatus;
-  created_date: string;
-  start_date: string | null;
-  issued_date: string | null;
-  finished_date: string | null;
-  failed_date: string | null;
-  scheduled_date: string | null;
-}
+export type Job = Static<typeof JobSchema>;
 
 /** Verification result statuses fixed by DESIGN.md. */
 export const VERIFICATION_STATUSES = ['ok', 'pending', 'expired', 'revoked', 'failed', 'error'] as const;
@@ -55,17 +42,7 @@ export const STEP_STATUSES = ['not_started', 'passed', 'pending', 'failed', 'err
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /** A certificate: one issued credential on one engine. */
-export interface Certificate {
-  certificate: {
-    uid: string;
-    partner: Partner;
-    credential: Credential;
-    issued_date: string;
-    signature: string;
-  };
-  revoked_date: string | null;
-  last_verification: { status: VerificationStatus; timestamp: string } | null;
-}
+export type Certificate = Static<typeof CertificateSchema>;
 
 /** One step of a verification run. */
 export interface VerificationStep<D = Record<string, unknown>> {
@@ -85,12 +62,7 @@ export interface VerificationResult {
 }
 
 /** A blockchain engine a Partner can issue on. `local` is the embedded dev chain. */
-export interface EngineInfo {
-  id: string;
-  chain_id: number | null;
-  environment: 'live' | 'demo';
-  confirmations: number;
-}
+export type EngineInfo = Static<typeof EngineInfoSchema>;
 
 /** The paginated object every bulk retrieval returns. */
 export interface Page<T> {
@@ -102,22 +74,10 @@ export interface Page<T> {
 }
 
 /** The `meta` object of every response envelope. */
-export interface ResponseMeta {
-  last_update: string;
-  date: string;
-  message: string;
-  version: string;
-  documentation: string;
-}
+export type ResponseMeta = Static<typeof MetaSchema>;
 
 /** Response of unscheduling a credential (DESIGN.md's decision). */
-export interface UnscheduleResult {
-  credential_uid: string;
-  engine: string;
-  credential_deleted: boolean;
-}
+export type UnscheduleResult = Static<typeof UnscheduleResultSchema>;
 
 /** Response of both revoke endpoints (DESIGN.md's decision). */
-export interface RevokeResult {
-  revoked_date: string;
-}
+export type RevokeResult = Static<typeof RevokeResultSchema>;

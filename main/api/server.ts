@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/index.js';
 import { Authenticator } from './auth/authenticator.js';
@@ -22,14 +23,13 @@ import { DEFAULT_LIMITS, type ApiContext, type ApiLimits, type UploadLimits } fr
 import { httpDate } from './envelope.js';
 import { MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { HostCheck } from './host-check.js';
-import { API_PREFIX, openApiDocument, type DocumentedRoute } from './openapi.js';
+import { API_PREFIX, swaggerOptions } from './openapi-document.js';
 import { certificateRoutes } from './routes/certificates.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { engineRoutes } from './routes/engines.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { addRoutes } from './routes/route.js';
-import type { RouteSchema } from './schemas/common.js';
 import { openapiDocument } from './schemas/service.js';
 import './types.js';
 import { packageVersion } from './version.js';
@@ -123,28 +123,27 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
     await rm(spoolDir, { recursive: true, force: true });
   });
   try {
-    // The schemas document the wire and generate OpenAPI; input is checked by the engine, so
-    // fastify neither validates with them (it would answer with its own error ids) nor
-    // serializes with them (JSON.stringify keeps every field as the engine made it).
+    // The schemas generate the OpenAPI document; the engine checks the input. An embedded and a
+    // remote service must refuse bad input alike, to the message (test/remote/differential),
+    // and the engine's answer depends on look-ups between its shape checks (an unknown engine
+    // before an empty list, tag entries one by one, `missing_file_and_metadata` when no file is
+    // named), so fastify's validation would answer differently. Nor do they serialize:
+    // JSON.stringify keeps every field as the engine made it.
     app.setValidatorCompiler(() => () => true);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.decorateRequest('service', null as never);
-
-    const documented: DocumentedRoute[] = [];
-    app.addHook('onRoute', (route) => {
-      const schema = route.schema as RouteSchema | undefined;
-      if (schema?.operationId && route.method !== 'HEAD') documented.push({ method: String(route.method), url: route.url ?? route.path, schema });
-    });
     installErrorHandling(app, ctx);
     app.addHook('onRequest', async (request) => hosts.check(request.headers.host));
 
     installContentTypes(app, ctx.limits.jsonBody);
     await app.register(multipart, { limits: { ...ctx.limits.upload, files: 1 }, throwFileSizeLimit: true });
 
-    let external: ExternalIssuer | undefined;
+    const external = options.authIssuer === undefined ? undefined : await ExternalIssuer.discover(options.authIssuer, partnerByClientId(options.engine));
+    // Before any route: the document is generated from the routes registered after it.
+    await app.register(swagger, swaggerOptions(ctx, { externalTokenUrl: external ? (external.tokenEndpoint ?? `${external.issuer}/protocol/openid-connect/token`) : undefined }));
+
     let authenticator: Authenticator;
-    if (options.authIssuer !== undefined) {
-      external = await ExternalIssuer.discover(options.authIssuer, partnerByClientId(options.engine));
+    if (external !== undefined) {
       authenticator = new Authenticator(options.engine, external);
     } else {
       const tokens = await LocalTokens.create(() => LocalTokens.issuerOf(ctx.origin), options.tokenKeys);
@@ -159,20 +158,10 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
           if (!request.routeOptions.config.public) request.service = await authenticator.serviceFor(request.headers.authorization);
         });
         addRoutes(api, ctx, [...fileRoutes, ...credentialRoutes, ...jobRoutes, ...certificateRoutes, ...engineRoutes]);
-        let cached: { origin: string; text: string } | undefined;
+        let text: string | undefined;
         api.get('/openapi.json', { schema: openapiDocument, config: { public: true } }, async (_request, reply) => {
-          if (cached?.origin !== ctx.origin) {
-            const routes = documented.filter((r) => r.schema.public !== true && !(options.environment === 'live' && r.url === `${API_PREFIX}/jobs/immediate`));
-            const document = openApiDocument(routes, {
-              origin: ctx.origin,
-              version: ctx.version,
-              environment: ctx.environment,
-              externalTokenUrl: external ? (external.tokenEndpoint ?? `${external.issuer}/protocol/openid-connect/token`) : undefined,
-              limits: ctx.limits,
-            });
-            cached = { origin: ctx.origin, text: JSON.stringify(document) };
-          }
-          return reply.type('application/json; charset=utf-8').send(cached.text);
+          text ??= JSON.stringify(app.swagger());
+          return reply.type('application/json; charset=utf-8').send(text);
         });
       },
       { prefix: API_PREFIX },

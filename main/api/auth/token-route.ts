@@ -5,10 +5,14 @@
  * Proofdesk's `--auth-issuer`) can check our tokens.
  */
 import { createHash } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../../common/errors.js';
+import { ref } from '../../../common/schemas/primitives.js';
+import { TokenSchema } from '../../../common/schemas/resources.js';
 import { REALM, type Engine } from '../../engine/index.js';
 import type { ApiContext } from '../context.js';
+import { route } from '../schemas/common.js';
 import { LocalTokens, TOKEN_ALGORITHM } from './local-tokens.js';
 import { UnauthorizedError } from './unauthorized.js';
 
@@ -18,6 +22,18 @@ const CERTS_PATH = `${REALM_PATH}/protocol/openid-connect/certs`;
 const DISCOVERY_PATH = `${REALM_PATH}/.well-known/openid-configuration`;
 
 const FORM_LIMIT_BYTES = 16 * 1024;
+
+const tokenSchema = route({
+  operationId: 'getToken',
+  summary: 'Get an access token (OAuth 2.0 client credentials)',
+  description: 'HTTP Basic client authentication is accepted instead of the client_id and client_secret fields.',
+  tags: ['Service'],
+  public: true,
+  consumes: ['application/x-www-form-urlencoded'],
+  body: Type.Object({ grant_type: Type.Literal('client_credentials'), client_id: Type.Optional(Type.String()), client_secret: Type.Optional(Type.String()) }),
+  response: { 200: Type.Unsafe({ ...ref(TokenSchema), description: 'The token (not wrapped in the envelope)' }) },
+  errors: ['invalid_value', 'unauthorized'],
+});
 /** A client that just proved its secret is not asked to pay for scrypt again for a while. */
 const CLIENT_CACHE_MS = 5 * 60_000;
 const CLIENT_CACHE_ENTRIES = 1_000;
@@ -82,7 +98,7 @@ export function tokenRoutes(ctx: ApiContext, tokens: LocalTokens) {
       }
     });
 
-    app.post(TOKEN_PATH, { config: { body: 'form' } }, async (request, reply) => {
+    app.post(TOKEN_PATH, { schema: tokenSchema, config: { body: 'form' } }, async (request, reply) => {
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const form = request.body as Record<string, string> | undefined;
       if (form === undefined) {

@@ -1,4 +1,5 @@
 /** Certificates (list, proof file download, revoke) and verification (by uid, credential, proof file, original file). */
+import { ServiceError } from '../../../common/errors.js';
 import * as C from '../schemas/certificates.js';
 import { withForm } from '../multipart.js';
 import type { ApiRoute } from './route.js';
@@ -15,7 +16,11 @@ export const certificateRoutes: ApiRoute[] = [
     url: '/certificates/:uid/download',
     schema: C.downloadCertificate,
     status: 200,
-    handle: (request) => request.service.downloadCertificate(request.params.uid!),
+    handle: (request) => {
+      const format = request.query.format;
+      if (format !== undefined && format !== '' && format !== 'proof') throw new ServiceError('invalid_value', 'format must be proof');
+      return request.service.downloadCertificate(request.params.uid!);
+    },
     // The spec's "text file with the certificate JSON": the proof file itself, byte for byte.
     reply: (reply, proof, request) =>
       reply

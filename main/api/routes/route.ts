@@ -1,5 +1,5 @@
 /**
- * How an endpoint is declared: method, path under /api, its schema (documentation and OpenAPI),
+ * How an endpoint is declared: method, path under /api, its schema (validation and OpenAPI),
  * how it reads its body, its success status, and a handler that maps the request onto the
  * calling Partner's IssuingService and returns the result for the envelope.
  */
@@ -31,7 +31,8 @@ const PAGINATION = new Set(['sort_by', 'order', 'per_page', 'page']);
 /**
  * Refuses a query parameter given more than once, except the tag filters (lists by nature):
  * every other parameter holds one value, and a list where the service expects text must not
- * reach it.
+ * reach it. The route's schema refuses it for the parameters it declares; this covers the
+ * ones it does not (they are ignored, but not as lists).
  */
 function checkQuery(query: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(query)) {

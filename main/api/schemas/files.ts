@@ -1,38 +1,35 @@
 /** Route schemas of the Files endpoints. */
-import { ref } from './components.js';
-import { envelope, form, paginationParams, pathParams, query, type RouteSchema } from './common.js';
+import { ref } from '../../../common/schemas/primitives.js';
+import { FileQuerySchema, IgnoreDuplicatedField } from '../../../common/schemas/requests.js';
+import { FilePageSchema, FileSchema } from '../../../common/schemas/resources.js';
+import { envelope, form, pathParams, route } from './common.js';
 
-export const uploadFile: RouteSchema = {
+export const uploadFile = route({
   operationId: 'uploadFile',
   summary: 'Upload a file',
   description:
     'Streams the file to disk while hashing it (SHA-256). No issuing is triggered. A file not used by a credential within one hour is deleted. ' +
     'Send `ignore_duplicated` before the file part to let the file stream straight into the store.',
   tags: ['Files'],
-  consumes: 'multipart/form-data',
-  body: form(
-    { ignore_duplicated: { type: 'string', enum: ['true', 'false'], default: 'false', description: 'true: answer the existing record instead of file_already_exists' } },
-    ['file'],
-    'The file',
-  ),
-  response: { 201: envelope(ref('File'), 'The uploaded file') },
+  form: form({ ignore_duplicated: IgnoreDuplicatedField }, ['file'], 'The file'),
+  response: { 201: envelope(ref(FileSchema), 'The uploaded file') },
   errors: ['no_file_on_payload', 'invalid_value', 'file_already_exists', 'payload_too_large'],
-};
+});
 
-export const listFiles: RouteSchema = {
+export const listFiles = route({
   operationId: 'listFiles',
   summary: 'List uploaded files',
   tags: ['Files'],
-  querystring: query({ file_hash: { type: 'string', description: 'Only the file with this hash' }, ...paginationParams(['uploaded'], 'uploaded') }),
-  response: { 200: envelope(ref('FilePage'), 'A page of files') },
+  querystring: FileQuerySchema,
+  response: { 200: envelope(ref(FilePageSchema), 'A page of files') },
   errors: ['wrong_pagination_argument', 'invalid_value'],
-};
+});
 
-export const getFile: RouteSchema = {
+export const getFile = route({
   operationId: 'getFile',
   summary: 'Get an uploaded file',
   tags: ['Files'],
   params: pathParams({ file_hash: 'SHA-256 of the file, lowercase hex' }),
-  response: { 200: envelope(ref('File'), 'The file') },
+  response: { 200: envelope(ref(FileSchema), 'The file') },
   errors: ['missing_file'],
-};
+});

@@ -1,77 +1,77 @@
 /** Route schemas of the Jobs endpoints. */
-import { JOB_STATUSES } from '../../../common/wire-types.js';
-import { ref } from './components.js';
-import { TAG_FILTERS, tagWriteRoutes, dateFilter, envelope, paginationParams, pathParams, query, type RouteSchema } from './common.js';
+import { ref } from '../../../common/schemas/primitives.js';
+import { IssueNowBodySchema, JobCertificatesQuerySchema, JobCredentialsQuerySchema, JobQuerySchema, JobTagsBodySchema } from '../../../common/schemas/requests.js';
+import { CertificatePageSchema, CredentialPageSchema, JobPageSchema, JobSchema } from '../../../common/schemas/resources.js';
+import { NO_CONTENT, envelope, pathParams, route } from './common.js';
+import { TAG_WRITE_ERRORS } from './credentials.js';
 
 const JOBS = ['Jobs'];
 
-const JOB_SORT = ['status', 'chain', 'created_date', 'start_date', 'issued_date', 'ready_date', 'failed_date'];
-
-export const listJobs: RouteSchema = {
+export const listJobs = route({
   operationId: 'listJobs',
   summary: 'List jobs',
   tags: JOBS,
-  querystring: query({
-    uid: { type: 'string', format: 'uuid', description: 'Jobs that contain this credential' },
-    status: { type: 'string', enum: [...JOB_STATUSES] },
-    start_date_from: dateFilter('Started at or after'),
-    start_date_until: dateFilter('Started up to'),
-    issued_date_from: dateFilter('Issued at or after'),
-    issued_date_until: dateFilter('Issued up to'),
-    created_date_from: dateFilter('Created at or after'),
-    created_date_until: dateFilter('Created up to'),
-    ...TAG_FILTERS,
-    ...paginationParams(JOB_SORT, 'created_date'),
-  }),
-  response: { 200: envelope(ref('JobPage'), 'A page of jobs') },
+  querystring: JobQuerySchema,
+  response: { 200: envelope(ref(JobPageSchema), 'A page of jobs') },
   errors: ['wrong_pagination_argument', 'invalid_value'],
-};
+});
 
-export const getJob: RouteSchema = {
+export const getJob = route({
   operationId: 'getJob',
   summary: 'Get a job',
   tags: JOBS,
   params: pathParams({ uid: 'The job uid' }),
-  response: { 200: envelope(ref('Job'), 'The job') },
+  response: { 200: envelope(ref(JobSchema), 'The job') },
   errors: ['missing_job'],
-};
-
-const jobTagRoutes = tagWriteRoutes({
-  noun: 'jobs',
-  uidField: 'job_uid',
-  operationIds: ['addJobTags', 'replaceJobTags'],
-  tags: JOBS,
-  missing: { add: 'missing_job', replace: 'missing_job' },
 });
-export const addJobTags = jobTagRoutes.add;
-export const replaceJobTags = jobTagRoutes.replace;
 
-export const listJobCredentials: RouteSchema = {
+export const addJobTags = route({
+  operationId: 'addJobTags',
+  summary: 'Add tags to jobs',
+  description: 'Existing tags are kept. All or nothing: one bad entry changes nothing.',
+  tags: JOBS,
+  body: JobTagsBodySchema,
+  response: { 200: NO_CONTENT },
+  errors: [...TAG_WRITE_ERRORS, 'missing_job'],
+});
+
+export const replaceJobTags = route({
+  operationId: 'replaceJobTags',
+  summary: 'Replace the tags of jobs',
+  description: 'Old tags are deleted. All or nothing.',
+  tags: JOBS,
+  body: JobTagsBodySchema,
+  response: { 200: NO_CONTENT },
+  errors: [...TAG_WRITE_ERRORS, 'missing_job'],
+});
+
+export const listJobCredentials = route({
   operationId: 'listJobCredentials',
   summary: 'List the credentials of a job',
   tags: JOBS,
   params: pathParams({ uid: 'The job uid' }),
-  querystring: query({ ...TAG_FILTERS, ...paginationParams(JOB_SORT, 'created_date') }),
-  response: { 200: envelope(ref('CredentialPage'), 'A page of credentials') },
+  querystring: JobCredentialsQuerySchema,
+  response: { 200: envelope(ref(CredentialPageSchema), 'A page of credentials') },
   errors: ['missing_job', 'wrong_pagination_argument', 'invalid_value'],
-};
+});
 
-export const listJobCertificates: RouteSchema = {
+export const listJobCertificates = route({
   operationId: 'listJobCertificates',
   summary: 'List the certificates of a job',
   tags: JOBS,
   params: pathParams({ uid: 'The job uid' }),
-  querystring: query({ ...TAG_FILTERS, ...paginationParams(['issued_date', 'chain'], 'issued_date') }),
-  response: { 200: envelope(ref('CertificatePage'), 'A page of certificates') },
+  querystring: JobCertificatesQuerySchema,
+  response: { 200: envelope(ref(CertificatePageSchema), 'A page of certificates') },
   errors: ['missing_job', 'wrong_pagination_argument', 'invalid_value'],
-};
+});
 
-export const issueJobNow: RouteSchema = {
+export const issueJobNow = route({
   operationId: 'issueJobNow',
   summary: 'Issue the scheduled job of an engine now (demo environment only)',
-  description: "Answers once the transaction is sent (the job is `started`, or `unconfirmed` when already mined). Only on a server started as demo, and only on demo engines.",
+  description:
+    'Answers once the transaction is sent (the job is `started`, or `unconfirmed` when already mined). Only on a server started as demo, and only on demo engines.',
   tags: JOBS,
-  body: { type: 'object', additionalProperties: false, required: ['engine'], properties: { engine: { type: 'string' } } },
-  response: { 201: envelope(ref('Job'), 'The job') },
+  body: IssueNowBodySchema,
+  response: { 201: envelope(ref(JobSchema), 'The job') },
   errors: ['no_json', 'missing_field', 'invalid_value', 'wrong_blockchain_engine', 'missing_job', 'empty_credential_list', 'insufficient_funds', 'try_again_later'],
-};
+});

@@ -1,22 +1,25 @@
-/** Route schemas of the endpoints outside the spec's resources: engines and this document. */
-import { ref } from './components.js';
-import { envelope, type RouteSchema } from './common.js';
+/** Route schemas of the endpoints outside the spec's resources: engines and the OpenAPI document. */
+import { Type } from '@sinclair/typebox';
+import { ref } from '../../../common/schemas/primitives.js';
+import { EngineInfoSchema } from '../../../common/schemas/resources.js';
+import { envelope, route } from './common.js';
 
-export const listEngines: RouteSchema = {
+export const listEngines = route({
   operationId: 'listEngines',
   summary: 'List the blockchain engines',
   description: '`local` (the embedded dev chain) plus the configured EVM engines.',
   tags: ['Engines'],
-  response: { 200: envelope({ type: 'array', items: ref('EngineInfo') }, 'The engines') },
+  response: { 200: envelope(Type.Array(ref(EngineInfoSchema)), 'The engines') },
   errors: [],
-};
+});
 
-export const openapiDocument: RouteSchema = {
+export const openapiDocument = route({
   operationId: 'getOpenApiDocument',
   summary: 'This OpenAPI 3.1 document',
   description: 'Served without authentication, and not wrapped in the envelope.',
   tags: ['Service'],
-  response: { 200: { type: 'object', description: 'The OpenAPI document' } },
+  response: { 200: Type.Object({}, { description: 'The OpenAPI document' }) },
   errors: [],
   public: true,
-};
+  hide: true,
+});
