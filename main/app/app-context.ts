@@ -4,6 +4,7 @@
  * browser bridge share it. The active Partner can change (the status bar's switcher): handlers
  * ask for the service on every call, never keep one.
  */
+import type { CommandId } from '../../common/commands.js';
 import { ServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { TaskRunner } from '../../common/tasks.js';
@@ -49,6 +50,8 @@ export interface AppContext {
   readonly chooseFolder: ((title: string) => Promise<string | null>) | null;
   /** The OS save / open file dialogs, where there are (the Electron window); null when cancelled. */
   readonly chooseFile: ((request: FileDialogRequest) => Promise<string | null>) | null;
+  /** The native application menu, where there is one (the Electron window). */
+  readonly menu: AppMenu | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -75,6 +78,12 @@ export interface FileDialogRequest {
 
 export type KeyLockState = 'unlock' | 'create' | null;
 
+/** The native application menu of the Electron window (main/app/app-menu.ts). */
+export interface AppMenu {
+  /** Greys out every command but these (the page judges what can run now). */
+  setEnabled(enabled: readonly CommandId[]): void;
+}
+
 /** A key store that opens with a passphrase typed in the app (main/workspace/settings/unlockable-store.ts). */
 export interface KeyLock {
   lockState(): KeyLockState;
@@ -95,6 +104,8 @@ export interface AppContextOptions {
   keyLock?: KeyLock;
   /** Called once the key store is unlocked (the app starts issuing then). */
   onKeysUnlocked?: () => void;
+  /** The native application menu (the Electron window). */
+  menu?: AppMenu;
 }
 
 /**
@@ -182,6 +193,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     chooseFolder: options.chooseFolder ?? null,
     chooseFile: options.chooseFile ?? null,
+    menu: options.menu ?? null,
     partner: () => partner,
     partners,
     service: () => service,
