@@ -4,7 +4,8 @@ import { DetailPanel } from '../detail/detail-panel.js';
 import { openDetail } from '../detail/detail-store.js';
 import { ExportDialog } from '../jobs/export-dialog.js';
 import { onAppEvent } from '../shell/app-events.js';
-import { isModifier } from '../shell/shortcuts.js';
+import { commandHint } from '../commands/command-hint.js';
+import { useCommandHandler } from '../commands/command-registry.js';
 import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
 import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js'; // H6b
 import { StagingView } from '../staging/staging-view.js';
@@ -38,24 +39,12 @@ export function RecordsView() {
   useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && refresh()), [refresh]);
   useEffect(() => onAppEvent('partner', () => refresh()), [refresh]);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (!isModifier(event) || dialog) return;
-      const key = event.key.toLowerCase();
-      if (key === 'f' && !event.shiftKey) {
-        event.preventDefault();
-        searchRef.current?.focus();
-      } else if (key === 't' && event.shiftKey && count > 0) {
-        event.preventDefault();
-        setDialog({ kind: 'tags', mode: 'add' });
-      } else if (key === 's' && event.shiftKey && count > 0) {
-        event.preventDefault();
-        setDialog({ kind: 'schedule' });
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [count, dialog]);
+  // The command table's Records commands (menu, palette, shortcuts): enabled while Records is
+  // open, the selection ones when something is selected (common/commands.ts judges).
+  useCommandHandler('edit.find', () => searchRef.current?.focus());
+  useCommandHandler('edit.addTags', () => setDialog({ kind: 'tags', mode: 'add' }));
+  useCommandHandler('edit.schedule', () => setDialog({ kind: 'schedule' }));
+  useCommandHandler('edit.selectAllMatching', () => setSelection(selectAll(useRecordsStore.getState().selection)));
 
   const none = count === 0;
 
@@ -76,11 +65,11 @@ export function RecordsView() {
           <span role="status" data-testid="selected-count">
             {none ? 'Nothing selected' : `${credentials(count)} selected`}
           </span>
-          <button type="button" onClick={() => setSelection(selectAll(selection))} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
+          <button type="button" {...commandHint('edit.selectAllMatching')} onClick={() => setSelection(selectAll(selection))} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
             Select all matching
           </button>
           <span className="spacer" />
-          <button type="button" disabled={none} aria-keyshortcuts="Control+Shift+T" onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
+          <button type="button" disabled={none} {...commandHint('edit.addTags')} onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
             Add tags
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })}>
@@ -89,7 +78,7 @@ export function RecordsView() {
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })}>
             Remove tag
           </button>
-          <button type="button" disabled={none} aria-keyshortcuts="Control+Shift+S" onClick={() => setDialog({ kind: 'schedule' })}>
+          <button type="button" disabled={none} {...commandHint('edit.schedule')} onClick={() => setDialog({ kind: 'schedule' })}>
             Schedule
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'unschedule' })}>

@@ -1,0 +1,208 @@
+/**
+ * The command table end to end in Chromium through the web bridge, on a real engine: every
+ * command reachable from the application menu's template, the command palette, the browser's
+ * `Menu` button and its shortcut; the palette and the menu by keyboard alone; screenshots in
+ * both themes (build/screenshots/commands-*.png) and axe-core with each open.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS, commandsFor, shortcutLabel, type CommandSpec } from '../../common/commands.js';
+import { buildMenuTemplate, menuItems } from '../../main/app/app-menu.js';
+import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+
+let buildDir: string;
+let browser: Browser;
+let workspace: Workspace;
+
+beforeAll(async () => {
+  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-commands-build-'));
+  const rendererDir = buildRenderer(buildDir);
+  browser = await launchChromium();
+  workspace = await openWorkspace(rendererDir);
+  await seedCredentials(workspace, 5, (i) => ({ title: `Certificate of ${['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara'][i]}`, metadata: { n: i }, tags: ['class-2026'] }));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workspace?.close();
+  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+});
+
+const grid = (page: Page) => page.getByRole('grid', { name: 'Credentials' });
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).first().textContent();
+const BROWSER_COMMANDS = commandsFor('browser');
+/** The shortcuts the page itself dispatches (the platform's own: clipboard, undo, are the browser's). */
+const DISPATCHED = BROWSER_COMMANDS.filter((c) => c.accelerator && !c.role);
+
+async function open(): Promise<Page> {
+  const { page } = await openPage(browser, workspace);
+  await expect.poll(() => grid(page).getByRole('row').filter({ hasText: 'Certificate of Ada' }).count()).toBe(1);
+  return page;
+}
+
+/** What a command's shortcut visibly does in the window, checked after pressing it. */
+const SHORTCUT_EFFECTS: Record<string, (page: Page) => Promise<void>> = {
+  'view.records': async (page) => expect.poll(() => heading(page)).toBe('Records'),
+  'view.jobs': async (page) => expect.poll(() => heading(page)).toBe('Jobs'),
+  'view.verify': async (page) => expect.poll(() => heading(page)).toBe('Verify'),
+  'view.watch': async (page) => expect.poll(() => heading(page)).toBe('Watch folders'),
+  'view.settings': async (page) => expect.poll(() => heading(page)).toBe('Settings'),
+  'edit.find': async (page) => expect.poll(() => page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Search records'),
+  'edit.selectAllMatching': async (page) => expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('5 credentials selected'),
+  'edit.addTags': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Add tags' }).count()).toBe(1),
+  'edit.schedule': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Schedule' }).count()).toBe(1),
+  'view.palette': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Command palette' }).count()).toBe(1),
+  'help.shortcuts': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(1),
+};
+/** Shortcuts that open the browser's file chooser. */
+const FILE_CHOOSERS = new Set(['file.addFiles', 'file.addFolder', 'file.importCsv']);
+
+/** Playwright's spelling of a command's shortcut (Ctrl on Linux, where the tests run). */
+function keysOf(command: CommandSpec): string {
+  return command.accelerator!.replace('CmdOrCtrl', 'Control').replace('+=', '+Equal');
+}
+
+describe('commands', () => {
+  it('reaches every command of the table three ways: the application menu, the palette and its shortcut', async () => {
+    // 1. The Electron menu template holds every command, with its shortcut.
+    const template = buildMenuTemplate({ mac: false, send: () => undefined, setTheme: () => undefined });
+    const items = menuItems(template).filter((i) => i.id);
+    for (const command of COMMANDS as readonly CommandSpec[]) {
+      expect(items.find((i) => i.id === command.id), command.id).toMatchObject({ label: command.title, ...(command.accelerator ? { accelerator: command.accelerator } : {}) });
+    }
+
+    // 2. The palette lists every command the browser window offers, by name, with its shortcut.
+    const page = await open();
+    await grid(page).focus();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    const options = palette.getByRole('option');
+    await expect.poll(() => options.count()).toBe(BROWSER_COMMANDS.length - 1); // all but the palette itself
+    const texts = await options.allTextContents();
+    for (const command of BROWSER_COMMANDS.filter((c) => c.id !== 'view.palette')) {
+      const line = texts.find((t) => t.startsWith(command.title.replace(/…$/, '')));
+      expect(line, command.id).toBeDefined();
+      if (command.accelerator) expect(line, command.id).toContain(shortcutLabel(command.accelerator, false));
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => palette.count()).toBe(0);
+
+    // 3. Every shortcut the page dispatches does what its command does.
+    expect(DISPATCHED.map((c) => c.id).sort()).toEqual([...Object.keys(SHORTCUT_EFFECTS), ...FILE_CHOOSERS, 'file.exportList'].sort());
+    for (const command of DISPATCHED) {
+      await page.keyboard.press('Control+1');
+      await expect.poll(() => heading(page)).toBe('Records');
+      if (command.id === 'edit.addTags' || command.id === 'edit.schedule') {
+        await grid(page).getByRole('row').filter({ hasText: 'Certificate of Ada' }).click();
+      } else {
+        await grid(page).focus();
+      }
+      if (command.id === 'file.exportList') {
+        // Nothing to export in Records yet: the key stays the browser's, and the menu greys it out.
+        continue;
+      }
+      if (FILE_CHOOSERS.has(command.id)) {
+        const chooser = page.waitForEvent('filechooser');
+        await page.keyboard.press(keysOf(command));
+        expect((await chooser).isMultiple(), command.id).toBe(command.id === 'file.addFiles');
+        continue;
+      }
+      await page.keyboard.press(keysOf(command));
+      await SHORTCUT_EFFECTS[command.id]!(page);
+      await page.keyboard.press('Escape'); // closes what opened (a dialog), or clears the selection
+      await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
+    }
+  });
+
+  it('opens a section, and a recent record, from the palette by keyboard alone', async () => {
+    const page = await open();
+    // A record opened once is offered by its title.
+    await grid(page).getByRole('row').filter({ hasText: 'Certificate of Grace' }).dblclick();
+    await expect.poll(() => page.getByRole('complementary', { name: 'Credential detail' }).textContent()).toContain('Certificate of Grace');
+    await grid(page).focus();
+    await page.keyboard.press('Control+k');
+    const combobox = page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox');
+    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("role")')).toBe('combobox');
+    await page.keyboard.type('Verify');
+    await screenshot(page, 'commands', 'palette-light');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'commands', 'palette-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Verify');
+
+    await page.keyboard.press('Control+k');
+    await combobox.fill('grace');
+    const record = page.getByRole('option', { name: /Certificate of Grace/ });
+    await expect.poll(() => record.count()).toBe(1);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    expect(await record.getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Records');
+
+    // Nothing matches: said so, and Enter does nothing.
+    await page.keyboard.press('Control+k');
+    await combobox.fill('no such thing');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Command palette' }).textContent()).toContain('No command or recent record matches');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Command palette' }).count()).toBe(0);
+  });
+
+  it("offers every command in the browser's Menu button, with shortcuts, greyed out where it cannot run, by mouse and keyboard", async () => {
+    const page = await open();
+    const button = page.getByRole('button', { name: 'Menu', exact: true });
+    await button.click();
+    const menu = page.getByRole('menu', { name: 'Menu' });
+    await expect.poll(() => menu.getByRole('menuitem').count()).toBe(BROWSER_COMMANDS.length);
+    for (const group of ['File', 'Edit', 'View', 'Help']) expect(await menu.getByRole('group', { name: group }).count()).toBe(1);
+    expect(await menu.getByRole('menuitem', { name: 'Add tags…' }).getAttribute('aria-disabled')).toBe('true');
+    expect(await menu.getByRole('menuitem', { name: 'Add tags…' }).getAttribute('aria-keyshortcuts')).toBe('Control+Shift+T');
+    expect(await menu.getByRole('menuitem', { name: 'Add tags…' }).textContent()).toContain('Ctrl+Shift+T');
+    // The first item has the focus; arrows move it.
+    expect(await page.evaluate('document.activeElement?.textContent')).toContain('Add files');
+    await screenshot(page, 'commands', 'menu-light');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'commands', 'menu-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Menu');
+
+    // By keyboard: open, type-ahead to Jobs, Enter.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => menu.count()).toBe(1);
+    await page.keyboard.press('j');
+    expect(await page.evaluate('document.activeElement?.textContent')).toContain('Jobs');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Jobs');
+    expect(await menu.count()).toBe(0);
+
+    // By mouse, acting on the selection: Add tags after selecting a row.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Records', exact: true }).click();
+    await grid(page).getByRole('row').filter({ hasText: 'Certificate of Alan' }).click();
+    await button.click();
+    await menu.getByRole('menuitem', { name: 'Add tags…' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Add tags' }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+
+    // A click outside closes the menu.
+    await button.click();
+    await expect.poll(() => menu.count()).toBe(1);
+    await page.mouse.click(900, 500);
+    await expect.poll(() => menu.count()).toBe(0);
+  });
+
+  it('shows the shortcuts in tooltips', async () => {
+    const page = await open();
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    expect(await sections.getByRole('button', { name: 'Jobs', exact: true }).getAttribute('title')).toBe('Jobs (Ctrl+2)');
+    expect(await page.getByRole('button', { name: 'Add tags', exact: true }).getAttribute('title')).toBe('Add tags (Ctrl+Shift+T)');
+    expect(await page.getByRole('searchbox', { name: 'Search records' }).getAttribute('aria-keyshortcuts')).toBe('Control+F');
+  });
+});
