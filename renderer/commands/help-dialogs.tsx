@@ -2,6 +2,7 @@ import { COMMAND_SECTION_TITLES, shortcutLabel } from '../../common/commands.js'
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { IS_MAC, windowCommands } from './command-registry.js';
+import { copyText } from './copy-text.js';
 
 /** Help › Keyboard shortcuts: every command that has one, from the command table. */
 export function ShortcutsDialog({ onClose }: { onClose(): void }) {
@@ -70,26 +71,6 @@ export function diagnosticsText(): string {
 }
 
 /** Copies the diagnostics and says so. */
-export async function copyDiagnostics(): Promise<void> {
-  const text = diagnosticsText();
-  const { toast } = useShellStore.getState();
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // The Electron window grants the page no clipboard permission: copy the old way.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    const copied = document.execCommand('copy');
-    area.remove();
-    if (!copied) {
-      toast('error', 'The diagnostics could not be copied: the clipboard refused them.');
-      return;
-    }
-  }
-  toast('success', 'Diagnostics copied to the clipboard.');
+export function copyDiagnostics(): Promise<void> {
+  return copyText(diagnosticsText(), 'The diagnostics');
 }

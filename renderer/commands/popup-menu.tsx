@@ -121,7 +121,7 @@ export function PopupMenu({
   };
 
   return createPortal(
-    <div ref={ref} role="menu" aria-label={label} className="popup-menu" style={{ left: position.x, top: position.y }} onKeyDown={onKeyDown}>
+    <div ref={ref} role="menu" aria-label={label} className="popup-menu" style={{ left: position.x, top: position.y }} onKeyDown={onKeyDown} onContextMenu={(e) => e.preventDefault()}>
       {groups.map((group, g) =>
         group.entries.length === 0 ? null : (
           <div key={group.label ?? g} role="group" aria-label={group.label} className="popup-menu-group">

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { RecordSortField } from '../../common/records.js';
+import type { RecordRow, RecordSortField } from '../../common/records.js';
 import { DetailPanel } from '../detail/detail-panel.js';
 import { openDetail } from '../detail/detail-store.js';
 import { ExportDialog } from '../jobs/export-dialog.js';
@@ -9,7 +9,9 @@ import { useCommandHandler } from '../commands/command-registry.js';
 import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
 import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js'; // H6b
 import { StagingView } from '../staging/staging-view.js';
-import { DataTable, type TableSort } from '../table/data-table.js';
+import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
+import { useRowMenu } from '../commands/row-menu.js';
+import { recordMenu } from './record-menu.js';
 import { selectAll } from '../table/selection.js';
 import { credentials } from './count-text.js';
 import { recordColumns } from './record-columns.js';
@@ -47,6 +49,14 @@ export function RecordsView() {
   useCommandHandler('edit.selectAllMatching', () => setSelection(selectAll(useRecordsStore.getState().selection)));
 
   const none = count === 0;
+  const rowMenu = useRowMenu<RecordRow>('Credential', (row) =>
+    recordMenu(row, {
+      tags: (mode) => setDialog({ kind: 'tags', mode }),
+      schedule: () => setDialog({ kind: 'schedule' }),
+      unschedule: () => setDialog({ kind: 'unschedule' }),
+      exportProofs: () => setDialog({ kind: 'export' }),
+    }),
+  );
 
   return (
     <div className="records-layout">
@@ -94,7 +104,8 @@ export function RecordsView() {
           </div>
         )}
         <StagingView />
-        <RecordsTable />
+        <RecordsTable onRowMenu={rowMenu.open} />
+        {rowMenu.menu}
         <DropZone />
       </section>
       <DetailPanel />
@@ -114,7 +125,7 @@ export function RecordsView() {
 }
 
 /** The `Credentials` table alone: rows arriving from main re-render it, not the toolbars. */
-function RecordsTable() {
+function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onRowMenu'] }) {
   const total = useRecordsStore((s) => s.total);
   const engines = useRecordsStore((s) => s.engines);
   const sort = useRecordsStore((s) => s.sort);
@@ -135,6 +146,7 @@ function RecordsTable() {
       selection={selection}
       onSelectionChange={setSelection}
       onOpen={(_index, row) => openDetail(row.uid)}
+      onRowMenu={onRowMenu}
       sort={tableSort}
       onSortChange={(s) => setSort({ by: s.id as RecordSortField, order: s.desc ? 'desc' : 'asc' })}
       emptyText={status === 'loading' ? 'Loading…' : 'No credential matches. Drop files on the window, or change the filter.'}

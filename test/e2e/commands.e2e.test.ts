@@ -205,4 +205,83 @@ describe('commands', () => {
     expect(await page.getByRole('button', { name: 'Add tags', exact: true }).getAttribute('title')).toBe('Add tags (Ctrl+Shift+T)');
     expect(await page.getByRole('searchbox', { name: 'Search records' }).getAttribute('aria-keyshortcuts')).toBe('Control+F');
   });
+
+  it('opens a row menu by right click: the row selected, focus in the menu, Escape back to the table, Copy uid copies', async () => {
+    const page = await open();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const row = grid(page).getByRole('row').filter({ hasText: 'Certificate of Edsger' });
+    await row.click({ button: 'right' });
+    const menu = page.getByRole('menu', { name: 'Credential' });
+    await expect.poll(() => menu.count()).toBe(1);
+    expect(await row.getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('selected-count').textContent()).toBe('1 credential selected');
+    const items = await menu.getByRole('menuitem').allTextContents();
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    expect(items).toEqual(expect.arrayContaining(['Open', 'Copy uid', 'Add tags…Ctrl+Shift+T', 'Schedule…Ctrl+Shift+S', 'Export proofs…']));
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Open');
+    await screenshot(page, 'commands', 'row-menu-light');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'commands', 'row-menu-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Credentials');
+
+    await row.click({ button: 'right' });
+    await menu.getByRole('menuitem', { name: 'Copy uid' }).click();
+    await expect.poll(() => menu.count()).toBe(0);
+    const [edsger] = (await workspace.engine.serviceFor(workspace.partner.id).listCredentials({ per_page: 100 })).items.filter((c) => c.title === 'Certificate of Edsger');
+    await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(edsger!.uid);
+    await expect.poll(() => page.locator('.toasts').textContent()).toContain('The uid copied');
+  });
+
+  it('opens the focused row menu from the keyboard (Shift+F10, the context-menu key) and acts on the selection', async () => {
+    const page = await open();
+    await grid(page).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+F10');
+    const menu = page.getByRole('menu', { name: 'Credential' });
+    await expect.poll(() => menu.count()).toBe(1);
+    await page.keyboard.press('ArrowDown'); // Copy uid
+    await page.keyboard.press('ArrowDown'); // Add tags…
+    expect(await page.evaluate('document.activeElement?.textContent')).toContain('Add tags');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Add tags' });
+    await expect.poll(() => dialog.count()).toBe(1);
+    await dialog.getByRole('textbox', { name: 'Tags' }).fill('from-menu');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    const service = workspace.engine.serviceFor(workspace.partner.id);
+    await expect.poll(async () => (await service.listCredentials({ and_tags: 'from-menu', per_page: 10 })).items.map((c) => c.title)).toEqual(['Certificate of Alan']);
+
+    // The context-menu key does the same; type-ahead and Escape.
+    await grid(page).focus();
+    await page.keyboard.press('ContextMenu');
+    await expect.poll(() => menu.count()).toBe(1);
+    await page.keyboard.press('s');
+    expect(await page.evaluate('document.activeElement?.textContent')).toContain('Schedule');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+  });
+
+  it('offers a job menu in Jobs by right click', async () => {
+    const service = workspace.engine.serviceFor(workspace.partner.id);
+    const [barbara] = (await service.listCredentials({ per_page: 100 })).items.filter((c) => c.title === 'Certificate of Barbara');
+    const job = await service.scheduleCredentials({ engine: 'local', credentials: [barbara!.uid] });
+    const page = await open();
+    await page.keyboard.press('Control+2');
+    const jobs = page.getByRole('grid', { name: 'Jobs' });
+    const row = jobs.getByRole('row').filter({ hasText: 'scheduled' });
+    await expect.poll(() => row.count()).toBe(1);
+    await row.click({ button: 'right' });
+    const menu = page.getByRole('menu', { name: 'Job' });
+    await expect.poll(() => menu.count()).toBe(1);
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Open', 'Copy job uid', 'Issue now', 'Export proofs…']);
+    expect(await menu.getByRole('menuitem', { name: 'Export proofs…' }).getAttribute('aria-disabled')).toBe('true');
+    await screenshot(page, 'commands', 'job-menu');
+    await menu.getByRole('menuitem', { name: 'Open' }).click();
+    await expect.poll(() => page.getByRole('complementary', { name: 'Job detail' }).textContent()).toContain(job.uid.slice(-8));
+  });
 });
+
