@@ -121,7 +121,10 @@ export function PopupMenu({
   };
 
   return createPortal(
-    <div ref={ref} role="menu" aria-label={label} className="popup-menu" style={{ left: position.x, top: position.y }} onKeyDown={onKeyDown} onContextMenu={(e) => e.preventDefault()}>
+    <div ref={ref} role="menu" aria-label={label} className="popup-menu" style={{ left: position.x, top: position.y }} onKeyDown={onKeyDown} onContextMenu={(e) => {
+        e.preventDefault();
+        e.stopPropagation();
+      }}>
       {groups.map((group, g) =>
         group.entries.length === 0 ? null : (
           <div key={group.label ?? g} role="group" aria-label={group.label} className="popup-menu-group">

@@ -4,13 +4,14 @@
  * `Menu` button and its shortcut; the palette and the menu by keyboard alone; screenshots in
  * both themes (build/screenshots/commands-*.png) and axe-core with each open.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, commandsFor, shortcutLabel, type CommandSpec } from '../../common/commands.js';
 import { buildMenuTemplate, menuItems } from '../../main/app/app-menu.js';
+import { stopWatchFolders } from '../../main/app/handlers/watch-folders.js';
 import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
 let buildDir: string;
@@ -27,6 +28,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  await stopWatchFolders();
   await workspace?.close();
   if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
@@ -283,5 +285,35 @@ describe('commands', () => {
     await menu.getByRole('menuitem', { name: 'Open' }).click();
     await expect.poll(() => page.getByRole('complementary', { name: 'Job detail' }).textContent()).toContain(job.uid.slice(-8));
   });
-});
 
+  it('offers a watch folder menu by right click and from the keyboard inside its card', async () => {
+    const inbox = join(workspace.workDir, 'inbox');
+    mkdirSync(inbox);
+    const page = await open();
+    await page.keyboard.press('Control+4');
+    await page.getByRole('button', { name: 'Add watch folder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add watch folder' });
+    await dialog.getByRole('textbox', { name: 'Folder to watch' }).fill(inbox);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    const card = page.getByRole('article').filter({ hasText: inbox });
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('watching');
+
+    await card.getByRole('heading').click({ button: 'right' });
+    const menu = page.getByRole('menu', { name: 'Watch folder' });
+    await expect.poll(() => menu.count()).toBe(1);
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Pause', 'Failed files', 'Open output folder', 'Copy folder path', 'Copy output folder path', 'Remove…']);
+    await screenshot(page, 'commands', 'watch-folder-menu');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await menu.getByRole('menuitem', { name: 'Pause' }).click();
+    await expect.poll(() => card.textContent()).toContain('paused');
+
+    const failed = card.getByRole('button', { name: 'Failed files' });
+    await failed.focus();
+    await page.keyboard.press('Shift+F10');
+    await expect.poll(() => menu.count()).toBe(1);
+    expect(await menu.getByRole('menuitem').first().textContent()).toBe('Resume');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Failed files');
+  });
+});
