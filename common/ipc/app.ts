@@ -6,7 +6,7 @@ import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
 import type { ChainState, TaskInfo } from '../tasks.js';
 import { COMMAND_IDS, isCommandId, type CommandId } from '../commands.js';
 import { ServiceError } from '../errors.js';
-import { expectArgCount, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
+import { expectArgCount, expectObject, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
 
 /** What the home screen shows: who is issuing, and how much the engine holds. */
 export interface Overview {
@@ -61,6 +61,18 @@ export interface AppIpc {
   'tasks:cancel': { args: [taskId: string]; result: TaskInfo };
   /** Which commands can run now (the page judges): the native menu greys out the others. */
   'app:commandsEnabled': { args: [enabled: CommandId[]]; result: void };
+  /**
+   * Shows an OS notification (the page decides when: background work ended while the window
+   * was in the background). False where main has no OS notifier (the browser bridge: the
+   * page uses the browser's Notification API there).
+   */
+  'app:notify': { args: [notification: AppNotification]; result: { shown: boolean } };
+}
+
+/** An OS notification: a short title and one sentence. */
+export interface AppNotification {
+  title: string;
+  body: string;
 }
 
 export const APP_IPC: IpcValidators<AppIpc> = {
@@ -86,5 +98,10 @@ export const APP_IPC: IpcValidators<AppIpc> = {
       return v;
     });
     return [ids as CommandId[]];
+  },
+  'app:notify': (args) => {
+    expectArgCount('app:notify', args, 1);
+    const notification = expectObject(args[0], 'notification');
+    return [{ title: expectString(notification['title'], 'title', 120), body: expectString(notification['body'], 'body', 500) }];
   },
 };

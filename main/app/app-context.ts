@@ -5,6 +5,7 @@
  * ask for the service on every call, never keep one.
  */
 import type { CommandId } from '../../common/commands.js';
+import type { AppNotification } from '../../common/ipc/app.js';
 import { ServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { TaskRunner } from '../../common/tasks.js';
@@ -52,6 +53,8 @@ export interface AppContext {
   readonly chooseFile: ((request: FileDialogRequest) => Promise<string | null>) | null;
   /** The native application menu, where there is one (the Electron window). */
   readonly menu: AppMenu | null;
+  /** The OS notifier, where main has one (the Electron window). */
+  readonly notify: ((notification: AppNotification) => void) | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -106,6 +109,8 @@ export interface AppContextOptions {
   onKeysUnlocked?: () => void;
   /** The native application menu (the Electron window). */
   menu?: AppMenu;
+  /** Shows an OS notification (Electron's Notification). */
+  notify?: (notification: AppNotification) => void;
 }
 
 /**
@@ -194,6 +199,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     chooseFolder: options.chooseFolder ?? null,
     chooseFile: options.chooseFile ?? null,
     menu: options.menu ?? null,
+    notify: options.notify ?? null,
     partner: () => partner,
     partners,
     service: () => service,

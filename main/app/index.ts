@@ -2,7 +2,7 @@
  * Electron bootstrap: one locked-down window, the embedded engine, the IPC handlers.
  * Everything the window can ask for goes through the IPC contract (common/ipc-contract.ts).
  */
-import { app, BrowserWindow, dialog, Menu, nativeTheme, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, Menu, nativeTheme, Notification, protocol, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL as PACKAGED_APP_URL, serveAppRequest } from './app-protocol.js';
 import { openAppEngine } from './open-app-engine.js';
@@ -100,6 +100,16 @@ async function main(): Promise<void> {
   const pageCommands = pageCommandIds(menuTemplate);
 
   const context = createAppContext({
+    // The page asks (app:notify) when background work ends while the window is in the background.
+    notify: ({ title, body }) => {
+      if (!Notification.isSupported()) return;
+      const notification = new Notification({ title, body });
+      notification.on('click', () => {
+        mainWindow?.show();
+        mainWindow?.focus();
+      });
+      notification.show();
+    },
     menu: {
       setEnabled: (enabled) => {
         for (const id of pageCommands) {

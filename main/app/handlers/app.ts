@@ -39,6 +39,11 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
     'app:commandsEnabled': async (enabled) => {
       ctx.menu?.setEnabled(enabled);
     },
+    'app:notify': async (notification) => {
+      if (!ctx.notify) return { shown: false };
+      ctx.notify(notification);
+      return { shown: true };
+    },
     'tasks:list': async () => ctx.tasks.list(),
     'tasks:cancel': async (taskId) => {
       ctx.tasks.cancel(taskId);
