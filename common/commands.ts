@@ -64,9 +64,10 @@ export interface CommandSpec {
   role?: CommandRole;
   /**
    * `desktop`: only in the Electron window (the browser has its own window, zoom and quit, and
-   * the bridge cannot reach them). Absent: everywhere.
+   * the bridge cannot reach them). `browser`: only in the browser bridge (asking the browser's
+   * leave to notify; the desktop app notifies through main). Absent: everywhere.
    */
-  only?: 'desktop';
+  only?: 'desktop' | 'browser';
 }
 
 /** Every command of the app, in menu order. */
@@ -101,6 +102,7 @@ export const COMMANDS = [
   { id: 'view.themeSystem', title: 'Theme: as the system', section: 'view', group: 3, when: 'always', only: 'desktop' },
   { id: 'view.themeLight', title: 'Theme: light', section: 'view', group: 3, when: 'always', only: 'desktop' },
   { id: 'view.themeDark', title: 'Theme: dark', section: 'view', group: 3, when: 'always', only: 'desktop' },
+  { id: 'view.notifications', title: 'Turn on notifications…', section: 'view', group: 3, when: 'always', only: 'browser' },
 
   { id: 'window.minimize', title: 'Minimize', section: 'window', group: 0, accelerator: 'CmdOrCtrl+M', when: 'always', role: 'minimize', only: 'desktop' },
   { id: 'window.close', title: 'Close window', section: 'window', group: 0, accelerator: 'CmdOrCtrl+W', when: 'always', role: 'close', only: 'desktop' },
@@ -124,9 +126,9 @@ export function isCommandId(value: unknown): value is CommandId {
   return typeof value === 'string' && (COMMAND_IDS as readonly string[]).includes(value);
 }
 
-/** The commands a window offers: the Electron window all of them, the browser bridge those it can carry out. */
+/** The commands a window offers: the Electron window's, or those the browser bridge can carry out. */
 export function commandsFor(where: 'desktop' | 'browser'): CommandSpec[] {
-  return COMMANDS.filter((c: CommandSpec) => where === 'desktop' || c.only !== 'desktop');
+  return COMMANDS.filter((c: CommandSpec) => c.only === undefined || c.only === where);
 }
 
 /** What enablement is judged on: the window as it is now. */

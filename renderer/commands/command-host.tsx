@@ -8,6 +8,7 @@ import { AboutDialog, ShortcutsDialog, copyDiagnostics } from './help-dialogs.js
 import { CommandPalette } from './command-palette.js';
 import { canRun, runCommand, useCommandContext, useCommandHandler, useCommandHandlers, windowCommands } from './command-registry.js';
 import { useCommandShortcuts } from './command-shortcuts.js';
+import { askForNotifications, startNotifier } from '../notifications/notifier.js';
 
 type Open = 'palette' | 'shortcuts' | 'about' | null;
 
@@ -26,9 +27,10 @@ function focusWhenShown(find: () => HTMLElement | null): void {
 }
 
 /**
- * Carries out the window-wide commands (sections, palette, help, export, key backup), runs the
- * commands the application menu sends, dispatches the shortcuts, and in the Electron window
- * tells main which commands can run so its menu greys out the others. Mounted once by the app.
+ * Carries out the window-wide commands (sections, palette, help, export, key backup,
+ * notifications), runs the commands the application menu sends, dispatches the shortcuts, in
+ * the Electron window tells main which commands can run so its menu greys out the others,
+ * starts the notifier and names the Partner in the window's title. Mounted once by the app.
  */
 export function CommandHost() {
   const [open, setOpen] = useState<Open>(null);
@@ -54,6 +56,15 @@ export function CommandHost() {
       return form?.querySelector<HTMLElement>('input[type="password"]') ?? null;
     });
   });
+
+  useCommandHandler('view.notifications', () => void askForNotifications());
+  useEffect(() => startNotifier(), []);
+
+  // The window's title names the Partner (the taskbar, the window switcher, the browser tab).
+  const partnerName = useShellStore((s) => s.status?.partner?.name ?? null);
+  useEffect(() => {
+    document.title = partnerName ? `${partnerName} — Proofdesk` : 'Proofdesk';
+  }, [partnerName]);
 
   // The application menu's clicks (Electron) arrive as `command` events.
   useEffect(() => onAppEvent('command', ({ command }) => void runCommand(command)), []);

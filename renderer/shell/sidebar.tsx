@@ -1,5 +1,6 @@
 import { commandHint } from '../commands/command-hint.js';
 import { AppMenuButton } from '../commands/app-menu-button.js';
+import { SectionBadge } from '../notifications/section-badge.js';
 import { SECTIONS, type SectionId } from './sections.js';
 
 /** The sidebar: the navigation `Sections`, one button per section (Ctrl/Cmd+1…5). */
@@ -20,6 +21,7 @@ export function Sidebar({ current, onGo }: { current: SectionId; onGo: (section:
             >
               {section.label}
             </button>
+            <SectionBadge section={section.id} />
           </li>
         ))}
       </ul>

@@ -4,7 +4,7 @@
  * `Menu` button and its shortcut; the palette and the menu by keyboard alone; screenshots in
  * both themes (build/screenshots/commands-*.png) and axe-core with each open.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -69,10 +69,12 @@ function keysOf(command: CommandSpec): string {
 
 describe('commands', () => {
   it('reaches every command of the table three ways: the application menu, the palette and its shortcut', async () => {
-    // 1. The Electron menu template holds every command, with its shortcut.
+    // 1. The Electron menu template holds every command of the desktop window, with its shortcut
+    // (the browser's own, asking leave to notify, is in the palette and the Menu button below).
     const template = buildMenuTemplate({ mac: false, send: () => undefined, setTheme: () => undefined });
     const items = menuItems(template).filter((i) => i.id);
-    for (const command of COMMANDS as readonly CommandSpec[]) {
+    expect(COMMANDS.filter((c: CommandSpec) => c.only === 'browser').map((c) => c.id)).toEqual(['view.notifications']);
+    for (const command of commandsFor('desktop')) {
       expect(items.find((i) => i.id === command.id), command.id).toMatchObject({ label: command.title, ...(command.accelerator ? { accelerator: command.accelerator } : {}) });
     }
 
@@ -316,4 +318,76 @@ describe('commands', () => {
     await expect.poll(() => menu.count()).toBe(0);
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Failed files');
   });
+
+  it("notifies through a stand-in for the browser's notifier when work ends in the background; badges; the Partner in the title", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    // Stand-ins: the browser's Notification API (recording, permission asked for once) and the
+    // window's focus (headless Chromium has no other window to lose it to).
+    await context.addInitScript(`
+      window.__notified = []; window.__asked = 0; window.__standInFocus = true;
+      class StandInNotification {
+        static permission = 'default';
+        static async requestPermission() { window.__asked++; StandInNotification.permission = 'granted'; return 'granted'; }
+        constructor(title, options) { window.__notified.push({ title, body: options && options.body }); }
+      }
+      Object.defineProperty(window, 'Notification', { value: StandInNotification, configurable: true, writable: true });
+      document.hasFocus = () => window.__standInFocus;
+    `);
+    const page = await context.newPage();
+    await page.goto(workspace.bridge.url);
+    await expect.poll(() => page.title()).toBe('Acme University — Proofdesk');
+    await expect.poll(() => workspace.context.events.size).toBeGreaterThan(0);
+    const notified = () => page.evaluate('window.__notified') as Promise<{ title: string; body: string }[]>;
+    const task = async (label: string) => {
+      const started = workspace.context.tasks.start('tags-add', label, async () => 'ok');
+      await expect.poll(() => page.locator('.toasts').textContent()).toContain(`${label}: done.`);
+      return started;
+    };
+
+    // Not asked yet: nothing is shown, even in the background.
+    await page.evaluate('window.__standInFocus = false');
+    await task('Adding tags to 3 credentials');
+    expect(await notified()).toEqual([]);
+
+    // Asked politely, on a key press: View › Turn on notifications, from the palette.
+    await page.evaluate('window.__standInFocus = true');
+    await grid(page).focus();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('notifications');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('window.__asked')).toBe(1);
+    await expect.poll(() => page.locator('.toasts').textContent()).toContain('Notifications are on');
+
+    // In the background: a task that ends is notified; in the foreground it is not.
+    await page.evaluate('window.__standInFocus = false');
+    await task('Scheduling 2 credentials');
+    await expect.poll(notified).toEqual([{ title: 'Scheduling 2 credentials', body: 'Done.' }]);
+    await page.evaluate('window.__standInFocus = true');
+    await task('Removing a tag from 2 credentials');
+    expect(await notified()).toHaveLength(1);
+
+    // A watch folder refuses a file: a badge on Watch folders until it is opened, and a notification.
+    const inbox = join(workspace.workDir, 'refusing-inbox');
+    mkdirSync(inbox);
+    await page.keyboard.press('Control+4');
+    await page.getByRole('button', { name: 'Add watch folder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add watch folder' });
+    await dialog.getByRole('textbox', { name: 'Folder to watch' }).fill(inbox);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => page.getByRole('article').filter({ hasText: inbox }).textContent(), { timeout: 20_000 }).toContain('watching');
+    await page.keyboard.press('Control+1');
+    await page.evaluate('window.__standInFocus = false');
+    writeFileSync(join(inbox, 'erin.pdf.json'), '{ not json');
+    writeFileSync(join(inbox, 'erin.pdf'), 'erin diploma');
+    await expect.poll(() => page.getByTestId('badge-watch').textContent(), { timeout: 30_000, interval: 500 }).toBe('11 refused file');
+    await expect.poll(notified).toContainEqual({ title: 'Watch folder refused files', body: `1 file in ${inbox} was refused: see Failed files.` });
+    // The section's button keeps its name; the badge beside it says what it counts.
+    expect(await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Watch folders', exact: true }).count()).toBe(1);
+    await screenshot(page, 'commands', 'badge');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.keyboard.press('Control+4');
+    await expect.poll(() => page.getByTestId('badge-watch').count()).toBe(0);
+    await context.close();
+  });
 });
+
