@@ -61,6 +61,8 @@ export interface AppIpc {
   'tasks:cancel': { args: [taskId: string]; result: TaskInfo };
   /** Which commands can run now (the page judges): the native menu greys out the others. */
   'app:commandsEnabled': { args: [enabled: CommandId[]]; result: void };
+  /** Runs a command main carries out (the platform's roles, the theme) as its menu item would. */
+  'app:runCommand': { args: [command: CommandId]; result: void };
   /**
    * Shows an OS notification (the page decides when: background work ended while the window
    * was in the background). False where main has no OS notifier (the browser bridge: the
@@ -98,6 +100,11 @@ export const APP_IPC: IpcValidators<AppIpc> = {
       return v;
     });
     return [ids as CommandId[]];
+  },
+  'app:runCommand': (args) => {
+    expectArgCount('app:runCommand', args, 1);
+    if (!isCommandId(args[0])) throw new ServiceError('invalid_value', 'command must be a command id of the command table');
+    return [args[0]];
   },
   'app:notify': (args) => {
     expectArgCount('app:notify', args, 1);

@@ -85,6 +85,8 @@ export type KeyLockState = 'unlock' | 'create' | null;
 export interface AppMenu {
   /** Greys out every command but these (the page judges what can run now). */
   setEnabled(enabled: readonly CommandId[]): void;
+  /** Runs a command's menu item as a click on it would (the palette's way to the platform's roles). */
+  run(command: CommandId): void;
 }
 
 /** A key store that opens with a passphrase typed in the app (main/workspace/settings/unlockable-store.ts). */

@@ -117,6 +117,10 @@ async function main(): Promise<void> {
           if (item) item.enabled = enabled.includes(id);
         }
       },
+      // A menu item's click runs its role on the window given (Electron's MenuItem wraps it).
+      run: (command) => {
+        if (mainWindow) appMenu.getMenuItemById(command)?.click({}, mainWindow, mainWindow.webContents);
+      },
     },
     engine,
     partner,

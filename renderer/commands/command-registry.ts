@@ -71,7 +71,7 @@ export function useCommandContext(): CommandContext {
 
 /** Whether a command can run now: the table's condition holds and something carries it out. */
 export function canRun(command: CommandSpec, ctx: CommandContext, handlers: Partial<Record<CommandId, Handler>>): boolean {
-  if (command.role) return true;
+  if (command.role || (useShellStore.getState().status?.nativeMenu && mainRuns(command))) return true;
   return handlers[command.id as CommandId] !== undefined && isCommandEnabled(command, ctx);
 }
 
@@ -90,12 +90,22 @@ const EDITING: Partial<Record<CommandId, string>> = {
   'edit.selectAll': 'selectAll',
 };
 
+/** The commands main carries out in the Electron window: the platform's roles and the theme. */
+function mainRuns(command: CommandSpec): boolean {
+  return command.role !== undefined || command.id.startsWith('view.theme');
+}
+
 /**
  * Runs a command if it can run now; false when it cannot (not enabled here, or nothing
- * carries it out). The platform's editing commands act on the focused element.
+ * carries it out). The platform's commands are main's in the Electron window (its menu item
+ * is clicked); in the browser the editing ones act on the focused element.
  */
 export function runCommand(id: CommandId, ctx: CommandContext = commandContextNow()): boolean {
   const command = commandById(id);
+  if (useShellStore.getState().status?.nativeMenu && mainRuns(command)) {
+    void window.proofdesk.appRunCommand(id).catch(() => undefined);
+    return true;
+  }
   const editing = EDITING[id];
   if (editing) {
     // execCommand is deprecated but remains the only way a page triggers the focused field's

@@ -50,14 +50,21 @@ describe('the app slice: menu enablement and notifications', () => {
     expect(shown).toEqual([]);
   });
 
-  it('passes the commands that can run to the native menu, and refuses ids not in the command table', async () => {
+  it('passes the commands that can run to the native menu (a stand-in for Electron Menu), runs its items, and refuses ids not in the command table', async () => {
     const enabled: CommandId[][] = [];
-    const handlers = createIpcHandlers(createAppContext({ engine, partner: null, menu: { setEnabled: (ids) => enabled.push([...ids]) } }));
+    const ran: CommandId[] = [];
+    const handlers = createIpcHandlers(createAppContext({ engine, partner: null, menu: { setEnabled: (ids) => enabled.push([...ids]), run: (id) => ran.push(id) } }));
     await invokeIpcHandler(handlers, 'app:commandsEnabled', [['view.jobs', 'edit.addTags']]);
     expect(enabled).toEqual([['view.jobs', 'edit.addTags']]);
     expect(await errorId(invokeIpcHandler(handlers, 'app:commandsEnabled', [['view.jobs', 'app.deleteEverything']]))).toBe('invalid_value');
     expect(await errorId(invokeIpcHandler(handlers, 'app:commandsEnabled', ['view.jobs']))).toBe('invalid_value');
     expect(enabled).toHaveLength(1);
+    await invokeIpcHandler(handlers, 'app:runCommand', ['view.zoomIn']);
+    expect(ran).toEqual(['view.zoomIn']);
+    expect(await errorId(invokeIpcHandler(handlers, 'app:runCommand', ['view.zoomSideways']))).toBe('invalid_value');
+    expect(ran).toHaveLength(1);
+    const bridge = createIpcHandlers(createAppContext({ engine, partner: null }));
+    expect(await errorId(invokeIpcHandler(bridge, 'app:runCommand', ['view.zoomIn']))).toBe('not_found');
     const status = await invokeIpcHandler(handlers, 'app:status', []);
     expect(status.nativeMenu).toBe(true);
     expect(status.version).toMatch(/^\d+\.\d+\.\d+/);

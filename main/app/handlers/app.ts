@@ -39,6 +39,10 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
     'app:commandsEnabled': async (enabled) => {
       ctx.menu?.setEnabled(enabled);
     },
+    'app:runCommand': async (command) => {
+      if (!ctx.menu) throw new ServiceError('not_found', 'This window has no application menu: the browser carries out its own window, zoom and clipboard commands.');
+      ctx.menu.run(command);
+    },
     'app:notify': async (notification) => {
       if (!ctx.notify) return { shown: false };
       ctx.notify(notification);
