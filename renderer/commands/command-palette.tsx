@@ -5,6 +5,7 @@ import { openDetail } from '../detail/detail-store.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { IS_MAC, canRun, runCommand, useCommandContext, useCommandHandlers, windowCommands } from './command-registry.js';
+import { filterOptions } from './palette-filter.js';
 import { useRecentRecords } from './recent-records.js';
 
 /** One line of the palette: a command, or a record opened lately. */
@@ -17,17 +18,6 @@ interface PaletteOption {
   context: string;
   disabled: boolean;
   run(): void;
-}
-
-/** Options whose label (or menu) holds every word of the query; label prefixes first, enabled before disabled. */
-export function filterOptions<T extends Pick<PaletteOption, 'label' | 'context' | 'disabled'>>(options: T[], query: string): T[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const matching = options.filter((o) => {
-    const text = `${o.label} ${o.context}`.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
-  const rank = (o: T) => (o.label.toLowerCase().startsWith(words[0] ?? '') ? 0 : 1) + (o.disabled ? 2 : 0);
-  return matching.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o) - rank(b.o) || a.i - b.i).map(({ o }) => o);
 }
 
 /**
