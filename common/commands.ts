@@ -85,7 +85,7 @@ export const COMMANDS = [
   { id: 'edit.copy', title: 'Copy', section: 'edit', group: 1, accelerator: 'CmdOrCtrl+C', when: 'always', role: 'copy' },
   { id: 'edit.paste', title: 'Paste', section: 'edit', group: 1, accelerator: 'CmdOrCtrl+V', when: 'always', role: 'paste' },
   { id: 'edit.selectAll', title: 'Select all', section: 'edit', group: 1, accelerator: 'CmdOrCtrl+A', when: 'always', role: 'selectAll' },
-  { id: 'edit.selectAllMatching', title: 'Select all matching', section: 'edit', group: 2, accelerator: 'CmdOrCtrl+Alt+A', when: 'records-listed' },
+  { id: 'edit.selectAllMatching', title: 'Select all matching', section: 'edit', group: 2, accelerator: 'CmdOrCtrl+Shift+A', when: 'records-listed' },
   { id: 'edit.find', title: 'Find records', section: 'edit', group: 2, accelerator: 'CmdOrCtrl+F', when: 'records' },
   { id: 'edit.addTags', title: 'Add tags…', section: 'edit', group: 3, accelerator: 'CmdOrCtrl+Shift+T', when: 'records-selected' },
   { id: 'edit.schedule', title: 'Schedule…', section: 'edit', group: 3, accelerator: 'CmdOrCtrl+Shift+S', when: 'records-selected' },
