@@ -57,7 +57,12 @@ const SHORTCUT_EFFECTS: Record<string, (page: Page) => Promise<void>> = {
   'edit.addTags': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Add tags' }).count()).toBe(1),
   'edit.schedule': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Schedule' }).count()).toBe(1),
   'view.palette': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Command palette' }).count()).toBe(1),
-  'help.shortcuts': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(1),
+  'help.shortcuts': async (page) => {
+    await expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(1);
+    expect(await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).textContent()).toContain('Ctrl+Shift+T');
+    await screenshot(page, 'commands', 'shortcuts-help');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+  },
 };
 /** Shortcuts that open the browser's file chooser. */
 const FILE_CHOOSERS = new Set(['file.addFiles', 'file.addFolder', 'file.importCsv']);
