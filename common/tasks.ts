@@ -6,6 +6,7 @@
  * then arrive as `task` events. Plain data only: every bundle (main, preload, renderer, the web
  * bridge's browser side) shares these shapes.
  */
+import type { CommandId } from './commands.js';
 import type { ErrorId } from './errors.js';
 import type { JobStatus, Partner } from './wire-types.js';
 import type { WatchFolderStatus } from './ipc/watch-folders.js'; // H11 watch folders
@@ -108,7 +109,9 @@ export type AppEvent =
   | { type: 'engine'; engine: string; chain: ChainState; detail: string | null }
   | { type: 'partner'; partner: Partner | null }
   /** H11: a watch folder's live counts or state changed (main/workspace/watch-folders). */
-  | { type: 'watch-folder'; folder: WatchFolderStatus };
+  | { type: 'watch-folder'; folder: WatchFolderStatus }
+  /** The application menu (Electron) asks the page to carry out a command of common/commands.ts. */
+  | { type: 'command'; command: CommandId };
 
 export type AppEventType = AppEvent['type'];
 

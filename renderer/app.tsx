@@ -4,8 +4,8 @@ import { FirstRunView } from './first-run/first-run-view.js'; // H10
 import { JobsView } from './jobs/jobs-view.js';
 import { RecordsView } from './records/records-view.js';
 import { SettingsView } from './settings/settings-view.js'; // H10
+import { CommandHost } from './commands/command-host.js';
 import { useShellStore } from './shell/shell-store.js';
-import { useShellShortcuts } from './shell/shortcuts.js';
 import { Sidebar } from './shell/sidebar.js';
 import { StatusBar } from './shell/status-bar.js';
 import { Toasts } from './shell/toasts.js';
@@ -18,7 +18,6 @@ export function App() {
   const go = useShellStore((s) => s.go);
   const connect = useShellStore((s) => s.connect);
   const loadStatus = useShellStore((s) => s.loadStatus);
-  useShellShortcuts(go);
 
   useEffect(() => {
     const disconnect = connect();
@@ -55,6 +54,7 @@ export function App() {
       </main>
       <StatusBar />
       <Toasts />
+      <CommandHost />
     </div>
   );
 }

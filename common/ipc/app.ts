@@ -4,7 +4,9 @@
  */
 import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
 import type { ChainState, TaskInfo } from '../tasks.js';
-import { expectArgCount, expectString, noArgs, type IpcValidators } from './slice.js';
+import { COMMAND_IDS, isCommandId, type CommandId } from '../commands.js';
+import { ServiceError } from '../errors.js';
+import { expectArgCount, expectObject, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
 
 /** What the home screen shows: who is issuing, and how much the engine holds. */
 export interface Overview {
@@ -38,6 +40,10 @@ export interface AppStatus {
   mode: 'embedded' | 'remote';
   /** True where main can show the OS folder picker (the Electron window; not the browser bridge). */
   canChooseFolder: boolean;
+  /** True where the window has the native application menu (Electron); the browser bridge shows a menu button instead. */
+  nativeMenu: boolean;
+  /** The app's version, for About and the diagnostics. */
+  version: string;
 }
 
 export interface AppIpc {
@@ -53,6 +59,22 @@ export interface AppIpc {
   'tasks:list': { args: []; result: TaskInfo[] };
   /** Asks a running task to stop; answers the task as it is now. */
   'tasks:cancel': { args: [taskId: string]; result: TaskInfo };
+  /** Which commands can run now (the page judges): the native menu greys out the others. */
+  'app:commandsEnabled': { args: [enabled: CommandId[]]; result: void };
+  /** Runs a command main carries out (the platform's roles, the theme) as its menu item would. */
+  'app:runCommand': { args: [command: CommandId]; result: void };
+  /**
+   * Shows an OS notification (the page decides when: background work ended while the window
+   * was in the background). False where main has no OS notifier (the browser bridge: the
+   * page uses the browser's Notification API there).
+   */
+  'app:notify': { args: [notification: AppNotification]; result: { shown: boolean } };
+}
+
+/** An OS notification: a short title and one sentence. */
+export interface AppNotification {
+  title: string;
+  body: string;
 }
 
 export const APP_IPC: IpcValidators<AppIpc> = {
@@ -70,5 +92,23 @@ export const APP_IPC: IpcValidators<AppIpc> = {
   'tasks:cancel': (args) => {
     expectArgCount('tasks:cancel', args, 1);
     return [expectString(args[0], 'taskId', 200)];
+  },
+  'app:commandsEnabled': (args) => {
+    expectArgCount('app:commandsEnabled', args, 1);
+    const ids = expectStringArray(args[0], 'enabled', COMMAND_IDS.length, (v, name) => {
+      if (!isCommandId(v)) throw new ServiceError('invalid_value', `${name} must be a command id of the command table`);
+      return v;
+    });
+    return [ids as CommandId[]];
+  },
+  'app:runCommand': (args) => {
+    expectArgCount('app:runCommand', args, 1);
+    if (!isCommandId(args[0])) throw new ServiceError('invalid_value', 'command must be a command id of the command table');
+    return [args[0]];
+  },
+  'app:notify': (args) => {
+    expectArgCount('app:notify', args, 1);
+    const notification = expectObject(args[0], 'notification');
+    return [{ title: expectString(notification['title'], 'title', 120), body: expectString(notification['body'], 'body', 500) }];
   },
 };

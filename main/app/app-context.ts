@@ -4,6 +4,8 @@
  * browser bridge share it. The active Partner can change (the status bar's switcher): handlers
  * ask for the service on every call, never keep one.
  */
+import type { CommandId } from '../../common/commands.js';
+import type { AppNotification } from '../../common/ipc/app.js';
 import { ServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { TaskRunner } from '../../common/tasks.js';
@@ -49,6 +51,10 @@ export interface AppContext {
   readonly chooseFolder: ((title: string) => Promise<string | null>) | null;
   /** The OS save / open file dialogs, where there are (the Electron window); null when cancelled. */
   readonly chooseFile: ((request: FileDialogRequest) => Promise<string | null>) | null;
+  /** The native application menu, where there is one (the Electron window). */
+  readonly menu: AppMenu | null;
+  /** The OS notifier, where main has one (the Electron window). */
+  readonly notify: ((notification: AppNotification) => void) | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -75,6 +81,14 @@ export interface FileDialogRequest {
 
 export type KeyLockState = 'unlock' | 'create' | null;
 
+/** The native application menu of the Electron window (main/app/app-menu.ts). */
+export interface AppMenu {
+  /** Greys out every command but these (the page judges what can run now). */
+  setEnabled(enabled: readonly CommandId[]): void;
+  /** Runs a command's menu item as a click on it would (the palette's way to the platform's roles). */
+  run(command: CommandId): void;
+}
+
 /** A key store that opens with a passphrase typed in the app (main/workspace/settings/unlockable-store.ts). */
 export interface KeyLock {
   lockState(): KeyLockState;
@@ -95,6 +109,10 @@ export interface AppContextOptions {
   keyLock?: KeyLock;
   /** Called once the key store is unlocked (the app starts issuing then). */
   onKeysUnlocked?: () => void;
+  /** The native application menu (the Electron window). */
+  menu?: AppMenu;
+  /** Shows an OS notification (Electron's Notification). */
+  notify?: (notification: AppNotification) => void;
 }
 
 /**
@@ -182,6 +200,8 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     chooseFolder: options.chooseFolder ?? null,
     chooseFile: options.chooseFile ?? null,
+    menu: options.menu ?? null,
+    notify: options.notify ?? null,
     partner: () => partner,
     partners,
     service: () => service,

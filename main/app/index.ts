@@ -2,7 +2,7 @@
  * Electron bootstrap: one locked-down window, the embedded engine, the IPC handlers.
  * Everything the window can ask for goes through the IPC contract (common/ipc-contract.ts).
  */
-import { app, BrowserWindow, dialog, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, Menu, nativeTheme, Notification, protocol, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL as PACKAGED_APP_URL, serveAppRequest } from './app-protocol.js';
 import { openAppEngine } from './open-app-engine.js';
@@ -14,6 +14,7 @@ import { isTrustedSender } from './trusted-sender.js';
 import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
 import { setWatchFolderDesktop } from './handlers/watch-folders-desktop.js'; // H11 watch folders
 import { resumeServiceChoice } from './handlers/settings-remote.js';
+import { buildMenuTemplate, pageCommandIds } from './app-menu.js';
 
 // electron-vite sets ELECTRON_RENDERER_URL to its dev server in `electron-vite dev` only.
 // Otherwise the renderer is served by the app: protocol (app-protocol.ts), never from file://.
@@ -82,7 +83,45 @@ async function main(): Promise<void> {
       });
   });
 
+  // The application menu, from the command table: a click on a command the page carries out
+  // is sent to the page as a `command` event (to this window only, never to a bridge client).
+  const menuTemplate = buildMenuTemplate({
+    mac: process.platform === 'darwin',
+    send: (command) => {
+      const contents = mainWindow?.webContents;
+      if (contents && !contents.isDestroyed()) contents.send(APP_EVENT_CHANNEL, { type: 'command', command });
+    },
+    setTheme: (theme) => {
+      nativeTheme.themeSource = theme;
+    },
+  });
+  const appMenu = Menu.buildFromTemplate(menuTemplate);
+  Menu.setApplicationMenu(appMenu);
+  const pageCommands = pageCommandIds(menuTemplate);
+
   const context = createAppContext({
+    // The page asks (app:notify) when background work ends while the window is in the background.
+    notify: ({ title, body }) => {
+      if (!Notification.isSupported()) return;
+      const notification = new Notification({ title, body });
+      notification.on('click', () => {
+        mainWindow?.show();
+        mainWindow?.focus();
+      });
+      notification.show();
+    },
+    menu: {
+      setEnabled: (enabled) => {
+        for (const id of pageCommands) {
+          const item = appMenu.getMenuItemById(id);
+          if (item) item.enabled = enabled.includes(id);
+        }
+      },
+      // A menu item's click runs its role on the window given (Electron's MenuItem wraps it).
+      run: (command) => {
+        if (mainWindow) appMenu.getMenuItemById(command)?.click({}, mainWindow, mainWindow.webContents);
+      },
+    },
     engine,
     partner,
     issuingOff,

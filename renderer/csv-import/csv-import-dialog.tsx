@@ -2,6 +2,8 @@ import { useRef, useState } from 'react';
 import type { CsvRowCheck } from '../../common/ipc/csv-import.js';
 import { saveText } from '../detail/detail-store.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { commandHint } from '../commands/command-hint.js';
+import { useCommandHandler } from '../commands/command-registry.js';
 import { columnUseOf, useCsvImportStore, type ColumnUse } from './csv-import-store.js';
 import './csv-import.css';
 import type { EngineStatus } from '../../common/ipc/app.js';
@@ -60,9 +62,10 @@ function RowsTable({ label, rows }: { label: string; rows: CsvRowCheck[] }) {
 export function CsvImportButton() {
   const input = useRef<HTMLInputElement>(null);
   const choose = useCsvImportStore((s) => s.choose);
+  useCommandHandler('file.importCsv', () => input.current?.click());
   return (
     <>
-      <button type="button" onClick={() => input.current?.click()}>
+      <button type="button" onClick={() => input.current?.click()} {...commandHint('file.importCsv')}>
         Import CSV
       </button>
       <input

@@ -1,10 +1,13 @@
 import { shortUid } from './short-uid.js';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { JobDetailPane } from './job-detail.js';
+import { useRowMenu } from '../commands/row-menu.js';
+import { ExportDialog } from './export-dialog.js';
+import { jobMenu } from './job-menu.js';
 import { jobAt, useJobsStore } from './jobs-store.js';
 
 /** `2026-11-23 23:04` in local time: a date column fits in 9rem beside the job detail. */
@@ -49,6 +52,8 @@ export function JobsView() {
   useEffect(() => onAppEvent('partner', () => setStatus(null)), [setStatus]);
 
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
+  const [exporting, setExporting] = useState<Job | null>(null);
+  const rowMenu = useRowMenu<Job>('Job', (job) => jobMenu(job, { exportProofs: setExporting }));
   const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
 
   return (
@@ -89,7 +94,10 @@ export function JobsView() {
           sort={{ id: sort.by, desc: sort.order === 'desc' }}
           onSortChange={(next) => setSort({ by: next.id as JobSortField, order: next.desc ? 'desc' : 'asc' })}
           emptyText="No jobs yet. Schedule records in Records to open one."
+          onRowMenu={rowMenu.open}
         />
+        {rowMenu.menu}
+        {exporting && <ExportDialog source={async () => ({ kind: 'job', jobUid: exporting.uid })} what={`The proofs of job ${shortUid(exporting.uid)}`} onClose={() => setExporting(null)} />}
       </section>
       {detailError && (
         <aside className="job-detail" aria-label="Job detail">

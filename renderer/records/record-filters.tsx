@@ -4,6 +4,7 @@ import { parseTagInput } from './tag-dialog.js';
 import { useRecordsStore } from './records-store.js';
 import { REMOTE_LIMITS } from '../../common/ipc/settings.js'; // R: remote mode
 import { useShellStore } from '../shell/shell-store.js';
+import { commandHint } from '../commands/command-hint.js';
 
 const SEARCH_DELAY_MS = 200;
 
@@ -41,7 +42,7 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
         type="search"
         aria-label="Search records"
         placeholder="Search title and metadata"
-        aria-keyshortcuts="Control+F"
+        {...commandHint('edit.find')}
         disabled={remote}
         aria-describedby={remote ? 'records-remote-note' : undefined}
         value={search}

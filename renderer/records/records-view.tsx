@@ -1,14 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { RecordSortField } from '../../common/records.js';
+import type { RecordRow, RecordSortField } from '../../common/records.js';
 import { DetailPanel } from '../detail/detail-panel.js';
 import { openDetail } from '../detail/detail-store.js';
 import { ExportDialog } from '../jobs/export-dialog.js';
 import { onAppEvent } from '../shell/app-events.js';
-import { isModifier } from '../shell/shortcuts.js';
+import { commandHint } from '../commands/command-hint.js';
+import { useCommandHandler } from '../commands/command-registry.js';
 import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
 import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js'; // H6b
 import { StagingView } from '../staging/staging-view.js';
-import { DataTable, type TableSort } from '../table/data-table.js';
+import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
+import { useRowMenu } from '../commands/row-menu.js';
+import { recordMenu } from './record-menu.js';
 import { selectAll } from '../table/selection.js';
 import { credentials } from './count-text.js';
 import { recordColumns } from './record-columns.js';
@@ -38,26 +41,22 @@ export function RecordsView() {
   useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && refresh()), [refresh]);
   useEffect(() => onAppEvent('partner', () => refresh()), [refresh]);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (!isModifier(event) || dialog) return;
-      const key = event.key.toLowerCase();
-      if (key === 'f' && !event.shiftKey) {
-        event.preventDefault();
-        searchRef.current?.focus();
-      } else if (key === 't' && event.shiftKey && count > 0) {
-        event.preventDefault();
-        setDialog({ kind: 'tags', mode: 'add' });
-      } else if (key === 's' && event.shiftKey && count > 0) {
-        event.preventDefault();
-        setDialog({ kind: 'schedule' });
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [count, dialog]);
+  // The command table's Records commands (menu, palette, shortcuts): enabled while Records is
+  // open, the selection ones when something is selected (common/commands.ts judges).
+  useCommandHandler('edit.find', () => searchRef.current?.focus());
+  useCommandHandler('edit.addTags', () => setDialog({ kind: 'tags', mode: 'add' }));
+  useCommandHandler('edit.schedule', () => setDialog({ kind: 'schedule' }));
+  useCommandHandler('edit.selectAllMatching', () => setSelection(selectAll(useRecordsStore.getState().selection)));
 
   const none = count === 0;
+  const rowMenu = useRowMenu<RecordRow>('Credential', (row) =>
+    recordMenu(row, {
+      tags: (mode) => setDialog({ kind: 'tags', mode }),
+      schedule: () => setDialog({ kind: 'schedule' }),
+      unschedule: () => setDialog({ kind: 'unschedule' }),
+      exportProofs: () => setDialog({ kind: 'export' }),
+    }),
+  );
 
   return (
     <div className="records-layout">
@@ -76,11 +75,11 @@ export function RecordsView() {
           <span role="status" data-testid="selected-count">
             {none ? 'Nothing selected' : `${credentials(count)} selected`}
           </span>
-          <button type="button" onClick={() => setSelection(selectAll(selection))} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
+          <button type="button" {...commandHint('edit.selectAllMatching')} onClick={() => setSelection(selectAll(selection))} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
             Select all matching
           </button>
           <span className="spacer" />
-          <button type="button" disabled={none} aria-keyshortcuts="Control+Shift+T" onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
+          <button type="button" disabled={none} {...commandHint('edit.addTags')} onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
             Add tags
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })}>
@@ -89,7 +88,7 @@ export function RecordsView() {
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })}>
             Remove tag
           </button>
-          <button type="button" disabled={none} aria-keyshortcuts="Control+Shift+S" onClick={() => setDialog({ kind: 'schedule' })}>
+          <button type="button" disabled={none} {...commandHint('edit.schedule')} onClick={() => setDialog({ kind: 'schedule' })}>
             Schedule
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'unschedule' })}>
@@ -105,7 +104,8 @@ export function RecordsView() {
           </div>
         )}
         <StagingView />
-        <RecordsTable />
+        <RecordsTable onRowMenu={rowMenu.open} />
+        {rowMenu.menu}
         <DropZone />
       </section>
       <DetailPanel />
@@ -125,7 +125,7 @@ export function RecordsView() {
 }
 
 /** The `Credentials` table alone: rows arriving from main re-render it, not the toolbars. */
-function RecordsTable() {
+function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onRowMenu'] }) {
   const total = useRecordsStore((s) => s.total);
   const engines = useRecordsStore((s) => s.engines);
   const sort = useRecordsStore((s) => s.sort);
@@ -146,6 +146,7 @@ function RecordsTable() {
       selection={selection}
       onSelectionChange={setSelection}
       onOpen={(_index, row) => openDetail(row.uid)}
+      onRowMenu={onRowMenu}
       sort={tableSort}
       onSortChange={(s) => setSort({ by: s.id as RecordSortField, order: s.desc ? 'desc' : 'asc' })}
       emptyText={status === 'loading' ? 'Loading…' : 'No credential matches. Drop files on the window, or change the filter.'}

@@ -16,7 +16,7 @@ export interface Toast {
  * `s.status?.engines ?? []` would then make a new array on every read, which React's store
  * subscription takes for a change on every render (an endless update loop).
  */
-const LOADING_STATUS: AppStatus = { partner: null, partners: [], engines: [], keyStore: null, issuingOff: null, mode: 'embedded', canChooseFolder: false };
+const LOADING_STATUS: AppStatus = { partner: null, partners: [], engines: [], keyStore: null, issuingOff: null, mode: 'embedded', canChooseFolder: false, nativeMenu: false, version: '' };
 
 export interface ShellStore {
   section: SectionId;

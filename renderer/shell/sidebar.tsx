@@ -1,3 +1,6 @@
+import { commandHint } from '../commands/command-hint.js';
+import { AppMenuButton } from '../commands/app-menu-button.js';
+import { SectionBadge } from '../notifications/section-badge.js';
 import { SECTIONS, type SectionId } from './sections.js';
 
 /** The sidebar: the navigation `Sections`, one button per section (Ctrl/Cmd+1…5). */
@@ -5,18 +8,20 @@ export function Sidebar({ current, onGo }: { current: SectionId; onGo: (section:
   return (
     <nav className="sidebar" aria-label="Sections">
       <div className="sidebar-brand">Proofdesk</div>
+      <AppMenuButton />
       <ul>
-        {SECTIONS.map((section, index) => (
+        {SECTIONS.map((section) => (
           <li key={section.id}>
             <button
               type="button"
               className="sidebar-link"
               aria-current={current === section.id ? 'page' : undefined}
-              aria-keyshortcuts={`Control+${index + 1}`}
+              {...commandHint(`view.${section.id}`)}
               onClick={() => onGo(section.id)}
             >
               {section.label}
             </button>
+            <SectionBadge section={section.id} />
           </li>
         ))}
       </ul>

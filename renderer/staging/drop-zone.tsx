@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useWindowDrop } from '../shell/window-drop.js';
+import { commandHint } from '../commands/command-hint.js';
+import { useCommandHandler } from '../commands/command-registry.js';
 import { useStagingStore } from './staging-store.js';
 
 /**
@@ -32,12 +34,18 @@ export function AddFilesButtons() {
     // React has no prop for it: the folder picker is a file input with webkitdirectory.
     folderInput.current?.setAttribute('webkitdirectory', '');
   }, []);
+  useCommandHandler('file.addFiles', () => {
+    if (!busy) filesInput.current?.click();
+  });
+  useCommandHandler('file.addFolder', () => {
+    if (!busy) folderInput.current?.click();
+  });
   return (
     <>
-      <button type="button" onClick={() => filesInput.current?.click()} disabled={busy}>
+      <button type="button" onClick={() => filesInput.current?.click()} disabled={busy} {...commandHint('file.addFiles')}>
         Add files
       </button>
-      <button type="button" onClick={() => folderInput.current?.click()} disabled={busy}>
+      <button type="button" onClick={() => folderInput.current?.click()} disabled={busy} {...commandHint('file.addFolder')}>
         Add folder
       </button>
       <input ref={filesInput} type="file" multiple hidden aria-label="Files to add" onChange={(e) => take(e.target)} />

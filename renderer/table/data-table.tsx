@@ -42,12 +42,18 @@ export interface DataTableProps<T> {
   onSortChange?: (sort: TableSort) => void;
   rowHeight?: number;
   emptyText?: string;
+  /**
+   * A row's context menu is asked for: a right click on it (which first selects it unless it
+   * is selected already, as in a file manager), or Shift+F10 / the context-menu key on the
+   * focused row. `at` is where the menu goes, in viewport pixels.
+   */
+  onRowMenu?: (index: number, row: T, at: { x: number; y: number }) => void;
 }
 
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, columns, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = 'Nothing here yet.' } = props;
+  const { label, columns, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = 'Nothing here yet.', onRowMenu } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const idPrefix = useId().replace(/:/g, '');
 
@@ -86,9 +92,37 @@ export function DataTable<T>(props: DataTableProps<T>) {
     if (next.focus !== null && next.focus !== selection.focus) virtualizer.scrollToIndex(next.focus, { align: 'auto' });
   };
 
+  /** The focused row's menu, under the row (the keyboard's way to a context menu). */
+  const rowMenuForFocus = (): boolean => {
+    const index = selection.focus;
+    const row = index !== null ? rowAt(index) : undefined;
+    if (!onRowMenu || index === null || row === undefined) return false;
+    const box = document.getElementById(`${idPrefix}-row-${index}`)?.getBoundingClientRect();
+    onRowMenu(index, row, box ? { x: box.left + 24, y: box.bottom } : { x: 0, y: 0 });
+    return true;
+  };
+
+  const onContextMenu = (event: MouseEvent<HTMLDivElement>) => {
+    if (!onRowMenu) return;
+    const rowElement = (event.target as HTMLElement).closest<HTMLElement>('[role="row"][aria-rowindex]');
+    const index = rowElement ? Number(rowElement.getAttribute('aria-rowindex')) - 2 : null;
+    const row = index !== null && index >= 0 ? rowAt(index) : undefined;
+    if (index === null || index < 0) {
+      // From the keyboard the event is the grid's own: the focused row's menu.
+      if (event.target === event.currentTarget && rowMenuForFocus()) event.preventDefault();
+      return;
+    }
+    event.preventDefault();
+    if (row === undefined) return;
+    if (!isSelected(selection, index)) change(clickRow(selection, index));
+    onRowMenu(index, row, { x: event.clientX, y: event.clientY });
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const ctrl = event.ctrlKey || event.metaKey;
-    if (isMoveKey(event.key)) {
+    if ((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu') {
+      if (rowMenuForFocus()) event.preventDefault();
+    } else if (isMoveKey(event.key)) {
       event.preventDefault();
       change(moveWithKey(selection, event.key, rowCount, pageSize, { shift: event.shiftKey, ctrl }));
     } else if (ctrl && event.key.toLowerCase() === 'a') {
@@ -139,6 +173,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       aria-activedescendant={focusId}
       tabIndex={0}
       onKeyDown={onKeyDown}
+      onContextMenu={onContextMenu}
       // One grid template and row height for every row, set once here rather than on each row;
       // below the columns' smallest widths the table scrolls sideways instead of cutting them off.
       style={{ '--dt-columns': template, '--dt-row-height': `${rowHeight}px`, '--dt-min-width': minWidth } as CSSProperties}

@@ -8,6 +8,8 @@ import { DataTable, type TableColumn } from '../table/data-table.js';
 import { EndpointSettings, UnmatchedOriginals } from './verify-extras.js';
 import { VerifyDetailPane } from './verify-detail.js';
 import { useVerifyStore, verifyRowAt } from './verify-store.js';
+import { useRowMenu } from '../commands/row-menu.js';
+import { verifyRowMenu } from './verify-row-menu.js';
 import './verify.css';
 
 const COLUMNS: TableColumn<VerifyRow>[] = [
@@ -73,6 +75,7 @@ export function VerifyView() {
     return () => window.removeEventListener('dragenter', enter);
   }, [warm]);
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
+  const rowMenu = useRowMenu<VerifyRow>('Verification result', verifyRowMenu);
 
   const running = task?.state === 'running';
   const failures = summary ? summary.done - summary.counts.ok : 0;
@@ -140,8 +143,10 @@ export function VerifyView() {
             if (row && !next.all) void open(row.index);
           }}
           onOpen={(_index, row) => void open(row.index)}
+          onRowMenu={rowMenu.open}
           emptyText={summary ? (failuresOnly ? 'No failures.' : 'No proofs verified yet.') : 'Drop proof files to see their results here.'}
         />
+        {rowMenu.menu}
         {summary && summary.unmatched_originals.length > 0 && <UnmatchedOriginals originals={summary.unmatched_originals} />}
         {summary && summary.skipped.length > 0 && (
           <p className="muted">

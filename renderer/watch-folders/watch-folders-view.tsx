@@ -6,6 +6,8 @@ import { useShellStore } from '../shell/shell-store.js';
 import { REMOTE_LIMITS } from '../../common/ipc/settings.js'; // R: remote mode
 import { AddWatchFolderDialog } from './add-watch-folder.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
+import { useElementMenu } from '../commands/row-menu.js';
+import { watchFolderMenu } from './watch-folder-menu.js';
 import './watch-folders.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 
@@ -26,8 +28,20 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
       (e: unknown) => toast('error', toServiceError(e).message),
     );
 
+  const askRemove = () => {
+    if (window.confirm(`Stop watching ${folder.path}? Its files stay where they are.`)) void remove(folder.id);
+  };
+  const folderMenu = useElementMenu('Watch folder', () =>
+    watchFolderMenu(folder, {
+      togglePaused: () => void setPaused(folder.id, folder.state === 'watching'),
+      failedFiles: () => void showFailed(useWatchFoldersStore.getState().failedOf === folder.id ? null : folder.id),
+      openOutput,
+      remove: askRemove,
+    }),
+  );
+
   return (
-    <article className="watch-card" aria-labelledby={headingId}>
+    <article className="watch-card" aria-labelledby={headingId} {...folderMenu.target}>
       <header className="watch-card-head">
         <h2 id={headingId}>
           <code>{folder.path}</code>
@@ -88,16 +102,12 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
         <button type="button" onClick={openOutput}>
           Open output folder
         </button>
-        <button
-          type="button"
-          onClick={() => {
-            if (window.confirm(`Stop watching ${folder.path}? Its files stay where they are.`)) void remove(folder.id);
-          }}
-        >
+        <button type="button" onClick={askRemove}>
           Remove
         </button>
       </div>
       {failedOf === folder.id && <FailedFiles />}
+      {folderMenu.menu}
     </article>
   );
 }

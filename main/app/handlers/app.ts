@@ -4,6 +4,7 @@
 import { ServiceError } from '../../../common/errors.js';
 import type { AppIpc, AppStatus, EngineStatus, Overview } from '../../../common/ipc/app.js';
 import { JOB_STATUSES, type JobStatus } from '../../../common/wire-types.js';
+import { packageVersion } from '../../api/version.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 
@@ -23,6 +24,8 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       issuingOff: ctx.issuingOff,
       mode: ctx.engine ? 'embedded' : 'remote',
       canChooseFolder: ctx.chooseFolder !== null,
+      nativeMenu: ctx.menu !== null,
+      version: packageVersion(),
     };
   };
   return {
@@ -33,6 +36,18 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       return status();
     },
     'app:chooseFolder': async (title) => (ctx.chooseFolder ? ctx.chooseFolder(title) : null),
+    'app:commandsEnabled': async (enabled) => {
+      ctx.menu?.setEnabled(enabled);
+    },
+    'app:runCommand': async (command) => {
+      if (!ctx.menu) throw new ServiceError('not_found', 'This window has no application menu: the browser carries out its own window, zoom and clipboard commands.');
+      ctx.menu.run(command);
+    },
+    'app:notify': async (notification) => {
+      if (!ctx.notify) return { shown: false };
+      ctx.notify(notification);
+      return { shown: true };
+    },
     'tasks:list': async () => ctx.tasks.list(),
     'tasks:cancel': async (taskId) => {
       ctx.tasks.cancel(taskId);

@@ -1,0 +1,18 @@
+import { ariaKeyShortcuts, commandById, shortcutLabel, type CommandId } from '../../common/commands.js';
+import { IS_MAC } from './command-registry.js';
+
+/**
+ * The attributes that show a control's shortcut from the command table: a tooltip naming it
+ * (`Add tags (Ctrl+Shift+T)`) and `aria-keyshortcuts`. Spread on the control that does what the
+ * command does.
+ *
+ * @example <button {...commandHint('edit.addTags')}>Add tags</button>
+ */
+export function commandHint(id: CommandId): { title?: string; 'aria-keyshortcuts'?: string } {
+  const command = commandById(id);
+  if (!command.accelerator) return {};
+  return {
+    title: `${command.title.replace(/…$/, '')} (${shortcutLabel(command.accelerator, IS_MAC)})`,
+    'aria-keyshortcuts': ariaKeyShortcuts(command.accelerator, IS_MAC),
+  };
+}

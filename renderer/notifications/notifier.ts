@@ -1,0 +1,86 @@
+/**
+ * Notifications and badges from main's events: when background work ends while the window is
+ * in the background, an OS notification (Electron's through main, `app:notify`; the browser's
+ * Notification API in the bridge, once the admin allowed it); failed jobs and refused files
+ * counted on the sidebar until their section is opened.
+ */
+import { create } from 'zustand';
+import type { AppNotification } from '../../common/ipc/app.js';
+import { onAppEvent } from '../shell/app-events.js';
+import { useShellStore } from '../shell/shell-store.js';
+import { jobNotification, refusedNotification, taskNotification } from './notification-text.js';
+
+export interface BadgeStore {
+  /** Jobs that failed since Jobs was last open. */
+  failedJobs: number;
+  /** Files watch folders refused since Watch folders was last open. */
+  refusedFiles: number;
+}
+
+export const useBadgeStore = create<BadgeStore>()(() => ({ failedJobs: 0, refusedFiles: 0 }));
+
+/** True when the admin is not looking at the window (another window or tab has the focus). */
+export function inBackground(): boolean {
+  return document.visibilityState === 'hidden' || !document.hasFocus();
+}
+
+/** Shows one OS notification, if this window can. */
+export function showNotification(notification: AppNotification): void {
+  if (useShellStore.getState().status?.nativeMenu) {
+    void window.proofdesk.appNotify(notification).catch(() => undefined);
+    return;
+  }
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const shown = new Notification(notification.title, { body: notification.body });
+  shown.onclick = () => window.focus();
+}
+
+/**
+ * Asks the browser for leave to notify (call it from a click or a key press: browsers ignore
+ * the question otherwise) and says how it went.
+ */
+export async function askForNotifications(): Promise<void> {
+  const { toast } = useShellStore.getState();
+  if (useShellStore.getState().status?.nativeMenu) return toast('info', 'Notifications are on: the app notifies when background work ends while it is in the background.');
+  if (typeof Notification === 'undefined') return toast('error', 'This browser cannot show notifications.');
+  if (Notification.permission === 'denied') return toast('error', 'The browser blocks notifications for this page: allow them in its site settings, then try again.');
+  const answer = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
+  if (answer === 'granted') toast('success', 'Notifications are on: you will hear when background work ends while this tab is in the background.');
+  else toast('info', 'Notifications stay off.');
+}
+
+/** Starts listening (once, from the shell); returns the function that stops. */
+export function startNotifier(): () => void {
+  const notified = new Set<string>();
+  const refused = new Map<string, number>();
+  const notify = (key: string, notification: AppNotification | null) => {
+    if (!notification || notified.has(key)) return;
+    notified.add(key);
+    if (inBackground()) showNotification(notification);
+  };
+  const offs = [
+    onAppEvent('job', ({ job_uid, engine, status }) => {
+      if (status === 'failed' && !notified.has(`job:${job_uid}:failed`) && useShellStore.getState().section !== 'jobs') {
+        useBadgeStore.setState((s) => ({ failedJobs: s.failedJobs + 1 }));
+      }
+      notify(`job:${job_uid}:${status}`, jobNotification(job_uid, engine, status));
+    }),
+    onAppEvent('watch-folder', ({ folder }) => {
+      const before = refused.get(folder.id);
+      refused.set(folder.id, folder.counts.failed);
+      // The first event of a folder is its baseline: what it refused before is no news.
+      const more = before === undefined ? 0 : folder.counts.failed - before;
+      if (more <= 0) return;
+      if (useShellStore.getState().section !== 'watch') useBadgeStore.setState((s) => ({ refusedFiles: s.refusedFiles + more }));
+      notify(`folder:${folder.id}:${folder.counts.failed}`, refusedNotification(folder, more));
+    }),
+    onAppEvent('task', ({ task }) => notify(`task:${task.id}`, taskNotification(task))),
+    // Opening a section is reading its news.
+    useShellStore.subscribe((state, before) => {
+      if (state.section === before.section) return;
+      if (state.section === 'jobs') useBadgeStore.setState({ failedJobs: 0 });
+      if (state.section === 'watch') useBadgeStore.setState({ refusedFiles: 0 });
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
