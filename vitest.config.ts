@@ -1,15 +1,69 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** Where vitest never looks for tests. */
+const NOT_TESTS = ['**/node_modules/**', 'out/**', 'build/**', 'dist/**', 'scratch/**'];
+
+/**
+ * Tests beside the code that start a process, themselves or through the code they test (node,
+ * mkfifo, anvil, the syncfs helper of main/durable/syncfs.ts): they run with the integration
+ * tests. Every other test beside the code is a unit test, and test/support/no-child-processes.ts fails
+ * a unit test file that starts one. The browser tests (test/e2e/) are a project of their own,
+ * whose set-up builds the app once for all of them.
+ */
+const STARTS_PROCESSES = [
+  'bench/measure.test.ts',
+  'main/app/handlers/settings-passphrase.test.ts',
+  'main/durable/sync-files.test.ts',
+  'main/engine/batch-records.test.ts',
+  'main/ingest/entries.test.ts',
+  'main/intake/proof-round.test.ts',
+];
+
+/** What both projects share (globalSetup and the reporters are the run's, set once below). */
+const shared = {
+  exclude: NOT_TESTS,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks',
+  setupFiles: ['test/support/no-default-data-dir.ts'],
+} satisfies TestProjectInlineConfiguration['test'];
 
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'out/**', 'build/**', 'dist/**', 'scratch/**'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['{main,common,renderer,preload,bench,scripts}/**/*.test.ts'],
+          exclude: [...NOT_TESTS, ...STARTS_PROCESSES],
+          setupFiles: [...shared.setupFiles, 'test/support/no-child-processes.ts'],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'integration',
+          include: ['test/**/*.test.ts', ...STARTS_PROCESSES],
+          exclude: [...NOT_TESTS, 'test/e2e/**'],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/build-once.ts'],
+        },
+      },
+    ],
+    // Most integration test files spend their time waiting on other processes (anvil, the CLI,
+    // Chromium), so on a small machine more files run at once than it has cores (vitest's
+    // default, one less than the cores, runs them one at a time on 2).
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     // A private HOME for the whole run; fails the run if the real ~/.config/Proofdesk is touched.
     globalSetup: ['test/support/private-home.ts'],
-    setupFiles: ['test/support/no-default-data-dir.ts'],
     // Under CI also a JSON report, from which .ci/run prints its closing "N passed, N failed".
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'build/vitest-report.json' },

@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../common/errors.js';
-import type { AppEvent, TaskInfo } from '../../common/tasks.js';
+import type { AppEvent } from '../../common/tasks.js';
+import { taskEnded } from '../../test/support/task-ended.js';
+import { EventBus } from './event-bus.js';
 import { InProcessTaskRunner } from './task-runner.js';
 
 function runner() {
   const events: AppEvent[] = [];
-  const tasks = new InProcessTaskRunner((e) => events.push(e));
+  const bus = new EventBus();
+  bus.subscribe((e) => events.push(e));
+  const tasks = new InProcessTaskRunner((e) => bus.emit(e));
   const states = (id: string) => events.filter((e): e is Extract<AppEvent, { type: 'task' }> => e.type === 'task' && e.task.id === id).map((e) => e.task.state);
-  const finished = (id: string) =>
-    new Promise<TaskInfo>((resolve) => {
-      const check = () => {
-        const t = tasks.get(id);
-        if (t && t.state !== 'running') resolve(t);
-        else setTimeout(check, 5);
-      };
-      check();
-    });
+  const finished = (id: string) => taskEnded(bus, tasks, id);
   return { tasks, events, states, finished };
 }
 
@@ -50,10 +46,9 @@ describe('task runner', () => {
   it('cancels: the work sees the abort and the task ends cancelled', async () => {
     const { tasks, finished } = runner();
     const task = tasks.start('export-proofs', 'Exporting', async (t) => {
-      for (;;) {
-        await new Promise((r) => setTimeout(r, 5));
-        t.signal.throwIfAborted();
-      }
+      // Works until it is cancelled (which may come before it starts).
+      if (!t.signal.aborted) await new Promise<void>((resolve) => t.signal.addEventListener('abort', resolve));
+      t.signal.throwIfAborted();
     });
     expect(tasks.cancel(task.id)).toBe(true);
     expect((await finished(task.id)).state).toBe('cancelled');

@@ -140,7 +140,7 @@ export class ProofCollector {
    * about on its own (a few per round, each at most every ten minutes).
    */
   async checkOverdue(waiting: Map<string, FileRow>): Promise<void> {
-    const now = Date.now();
+    const now = this.core.clock.now();
     let checked = 0;
     for (const row of waiting.values()) {
       if (checked >= 20 || this.core.stopping) return;
@@ -168,7 +168,7 @@ export class ProofCollector {
       else byEngine.set(row.engine, [row]);
     }
     for (const [engine, group] of byEngine) {
-      const at = Date.now();
+      const at = this.core.clock.now();
       for (const row of group) this.core.save(row, { attempt_at: at, job_failures: row.job_failures + 1 });
       await this.core.durable();
       try {
@@ -208,7 +208,7 @@ export class ProofCollector {
       this.core.warn(`${row.rel_path} changed after it was taken, before it was issued: its credential ${uid} is withdrawn, and the new content is taken once it is stable`);
       this.core.unindexContent(row);
       this.core.save(row, { state: 'seen', size: info.size, mtime_ms: info.mtimeMs, sha256: null, details: null, sidecar: null, credential_uid: null, job_uid: null });
-      const now = Date.now();
+      const now = this.core.clock.now();
       this.core.settling.set(row.id, { stableSince: now, checkAt: now + this.core.stableMs });
     }
   }

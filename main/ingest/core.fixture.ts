@@ -3,11 +3,14 @@
  * folder, without the coordinator's clocks, so a test drives one stage step by step. The stages
  * tested this way (find and settle, describe, file away) never call the service; the stages
  * that do (upload and schedule, collect proofs) are tested with the real engine under test/ingest.
+ * The stages read the time from a clock a test moves forward past a stable time instead of
+ * waiting for it.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IssuingService } from '../../common/issuing-service.js';
+import type { Clock } from '../engine/clock.js';
 import type { Folder, IngestCore } from './core.js';
 import type { FileRow } from './journal.js';
 import { createCore } from './ingester.js';
@@ -20,10 +23,26 @@ const NO_SERVICE = new Proxy({} as IssuingService, {
   },
 });
 
+/**
+ * The real time moved forward by hand. It keeps the time files are written at (their mtime and
+ * ctime, which the stages compare with now): a file looks as old as the clock was moved since.
+ */
+export class MovedClock implements Clock {
+  private moved = 0;
+  now(): number {
+    return Date.now() + this.moved;
+  }
+  advance(ms: number): void {
+    this.moved += ms;
+  }
+}
+
 export interface StageFixture {
   base: string;
   root: string;
   core: IngestCore;
+  /** The stages' clock: advance it to let time pass. */
+  clock: MovedClock;
   folder: Folder;
   events: IngestEvent[];
   /** Finds and settles one file (past the stable time): its journal row, ready for the next stage. */
@@ -36,8 +55,9 @@ export function stageFixture(stableMs = 50, options: Partial<IngesterOptions> = 
   const root = join(base, 'inbox');
   mkdirSync(root);
   const events: IngestEvent[] = [];
-  const core = createCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e), ...options }, 'stage-test');
-  const id = core.journal.claimFolders([root], 'stage-test', Date.now()).get(root)!;
+  const clock = new MovedClock();
+  const core = createCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e), clock, ...options }, 'stage-test');
+  const id = core.journal.claimFolders([root], 'stage-test', clock.now()).get(root)!;
   const folder: Folder = { id, root, realRoot: root, engine: 'local', target: 'test|local', tags: [], metadata: {}, recursive: true, outDir: join(root, 'proofs'), allowDuplicates: false };
   core.folders.push(folder);
   core.byId.set(id, folder);
@@ -47,12 +67,13 @@ export function stageFixture(stableMs = 50, options: Partial<IngesterOptions> = 
     base,
     root,
     core,
+    clock,
     folder,
     events,
     async settled(rel) {
       await core.settler.rescan();
       await core.settler.settleRound();
-      await new Promise((r) => setTimeout(r, 60));
+      clock.advance(stableMs + 10);
       await core.settler.settleRound();
       return [...core.rows.values()].find((r) => r.rel_path === rel)!;
     },

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { isServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
+import { systemClock, type Clock } from '../engine/clock.js';
 import type { ProofCollector } from './collect-proofs.js';
 import type { Describer } from './describe.js';
 import { signatureOf, type EntryInfo } from './entries.js';
@@ -109,6 +110,8 @@ export class IngestCore {
   /** Files failed since start, with their reasons (the newest 1,000), for failedFiles(). */
   readonly failures: FailedFile[] = [];
   readonly stableMs: number;
+  /** The time every stage reads (the system clock; tests pass one they move by hand). */
+  readonly clock: Clock;
   readonly token: string;
   recovering = false;
   stopping = false;
@@ -129,6 +132,7 @@ export class IngestCore {
     this.service = options.service;
     this.token = token;
     this.stableMs = options.stableMs ?? 1_000;
+    this.clock = options.clock ?? systemClock;
     this.retryBaseMs = options.retryBaseMs ?? 500;
     this.diskFull = new DiskFullReporter((message) => this.warn(message));
     // On a service with the batched create-and-schedule (the embedded engine) the files taken
@@ -285,15 +289,15 @@ export class IngestCore {
    */
   retryLater(row: FileRow, error: unknown): void {
     if (isDiskFull(error)) {
-      this.diskFull.report(fullPath(error, this.options.dataDir), Math.max(row.size, 0) + 64 * 1024);
-      this.retryAt.set(row.id, Date.now() + DISK_FULL_RETRY_MS);
+      this.diskFull.report(fullPath(error, this.options.dataDir), Math.max(row.size, 0) + 64 * 1024, this.clock.now());
+      this.retryAt.set(row.id, this.clock.now() + DISK_FULL_RETRY_MS);
       return;
     }
     const n = (this.attempts.get(row.id) ?? 0) + 1;
     this.attempts.set(row.id, n);
     const what = isServiceError(error) ? `${error.id}: ${error.message}` : (error as Error).message ?? String(error);
     if (isLocalFailure(error) && n >= MAX_TRIES) return this.giveUp(row, n, what);
-    this.retryAt.set(row.id, Date.now() + Math.min(30_000, this.retryBaseMs * 2 ** Math.min(n, 6)));
+    this.retryAt.set(row.id, this.clock.now() + Math.min(30_000, this.retryBaseMs * 2 ** Math.min(n, 6)));
     this.warn(`${row.rel_path}: ${what} (will try again)`);
   }
 
@@ -305,7 +309,7 @@ export class IngestCore {
       // Not taken again by the next scan while it stays as it is.
       const signature = signatureOf(this.pathOf(row));
       if (signature) this.refused.set(`${row.folder_id}\0${row.rel_path}`, signature);
-      this.save(row, { closed_at: Date.now() });
+      this.save(row, { closed_at: this.clock.now() });
       return;
     }
     const step = row.state === 'scheduled' ? 'Its proof could not be written' : row.state === 'issued' ? `It could not be moved to done/` : 'It could not be sent';
@@ -333,7 +337,7 @@ export class IngestCore {
    */
   save(row: FileRow, changes: Partial<FileRow>): void {
     if (changes.state !== undefined && changes.state !== row.state) this.countState(row.state, changes.state);
-    Object.assign(row, changes, { updated_at: Date.now() });
+    Object.assign(row, changes, { updated_at: this.clock.now() });
     const remembered = this.unsaved.get(row.id);
     this.unsaved.delete(row.id);
     this.journal.queue(row, [...Object.keys(changes), ...(remembered ?? []), 'updated_at']);
@@ -363,7 +367,7 @@ export class IngestCore {
   resettle(row: FileRow, size: number, mtimeMs: number): void {
     this.unindexContent(row);
     this.save(row, { state: 'seen', size, mtime_ms: mtimeMs, sha256: null, details: null, sidecar: null });
-    const now = Date.now();
+    const now = this.clock.now();
     this.settling.set(row.id, { stableSince: now, checkAt: now + this.stableMs });
   }
 
@@ -407,7 +411,7 @@ export class IngestCore {
 
   /** A problem of a whole round (settling, scanning, following jobs): a full disk is told once per disk, anything else as a warning. */
   problem(what: string, error: unknown): void {
-    if (isDiskFull(error)) this.diskFull.report(fullPath(error, this.options.dataDir), 64 * 1024);
+    if (isDiskFull(error)) this.diskFull.report(fullPath(error, this.options.dataDir), 64 * 1024, this.clock.now());
     else this.warn(`${what}: ${(error as Error).message ?? String(error)}`);
   }
 

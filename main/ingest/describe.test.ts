@@ -12,7 +12,7 @@ afterEach(() => f.close());
 describe('describe', () => {
   it('hashes the bytes it reads and makes the details from the sidecar, the folder and the ingest key', async () => {
     writeFileSync(join(f.root, 'd.pdf.json'), '{"title": "Diploma", "metadata": {"grade": "A"}}');
-    await new Promise((r) => setTimeout(r, 40)); // the sidecar is older than the stable time
+    f.clock.advance(40); // the sidecar is older than the stable time
     writeFileSync(join(f.root, 'd.pdf'), 'diploma bytes');
     const row = await f.settled('d.pdf');
     const result = await f.core.describer.hash(row);

@@ -57,9 +57,9 @@ export class Describer {
       return undefined;
     }
     const folder = this.core.folderOf(row);
-    const lookup = await this.metadataSource.lookup(folder.root, row.rel_path, Date.now());
+    const lookup = await this.metadataSource.lookup(folder.root, row.rel_path, this.core.clock.now());
     if (lookup.kind === 'wait') {
-      const now = Date.now();
+      const now = this.core.clock.now();
       this.core.settling.set(row.id, { stableSince: now - this.core.stableMs, checkAt: now + this.core.stableMs });
       return undefined;
     }

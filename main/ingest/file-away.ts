@@ -49,7 +49,7 @@ export class Filer {
   /** Writes the note beside where the file goes, then moves it (and its sidecar) there. */
   async fileAway(row: FileRow): Promise<void> {
     if (row.state === 'moved') {
-      this.core.save(row, { closed_at: row.closed_at ?? Date.now() });
+      this.core.save(row, { closed_at: row.closed_at ?? this.core.clock.now() });
       return;
     }
     if (row.state !== 'failed' && row.state !== 'duplicate') return;
@@ -77,7 +77,7 @@ export class Filer {
     if (this.movable(row, this.core.pathOf(row))) await moveFile(this.core.pathOf(row), row.final_path!, this.core.folderOf(row).realRoot);
     await this.moveSidecar(row);
     if (row.state === 'duplicate') await this.removeStaleNote(row);
-    this.core.save(row, { closed_at: Date.now() });
+    this.core.save(row, { closed_at: this.core.clock.now() });
   }
 
   /**

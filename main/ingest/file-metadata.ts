@@ -288,7 +288,7 @@ export class MetadataSource {
   private async manifest(path: string, name: string, now: number): Promise<Manifest | 'wait' | undefined> {
     let info;
     const recent = this.manifestStats.get(path);
-    if (recent && Date.now() - recent.at < MANIFEST_STAT_MS) info = recent.info;
+    if (recent && now - recent.at < MANIFEST_STAT_MS) info = recent.info;
     else {
       try {
         info = lstatSync(path, { throwIfNoEntry: false });
@@ -296,7 +296,7 @@ export class MetadataSource {
         info = undefined;
       }
       if (this.manifestStats.size > 10_000) this.manifestStats.clear();
-      this.manifestStats.set(path, { at: Date.now(), info });
+      this.manifestStats.set(path, { at: now, info });
     }
     if (!info) this.manifests.delete(path);
     if (!info?.isFile()) return undefined;

@@ -1,7 +1,7 @@
 /** Stage 1, find and settle, driven step by step on a real folder and journal (core.fixture.ts). */
 import { lstatSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stageFixture, type StageFixture } from './core.fixture.js';
 import { countLooks } from '../../test/support/fs-calls.js';
 import { SYMLINK_REASON } from './entries.js';
@@ -10,10 +10,27 @@ let f: StageFixture;
 beforeEach(() => (f = stageFixture(50)));
 afterEach(() => f.close());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function rowOf(rel: string) {
   return [...f.core.rows.values()].find((r) => r.rel_path === rel);
+}
+
+/** Resolves once `done()` holds, looked at each time the watcher or a walk hears of a file. */
+function heardOf(done: () => boolean): Promise<void> {
+  const discovered = f.core.discovered;
+  const set = discovered.set.bind(discovered);
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!done()) return;
+      discovered.set = set;
+      resolve();
+    };
+    discovered.set = (key, value) => {
+      set(key, value);
+      check();
+      return discovered;
+    };
+    check();
+  });
 }
 
 describe('find and settle', () => {
@@ -64,7 +81,7 @@ describe('find and settle', () => {
     await f.core.settler.settleRound();
     expect(rowOf('done-writing.txt')?.state).toBe('seen');
     for (let i = 0; i < 4; i++) {
-      await sleep(30);
+      f.clock.advance(30);
       writeFileSync(join(f.root, 'growing.txt'), `part ${i}`, { flag: 'a' });
       await f.core.settler.settleRound();
     }
@@ -75,39 +92,54 @@ describe('find and settle', () => {
   });
 
   it("a file the watcher looked at is stable a stable time after that look, not after the round that journaled it (up to a tick later)", async () => {
-    const path = join(f.root, 'heard.txt');
-    writeFileSync(path, 'heard of');
-    const lookedAt = Date.now();
-    f.core.settler.notice(f.folder, path, false, lstatSync(path));
-    await sleep(30); // the round comes up to a tick after the event
-    await f.core.settler.settleRound();
-    const row = rowOf('heard.txt')!;
-    expect(f.core.settling.get(row.id)?.checkAt).toBeLessThanOrEqual(lookedAt + 50 + 5);
-    await sleep(Math.max(0, lookedAt + 50 + 5 - Date.now()));
-    await f.core.settler.settleRound();
-    expect(f.core.queues.take.queued.has(row.id)).toBe(true);
+    // Time stands still but where the test moves it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const path = join(f.root, 'heard.txt');
+      writeFileSync(path, 'heard of');
+      const lookedAt = f.clock.now();
+      f.core.settler.notice(f.folder, path, false, lstatSync(path));
+      f.clock.advance(30); // the round comes up to a tick after the event
+      await f.core.settler.settleRound();
+      const row = rowOf('heard.txt')!;
+      expect(f.core.settling.get(row.id)?.checkAt).toBe(lookedAt + 50);
+      f.clock.advance(20);
+      await f.core.settler.settleRound();
+      expect(f.core.queues.take.queued.has(row.id)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a file due between two ticks gets a round when it is due, not a tick later', async () => {
-    writeFileSync(join(f.root, 'due.txt'), 'due');
-    await f.core.settler.rescan();
-    await f.core.settler.settleRound();
-    const row = rowOf('due.txt')!;
-    const due = f.core.settling.get(row.id)!.checkAt;
-    // A round less than a tick before it is due asks for one more round at that time.
-    const asked: number[] = [];
-    f.core.settler.settle = () => {
-      asked.push(Date.now());
-      return Promise.resolve();
-    };
-    f.core.paused = false;
-    await sleep(Math.max(0, due - f.core.settler.tickMs / 2 - Date.now()));
-    await f.core.settler.settleRound();
-    expect(asked).toHaveLength(0);
-    await sleep(Math.max(0, due - Date.now()) + f.core.settler.tickMs / 2);
-    f.core.paused = true;
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toBeGreaterThanOrEqual(due);
+    // The stage's timer and its clock (the fake Date, moved by hand) move together.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      writeFileSync(join(f.root, 'due.txt'), 'due');
+      await f.core.settler.rescan();
+      await f.core.settler.settleRound();
+      const row = rowOf('due.txt')!;
+      const due = f.core.settling.get(row.id)!.checkAt;
+      // A round less than a tick before it is due asks for one more round at that time.
+      const asked: number[] = [];
+      f.core.settler.settle = () => {
+        asked.push(f.clock.now());
+        return Promise.resolve();
+      };
+      f.core.paused = false;
+      f.clock.advance(Math.max(0, due - f.core.settler.tickMs / 2 - f.clock.now()));
+      await f.core.settler.settleRound();
+      expect(asked).toHaveLength(0);
+      vi.advanceTimersByTime(f.core.settler.tickMs / 2);
+      expect(asked).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toBeGreaterThanOrEqual(due);
+      expect(asked[0]).toBeLessThan(due + f.core.settler.tickMs);
+    } finally {
+      f.core.paused = true;
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -121,15 +153,14 @@ describe('the watcher', () => {
     expect(f.core.rows.size).toBe(2000);
     const counter = countLooks(f.root);
     try {
-      for (let i = 0; i < 20; i++) {
-        writeFileSync(join(f.root, `new-${i}.txt`), `new ${i}`);
-        await sleep(20);
-      }
       const noticed = () => [...f.core.discovered.values()].filter((d) => d.rel.startsWith('new-')).length;
-      for (let i = 0; i < 200 && noticed() < 20; i++) await sleep(25);
-      expect(noticed()).toBe(20);
-      // Give a watcher that re-reads the folder after changes the time to do it.
-      await sleep(1500);
+      // One change at a time, each heard of before the next: a watcher that re-reads the folder
+      // after a change does so for every one of them.
+      for (let i = 0; i < 20; i++) {
+        const heard = heardOf(() => noticed() === i + 1);
+        writeFileSync(join(f.root, `new-${i}.txt`), `new ${i}`);
+        await heard;
+      }
       expect(counter.count()).toBeLessThanOrEqual(20 * 5);
     } finally {
       counter.restore();
@@ -148,19 +179,21 @@ describe('the watcher', () => {
     await f.core.settler.rescan();
     f.core.discovered.clear();
     try {
-      mkdirSync(join(f.root, 'sub'));
-      await sleep(50);
-      writeFileSync(join(f.root, 'sub', 'a.txt'), 'a');
-      renameSync(join(f.base, 'moved-in'), join(f.root, 'moved-in'));
+      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
+      // What must not be heard of is written first: events come in order, so by the time the
+      // files after it are heard of, any hint it gave would have been too.
       for (const dir of ['done', 'failed', 'proofs', '.hidden']) writeFileSync(join(f.root, dir, 'x.txt'), 'not taken');
       writeFileSync(join(outside, 'secret.txt'), 'outside');
-      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
-      for (let i = 0; i < 200 && rels().length < 2; i++) await sleep(25);
-      await sleep(300);
+      const both = heardOf(() => rels().length >= 2);
+      mkdirSync(join(f.root, 'sub'));
+      writeFileSync(join(f.root, 'sub', 'a.txt'), 'a');
+      renameSync(join(f.base, 'moved-in'), join(f.root, 'moved-in'));
+      await both;
       expect(rels()).toEqual(['moved-in/deeper/inside.txt', 'sub/a.txt']);
       // A file written into the new subfolder after it was found is heard of as well.
+      const later = heardOf(() => rels().length >= 3);
       writeFileSync(join(f.root, 'moved-in', 'deeper', 'later.txt'), 'later');
-      for (let i = 0; i < 200 && rels().length < 3; i++) await sleep(25);
+      await later;
       expect(rels()).toEqual(['moved-in/deeper/inside.txt', 'moved-in/deeper/later.txt', 'sub/a.txt']);
     } finally {
       await f.folder.watcher?.close();
@@ -173,14 +206,14 @@ describe('the watcher', () => {
     await f.core.settler.startWatcher(f.folder);
     await f.core.settler.rescan();
     try {
+      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
+      // The top file last: once it is heard of, so would the files written before it have been.
+      const heard = heardOf(() => rels().length >= 1);
       mkdirSync(join(f.root, 'sub'));
-      await sleep(50);
       writeFileSync(join(f.root, 'sub', 'deep.txt'), 'deep');
       writeFileSync(join(f.root, 'old-sub', 'deep.txt'), 'deep');
       writeFileSync(join(f.root, 'top.txt'), 'top');
-      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
-      for (let i = 0; i < 200 && rels().length < 1; i++) await sleep(25);
-      await sleep(300);
+      await heard;
       expect(rels()).toEqual(['top.txt']);
       expect(f.folder.watcher?.watchedDirs).toBe(1);
     } finally {

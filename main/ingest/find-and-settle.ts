@@ -90,14 +90,14 @@ export class Settler {
     const id = this.core.byPath.get(this.core.key(folder, rel));
     if (id !== undefined) {
       const s = this.core.settling.get(id);
-      if (s) s.checkAt = Math.min(s.checkAt, Date.now());
+      if (s) s.checkAt = Math.min(s.checkAt, this.core.clock.now());
       // Changed after it was taken: looked at before its credential is issued.
       else if (!gone) this.core.collector.suspects.add(id);
       return;
     }
     if (gone) return;
     // The watcher's look, just taken: the file's stable time counts from it.
-    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, at: Date.now() } : undefined;
+    const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, at: this.core.clock.now() } : undefined;
     this.core.discovered.set(this.core.key(folder, rel), { folder, rel, info });
   }
 
@@ -164,7 +164,7 @@ export class Settler {
   }
 
   async settleRound(): Promise<void> {
-    const now = Date.now();
+    const now = this.core.clock.now();
     if (now - this.lastBeat >= HEARTBEAT_MS) {
       this.lastBeat = now;
       this.core.journal.heartbeat(this.core.token, now);
@@ -177,7 +177,7 @@ export class Settler {
     const due = [...this.core.settling.entries()].filter(([, s]) => s.checkAt <= now).map(([id]) => this.core.rows.get(id)!);
     const checked = await mapLimit(due, 64, async (row) => ({ row, info: await statEntry(this.core.pathOf(row)) }));
     if (this.core.stopping) return;
-    const after = Date.now();
+    const after = this.core.clock.now();
     const ready: FileRow[] = [];
     const failed: { row: FileRow; id: ErrorId; message: string }[] = [];
     // What is journaled in this round is kept in memory only once it is committed: a write
@@ -295,7 +295,7 @@ export class Settler {
     this.dueTimer = setTimeout(() => {
       this.dueTimer = undefined;
       if (!this.core.stopping && !this.core.paused) void this.settle();
-    }, Math.max(0, due - Date.now()) + 1);
+    }, Math.max(0, due - this.core.clock.now()) + 1);
     this.dueTimer.unref();
   }
 }

@@ -271,7 +271,7 @@ export class FinishRounds {
           await this.core.filer.moveSidecar(row);
           await this.core.filer.removeStaleNote(row);
           if (!moved) this.core.warn(`${row.rel_path} was issued but had gone from the folder before it could be moved to ${DONE_DIR}/`);
-          this.core.save(row, { state: 'moved', closed_at: Date.now() });
+          this.core.save(row, { state: 'moved', closed_at: this.core.clock.now() });
           this.core.counts.issued++;
           this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
         } catch (error) {
@@ -326,7 +326,7 @@ export class FinishRounds {
       `${JSON.stringify({ id: 'superseded', message, when: new Date().toISOString(), file: row.rel_path, sha256: row.sha256, credential_uid: row.credential_uid, proof: row.proof_path }, null, 2)}\n`,
     );
     this.core.warn(message);
-    this.core.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: Date.now() });
+    this.core.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: this.core.clock.now() });
     this.core.counts.issued++;
     this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
     // Taken again right away as a new file (not only at the next rescan).

@@ -90,8 +90,8 @@ export class Ingester {
       validateTags(config.tags ?? [], `the tags of ${config.path}`);
     }
     const paths = configs.map((c) => c.path);
-    this.core.claims?.claimFolders(paths, this.core.token, Date.now());
-    const ids = this.core.journal.claimFolders(paths, this.core.token, Date.now());
+    this.core.claims?.claimFolders(paths, this.core.token, this.core.clock.now());
+    const ids = this.core.journal.claimFolders(paths, this.core.token, this.core.clock.now());
     for (const config of configs) {
       const engine = config.engine ?? 'local';
       const folder: Folder = {
@@ -110,7 +110,7 @@ export class Ingester {
       this.core.byId.set(folder.id, folder);
     }
     // Resume what the journal has in progress.
-    const now = Date.now();
+    const now = this.core.clock.now();
     for (const row of this.core.journal.openRows(this.core.folders.map((f) => f.id))) {
       this.core.track(row);
       this.core.counts.seen++;
@@ -134,7 +134,7 @@ export class Ingester {
   private beat(): void {
     if (this.core.stopping) return;
     try {
-      this.core.journal.heartbeat(this.core.token, Date.now());
+      this.core.journal.heartbeat(this.core.token, this.core.clock.now());
     } catch (error) {
       this.core.problem('keeping the folders claimed', error);
     }

@@ -156,7 +156,7 @@ export class ReadAheadStage {
     }
     if (!before.isFile() || before.nlink !== 1n || Number(before.size) !== row.size) return undefined;
     const tick = before.ctimeNs % 1_000_000_000n === 0n ? COARSE_TICK_MS : SETTLED_TICK_MS;
-    if (Date.now() - Number(before.ctimeNs / 1_000_000n) < tick) return 'later';
+    if (this.core.clock.now() - Number(before.ctimeNs / 1_000_000n) < tick) return 'later';
     let fd: number;
     try {
       ({ fd } = openContained(path, this.core.folderOf(row).realRoot, { kind: 'file', size: row.size, mtimeMs: mtimeMsOf(before), ino: Number(before.ino) }));

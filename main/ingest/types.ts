@@ -1,5 +1,6 @@
 /** The ingester's public types: folder and ingester options, events, live counts. */
 import type { IssuingService } from '../../common/issuing-service.js';
+import type { Clock } from '../engine/clock.js';
 /** One watched folder and what its files become. */
 export interface WatchFolderOptions {
   path: string;
@@ -54,6 +55,8 @@ export interface IngesterOptions {
   onEvent?: (event: IngestEvent) => void;
   /** The first wait after a failed try, doubling with each (default 500 ms; tests make it short). */
   retryBaseMs?: number;
+  /** Where the stages read the time (default the system clock; tests move a ManualClock by hand). */
+  clock?: Clock;
 }
 
 /** What happened to a file, or a problem worth telling (the service unreachable, a job failed). */

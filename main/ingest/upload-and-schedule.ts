@@ -104,11 +104,11 @@ export class Uploader {
       // An identical file is being sent, or is ahead of this one: wait for its outcome.
       if (same.some((r) => r.state === 'uploading' || r.id < row.id)) {
         this.core.save(row, {});
-        this.core.retryAt.set(row.id, Date.now() + Math.max(100, this.core.stableMs / 2));
+        this.core.retryAt.set(row.id, this.core.clock.now() + Math.max(100, this.core.stableMs / 2));
         return;
       }
     }
-    this.core.save(row, { state: 'uploading', attempt_at: Date.now() });
+    this.core.save(row, { state: 'uploading', attempt_at: this.core.clock.now() });
     await this.core.durable();
     ingestFaultPoint('after-uploading');
     let credential: Credential;
@@ -162,7 +162,7 @@ export class Uploader {
           this.core.warn(`${row.rel_path} changed while it was uploaded; it will be taken again once it is stable`);
           this.core.unindexContent(row);
           this.core.save(row, { state: 'seen', credential_uid: null, sha256: null, details: null });
-          const now = Date.now();
+          const now = this.core.clock.now();
           this.core.settling.set(row.id, { stableSince: now, checkAt: now });
           return;
         }
@@ -190,7 +190,7 @@ export class Uploader {
       this.core.save(row, { state: 'scheduled', job_uid: active.uid });
       return;
     }
-    this.core.save(row, { attempt_at: Date.now() });
+    this.core.save(row, { attempt_at: this.core.clock.now() });
     await this.core.durable();
     try {
       const job = await this.core.service.scheduleCredentials({ engine: row.engine, credentials: [uid] });

@@ -4,21 +4,16 @@
  * columns GET /jobs can sort by, in the service. The Records table does the same beside the
  * credential detail. Screenshots in build/screenshots/jobs-table-*.png.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
+import { builtRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 import { SECOND_ENGINE, openTwoEngineWorkspace, type TwoEngineWorkspace } from './two-engines.js';
 
-let buildDir: string;
 let browser: Browser;
 let workspace: TwoEngineWorkspace;
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-jobs-table-build-'));
-  const rendererDir = buildRenderer(buildDir);
+  const rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openTwoEngineWorkspace(rendererDir);
   const { service } = workspace;
@@ -33,7 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await workspace?.close();
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
 /**

@@ -9,17 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
-let buildDir: string;
 let browser: Browser;
 let workspace: Workspace;
 let exportDir: string;
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-jobs-build-'));
   exportDir = mkdtempSync(join(tmpdir(), 'proofdesk-jobs-export-'));
-  const rendererDir = buildRenderer(buildDir);
+  const rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openWorkspace(rendererDir, { issuing: { scheduler: true, tickMs: 250 } });
   await seedCredentials(workspace, 5, (i) => ({ title: `Transcript ${i}`, metadata: { student: `Student ${i}` }, tags: ['term-1'] }));
@@ -28,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await workspace?.close();
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
   if (exportDir) rmSync(exportDir, { recursive: true, force: true });
 });
 

@@ -5,20 +5,15 @@
  * into nodes that exist (no row or cell is built while scrolling); the row nodes are reused.
  * Screenshot in build/screenshots/records-scroll-*.png.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, type Workspace } from './shell-harness.js';
 
-let buildDir: string;
 let browser: Browser;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-records-scroll-build-'));
-  const rendererDir = buildRenderer(buildDir);
+  const rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openWorkspace(rendererDir);
   await seedCredentials(workspace, 3_000, (i) => ({ title: `Diploma ${String(i).padStart(4, '0')}`, metadata: { n: i }, tags: ['class-2026'] }));
@@ -27,7 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await workspace?.close();
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
 describe('records table scrolling', () => {

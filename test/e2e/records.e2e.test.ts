@@ -4,23 +4,18 @@
  * (click, Shift, Ctrl, select all matching), bulk tagging with the count confirmation, and
  * scheduling; by mouse and by keyboard alone. Screenshots in build/screenshots/records-*.png.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
 const COUNT = 300;
 const STUDENTS = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra', 'Barbara Liskov'];
 
-let buildDir: string;
 let browser: Browser;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-records-build-'));
-  const rendererDir = buildRenderer(buildDir);
+  const rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openWorkspace(rendererDir);
   await seedCredentials(workspace, COUNT, (i) => ({
@@ -33,7 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await workspace?.close();
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Credentials' });

@@ -9,7 +9,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +21,7 @@ import { REALM } from '../../main/engine/index.js';
 import { RemoteService } from '../../main/remote/index.js';
 import { REPO_ROOT } from '../support/issuing-fixture.js';
 import { dropFiles } from './drop-files.js';
-import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
 let work: string;
 let rendererDir: string;
@@ -60,17 +60,15 @@ async function startServe(dataDir: string, env: NodeJS.ProcessEnv): Promise<stri
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'proofdesk-e2e-remote-'));
-  mkdirSync(join(work, 'build'), { recursive: true });
   const serveData = join(work, 'serve-data');
   const env = { ...process.env, PROOFDESK_PASSPHRASE: 'serve e2e passphrase', PROOFDESK_SECRET_STORE: undefined };
-  const built = new Promise<string>((resolve) => resolve(buildRenderer(join(work, 'build'))));
   const added = await promisify(execFile)('npm', ['run', '-s', 'cli', '--', 'partner', 'add', '--name', 'Remote College', '--data', serveData], { cwd: REPO_ROOT, env });
   client = JSON.parse(added.stdout) as { client_id: string; client_secret: string };
   baseUrl = await startServe(serveData, env);
   // The remote Partner's credentials, made through the service's own API.
   remote = new RemoteService({ baseUrl, authUrl: new URL(baseUrl).origin, realm: REALM, clientId: client.client_id, clientSecret: client.client_secret });
   for (let i = 1; i <= 3; i++) await remote.createCredential({ title: `Remote diploma ${i}`, metadata: { course: 'Chemistry' }, tags: ['remote-class'] });
-  rendererDir = await built;
+  rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openWorkspace(rendererDir, { name: 'Local Lab' });
   await workspace.engine.serviceFor(workspace.partner.id).createCredential({ title: 'Local only', metadata: { course: 'Physics' } });

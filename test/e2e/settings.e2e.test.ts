@@ -8,7 +8,7 @@
  * the same chain account. Screenshots in build/screenshots/settings-*.png; axe-core on each view.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import { openSecretStore } from '../../main/secrets/index.js';
 import { openAppEngine } from '../../main/app/open-app-engine.js';
 import { REPO_ROOT, openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
-import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
+import { builtRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 import { dropFiles } from './drop-files.js';
 
 const PASSPHRASE = 'a long backup passphrase';
@@ -82,8 +82,7 @@ async function issueOne(page: Page, fileName: string, content: string): Promise<
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'proofdesk-e2e-settings-'));
-  mkdirSync(join(work, 'build'), { recursive: true });
-  rendererDir = buildRenderer(join(work, 'build'));
+  rendererDir = builtRenderer();
   browser = await launchChromium();
 }, 300_000);
 

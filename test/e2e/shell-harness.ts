@@ -1,15 +1,15 @@
 /**
- * What the app's browser tests share: one fresh build of the three bundles, an embedded engine
+ * What the app's browser tests share: the run's one build of the three bundles, an embedded engine
  * on a temporary data directory behind the web bridge (same handlers, same events as the
  * Electron window), Debian's Chromium, screenshots under build/screenshots/ and axe-core.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import type { CreateCredentialBody } from '../../common/requests.js';
 import type { Partner } from '../../common/wire-types.js';
 import { MemorySecretStore } from '../../main/secrets/index.js';
@@ -22,11 +22,9 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(ROOT, 'build', 'screenshots');
 
-/** Builds main, preload and renderer into a temp dir (never a stale out/); returns the renderer dir. */
-export function buildRenderer(workDir: string): string {
-  const outDir = join(workDir, 'out');
-  execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-  return join(outDir, 'renderer');
+/** The renderer built once for the run's browser tests (build-once.ts, the e2e project's globalSetup). */
+export function builtRenderer(): string {
+  return inject('rendererDir');
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -4,23 +4,18 @@
  * embedded engine on a temporary data directory. Sidebar, views, status bar, Partner
  * switcher, keyboard shortcuts, the one event channel (SSE), and the bridge's refusals.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeIpcError } from '../../common/errors.js';
-import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
-let buildDir: string;
 let rendererDir: string;
 let browser: Browser;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-shell-build-'));
-  rendererDir = buildRenderer(buildDir);
+  rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openWorkspace(rendererDir);
   await seedCredentials(workspace, 3, (i) => ({ title: `Diploma of student ${i}`, metadata: { student: `S${i}` }, tags: ['class-2026'] }));
@@ -29,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await workspace?.close();
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
 describe('app shell', () => {

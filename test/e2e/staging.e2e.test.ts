@@ -7,7 +7,6 @@
  * finds no serious or critical violation on any of these views.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import type { EmbeddedService } from '../../main/engine/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
 import { dropFiles } from './drop-files.js';
+import { builtRenderer } from './shell-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -62,9 +62,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
   mkdirSync(SHOTS, { recursive: true });
   work = makeTempDir('proofdesk-e2e-staging-');
-  const outDir = join(work, 'out');
-  execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-  rendererDir = join(outDir, 'renderer');
+  rendererDir = builtRenderer();
 
   fixture = openIssuingEngine({ dataDir: join(work, 'data') });
   mkdirSync(fixture.dataDir, { recursive: true });

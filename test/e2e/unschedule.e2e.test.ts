@@ -10,17 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
+import { builtRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 import { SECOND_ENGINE, openTwoEngineWorkspace, stateCells as states, type TwoEngineWorkspace } from './two-engines.js';
 
-let buildDir: string;
 let browser: Browser;
 let workspace: TwoEngineWorkspace;
 const uids: string[] = [];
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-unschedule-build-'));
-  const rendererDir = buildRenderer(buildDir);
+  const rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openTwoEngineWorkspace(rendererDir);
   const created = await workspace.service.createCredentials(Array.from({ length: 5 }, (_, i) => ({ title: `Certificate ${i}`, metadata: { student: `Student ${i}` }, tags: ['term-2'] })));
@@ -31,7 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await workspace?.close();
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Credentials' });

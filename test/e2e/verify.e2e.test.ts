@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { issueNowAndFinish, makeTempDir, removeTempDirs, sleep } from '../support/issuing-fixture.js';
-import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 import { dropFiles } from './drop-files.js';
 
 let work: string;
@@ -38,7 +38,7 @@ async function counts(page: Page): Promise<Record<string, string>> {
 
 beforeAll(async () => {
   work = makeTempDir('proofdesk-e2e-verify-');
-  const rendererDir = buildRenderer(work);
+  const rendererDir = builtRenderer();
   workspace = await openWorkspace(rendererDir, { name: 'Acme University' });
   const s = workspace.engine.serviceFor(workspace.partner.id);
   const src = join(work, 'src');

@@ -18,10 +18,9 @@ import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import { Engine } from '../../main/engine/index.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
-import { ROOT, buildRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
+import { ROOT, builtRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 
 const PASSPHRASE = 'watch e2e passphrase';
-let buildDir: string;
 let workDir: string;
 let dataDir: string;
 let browser: Browser;
@@ -31,10 +30,9 @@ let bridge: WebBridge;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-watch-build-'));
   workDir = mkdtempSync(join(tmpdir(), 'proofdesk-watch-e2e-'));
   dataDir = join(workDir, 'data');
-  const rendererDir = buildRenderer(buildDir);
+  const rendererDir = builtRenderer();
   browser = await launchChromium();
   // Keys in the encrypted file (not in memory): the CLI in a child process signs with the same ones.
   engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: await openSecretStore({ dataDir, env: { [PASSPHRASE_ENV]: PASSPHRASE } }), issuing: { scheduler: true, tickMs: 250, onError: () => undefined } });
@@ -50,7 +48,7 @@ afterAll(async () => {
   await bridge?.close();
   await stopWatchFolders();
   await engine?.close();
-  for (const dir of [buildDir, workDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
 async function openPage(): Promise<{ page: Page; problems: string[] }> {

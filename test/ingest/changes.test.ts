@@ -2,12 +2,12 @@
  * Files that change after they were taken, failed files put back, and side effects that keep
  * failing: real folders, the real engine on the local chain.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedService, Engine } from '../../main/engine/index.js';
 import type { Ingester, WatchFolderOptions } from '../../main/ingest/index.js';
-import { certificatesOf as certificateCount, credentialsOf as credentialsTagged, filesUnder, openEngine, readJson, removeTempDirs, sha256Hex, sleep, tempDir, waitFor, watchInbox } from './helpers.js';
+import { certificatesOf as certificateCount, credentialsOf as credentialsTagged, filesUnder, openEngine, readJson, removeTempDirs, sha256Hex, tempDir, waitFor, watchInbox } from './helpers.js';
 
 let engine: Engine;
 /** Issues every second. */
@@ -81,9 +81,12 @@ describe('a file that changes after it was taken', () => {
 describe('failed files', () => {
   it('a failed file put back (by hand, or with retry()) and issued: its failed/NAME.error.json is removed', async () => {
     const { root, ingester } = await watchFolder(fast, 'retried');
-    writeFileSync(join(root, 'a.txt.json'), '{"title": 42}');
-    writeFileSync(join(root, 'b.txt.json'), '{"title": 43}');
-    await sleep(400); // the sidecars settle first
+    // The sidecars are settled before their files come: last changed a minute ago.
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    for (const [name, title] of [['a.txt.json', 42], ['b.txt.json', 43]] as const) {
+      writeFileSync(join(root, name), `{"title": ${title}}`);
+      utimesSync(join(root, name), aMinuteAgo, aMinuteAgo);
+    }
     writeFileSync(join(root, 'a.txt'), 'file a');
     writeFileSync(join(root, 'b.txt'), 'file b');
     await waitFor('both failed', () => filesUnder(join(root, 'failed')).length === 6, 20_000);

@@ -19,7 +19,6 @@ import {
   openIssuingEngine,
   REPO_ROOT,
   removeTempDirs,
-  sleep,
   startSecondChain,
   transactionCount,
   waitFor,
@@ -69,11 +68,12 @@ describe('the scheduler (issuing interval 1 s, a round every 200 ms)', () => {
     const { credentials, job } = await createAndSchedule(partner.service, 'local', 1, 'Withdrawn');
     await partner.service.unscheduleCredential(credentials[0]!.uid, 'local');
 
-    // Let it come due several times over.
-    await sleep(2_000);
-    const waiting = await partner.service.getJob(job.uid);
+    // Let it come due twice over: postponed by an interval each time.
+    const waiting = await waitFor('the job to be postponed twice', async () => {
+      const j = await partner.service.getJob(job.uid);
+      return j.status !== 'scheduled' || Date.parse(j.scheduled_date!) >= Date.parse(job.scheduled_date!) + 2_000 ? j : undefined;
+    });
     expect(waiting).toMatchObject({ status: 'scheduled', start_date: null, issued_date: null });
-    expect(Date.parse(waiting.scheduled_date!)).toBeGreaterThan(Date.parse(job.scheduled_date!));
     expect(await transactionCount(await fx.engine.issuing.ctx.chains.client('local'), partner.address)).toBe(0);
     expect((await partner.service.listJobs({ per_page: 0 })).total_items).toBe(1);
 
@@ -122,8 +122,9 @@ describe('a second Engine with the scheduler in the same process', () => {
     // Enough credentials that building the certificates takes a while: two schedulers would meet.
     const { job } = await createAndSchedule(partner.service, 'second', 1_000, 'Contended');
     await waitFor('the job to finish', async () => ((await partner.service.getJob(job.uid)).status === 'finished' ? true : undefined));
-    // Rounds keep running for a while: nothing more may be sent.
-    await sleep(1_000);
+    // Rounds go on after the finish: a whole one (the round under way may have begun before it) sends nothing more.
+    await first.engine.issuing.tick();
+    await first.engine.issuing.tick();
 
     expect(await transactionCount(chain.client, partner.address)).toBe(2);
     expect((await partner.service.listJobCertificates(job.uid, { per_page: 1 })).total_items).toBe(1_000);
@@ -175,7 +176,9 @@ describe('a second process with the scheduler on the same data directory', () =>
     await chain.client.fund(partner.address, parseEther('10'));
     const { job } = await createAndSchedule(partner.service, 'second', 1_000, 'Shared');
     await waitFor('the job to finish', async () => ((await partner.service.getJob(job.uid)).status === 'finished' ? true : undefined));
-    await sleep(1_000);
+    // A whole round after the finish (the round under way may have begun before it) sends nothing more.
+    await first.engine.issuing.tick();
+    await first.engine.issuing.tick();
 
     child.stdin.end();
     expect(await exited, stderr).toBe(0);

@@ -5,14 +5,15 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
-import { Engine } from '../../main/engine/index.js';
+import { Engine, ManualClock } from '../../main/engine/index.js';
 import { Ingester } from '../../main/ingest/index.js';
+import { OWNER_STALE_MS } from '../../main/ingest/journal.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
 import { WATCH_FOLDERS_FILE, writeWatchFolders } from '../../main/workspace/watch-folders/watch-folder-list.js';
 import { WatchFolderManager } from '../../main/workspace/watch-folders/watch-folder-manager.js';
-import { filesUnder, REPO_ROOT, removeTempDirs, sleep, tempDir, waitFor } from '../ingest/helpers.js';
+import { filesUnder, REPO_ROOT, removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
 
 let engine: Engine;
 let dataDir: string;
@@ -186,24 +187,23 @@ describe('watch folders in the app', () => {
 describe('a paused ingester', () => {
   it('keeps saying its folders are claimed (another watcher cannot take them while it is paused)', async () => {
     const root = inbox();
-    const first = await Ingester.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100 });
+    // The ingester's timers are fake (the heartbeat's every 5 s among them), its clock moved by hand.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const clock = new ManualClock(Date.now());
+    const started = clock.now();
+    const first = await Ingester.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100, clock });
     first.pause();
     try {
       // The claim's heartbeat must go on while paused: 30 s without one and the claim is stale.
-      const { OWNER_STALE_MS } = await import('../../main/ingest/journal.js');
-      const realNow = Date.now;
-      const started = realNow();
-      // Give a paused heartbeat (every 5 s) the time to beat once, then move the clock so that a claim
-      // last renewed at start is stale but one renewed since is not.
-      await sleep(6_000);
-      Date.now = () => started + OWNER_STALE_MS + 2_000;
-      try {
-        await expect(Ingester.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100 })).rejects.toThrow(/already watched/);
-      } finally {
-        Date.now = realNow;
-      }
+      // Past one heartbeat, a second watcher looks when a claim last renewed at start would be
+      // stale but one renewed since is not.
+      clock.advance(5_000);
+      vi.advanceTimersByTime(5_000);
+      const later = new ManualClock(started + OWNER_STALE_MS + 2_000);
+      await expect(Ingester.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100, clock: later })).rejects.toThrow(/already watched/);
     } finally {
       await first.stop();
+      vi.useRealTimers();
     }
-  }, 60_000);
+  });
 });

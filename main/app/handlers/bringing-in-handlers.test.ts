@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { TaskInfo } from '../../../common/tasks.js';
 import { makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
+import { taskEnded } from '../../../test/support/task-ended.js';
 import { createAppContext, type AppContext } from '../app-context.js';
 import { createIpcHandlers, type IpcHandlers } from '../ipc-handlers.js';
 
@@ -25,14 +26,7 @@ beforeEach(() => {
 afterEach(() => fixture.close());
 
 function finished(taskId: string): Promise<TaskInfo> {
-  return new Promise((resolve) => {
-    const off = ctx.events.subscribe((event) => {
-      if (event.type === 'task' && event.task.id === taskId && event.task.state !== 'running') {
-        off();
-        resolve(event.task);
-      }
-    });
-  });
+  return taskEnded(ctx.events, ctx.tasks, taskId);
 }
 
 describe('staging handlers', () => {

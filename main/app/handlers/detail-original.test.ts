@@ -11,13 +11,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../engine/index.js';
 import { writeWatchFolders } from '../../workspace/watch-folders/watch-folder-list.js';
-import { createAppContext } from '../app-context.js';
+import { taskEnded } from '../../../test/support/task-ended.js';
+import { createAppContext, type AppContext } from '../app-context.js';
 import { createIpcHandlers, invokeIpcHandler, type IpcHandlers } from '../ipc-handlers.js';
 import { setWatchFolderDesktop } from './watch-folders-desktop.js';
 
 let dir: string;
 let watched: string;
 let engine: Engine;
+let ctx: AppContext;
 let handlers: IpcHandlers;
 let opened: string[];
 let credential: { uid: string; hash: string };
@@ -39,7 +41,8 @@ beforeEach(async () => {
   writeFileSync(join(dir, 'by-hand.txt'), 'uploaded by hand');
   const file = await service.uploadFile({ file: { path: join(dir, 'by-hand.txt') } });
   uploaded = { uid: (await service.createCredential({ title: 'By hand', metadata: { a: 1 }, files: [file.file_hash] })).uid, hash: file.file_hash };
-  handlers = createIpcHandlers(createAppContext({ engine, partner }));
+  ctx = createAppContext({ engine, partner });
+  handlers = createIpcHandlers(ctx);
   opened = [];
 });
 
@@ -100,14 +103,9 @@ describe('detail:openOriginal', () => {
 async function createByDrop(path: string): Promise<string> {
   const file_hash = createHash('sha256').update(readFileSync(path)).digest('hex');
   const task = await invokeIpcHandler(handlers, 'staging:create', [{ rows: [{ key: path, file: { path, file_hash }, title: 'Dropped', metadata: {}, tags: [], expiry_date: null, links: [] }], engine: null, allow_duplicates: true }]) as { id: string };
-  for (let i = 0; i < 200; i++) {
-    const outcome = (await invokeIpcHandler(handlers, 'staging:outcome', [task.id])) as { outcomes: { status: string; uid?: string }[] } | null;
-    if (outcome) {
-      const [first] = outcome.outcomes;
-      if (first?.status !== 'created' || !first.uid) throw new Error(`not created: ${JSON.stringify(first)}`);
-      return first.uid;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the create task did not end');
+  await taskEnded(ctx.events, ctx.tasks, task.id);
+  const outcome = (await invokeIpcHandler(handlers, 'staging:outcome', [task.id])) as { outcomes: { status: string; uid?: string }[] } | null;
+  const first = outcome?.outcomes[0];
+  if (first?.status !== 'created' || !first.uid) throw new Error(`not created: ${JSON.stringify(outcome)}`);
+  return first.uid;
 }

@@ -7,6 +7,7 @@ import type { AppEvent, TaskInfo } from '../../../common/tasks.js';
 import { Engine } from '../../engine/index.js';
 import { createAppContext, type AppContext } from '../app-context.js';
 import { createIpcHandlers, invokeIpcHandler, type IpcHandlers } from '../ipc-handlers.js';
+import { taskEnded } from '../../../test/support/task-ended.js';
 
 let dir: string;
 let engine: Engine;
@@ -31,12 +32,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function finished(task: TaskInfo): Promise<TaskInfo> {
-  for (;;) {
-    const now = ctx.tasks.get(task.id)!;
-    if (now.state !== 'running') return now;
-    await new Promise((r) => setTimeout(r, 5));
-  }
+function finished(task: TaskInfo): Promise<TaskInfo> {
+  return taskEnded(ctx.events, ctx.tasks, task.id);
 }
 
 async function errorId(call: Promise<unknown>): Promise<string> {
