@@ -4,8 +4,8 @@ import { withForm } from '../multipart.js';
 import type { ApiRoute } from './route.js';
 
 /** A certificate uid as a file name: anything but the uid's own characters is dropped. */
-function proofFileName(uid: string): string {
-  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.proof.json`;
+function downloadFileName(uid: string, format: unknown): string {
+  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${format === 'vc' ? 'vc' : 'proof'}.json`;
 }
 
 export const certificateRoutes: ApiRoute[] = [
@@ -15,13 +15,14 @@ export const certificateRoutes: ApiRoute[] = [
     url: '/certificates/:uid/download',
     schema: C.downloadCertificate,
     status: 200,
-    handle: (request) => request.service.downloadCertificate(request.params.uid!),
+    // `format=vc` (a Proofdesk extension; the schema allows `proof` and `vc`): the Verifiable Credential.
+    handle: (request) => (request.query.format === 'vc' ? request.service.downloadCertificateVc(request.params.uid!) : request.service.downloadCertificate(request.params.uid!)),
     // The spec's "text file with the certificate JSON": the proof file itself, byte for byte.
     reply: (reply, proof, request) =>
       reply
         .code(200)
         .type('application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${proofFileName(request.params.uid!)}"`)
+        .header('content-disposition', `attachment; filename="${downloadFileName(request.params.uid!, request.query.format)}"`)
         .send(proof as string),
   },
   {

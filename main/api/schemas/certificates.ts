@@ -30,11 +30,13 @@ export const listCertificates: RouteSchema = {
 export const downloadCertificate: RouteSchema = {
   operationId: 'downloadCertificate',
   summary: 'Download the proof file of a certificate',
-  description: 'The answer is the proof file itself (not wrapped in the envelope), as an attachment. Errors use the usual error body.',
+  description:
+    'The answer is the proof file itself (not wrapped in the envelope), as an attachment. Errors use the usual error body. Proofdesk extension: `format=vc` answers the certificate as a W3C Verifiable Credential 2.0 (Open Badges 3.0 OpenBadgeCredential) instead.',
   tags: CERTS,
   params: pathParams({ uid: 'The certificate uid' }),
-  response: { 200: { ...ref('ProofFile'), description: 'The proof file (application/json)' } },
-  errors: ['missing_certificate'],
+  querystring: query({ format: { type: 'string', enum: ['proof', 'vc'], description: '`proof` (default): the proof file; `vc`: the Verifiable Credential' } }),
+  response: { 200: { ...ref('ProofFile'), description: 'The proof file, or with format=vc the Verifiable Credential (application/json)' } },
+  errors: ['missing_certificate', 'invalid_value'],
 };
 
 export const revokeCertificate: RouteSchema = {
