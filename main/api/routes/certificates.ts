@@ -1,7 +1,14 @@
 /** Certificates (list, proof file download, revoke) and verification (by uid, credential, proof file, original file). */
+import { ServiceError } from '../../../common/errors.js';
 import * as C from '../schemas/certificates.js';
 import { withForm } from '../multipart.js';
 import type { ApiRoute } from './route.js';
+
+/** The `format` of a download (a Proofdesk extension): `proof` (default) or `vc`; anything else is invalid_value. */
+function downloadFormat(format: unknown): 'proof' | 'vc' {
+  if (format === undefined || format === 'proof' || format === 'vc') return format ?? 'proof';
+  throw new ServiceError('invalid_value', `Query parameter "format" must be "proof" or "vc", not ${JSON.stringify(String(format).slice(0, 100))}`);
+}
 
 /** A certificate uid as a file name: anything but the uid's own characters is dropped. */
 function downloadFileName(uid: string, format: unknown): string {
@@ -15,8 +22,8 @@ export const certificateRoutes: ApiRoute[] = [
     url: '/certificates/:uid/download',
     schema: C.downloadCertificate,
     status: 200,
-    // `format=vc` (a Proofdesk extension; the schema allows `proof` and `vc`): the Verifiable Credential.
-    handle: (request) => (request.query.format === 'vc' ? request.service.downloadCertificateVc(request.params.uid!) : request.service.downloadCertificate(request.params.uid!)),
+    // `format=vc`: the Verifiable Credential instead of the proof file.
+    handle: (request) => (downloadFormat(request.query.format) === 'vc' ? request.service.downloadCertificateVc(request.params.uid!) : request.service.downloadCertificate(request.params.uid!)),
     // The spec's "text file with the certificate JSON": the proof file itself, byte for byte.
     reply: (reply, proof, request) =>
       reply

@@ -19,19 +19,12 @@ import { rootFromHexPath } from '../proofs/merkle-tree.js';
 import { PROOF_FORMAT, type ProofFile } from '../proofs/proof-file.js';
 import { resultStatus, verifyChecked, VERIFICATION_STEP_NAMES, type VerifyOptions } from '../proofs/verify-proof.js';
 import { validateProofFile } from '../proofs/verify-proof-shape.js';
+import { credentialFileHashes, looksLikeCredential } from './credential-kind.js';
 import { ANCHOR_PROOF_TYPE, credentialOf, type AnchorProof } from './credential-vc.js';
 import { publicKeyOfDidKey } from './did-key.js';
 import { isKnownContext, staticDocumentLoader, VC_CONTEXT_V2 } from './document-loader.js';
 
 const SUPPORTED_CRYPTOSUITE = 'eddsa-rdfc-2022';
-
-/** Whether a parsed JSON file presents itself as a Verifiable Credential (rather than a proof file). */
-export function looksLikeCredential(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
-  const types = Array.isArray(v.type) ? v.type : [v.type];
-  return '@context' in v || types.includes('VerifiableCredential');
-}
 
 function invalid(message: string): ServiceError {
   return new ServiceError('invalid_value', message);
@@ -137,15 +130,6 @@ function step(key: VerificationStepKey, status: StepStatus, description: Record<
   return { name: VERIFICATION_STEP_NAMES[key], description, status };
 }
 
-/** The SHA-256 digests (hex) of a credential's related resources that give one as digestSRI. */
-function sha256Resources(related: unknown): string[] {
-  const list = Array.isArray(related) ? related : related === undefined ? [] : [related];
-  return list.flatMap((r: { digestSRI?: unknown }) => {
-    const sri = typeof r?.digestSRI === 'string' ? /^sha256-([A-Za-z0-9+/]{43}=)$/.exec(r.digestSRI) : null;
-    return sri ? [Buffer.from(sri[1]!, 'base64').toString('hex')] : [];
-  });
-}
-
 /** Another issuer's credential: the steps its Data Integrity proof and dates can answer. */
 async function verifyForeign(credential: Record<string, unknown>, dataIntegrity: Record<string, unknown>, options: VerifyOptions): Promise<VerificationResult> {
   const now = (options.now ?? (() => new Date()))();
@@ -156,7 +140,7 @@ async function verifyForeign(credential: Record<string, unknown>, dataIntegrity:
   const validUntil = typeof credential.validUntil === 'string' ? credential.validUntil : null;
   const expired = validUntil !== null && !(new Date(validUntil).getTime() > now.getTime());
   const original = options.originalFileHash?.toLowerCase();
-  const fileHashes = sha256Resources(credential.relatedResource);
+  const fileHashes = credentialFileHashes(credential);
   const notAnchored = 'this credential has no Proofdesk anchor proof: it is not anchored on a chain this verifier can check';
   const verification: Record<VerificationStepKey, VerificationStep> = {
     certificate: step('certificate', holds ? 'passed' : 'failed', { cryptosuite: SUPPORTED_CRYPTOSUITE, checked_by: 'the Data Integrity proof' }),
@@ -182,10 +166,4 @@ async function verifyForeign(credential: Record<string, unknown>, dataIntegrity:
 export async function verifyCredentialFile(value: unknown, options: VerifyOptions): Promise<VerificationResult> {
   const { credential, dataIntegrity, anchor } = shapeOf(value);
   return anchor ? verifyAnchored(credential, dataIntegrity, anchor, options) : verifyForeign(credential, dataIntegrity, options);
-}
-
-/** The certificate uid of a credential (`urn:uuid:<uid>`), or its id as it is. */
-export function credentialUid(value: unknown): string {
-  const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === 'string' ? id.replace(/^urn:uuid:/, '') : '';
 }
