@@ -1,5 +1,6 @@
 /**
- * The Verify view's main side with Verifiable Credentials in the drop: Proofdesk's own
+ * The app's main side with Verifiable Credentials: the detail panel's "Download for a wallet",
+ * and a Verify view drop holding credentials: Proofdesk's own
  * credentials beside proof files get the six steps on the real local chain (their original
  * matched by the credential's file hash), another issuer's credential the steps that apply, and
  * a credential with an unknown context or a JSON file that is neither an `error` row with the
@@ -90,7 +91,14 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-describe('the Verify view with Verifiable Credentials', () => {
+describe('Verifiable Credentials in the app', () => {
+  it('the detail panel’s "Download for a wallet" hands over the certificate’s credential, named by its title', async () => {
+    const saved = await handlers['detail:credential'](uids.diploma!);
+    expect(saved.file_name).toBe('Diploma Ada.vc.json');
+    expect(saved.text).toBe(await partner.service.downloadCertificateVc(uids.diploma!));
+    expect(JSON.parse(saved.text)).toMatchObject({ id: `urn:uuid:${uids.diploma}`, name: 'Diploma Ada' });
+  });
+
   it('lists credential rows beside proof rows, each with its result, and error rows saying why', async () => {
     const { summary: started, task } = await handlers['verify:start']([drop]);
     expect((await finished(task.id)).state).toBe('done');
