@@ -230,6 +230,17 @@ describe('certificates as Verifiable Credentials', () => {
     expect(expired.result.status).toBe('expired');
     const tampered = await verifyCredentialFile({ ...credential, name: 'Forged' }, { chainFor: () => undefined, now });
     expect(tampered.result.status).toBe('failed');
+
+    // Signed by a did:web key: not resolvable offline, so refused with the URL named (not "failed").
+    const webSigner = { ...signer, id: 'did:web:academy.example#key-1' };
+    const { proof: _signed, ...unsigned } = credential;
+    const byWeb = await vc.issue({
+      credential: { ...unsigned, issuer: { id: 'did:web:academy.example', type: ['Profile'], name: 'Another Academy' } },
+      suite: new DataIntegrityProof({ signer: webSigner, cryptosuite }),
+      documentLoader: staticDocumentLoader,
+    });
+    const refused = await errorOf(verifyCredentialFile(byWeb, { chainFor: () => undefined, now }));
+    expect(refused).toMatchObject({ id: 'invalid_value', message: expect.stringContaining('needs "did:web:academy.example#key-1", which Proofdesk cannot resolve offline') });
   });
 
   it('refuses with a sentence what it cannot verify: unknown context, unknown cryptosuite, no proof, not a credential', async () => {

@@ -22,7 +22,7 @@ import { validateProofFile } from '../proofs/verify-proof-shape.js';
 import { credentialFileHashes, looksLikeCredential } from './credential-kind.js';
 import { ANCHOR_PROOF_TYPE, credentialOf, type AnchorProof } from './credential-vc.js';
 import { publicKeyOfDidKey } from './did-key.js';
-import { isKnownContext, staticDocumentLoader, VC_CONTEXT_V2 } from './document-loader.js';
+import { isKnownContext, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V2 } from './document-loader.js';
 
 const SUPPORTED_CRYPTOSUITE = 'eddsa-rdfc-2022';
 
@@ -61,10 +61,30 @@ function shapeOf(value: unknown): { credential: Record<string, unknown>; dataInt
   return { credential, dataIntegrity, anchor };
 }
 
-/** Whether the Data Integrity proof holds, checked by Digital Bazaar's verifier (its expiry check left to the expiry step). */
+/** The URL the static loader refused somewhere in a verifier's error, if that is why it failed. */
+function refusedUrl(error: unknown, depth = 0): string | undefined {
+  if (!error || typeof error !== 'object' || depth > 8) return undefined;
+  if (error instanceof UnknownDocumentError) return error.url;
+  const e = error as { errors?: unknown[]; cause?: unknown; details?: { cause?: unknown } };
+  for (const inner of [...(Array.isArray(e.errors) ? e.errors : []), e.cause, e.details?.cause]) {
+    const url = refusedUrl(inner, depth + 1);
+    if (url !== undefined) return url;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the Data Integrity proof holds, checked by Digital Bazaar's verifier (its expiry
+ * check left to the expiry step). A key or context that cannot be had offline is not a
+ * failed signature: it is refused with the URL named.
+ */
 async function dataIntegrityHolds(credential: Record<string, unknown>): Promise<boolean> {
   const validFrom = typeof credential.validFrom === 'string' ? credential.validFrom : undefined;
   const result = await vc.verifyCredential({ credential, suite: new DataIntegrityProof({ cryptosuite }), documentLoader: staticDocumentLoader, ...(validFrom ? { now: validFrom } : {}) });
+  if (!result.verified) {
+    const url = refusedUrl(result.error) ?? result.results?.map((r) => refusedUrl(r.error)).find((u) => u !== undefined);
+    if (url !== undefined) throw invalid(`This Verifiable Credential needs ${JSON.stringify(url)}, which Proofdesk cannot resolve offline (it resolves did:key and the bundled contexts, and fetches nothing from the network)`);
+  }
   return result.verified;
 }
 
