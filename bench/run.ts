@@ -20,6 +20,7 @@ import { withMachine, type BenchResult } from './measure.js';
 import { renderTable } from './table.js';
 import { stagingUiBenchmarks } from './staging-ui.bench.js';
 import { uiBenchmarks } from './ui.bench.js';
+import { vcBenchmarks } from './vc.bench.js';
 import { verifyUiBenchmarks } from './verify-ui.bench.js';
 import { watchAppBenchmarks } from './watch-app.bench.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
@@ -43,6 +44,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'watch-app', run: watchAppBenchmarks },
   { name: 'verify-ui', run: verifyUiBenchmarks },
   { name: 'remote-mode', run: remoteModeBenchmarks },
+  { name: 'vc', run: vcBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

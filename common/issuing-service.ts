@@ -101,6 +101,11 @@ export interface IssuingService {
   /** GET /certificates/<uid>/download: the proof file's JSON text. */
   downloadCertificate(uid: string): Promise<string>;
   /**
+   * GET /certificates/<uid>/download?format=vc: the certificate as a W3C Verifiable Credential
+   * 2.0 (Open Badges 3.0), JSON text (docs/verifiable-credentials.md).
+   */
+  downloadCertificateVc(uid: string): Promise<string>;
+  /**
    * Not an endpoint: the proof files of many certificates at once, one per uid in order (the
    * text downloadCertificate gives, or its error). Only the embedded engine has it (one query
    * for them all); the watched folder falls back to single downloads without it.

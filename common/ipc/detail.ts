@@ -54,6 +54,8 @@ export interface DetailIpc {
   'detail:verify': { args: [certificateUid: string]; result: VerificationResult };
   /** The proof file of a certificate: a name to save it under and its JSON text. */
   'detail:proof': { args: [certificateUid: string]; result: { file_name: string; text: string } };
+  /** The certificate as a W3C Verifiable Credential for a wallet: a name to save it under and its JSON text. */
+  'detail:credential': { args: [certificateUid: string]; result: { file_name: string; text: string } };
   'detail:unschedule': { args: [uid: string, engine: string]; result: CredentialDetail | null };
   /** Revokes a credential's certificate on an engine. Cannot be undone. */
   'detail:revoke': { args: [uid: string, engine: string]; result: CredentialDetail };
@@ -89,6 +91,7 @@ export const DETAIL_IPC: IpcValidators<DetailIpc> = {
   'detail:get': uidArg('detail:get'),
   'detail:verify': uidArg('detail:verify'),
   'detail:proof': uidArg('detail:proof'),
+  'detail:credential': uidArg('detail:credential'),
   'detail:unschedule': uidEngineArgs('detail:unschedule'),
   'detail:revoke': uidEngineArgs('detail:revoke'),
   'detail:openOriginal': (args) => {

@@ -38,6 +38,8 @@ import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
 import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
 import type { ProofFile } from './proofs/proof-file.js';
+import { partnerSigner } from './vc/partner-signer.js';
+import { credentialText, signedCredentialOf } from './vc/sign-credential.js';
 import { issueJobNow } from './issue-now.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
 import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
@@ -190,6 +192,11 @@ export class EmbeddedService implements IssuingService {
 
   async downloadCertificate(uid: string): Promise<string> {
     return proofText(buildProofFile(this.scope, certificateRow(this.scope, uid)));
+  }
+
+  async downloadCertificateVc(uid: string): Promise<string> {
+    const proof = buildProofFile(this.scope, certificateRow(this.scope, uid));
+    return credentialText(await signedCredentialOf(proof, await partnerSigner(this.scope, proof.issuer.public_key)));
   }
 
   async downloadCertificates(uids: string[]): Promise<(string | ServiceError)[]> {

@@ -254,6 +254,19 @@ export class RemoteService implements IssuingService {
     });
   }
 
+  /** GET /certificates/<uid>/download?format=vc: the Verifiable Credential's text as the service sent it. */
+  async downloadCertificateVc(uid: string): Promise<string> {
+    return this.http.send({ method: 'GET', path: RemoteService.downloadPath(uid), query: 'format=vc' }, async (answer) => {
+      const text = await readCapped(answer.body, this.maxResponseBytes, answer.url);
+      try {
+        JSON.parse(text);
+      } catch {
+        throw new ServiceError('internal_error', `${answer.url} answered a download that is not a JSON Verifiable Credential`);
+      }
+      return text;
+    });
+  }
+
   /**
    * Streams a certificate's proof file to `path`: written to a temporary file beside it and
    * renamed when complete, so `path` never holds half a proof. Returns the bytes written.

@@ -73,7 +73,7 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
 /** The detail panel of one credential (region `Credential detail`). */
 export function DetailPanel() {
   const { uid, detail, loading, error, verifications, busy, notice } = useDetailStore();
-  const { close, verify, downloadProof, unschedule, revoke, openOriginal } = useDetailStore.getState();
+  const { close, verify, downloadProof, downloadCredential, unschedule, revoke, openOriginal } = useDetailStore.getState();
   const addToRecord = useStagingStore((s) => s.addToRecord);
   const [confirming, setConfirming] = useState<string | null>(null);
   if (!uid && !notice) return null;
@@ -178,6 +178,9 @@ export function DetailPanel() {
                           </button>
                           <button type="button" disabled={busy !== null} onClick={() => void downloadProof(e.certificate!.uid)}>
                             Download proof
+                          </button>
+                          <button type="button" disabled={busy !== null} onClick={() => void downloadCredential(e.certificate!.uid)}>
+                            Download for a wallet
                           </button>
                         </>
                       )}

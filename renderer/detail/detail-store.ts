@@ -22,6 +22,8 @@ export interface DetailStore {
   reload(): Promise<void>;
   verify(certificateUid: string): Promise<void>;
   downloadProof(certificateUid: string): Promise<void>;
+  /** Saves the certificate as a Verifiable Credential (Open Badges 3.0) for a wallet. */
+  downloadCredential(certificateUid: string): Promise<void>;
   unschedule(engine: string): Promise<void>;
   revoke(engine: string): Promise<void>;
   /** Opens a file where it is on disk (desktop) or saves the stored copy (browser). */
@@ -102,6 +104,12 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
         const proof = await window.proofdesk.detailProof(certificateUid);
         saveText(proof.file_name, proof.text, 'application/json');
         set({ notice: `Saved ${proof.file_name}` });
+      }),
+    downloadCredential: (certificateUid) =>
+      run(`credential:${certificateUid}`, async () => {
+        const credential = await window.proofdesk.detailCredential(certificateUid);
+        saveText(credential.file_name, credential.text, 'application/json');
+        set({ notice: `Saved ${credential.file_name}` });
       }),
     unschedule: (engine) =>
       run(`unschedule:${engine}`, async () => {

@@ -130,6 +130,20 @@ describe('every endpoint over HTTP (demo server, local chain)', () => {
     expect(answer.body).toMatchObject({ format: 'proofdesk-proof/1', certificate: { uid } });
   });
 
+  it('GET /certificates/<uid>/download?format=vc answers the Verifiable Credential; an unknown format is 400 invalid_value', async () => {
+    const uid = certificates[0]!.certificate.uid;
+    const answer = await api.call('GET', `/certificates/${uid}/download?format=vc`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers['content-disposition']).toBe(`attachment; filename="${uid}.vc.json"`);
+    expect(answer.text).toBe(await api.engine.serviceFor(api.a.id).downloadCertificateVc(uid));
+    expect(answer.body).toMatchObject({ id: `urn:uuid:${uid}`, type: ['VerifiableCredential', 'OpenBadgeCredential'] });
+    expect((await api.call('GET', `/certificates/${uid}/download?format=proof`)).body).toMatchObject({ format: 'proofdesk-proof/1' });
+    const bad = await api.call('GET', `/certificates/${uid}/download?format=pdf`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: { id: 'invalid_value' } });
+  });
+
   it('verifies by certificate, by credential, by proof file and by original file (200)', async () => {
     const certificate = certificates.find((c) => c.certificate.credential.uid === credential.uid)!;
     const uid = certificate.certificate.uid;

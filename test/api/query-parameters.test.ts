@@ -22,7 +22,7 @@ describe('query parameters', () => {
   });
 
   it('refuses a download format it does not know with invalid_value, and takes format=proof', async () => {
-    const refused = await api.call('GET', `/certificates/${credential.uid}/download?format=vc`);
+    const refused = await api.call('GET', `/certificates/${credential.uid}/download?format=pdf`);
     expectError(refused, 'invalid_value');
     expect(refused.body.error.message).toContain('format');
     expectError(await api.call('GET', `/certificates/${credential.uid}/download?format=proof`), 'missing_certificate');

@@ -123,6 +123,14 @@ export function describeIssuingLifecycle(label: string, makeContext: () => Promi
       expect((await svc.listCertificates({ issued_date_until: '2000-01-01' })).total_items).toBe(0);
     });
 
+    it('the certificate downloads as a Verifiable Credential of the same certificate', async () => {
+      const credential = JSON.parse(await svc.downloadCertificateVc(certificateUid)) as { id: string; type: string[]; proof: { type: string }[] };
+      expect(credential.id).toBe(`urn:uuid:${certificateUid}`);
+      expect(credential.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
+      expect(credential.proof.map((p) => p.type)).toEqual(['DataIntegrityProof', 'ProofdeskAnchorProof']);
+      await expectError(svc.downloadCertificateVc(randomUUID()), 'missing_certificate');
+    });
+
     it('the downloaded proof file verifies as uploaded (from disk and from bytes), and so does the original file', async () => {
       proofText = await svc.downloadCertificate(certificateUid);
       const proof = JSON.parse(proofText) as { certificate: { uid: string }; chain: { engine: string } };

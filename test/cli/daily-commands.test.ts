@@ -75,6 +75,38 @@ describe('daily commands', () => {
     expect(verified.out).toContain('Result: ok');
   }, 60_000);
 
+  it('certificate download --format vc|both writes DIR/UID.vc.json; verify takes a folder mixing proofs, credentials and other files', async () => {
+    const out = join(data, 'wallet');
+    const uids = certificates.slice(0, 2).map((c) => c.certificate.uid);
+    const bad = await cli(['certificate', 'download', uids[0]!, '--out', out, '--format', 'pdf', '--data', data]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--format must be proof, vc or both');
+    const vcOnly = await cli(['certificate', 'download', uids[0]!, '--out', out, '--format', 'vc', '--data', data]);
+    expect(vcOnly.code, vcOnly.err).toBe(0);
+    expect(readdirSync(out)).toEqual([`${uids[0]}.vc.json`]);
+    const both = await cli(['certificate', 'download', ...uids, '--out', out, '--format', 'both', '--data', data]);
+    expect(both.code, both.err).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(uids.flatMap((u) => [`${u}.proof.json`, `${u}.vc.json`]).sort());
+    const credential = JSON.parse(readFileSync(join(out, `${uids[0]}.vc.json`), 'utf8'));
+    expect(credential).toMatchObject({ id: `urn:uuid:${uids[0]}`, type: ['VerifiableCredential', 'OpenBadgeCredential'] });
+
+    const one = await cli(['verify', join(out, `${uids[1]}.vc.json`), '--data', data]);
+    expect(one.out).toContain('Result: ok');
+    expect(one.code).toBe(0);
+
+    writeFileSync(join(out, 'z-unknown-context.vc.json'), JSON.stringify({ ...credential, '@context': [...credential['@context'], 'https://example.org/unknown'] }));
+    writeFileSync(join(out, 'z-neither.json'), JSON.stringify({ hello: 'world' }));
+    const batch = await cli(['verify', out, '--json', '--data', data]);
+    expect(batch.code).toBe(1);
+    const report = JSON.parse(batch.out) as { total: number; counts: Record<string, number>; proofs: { path: string; certificate_uid: string; result: string; reason: string }[] };
+    expect(report.total).toBe(6);
+    expect(report.counts).toEqual({ ok: 4, error: 1, unreadable: 1 });
+    const byName = new Map(report.proofs.map((r) => [r.path.split('/').pop(), r]));
+    expect(byName.get(`${uids[0]}.vc.json`)).toMatchObject({ result: 'ok', certificate_uid: uids[0] });
+    expect(byName.get('z-unknown-context.vc.json')).toMatchObject({ result: 'error', reason: expect.stringContaining('"https://example.org/unknown", which is not bundled') });
+    expect(byName.get('z-neither.json')!.result).toBe('unreadable');
+  }, 60_000);
+
   it('revoke asks first, refuses without a terminal and without --yes, and revokes by certificate or by credential and engine', async () => {
     const [a, b] = certificates;
     const refused = await cli(['revoke', a!.certificate.uid, '--data', data]);

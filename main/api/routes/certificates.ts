@@ -4,9 +4,16 @@ import * as C from '../schemas/certificates.js';
 import { withForm } from '../multipart.js';
 import type { ApiRoute } from './route.js';
 
+/** The `format` of a download (a Proofdesk extension): `proof` (default) or `vc`; anything else is invalid_value. */
+function downloadFormat(format: unknown): 'proof' | 'vc' {
+  if (format === undefined || format === '' || format === 'proof') return 'proof';
+  if (format === 'vc') return 'vc';
+  throw new ServiceError('invalid_value', `Query parameter "format" must be "proof" or "vc", not ${JSON.stringify(String(format).slice(0, 100))}`);
+}
+
 /** A certificate uid as a file name: anything but the uid's own characters is dropped. */
-function proofFileName(uid: string): string {
-  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.proof.json`;
+function downloadFileName(uid: string, format: unknown): string {
+  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${format === 'vc' ? 'vc' : 'proof'}.json`;
 }
 
 export const certificateRoutes: ApiRoute[] = [
@@ -16,17 +23,14 @@ export const certificateRoutes: ApiRoute[] = [
     url: '/certificates/:uid/download',
     schema: C.downloadCertificate,
     status: 200,
-    handle: (request) => {
-      const format = request.query.format;
-      if (format !== undefined && format !== '' && format !== 'proof') throw new ServiceError('invalid_value', 'format must be proof');
-      return request.service.downloadCertificate(request.params.uid!);
-    },
+    // `format=vc`: the Verifiable Credential instead of the proof file.
+    handle: (request) => (downloadFormat(request.query.format) === 'vc' ? request.service.downloadCertificateVc(request.params.uid!) : request.service.downloadCertificate(request.params.uid!)),
     // The spec's "text file with the certificate JSON": the proof file itself, byte for byte.
     reply: (reply, proof, request) =>
       reply
         .code(200)
         .type('application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${proofFileName(request.params.uid!)}"`)
+        .header('content-disposition', `attachment; filename="${downloadFileName(request.params.uid!, request.query.format)}"`)
         .send(proof as string),
   },
   {

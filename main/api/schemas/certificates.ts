@@ -20,14 +20,17 @@ export const listCertificates = route({
 export const downloadCertificate = route({
   operationId: 'downloadCertificate',
   summary: 'Download the proof file of a certificate',
-  description: 'The answer is the proof file itself (not wrapped in the envelope), as an attachment. Errors use the usual error body.',
+  description:
+    'The answer is the proof file itself (not wrapped in the envelope), as an attachment. Errors use the usual error body. Proofdesk extension: `format=vc` answers the certificate as a W3C Verifiable Credential 2.0 (Open Badges 3.0 OpenBadgeCredential) instead.',
   tags: CERTS,
   params: pathParams({ uid: 'The certificate uid' }),
   querystring: Type.Object({
-    format: Type.Optional(Type.Unsafe<'proof'>({ type: 'string', enum: ['proof'], default: 'proof', description: 'What to download: the proof file' })),
+    format: Type.Optional(
+      Type.Unsafe<'proof' | 'vc'>({ type: 'string', enum: ['proof', 'vc'], default: 'proof', description: '`proof` (default): the proof file; `vc`: the Verifiable Credential' }),
+    ),
   }),
-  response: { 200: Type.Unsafe({ ...ref(ProofFileSchema), description: 'The proof file (application/json)' }) },
-  errors: ['missing_certificate'],
+  response: { 200: Type.Unsafe({ ...ref(ProofFileSchema), description: 'The proof file, or with format=vc the Verifiable Credential (application/json)' }) },
+  errors: ['missing_certificate', 'invalid_value'],
 });
 
 export const revokeCertificate = route({

@@ -62,13 +62,13 @@ export async function credentialDetail(service: IssuingService, scope: PartnerSc
 }
 
 /** A file name from a title: letters, digits, spaces, dots, dashes and underscores only. */
-export function proofFileName(title: string, uid: string): string {
+export function proofFileName(title: string, uid: string, kind: 'proof' | 'vc' = 'proof'): string {
   const safe = title
     .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
     .replace(/^[.\s]+/, '')
     .trim()
     .slice(0, 100);
-  return `${safe || uid}.proof.json`;
+  return `${safe || uid}.${kind}.json`;
 }
 
 export function createDetailHandlers(ctx: AppContext): HandlersOf<DetailIpc> {
@@ -87,6 +87,12 @@ export function createDetailHandlers(ctx: AppContext): HandlersOf<DetailIpc> {
       const text = await service.downloadCertificate(certificateUid);
       const found = (await service.listCertificates({ uid: certificateUid, per_page: 1 })).items[0];
       return { file_name: proofFileName(found?.certificate.credential.title ?? '', certificateUid), text };
+    },
+    'detail:credential': async (certificateUid) => {
+      const { service } = current();
+      const text = await service.downloadCertificateVc(certificateUid);
+      const found = (await service.listCertificates({ uid: certificateUid, per_page: 1 })).items[0];
+      return { file_name: proofFileName(found?.certificate.credential.title ?? '', certificateUid, 'vc'), text };
     },
     'detail:unschedule': async (uid, engine) => {
       const { service, scope } = current();

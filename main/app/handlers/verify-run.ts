@@ -20,6 +20,8 @@ import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offlin
 import { verifyChecked, type ProofCore, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
 import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
+import { credentialFileHashes, credentialSummary } from '../../engine/vc/credential-kind.js';
+import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
 import { takeReceived } from '../../workspace/verify/received-proofs.js';
 import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
 
@@ -206,10 +208,22 @@ export class VerifyRun {
     let result: VerificationResult | null = null;
     let reason = '';
     let found: { original: DroppedFile; by: 'name' | 'hash' } | null = null;
+    // A Verifiable Credential's row: what the credential says of itself.
+    let summary: { uid: string; title: string; issuer: string; engine: string } | null = null;
     if (outcome.kind === 'unreadable') {
       // The reader names the file by its path; the row already names it (and a temp path means nothing).
       const text = outcome.reason.split(file.path).join('this file');
       reason = text.startsWith('this file is not a proof file: ') ? `Not a proof file: ${text.slice('this file is not a proof file: '.length)}` : `Not a proof file: ${text}`;
+    } else if (outcome.kind === 'credential') {
+      summary = credentialSummary(outcome.value);
+      found = match(credentialFileHashes(outcome.value));
+      if (found) used.add(found.original.name);
+      try {
+        result = await verifyCredentialFile(outcome.value, { ...options, originalFileHash: found ? this.originalHashes.get(found.original.name) : undefined });
+      } catch (error) {
+        if (!isServiceError(error)) throw error;
+        reason = error.message;
+      }
     } else {
       found = match(outcome.kind === 'checked' ? outcome.core.certificate.credential.files.map((f) => f.file_hash) : outcome.fileHashes);
       if (found) used.add(found.original.name);
@@ -231,10 +245,10 @@ export class VerifyRun {
       name: file.name,
       original: found?.original.name ?? null,
       matched_by: found?.by ?? null,
-      certificate_uid: certificate?.uid ?? '',
-      title: certificate?.credential.title ?? '',
-      issuer: certificate?.partner.name ?? '',
-      engine: proof?.chain.engine ?? '',
+      certificate_uid: certificate?.uid ?? summary?.uid ?? '',
+      title: certificate?.credential.title ?? summary?.title ?? '',
+      issuer: certificate?.partner.name ?? summary?.issuer ?? '',
+      engine: proof?.chain.engine ?? summary?.engine ?? '',
       result: result?.result.status ?? 'error',
       step: worst.step,
       reason: worst.reason,

@@ -12,13 +12,17 @@ export const CERTIFICATE_USAGE = `certificate list [--uid U] [--job UID] [--cred
                  [--and-credential-tags a,b] [--or-credential-tags a,b] [--and-job-tags a,b] [--or-job-tags a,b]
                  [--sort issued_date|chain] [--desc] [--page N] [--per-page N] [--json]
                                                       the Partner's issued certificates, with the spec's filters
-certificate download UID... --out DIR                 write each certificate's proof file as DIR/UID.proof.json
+certificate download UID... --out DIR [--format proof|vc|both]
+                                                      write each certificate's proof file as DIR/UID.proof.json,
+                                                      its Verifiable Credential as DIR/UID.vc.json, or both
   Both take [--partner ID|NAME], or --remote BASE_URL.`;
 
 /** A certificate uid as a file name (as the REST download names it). */
-export function proofFileName(uid: string): string {
-  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.proof.json`;
+export function proofFileName(uid: string, kind: 'proof' | 'vc' = 'proof'): string {
+  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${kind}.json`;
 }
+
+const DOWNLOAD_FORMATS = { proof: ['proof'], vc: ['vc'], both: ['proof', 'vc'] } as const;
 
 function row(c: Certificate): string[] {
   return [
@@ -53,10 +57,15 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
       'or-job-tags': { type: 'string' },
       ...PAGE_OPTIONS,
       out: { type: 'string' },
+      format: { type: 'string' },
     },
   });
   if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${CERTIFICATE_USAGE}`);
   if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${CERTIFICATE_USAGE}`);
+  const format = values.format ?? 'proof';
+  if (!Object.hasOwn(DOWNLOAD_FORMATS, format)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(format)}\n${CERTIFICATE_USAGE}`);
+  const kinds = DOWNLOAD_FORMATS[format as keyof typeof DOWNLOAD_FORMATS];
+  // A Verifiable Credential is signed with the Partner's key: only then is the secret store opened.
   return withPartnerService(values, async (service) => {
     if (action === 'list') {
       const page = await service.listCertificates({
@@ -75,14 +84,16 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
       printPage(ctx.stdout, values.json, page, 'certificates', ['uid', 'title', 'issued', 'revoked', 'last verification'], row);
       return 0;
     }
-    // Every proof is fetched before any is written: a wrong uid writes nothing.
-    const proofs: { uid: string; text: string }[] = [];
-    for (const uid of positionals) proofs.push({ uid, text: await service.downloadCertificate(uid) });
+    // Every file is fetched before any is written: a wrong uid writes nothing.
+    const proofs: { name: string; text: string }[] = [];
+    for (const uid of positionals) {
+      for (const kind of kinds) proofs.push({ name: proofFileName(uid, kind), text: kind === 'vc' ? await service.downloadCertificateVc(uid) : await service.downloadCertificate(uid) });
+    }
     const dir = userPath(values.out!);
     mkdirSync(dir, { recursive: true });
     const written: string[] = [];
-    for (const { uid, text } of proofs) {
-      const path = join(dir, proofFileName(uid));
+    for (const { name, text } of proofs) {
+      const path = join(dir, name);
       const temp = `${path}.writing-${process.pid}`;
       try {
         writeFileSync(temp, text);
@@ -95,5 +106,5 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
     }
     ctx.stdout(values.json ? json({ proofs: written }) : written.join('\n'));
     return 0;
-  });
+  }, (kinds as readonly string[]).includes('vc') ? { secrets: true } : {});
 }

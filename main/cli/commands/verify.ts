@@ -12,6 +12,8 @@ export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offli
                                                       nothing but the proof; --offline: ask no chain (those steps stay
                                                       pending). Without either, the chains of --data DIR are asked; a
                                                       proof of another machine's local chain is pending, never failed.
+                                                      PROOF may also be a Verifiable Credential (UID.vc.json): Proofdesk's
+                                                      own get the six steps, other issuers' the steps that apply.
                                                       e.g. verify diploma.proof.json --file diploma.pdf --rpc http://127.0.0.1:8545
 verify PROOF... | DIR [--report FILE.csv] [--rpc URL | --offline]
                                                       many proofs in one run (DIR: every *.json in it): a summary

