@@ -4,23 +4,20 @@
  * `Menu` button and its shortcut; the palette and the menu by keyboard alone; screenshots in
  * both themes (build/screenshots/commands-*.png) and axe-core with each open.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, commandsFor, shortcutLabel, type CommandSpec } from '../../common/commands.js';
 import { buildMenuTemplate, menuItems } from '../../main/app/app-menu.js';
 import { stopWatchFolders } from '../../main/app/handlers/watch-folders.js';
-import { buildRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
-let buildDir: string;
 let browser: Browser;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  buildDir = mkdtempSync(join(tmpdir(), 'proofdesk-commands-build-'));
-  const rendererDir = buildRenderer(buildDir);
+  const rendererDir = builtRenderer();
   browser = await launchChromium();
   workspace = await openWorkspace(rendererDir);
   await seedCredentials(workspace, 5, (i) => ({ title: `Certificate of ${['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara'][i]}`, metadata: { n: i }, tags: ['class-2026'] }));
@@ -30,7 +27,6 @@ afterAll(async () => {
   await browser?.close();
   await stopWatchFolders();
   await workspace?.close();
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Credentials' });
