@@ -51,7 +51,7 @@ export class VerifyChains {
       chainFor: (engine, chainId) => this.chainFor(engine, chainId),
       // With --rpc the endpoint is the user's choice: the genesis hash decides, not the installation.
       localInstallationId: this.options.rpcUrl === undefined && !this.options.offline ? this.installationId : undefined,
-      confirmationsRequired: (engine) => this.catalog.find(engine)?.confirmations ?? 1,
+      finality: (engine) => (this.catalog.find(engine) ? this.catalog.finality(engine) : { finalizedTag: false, confirmations: 1 }),
       explorer: (engine) => {
         const config = this.catalog.find(engine);
         return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };
@@ -129,6 +129,7 @@ export class VerifyChains {
       confirmations: (hash) => call((r) => r.confirmations(hash)),
       blockTimestamp: (blockNumber) => call((r) => r.blockTimestamp(blockNumber)),
       getTransaction: (hash) => call((r) => r.getTransaction(hash)),
+      finalizedBlockNumber: () => call((r) => (r.finalizedBlockNumber ? r.finalizedBlockNumber() : Promise.resolve(null))),
       genesisHash: () => call((r) => r.genesisHash!()),
     };
   }

@@ -79,7 +79,7 @@ export class IssuingRuntime {
         if (!config || config.chain_id !== chainId) return undefined;
         return chainReaderFor(await this.ctx.chains.client(engine));
       },
-      confirmationsRequired: (engine) => this.catalog.find(engine)?.confirmations ?? 1,
+      finality: (engine) => (this.catalog.find(engine) ? this.catalog.finality(engine) : { finalizedTag: false, confirmations: 1 }),
       explorer: (engine) => {
         const config = this.catalog.find(engine);
         return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };

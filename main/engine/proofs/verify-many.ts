@@ -144,6 +144,7 @@ export function cachedReader(reader: ChainReader): ChainReader {
     confirmations: (hash) => once(`confirmations:${hash}`, () => reader.confirmations(hash)),
     blockTimestamp: (block) => once(`block:${block}`, () => reader.blockTimestamp(block)),
     getTransaction: (hash) => once(`tx:${hash}`, () => reader.getTransaction(hash)),
+    ...(reader.finalizedBlockNumber ? { finalizedBlockNumber: () => once('finalized', () => reader.finalizedBlockNumber!()) } : {}),
     ...(reader.genesisHash ? { genesisHash: () => once('genesis', () => reader.genesisHash!()) } : {}),
   };
 }
