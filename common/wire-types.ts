@@ -44,6 +44,12 @@ export interface Job {
   finished_date: string | null;
   failed_date: string | null;
   scheduled_date: string | null;
+  /**
+   * Extension, on the detail of an unconfirmed job: how far its block is towards final — the
+   * blocks including it, and the depth that makes it final (null: waiting for the chain's
+   * finalized block).
+   */
+  finality?: { confirmations: number; required: number | null };
 }
 
 /** Verification result statuses fixed by DESIGN.md. */

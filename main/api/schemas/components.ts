@@ -108,6 +108,15 @@ const RESOURCES = {
       finished_date: nullableDateTime('When the required confirmations were seen'),
       failed_date: nullableDateTime('When the job failed'),
       scheduled_date: nullableDateTime('When the job is due'),
+      finality: {
+        type: 'object',
+        description: 'Extension, on GET /jobs/<uid> of an unconfirmed job: how far its block is towards final',
+        required: ['confirmations', 'required'],
+        properties: {
+          confirmations: { type: 'integer', minimum: 0, description: 'Blocks including the transaction, as last seen' },
+          required: { type: ['integer', 'null'], minimum: 1, description: 'The depth that makes it final; null: waiting for the chain\'s finalized block' },
+        },
+      },
     },
   },
   Certificate: {

@@ -6,6 +6,7 @@ import { ensureInstallation, localGenesisTimestamp, proofChainIdentity, readInst
 import { chainReaderFor } from '../proofs/verify-chain-reader.js';
 import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
+import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
 import { JobIssuer } from './job-issuer.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
@@ -54,10 +55,10 @@ export class IssuingRuntime {
         return localGenesisTimestamp(dataDir, first === null ? undefined : Math.floor(first / 1000) - 1, Math.floor(clock.now() / 1000));
       },
     });
-    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir };
+    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir, notice: onNotice };
     this.issuer = new JobIssuer(this.ctx);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
-    this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError);
+    this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError, new ChainWatch(this.ctx, this.issuer));
     if (options.scheduler) this.scheduler.start(options.tickMs ?? 1_000);
   }
 
