@@ -129,6 +129,7 @@ export class VerifyChains {
       confirmations: (hash) => call((r) => r.confirmations(hash)),
       blockTimestamp: (blockNumber) => call((r) => r.blockTimestamp(blockNumber)),
       getTransaction: (hash) => call((r) => r.getTransaction(hash)),
+      transactionCount: (address) => call((r) => r.transactionCount!(address)),
       finalizedBlockNumber: () => call((r) => (r.finalizedBlockNumber ? r.finalizedBlockNumber() : Promise.resolve(null))),
       genesisHash: () => call((r) => r.genesisHash!()),
     };

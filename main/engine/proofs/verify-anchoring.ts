@@ -61,8 +61,11 @@ export async function readAnchoring(q: AnchoringQuestion): Promise<Anchoring> {
     try {
       info = await reader.readRegistry(registry);
     } catch (error) {
-      if (error instanceof RegistryNotFoundError) return done('failed');
-      throw error;
+      if (!(error instanceof RegistryNotFoundError)) throw error;
+      if (await deploymentNotYetMined(reader, registry, q.partnerAddress as Address)) {
+        return done('pending', `the registry ${registry} is not on the chain now: its deployment was taken out of the chain (a reorganisation); the issuer's engine sends it again`);
+      }
+      return done('failed');
     }
     if (info.owner.toLowerCase() !== q.partnerAddress.toLowerCase()) return done('failed');
     if (info.signingKey.toLowerCase() !== `0x${q.publicKey}`) return done('failed');
@@ -104,6 +107,24 @@ export async function readAnchoring(q: AnchoringQuestion): Promise<Anchoring> {
   } catch (error) {
     return { ...found, error };
   }
+}
+
+/** Nonces after the account's count where a registry taken out by a reorganisation may be deployed again. */
+const REDEPLOY_WINDOW = 64;
+
+/**
+ * Whether `registry` is where the Partner's account deploys a contract at a nonce it has not used
+ * on the chain now: a deployment a reorganisation took out (only the Partner can deploy there).
+ * Any other empty address — or one at a nonce already used — never holds the Partner's registry.
+ */
+async function deploymentNotYetMined(reader: ChainReader, registry: Address, partner: Address): Promise<boolean> {
+  if (!reader.transactionCount) return false;
+  const count = await reader.transactionCount(partner);
+  const { getContractAddress } = await import('viem');
+  for (let nonce = count; nonce < count + REDEPLOY_WINDOW; nonce++) {
+    if (getContractAddress({ from: partner, nonce: BigInt(nonce) }).toLowerCase() === registry.toLowerCase()) return true;
+  }
+  return false;
 }
 
 /** For VerifyOptions.share: an anchoring whose read threw is rejected, so that it is not kept... */

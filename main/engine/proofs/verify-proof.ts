@@ -17,7 +17,7 @@ import { parseIsoDate } from '../../../common/validate.js';
 // The error classes straight from errors.ts, and the calldata encoder on first use: checking a
 // proof offline must not load the chain client (viem), which costs more than the checks.
 import type { Address, Hex, RegistryInfo, TransactionReceiptSummary } from '../../chain/index.js';
-import { ChainError, ChainUnreachableError } from '../../chain/errors.js';
+import { ChainError, ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
 import {
   VERIFICATION_STEP_KEYS,
   type StepStatus,
@@ -64,6 +64,8 @@ export interface ChainReader {
   blockTimestamp(blockNumber: bigint): Promise<Date>;
   /** The transaction's recipient and calldata; null when the node does not know it. */
   getTransaction(hash: Hex): Promise<ChainTransaction | null>;
+  /** Transactions the account has had mined (its next nonce on chain). Absent: a missing registry is never taken for a reorganised one. */
+  transactionCount?(address: Address): Promise<number>;
   /** The chain's latest final block (`finalized` tag); null when the node does not serve the tag. Absent: the depth decides. */
   finalizedBlockNumber?(): Promise<bigint | null>;
   /** The hash of block 0 (0x hex); without it a proof's `chain.genesis_hash` is not compared. */
@@ -415,7 +417,17 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
         return 'pending';
       }
       // The leaf revokes this certificate, the root its whole batch.
-      const times = (await Promise.all([found.reader.revokedAt(registry, leaf), found.reader.revokedAt(registry, root)])).filter((t) => t > 0n);
+      let read: bigint[];
+      try {
+        read = await Promise.all([found.reader.revokedAt(registry, leaf), found.reader.revokedAt(registry, root)]);
+      } catch (error) {
+        // Reached only when the blockchain step found the registry's deployment taken out by a
+        // reorganisation (else that step failed first): nothing can be read from it until it is back.
+        if (!(error instanceof RegistryNotFoundError)) throw error;
+        d.reason = `the registry ${registry} is not on the chain now (a reorganisation)`;
+        return 'pending';
+      }
+      const times = read.filter((t) => t > 0n);
       if (times.length === 0) return 'passed';
       const first = times.reduce((a, b) => (a < b ? a : b));
       d.is_revoked = true;
