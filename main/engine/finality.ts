@@ -67,9 +67,3 @@ export async function finalityOf(reader: FinalityReader, rule: FinalityRule, blo
   }
   return { final: confirmations >= rule.confirmations, confirmations, required: rule.confirmations };
 }
-
-/** "2 of 3 confirmations", or "waiting for finality (2 confirmations)": a job's progress for people. */
-export function describeFinality(progress: FinalityProgress): string {
-  if (progress.final) return 'final';
-  return progress.required === null ? `waiting for finality (${progress.confirmations} confirmation(s))` : `${progress.confirmations} of ${progress.required} confirmations`;
-}

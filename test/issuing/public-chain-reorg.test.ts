@@ -24,6 +24,7 @@ import {
   removeTempDirs,
   startSecondChain,
   tickUntil,
+  waitFor,
   type IssuingFixture,
   type IssuingPartner,
   type SecondChain,
@@ -157,6 +158,37 @@ describe('a public chain that reorganises (anvil as Sepolia, mined by hand)', ()
     expect(Date.parse(finished.issued_date!)).toBeGreaterThanOrEqual(Date.parse(resent.start_date!));
     for (const proof of handedOut) expectOk(await verifyProof(proof, options), 'a proof handed out before the rollback');
     expect(notices).toHaveLength(1);
+  });
+
+  it('while the scheduler runs (serve, the app, watch), a finished job whose transaction vanished is noticed and re-sent without a new job or connection', async () => {
+    let announce: (line: string) => void = () => undefined;
+    const announced = new Promise<string>((resolve) => (announce = resolve));
+    const fx = openIssuingEngine({
+      engines: [{ id: 'sepolia', rpc_url: chain.rpcUrl, chain_id: SEPOLIA, confirmations: 3, finality: 'confirmations', environment: 'demo' }],
+      issuing: { scheduler: true, tickMs: 100, onNotice: (line) => announce(line) },
+    });
+    open.push(fx);
+    const partner = await addIssuingPartner(fx.engine, 'Watched University');
+    await chain.client.fund(partner.address, 10n ** 20n);
+    const first = await createAndSchedule(partner.service, 'sepolia', 1, 'Deploys');
+    await partner.service.issueJobNow({ engine: 'sepolia' });
+    await waitFor('the first job to be mined', async () => ((await partner.service.getJob(first.job.uid)).status === 'unconfirmed' ? true : undefined));
+    await chain.client.mine(2);
+    await waitFor('the first job to finish', async () => ((await partner.service.getJob(first.job.uid)).status === 'finished' ? true : undefined));
+    const snapshot = await rpc(chain.rpcUrl, 'evm_snapshot', []);
+    const { job } = await createAndSchedule(partner.service, 'sepolia', 2);
+    await partner.service.issueJobNow({ engine: 'sepolia' });
+    await waitFor('the job to be mined', async () => ((await partner.service.getJob(job.uid)).status === 'unconfirmed' ? true : undefined));
+    await chain.client.mine(2);
+    await waitFor('the job to finish', async () => ((await partner.service.getJob(job.uid)).status === 'finished' ? true : undefined));
+    const [proof] = await proofsOf(partner, job.uid);
+
+    expect(await rpc(chain.rpcUrl, 'evm_revert', [snapshot])).toBe(true);
+    expect(await announced).toMatch(/sepolia chain had lost 1 transaction\(s\).*1 re-sent/);
+    expect(await chain.client.minedNonce(partner.address)).toBe(3);
+    await chain.client.mine(2);
+    await waitFor('the job to finish again', async () => ((await partner.service.getJob(job.uid)).status === 'finished' ? true : undefined));
+    expectOk(await verifyProof(proof!, fx.engine.issuing.verifyOptions()), 'a proof handed out before the rollback');
   });
 
   it('on the finalized rule (the default for Sepolia) a job waits for the chain\'s finalized block, then finishes', async () => {
