@@ -77,6 +77,9 @@ export class ChainWatch {
       engine: string;
     }[];
     for (const row of rows) {
+      // The local chain does not reorganise, and what it loses is reconciled when it is connected
+      // (which this would do just to look: start it).
+      if (this.ctx.chains.isLocal(row.engine)) continue;
       try {
         if (await fresh(row.engine)) await this.issuer.follow(row.id);
       } catch (error) {
