@@ -10,6 +10,8 @@
  * - a job on the `finalized` rule stays unconfirmed ("waiting for finality") until the chain's
  *   finalized block passes its block.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from '../../main/chain/index.js';
 import type { EngineConfig } from '../../main/engine/index.js';
@@ -19,6 +21,7 @@ import {
   addIssuingPartner,
   createAndSchedule,
   expectOk,
+  makeTempDir,
   openIssuingEngine,
   proofOf,
   removeTempDirs,
@@ -29,6 +32,8 @@ import {
   type IssuingPartner,
   type SecondChain,
 } from '../support/issuing-fixture.js';
+
+import { cliInProcess } from '../support/cli-in-process.js';
 
 const SEPOLIA = 11155111;
 
@@ -128,6 +133,10 @@ describe('a public chain that reorganises (anvil as Sepolia, mined by hand)', ()
       expect(result.verification.expiry.description.issued_date).toBe(newDate);
     }
     expect(notices).toHaveLength(1);
+    // Tampering still fails, moved or not.
+    const tampered = structuredClone(handedOut[0]!);
+    tampered.certificate.credential.title += ' (with honours)';
+    expect((await verifyProof(tampered, options)).result.status).toBe('failed');
   });
 
   it('evm_revert taking the deployment and the issue out: proofs handed out are pending with the reason, the engine re-sends both, and they verify ok again', async () => {
@@ -147,6 +156,12 @@ describe('a public chain that reorganises (anvil as Sepolia, mined by hand)', ()
       expect(result.verification.blockchain.status).toBe('pending');
       expect(result.verification.blockchain.description.reason).toMatch(/not on the chain now.*reorganisation/);
     }
+    // So says `verify --rpc` too, from another data directory: pending, not failed.
+    const file = join(makeTempDir(), 'handed-out.proof.json');
+    writeFileSync(file, JSON.stringify(handedOut[0]));
+    const cli = await cliInProcess('verify', file, '--rpc', chain.rpcUrl, '--json', '--data', makeTempDir());
+    expect(cli.code).not.toBe(0);
+    expect(JSON.parse(cli.out).result.status).toBe('pending');
 
     // The engine's rounds notice and re-send from the stored signed copies: one loud line.
     const resent = await tickUntil(fx.engine, partner.service, job.uid, 'unconfirmed', 5);

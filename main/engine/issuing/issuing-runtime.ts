@@ -2,6 +2,7 @@ import type { SecretStore } from '../../../common/secret-store.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../database.js';
 import type { EngineCatalog } from '../engine-catalog.js';
+import { finalityRuleFor } from '../finality.js';
 import { ensureInstallation, localGenesisTimestamp, proofChainIdentity, readInstallation } from '../proofs/chain-identity.js';
 import { chainReaderFor } from '../proofs/verify-chain-reader.js';
 import type { VerifyOptions } from '../proofs/verify-proof.js';
@@ -80,7 +81,8 @@ export class IssuingRuntime {
         if (!config || config.chain_id !== chainId) return undefined;
         return chainReaderFor(await this.ctx.chains.client(engine));
       },
-      finality: (engine) => (this.catalog.find(engine) ? this.catalog.finality(engine) : { finalizedTag: false, confirmations: 1 }),
+      // An engine not configured here: the proof's chain's default (the finalized tag on a known public chain).
+      finality: (engine, chainId) => (this.catalog.find(engine) ? this.catalog.finality(engine) : finalityRuleFor(chainId, {})),
       explorer: (engine) => {
         const config = this.catalog.find(engine);
         return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };

@@ -92,7 +92,7 @@ export interface VerifyOptions {
    */
   localInstallationId?: string | null;
   /** When the engine's blocks are final (default: 1 confirmation). */
-  finality?(engine: string): FinalityRule;
+  finality?(engine: string, chainId: number): FinalityRule;
   /** The original file's bytes' SHA-256 (hex), when the verifier has the file. */
   originalFileHash?: string | undefined;
   /**
@@ -352,7 +352,7 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
         d.reason = found.reason;
         return 'pending';
       }
-      const finality = options.finality?.(engine) ?? { finalizedTag: false, confirmations: 1 };
+      const finality = options.finality?.(engine, chainId) ?? { finalizedTag: false, confirmations: 1 };
       if (!Number.isSafeInteger(finality.confirmations) || finality.confirmations < 1) throw new TypeError(`finality.confirmations must be a positive integer, got ${finality.confirmations}`);
       // The proofs of one batch share all of it: asked once per run for them (verify-anchoring.ts).
       const key = JSON.stringify(['anchoring', engine, chainId, p.chain.installation_id ?? null, p.chain.genesis_hash ?? null, registry, txId, p.root, p.certificate.partner.address, p.issuer.public_key, finality]);
