@@ -7,6 +7,8 @@
  * - evm_revert takes the deployment and the issue out of the chain: the proofs handed out verify
  *   `pending` with the reason (never `failed`), the engine re-sends both from its stored signed
  *   copies, saying so once, and the same proofs verify `ok` again;
+ * - a running scheduler notices a vanished transaction by itself and re-sends it;
+ * - a chain whose clock runs behind the engine's still gives dates in order;
  * - a job on the `finalized` rule stays unconfirmed ("waiting for finality") until the chain's
  *   finalized block passes its block.
  */
@@ -14,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from '../../main/chain/index.js';
+import { ManualClock, type Clock } from '../../main/engine/clock.js';
 import type { EngineConfig } from '../../main/engine/index.js';
 import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { verifyProof } from '../../main/engine/proofs/verify-proof.js';
@@ -59,9 +62,9 @@ describe('a public chain that reorganises (anvil as Sepolia, mined by hand)', ()
   });
 
   /** An engine on the chain, its scheduler's rounds run by the test; the loud lines collected. */
-  async function issuerOn(engine: EngineConfig, name: string): Promise<{ fx: IssuingFixture; partner: IssuingPartner; notices: string[] }> {
+  async function issuerOn(engine: EngineConfig, name: string, clock?: Clock): Promise<{ fx: IssuingFixture; partner: IssuingPartner; notices: string[] }> {
     const notices: string[] = [];
-    const fx = openIssuingEngine({ engines: [engine], issuing: { onNotice: (line) => notices.push(line) } });
+    const fx = openIssuingEngine({ engines: [engine], clock, issuing: { onNotice: (line) => notices.push(line) } });
     open.push(fx);
     const partner = await addIssuingPartner(fx.engine, name);
     await chain.client.fund(partner.address, 10n ** 20n);
@@ -204,6 +207,18 @@ describe('a public chain that reorganises (anvil as Sepolia, mined by hand)', ()
     await chain.client.mine(2);
     await waitFor('the job to finish again', async () => ((await partner.service.getJob(job.uid)).status === 'finished' ? true : undefined));
     expectOk(await verifyProof(proof!, fx.engine.issuing.verifyOptions()), 'a proof handed out before the rollback');
+  });
+
+  it("a chain whose clock runs behind the engine's (its blocks stamped before the job started): the dates still read created ≤ started ≤ issued ≤ finished", async () => {
+    const clock = new ManualClock(Date.now() + 90_000);
+    const { fx, partner } = await issuerOn({ id: 'sepolia', rpc_url: chain.rpcUrl, chain_id: SEPOLIA, confirmations: 1, finality: 'confirmations', environment: 'demo' }, 'Early University', clock);
+    const { job } = await createAndSchedule(partner.service, 'sepolia', 1);
+    clock.advance(1_000);
+    await partner.service.issueJobNow({ engine: 'sepolia' });
+    const finished = await tickUntil(fx.engine, partner.service, job.uid, 'finished');
+    const dates = [finished.created_date, finished.start_date!, finished.issued_date!, finished.finished_date!].map((d) => Date.parse(d));
+    expect(dates, JSON.stringify(finished)).toEqual([...dates].sort((a, b) => a - b));
+    expect(Date.parse(finished.issued_date!)).toBeLessThan(clock.now() - 60_000);
   });
 
   it('on the finalized rule (the default for Sepolia) a job waits for the chain\'s finalized block, then finishes', async () => {
