@@ -262,5 +262,7 @@ export const MIGRATIONS: readonly string[] = [
   -- including it, and the depth that makes it final (NULL: the chain's finalized tag decides).
   ALTER TABLE chain_txs ADD COLUMN confirmations INTEGER;
   ALTER TABLE chain_txs ADD COLUMN confirmations_required INTEGER;
+  -- The jobs finished lately, re-checked once per block while the scheduler runs (chain-watch.ts).
+  CREATE INDEX jobs_finished_by_date ON jobs (finished_date) WHERE status = 'finished';
   `,
 ];

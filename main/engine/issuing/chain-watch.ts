@@ -72,7 +72,7 @@ export class ChainWatch {
 
   /** Finished jobs of the last RECHECK_FINISHED_MS on engines with a new block: still where they were recorded? */
   async recheckFinished(fresh: (engine: string) => Promise<boolean>, onError: (error: unknown) => void): Promise<void> {
-    const rows = cached(this.ctx.db, "SELECT id, engine FROM jobs WHERE status = 'finished' AND issue_tx IS NOT NULL AND finished_date >= ? ORDER BY id").all(this.ctx.clock.now() - RECHECK_FINISHED_MS) as {
+    const rows = cached(this.ctx.db, "SELECT id, engine FROM jobs WHERE status = 'finished' AND issue_tx IS NOT NULL AND finished_date >= ? ORDER BY finished_date").all(this.ctx.clock.now() - RECHECK_FINISHED_MS) as {
       id: number;
       engine: string;
     }[];
