@@ -26,6 +26,8 @@ interface Head {
   number: bigint;
   askedAt: number;
   blockMs: number;
+  /** False while the chain was too short to learn its block time from (learned again next time). */
+  learned: boolean;
 }
 
 export class ChainWatch {
@@ -46,8 +48,8 @@ export class ChainWatch {
     if (paced && seen && now - seen.askedAt < seen.blockMs) return false;
     const client = await this.ctx.chains.client(engine);
     const number = await client.blockNumber();
-    const blockMs = seen?.blockMs ?? (await learnBlockMs(client, number));
-    this.heads.set(engine, { number, askedAt: now, blockMs });
+    const blockMs = seen?.learned ? seen.blockMs : await learnBlockMs(client, number);
+    this.heads.set(engine, { number, askedAt: now, blockMs: blockMs ?? MIN_BLOCK_MS, learned: seen?.learned === true || number >= BLOCK_TIME_SAMPLE });
     return seen === undefined || number !== seen.number || !paced;
   }
 
@@ -89,10 +91,14 @@ export class ChainWatch {
   }
 }
 
-/** The chain's block time in ms, from the timestamps of its last blocks. */
-async function learnBlockMs(client: ChainClient, head: bigint): Promise<number> {
-  if (head < BLOCK_TIME_SAMPLE) return MIN_BLOCK_MS;
-  const [last, first] = await Promise.all([client.blockTimestamp(head), client.blockTimestamp(head - BLOCK_TIME_SAMPLE)]);
-  const ms = (last.getTime() - first.getTime()) / Number(BLOCK_TIME_SAMPLE);
+/**
+ * The chain's block time in ms, from the timestamps of its last BLOCK_TIME_SAMPLE blocks (of all
+ * but block 0 on a shorter chain, learned again later); undefined on a chain of fewer than 3 blocks.
+ */
+async function learnBlockMs(client: ChainClient, head: bigint): Promise<number | undefined> {
+  const sample = head < BLOCK_TIME_SAMPLE ? head - 1n : BLOCK_TIME_SAMPLE;
+  if (sample < 2n) return undefined;
+  const [last, first] = await Promise.all([client.blockTimestamp(head), client.blockTimestamp(head - sample)]);
+  const ms = (last.getTime() - first.getTime()) / Number(sample);
   return Math.min(MAX_BLOCK_MS, Math.max(MIN_BLOCK_MS, ms));
 }
