@@ -68,9 +68,18 @@ export const JobSchema = Type.Object(
     created_date: DateTime('Creation date'),
     start_date: NullableDateTime('When issuing started'),
     issued_date: NullableDateTime('Block time of the issuing transaction'),
-    finished_date: NullableDateTime('When the required confirmations were seen'),
+    finished_date: NullableDateTime('When the block became final'),
     failed_date: NullableDateTime('When the job failed'),
     scheduled_date: NullableDateTime('When the job is due'),
+    finality: Type.Optional(
+      Type.Object(
+        {
+          confirmations: Type.Integer({ minimum: 0, description: 'Blocks including the transaction, as last seen' }),
+          required: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: "The depth that makes it final; null: waiting for the chain's finalized block" }),
+        },
+        { description: 'Extension, on GET /jobs/<uid> of an unconfirmed job: how far its block is towards final' },
+      ),
+    ),
   },
   { $id: 'Job', description: 'One blockchain transaction bundling scheduled credentials of one Partner on one engine.' },
 );

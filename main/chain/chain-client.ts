@@ -19,7 +19,7 @@ import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
 import { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
 import { readIsIssued, readIsRevoked, readIssuedAt, readRegistry, readRevokedAt, type RegistryInfo } from './registry-reads.js';
 import { signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
-import { getBlockTimestamp, getConfirmations, getTransaction, getTransactionReceipt, isTransactionKnown, type TransactionReceiptSummary, type TransactionSummary } from './transaction-status.js';
+import { getBlockTimestamp, getConfirmations, getFinalizedBlockNumber, getTransaction, getTransactionReceipt, isTransactionKnown, type TransactionReceiptSummary, type TransactionSummary } from './transaction-status.js';
 
 /** Default bound on every call, including the transport's retries. */
 export const DEFAULT_CHAIN_TIMEOUT_MS = 10_000;
@@ -128,6 +128,11 @@ export class ChainClient {
   /** The timestamp of block `blockNumber`. */
   blockTimestamp(blockNumber: bigint): Promise<Date> {
     return this.#run(() => getBlockTimestamp(this.#ctx, blockNumber));
+  }
+
+  /** The latest final block (the `finalized` tag); null when the node does not serve that tag. */
+  finalizedBlockNumber(): Promise<bigint | null> {
+    return this.#run(() => getFinalizedBlockNumber(this.#ctx));
   }
 
   /** Balance of `address` in wei. */

@@ -1,5 +1,5 @@
 /** Where a transaction stands: known to the node, mined, how deep. Addresses come back checksummed. */
-import { TransactionNotFoundError, TransactionReceiptNotFoundError, getAddress, type Address, type Hex } from 'viem';
+import { BaseError, BlockNotFoundError, RpcRequestError, TransactionNotFoundError, TransactionReceiptNotFoundError, getAddress, type Address, type Hex } from 'viem';
 import type { ChainContext } from './chain-context.js';
 
 export interface TransactionReceiptSummary {
@@ -67,4 +67,20 @@ export async function isTransactionKnown(ctx: ChainContext, hash: Hex): Promise<
 export async function getBlockTimestamp(ctx: ChainContext, blockNumber: bigint): Promise<Date> {
   const block = await ctx.client.getBlock({ blockNumber });
   return new Date(Number(block.timestamp) * 1000);
+}
+
+/**
+ * The number of the chain's latest final block (the `finalized` block tag), or null when the node
+ * does not serve that tag (an older node, a chain without a finality gadget). A node that cannot
+ * be reached throws as any other call does: only a JSON-RPC answer refusing the tag means null.
+ */
+export async function getFinalizedBlockNumber(ctx: ChainContext): Promise<bigint | null> {
+  try {
+    const block = await ctx.client.getBlock({ blockTag: 'finalized' });
+    return block.number ?? null;
+  } catch (error) {
+    // viem wraps the node's JSON-RPC error answer (RpcRequestError) in a class per error code.
+    if (error instanceof BlockNotFoundError || (error instanceof BaseError && error.walk((e) => e instanceof RpcRequestError))) return null;
+    throw error;
+  }
 }

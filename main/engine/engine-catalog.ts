@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 import type { EngineInfo } from '../../common/wire-types.js';
+import { KNOWN_CHAIN_FINALITY, finalityRuleFor, type FinalityRule } from './finality.js';
 
 /** An engine's configuration as kept in `engines.json` in the data directory. */
 export interface EngineConfig {
@@ -9,7 +10,13 @@ export interface EngineConfig {
   /** JSON-RPC endpoint; absent for `local`, whose node the engine starts itself. */
   rpc_url?: string;
   chain_id: number | null;
+  /** The depth that makes a block final (where the `finalized` tag is not used or not served). */
   confirmations: number;
+  /**
+   * `finalized`: the chain's finalized block tag decides (the default on known public chains);
+   * `confirmations`: the depth does (the default elsewhere). See finality.ts.
+   */
+  finality?: 'finalized' | 'confirmations';
   /** Explorer URL of a transaction, `{tx}` standing for its hash. */
   explorer_tx_url?: string;
   /** Explorer URL of an address (the registry), `{address}` standing for it. */
@@ -34,13 +41,18 @@ function parseEngine(value: unknown, where: string): EngineConfig {
   if (e!.id === LOCAL_ENGINE.id) bad('"local" is built in and cannot be configured');
   if (typeof e!.rpc_url !== 'string' || !/^https?:\/\//.test(e!.rpc_url)) bad(`engine ${e!.id}: rpc_url must be an http(s) URL`);
   if (!Number.isSafeInteger(e!.chain_id) || (e!.chain_id as number) < 1) bad(`engine ${e!.id}: chain_id must be a positive integer`);
-  if (!Number.isSafeInteger(e!.confirmations) || (e!.confirmations as number) < 1) bad(`engine ${e!.id}: confirmations must be at least 1`);
+  const known = KNOWN_CHAIN_FINALITY[e!.chain_id!];
+  // A known public chain has a default depth; any other chain needs one said.
+  if (e!.confirmations === undefined && !known) bad(`engine ${e!.id}: confirmations must be given for chain id ${e!.chain_id}`);
+  if (e!.confirmations !== undefined && (!Number.isSafeInteger(e!.confirmations) || (e!.confirmations as number) < 1)) bad(`engine ${e!.id}: confirmations must be at least 1`);
+  if (e!.finality !== undefined && e!.finality !== 'finalized' && e!.finality !== 'confirmations') bad(`engine ${e!.id}: finality must be "finalized" or "confirmations"`);
   if (e!.environment !== 'live' && e!.environment !== 'demo') bad(`engine ${e!.id}: environment must be "live" or "demo"`);
   return {
     id: e!.id!,
     rpc_url: e!.rpc_url!,
     chain_id: e!.chain_id!,
-    confirmations: e!.confirmations!,
+    confirmations: e!.confirmations ?? known!.confirmations,
+    ...(e!.finality !== undefined ? { finality: e!.finality } : {}),
     environment: e!.environment!,
     explorer_tx_url: e!.explorer_tx_url,
     explorer_address_url: e!.explorer_address_url,
@@ -107,6 +119,12 @@ export class EngineCatalog {
   /** The engines of engines.json (all but the built-in `local`). */
   configured(): EngineConfig[] {
     return [...this.engines.values()].filter((e) => e.id !== LOCAL_ENGINE.id);
+  }
+
+  /** When a block of the engine's chain is final (finality.ts); `wrong_blockchain_engine` for an unknown id. */
+  finality(id: string): FinalityRule {
+    const engine = this.get(id);
+    return finalityRuleFor(engine.chain_id, engine);
   }
 
   /** The engine with this id, or undefined. */

@@ -69,9 +69,15 @@ export function jobIdOf(scope: PartnerScope, uid: string): number {
   return id;
 }
 
-/** GET /jobs/<uid> */
+/** GET /jobs/<uid>: an unconfirmed job with its progress towards final, as last seen on its chain. */
 export function getJob(scope: PartnerScope, uid: string): Job {
-  return readJobs(scope, [jobIdOf(scope, uid)])[0]!;
+  const id = jobIdOf(scope, uid);
+  const job = readJobs(scope, [id])[0]!;
+  if (job.status !== 'unconfirmed') return job;
+  const seen = cached(scope.db, 'SELECT t.confirmations, t.confirmations_required AS required FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx WHERE j.id = ?').get(id) as
+    | { confirmations: number | null; required: number | null }
+    | undefined;
+  return { ...job, finality: { confirmations: seen?.confirmations ?? 1, required: seen?.required ?? null } };
 }
 
 /** The Partner's open (scheduled) job for an engine, if any. */

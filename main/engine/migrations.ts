@@ -254,4 +254,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certificates_by_job ON certificates (job_id, leaf_index);
   CREATE INDEX certificates_by_partner ON certificates (partner_id, id);
   `,
+  /* 5: a mined transaction followed until final, and after */ `
+  -- The block that holds a mined transaction, as last seen: a reorganisation that moves the
+  -- transaction shows as another hash (reconcile-chain.ts). NULL until first followed.
+  ALTER TABLE chain_txs ADD COLUMN block_hash TEXT;
+  -- How far its block is towards final, as last seen (the job detail shows it): the blocks
+  -- including it, and the depth that makes it final (NULL: the chain's finalized tag decides).
+  ALTER TABLE chain_txs ADD COLUMN confirmations INTEGER;
+  ALTER TABLE chain_txs ADD COLUMN confirmations_required INTEGER;
+  -- The jobs finished lately, re-checked once per block while the scheduler runs (chain-watch.ts).
+  CREATE INDEX jobs_finished_by_date ON jobs (finished_date) WHERE status = 'finished';
+  `,
 ];

@@ -43,6 +43,14 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
       <dl className="facts">
         <dt>Status</dt>
         <dd data-testid="job-status">{job.status}</dd>
+        {job.finality && (
+          <>
+            <dt>Finality</dt>
+            <dd data-testid="job-finality">
+              {job.finality.required === null ? `waiting for finality (${job.finality.confirmations} confirmation(s))` : `${job.finality.confirmations} of ${job.finality.required} confirmations`}
+            </dd>
+          </>
+        )}
         <dt>Created</dt>
         <dd>{when(job.created_date)}</dd>
         <dt>Due</dt>

@@ -135,7 +135,6 @@ describe('a tampered proof fails at the step that notices, later steps not start
     { field: 'certificate.partner.address', step: 'certificate', why: 'the leaf is the hash of the certificate', tamper: (p) => void (p.certificate.partner.address = '0x000000000000000000000000000000000000dEaD') },
     { field: 'certificate.uid', step: 'certificate', why: 'the leaf is the hash of the certificate', tamper: (p) => void (p.certificate.uid = randomUUID()) },
     { field: 'certificate.engine.chain_id', step: 'certificate', why: 'the leaf is the hash of the certificate', tamper: (p) => void (p.certificate.engine.chain_id = 1) },
-    { field: 'issued_date', step: 'blockchain', why: 'it differs from the block time of the transaction', tamper: (p) => void (p.issued_date = new Date(Date.parse(p.issued_date) + 1000).toISOString()) },
     { field: 'leaf', step: 'certificate', why: 'it is no longer the hash of the certificate', tamper: (p) => void (p.leaf = batch.proofs[1]!.leaf) },
     { field: 'merkle_path[0]', step: 'blockchain', why: 'the path no longer leads to the root', tamper: (p) => void (p.merkle_path[0] = randomBytes32().slice(2)) },
     { field: 'root', step: 'blockchain', why: 'the path does not lead to it', tamper: (p) => void (p.root = other.root.toString('hex')) },
@@ -156,7 +155,16 @@ describe('a tampered proof fails at the step that notices, later steps not start
   });
 
   it('covers every field the brief lists', () => {
-    expect(table.map((t) => t.field)).toHaveLength(15);
+    expect(table.map((t) => t.field)).toHaveLength(14);
+  });
+
+  it("an issued_date that is not the block's time (as after a reorganisation) → ok, with the chain's block and date reported", async () => {
+    const proof = copyProof(batch.proofs[0]!);
+    proof.issued_date = new Date(Date.parse(proof.issued_date) - 7000).toISOString();
+    const result = await verifyProof(proof, optionsFor(chain));
+    expect(result.result.status).toBe('ok');
+    expect(result.verification.blockchain.description).toMatchObject({ block_number: expect.stringMatching(/^\d+$/), block_date: batch.issuedDate });
+    expect(result.verification.expiry.description.issued_date).toBe(batch.issuedDate);
   });
 
   it('a changed title with the leaf recomputed → fails at blockchain: the path no longer leads to the anchored root', async () => {
@@ -202,10 +210,27 @@ describe('a tampered proof fails at the step that notices, later steps not start
     expect(statuses(await verifyProof(proof, optionsFor(chain)))).toEqual(failedAt('blockchain'));
   });
 
-  it('an unknown transaction_id → fails at blockchain: it was never mined', async () => {
+  it('an unknown transaction_id for a root the registry holds → pending with the reason, never ok (a replaced transaction looks the same)', async () => {
     const proof = copyProof(batch.proofs[0]!);
     proof.chain.transaction_id = randomBytes32();
-    expect(statuses(await verifyProof(proof, optionsFor(chain)))).toEqual(failedAt('blockchain'));
+    const result = await verifyProof(proof, optionsFor(chain));
+    expect(result.result.status).toBe('pending');
+    expect(result.verification.blockchain.status).toBe('pending');
+    expect(result.verification.blockchain.description.reason).toMatch(/registry holds the root, but transaction 0x[0-9a-f]{64} is not on the chain now/);
+  });
+
+  it('a forged certificate naming a transaction the chain does not know → the anchoring is only pending, and the signature check fails it', async () => {
+    const forger = generateSigningKey();
+    const proof = copyProof(batch.proofs[0]!);
+    proof.certificate.credential.title = 'Doctor of Forgery';
+    proof.leaf = leafOf(proof.certificate).toString('hex');
+    proof.merkle_path = [];
+    proof.root = proof.leaf;
+    proof.chain.transaction_id = randomBytes32();
+    proof.issuer.signature = signMessage(loadPrivateKey(forger.privateKeyPkcs8), Buffer.from(proof.leaf, 'hex')).toString('hex');
+    const result = await verifyProof(proof, optionsFor(chain));
+    expect(statuses(result)).toEqual(['passed', 'pending', 'failed', 'not_started', 'not_started', 'not_started']);
+    expect(result.result.status).toBe('failed');
   });
 
   it("another Partner's registry as registry_address → fails at blockchain: its owner is not the certificate's partner", async () => {
@@ -291,7 +316,7 @@ describe('revocation', () => {
 describe('pending', () => {
   it('too few confirmations (3 required, 1 there) → pending; ok once blocks are mined', async () => {
     const fresh = await issueBatch(chain, partner, [makeCredential()]);
-    const options = optionsFor(chain, { confirmationsRequired: (engine) => (engine === 'local' ? 3 : 1) });
+    const options = optionsFor(chain, { finality: (engine) => ({ finalizedTag: false, confirmations: engine === 'local' ? 3 : 1 }) });
     const result = await verifyProof(fresh.proofs[0]!, options);
     expect(result.result.status).toBe('pending');
     expect(statuses(result)).toEqual(['passed', 'pending', 'passed', 'passed', 'passed', 'passed']);
@@ -365,7 +390,7 @@ describe('errors', () => {
   });
 
   it('an invalid confirmations requirement is an error of the blockchain step', async () => {
-    const result = await verifyProof(batch.proofs[0]!, optionsFor(chain, { confirmationsRequired: () => Number.NaN }));
+    const result = await verifyProof(batch.proofs[0]!, optionsFor(chain, { finality: () => ({ finalizedTag: false, confirmations: Number.NaN }) }));
     expect(statuses(result)).toEqual(['passed', 'error', 'not_started', 'not_started', 'not_started', 'not_started']);
   });
 

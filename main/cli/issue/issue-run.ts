@@ -97,16 +97,22 @@ async function jobOf(service: IssuingService, credentialUid: string, engineId: s
   return (await service.listJobs({ uid: credentialUid, status: 'scheduled' })).items[0]!;
 }
 
+/** An unconfirmed job's way to final, for people: "2 of 3 confirmations", or "waiting for finality". */
+function finalityProgress(job: Job): string {
+  if (!job.finality) return 'waiting for confirmations';
+  return job.finality.required === null ? `waiting for finality (${job.finality.confirmations} confirmation(s))` : `${job.finality.confirmations} of ${job.finality.required} confirmations`;
+}
+
 /** Waits for the job to finish or fail; with --now, asks for it to be issued, waiting while the account is busy. */
 async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
   let last = '';
   for (;;) {
     if (isDiskFull(trouble.error)) throw trouble.error;
     const job = await service.getJob(jobUid);
-    if (job.status !== last) {
-      last = job.status;
-      const when =
-        job.status === 'scheduled' ? `, due ${job.scheduled_date}` : job.status === 'unconfirmed' ? `, mined ${job.issued_date}, waiting for confirmations` : '';
+    const when =
+      job.status === 'scheduled' ? `, due ${job.scheduled_date}` : job.status === 'unconfirmed' ? `, mined ${job.issued_date}, ${finalityProgress(job)}` : '';
+    if (`${job.status}${when}` !== last) {
+      last = `${job.status}${when}`;
       ctx.stderr(`job ${job.uid} on ${job.chain}: ${job.status}${when}`);
     }
     if (job.status === 'finished' || job.status === 'failed') return job;

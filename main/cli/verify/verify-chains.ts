@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { AnvilNode, StartAnvilParameters } from '../../chain/index.js';
 import { ChainError, ChainUnreachableError } from '../../chain/errors.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
+import { finalityRuleFor } from '../../engine/finality.js';
 import { LOCAL_CHAIN_ELSEWHERE, readInstallation } from '../../engine/proofs/chain-identity.js';
 import { chainReaderFor } from '../../engine/proofs/verify-chain-reader.js';
 import type { ChainReader, ChainUnavailable, VerifyOptions } from '../../engine/proofs/verify-proof.js';
@@ -51,7 +52,8 @@ export class VerifyChains {
       chainFor: (engine, chainId) => this.chainFor(engine, chainId),
       // With --rpc the endpoint is the user's choice: the genesis hash decides, not the installation.
       localInstallationId: this.options.rpcUrl === undefined && !this.options.offline ? this.installationId : undefined,
-      confirmationsRequired: (engine) => this.catalog.find(engine)?.confirmations ?? 1,
+      // An engine not configured here: the proof's chain's default (the finalized tag on a known public chain).
+      finality: (engine, chainId) => (this.catalog.find(engine) ? this.catalog.finality(engine) : finalityRuleFor(chainId, {})),
       explorer: (engine) => {
         const config = this.catalog.find(engine);
         return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };
@@ -129,6 +131,8 @@ export class VerifyChains {
       confirmations: (hash) => call((r) => r.confirmations(hash)),
       blockTimestamp: (blockNumber) => call((r) => r.blockTimestamp(blockNumber)),
       getTransaction: (hash) => call((r) => r.getTransaction(hash)),
+      transactionCount: (address) => call((r) => r.transactionCount!(address)),
+      finalizedBlockNumber: () => call((r) => (r.finalizedBlockNumber ? r.finalizedBlockNumber() : Promise.resolve(null))),
       genesisHash: () => call((r) => r.genesisHash!()),
     };
   }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ChainClient, ChainUnreachableError, findRunningAnvil, persistAnvilState, startAnvil, type AnvilNode } from '../../chain/index.js';
 import { diskFullError, isDiskFull } from '../disk-full.js';
 import type { EngineCatalog, EngineConfig } from '../engine-catalog.js';
+import type { FinalityRule } from '../finality.js';
 import { recordGenesis } from '../proofs/chain-identity.js';
 
 export interface ChainRuntimeOptions {
@@ -76,6 +77,11 @@ export class ChainRuntime {
    */
   forget(engineId: string): void {
     this.clients.delete(engineId);
+  }
+
+  /** When a block of the engine's chain is final. */
+  finality(engineId: string): FinalityRule {
+    return this.catalog.finality(engineId);
   }
 
   /** Whether the engine runs on the local dev chain of this data directory. */

@@ -13,4 +13,6 @@ export interface IssuingContext {
   signer: SignerPool;
   /** The data directory (named in the message of a full disk). */
   dataDir: string;
+  /** Says one loud line about what the chain did to recorded transactions (a reorganisation, a loss). */
+  notice(line: string): void;
 }

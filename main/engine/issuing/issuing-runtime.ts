@@ -2,10 +2,12 @@ import type { SecretStore } from '../../../common/secret-store.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../database.js';
 import type { EngineCatalog } from '../engine-catalog.js';
+import { finalityRuleFor } from '../finality.js';
 import { ensureInstallation, localGenesisTimestamp, proofChainIdentity, readInstallation } from '../proofs/chain-identity.js';
 import { chainReaderFor } from '../proofs/verify-chain-reader.js';
 import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
+import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
 import { JobIssuer } from './job-issuer.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
@@ -54,10 +56,10 @@ export class IssuingRuntime {
         return localGenesisTimestamp(dataDir, first === null ? undefined : Math.floor(first / 1000) - 1, Math.floor(clock.now() / 1000));
       },
     });
-    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir };
+    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir, notice: onNotice };
     this.issuer = new JobIssuer(this.ctx);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
-    this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError);
+    this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError, new ChainWatch(this.ctx, this.issuer));
     if (options.scheduler) this.scheduler.start(options.tickMs ?? 1_000);
   }
 
@@ -79,7 +81,8 @@ export class IssuingRuntime {
         if (!config || config.chain_id !== chainId) return undefined;
         return chainReaderFor(await this.ctx.chains.client(engine));
       },
-      confirmationsRequired: (engine) => this.catalog.find(engine)?.confirmations ?? 1,
+      // An engine not configured here: the proof's chain's default (the finalized tag on a known public chain).
+      finality: (engine, chainId) => (this.catalog.find(engine) ? this.catalog.finality(engine) : finalityRuleFor(chainId, {})),
       explorer: (engine) => {
         const config = this.catalog.find(engine);
         return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };

@@ -9,6 +9,8 @@ import { Exclusive } from './exclusive.js';
 import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
 import type { IssuingContext } from './issuing-context.js';
 import { ensurePartnerKeys, loadChainKey } from './partner-keys.js';
+import { followMined } from './follow-mined.js';
+import { recordJobFinished, recordJobMined } from './job-dates.js';
 import { ensureRegistry } from './registry.js';
 
 interface JobRow {
@@ -200,15 +202,46 @@ export class JobIssuer {
       }
       if (tx.state !== 'mined') return;
       // Guarded by the status: a job failed meanwhile (its credentials released) stays failed.
-      cached(this.ctx.db, "UPDATE jobs SET status = 'unconfirmed', issued_date = ? WHERE id = ? AND status = 'started'").run(tx.mined_date, jobId);
+      recordJobMined(this.ctx.db, jobId, tx.mined_date!);
     }
-    const tx = loadTx(this.ctx.db, this.job(jobId).issue_tx!);
-    const confirmations = await client.confirmations(tx.hash);
-    // Recorded as mined, yet not in the chain (lost blocks, a reorg): never wait for it forever.
-    if (confirmations === 0) throw new ChainStateLostError(job.engine, `transaction ${tx.hash} is no longer mined`);
-    if (confirmations >= this.ctx.chains.config(job.engine).confirmations) {
-      cached(this.ctx.db, "UPDATE jobs SET status = 'finished', finished_date = ?, failure = NULL WHERE id = ? AND status = 'unconfirmed'").run(this.ctx.clock.now(), jobId);
+    await this.followToFinal(jobId, job.engine, client);
+  }
+
+  /**
+   * Re-checks a job whose transaction is mined (unconfirmed, or finished lately) against the chain
+   * now (followToFinal). A chain that does not answer, or no longer holds the transaction, drops
+   * the connection: the next one reconciles (re-sends it from its stored signed copy).
+   */
+  follow(jobId: number): Promise<void> {
+    const job = this.job(jobId);
+    return this.exclusive.run(`${job.partner_id}:${job.engine}`, async () => {
+      try {
+        await this.followToFinal(jobId, job.engine, await this.ctx.chains.client(job.engine));
+      } catch (error) {
+        if (error instanceof ChainUnreachableError || error instanceof ChainStateLostError) {
+          this.ctx.chains.forget(job.engine);
+          return;
+        }
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * An unconfirmed (or recently finished) job's transaction, as the chain holds it now: moved
+   * blocks are recorded (follow-mined.ts), and the job is finished once its block is final.
+   */
+  async followToFinal(jobId: number, engine: string, client: ChainClient): Promise<void> {
+    const { issue_tx: txId, status } = this.job(jobId);
+    if (txId === null || (status !== 'unconfirmed' && status !== 'finished')) return;
+    const followed = await followMined(this.ctx, engine, client, jobId, txId);
+    // Recorded as mined, yet not in the chain (lost blocks, a reorg): reconnecting reconciles.
+    if (followed.state === 'lost') throw new ChainStateLostError(engine, `transaction ${loadTx(this.ctx.db, txId).hash} is no longer mined`);
+    if (followed.state === 'reverted') {
+      this.fail(jobId, `The issuing transaction ${loadTx(this.ctx.db, txId).hash} reverted when the chain re-included it`, true);
+      return;
     }
+    if (followed.progress.final) recordJobFinished(this.ctx.db, jobId, this.ctx.clock.now());
   }
 
   /**

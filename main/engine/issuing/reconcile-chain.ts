@@ -14,6 +14,7 @@ import { cached } from '../list-query.js';
 import { settleTx, type ChainTx } from './chain-txs.js';
 import type { IssuingContext } from './issuing-context.js';
 import type { JobIssuer } from './job-issuer.js';
+import { recordJobMoved } from './job-dates.js';
 import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
 
 /** What one reconciliation found and did. */
@@ -102,7 +103,14 @@ async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, cl
       // Not mined yet (a real chain, or interval mining): its jobs wait for it again.
       cached(ctx.db, "UPDATE jobs SET status = 'started', issued_date = NULL, finished_date = NULL WHERE issue_tx = ? AND status IN ('unconfirmed', 'finished')").run(tx.id);
     } else {
-      cached(ctx.db, "UPDATE jobs SET issued_date = ? WHERE issue_tx = ? AND status IN ('unconfirmed', 'finished')").run(settled.mined_date, tx.id);
+      // The block that holds it now, so that following the job does not report this move again.
+      const receipt = await client.getReceipt(tx.hash);
+      if (receipt) cached(ctx.db, 'UPDATE chain_txs SET block_hash = ? WHERE id = ?').run(receipt.blockHash, tx.id);
+      // In another block than recorded: issued at its time, and final only once that block is.
+      // On the local chain (re-sent at its original time, final at once) nothing changed for the job.
+      if (!local || settled.mined_date !== tx.mined_date) {
+        for (const jobId of cached(ctx.db, 'SELECT id FROM jobs WHERE issue_tx = ?').pluck().all(tx.id) as number[]) recordJobMoved(ctx.db, jobId, settled.mined_date!);
+      }
       if (tx.purpose === 'revoke') cached(ctx.db, 'UPDATE certificates SET revoked_date = ? WHERE revoke_tx = ?').run(settled.mined_date, tx.id);
     }
   }

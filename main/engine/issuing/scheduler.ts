@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../chain/index.js';
+import type { ChainWatch } from './chain-watch.js';
 import type { JobIssuer } from './job-issuer.js';
 
 /** The same error message is reported again only after this long. */
@@ -26,6 +27,7 @@ export class IssuingScheduler {
     dataDir: string,
     private readonly issuer: JobIssuer,
     onError: (error: unknown) => void,
+    private readonly watch?: ChainWatch,
   ) {
     this.lockFile = join(dataDir, 'issuing.lock');
     // The same trouble every tick (a full disk, a chain down) is said once a minute, not 4 times a second.
@@ -43,7 +45,7 @@ export class IssuingScheduler {
   /** Takes the lock (false when a live process holds it) and ticks every `tickMs`. */
   start(tickMs: number): boolean {
     if (!this.acquire()) return false;
-    this.timer = setInterval(() => void this.tick(), tickMs);
+    this.timer = setInterval(() => void this.tick(true), tickMs);
     this.timer.unref();
     void this.tick();
     return true;
@@ -68,14 +70,22 @@ export class IssuingScheduler {
     return false;
   }
 
-  /** One round: resume jobs under way, then start the due ones. Rounds never overlap. */
-  tick(): Promise<void> {
-    this.running ??= this.round().finally(() => (this.running = undefined));
+  /**
+   * One round: resume jobs under way, start the due ones, re-check the jobs finished lately.
+   * Rounds never overlap. `paced` (the timer's rounds): a chain is asked at most once per block
+   * time about jobs that wait for blocks; an explicit round asks now.
+   */
+  tick(paced = false): Promise<void> {
+    this.running ??= this.round(paced).finally(() => (this.running = undefined));
     return this.running;
   }
 
-  private async round(): Promise<void> {
-    for (const id of this.issuer.activeJobs()) await this.issuer.advance(id).catch(this.onError);
+  private async round(paced: boolean): Promise<void> {
+    const fresh = this.watch?.round(paced);
+    for (const id of this.issuer.activeJobs()) {
+      if (fresh && !(await this.watch!.due(id, fresh))) continue;
+      await this.issuer.advance(id).catch(this.onError);
+    }
     for (const job of this.issuer.dueJobs()) {
       if (job.empty) {
         this.issuer.postpone(job.id);
@@ -90,6 +100,7 @@ export class IssuingScheduler {
         this.onError(error);
       }
     }
+    if (fresh) await this.watch!.recheckFinished(fresh, this.onError);
   }
 
   async stop(): Promise<void> {

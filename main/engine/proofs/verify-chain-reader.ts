@@ -20,6 +20,8 @@ export function chainReaderFor(client: ChainClient): ChainReader {
     getReceipt: (hash) => client.getReceipt(hash),
     confirmations: (hash) => client.confirmations(hash),
     blockTimestamp: (blockNumber) => client.blockTimestamp(blockNumber),
+    finalizedBlockNumber: () => client.finalizedBlockNumber(),
+    transactionCount: (address) => client.minedNonce(address),
     genesisHash: () => client.genesisHash(),
     getTransaction: async (hash) => {
       const tx = await client.getTransaction(hash);

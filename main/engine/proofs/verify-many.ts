@@ -10,6 +10,7 @@
  * Each proof still goes through the six steps of verifyChecked, the code of verifyProof: the
  * results are those of one proof verified alone.
  */
+import type { Address } from '../../chain/index.js';
 import { checkOffline, type OfflineInput, type OfflineOutcome } from './verify-offline.js';
 import { borrowOfflinePool } from './verify-offline-pool.js';
 import type { ChainReader, ChainUnavailable, VerifyOptions } from './verify-proof.js';
@@ -144,6 +145,8 @@ export function cachedReader(reader: ChainReader): ChainReader {
     confirmations: (hash) => once(`confirmations:${hash}`, () => reader.confirmations(hash)),
     blockTimestamp: (block) => once(`block:${block}`, () => reader.blockTimestamp(block)),
     getTransaction: (hash) => once(`tx:${hash}`, () => reader.getTransaction(hash)),
+    ...(reader.transactionCount ? { transactionCount: (address: Address) => once(`count:${address}`, () => reader.transactionCount!(address)) } : {}),
+    ...(reader.finalizedBlockNumber ? { finalizedBlockNumber: () => once('finalized', () => reader.finalizedBlockNumber!()) } : {}),
     ...(reader.genesisHash ? { genesisHash: () => once('genesis', () => reader.genesisHash!()) } : {}),
   };
 }

@@ -17,7 +17,7 @@ import { parseIsoDate } from '../../../common/validate.js';
 // The error classes straight from errors.ts, and the calldata encoder on first use: checking a
 // proof offline must not load the chain client (viem), which costs more than the checks.
 import type { Address, Hex, RegistryInfo, TransactionReceiptSummary } from '../../chain/index.js';
-import { ChainError, ChainUnreachableError } from '../../chain/errors.js';
+import { ChainError, ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
 import {
   VERIFICATION_STEP_KEYS,
   type StepStatus,
@@ -26,6 +26,7 @@ import {
   type VerificationStep,
   type VerificationStepKey,
 } from '../../../common/wire-types.js';
+import type { FinalityRule } from '../finality.js';
 import { leafOf } from './certificate-payload.js';
 import { LOCAL_CHAIN_ELSEWHERE } from './chain-identity.js';
 import { verifySignature } from './ed25519.js';
@@ -63,6 +64,10 @@ export interface ChainReader {
   blockTimestamp(blockNumber: bigint): Promise<Date>;
   /** The transaction's recipient and calldata; null when the node does not know it. */
   getTransaction(hash: Hex): Promise<ChainTransaction | null>;
+  /** Transactions the account has had mined (its next nonce on chain). Absent: a missing registry is never taken for a reorganised one. */
+  transactionCount?(address: Address): Promise<number>;
+  /** The chain's latest final block (`finalized` tag); null when the node does not serve the tag. Absent: the depth decides. */
+  finalizedBlockNumber?(): Promise<bigint | null>;
   /** The hash of block 0 (0x hex); without it a proof's `chain.genesis_hash` is not compared. */
   genesisHash?(): Promise<string>;
 }
@@ -86,8 +91,8 @@ export interface VerifyOptions {
    * (the chain was given explicitly, e.g. `verify --rpc URL`; the genesis hash decides).
    */
   localInstallationId?: string | null;
-  /** Confirmations the engine requires (default 1). */
-  confirmationsRequired?(engine: string): number;
+  /** When the engine's blocks are final (default: 1 confirmation). */
+  finality?(engine: string, chainId: number): FinalityRule;
   /** The original file's bytes' SHA-256 (hex), when the verifier has the file. */
   originalFileHash?: string | undefined;
   /**
@@ -130,6 +135,9 @@ export interface BlockchainStepDescription {
   /** Confirmations of the transaction as a decimal string; "0" until they were read. */
   confirmations: string;
   reason?: string;
+  /** Where the chain holds the transaction now, when that is not the proof's date (a reorganisation moved it). */
+  block_number?: string;
+  block_date?: string;
 }
 export interface IssuerStepDescription {
   issuer_name: string;
@@ -291,6 +299,8 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
   const fileHashes = p.certificate.credential.files.map((f) => f.file_hash);
 
   const share = options.share ?? (<T>(_key: string, compute: () => Promise<T>) => compute());
+  // The date the chain says the root was issued, once the blockchain step read it (expiry reports it).
+  let chainDate: string | undefined;
   // The chain is looked up once, for both chain steps (once per run for the proofs naming the
   // same chain: what it reads is all in the key).
   let access: Promise<ChainAccess> | undefined;
@@ -342,14 +352,20 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
         d.reason = found.reason;
         return 'pending';
       }
-      const required = options.confirmationsRequired?.(engine) ?? 1;
-      if (!Number.isSafeInteger(required) || required < 1) throw new TypeError(`confirmationsRequired must be a positive integer, got ${required}`);
+      const finality = options.finality?.(engine, chainId) ?? { finalizedTag: false, confirmations: 1 };
+      if (!Number.isSafeInteger(finality.confirmations) || finality.confirmations < 1) throw new TypeError(`finality.confirmations must be a positive integer, got ${finality.confirmations}`);
       // The proofs of one batch share all of it: asked once per run for them (verify-anchoring.ts).
-      const key = JSON.stringify(['anchoring', engine, chainId, p.chain.installation_id ?? null, p.chain.genesis_hash ?? null, registry, txId, p.root, p.issued_date, p.certificate.partner.address, p.issuer.public_key, required]);
-      const anchored = await share(key, () => readAnchoring({ reader: found.reader, registry, root, txId, issuedDate: p.issued_date, partnerAddress: p.certificate.partner.address, publicKey: p.issuer.public_key, required }).then(keptUnlessThrown)).catch(thrownOf);
+      const key = JSON.stringify(['anchoring', engine, chainId, p.chain.installation_id ?? null, p.chain.genesis_hash ?? null, registry, txId, p.root, p.certificate.partner.address, p.issuer.public_key, finality]);
+      const anchored = await share(key, () => readAnchoring({ reader: found.reader, registry, root, txId, partnerAddress: p.certificate.partner.address, publicKey: p.issuer.public_key, finality }).then(keptUnlessThrown)).catch(thrownOf);
       d.actual_root = anchored.actualRoot;
       d.confirmations = anchored.confirmations;
       if ('error' in anchored) throw anchored.error;
+      if (anchored.reason !== undefined) d.reason = anchored.reason;
+      chainDate = anchored.block?.date;
+      if (anchored.block && Date.parse(anchored.block.date) !== Date.parse(p.issued_date)) {
+        d.block_number = String(anchored.block.number);
+        d.block_date = anchored.block.date;
+      }
       return anchored.status;
     },
   };
@@ -381,6 +397,7 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
   const expiry: StepDefinition<ExpiryStepDescription> = {
     describe: () => ({ issued_date: p.issued_date, expiry_date: p.certificate.credential.expiry_date }),
     run(d) {
+      if (chainDate !== undefined) d.issued_date = chainDate;
       if (d.expiry_date === null) return 'passed';
       return parseIsoDate(d.expiry_date, 'certificate.credential.expiry_date') <= now.getTime() ? 'failed' : 'passed';
     },
@@ -400,7 +417,17 @@ function defineSteps(p: ProofCore, checks: OfflineChecks, options: VerifyOptions
         return 'pending';
       }
       // The leaf revokes this certificate, the root its whole batch.
-      const times = (await Promise.all([found.reader.revokedAt(registry, leaf), found.reader.revokedAt(registry, root)])).filter((t) => t > 0n);
+      let read: bigint[];
+      try {
+        read = await Promise.all([found.reader.revokedAt(registry, leaf), found.reader.revokedAt(registry, root)]);
+      } catch (error) {
+        // Reached only when the blockchain step found the registry's deployment taken out by a
+        // reorganisation (else that step failed first): nothing can be read from it until it is back.
+        if (!(error instanceof RegistryNotFoundError)) throw error;
+        d.reason = `the registry ${registry} is not on the chain now (a reorganisation)`;
+        return 'pending';
+      }
+      const times = read.filter((t) => t > 0n);
       if (times.length === 0) return 'passed';
       const first = times.reduce((a, b) => (a < b ? a : b));
       d.is_revoked = true;
