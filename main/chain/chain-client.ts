@@ -10,7 +10,7 @@
  * // store tx.raw and tx.hash, then:
  * await chain.broadcast(tx.raw);
  */
-import { createPublicClient, http, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, http, parseTransaction, type Address, type Hex, type PublicClient } from 'viem';
 import { broadcastTransaction } from './broadcast-transaction.js';
 import type { ChainContext } from './chain-context.js';
 import { LOCAL_CHAIN_ID, fundAccount, mineBlocks, setChainTime, setNextBlockTimestamp } from './dev-chain.js';
@@ -18,7 +18,7 @@ import { ChainError, ChainMismatchError, ChainUnreachableError } from './errors.
 import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
 import { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
 import { readIsIssued, readIsRevoked, readIssuedAt, readRegistry, readRevokedAt, type RegistryInfo } from './registry-reads.js';
-import { signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
+import { chooseFees, currentFees, estimateGasWithHeadroom, feesOf, maxCost, signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
 import { getBlockTimestamp, getConfirmations, getTransaction, getTransactionReceipt, isTransactionKnown, type TransactionReceiptSummary, type TransactionSummary } from './transaction-status.js';
 
 /** Default bound on every call, including the transport's retries. */
@@ -88,6 +88,41 @@ export class ChainClient {
   /** Signs a transaction offline (fees, and gas unless given, from the node); sends nothing. */
   signTransaction(privateKey: Hex, request: SignTransactionRequest): Promise<SignedTransaction> {
     return this.#run(() => signTransaction(this.#ctx, privateKey, request));
+  }
+
+  /**
+   * What sending `calls` from `from` may cost at today's fees (gas × max fee, capped at
+   * `maxFeeCap`), and the account's balance. A call with `gas` set is not estimated.
+   * FeeAboveCapError when the chain needs more than the cap now.
+   */
+  estimateCost(from: Address, calls: readonly { to?: Address | undefined; data: Hex; gas?: bigint | undefined }[], maxFeeCap?: bigint): Promise<{ needed: bigint; balance: bigint }> {
+    return this.#run(async () => {
+      const [market, balance, gases] = await Promise.all([
+        currentFees(this.#ctx),
+        this.#ctx.client.getBalance({ address: from }),
+        Promise.all(calls.map((call) => call.gas ?? estimateGasWithHeadroom(this.#ctx, from, call))),
+      ]);
+      const fees = chooseFees(market, undefined, maxFeeCap);
+      return { needed: gases.reduce((sum, gas) => sum + maxCost(gas, fees), 0n), balance };
+    }, { from });
+  }
+
+  /** The head block's number and base fee (null on a chain without one). */
+  head(): Promise<{ number: bigint; baseFeePerGas: bigint | null }> {
+    return this.#run(async () => {
+      const block = await this.#ctx.client.getBlock({ blockTag: 'latest' });
+      return { number: block.number, baseFeePerGas: block.baseFeePerGas ?? null };
+    });
+  }
+
+  /**
+   * Signs a replacement of the signed transaction `raw`: the same call, gas and nonce, both fees
+   * raised by at least REPLACEMENT_BUMP_PERCENT (more when the market asks), at most `maxFeeCap`.
+   */
+  signReplacement(privateKey: Hex, raw: Hex, maxFeeCap?: bigint): Promise<SignedTransaction> {
+    const tx = parseTransaction(raw);
+    const { gas, ...replaces } = feesOf(raw);
+    return this.signTransaction(privateKey, { to: tx.to ?? undefined, data: tx.data ?? '0x', nonce: tx.nonce ?? 0, gas, replaces, maxFeeCap });
   }
 
   /** Broadcasts a signed transaction; idempotent. Returns its hash. */

@@ -15,7 +15,16 @@ export interface EngineConfig {
   /** Explorer URL of an address (the registry), `{address}` standing for it. */
   explorer_address_url?: string;
   environment: 'live' | 'demo';
+  /** The most a transaction may offer per gas, in gwei (default DEFAULT_FEE_CAP_GWEI). */
+  fee_cap_gwei?: number;
+  /** A transaction not mined after this many blocks is replaced with higher fees (default DEFAULT_REPLACE_AFTER_BLOCKS). */
+  replace_after_blocks?: number;
 }
+
+/** Default fee cap: what an anchoring transaction may offer per gas, in gwei (docs/chain.md). */
+export const DEFAULT_FEE_CAP_GWEI = 200;
+/** Default patience before a stuck transaction is replaced, in blocks. */
+export const DEFAULT_REPLACE_AFTER_BLOCKS = 3;
 
 export const ENGINES_FILE = 'engines.json';
 
@@ -36,6 +45,10 @@ function parseEngine(value: unknown, where: string): EngineConfig {
   if (!Number.isSafeInteger(e!.chain_id) || (e!.chain_id as number) < 1) bad(`engine ${e!.id}: chain_id must be a positive integer`);
   if (!Number.isSafeInteger(e!.confirmations) || (e!.confirmations as number) < 1) bad(`engine ${e!.id}: confirmations must be at least 1`);
   if (e!.environment !== 'live' && e!.environment !== 'demo') bad(`engine ${e!.id}: environment must be "live" or "demo"`);
+  if (e!.fee_cap_gwei !== undefined && !(typeof e!.fee_cap_gwei === 'number' && Number.isFinite(e!.fee_cap_gwei) && e!.fee_cap_gwei > 0)) bad(`engine ${e!.id}: fee_cap_gwei must be a positive number`);
+  if (e!.replace_after_blocks !== undefined && !(Number.isSafeInteger(e!.replace_after_blocks) && (e!.replace_after_blocks as number) >= 1)) {
+    bad(`engine ${e!.id}: replace_after_blocks must be a whole number of at least 1`);
+  }
   return {
     id: e!.id!,
     rpc_url: e!.rpc_url!,
@@ -44,6 +57,8 @@ function parseEngine(value: unknown, where: string): EngineConfig {
     environment: e!.environment!,
     explorer_tx_url: e!.explorer_tx_url,
     explorer_address_url: e!.explorer_address_url,
+    ...(e!.fee_cap_gwei !== undefined ? { fee_cap_gwei: e!.fee_cap_gwei } : {}),
+    ...(e!.replace_after_blocks !== undefined ? { replace_after_blocks: e!.replace_after_blocks } : {}),
   };
 }
 

@@ -3,7 +3,8 @@ import { uuidV7 } from './uuid-v7.js';
 import { makePage, parsePageQuery } from '../../common/pagination.js';
 import type { JobQuery } from '../../common/requests.js';
 import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../common/validate.js';
-import { JOB_STATUSES, type Job, type JobStatus, type Page } from '../../common/wire-types.js';
+import { JOB_STATUSES, type Job, type JobStatus, type JobTransaction, type Page } from '../../common/wire-types.js';
+import { feesOf, formatGwei, type Hex } from '../chain/index.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import type { PartnerScope } from './scope.js';
 import { ownedId } from './tag-writer.js';
@@ -69,9 +70,37 @@ export function jobIdOf(scope: PartnerScope, uid: string): number {
   return id;
 }
 
-/** GET /jobs/<uid> */
+/** GET /jobs/<uid>: the job, with what it waits for, its transaction and its failure reason. */
 export function getJob(scope: PartnerScope, uid: string): Job {
-  return readJobs(scope, [jobIdOf(scope, uid)])[0]!;
+  const id = jobIdOf(scope, uid);
+  return { ...readJobs(scope, [id])[0]!, ...jobProgress(scope, id) };
+}
+
+/** The extension fields of a single job (docs/api.md): waiting, failure_reason, transaction. */
+function jobProgress(scope: PartnerScope, jobId: number): Pick<Job, 'waiting' | 'failure_reason' | 'transaction'> {
+  const row = cached(
+    scope.db,
+    `SELECT j.engine, j.status, j.waiting, j.failure, t.id AS tx_id, t.hash, t.raw, t.state, t.created_date,
+       (SELECT count(*) FROM chain_tx_variants v WHERE v.tx_id = t.id) AS variants
+     FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx WHERE j.id = ?`,
+  ).get(jobId) as
+    | { engine: string; status: JobStatus; waiting: string | null; failure: string | null; tx_id: number | null; hash: string; raw: Hex; state: string; created_date: number; variants: number }
+    | undefined;
+  if (!row) return { waiting: null, failure_reason: null, transaction: null };
+  let transaction: JobTransaction | null = null;
+  if (row.tx_id !== null) {
+    const fees = feesOf(row.raw);
+    const explorer = scope.catalog.find(row.engine)?.explorer_tx_url;
+    transaction = {
+      hash: row.hash,
+      explorer_url: explorer ? explorer.replace('{tx}', row.hash) : null,
+      pending_since: row.state === 'signed' || row.state === 'sent' ? formatDate(row.created_date) : null,
+      max_fee_gwei: formatGwei(fees.type === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice),
+      tip_gwei: fees.type === 'eip1559' ? formatGwei(fees.maxPriorityFeePerGas) : null,
+      variants: Math.max(1, row.variants),
+    };
+  }
+  return { waiting: row.status === 'scheduled' || row.status === 'started' || row.status === 'unconfirmed' ? row.waiting : null, failure_reason: row.status === 'failed' ? row.failure : null, transaction };
 }
 
 /** The Partner's open (scheduled) job for an engine, if any. */

@@ -254,4 +254,20 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certificates_by_job ON certificates (job_id, leaf_index);
   CREATE INDEX certificates_by_partner ON certificates (partner_id, id);
   `,
+  /* 5: sending on public chains: replacement variants, and why a job waits */ `
+  -- Every signed variant of a transaction (the same nonce, rising fees), stored before it is
+  -- broadcast; chain_txs holds the current one, or the one that was mined.
+  CREATE TABLE chain_tx_variants (
+    id INTEGER PRIMARY KEY,
+    tx_id INTEGER NOT NULL REFERENCES chain_txs(id),
+    raw TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    -- the head block when it was last broadcast: replaced once it waits too many blocks
+    sent_block INTEGER,
+    created_date INTEGER NOT NULL
+  );
+  CREATE INDEX chain_tx_variants_by_tx ON chain_tx_variants (tx_id, id);
+  -- Why a job is not moving (an account short of funds, fees above the cap); NULL when it is.
+  ALTER TABLE jobs ADD COLUMN waiting TEXT;
+  `,
 ];

@@ -79,3 +79,11 @@ export async function deployRegistry(chain: ChainClient, key: Hex, signingKey: H
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('registry deployment failed');
   return receipt.contractAddress;
 }
+
+/** One raw JSON-RPC call (anvil's test methods: anvil_setBalance, evm_setAutomine, ...); throws the node's error. */
+export async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}

@@ -108,6 +108,21 @@ const RESOURCES = {
       finished_date: nullableDateTime('When the required confirmations were seen'),
       failed_date: nullableDateTime('When the job failed'),
       scheduled_date: nullableDateTime('When the job is due'),
+      waiting: { type: ['string', 'null'], description: 'Proofdesk extension (GET /jobs/<uid>): why the job is not moving now (funds, fees above the cap)' },
+      failure_reason: { type: ['string', 'null'], description: 'Proofdesk extension (GET /jobs/<uid>): why a failed job failed' },
+      transaction: {
+        type: ['object', 'null'],
+        description: 'Proofdesk extension (GET /jobs/<uid>): the anchoring transaction, once signed',
+        required: ['hash', 'explorer_url', 'pending_since', 'max_fee_gwei', 'tip_gwei', 'variants'],
+        properties: {
+          hash: { type: 'string' },
+          explorer_url: { type: ['string', 'null'] },
+          pending_since: nullableDateTime('When it was first signed, while not mined'),
+          max_fee_gwei: { type: 'string', description: 'Max fee per gas (gas price for legacy), gwei' },
+          tip_gwei: { type: ['string', 'null'], description: 'Priority fee per gas, gwei' },
+          variants: { type: 'integer', description: 'Variants signed for its nonce (more than 1 once replaced)' },
+        },
+      },
     },
   },
   Certificate: {

@@ -28,7 +28,7 @@ export async function revokeOnChain(
       ctx.db,
       ctx.clock,
       client,
-      { engine: certificate.engine, sender: identity.address, privateKey: chainKey, purpose: 'revoke', to: registry, data: client.encodeRevoke(`0x${certificate.leaf}` as Hex) },
+      { engine: certificate.engine, sender: identity.address, privateKey: chainKey, purpose: 'revoke', to: registry, data: client.encodeRevoke(`0x${certificate.leaf}` as Hex), maxFeeCap: issuer.feeCap(certificate.engine) },
       (id) => claim(cached(ctx.db, 'UPDATE certificates SET revoke_tx = ? WHERE id = ? AND revoke_tx IS NULL').run(id, certificate.id).changes, 'revocation'),
     );
     await sendTx(ctx.db, client, tx);
@@ -36,7 +36,7 @@ export async function revokeOnChain(
   }
   const deadline = Date.now() + REVOKE_WAIT_MS;
   for (;;) {
-    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId), () => ctx.chains.persist(certificate.engine));
+    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId), () => ctx.chains.persist(certificate.engine), issuer.replacement(certificate.engine, chainKey));
     if (tx.state === 'mined') {
       cached(ctx.db, 'UPDATE certificates SET revoked_date = ? WHERE id = ?').run(tx.mined_date, certificate.id);
       return tx.mined_date!;

@@ -81,9 +81,13 @@ export class IssuingScheduler {
         this.issuer.postpone(job.id);
         continue;
       }
+      // A later job never takes a nonce while an earlier one of the account is unsettled.
+      if (this.issuer.isBusy(job.partner_id, job.engine)) continue;
       try {
         const expired = this.issuer.dropExpired(job.id);
         if (expired) this.onError(expired);
+        // Short of funds (or fees above the cap), the job stays scheduled: nothing is released.
+        await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
       } catch (error) {
