@@ -1,0 +1,183 @@
+/**
+ * Sending on a public chain: anvil run as Sepolia (chain id 11155111) behind a live engine, driven
+ * block by block (automine off, anvil_mine, anvil_setNextBlockBaseFeePerGas) so each test awaits
+ * chain events rather than block time. An account short of funds keeps its job scheduled, a base
+ * fee spike gets the transaction replaced at the same nonce up to the engine's fee cap, above
+ * the cap the job says so and resumes when the fee falls, and a transaction the node dropped is
+ * sent again from its stored signed bytes.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { numberToHex, parseEther, parseGwei } from 'viem';
+import { ManualClock, type Engine } from '../../main/engine/index.js';
+import type { Hex } from '../../main/chain/index.js';
+import { rpc } from '../chain/chain-fixture.js';
+import {
+  addIssuingPartner,
+  certificateUidsOfJob,
+  createAndSchedule,
+  openIssuingEngine,
+  proofOf,
+  removeTempDirs,
+  setAutomine,
+  startSecondChain,
+  tickUntil,
+  transactionCount,
+  type IssuingFixture,
+  type IssuingPartner,
+  type SecondChain,
+} from '../support/issuing-fixture.js';
+
+const SEPOLIA = 11155111;
+const ENGINE = 'sepolia';
+const FEE_CAP_GWEI = 50;
+const HOUR = 3_600_000;
+
+describe('sending on a public chain (anvil as Sepolia, fee cap 50 gwei, replacement after 2 blocks)', () => {
+  let chain: SecondChain;
+  let fx: IssuingFixture;
+  let engine: Engine;
+  const clock = new ManualClock(Date.now());
+
+  beforeAll(async () => {
+    chain = await startSecondChain(SEPOLIA);
+    fx = openIssuingEngine({
+      clock,
+      engines: [{ ...chain.engine(ENGINE, { environment: 'live' }), fee_cap_gwei: FEE_CAP_GWEI, replace_after_blocks: 2 }],
+    });
+    engine = fx.engine;
+  });
+
+  beforeEach(async () => {
+    await setAutomine(chain.rpcUrl, true);
+  });
+
+  afterAll(async () => {
+    await fx?.close();
+    await chain?.stop();
+    removeTempDirs();
+  });
+
+  /** Schedules `count` credentials and makes the job due (the live engine issues only on schedule). */
+  async function dueJob(partner: IssuingPartner, count = 2) {
+    const { job } = await createAndSchedule(partner.service, ENGINE, count);
+    clock.advance(HOUR + 1000);
+    return job;
+  }
+
+  /** A funded Partner whose registry is already deployed (by a first job, issued to the end). */
+  async function readyPartner(name: string): Promise<IssuingPartner> {
+    const partner = await addIssuingPartner(engine, name);
+    await chain.client.fund(partner.address, parseEther('10'));
+    const first = await dueJob(partner, 1);
+    await tickUntil(engine, partner.service, first.uid, 'finished');
+    return partner;
+  }
+
+  /** Ticks once with automine off, so the job's transaction is sent and waits in the pool. */
+  async function sendAndHold(partner: IssuingPartner) {
+    const job = await dueJob(partner);
+    await setAutomine(chain.rpcUrl, false);
+    await engine.issuing.tick();
+    const started = await partner.service.getJob(job.uid);
+    expect(started.status).toBe('started');
+    expect(started.transaction).toMatchObject({ variants: 1, pending_since: expect.any(String) });
+    return { job, hash: started.transaction!.hash as Hex, maxFeeGwei: Number(started.transaction!.max_fee_gwei) };
+  }
+
+  async function setNextBaseFee(gwei: number): Promise<void> {
+    await rpc(chain.rpcUrl, 'anvil_setNextBlockBaseFeePerGas', [numberToHex(parseGwei(String(gwei)))]);
+  }
+
+  it('an account too poor for gas: the due job stays scheduled with its credentials, says what it needs, and issues once funded', async () => {
+    const partner = await addIssuingPartner(engine, 'Low Funds Institute');
+    await chain.client.fund(partner.address, 1000n);
+    const job = await dueJob(partner, 3);
+
+    for (let round = 0; round < 3; round++) await engine.issuing.tick();
+    const waiting = await partner.service.getJob(job.uid);
+    expect(waiting.status).toBe('scheduled');
+    expect(waiting.failed_date).toBeNull();
+    expect(waiting.waiting).toContain(`waiting for funds: The partner's account ${partner.address} holds 0.000000000000001 (1000 wei) on ${ENGINE}`);
+    expect(waiting.waiting).toMatch(/needs at least [\d.]+ \(\d+ wei\) \(gas × max fee\)/);
+    expect((await partner.service.listJobCredentials(job.uid, { per_page: 0 })).total_items).toBe(3);
+    expect(await transactionCount(chain.client, partner.address)).toBe(0);
+
+    await rpc(chain.rpcUrl, 'anvil_setBalance', [partner.address, numberToHex(parseEther('1'))]);
+    const finished = await tickUntil(engine, partner.service, job.uid, 'finished');
+    expect(finished.waiting).toBeNull();
+    expect(await certificateUidsOfJob(partner.service, job.uid)).toHaveLength(3);
+    // The registry deployment and the issue.
+    expect(await transactionCount(chain.client, partner.address)).toBe(2);
+  });
+
+  it('a base fee spike below the cap: the transaction is replaced at the same nonce with higher fees, and the replacement settles the job', async () => {
+    const partner = await readyPartner('Spike Below Cap College');
+    const nonce = await transactionCount(chain.client, partner.address);
+    const { job, hash, maxFeeGwei } = await sendAndHold(partner);
+
+    // The next block's base fee is above the transaction's max fee: it cannot be mined.
+    await setNextBaseFee(Math.ceil(maxFeeGwei * 3));
+    await chain.client.mine(1);
+    expect(await chain.client.getReceipt(hash)).toBeNull();
+
+    await engine.issuing.tick();
+    const replaced = await partner.service.getJob(job.uid);
+    expect(replaced.status).toBe('started');
+    expect(replaced.transaction!.variants).toBe(2);
+    expect(replaced.transaction!.hash).not.toBe(hash);
+    expect(Number(replaced.transaction!.max_fee_gwei)).toBeGreaterThanOrEqual(maxFeeGwei * 1.1);
+    expect(Number(replaced.transaction!.max_fee_gwei)).toBeLessThanOrEqual(FEE_CAP_GWEI);
+
+    await chain.client.mine(1);
+    const finished = await tickUntil(engine, partner.service, job.uid, 'finished');
+    expect(finished.transaction!.hash).toBe(replaced.transaction!.hash);
+    expect(await chain.client.getReceipt(hash)).toBeNull();
+    const mined = await chain.client.getTransaction(replaced.transaction!.hash as Hex);
+    expect(mined?.nonce).toBe(nonce);
+    const proof = await proofOf(partner.service, (await certificateUidsOfJob(partner.service, job.uid))[0]!);
+    expect(JSON.stringify(proof)).toContain(replaced.transaction!.hash);
+    expect(JSON.stringify(proof)).not.toContain(hash.slice(2));
+  });
+
+  it('a base fee above the cap: the job says it waits for fees below the cap, and finishes by itself once the fee falls', async () => {
+    const partner = await readyPartner('Spike Above Cap Academy');
+    const { job, hash } = await sendAndHold(partner);
+
+    await setNextBaseFee(FEE_CAP_GWEI + 30);
+    await chain.client.mine(1);
+    await engine.issuing.tick();
+    const waiting = await partner.service.getJob(job.uid);
+    expect(waiting.status).toBe('started');
+    expect(waiting.waiting).toMatch(new RegExp(`^waiting for fees below ${FEE_CAP_GWEI} gwei \\(now 8\\d(\\.\\d+)?\\)$`));
+    // Nothing above the cap was signed.
+    expect(waiting.transaction).toMatchObject({ hash, variants: 1 });
+
+    // The fee falls. anvil evicted the transaction while it could not be mined; the engine's
+    // next look sends the stored bytes again by itself, and the next block takes them.
+    await setNextBaseFee(1);
+    await chain.client.mine(1);
+    await engine.issuing.tick();
+    expect(await chain.client.isKnown(hash)).toBe(true);
+    await chain.client.mine(1);
+    const finished = await tickUntil(engine, partner.service, job.uid, 'finished');
+    expect(finished.waiting).toBeNull();
+    expect(finished.transaction!.hash).toBe(hash);
+  });
+
+  it('a transaction the node dropped is sent again from its stored signed bytes', async () => {
+    const partner = await readyPartner('Dropped Transaction School');
+    const { job, hash } = await sendAndHold(partner);
+    await rpc(chain.rpcUrl, 'anvil_dropTransaction', [hash]);
+    expect(await chain.client.isKnown(hash)).toBe(false);
+
+    // Two empty blocks later the engine notices it is gone and sends the same bytes again.
+    await chain.client.mine(2);
+    await engine.issuing.tick();
+    expect(await chain.client.isKnown(hash)).toBe(true);
+    expect((await partner.service.getJob(job.uid)).transaction).toMatchObject({ hash, variants: 1 });
+
+    await chain.client.mine(1);
+    const finished = await tickUntil(engine, partner.service, job.uid, 'finished');
+    expect(finished.transaction!.hash).toBe(hash);
+  });
+});
