@@ -19,6 +19,8 @@ export interface EngineConfig {
   fee_cap_gwei?: number;
   /** A transaction not mined after this many blocks is replaced with higher fees (default DEFAULT_REPLACE_AFTER_BLOCKS). */
   replace_after_blocks?: number;
+  /** Seconds between blocks: the chain is asked at most once per block while work waits (default by chain id, chain-pace.ts). */
+  block_time_s?: number;
 }
 
 /** Default fee cap: what an anchoring transaction may offer per gas, in gwei (docs/chain.md). */
@@ -49,6 +51,9 @@ function parseEngine(value: unknown, where: string): EngineConfig {
   if (e!.replace_after_blocks !== undefined && !(Number.isSafeInteger(e!.replace_after_blocks) && (e!.replace_after_blocks as number) >= 1)) {
     bad(`engine ${e!.id}: replace_after_blocks must be a whole number of at least 1`);
   }
+  if (e!.block_time_s !== undefined && !(typeof e!.block_time_s === 'number' && Number.isFinite(e!.block_time_s) && e!.block_time_s >= 0 && e!.block_time_s <= 3600)) {
+    bad(`engine ${e!.id}: block_time_s must be a number of seconds from 0 to 3600`);
+  }
   return {
     id: e!.id!,
     rpc_url: e!.rpc_url!,
@@ -59,6 +64,7 @@ function parseEngine(value: unknown, where: string): EngineConfig {
     explorer_address_url: e!.explorer_address_url,
     ...(e!.fee_cap_gwei !== undefined ? { fee_cap_gwei: e!.fee_cap_gwei } : {}),
     ...(e!.replace_after_blocks !== undefined ? { replace_after_blocks: e!.replace_after_blocks } : {}),
+    ...(e!.block_time_s !== undefined ? { block_time_s: e!.block_time_s } : {}),
   };
 }
 

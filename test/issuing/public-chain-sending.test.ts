@@ -42,7 +42,8 @@ describe('sending on a public chain (anvil as Sepolia, fee cap 50 gwei, replacem
     chain = await startSecondChain(SEPOLIA);
     fx = openIssuingEngine({
       clock,
-      engines: [{ ...chain.engine(ENGINE, { environment: 'live' }), fee_cap_gwei: FEE_CAP_GWEI, replace_after_blocks: 2 }],
+      // block_time_s 0: the test mines the blocks, and each tick may look at once.
+      engines: [{ ...chain.engine(ENGINE, { environment: 'live' }), fee_cap_gwei: FEE_CAP_GWEI, replace_after_blocks: 2, block_time_s: 0 }],
     });
     engine = fx.engine;
   });

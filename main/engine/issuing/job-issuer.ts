@@ -16,6 +16,7 @@ import { DEFAULT_FEE_CAP_GWEI, DEFAULT_REPLACE_AFTER_BLOCKS } from '../engine-ca
 import { inTransaction } from '../database.js';
 import { diskFullError, isDiskFull } from '../disk-full.js';
 import { cached } from '../list-query.js';
+import { ChainPace, KNOWN_BLOCK_TIMES_S, UNREACHABLE_AFTER_MS } from './chain-pace.js';
 import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore, type ReplacementPolicy } from './chain-txs.js';
 import { buildJobCertificates } from './certificate-builder.js';
 import { Exclusive } from './exclusive.js';
@@ -56,6 +57,8 @@ export function claim(changes: number, what: string): void {
  */
 export class JobIssuer {
   private readonly exclusive = new Exclusive();
+  /** How often each engine's chain may be asked while work waits, and the backoff after errors. */
+  readonly pace = new ChainPace((engine) => this.blockTimeMs(engine));
   /** Accounts an immediate issue has claimed, from its checks until its job is sent. */
   private readonly claimed = new Set<string>();
 
@@ -149,6 +152,14 @@ export class JobIssuer {
     };
   }
 
+  /** Milliseconds between blocks of the engine's chain (0: a dev chain that mines on demand, or unknown). */
+  blockTimeMs(engine: string): number {
+    const config = this.ctx.chains.config(engine);
+    if (config.block_time_s !== undefined) return config.block_time_s * 1000;
+    if (this.ctx.chains.isLocal(engine)) return 0;
+    return (KNOWN_BLOCK_TIMES_S[config.chain_id ?? 0] ?? 0) * 1000;
+  }
+
   /** The engine's fee cap in wei per gas. */
   feeCap(engine: string): bigint {
     return parseGwei(String(this.ctx.chains.config(engine).fee_cap_gwei ?? DEFAULT_FEE_CAP_GWEI));
@@ -215,11 +226,18 @@ export class JobIssuer {
    */
   advance(jobId: number): Promise<void> {
     const job = this.job(jobId);
+    // A job with a transaction out waits: one look per block, or the backoff after errors.
+    if (job.issue_tx !== null && !this.pace.ready(job.engine)) return Promise.resolve();
     return this.exclusive.run(`${job.partner_id}:${job.engine}`, async () => {
       try {
+        const before = this.progress(jobId);
         await this.step(jobId);
         this.note(jobId, null);
+        const after = this.progress(jobId);
+        if (after === before && (this.job(jobId).status === 'started' || this.job(jobId).status === 'unconfirmed')) this.pace.waiting(job.engine);
+        else this.pace.moved(job.engine);
       } catch (error) {
+        this.paceAfter(jobId, job.engine, error);
         if (error instanceof NonceConflictError) {
           this.fail(jobId, error.message);
           return;
@@ -255,6 +273,25 @@ export class JobIssuer {
         throw error;
       }
     });
+  }
+
+  /** What a look at the chain can change about a job: its status and its transaction's state and hash. */
+  private progress(jobId: number): string {
+    const row = cached(this.ctx.db, 'SELECT j.status, t.state, t.hash FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx WHERE j.id = ?').get(jobId) as
+      | { status: string; state: string | null; hash: string | null }
+      | undefined;
+    return `${row?.status}:${row?.state}:${row?.hash}`;
+  }
+
+  /** The backoff after a failed look; a job waiting on an endpoint silent for 30 s says so. */
+  private paceAfter(jobId: number, engine: string, error: unknown): void {
+    if (error instanceof RateLimitedError) {
+      this.pace.failed(engine, { retryAfterMs: error.retryAfterMs });
+    } else if (error instanceof ChainUnreachableError) {
+      this.pace.failed(engine, { unreachable: true });
+      const silent = this.pace.silentFor(engine);
+      if (silent >= UNREACHABLE_AFTER_MS) this.note(jobId, `waiting: the RPC endpoint of ${engine} has not answered for ${Math.floor(silent / 1000)} s`);
+    }
   }
 
   private async step(jobId: number): Promise<void> {

@@ -87,7 +87,14 @@ export class IssuingScheduler {
         const expired = this.issuer.dropExpired(job.id);
         if (expired) this.onError(expired);
         // Short of funds (or fees above the cap), the job stays scheduled: nothing is released.
-        await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
+        // Asked again once per block of the chain, not every round.
+        if (!this.issuer.pace.ready(job.engine)) continue;
+        try {
+          await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
+        } catch (error) {
+          this.issuer.pace.waiting(job.engine);
+          throw error;
+        }
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
       } catch (error) {
