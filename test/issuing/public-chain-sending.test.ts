@@ -10,7 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { numberToHex, parseEther, parseGwei } from 'viem';
 import { ManualClock, type Engine } from '../../main/engine/index.js';
 import type { Hex } from '../../main/chain/index.js';
-import { rpc } from '../chain/chain-fixture.js';
+import { ChainClient, RateLimitedError } from '../../main/chain/index.js';
+import { rpc, startRpcProxy, type RpcProxy } from '../chain/chain-fixture.js';
 import {
   addIssuingPartner,
   certificateUidsOfJob,
@@ -22,6 +23,7 @@ import {
   startSecondChain,
   tickUntil,
   transactionCount,
+  waitFor,
   type IssuingFixture,
   type IssuingPartner,
   type SecondChain,
@@ -180,5 +182,108 @@ describe('sending on a public chain (anvil as Sepolia, fee cap 50 gwei, replacem
     await chain.client.mine(1);
     const finished = await tickUntil(engine, partner.service, job.uid, 'finished');
     expect(finished.transaction!.hash).toBe(hash);
+  });
+});
+
+describe('a polite client: a proxy in front of the node answers 429 with Retry-After, or drops connections', () => {
+  let chain: SecondChain;
+  let proxy: RpcProxy;
+  let fx: IssuingFixture;
+  const clock = new ManualClock(Date.now());
+
+  beforeAll(async () => {
+    chain = await startSecondChain(SEPOLIA);
+    proxy = await startRpcProxy(chain.rpcUrl);
+    fx = openIssuingEngine({ clock, engines: [{ ...chain.engine(ENGINE, { environment: 'live' }), rpc_url: proxy.url, block_time_s: 0 }] });
+  });
+
+  beforeEach(async () => {
+    proxy.mode = 'pass';
+    await setAutomine(chain.rpcUrl, true);
+  });
+
+  afterAll(async () => {
+    await fx?.close();
+    await proxy?.close();
+    await chain?.stop();
+    removeTempDirs();
+  });
+
+  /** A funded Partner with a job whose transaction waits in the pool (automine off). */
+  async function heldJob(name: string) {
+    const partner = await addIssuingPartner(fx.engine, name);
+    await chain.client.fund(partner.address, parseEther('10'));
+    const first = await createAndSchedule(partner.service, ENGINE, 1);
+    clock.advance(HOUR + 1000);
+    await tickUntil(fx.engine, partner.service, first.job.uid, 'finished');
+    const { job } = await createAndSchedule(partner.service, ENGINE, 2);
+    clock.advance(HOUR + 1000);
+    await setAutomine(chain.rpcUrl, false);
+    await fx.engine.issuing.tick();
+    expect((await partner.service.getJob(job.uid)).status).toBe('started');
+    return { partner, job };
+  }
+
+  it('the client waits as Retry-After tells, then succeeds; still limited, it says RateLimitedError with the wait', async () => {
+    const client = await ChainClient.connect({ rpcUrl: proxy.url, chainId: SEPOLIA });
+    proxy.mode = 'limited';
+    proxy.retryAfterS = 1;
+    proxy.limitedFor = 2;
+    proxy.methods.length = 0;
+    const started = Date.now();
+    expect(await client.blockNumber()).toBe(await chain.client.blockNumber());
+    // Two refusals, each waited out for the second it asked, then the answer: three requests.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(proxy.methods).toEqual(['eth_blockNumber', 'eth_blockNumber', 'eth_blockNumber']);
+
+    proxy.limitedFor = Infinity;
+    const error = await client.blockNumber().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ code: 'rate_limited', retryAfterMs: 1000 });
+  });
+
+  it('a rate-limited engine asks nothing more until Retry-After has passed, then finishes the job', async () => {
+    const { partner, job } = await heldJob('Rate Limited University');
+    proxy.mode = 'limited';
+    proxy.retryAfterS = 1;
+    proxy.limitedFor = Infinity;
+    await fx.engine.issuing.tick();
+    const afterRefusal = proxy.methods.length;
+    // Rounds within the wait send nothing.
+    for (let round = 0; round < 5; round++) await fx.engine.issuing.tick();
+    expect(proxy.methods.length).toBe(afterRefusal);
+    expect((await partner.service.getJob(job.uid)).status).toBe('started');
+
+    proxy.mode = 'pass';
+    await chain.client.mine(1);
+    await waitFor('the job to finish once the endpoint answers', async () => {
+      await fx.engine.issuing.tick();
+      const current = await partner.service.getJob(job.uid);
+      return current.status === 'finished' ? current : undefined;
+    });
+  });
+
+  it('an endpoint that drops every connection: the job waits (never fails), retries back off, and it finishes once the endpoint is back', async () => {
+    const { partner, job } = await heldJob('Flaky Node College');
+    proxy.mode = 'down';
+    const before = proxy.methods.length;
+    await fx.engine.issuing.tick();
+    const afterFirst = proxy.methods.length;
+    expect(afterFirst).toBeGreaterThan(before);
+    for (let round = 0; round < 5; round++) await fx.engine.issuing.tick();
+    // Backing off: the rounds right after a failure ask nothing.
+    expect(proxy.methods.length).toBe(afterFirst);
+    const waiting = await partner.service.getJob(job.uid);
+    expect(waiting.status).toBe('started');
+    expect(waiting.failed_date).toBeNull();
+
+    proxy.mode = 'pass';
+    await chain.client.mine(1);
+    const finished = await waitFor('the job to finish once the endpoint is back', async () => {
+      await fx.engine.issuing.tick();
+      const current = await partner.service.getJob(job.uid);
+      return current.status === 'finished' ? current : undefined;
+    });
+    expect(finished.transaction!.hash).toBe(waiting.transaction!.hash);
   });
 });
