@@ -108,14 +108,15 @@ export function isRevert(error: unknown): boolean {
  * when it said so (Retry-After, in seconds or as an HTTP date).
  */
 export function rateLimit(error: unknown): { retryAfterMs?: number } | undefined {
-  for (const e of causeChain(error)) {
-    if (e instanceof HttpRequestError && e.status === 429) {
-      const header = e.headers?.get('retry-after') ?? null;
-      return header === null ? {} : { ...retryAfterMs(header) };
-    }
-    if ((e as { code?: unknown } | null)?.code === LIMIT_EXCEEDED) return {};
+  // viem keeps the HTTP status and headers on an HttpRequestError, or on an RpcRequestError when
+  // the 429 came with a JSON-RPC body, and wraps either in errors of its own.
+  const chain = causeChain(error) as ({ status?: unknown; code?: unknown; headers?: { get?: (name: string) => string | null } } | null)[];
+  if (!chain.some((e) => e?.status === 429 || e?.code === LIMIT_EXCEEDED)) return undefined;
+  for (const e of chain) {
+    const header = typeof e?.headers?.get === 'function' ? e.headers.get('retry-after') : null;
+    if (header !== null && header !== undefined) return retryAfterMs(header);
   }
-  return undefined;
+  return {};
 }
 
 /** A Retry-After header's wait in ms; nothing for a value that is neither seconds nor a date. */
