@@ -10,7 +10,7 @@
  * // store tx.raw and tx.hash, then:
  * await chain.broadcast(tx.raw);
  */
-import { createPublicClient, http, parseTransaction, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, fallback, http, parseTransaction, type Address, type Hex, type PublicClient } from 'viem';
 import { broadcastTransaction } from './broadcast-transaction.js';
 import type { ChainContext } from './chain-context.js';
 import { LOCAL_CHAIN_ID, fundAccount, mineBlocks, setChainTime, setNextBlockTimestamp } from './dev-chain.js';
@@ -27,6 +27,11 @@ export const DEFAULT_CHAIN_TIMEOUT_MS = 10_000;
 export interface ConnectChainParameters {
   /** http(s) JSON-RPC endpoint. */
   rpcUrl: string;
+  /**
+   * Every endpoint of the chain, in order of preference (rpcUrl among them, or first): a call
+   * one of them cannot answer goes to the next.
+   */
+  rpcUrls?: readonly string[] | undefined;
   /** The chain id the endpoint must serve; transactions are signed for it. */
   chainId: number;
   /** Bound on each call in milliseconds (default 10 s). */
@@ -57,16 +62,26 @@ export class ChainClient {
     const timeoutMs = params.timeoutMs ?? DEFAULT_CHAIN_TIMEOUT_MS;
     if (!Number.isSafeInteger(params.chainId) || params.chainId < 1) throw new TypeError(`chainId must be a positive integer, got ${params.chainId}`);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`timeoutMs must be positive, got ${timeoutMs}`);
-    let url: URL;
-    try {
-      url = new URL(params.rpcUrl);
-    } catch {
-      throw new ChainError(`Not a valid RPC URL: ${JSON.stringify(params.rpcUrl)}`);
+    const urls = [params.rpcUrl, ...(params.rpcUrls ?? []).filter((u) => u !== params.rpcUrl)];
+    for (const candidate of urls) {
+      let url: URL;
+      try {
+        url = new URL(candidate);
+      } catch {
+        throw new ChainError(`Not a valid RPC URL: ${JSON.stringify(candidate)}`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ChainError(`RPC URL must be http(s), got ${url.protocol}`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ChainError(`RPC URL must be http(s), got ${url.protocol}`);
     // Retries are cheap for a refused connection and help over flaky links; the per-call
-    // deadline below bounds them, so a dead endpoint still fails within timeoutMs.
-    const transport = http(params.rpcUrl, { timeout: timeoutMs, retryCount: 2, retryDelay: 100 });
+    // deadline below bounds them, so a dead endpoint still fails within timeoutMs. A 429 is
+    // retried after the Retry-After it names (viem's http transport reads it).
+    const transport =
+      urls.length === 1
+        ? http(params.rpcUrl, { timeout: timeoutMs, retryCount: 2, retryDelay: 100 })
+        : fallback(
+            urls.map((u) => http(u, { timeout: timeoutMs })),
+            { retryCount: 1, retryDelay: 100 },
+          );
     const client = createPublicClient({ transport, cacheTime: 0 }) as PublicClient;
     const ctx: ChainContext = { client, transport, rpcUrl: params.rpcUrl, chainId: params.chainId, devChainIds: params.devChainIds ?? [LOCAL_CHAIN_ID] };
     const chain = new ChainClient(ctx, timeoutMs);

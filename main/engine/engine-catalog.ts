@@ -8,6 +8,8 @@ export interface EngineConfig {
   id: string;
   /** JSON-RPC endpoint; absent for `local`, whose node the engine starts itself. */
   rpc_url?: string;
+  /** Every JSON-RPC endpoint of the chain, in order of preference: a call one cannot answer goes to the next. rpc_url is then its first. */
+  rpc_urls?: string[];
   chain_id: number | null;
   confirmations: number;
   /** Explorer URL of a transaction, `{tx}` standing for its hash. */
@@ -36,13 +38,21 @@ export const LOCAL_ENGINE: EngineConfig = { id: 'local', chain_id: 31337, confir
 const ENGINE_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 function parseEngine(value: unknown, where: string): EngineConfig {
-  const e = value as Partial<EngineConfig> | null;
+  let e = value as Partial<EngineConfig> | null;
   const bad = (why: string): never => {
     throw new Error(`${where}: ${why}`);
   };
   if (typeof e !== 'object' || e === null) bad('each engine must be an object');
   if (typeof e!.id !== 'string' || !ENGINE_ID.test(e!.id)) bad('id must be lowercase letters, digits, "_" or "-"');
   if (e!.id === LOCAL_ENGINE.id) bad('"local" is built in and cannot be configured');
+  if (e!.rpc_urls !== undefined) {
+    if (!Array.isArray(e!.rpc_urls) || e!.rpc_urls.length === 0 || !e!.rpc_urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))) {
+      bad(`engine ${e!.id}: rpc_urls must be a non-empty list of http(s) URLs`);
+    }
+    // The list is the order of preference; an rpc_url beside it is kept, after the list.
+    const urls = [...new Set([...e!.rpc_urls!, ...(typeof e!.rpc_url === 'string' ? [e!.rpc_url] : [])])];
+    e = { ...e!, rpc_url: urls[0], rpc_urls: urls };
+  }
   if (typeof e!.rpc_url !== 'string' || !/^https?:\/\//.test(e!.rpc_url)) bad(`engine ${e!.id}: rpc_url must be an http(s) URL`);
   if (!Number.isSafeInteger(e!.chain_id) || (e!.chain_id as number) < 1) bad(`engine ${e!.id}: chain_id must be a positive integer`);
   if (!Number.isSafeInteger(e!.confirmations) || (e!.confirmations as number) < 1) bad(`engine ${e!.id}: confirmations must be at least 1`);
@@ -65,6 +75,7 @@ function parseEngine(value: unknown, where: string): EngineConfig {
     ...(e!.fee_cap_gwei !== undefined ? { fee_cap_gwei: e!.fee_cap_gwei } : {}),
     ...(e!.replace_after_blocks !== undefined ? { replace_after_blocks: e!.replace_after_blocks } : {}),
     ...(e!.block_time_s !== undefined ? { block_time_s: e!.block_time_s } : {}),
+    ...(e!.rpc_urls !== undefined ? { rpc_urls: e!.rpc_urls } : {}),
   };
 }
 

@@ -33,6 +33,7 @@ const SEPOLIA = 11155111;
 const ENGINE = 'sepolia';
 const FEE_CAP_GWEI = 50;
 const HOUR = 3_600_000;
+const FAILOVER = 'sepolia-failover';
 
 describe('sending on a public chain (anvil as Sepolia, fee cap 50 gwei, replacement after 2 blocks)', () => {
   let chain: SecondChain;
@@ -194,7 +195,14 @@ describe('a polite client: a proxy in front of the node answers 429 with Retry-A
   beforeAll(async () => {
     chain = await startSecondChain(SEPOLIA);
     proxy = await startRpcProxy(chain.rpcUrl);
-    fx = openIssuingEngine({ clock, engines: [{ ...chain.engine(ENGINE, { environment: 'live' }), rpc_url: proxy.url, block_time_s: 0 }] });
+    fx = openIssuingEngine({
+      clock,
+      engines: [
+        { ...chain.engine(ENGINE, { environment: 'live' }), rpc_url: proxy.url, block_time_s: 0 },
+        // Two endpoints: the proxy first (when it is down, calls go to the node itself).
+        { ...chain.engine(FAILOVER, { environment: 'live' }), rpc_urls: [proxy.url, chain.rpcUrl], block_time_s: 0 },
+      ],
+    });
   });
 
   beforeEach(async () => {
@@ -285,5 +293,18 @@ describe('a polite client: a proxy in front of the node answers 429 with Retry-A
       return current.status === 'finished' ? current : undefined;
     });
     expect(finished.transaction!.hash).toBe(waiting.transaction!.hash);
+  });
+
+  it('several RPC URLs per engine: with the first endpoint down, the job issues through the next', async () => {
+    const partner = await addIssuingPartner(fx.engine, 'Two Endpoints Institute');
+    await chain.client.fund(partner.address, parseEther('10'));
+    proxy.mode = 'down';
+    const { job } = await createAndSchedule(partner.service, FAILOVER, 2);
+    clock.advance(HOUR + 1000);
+    const before = proxy.methods.length;
+    const finished = await tickUntil(fx.engine, partner.service, job.uid, 'finished');
+    // The first endpoint was asked (and dropped the connection) before each call went on.
+    expect(proxy.methods.length).toBeGreaterThan(before);
+    expect(await chain.client.getReceipt(finished.transaction!.hash as Hex)).toMatchObject({ status: 'success' });
   });
 });
