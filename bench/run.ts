@@ -24,6 +24,7 @@ import { verifyUiBenchmarks } from './verify-ui.bench.js';
 import { watchAppBenchmarks } from './watch-app.bench.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
 import { remoteModeBenchmarks } from './remote-mode.bench.js';
+import { publicChainBenchmarks } from './public-chain.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -43,6 +44,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'watch-app', run: watchAppBenchmarks },
   { name: 'verify-ui', run: verifyUiBenchmarks },
   { name: 'remote-mode', run: remoteModeBenchmarks },
+  { name: 'public-chain', run: publicChainBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

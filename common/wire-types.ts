@@ -44,11 +44,11 @@ export interface Job {
   finished_date: string | null;
   failed_date: string | null;
   scheduled_date: string | null;
-  /** Proofdesk extension, on a single job (GET /jobs/<uid>): why it is not moving now, e.g. waiting for funds or for fees below the cap. */
+  /** Proofdesk extension (docs/api.md): why it is not moving now, e.g. waiting for funds or for fees below the cap. */
   waiting?: string | null;
-  /** Proofdesk extension, on a single job: why a failed job failed. */
+  /** Proofdesk extension: why a failed job failed. */
   failure_reason?: string | null;
-  /** Proofdesk extension, on a single job: its anchoring transaction, once signed. */
+  /** Proofdesk extension: its anchoring transaction, once signed. */
   transaction?: JobTransaction | null;
 }
 
@@ -59,8 +59,8 @@ export interface JobTransaction {
   explorer_url: string | null;
   /** When it was first signed and sent, while not mined yet; null once mined. */
   pending_since: string | null;
-  /** Max fee per gas, in gwei (the gas price of a legacy transaction). */
-  max_fee_gwei: string;
+  /** Max fee per gas, in gwei (the gas price of a legacy transaction); null when not recorded. */
+  max_fee_gwei: string | null;
   /** Priority fee per gas (tip), in gwei; null for a legacy transaction. */
   tip_gwei: string | null;
   /** How many variants were signed for its nonce (more than 1 once it was replaced with higher fees). */

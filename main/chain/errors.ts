@@ -3,7 +3,8 @@
  * differently. Raw viem and transport errors never leave main/chain; they end up as the `cause`
  * of one of these (see normalize-error.ts).
  */
-import { formatEther, formatGwei, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
+import { formatEtherText, formatGweiText } from './format-units.js';
 
 /** Stable identifiers, one per class, safe to carry across IPC or store in a database. */
 export type ChainErrorCode =
@@ -92,7 +93,7 @@ export class InsufficientFundsError extends ChainError {
 
 /** An amount of the chain's native coin, in whole units (18 decimals) and in wei. */
 export function formatAmount(wei: bigint): string {
-  return `${formatEther(wei)} (${wei} wei)`;
+  return `${formatEtherText(wei)} (${wei} wei)`;
 }
 
 /** The transaction's max fee per gas is below the current block's base fee: the node will not take it now. */
@@ -127,7 +128,7 @@ export class FeeAboveCapError extends ChainError {
   readonly current: bigint;
 
   constructor(cap: bigint, current: bigint, options: ChainErrorOptions = {}) {
-    super(`waiting for fees below ${formatGwei(cap)} gwei (now ${formatGwei(current)})`, options);
+    super(`waiting for fees below ${formatGweiText(cap)} gwei (now ${formatGweiText(current)})`, options);
     this.cap = cap;
     this.current = current;
   }

@@ -33,4 +33,4 @@ export {
   type ChainErrorCode,
   type ChainErrorOptions,
 } from './errors.js';
-export { parseGwei, formatGwei, type Address, type Hex } from 'viem';
+export { parseGwei, type Address, type Hex } from 'viem';

@@ -264,6 +264,10 @@ export const MIGRATIONS: readonly string[] = [
     hash TEXT NOT NULL UNIQUE,
     -- the head block when it was last broadcast: replaced once it waits too many blocks
     sent_block INTEGER,
+    -- what it offers per gas, in wei (decimal text): the max fee (a legacy transaction's gas
+    -- price) and the tip (NULL for legacy); shown with the job
+    max_fee_per_gas TEXT,
+    max_priority_fee_per_gas TEXT,
     created_date INTEGER NOT NULL
   );
   CREATE INDEX chain_tx_variants_by_tx ON chain_tx_variants (tx_id, id);

@@ -71,7 +71,9 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
           <>
             <dt>Pending since</dt>
             <dd data-testid="job-pending-since">
-              {when(job.transaction.pending_since)} · max fee {job.transaction.max_fee_gwei} gwei{job.transaction.tip_gwei !== null ? `, tip ${job.transaction.tip_gwei} gwei` : ''}
+              {when(job.transaction.pending_since)}
+              {job.transaction.max_fee_gwei !== null ? ` · max fee ${job.transaction.max_fee_gwei} gwei` : ''}
+              {job.transaction.tip_gwei !== null ? `, tip ${job.transaction.tip_gwei} gwei` : ''}
             </dd>
           </>
         ) : null}

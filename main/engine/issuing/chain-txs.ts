@@ -140,9 +140,15 @@ function currentVariant(db: Db, tx: ChainTx, clock?: Clock): { id: number; sent_
 }
 
 function storeVariant(db: Db, clock: Clock | undefined, txId: number, raw: Hex, hash: Hex, sentBlock: number | null): number {
-  return cached(db, 'INSERT INTO chain_tx_variants (tx_id, raw, hash, sent_block, created_date) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET sent_block = excluded.sent_block RETURNING id')
+  const fees = feesOf(raw);
+  const [maxFee, tip] = fees.type === 'eip1559' ? [fees.maxFeePerGas, fees.maxPriorityFeePerGas] : [fees.gasPrice, null];
+  return cached(
+    db,
+    `INSERT INTO chain_tx_variants (tx_id, raw, hash, sent_block, max_fee_per_gas, max_priority_fee_per_gas, created_date) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (hash) DO UPDATE SET sent_block = excluded.sent_block RETURNING id`,
+  )
     .pluck()
-    .get(txId, raw, hash, sentBlock, clock?.now() ?? Date.now()) as number;
+    .get(txId, raw, hash, sentBlock, String(maxFee), tip === null ? null : String(tip), clock?.now() ?? Date.now()) as number;
 }
 
 /**
