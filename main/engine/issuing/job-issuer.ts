@@ -230,11 +230,11 @@ export class JobIssuer {
     if (job.issue_tx !== null && !this.pace.ready(job.engine)) return Promise.resolve();
     return this.exclusive.run(`${job.partner_id}:${job.engine}`, async () => {
       try {
-        const before = this.progress(jobId);
         await this.step(jobId);
         this.note(jobId, null);
-        const after = this.progress(jobId);
-        if (after === before && (this.job(jobId).status === 'started' || this.job(jobId).status === 'unconfirmed')) this.pace.waiting(job.engine);
+        // Still under way: the chain has nothing new to say before its next block.
+        const status = this.job(jobId).status;
+        if (status === 'started' || status === 'unconfirmed') this.pace.waiting(job.engine);
         else this.pace.moved(job.engine);
       } catch (error) {
         this.paceAfter(jobId, job.engine, error);
@@ -273,14 +273,6 @@ export class JobIssuer {
         throw error;
       }
     });
-  }
-
-  /** What a look at the chain can change about a job: its status and its transaction's state and hash. */
-  private progress(jobId: number): string {
-    const row = cached(this.ctx.db, 'SELECT j.status, t.state, t.hash FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx WHERE j.id = ?').get(jobId) as
-      | { status: string; state: string | null; hash: string | null }
-      | undefined;
-    return `${row?.status}:${row?.state}:${row?.hash}`;
   }
 
   /** The backoff after a failed look; a job waiting on an endpoint silent for 30 s says so. */
