@@ -156,6 +156,13 @@ describe('sending on a public chain (anvil as Sepolia, fee cap 50 gwei, replacem
     // Nothing above the cap was signed.
     expect(waiting.transaction).toMatchObject({ hash, variants: 1 });
 
+    // A later job of the account, due now, takes no nonce while this one is unsettled.
+    const pendingNonce = await transactionCount(chain.client, partner.address);
+    const later = await dueJob(partner, 1);
+    await engine.issuing.tick();
+    expect((await partner.service.getJob(later.uid)).status).toBe('scheduled');
+    expect(await transactionCount(chain.client, partner.address)).toBe(pendingNonce);
+
     // The fee falls. anvil evicted the transaction while it could not be mined; the engine's
     // next look sends the stored bytes again by itself, and the next block takes them.
     await setNextBaseFee(1);
@@ -166,6 +173,11 @@ describe('sending on a public chain (anvil as Sepolia, fee cap 50 gwei, replacem
     const finished = await tickUntil(engine, partner.service, job.uid, 'finished');
     expect(finished.waiting).toBeNull();
     expect(finished.transaction!.hash).toBe(hash);
+
+    // Then the later job goes, with the next nonce.
+    await setAutomine(chain.rpcUrl, true);
+    const next = await tickUntil(engine, partner.service, later.uid, 'finished');
+    expect((await chain.client.getTransaction(next.transaction!.hash as Hex))?.nonce).toBe((await chain.client.getTransaction(hash))!.nonce + 1);
   });
 
   it('a transaction the node dropped is sent again from its stored signed bytes', async () => {
