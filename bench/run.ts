@@ -25,6 +25,7 @@ import { verifyUiBenchmarks } from './verify-ui.bench.js';
 import { watchAppBenchmarks } from './watch-app.bench.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
 import { remoteModeBenchmarks } from './remote-mode.bench.js';
+import { publicChainBenchmarks } from './public-chain.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -45,6 +46,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'verify-ui', run: verifyUiBenchmarks },
   { name: 'remote-mode', run: remoteModeBenchmarks },
   { name: 'vc', run: vcBenchmarks },
+  { name: 'public-chain', run: publicChainBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

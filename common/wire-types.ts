@@ -11,6 +11,7 @@ import type {
   EngineInfoSchema,
   FileSchema,
   JobSchema,
+  JobTransactionSchema,
   MetaSchema,
   PartnerSchema,
   RevokeResultSchema,
@@ -32,6 +33,9 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** A job: one blockchain transaction bundling a Partner's scheduled credentials for one engine. */
 export type Job = Static<typeof JobSchema>;
+
+/** A job's anchoring transaction as it stands (the current variant, or the one that was mined). */
+export type JobTransaction = Static<typeof JobTransactionSchema>;
 
 /** Verification result statuses fixed by DESIGN.md. */
 export const VERIFICATION_STATUSES = ['ok', 'pending', 'expired', 'revoked', 'failed', 'error'] as const;

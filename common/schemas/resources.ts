@@ -58,6 +58,20 @@ export const CredentialSchema = Type.Recursive(
   { $id: 'Credential', description: 'A fingerprint of files plus Partner-supplied data; linked credentials nest recursively.' },
 );
 
+const NullableString = (description?: string) => Type.Union([Type.String(), Type.Null()], description === undefined ? {} : { description });
+
+export const JobTransactionSchema = Type.Object(
+  {
+    hash: Type.String(),
+    explorer_url: NullableString('Explorer link, when the engine has one configured'),
+    pending_since: NullableDateTime('When it was first signed and sent, while not mined; null once mined'),
+    max_fee_gwei: NullableString('Max fee per gas (gas price for a legacy transaction), gwei'),
+    tip_gwei: NullableString('Priority fee per gas, gwei; null for a legacy transaction'),
+    variants: Type.Integer({ description: 'Variants signed for its nonce (more than 1 once replaced with higher fees)' }),
+  },
+  { description: 'Proofdesk extension: the anchoring transaction as it stands (the current variant, or the one mined)' },
+);
+
 export const JobSchema = Type.Object(
   {
     uid: Uuid('UUID version 7'),
@@ -71,6 +85,9 @@ export const JobSchema = Type.Object(
     finished_date: NullableDateTime('When the block became final'),
     failed_date: NullableDateTime('When the job failed'),
     scheduled_date: NullableDateTime('When the job is due'),
+    waiting: Type.Optional(NullableString('Proofdesk extension: why the job is not moving now (funds, fees above the cap)')),
+    failure_reason: Type.Optional(NullableString('Proofdesk extension: why a failed job failed')),
+    transaction: Type.Optional(Type.Union([JobTransactionSchema, Type.Null()])),
     finality: Type.Optional(
       Type.Object(
         {

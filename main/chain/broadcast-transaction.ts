@@ -5,13 +5,14 @@
  */
 import { keccak256, parseTransaction, recoverTransactionAddress, type Address, type Hex, type TransactionSerialized } from 'viem';
 import type { ChainContext } from './chain-context.js';
-import { ChainError, NonceConflictError } from './errors.js';
+import { ChainError, NonceConflictError, ReplacementUnderpricedError } from './errors.js';
 import { ALREADY_KNOWN, NONCE_TOO_LOW, REPLACEMENT_UNDERPRICED, isTransportFailure, nodeMessages, toChainError } from './normalize-error.js';
 import { isTransactionKnown } from './transaction-status.js';
 
 /**
  * Broadcasts `raw` and returns its hash. Throws NonceConflictError when another transaction took
- * its nonce, InsufficientFundsError when the sender cannot pay, ChainUnreachableError when the
+ * its nonce, ReplacementUnderpricedError when a pending one holds it and pays as much,
+ * BelowBaseFeeError when its max fee is below the base fee now, InsufficientFundsError when the sender cannot pay, ChainUnreachableError when the
  * node cannot be reached (then nothing is known: broadcast again later).
  */
 export async function broadcastTransaction(ctx: ChainContext, raw: Hex): Promise<Hex> {
@@ -29,7 +30,9 @@ export async function broadcastTransaction(ctx: ChainContext, raw: Hex): Promise
     if (ALREADY_KNOWN.test(message)) return hash;
     // "nonce too low" and friends: fine if it is this very transaction that used the nonce.
     if (await isTransactionKnown(ctx, hash)) return hash;
-    if (NONCE_TOO_LOW.test(message) || REPLACEMENT_UNDERPRICED.test(message)) throw new NonceConflictError(hash, { ...sender, cause: error, details: message.slice(0, 500) });
+    // A pending competitor at our nonce that pays as much: wait for it to settle, never fail for it.
+    if (REPLACEMENT_UNDERPRICED.test(message)) throw new ReplacementUnderpricedError(hash, { cause: error, details: message.slice(0, 500) });
+    if (NONCE_TOO_LOW.test(message)) throw new NonceConflictError(hash, { ...sender, cause: error, details: message.slice(0, 500) });
     throw toChainError(error, { rpcUrl: ctx.rpcUrl, from: sender.from, hash });
   }
 }

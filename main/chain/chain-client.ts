@@ -10,7 +10,7 @@
  * // store tx.raw and tx.hash, then:
  * await chain.broadcast(tx.raw);
  */
-import { createPublicClient, http, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, fallback, http, parseTransaction, type Address, type Hex, type PublicClient } from 'viem';
 import { broadcastTransaction } from './broadcast-transaction.js';
 import type { ChainContext } from './chain-context.js';
 import { LOCAL_CHAIN_ID, fundAccount, mineBlocks, setChainTime, setNextBlockTimestamp } from './dev-chain.js';
@@ -18,7 +18,7 @@ import { ChainError, ChainMismatchError, ChainUnreachableError } from './errors.
 import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
 import { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
 import { readIsIssued, readIsRevoked, readIssuedAt, readRegistry, readRevokedAt, type RegistryInfo } from './registry-reads.js';
-import { signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
+import { chooseFees, currentFees, estimateGasWithHeadroom, feesOf, maxCost, signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
 import { getBlockTimestamp, getConfirmations, getFinalizedBlockNumber, getTransaction, getTransactionReceipt, isTransactionKnown, type TransactionReceiptSummary, type TransactionSummary } from './transaction-status.js';
 
 /** Default bound on every call, including the transport's retries. */
@@ -27,6 +27,11 @@ export const DEFAULT_CHAIN_TIMEOUT_MS = 10_000;
 export interface ConnectChainParameters {
   /** http(s) JSON-RPC endpoint. */
   rpcUrl: string;
+  /**
+   * Every endpoint of the chain, in order of preference (rpcUrl among them, or first): a call
+   * one of them cannot answer goes to the next.
+   */
+  rpcUrls?: readonly string[] | undefined;
   /** The chain id the endpoint must serve; transactions are signed for it. */
   chainId: number;
   /** Bound on each call in milliseconds (default 10 s). */
@@ -57,16 +62,26 @@ export class ChainClient {
     const timeoutMs = params.timeoutMs ?? DEFAULT_CHAIN_TIMEOUT_MS;
     if (!Number.isSafeInteger(params.chainId) || params.chainId < 1) throw new TypeError(`chainId must be a positive integer, got ${params.chainId}`);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`timeoutMs must be positive, got ${timeoutMs}`);
-    let url: URL;
-    try {
-      url = new URL(params.rpcUrl);
-    } catch {
-      throw new ChainError(`Not a valid RPC URL: ${JSON.stringify(params.rpcUrl)}`);
+    const urls = [params.rpcUrl, ...(params.rpcUrls ?? []).filter((u) => u !== params.rpcUrl)];
+    for (const candidate of urls) {
+      let url: URL;
+      try {
+        url = new URL(candidate);
+      } catch {
+        throw new ChainError(`Not a valid RPC URL: ${JSON.stringify(candidate)}`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ChainError(`RPC URL must be http(s), got ${url.protocol}`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ChainError(`RPC URL must be http(s), got ${url.protocol}`);
     // Retries are cheap for a refused connection and help over flaky links; the per-call
-    // deadline below bounds them, so a dead endpoint still fails within timeoutMs.
-    const transport = http(params.rpcUrl, { timeout: timeoutMs, retryCount: 2, retryDelay: 100 });
+    // deadline below bounds them, so a dead endpoint still fails within timeoutMs. A 429 is
+    // retried after the Retry-After it names (viem's http transport reads it).
+    const transport =
+      urls.length === 1
+        ? http(params.rpcUrl, { timeout: timeoutMs, retryCount: 2, retryDelay: 100 })
+        : fallback(
+            urls.map((u) => http(u, { timeout: timeoutMs })),
+            { retryCount: 1, retryDelay: 100 },
+          );
     const client = createPublicClient({ transport, cacheTime: 0 }) as PublicClient;
     const ctx: ChainContext = { client, transport, rpcUrl: params.rpcUrl, chainId: params.chainId, devChainIds: params.devChainIds ?? [LOCAL_CHAIN_ID] };
     const chain = new ChainClient(ctx, timeoutMs);
@@ -88,6 +103,41 @@ export class ChainClient {
   /** Signs a transaction offline (fees, and gas unless given, from the node); sends nothing. */
   signTransaction(privateKey: Hex, request: SignTransactionRequest): Promise<SignedTransaction> {
     return this.#run(() => signTransaction(this.#ctx, privateKey, request));
+  }
+
+  /**
+   * What sending `calls` from `from` may cost at today's fees (gas × max fee, capped at
+   * `maxFeeCap`), and the account's balance. A call with `gas` set is not estimated.
+   * FeeAboveCapError when the chain needs more than the cap now.
+   */
+  estimateCost(from: Address, calls: readonly { to?: Address | undefined; data: Hex; gas?: bigint | undefined }[], maxFeeCap?: bigint): Promise<{ needed: bigint; balance: bigint }> {
+    return this.#run(async () => {
+      const [market, balance, gases] = await Promise.all([
+        currentFees(this.#ctx),
+        this.#ctx.client.getBalance({ address: from }),
+        Promise.all(calls.map((call) => call.gas ?? estimateGasWithHeadroom(this.#ctx, from, call))),
+      ]);
+      const fees = chooseFees(market, undefined, maxFeeCap);
+      return { needed: gases.reduce((sum, gas) => sum + maxCost(gas, fees), 0n), balance };
+    }, { from });
+  }
+
+  /** The head block's number and base fee (null on a chain without one). */
+  head(): Promise<{ number: bigint; baseFeePerGas: bigint | null }> {
+    return this.#run(async () => {
+      const block = await this.#ctx.client.getBlock({ blockTag: 'latest' });
+      return { number: block.number, baseFeePerGas: block.baseFeePerGas ?? null };
+    });
+  }
+
+  /**
+   * Signs a replacement of the signed transaction `raw`: the same call, gas and nonce, both fees
+   * raised by at least REPLACEMENT_BUMP_PERCENT (more when the market asks), at most `maxFeeCap`.
+   */
+  signReplacement(privateKey: Hex, raw: Hex, maxFeeCap?: bigint): Promise<SignedTransaction> {
+    const tx = parseTransaction(raw);
+    const { gas, ...replaces } = feesOf(raw);
+    return this.signTransaction(privateKey, { to: tx.to ?? undefined, data: tx.data ?? '0x', nonce: tx.nonce ?? 0, gas, replaces, maxFeeCap });
   }
 
   /** Broadcasts a signed transaction; idempotent. Returns its hash. */

@@ -4,6 +4,7 @@
  * of one of these (see normalize-error.ts).
  */
 import type { Address, Hex } from 'viem';
+import { formatEtherText, formatGweiText } from './format-units.js';
 
 /** Stable identifiers, one per class, safe to carry across IPC or store in a database. */
 export type ChainErrorCode =
@@ -13,7 +14,11 @@ export type ChainErrorCode =
   | 'insufficient_funds'
   | 'transaction_reverted'
   | 'nonce_conflict'
-  | 'registry_not_found';
+  | 'registry_not_found'
+  | 'below_base_fee'
+  | 'replacement_underpriced'
+  | 'fee_above_cap'
+  | 'rate_limited';
 
 export interface ChainErrorOptions {
   /** The underlying error (a viem error, a system error, ...). */
@@ -70,10 +75,76 @@ export class InsufficientFundsError extends ChainError {
   override name = 'InsufficientFundsError';
   override readonly code = 'insufficient_funds';
   readonly address: Address | undefined;
+  /** Wei the transaction may cost (gas × max fee), when known. */
+  readonly needed: bigint | undefined;
+  /** The account's balance in wei, when known. */
+  readonly balance: bigint | undefined;
 
-  constructor(address: Address | undefined, options: ChainErrorOptions = {}) {
-    super(address ? `Account ${address} has insufficient funds to pay for the transaction` : 'The account has insufficient funds to pay for the transaction', options);
+  constructor(address: Address | undefined, options: ChainErrorOptions & { needed?: bigint; balance?: bigint } = {}) {
+    const who = address ? `Account ${address}` : 'The account';
+    const amounts =
+      options.needed !== undefined ? `: it needs ${formatAmount(options.needed)} (gas × max fee)${options.balance !== undefined ? ` and holds ${formatAmount(options.balance)}` : ''}` : '';
+    super(`${who} has insufficient funds to pay for the transaction${amounts}`, options);
     this.address = address;
+    this.needed = options.needed;
+    this.balance = options.balance;
+  }
+}
+
+/** An amount of the chain's native coin, in whole units (18 decimals) and in wei. */
+export function formatAmount(wei: bigint): string {
+  return `${formatEtherText(wei)} (${wei} wei)`;
+}
+
+/** The transaction's max fee per gas is below the current block's base fee: the node will not take it now. */
+export class BelowBaseFeeError extends ChainError {
+  override name = 'BelowBaseFeeError';
+  override readonly code = 'below_base_fee';
+
+  constructor(options: ChainErrorOptions = {}) {
+    super('The transaction offers a max fee per gas below the block base fee', options);
+  }
+}
+
+/** Another pending transaction holds the nonce and this one does not pay enough more to replace it. */
+export class ReplacementUnderpricedError extends ChainError {
+  override name = 'ReplacementUnderpricedError';
+  override readonly code = 'replacement_underpriced';
+  readonly hash: Hex | undefined;
+
+  constructor(hash: Hex | undefined, options: ChainErrorOptions = {}) {
+    super(`A pending transaction holds the nonce${hash ? ` of ${hash}` : ''} and pays at least as much`, options);
+    this.hash = hash;
+  }
+}
+
+/** The fee the chain asks for now is above the engine's fee cap: nothing is signed until it falls. */
+export class FeeAboveCapError extends ChainError {
+  override name = 'FeeAboveCapError';
+  override readonly code = 'fee_above_cap';
+  /** The cap (max fee per gas, wei). */
+  readonly cap: bigint;
+  /** The fee per gas the chain needs now (wei): the base fee plus the tip, or a replacement's minimum. */
+  readonly current: bigint;
+
+  constructor(cap: bigint, current: bigint, options: ChainErrorOptions = {}) {
+    super(`waiting for fees below ${formatGweiText(cap)} gwei (now ${formatGweiText(current)})`, options);
+    this.cap = cap;
+    this.current = current;
+  }
+}
+
+/** The endpoint asks us to slow down (HTTP 429, JSON-RPC -32005); `retryAfterMs` when it says how long. */
+export class RateLimitedError extends ChainError {
+  override name = 'RateLimitedError';
+  override readonly code = 'rate_limited';
+  readonly rpcUrl: string;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(rpcUrl: string, options: ChainErrorOptions & { retryAfterMs?: number } = {}) {
+    super(`Chain RPC endpoint ${rpcUrl} is rate limiting requests${options.retryAfterMs !== undefined ? ` (retry after ${Math.ceil(options.retryAfterMs / 1000)} s)` : ''}`, options);
+    this.rpcUrl = rpcUrl;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

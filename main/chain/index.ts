@@ -10,7 +10,7 @@ export type { AnvilStateOrigin } from './anvil-state-file.js';
 export { resolveAnvilBinary } from './anvil-binary.js';
 export { isProcessAlive } from './anvil-lock.js';
 export { ChainClient, DEFAULT_CHAIN_TIMEOUT_MS, type ConnectChainParameters } from './chain-client.js';
-export type { SignTransactionRequest, SignedTransaction } from './sign-transaction.js';
+export { REPLACEMENT_BUMP_PERCENT, feesOf, maxCost, type SignTransactionRequest, type SignedTransaction, type TransactionFees } from './sign-transaction.js';
 export type { TransactionReceiptSummary, TransactionSummary } from './transaction-status.js';
 export type { RegistryInfo } from './registry-reads.js';
 export { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
@@ -18,8 +18,13 @@ export { REGISTRY_ABI, REGISTRY_BYTECODE, REGISTRY_BUILD } from './registry-arti
 export { LOCAL_CHAIN_ID } from './dev-chain.js';
 export { accountFromPrivateKey, generatePrivateKey, type PrivateKeyAccount } from './accounts.js';
 export {
+  BelowBaseFeeError,
   ChainError,
   ChainMismatchError,
+  FeeAboveCapError,
+  RateLimitedError,
+  ReplacementUnderpricedError,
+  formatAmount,
   ChainUnreachableError,
   InsufficientFundsError,
   NonceConflictError,
@@ -28,4 +33,4 @@ export {
   type ChainErrorCode,
   type ChainErrorOptions,
 } from './errors.js';
-export type { Address, Hex } from 'viem';
+export { parseGwei, type Address, type Hex } from 'viem';

@@ -13,7 +13,7 @@ import {
   type Address,
   type Hex,
 } from 'viem';
-import { ChainError, ChainUnreachableError, InsufficientFundsError, TransactionRevertedError } from './errors.js';
+import { BelowBaseFeeError, ChainError, ChainUnreachableError, InsufficientFundsError, RateLimitedError, ReplacementUnderpricedError, TransactionRevertedError } from './errors.js';
 import { REGISTRY_ABI } from './registry-artifact.js';
 
 /** What the failing call was about, to put into the normalised error. */
@@ -37,6 +37,10 @@ export const REPLACEMENT_UNDERPRICED = /replacement transaction underpriced|repl
 /** Node messages for exactly this transaction being known already. */
 export const ALREADY_KNOWN = /already known|transaction already imported|known transaction|already in (the )?(mem)?pool/i;
 const REVERTED = /execution reverted|reverted|revert/i;
+/** Node messages for a max fee per gas below the block's base fee (geth, anvil, erigon, nethermind). */
+export const BELOW_BASE_FEE = /max fee per gas less than block base fee|fee cap less than block base fee|maxfeepergas .*(below|less than).*base ?fee|feecap.*basefee|fee too low/i;
+/** JSON-RPC code of "limit exceeded" (EIP-1474), which providers use for rate limits. */
+const LIMIT_EXCEEDED = -32005;
 
 /** Every error in the cause chain, outermost first. */
 export function causeChain(error: unknown): unknown[] {
@@ -99,11 +103,38 @@ export function isRevert(error: unknown): boolean {
   return causeChain(error).some((e) => e instanceof ContractFunctionRevertedError || (e as { code?: unknown } | null)?.code === 3) || REVERTED.test(nodeMessages(error));
 }
 
+/**
+ * Whether the endpoint asked us to slow down (HTTP 429, or JSON-RPC -32005), and for how long
+ * when it said so (Retry-After, in seconds or as an HTTP date).
+ */
+export function rateLimit(error: unknown): { retryAfterMs?: number } | undefined {
+  // viem keeps the HTTP status and headers on an HttpRequestError, or on an RpcRequestError when
+  // the 429 came with a JSON-RPC body, and wraps either in errors of its own.
+  const chain = causeChain(error) as ({ status?: unknown; code?: unknown; headers?: { get?: (name: string) => string | null } } | null)[];
+  if (!chain.some((e) => e?.status === 429 || e?.code === LIMIT_EXCEEDED)) return undefined;
+  for (const e of chain) {
+    const header = typeof e?.headers?.get === 'function' ? e.headers.get('retry-after') : null;
+    if (header !== null && header !== undefined) return retryAfterMs(header);
+  }
+  return {};
+}
+
+/** A Retry-After header's wait in ms; nothing for a value that is neither seconds nor a date. */
+function retryAfterMs(header: string): { retryAfterMs?: number } {
+  if (/^\s*\d+\s*$/.test(header)) return { retryAfterMs: Number(header) * 1000 };
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? {} : { retryAfterMs: Math.max(0, date - Date.now()) };
+}
+
 /** Normalises any error from a chain call into a ChainError subclass. */
 export function toChainError(error: unknown, context: NormalizeErrorContext): ChainError {
   if (error instanceof ChainError) return error;
   const details = nodeMessages(error).slice(0, 500);
+  const limited = rateLimit(error);
+  if (limited) return new RateLimitedError(context.rpcUrl, { cause: error, details, ...limited });
   if (isTransportFailure(error)) return new ChainUnreachableError(context.rpcUrl, { cause: error, details });
+  if (BELOW_BASE_FEE.test(details)) return new BelowBaseFeeError({ cause: error, details });
+  if (REPLACEMENT_UNDERPRICED.test(details)) return new ReplacementUnderpricedError(context.hash, { cause: error, details });
   if (INSUFFICIENT_FUNDS.test(details)) return new InsufficientFundsError(context.from, { cause: error, details });
   if (isRevert(error)) return new TransactionRevertedError(revertReason(error), { cause: error, details, hash: context.hash });
   return new ChainError('Chain request failed', { cause: error, details });

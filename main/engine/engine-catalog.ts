@@ -9,6 +9,8 @@ export interface EngineConfig {
   id: string;
   /** JSON-RPC endpoint; absent for `local`, whose node the engine starts itself. */
   rpc_url?: string;
+  /** Every JSON-RPC endpoint of the chain, in order of preference: a call one cannot answer goes to the next. rpc_url is then its first. */
+  rpc_urls?: string[];
   chain_id: number | null;
   /** The depth that makes a block final (where the `finalized` tag is not used or not served). */
   confirmations: number;
@@ -22,7 +24,18 @@ export interface EngineConfig {
   /** Explorer URL of an address (the registry), `{address}` standing for it. */
   explorer_address_url?: string;
   environment: 'live' | 'demo';
+  /** The most a transaction may offer per gas, in gwei (default DEFAULT_FEE_CAP_GWEI). */
+  fee_cap_gwei?: number;
+  /** A transaction not mined after this many blocks is replaced with higher fees (default DEFAULT_REPLACE_AFTER_BLOCKS). */
+  replace_after_blocks?: number;
+  /** Seconds between blocks: the chain is asked at most once per block while work waits (default by chain id, chain-pace.ts). */
+  block_time_s?: number;
 }
+
+/** Default fee cap: what an anchoring transaction may offer per gas, in gwei (docs/chain.md). */
+export const DEFAULT_FEE_CAP_GWEI = 200;
+/** Default patience before a stuck transaction is replaced, in blocks. */
+export const DEFAULT_REPLACE_AFTER_BLOCKS = 3;
 
 export const ENGINES_FILE = 'engines.json';
 
@@ -32,13 +45,21 @@ export const LOCAL_ENGINE: EngineConfig = { id: 'local', chain_id: 31337, confir
 const ENGINE_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 function parseEngine(value: unknown, where: string): EngineConfig {
-  const e = value as Partial<EngineConfig> | null;
+  let e = value as Partial<EngineConfig> | null;
   const bad = (why: string): never => {
     throw new Error(`${where}: ${why}`);
   };
   if (typeof e !== 'object' || e === null) bad('each engine must be an object');
   if (typeof e!.id !== 'string' || !ENGINE_ID.test(e!.id)) bad('id must be lowercase letters, digits, "_" or "-"');
   if (e!.id === LOCAL_ENGINE.id) bad('"local" is built in and cannot be configured');
+  if (e!.rpc_urls !== undefined) {
+    if (!Array.isArray(e!.rpc_urls) || e!.rpc_urls.length === 0 || !e!.rpc_urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))) {
+      bad(`engine ${e!.id}: rpc_urls must be a non-empty list of http(s) URLs`);
+    }
+    // The list is the order of preference; an rpc_url beside it is kept, after the list.
+    const urls = [...new Set([...e!.rpc_urls!, ...(typeof e!.rpc_url === 'string' ? [e!.rpc_url] : [])])];
+    e = { ...e!, rpc_url: urls[0], rpc_urls: urls };
+  }
   if (typeof e!.rpc_url !== 'string' || !/^https?:\/\//.test(e!.rpc_url)) bad(`engine ${e!.id}: rpc_url must be an http(s) URL`);
   if (!Number.isSafeInteger(e!.chain_id) || (e!.chain_id as number) < 1) bad(`engine ${e!.id}: chain_id must be a positive integer`);
   const known = KNOWN_CHAIN_FINALITY[e!.chain_id!];
@@ -47,6 +68,13 @@ function parseEngine(value: unknown, where: string): EngineConfig {
   if (e!.confirmations !== undefined && (!Number.isSafeInteger(e!.confirmations) || (e!.confirmations as number) < 1)) bad(`engine ${e!.id}: confirmations must be at least 1`);
   if (e!.finality !== undefined && e!.finality !== 'finalized' && e!.finality !== 'confirmations') bad(`engine ${e!.id}: finality must be "finalized" or "confirmations"`);
   if (e!.environment !== 'live' && e!.environment !== 'demo') bad(`engine ${e!.id}: environment must be "live" or "demo"`);
+  if (e!.fee_cap_gwei !== undefined && !(typeof e!.fee_cap_gwei === 'number' && Number.isFinite(e!.fee_cap_gwei) && e!.fee_cap_gwei > 0)) bad(`engine ${e!.id}: fee_cap_gwei must be a positive number`);
+  if (e!.replace_after_blocks !== undefined && !(Number.isSafeInteger(e!.replace_after_blocks) && (e!.replace_after_blocks as number) >= 1)) {
+    bad(`engine ${e!.id}: replace_after_blocks must be a whole number of at least 1`);
+  }
+  if (e!.block_time_s !== undefined && !(typeof e!.block_time_s === 'number' && Number.isFinite(e!.block_time_s) && e!.block_time_s >= 0 && e!.block_time_s <= 3600)) {
+    bad(`engine ${e!.id}: block_time_s must be a number of seconds from 0 to 3600`);
+  }
   return {
     id: e!.id!,
     rpc_url: e!.rpc_url!,
@@ -56,6 +84,10 @@ function parseEngine(value: unknown, where: string): EngineConfig {
     environment: e!.environment!,
     explorer_tx_url: e!.explorer_tx_url,
     explorer_address_url: e!.explorer_address_url,
+    ...(e!.fee_cap_gwei !== undefined ? { fee_cap_gwei: e!.fee_cap_gwei } : {}),
+    ...(e!.replace_after_blocks !== undefined ? { replace_after_blocks: e!.replace_after_blocks } : {}),
+    ...(e!.block_time_s !== undefined ? { block_time_s: e!.block_time_s } : {}),
+    ...(e!.rpc_urls !== undefined ? { rpc_urls: e!.rpc_urls } : {}),
   };
 }
 

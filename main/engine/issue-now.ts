@@ -26,10 +26,8 @@ export async function issueJobNow(scope: PartnerScope, body: IssueNowBody | unkn
   }
   const ran = await issuer.whileClaimed(scope.partner.id, engine.id, async () => {
     try {
-      const { client, identity } = await issuer.prepare(scope.partner.id, engine.id);
-      if ((await client.balanceOf(identity.address)) === 0n) {
-        throw new ServiceError('insufficient_funds', `The partner's account ${identity.address} has no funds on ${engine.id} to pay for issuing`);
-      }
+      // Gas × max fee of what the job will send, against the balance: short, the job stays scheduled.
+      await issuer.checkFunds(jobId, scope.partner.id, engine.id);
     } catch (error) {
       // The chain's own message may name its RPC URL (API keys live there): keep it out of answers.
       if (error instanceof ChainError) throw new ServiceError('try_again_later', `The chain of ${engine.id} cannot be used now (${error.name})`, { cause: error });

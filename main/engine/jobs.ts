@@ -3,7 +3,9 @@ import { uuidV7 } from './uuid-v7.js';
 import { makePage, parsePageQuery } from '../../common/pagination.js';
 import type { JobQuery } from '../../common/requests.js';
 import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../common/validate.js';
-import { JOB_STATUSES, type Job, type JobStatus, type Page } from '../../common/wire-types.js';
+import { JOB_STATUSES, type Job, type JobStatus, type JobTransaction, type Page } from '../../common/wire-types.js';
+// Not through main/chain/index.ts: reading jobs must not load the chain library (viem).
+import { formatGweiText } from '../chain/format-units.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import type { PartnerScope } from './scope.js';
 import { ownedId } from './tag-writer.js';
@@ -39,8 +41,11 @@ export function readJobs(scope: PartnerScope, ids: readonly number[]): Job[] {
   // Named columns, not *: a job's Merkle tree is 64 bytes per credential (64 MB for 1,000,000).
   const rows = cached(
     scope.db,
-    'SELECT id, uid, engine, status, created_date, start_date, issued_date, finished_date, failed_date, scheduled_date, tags FROM jobs WHERE id IN (SELECT value FROM json_each(?))',
-  ).all(list) as JobRow[];
+    `SELECT j.id, j.uid, j.engine, j.status, j.created_date, j.start_date, j.issued_date, j.finished_date, j.failed_date, j.scheduled_date, j.tags,
+       j.waiting, j.failure, t.id AS tx_id, t.hash, t.state, t.created_date AS tx_created_date, cv.max_fee_per_gas, cv.max_priority_fee_per_gas,
+       (SELECT count(*) FROM chain_tx_variants v WHERE v.tx_id = t.id) AS variants
+     FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx LEFT JOIN chain_tx_variants cv ON cv.hash = t.hash WHERE j.id IN (SELECT value FROM json_each(?))`,
+  ).all(list) as (JobRow & JobProgressRow)[];
   const byId = new Map(
     rows.map((r) => [
       r.id,
@@ -56,6 +61,7 @@ export function readJobs(scope: PartnerScope, ids: readonly number[]): Job[] {
         finished_date: formatDate(r.finished_date),
         failed_date: formatDate(r.failed_date),
         scheduled_date: formatDate(r.scheduled_date),
+        ...jobProgress(scope, r),
       } satisfies Job,
     ]),
   );
@@ -78,6 +84,38 @@ export function getJob(scope: PartnerScope, uid: string): Job {
     | { confirmations: number | null; required: number | null }
     | undefined;
   return { ...job, finality: { confirmations: seen?.confirmations ?? 1, required: seen?.required ?? null } };
+}
+
+/** A job row's columns behind the extension fields (docs/api.md): waiting, failure_reason, transaction. */
+interface JobProgressRow {
+  engine: string;
+  status: JobStatus;
+  waiting: string | null;
+  failure: string | null;
+  tx_id: number | null;
+  hash: string;
+  state: string;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  tx_created_date: number;
+  variants: number;
+}
+
+/** The extension fields of a job: what it waits for, its transaction and its failure reason. */
+function jobProgress(scope: PartnerScope, row: JobProgressRow): Pick<Job, 'waiting' | 'failure_reason' | 'transaction'> {
+  let transaction: JobTransaction | null = null;
+  if (row.tx_id !== null) {
+    const explorer = scope.catalog.find(row.engine)?.explorer_tx_url;
+    transaction = {
+      hash: row.hash,
+      explorer_url: explorer ? explorer.replace('{tx}', row.hash) : null,
+      pending_since: row.state === 'signed' || row.state === 'sent' ? formatDate(row.tx_created_date) : null,
+      max_fee_gwei: row.max_fee_per_gas === null ? null : formatGweiText(BigInt(row.max_fee_per_gas)),
+      tip_gwei: row.max_priority_fee_per_gas === null ? null : formatGweiText(BigInt(row.max_priority_fee_per_gas)),
+      variants: Math.max(1, row.variants),
+    };
+  }
+  return { waiting: row.status === 'scheduled' || row.status === 'started' || row.status === 'unconfirmed' ? row.waiting : null, failure_reason: row.status === 'failed' ? row.failure : null, transaction };
 }
 
 /** The Partner's open (scheduled) job for an engine, if any. */

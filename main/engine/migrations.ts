@@ -265,4 +265,24 @@ export const MIGRATIONS: readonly string[] = [
   -- The jobs finished lately, re-checked once per block while the scheduler runs (chain-watch.ts).
   CREATE INDEX jobs_finished_by_date ON jobs (finished_date) WHERE status = 'finished';
   `,
+  /* 6: sending on public chains: replacement variants, and why a job waits */ `
+  -- Every signed variant of a transaction (the same nonce, rising fees), stored before it is
+  -- broadcast; chain_txs holds the current one, or the one that was mined.
+  CREATE TABLE chain_tx_variants (
+    id INTEGER PRIMARY KEY,
+    tx_id INTEGER NOT NULL REFERENCES chain_txs(id),
+    raw TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    -- the head block when it was last broadcast: replaced once it waits too many blocks
+    sent_block INTEGER,
+    -- what it offers per gas, in wei (decimal text): the max fee (a legacy transaction's gas
+    -- price) and the tip (NULL for legacy); shown with the job
+    max_fee_per_gas TEXT,
+    max_priority_fee_per_gas TEXT,
+    created_date INTEGER NOT NULL
+  );
+  CREATE INDEX chain_tx_variants_by_tx ON chain_tx_variants (tx_id, id);
+  -- Why a job is not moving (an account short of funds, fees above the cap); NULL when it is.
+  ALTER TABLE jobs ADD COLUMN waiting TEXT;
+  `,
 ];

@@ -75,6 +75,28 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
             'none yet'
           )}
         </dd>
+        {job.transaction?.pending_since ? (
+          <>
+            <dt>Pending since</dt>
+            <dd data-testid="job-pending-since">
+              {when(job.transaction.pending_since)}
+              {job.transaction.max_fee_gwei !== null ? ` · max fee ${job.transaction.max_fee_gwei} gwei` : ''}
+              {job.transaction.tip_gwei !== null ? `, tip ${job.transaction.tip_gwei} gwei` : ''}
+            </dd>
+          </>
+        ) : null}
+        {job.waiting ? (
+          <>
+            <dt>Waiting</dt>
+            <dd data-testid="job-waiting">{job.waiting}</dd>
+          </>
+        ) : null}
+        {job.failure_reason ? (
+          <>
+            <dt>Failure reason</dt>
+            <dd data-testid="job-failure-reason">{job.failure_reason}</dd>
+          </>
+        ) : null}
         <dt>Tags</dt>
         <dd>
           {job.tags.length === 0 ? '—' : job.tags.map((t) => <span key={t} className="tag">{t}</span>)}

@@ -1182,6 +1182,10 @@ export function describeIssuingService(label: string, makeContext: () => Promise
           finished_date: null,
           failed_date: null,
           scheduled_date: expect.stringMatching(WIRE_DATE),
+          // Proofdesk's extension (docs/api.md): nothing to wait for, no failure, no transaction yet.
+          waiting: null,
+          failure_reason: null,
+          transaction: null,
         });
         expect(Date.parse(job.scheduled_date!)).toBeGreaterThan(Date.parse(job.created_date));
         expect(await svc.getJob(job.uid)).toEqual(job);

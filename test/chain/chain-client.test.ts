@@ -24,7 +24,7 @@ import {
   type AnvilNode,
 } from '../../main/chain/index.js';
 import { findFreePort } from '../../main/chain/free-port.js';
-import { deployRegistry, fundedKey, randomBytes32, send, startNode, stopAllNodes, waitForReceipt, type FundedKey } from './chain-fixture.js';
+import { deployRegistry, fundedKey, randomBytes32, rpc, send, startNode, stopAllNodes, waitForReceipt, type FundedKey } from './chain-fixture.js';
 
 let node: AnvilNode;
 let chain: ChainClient;
@@ -157,12 +157,25 @@ describe('sign, store, broadcast', () => {
     expect(error).toMatchObject({ hash: second.hash, nonce, from: partner.address, code: 'nonce_conflict' });
   });
 
-  it('throws InsufficientFundsError when broadcasting from an unfunded account', async () => {
+  it('refuses to sign from an account that cannot pay gas × max fee, naming the amount', async () => {
     const key = generatePrivateKey();
     const { address } = accountFromPrivateKey(key);
-    // Signing needs no funds (the engine stores the transaction first) ...
+    await chain.fund(address, 1000n);
+    const error = await chain.signTransaction(key, { data: encodeDeploy(randomBytes32()), nonce: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientFundsError);
+    expect(error).toMatchObject({ address, code: 'insufficient_funds', balance: 1000n });
+    const needed = (error as InsufficientFundsError).needed!;
+    expect(needed).toBeGreaterThan(1000n);
+    expect((error as Error).message).toContain(`${needed} wei`);
+    const cost = await chain.estimateCost(address, [{ data: encodeDeploy(randomBytes32()) }]);
+    expect(cost.balance).toBe(1000n);
+    expect(cost.needed).toBeGreaterThan(1000n);
+  });
+
+  it('throws InsufficientFundsError when broadcasting from an account drained after signing', async () => {
+    const { key, address } = await fundedKey(chain);
     const signed = await chain.signTransaction(key, { data: encodeDeploy(randomBytes32()), nonce: 0 });
-    // ... broadcasting does.
+    await rpc(node.rpcUrl, 'anvil_setBalance', [address, '0x0']);
     const error = await chain.broadcast(signed.raw).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientFundsError);
     expect(error).toMatchObject({ address, code: 'insufficient_funds' });
@@ -218,7 +231,7 @@ describe('connection errors', () => {
   it('throws ChainUnreachableError within the timeout once the node is stopped', async () => {
     const doomed = await startNode();
     const client = await ChainClient.connect({ rpcUrl: doomed.rpcUrl, chainId: doomed.chainId, timeoutMs: 2000 });
-    const key = generatePrivateKey();
+    const { key } = await fundedKey(client);
     const signed = await client.signTransaction(key, { data: encodeDeploy(randomBytes32()), nonce: 0, gas: 500_000n });
     await doomed.stop();
 

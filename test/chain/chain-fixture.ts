@@ -79,3 +79,69 @@ export async function deployRegistry(chain: ChainClient, key: Hex, signingKey: H
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('registry deployment failed');
   return receipt.contractAddress;
 }
+
+/** One raw JSON-RPC call (anvil's test methods: anvil_setBalance, evm_setAutomine, ...); throws the node's error. */
+export async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+export interface RpcProxy {
+  /** The proxy's URL, to configure instead of the node's. */
+  url: string;
+  /** JSON-RPC requests received (answered or not), in order, by method. */
+  methods: string[];
+  /** pass: forward to the node; limited: answer HTTP 429 with Retry-After; down: reset the connection. */
+  mode: 'pass' | 'limited' | 'down';
+  /** Retry-After of a 429, in seconds. */
+  retryAfterS: number;
+  /** In `limited` mode, how many requests get a 429 before the proxy passes again (Infinity: all). */
+  limitedFor: number;
+  close(): Promise<void>;
+}
+
+/** A loopback HTTP proxy in front of a node that counts requests and can refuse or drop them. */
+export async function startRpcProxy(target: string): Promise<RpcProxy> {
+  const { createServer: createHttpServer } = await import('node:http');
+  const proxy: RpcProxy = { url: '', methods: [], mode: 'pass', retryAfterS: 1, limitedFor: Infinity, close: async () => undefined };
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
+        for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.methods.push(String(call.method));
+      } catch {
+        proxy.methods.push('?');
+      }
+      if (proxy.mode === 'down') {
+        req.socket.destroy();
+        return;
+      }
+      if (proxy.mode === 'limited' && proxy.limitedFor > 0) {
+        proxy.limitedFor--;
+        res.writeHead(429, { 'retry-after': String(proxy.retryAfterS), 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32005, message: 'rate limited' } }));
+        return;
+      }
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })
+        .catch(() => req.socket.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  proxy.url = `http://127.0.0.1:${port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}

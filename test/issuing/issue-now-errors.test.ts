@@ -94,7 +94,9 @@ describe('errors of immediate issuing', () => {
     const error = await errorOf(partner.service.issueJobNow({ engine: SECOND }));
     expect(error.id).toBe('insufficient_funds');
     expect(error.status).toBe(503);
-    expect(await snapshot(partner.service, job.uid)).toEqual(before);
+    expect(error.message).toContain(partner.address);
+    // The job stays scheduled with its credentials; it says what it waits for.
+    expect(await snapshot(partner.service, job.uid)).toEqual({ ...before, job: { ...before.job, waiting: expect.stringContaining('waiting for funds') } });
     expect(await transactionCount(chain.client, partner.address)).toBe(0);
 
     // Funded, the same job issues.
@@ -104,26 +106,27 @@ describe('errors of immediate issuing', () => {
     expect(await transactionCount(chain.client, partner.address)).toBe(2);
   });
 
-  it('an account too poor for gas: the job fails, its credentials are released, and they issue once it is funded', async () => {
+  it('an account too poor for gas: insufficient_funds naming the amount, the job stays scheduled, and issues once funded', async () => {
     const partner = await addIssuingPartner(fx.engine, 'Underfunded Academy');
-    // Something, so the balance check passes, but far too little for the registry deployment.
+    // Something, but far too little for the registry deployment and the issue.
     await chain.client.fund(partner.address, 1000n);
-    const { credentials, job } = await createAndSchedule(partner.service, SECOND, 2, 'Poor');
-    await partner.service.issueJobNow({ engine: SECOND }).catch(() => undefined);
-    const failed = await tickUntil(fx.engine, partner.service, job.uid, 'failed', 3);
-    expect(failed.failed_date).not.toBeNull();
-    expect(failed.finished_date).toBeNull();
-    expect((await partner.service.listCertificates({ per_page: 0 })).total_items).toBe(0);
+    const { job } = await createAndSchedule(partner.service, SECOND, 2, 'Poor');
+    const before = await snapshot(partner.service, job.uid);
 
-    // Released: they can be scheduled again, into a new job, and issue once the account can pay.
-    const again = await partner.service.scheduleCredentials({ engine: SECOND, credentials: credentials.map((c) => c.uid) });
-    expect(again.uid).not.toBe(job.uid);
+    const error = await errorOf(partner.service.issueJobNow({ engine: SECOND }));
+    expect(error).toMatchObject({ id: 'insufficient_funds', status: 503 });
+    expect(error.message).toContain(partner.address);
+    expect(error.message).toMatch(/needs at least [\d.]+ \(\d+ wei\)/);
+    expect(await snapshot(partner.service, job.uid)).toEqual({ ...before, job: { ...before.job, waiting: expect.stringContaining('waiting for funds') } });
+    expect(await transactionCount(chain.client, partner.address)).toBe(0);
+
+    // Funded, the same job issues with the same credentials.
     await chain.client.fund(partner.address, parseEther('10'));
     const started = await partner.service.issueJobNow({ engine: SECOND });
-    expect(started.uid).toBe(again.uid);
-    await tickUntil(fx.engine, partner.service, again.uid, 'finished');
+    expect(started.uid).toBe(job.uid);
+    const done = await tickUntil(fx.engine, partner.service, job.uid, 'finished');
+    expect(done.waiting ?? null).toBeNull();
     expect((await partner.service.listCertificates({ per_page: 0 })).total_items).toBe(2);
-    // The refused deployment never reached the chain: one deployment, one issue.
     expect(await transactionCount(chain.client, partner.address)).toBe(2);
   });
 

@@ -106,15 +106,20 @@ function finalityProgress(job: Job): string {
 /** Waits for the job to finish or fail; with --now, asks for it to be issued, waiting while the account is busy. */
 async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
   let last = '';
+  let lastWaiting: string | null | undefined = null;
   for (;;) {
     if (isDiskFull(trouble.error)) throw trouble.error;
     const job = await service.getJob(jobUid);
     const when =
       job.status === 'scheduled' ? `, due ${job.scheduled_date}` : job.status === 'unconfirmed' ? `, mined ${job.issued_date}, ${finalityProgress(job)}` : '';
-    if (`${job.status}${when}` !== last) {
-      last = `${job.status}${when}`;
-      ctx.stderr(`job ${job.uid} on ${job.chain}: ${job.status}${when}`);
+    const tx = job.status === 'started' && job.transaction ? `, transaction ${job.transaction.hash}` : '';
+    if (`${job.status}${when}${tx}` !== last) {
+      last = `${job.status}${when}${tx}`;
+      ctx.stderr(`job ${job.uid} on ${job.chain}: ${job.status}${when}${tx}`);
     }
+    // Why it is not moving (funds, fees above the cap), said once each time it changes.
+    if (job.waiting && job.waiting !== lastWaiting) ctx.stderr(`job ${job.uid}: ${job.waiting}`);
+    lastWaiting = job.waiting;
     if (job.status === 'finished' || job.status === 'failed') return job;
     if (job.status === 'scheduled' && now) {
       try {
@@ -260,7 +265,7 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
     if (!uid || certificateOf.has(uid)) continue;
     const job = await waitForJob(service, (await jobOf(service, uid, engineId)).uid, engineId, options.now, ctx, trouble);
     if (job.status === 'failed') {
-      ctx.stderr(`The job ${job.uid} failed at ${job.failed_date} (see \`jobs\` for its reason). Its credentials are released: run the same command again to schedule them again.`);
+      ctx.stderr(`The job ${job.uid} failed at ${job.failed_date}: ${job.failure_reason ?? 'no reason recorded'}. Its credentials are released: run the same command again to schedule them again.`);
       return { code: 1, jobUids, written: [], skipped: 0 };
     }
     jobUids.push(job.uid);

@@ -60,7 +60,7 @@ export class ChainRuntime {
 
   private async connect(engine: EngineConfig): Promise<ChainClient> {
     const rpcUrl = engine.rpc_url ?? (await this.localRpcUrl());
-    const client = await ChainClient.connect({ rpcUrl, chainId: engine.chain_id ?? 0 });
+    const client = await ChainClient.connect({ rpcUrl, rpcUrls: engine.rpc_urls, chainId: engine.chain_id ?? 0 });
     // Proofs name their chain by its genesis block too (chain-identity.ts): note it on first connect.
     try {
       recordGenesis(this.dataDir, engine.id, client.chainId, await client.genesisHash());

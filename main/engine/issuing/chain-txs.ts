@@ -1,4 +1,4 @@
-import { InsufficientFundsError, NonceConflictError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
+import { BelowBaseFeeError, NonceConflictError, feesOf, type Address, type ChainClient, type Hex } from '../../chain/index.js';
 import type { Clock } from '../clock.js';
 import { inTransaction, type Db } from '../database.js';
 import { cached } from '../list-query.js';
@@ -35,7 +35,7 @@ export async function signAndStore(
   db: Db,
   clock: Clock,
   client: ChainClient,
-  request: { engine: string; sender: Address; privateKey: Hex; purpose: TxPurpose; to?: Address; data: Hex },
+  request: { engine: string; sender: Address; privateKey: Hex; purpose: TxPurpose; to?: Address; data: Hex; maxFeeCap?: bigint },
   link: (txId: number) => void,
 ): Promise<ChainTx> {
   const inFlight = cached(db, "SELECT max(nonce) FROM chain_txs WHERE engine = ? AND sender = ? AND state IN ('signed', 'sent')").pluck().get(request.engine, request.sender) as
@@ -47,7 +47,7 @@ export async function signAndStore(
   if (cached(db, "SELECT 1 FROM chain_txs WHERE engine = ? AND sender = ? AND nonce = ? AND state <> 'dropped'").get(request.engine, request.sender, nonce)) {
     throw new ChainStateLostError(request.engine, `the chain counts ${nonce} transactions of ${request.sender}, fewer than were recorded`);
   }
-  const signed = await client.signTransaction(request.privateKey, { to: request.to, data: request.data, nonce });
+  const signed = await client.signTransaction(request.privateKey, { to: request.to, data: request.data, nonce, maxFeeCap: request.maxFeeCap });
   const id = inTransaction(db, () => {
     // Signatures are deterministic: re-signing what the chain once refused can give the very
     // same transaction. Its dropped row then comes back to life instead of a twin.
@@ -64,6 +64,7 @@ export async function signAndStore(
             signed.hash,
             clock.now(),
           ).lastInsertRowid as number);
+    storeVariant(db, clock, txId, signed.raw, signed.hash, null);
     link(txId);
     return txId;
   });
@@ -72,15 +73,18 @@ export async function signAndStore(
 }
 
 /**
- * Broadcasts a stored transaction (again, if need be: re-sending is harmless). A transaction the
- * chain will never take — its account cannot pay, or its nonce went to another — is `dropped`
- * and the error rethrown for the caller to fail what it was for.
+ * Broadcasts a stored transaction (again, if need be: re-sending is harmless). A transaction whose
+ * nonce went to another, and that none of its own variants holds, is `dropped` and the error
+ * rethrown for the caller to fail what it was for. An account short of funds, a pending
+ * competitor or a base fee above the max fee leave it stored as it is: the caller waits.
  */
 export async function sendTx(db: Db, client: ChainClient, tx: ChainTx): Promise<void> {
   try {
     await client.broadcast(tx.raw);
   } catch (error) {
-    if (error instanceof InsufficientFundsError || error instanceof NonceConflictError) {
+    if (error instanceof NonceConflictError) {
+      // One of our own earlier variants took the nonce: mined, which the next look records.
+      if (await adoptMinedVariant(db, client, tx)) return;
       cached(db, "UPDATE chain_txs SET state = 'dropped' WHERE id = ?").run(tx.id);
     }
     throw error;
@@ -89,16 +93,29 @@ export async function sendTx(db: Db, client: ChainClient, tx: ChainTx): Promise<
   faultPoint(`after-broadcast-${tx.purpose}`);
 }
 
+/** How a stuck transaction is replaced: the account's key, the engine's fee cap and patience. */
+export interface ReplacementPolicy {
+  privateKey: Hex;
+  /** Highest max fee per gas (wei) a variant may offer. */
+  maxFeeCap: bigint;
+  /** A variant not mined after this many blocks is replaced (or re-sent when the node forgot it). */
+  replaceAfterBlocks: number;
+  clock: Clock;
+}
+
 /**
  * Brings a stored transaction's state up to date with the chain: mined or reverted (with its
- * block and time), or re-sent when the node has forgotten it. Returns the fresh row.
+ * block and time, whichever of its variants was mined), re-sent when the node has forgotten it,
+ * or replaced by a variant with higher fees (same nonce) when it is stuck. Returns the fresh row.
+ * Throws FeeAboveCapError while the chain wants more than the cap, InsufficientFundsError while
+ * the account cannot pay for a replacement, ReplacementUnderpricedError while a competitor holds
+ * the nonce: the transaction stays stored, and the caller waits.
  */
-export async function settleTx(db: Db, client: ChainClient, tx: ChainTx, persist: () => Promise<void>): Promise<ChainTx> {
+export async function settleTx(db: Db, client: ChainClient, tx: ChainTx, persist: () => Promise<void>, policy?: ReplacementPolicy): Promise<ChainTx> {
   if (tx.state === 'mined' || tx.state === 'reverted' || tx.state === 'dropped') return tx;
   const receipt = await client.getReceipt(tx.hash);
   if (!receipt) {
-    // Never broadcast (a crash right after signing), or dropped from the node's pool.
-    if (tx.state === 'signed' || !(await client.isKnown(tx.hash))) await sendTx(db, client, tx);
+    await keepMoving(db, client, tx, policy);
     return loadTx(db, tx.id);
   }
   const minedAt = (await client.blockTimestamp(receipt.blockNumber)).getTime();
@@ -113,6 +130,92 @@ export async function settleTx(db: Db, client: ChainClient, tx: ChainTx, persist
   );
   faultPoint(`after-mined-${tx.purpose}`);
   return loadTx(db, tx.id);
+}
+
+/** The current variant of a stored transaction (made for rows signed before variants were kept). */
+function currentVariant(db: Db, tx: ChainTx, clock?: Clock): { id: number; sent_block: number | null } {
+  const found = cached(db, 'SELECT id, sent_block FROM chain_tx_variants WHERE hash = ?').get(tx.hash) as { id: number; sent_block: number | null } | undefined;
+  if (found) return found;
+  return { id: storeVariant(db, clock, tx.id, tx.raw, tx.hash, null), sent_block: null };
+}
+
+function storeVariant(db: Db, clock: Clock | undefined, txId: number, raw: Hex, hash: Hex, sentBlock: number | null): number {
+  const fees = feesOf(raw);
+  const [maxFee, tip] = fees.type === 'eip1559' ? [fees.maxFeePerGas, fees.maxPriorityFeePerGas] : [fees.gasPrice, null];
+  return cached(
+    db,
+    `INSERT INTO chain_tx_variants (tx_id, raw, hash, sent_block, max_fee_per_gas, max_priority_fee_per_gas, created_date) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (hash) DO UPDATE SET sent_block = excluded.sent_block RETURNING id`,
+  )
+    .pluck()
+    .get(txId, raw, hash, sentBlock, String(maxFee), tip === null ? null : String(tip), clock?.now() ?? Date.now()) as number;
+}
+
+/**
+ * One look at a transaction that is not mined, costing two calls while it is merely waiting (its
+ * receipt, the head block): sent when it never was, re-sent when the node forgot it, replaced
+ * when it waits longer than the policy allows or its max fee is below the base fee.
+ */
+async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: ReplacementPolicy | undefined): Promise<void> {
+  if (tx.state === 'signed') {
+    try {
+      await sendTx(db, client, tx);
+      return;
+    } catch (error) {
+      if (!(error instanceof BelowBaseFeeError) || !policy) throw error;
+    }
+  }
+  const head = await client.head();
+  const variant = currentVariant(db, tx, policy?.clock);
+  if (variant.sent_block === null) {
+    cached(db, 'UPDATE chain_tx_variants SET sent_block = ? WHERE id = ?').run(Number(head.number), variant.id);
+    variant.sent_block = Number(head.number);
+  }
+  const fees = feesOf(tx.raw);
+  const maxFee = fees.type === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice;
+  const belowBaseFee = head.baseFeePerGas !== null && maxFee < head.baseFeePerGas;
+  const waitedTooLong = policy !== undefined && Number(head.number) - variant.sent_block >= policy.replaceAfterBlocks;
+  if (!belowBaseFee && !waitedTooLong) return;
+  // An earlier variant may be the one that was mined.
+  if (await adoptMinedVariant(db, client, tx)) return;
+  if (!belowBaseFee && !(await client.isKnown(tx.hash))) {
+    // Dropped from the node's pool: the stored variant goes out again, unchanged.
+    try {
+      await client.broadcast(tx.raw);
+      cached(db, 'UPDATE chain_tx_variants SET sent_block = ? WHERE id = ?').run(Number(head.number), variant.id);
+      return;
+    } catch (error) {
+      if (!(error instanceof BelowBaseFeeError)) throw error;
+    }
+  }
+  if (!policy) return;
+  await replaceTx(db, client, tx, Number(head.number), policy);
+}
+
+/** Signs the same call at the same nonce with higher fees, stores it, then broadcasts it. */
+async function replaceTx(db: Db, client: ChainClient, tx: ChainTx, headBlock: number, policy: ReplacementPolicy): Promise<void> {
+  const signed = await client.signReplacement(policy.privateKey, tx.raw, policy.maxFeeCap);
+  inTransaction(db, () => {
+    storeVariant(db, policy.clock, tx.id, signed.raw, signed.hash, headBlock);
+    cached(db, 'UPDATE chain_txs SET raw = ?, hash = ? WHERE id = ?').run(signed.raw, signed.hash, tx.id);
+  });
+  faultPoint(`after-replace-${tx.purpose}`);
+  await sendTx(db, client, loadTx(db, tx.id));
+}
+
+/**
+ * Looks for a mined receipt among the transaction's other variants; when one is mined it becomes
+ * the transaction's current variant (its hash is then the transaction id proofs name).
+ */
+async function adoptMinedVariant(db: Db, client: ChainClient, tx: ChainTx): Promise<boolean> {
+  const others = cached(db, 'SELECT raw, hash FROM chain_tx_variants WHERE tx_id = ? AND hash <> ? ORDER BY id DESC').all(tx.id, tx.hash) as { raw: Hex; hash: Hex }[];
+  for (const other of others) {
+    if (await client.getReceipt(other.hash)) {
+      cached(db, 'UPDATE chain_txs SET raw = ?, hash = ? WHERE id = ?').run(other.raw, other.hash, tx.id);
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ChainError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
 import { cached } from '../list-query.js';
-import { loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
+import { loadTx, sendTx, settleTx, signAndStore, type ReplacementPolicy } from './chain-txs.js';
 import type { IssuingContext } from './issuing-context.js';
 import type { PartnerIdentity } from './partner-keys.js';
 
@@ -16,6 +16,7 @@ export async function ensureRegistry(
   engine: string,
   identity: PartnerIdentity,
   chainKey: Hex,
+  policy?: ReplacementPolicy,
 ): Promise<Address | null> {
   const find = () =>
     cached(ctx.db, 'SELECT deploy_tx, address FROM registries WHERE partner_id = ? AND engine = ?').get(partnerId, engine) as
@@ -28,7 +29,7 @@ export async function ensureRegistry(
       ctx.db,
       ctx.clock,
       client,
-      { engine, sender: identity.address, privateKey: chainKey, purpose: 'deploy', data: client.encodeDeploy(`0x${identity.signingPublicKey}`) },
+      { engine, sender: identity.address, privateKey: chainKey, purpose: 'deploy', data: client.encodeDeploy(`0x${identity.signingPublicKey}`), maxFeeCap: policy?.maxFeeCap },
       (txId) => cached(ctx.db, 'INSERT INTO registries (partner_id, engine, deploy_tx) VALUES (?, ?, ?)').run(partnerId, engine, txId),
     );
     try {
@@ -40,7 +41,7 @@ export async function ensureRegistry(
     }
     row = find()!;
   }
-  const tx = await settleTx(ctx.db, client, loadTx(ctx.db, row.deploy_tx), () => ctx.chains.persist(engine));
+  const tx = await settleTx(ctx.db, client, loadTx(ctx.db, row.deploy_tx), () => ctx.chains.persist(engine), policy);
   if (tx.state === 'mined' && tx.contract_address) {
     cached(ctx.db, 'UPDATE registries SET address = ? WHERE partner_id = ? AND engine = ?').run(tx.contract_address, partnerId, engine);
     return tx.contract_address;

@@ -28,7 +28,7 @@ export async function revokeOnChain(
       ctx.db,
       ctx.clock,
       client,
-      { engine: certificate.engine, sender: identity.address, privateKey: chainKey, purpose: 'revoke', to: registry, data: client.encodeRevoke(`0x${certificate.leaf}` as Hex) },
+      { engine: certificate.engine, sender: identity.address, privateKey: chainKey, purpose: 'revoke', to: registry, data: client.encodeRevoke(`0x${certificate.leaf}` as Hex), maxFeeCap: issuer.feeCap(certificate.engine) },
       (id) => claim(cached(ctx.db, 'UPDATE certificates SET revoke_tx = ? WHERE id = ? AND revoke_tx IS NULL').run(id, certificate.id).changes, 'revocation'),
     );
     await sendTx(ctx.db, client, tx);
@@ -36,7 +36,7 @@ export async function revokeOnChain(
   }
   const deadline = Date.now() + REVOKE_WAIT_MS;
   for (;;) {
-    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId), () => ctx.chains.persist(certificate.engine));
+    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId), () => ctx.chains.persist(certificate.engine), issuer.replacement(certificate.engine, chainKey));
     if (tx.state === 'mined') {
       cached(ctx.db, 'UPDATE certificates SET revoked_date = ? WHERE id = ?').run(tx.mined_date, certificate.id);
       return tx.mined_date!;
@@ -46,6 +46,7 @@ export async function revokeOnChain(
       throw new ChainError(`The revocation transaction ${tx.hash} was ${tx.state}`);
     }
     if (Date.now() > deadline) throw new ServiceError('try_again_later', `The revocation transaction ${tx.hash} is not mined yet; ask again later`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // One look per block of the chain (at least every 250 ms on a chain that mines on demand).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(250, issuer.blockTimeMs(certificate.engine))));
   }
 }

@@ -91,9 +91,20 @@ export class IssuingScheduler {
         this.issuer.postpone(job.id);
         continue;
       }
+      // A later job never takes a nonce while an earlier one of the account is unsettled.
+      if (this.issuer.isBusy(job.partner_id, job.engine)) continue;
       try {
         const expired = this.issuer.dropExpired(job.id);
         if (expired) this.onError(expired);
+        // Short of funds (or fees above the cap), the job stays scheduled: nothing is released.
+        // Asked again once per block of the chain, not every round.
+        if (!this.issuer.pace.ready(job.engine)) continue;
+        try {
+          await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
+        } catch (error) {
+          this.issuer.pace.waiting(job.engine);
+          throw error;
+        }
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
       } catch (error) {
