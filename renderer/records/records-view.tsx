@@ -6,7 +6,7 @@ import { ExportDialog } from '../jobs/export-dialog.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { isModifier } from '../shell/shortcuts.js';
 import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
-import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js'; // H6b
+import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js';
 import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type TableSort } from '../table/data-table.js';
 import { selectAll } from '../table/selection.js';
@@ -69,7 +69,7 @@ export function RecordsView() {
           </span>
           <span className="spacer" />
           <AddFilesButtons />
-          <CsvImportButton /> {/* H6b */}
+          <CsvImportButton />
         </div>
         <RecordFilters searchRef={searchRef} />
         <div className="toolbar selection-bar">
@@ -109,7 +109,7 @@ export function RecordsView() {
         <DropZone />
       </section>
       <DetailPanel />
-      <CsvImportDialog /> {/* H6b */}
+      <CsvImportDialog />
       {dialog?.kind === 'tags' && <TagDialog mode={dialog.mode} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'schedule' && <ScheduleDialog onClose={() => setDialog(null)} />}
       {dialog?.kind === 'unschedule' && <ScheduleDialog mode="unschedule" onClose={() => setDialog(null)} />}
