@@ -1,7 +1,7 @@
 /**
  * The built command line (out/cli): one `verify` call's wall time as a user sees it (process
- * start included), and `verify DIR` over thousands of proof files in one process (issue 13
- * item 3). Offline, so that the figure is the CLI's and not a chain's.
+ * start included), and `verify DIR` over thousands of proof files in one process.
+ * Offline, so that the figure is the CLI's and not a chain's.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

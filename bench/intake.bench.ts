@@ -1,5 +1,5 @@
 /**
- * File intake through `issue` (issue 12 item 1): 10,000 files of 10 KB given to one
+ * File intake through `issue`: 10,000 files of 10 KB given to one
  * `issue FILE... --now` on the embedded engine (real anvil), from the call to every proof file
  * written, in files/s. Its limit, measured in the same run: reading the same files from disk
  * and hashing them with SHA-256, one after the other (the issue's "disk and SHA-256" bound).

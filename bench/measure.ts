@@ -36,7 +36,7 @@ export class RssSampler {
  * deletions) before the clock starts. A user's files were written long before they are dropped;
  * without this, the first sync pass of the code measured (syncfs flushes the whole file system)
  * pays for the bench's own ~100 MB of setup, and the figure swings with how much of it the
- * kernel had written back by then (seen: 4.2 s vs 7.6 s for the same stage, back to back).
+ * kernel had written back by then (nearly twice as long for the same stage, back to back).
  */
 export function flushBenchWrites(): void {
   execFileSync('sync');
@@ -49,8 +49,8 @@ const benchDirs: string[] = [];
  * A temporary folder for one benchmark, removed when the whole run ends rather than when the
  * benchmark does. On an ext4 without a journal (this machine's disk) the kernel will not reuse an
  * inode freed in the last minutes, and searches past them for each new file: after one
- * benchmark deletes its 10,000-30,000 files, creating 10,000 files cost 2-5 s of system CPU
- * instead of ~1 s for the next few minutes (measured), so the next file-heavy benchmark would
+ * benchmark deletes its tens of thousands of files, creating files costs several times the
+ * system CPU for the next few minutes, so the next file-heavy benchmark would
  * measure the last one's clean-up. Runs started one after the other still affect each other:
  * wait five minutes after a large deletion before a figure that creates many files.
  */

@@ -1,5 +1,5 @@
 /**
- * Drag-in figures of issue 9 (item 12), measured in Chromium through the web bridge on a real
+ * Drag-in figures, measured in Chromium through the web bridge on a real
  * engine: 1,000 files of 10 KB dropped as a folder (a real drop event with a DataTransfer) until
  * the staging list shows all 1,000 rows; then `Create and schedule` until every row says it was
  * created. In the browser the drop includes uploading the files to the bridge; the Electron
@@ -7,7 +7,7 @@
  * The DataTransfer is filled before the clock starts (bench/browser-drop.ts): its 1,000
  * `items.add` calls are the benchmark's doing, not the app's.
  *
- * Then the upload alone at Verify's scale (issue 10): 10,000 proof-sized files handed to the
+ * Then the upload alone at Verify's scale: 10,000 proof-sized files handed to the
  * bridge's `window.proofdeskFiles.upload`, with the CPU main and Chromium used for it.
  *
  * Each figure is the median of RUNS drops (a fresh folder each), with the load beside it; the
@@ -32,7 +32,7 @@ import { benchDir, convergence, timed, type BenchResult } from './measure.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
 const FILES = 1_000;
-/** Proof-sized files of the upload figure (issue 10: a Verify drop of 10,000 proofs). */
+/** Proof-sized files of the upload figure (a Verify drop of 10,000 proofs). */
 const UPLOAD_FILES = 10_000;
 const RUNS = Number(process.env['PROOFDESK_BENCH_STAGING_RUNS'] ?? 3);
 

@@ -1,5 +1,5 @@
 /**
- * The Records view's UI figures (issue 9, item 12), measured in Debian's Chromium through the
+ * The Records view's UI figures, measured in Debian's Chromium through the
  * web bridge on a Partner with 100,000 credentials:
  * - records view: first rows visible after opening it (from the sidebar click, and on a cold
  *   page load), target ≤ 1 s;

@@ -1,5 +1,5 @@
 /**
- * Verify view figures of issue 10 (item 5), on a real engine and its local chain (the chain
+ * Verify view figures, on a real engine and its local chain (the chain
  * steps are really asked: nothing offline): 10,000 proofs of metadata-only credentials issued
  * in one job, then
  * - Electron's way: main is handed the folder's path and verifies it (`verify:start`) until the
@@ -106,7 +106,7 @@ export async function verifyUiBenchmarks(log: (line: string) => void): Promise<B
       const longest = (await page.evaluate('window.__longest')) as number;
       // No target here: this is the web bridge's path (`npm run ui:browser`, where Electron cannot
       // run), which must upload every file; the desktop app's path is the preload stand-in below.
-      // Chromium alone spends ~4-5 s of CPU reading 10,000 dropped File objects on 2 cores.
+      // Chromium alone spends seconds of CPU reading 10,000 dropped File objects on 2 cores.
       results.push({ name: `verify ${PROOFS.toLocaleString('en-US')} dropped proofs: web bridge end to end (upload + verify + table)`, value: PROOFS / (shownMs / 1000), unit: 'proofs/s', notes: ['the bridge uploads every file; not the desktop path'] });
       results.push({ name: `  the same as Playwright's wait saw it (it polls every 500 ms)`, value: PROOFS / (dropped.ms / 1000), unit: 'proofs/s' });
       results.push({ name: `  of which the upload (${uploads} requests), until verify:start`, value: started - droppedAt, unit: 'ms' });

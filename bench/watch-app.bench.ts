@@ -1,5 +1,5 @@
 /**
- * A watch folder driven from the app (issue 10, item 5): the folder is added through the app's
+ * A watch folder driven from the app: the folder is added through the app's
  * IPC handlers (as the Watch folders view does, with the app's ingester settings: 1 s stable
  * time, jobs looked at every second), then 10,000 files of 10 KB are dropped into it at once
  * (renamed in, as a file manager's move does). Measured from the drop to the last proof written,

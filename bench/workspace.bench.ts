@@ -1,5 +1,5 @@
 /**
- * The app workspace's engine-side figures (issue 9) on a Partner with 100,000 credentials on
+ * The app workspace's engine-side figures on a Partner with 100,000 credentials on
  * a real SQLite file: the records view's first window, search by a word, tag autocomplete,
  * and "select all matching a tag filter (50,000) + add a tag" as the app runs it; and a drop of
  * 1,000 files of 10 KB staged, then created and scheduled (main's side of the drag-in).

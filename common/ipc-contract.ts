@@ -13,9 +13,9 @@ import { JOBS_IPC, type JobsIpc } from './ipc/jobs.js';
 import { RECORDS_IPC, type RecordsIpc } from './ipc/records.js';
 import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
 import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
-import { WATCH_FOLDERS_IPC, type WatchFoldersIpc } from './ipc/watch-folders.js'; // H11 watch folders
-import { VERIFY_IPC, type VerifyIpc } from './ipc/verify.js'; // H9
-import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js'; // H10
+import { WATCH_FOLDERS_IPC, type WatchFoldersIpc } from './ipc/watch-folders.js';
+import { VERIFY_IPC, type VerifyIpc } from './ipc/verify.js';
+import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js';
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
@@ -34,9 +34,9 @@ export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => 
   ...STAGING_IPC,
   ...CSV_IMPORT_IPC,
   ...DETAIL_IPC,
-  ...WATCH_FOLDERS_IPC, // H11 watch folders
-  ...SETTINGS_IPC, // H10
-  ...VERIFY_IPC, // H9
+  ...WATCH_FOLDERS_IPC,
+  ...SETTINGS_IPC,
+  ...VERIFY_IPC,
 };
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];

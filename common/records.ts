@@ -157,7 +157,7 @@ export interface BulkUnscheduleResult {
 }
 
 // CSV import and staging shapes live in their IPC slices, common/ipc/csv-import.ts and
-// common/ipc/staging.ts (H6b's); main/workspace implements them with those shapes.
+// common/ipc/staging.ts; main/workspace implements them with those shapes.
 
 // ---------------------------------------------------------------------------------------
 // Proof export

@@ -9,7 +9,7 @@
 import type { CommandId } from './commands.js';
 import type { ErrorId } from './errors.js';
 import type { JobStatus, Partner } from './wire-types.js';
-import type { WatchFolderStatus } from './ipc/watch-folders.js'; // H11 watch folders
+import type { WatchFolderStatus } from './ipc/watch-folders.js';
 
 /** What kind of work a task does; the renderer picks toasts and refreshes by it. */
 export const TASK_KINDS = [
@@ -24,7 +24,7 @@ export const TASK_KINDS = [
   'create-credentials',
   'csv-import',
   'revoke',
-  'verify', // H9: a Verify view run
+  'verify', // a Verify view run
 ] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
 
@@ -108,7 +108,7 @@ export type AppEvent =
   | { type: 'counts'; scopes: CountScope[] }
   | { type: 'engine'; engine: string; chain: ChainState; detail: string | null }
   | { type: 'partner'; partner: Partner | null }
-  /** H11: a watch folder's live counts or state changed (main/workspace/watch-folders). */
+  /** A watch folder's live counts or state changed (main/workspace/watch-folders). */
   | { type: 'watch-folder'; folder: WatchFolderStatus }
   /** The application menu (Electron) asks the page to carry out a command of common/commands.ts. */
   | { type: 'command'; command: CommandId };

@@ -1,5 +1,5 @@
 /**
- * H6b: the Electron side of file intake (renderer/staging/file-intake.ts): a dropped or chosen
+ * The Electron side of file intake (renderer/staging/file-intake.ts): a dropped or chosen
  * File's path on disk, from webUtils.getPathForFile (folders included), so main reads the files
  * itself and no file's bytes cross IPC. Exposed as `window.proofdeskFiles`, apart from the IPC
  * contract's `window.proofdesk`: it is a local lookup, not a call to main.

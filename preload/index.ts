@@ -7,7 +7,7 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { IPC_CHANNELS, bridgeName, type IpcChannel, type ProofdeskBridge } from '../common/ipc-contract.js';
 import { decodeIpcError, encodeIpcError } from '../common/errors.js';
 import { APP_EVENT_CHANNEL, type AppEvent } from '../common/tasks.js';
-import './file-paths.js'; // H6b: window.proofdeskFiles (webUtils.getPathForFile)
+import './file-paths.js'; // window.proofdeskFiles (webUtils.getPathForFile)
 
 function invoke(channel: IpcChannel, args: unknown[]): Promise<unknown> {
   return ipcRenderer.invoke(channel, ...args).catch((error: unknown) => {

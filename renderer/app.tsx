@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
-import { useFirstRunStore } from './first-run/first-run-store.js'; // H10
-import { FirstRunView } from './first-run/first-run-view.js'; // H10
+import { useFirstRunStore } from './first-run/first-run-store.js';
+import { FirstRunView } from './first-run/first-run-view.js';
 import { JobsView } from './jobs/jobs-view.js';
 import { RecordsView } from './records/records-view.js';
-import { SettingsView } from './settings/settings-view.js'; // H10
+import { SettingsView } from './settings/settings-view.js';
 import { CommandHost } from './commands/command-host.js';
 import { useShellStore } from './shell/shell-store.js';
 import { Sidebar } from './shell/sidebar.js';
 import { StatusBar } from './shell/status-bar.js';
 import { Toasts } from './shell/toasts.js';
-import { WatchFoldersView } from './watch-folders/watch-folders-view.js'; // H11 watch folders
-import { VerifyView } from './verify/verify-view.js'; // H9
+import { WatchFoldersView } from './watch-folders/watch-folders-view.js';
+import { VerifyView } from './verify/verify-view.js';
 
 /** The application shell: sidebar `Sections`, the open section, the status bar and toasts. */
 export function App() {
@@ -25,7 +25,7 @@ export function App() {
     return disconnect;
   }, [connect, loadStatus]);
 
-  // H10: no Partner in the data directory yet → the first run, then on into Records.
+  // No Partner in the data directory yet → the first run, then on into Records.
   const noPartner = useShellStore((s) => s.statusLoaded && s.status?.partner === null && s.status.mode === 'embedded');
   // Made just now: the page with the new client secret stays until the admin continues.
   const justMade = useFirstRunStore((s) => s.created !== null);

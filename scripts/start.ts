@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const electronDir = electronPackageDir();
   const binary = electronDir && findElectronBinary(electronDir);
   if (binary) {
-    // The window, as before. Signals reach electron-vite through the shared process group.
+    // Electron is there: the desktop window. Signals reach electron-vite through the shared process group.
     const child = spawn(ELECTRON_VITE, ['preview', ...args], { cwd: ROOT, stdio: 'inherit' });
     child.on('exit', (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)));
     return;

@@ -1,4 +1,4 @@
-/** The argument checks of H6b's IPC slices: what a compromised or buggy renderer sends is refused with `invalid_value`. */
+/** The argument checks of the bringing-in IPC slices (staging, CSV import, detail): what a compromised or buggy renderer sends is refused with `invalid_value`. */
 import { describe, expect, it } from 'vitest';
 import { CSV_IMPORT_IPC } from './csv-import.js';
 import { DETAIL_IPC } from './detail.js';

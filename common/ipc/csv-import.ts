@@ -1,5 +1,5 @@
 /**
- * The IPC slice of CSV import (issue 9, item 7): metadata-only credentials from a CSV file.
+ * The IPC slice of CSV import: metadata-only credentials from a CSV file.
  * Preview and check first (column mapping, every row's errors), then import as a task; the
  * result lists what was created and what was refused with the reason, and the refused rows can
  * be tried again. The CSV itself stays on disk: only its path crosses.

@@ -1,5 +1,5 @@
 /**
- * The IPC slice of the detail panel (issue 9, items 8 and 9): one credential with its files,
+ * The IPC slice of the detail panel: one credential with its files,
  * its record (the tree of credentials linked to and from it), its state and certificate on
  * each engine; verify now, download the proof, unschedule, revoke.
  */

@@ -1,5 +1,5 @@
 /**
- * The IPC slice of staging (issue 9, item 6): files and folders dropped on the window or
+ * The IPC slice of staging: files and folders dropped on the window or
  * chosen with `Add files` become staged rows; `Create` / `Create and schedule` turn the rows
  * into credentials as a task. Only paths cross IPC (Electron: the preload's
  * webUtils.getPathForFile; the browser bridge: where it stored the upload), never file bytes.

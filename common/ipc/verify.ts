@@ -1,5 +1,5 @@
 /**
- * The IPC slice of the Verify view (issue 10 item 1): proof files (and their originals) dropped
+ * The IPC slice of the Verify view: proof files (and their originals) dropped
  * on the window are verified in main as a task; the renderer reads the run's rows a window at a
  * time as progress events arrive, opens one row's six steps, and downloads the run's audit
  * report. Only paths cross IPC (as for staging), never file bytes.

@@ -10,7 +10,7 @@ import { openAppEngine } from './open-app-engine.js';
 import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { startWebBridge } from './web-bridge.js';
-import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
+import { stopWatchFolders } from './handlers/watch-folders.js';
 import { resumeServiceChoice } from './handlers/settings-remote.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string', default: '0' } } });
@@ -21,9 +21,9 @@ if (!existsSync(rendererDir)) {
 }
 const { engine, partner, issuingOff, keyStore, keyLock, startIssuing, stopIssuing } = await openAppEngine(values.data);
 if (issuingOff) console.error(`Issuing is off: ${issuingOff}`);
-// R: without a keychain the app asks for the encrypted keys file's passphrase (keyLock).
+// Without a keychain the app asks for the encrypted keys file's passphrase (keyLock).
 const context = createAppContext({ engine, partner, issuingOff, keyStore, ...(keyLock ? { keyLock } : {}), ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}) });
-await resumeServiceChoice(context); // R: a remote connection in use stays in use
+await resumeServiceChoice(context); // a remote connection in use stays in use
 const bridge = await startWebBridge({
   handlers: createIpcHandlers(context),
   events: context.events,
@@ -37,7 +37,7 @@ export const url = bridge.url;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void bridge.close().then(async () => {
-      await stopWatchFolders(); // H11 watch folders
+      await stopWatchFolders();
       stopIssuing();
       await engine.close();
       process.exit(0);

@@ -11,8 +11,8 @@ import { createAppContext } from './app-context.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { handleAll } from './trusted-ipc.js';
 import { isTrustedSender } from './trusted-sender.js';
-import { stopWatchFolders } from './handlers/watch-folders.js'; // H11 watch folders
-import { setWatchFolderDesktop } from './handlers/watch-folders-desktop.js'; // H11 watch folders
+import { stopWatchFolders } from './handlers/watch-folders.js';
+import { setWatchFolderDesktop } from './handlers/watch-folders-desktop.js';
 import { resumeServiceChoice } from './handlers/settings-remote.js';
 import { buildMenuTemplate, pageCommandIds } from './app-menu.js';
 
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   app.on('will-quit', (event) => {
     if (closed) return;
     event.preventDefault();
-    // H11: the watch folders' ingesters finish or journal their work first, then the engine closes.
+    // The watch folders' ingesters finish or journal their work first, then the engine closes.
     void stopWatchFolders()
       .then(() => stopIssuing())
       .then(() => engine.close())
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     partner,
     issuingOff,
     keyStore,
-    // R: without a keychain the app asks for the encrypted keys file's passphrase.
+    // Without a keychain the app asks for the encrypted keys file's passphrase.
     ...(keyLock ? { keyLock } : {}),
     ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}),
     chooseFolder: async (title) => {
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
-    // R: key backup and restore ask where with the OS dialogs, never a typed path.
+    // Key backup and restore ask where with the OS dialogs, never a typed path.
     chooseFile: async ({ kind, title, defaultName, extensions }) => {
       const filters = extensions ? [{ name: 'Proofdesk key backup', extensions }] : [];
       if (kind === 'save') {
@@ -147,8 +147,8 @@ async function main(): Promise<void> {
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
   });
-  await resumeServiceChoice(context); // R: a remote connection in use stays in use
-  // H11 watch folders: the same OS folder picker, and the file manager, for the Watch folders view.
+  await resumeServiceChoice(context); // a remote connection in use stays in use
+  // The same OS folder picker, and the file manager, for the Watch folders view.
   setWatchFolderDesktop({
     pickFolder: () => context.chooseFolder!('Choose a folder to watch'),
     openPath: (path) => shell.openPath(path),

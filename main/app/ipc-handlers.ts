@@ -14,9 +14,9 @@ import { createJobsHandlers } from './handlers/jobs.js';
 import { createRecordsHandlers } from './handlers/records.js';
 import { createStagingHandlers } from './handlers/staging.js';
 import { createDetailHandlers } from './handlers/detail.js';
-import { createWatchFoldersHandlers } from './handlers/watch-folders.js'; // H11 watch folders
-import { createSettingsHandlers } from './handlers/settings.js'; // H10
-import { createVerifyHandlers } from './handlers/verify.js'; // H9
+import { createWatchFoldersHandlers } from './handlers/watch-folders.js';
+import { createSettingsHandlers } from './handlers/settings.js';
+import { createVerifyHandlers } from './handlers/verify.js';
 
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
@@ -42,9 +42,9 @@ export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcH
     ...createStagingHandlers(ctx),
     ...createCsvImportHandlers(ctx),
     ...createDetailHandlers(ctx),
-    ...createWatchFoldersHandlers(ctx), // H11 watch folders
-    ...createSettingsHandlers(ctx), // H10
-    ...createVerifyHandlers(ctx), // H9
+    ...createWatchFoldersHandlers(ctx),
+    ...createSettingsHandlers(ctx),
+    ...createVerifyHandlers(ctx),
   };
 }
 

@@ -17,7 +17,7 @@ import { APP_EVENT_CHANNEL } from '../../common/tasks.js';
 import type { EventBus } from './event-bus.js';
 import { invokeIpcHandler, type IpcHandlers } from './ipc-handlers.js';
 import { RENDERER_CSP_HEADER } from './renderer-csp.js';
-// H6b: the browser's file intake (staging uploads), kept in its own module.
+// The browser's file intake (staging uploads), kept in its own module.
 import { createUploadRoute } from './handlers/staging-upload.js';
 import { UPLOAD_BRIDGE_SCRIPT } from './handlers/upload-page-script.js';
 
@@ -183,8 +183,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   if (!indexHtml.includes('</head>')) throw new Error(`${root}/index.html has no </head>`);
   // Classic scripts run during parsing, before the app's deferred module script.
   const bridgedIndex = indexHtml.replace('</head>', '  <script src="/bridge.js"></script>\n  </head>');
-  const script = bridgeScript() + UPLOAD_BRIDGE_SCRIPT; // H6b: + window.proofdeskFiles
-  const uploads = createUploadRoute(options.uploadsParent); // H6b
+  const script = bridgeScript() + UPLOAD_BRIDGE_SCRIPT; // + window.proofdeskFiles
+  const uploads = createUploadRoute(options.uploadsParent);
   let origin = '';
 
   const server = createServer((request, response) => {
@@ -196,7 +196,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       if (host !== new URL(origin).host || (from !== undefined && from !== origin)) {
         throw new ServiceError('unauthorized', 'Request from a foreign origin refused');
       }
-      if (await uploads.handle(request, response, url)) return; // H6b: POST /upload/<batch>/<path>, DELETE /upload/<batch>
+      if (await uploads.handle(request, response, url)) return; // POST /upload/<batch>/<path>, DELETE /upload/<batch>
       if (url.pathname === '/events') {
         if (request.method !== 'GET') throw new ServiceError('method_not_allowed', 'Events are read with GET');
         return streamEvents(response, options.events);
@@ -233,7 +233,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     url: `${origin}/`,
     close: () =>
       new Promise<void>((done, fail) => {
-        uploads.close(); // H6b
+        uploads.close();
         server.closeAllConnections();
         server.close((error) => (error ? fail(error) : done()));
       }),

@@ -11,8 +11,8 @@ const SYNC_CONCURRENCY = 32;
 /**
  * The fewest files synced with one syncfs rather than one fdatasync each: a syncfs flushes
  * everything the file system holds (other work's writes too), cheap for a round of hundreds of
- * files, dear for a few dozen (the watched folder's rounds were 2x slower with it, when each
- * syncfs also forked this process: now a long-lived helper runs it, main/durable/syncfs.ts).
+ * files, dear for a few dozen. A long-lived helper runs it (main/durable/syncfs.ts), so that
+ * this process is not forked for each.
  */
 export const SYNCFS_FROM = 256;
 

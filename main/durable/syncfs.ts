@@ -1,7 +1,7 @@
 /**
  * syncfs(2) without a native binding: coreutils' `sync -f`, run by one long-lived `sh` child.
- * Forking `sync` from this process per round cost its main thread ~2-10 ms each (a fork of a
- * large process: the watched folder forks one per batch of 500 staged files and one per proof
+ * Forking `sync` from this process per round would hold its main thread each time (a fork of a
+ * large process, and the watched folder syncs once per batch of staged files and once per proof
  * round); the shell, a small process, forks it instead, and asking it costs a line written and
  * a line read.
  */

@@ -49,7 +49,7 @@ const CHUNKS = [50, 10, 1];
 /**
  * Inserts rows many per statement. Far cheaper than a statement per row: SQLite opens a
  * statement journal for each statement that fires a trigger (the search index's), and the
- * per-statement work in between is paid once per chunk (35 → 13 µs per credential measured).
+ * per-statement work in between is paid once per chunk rather than once per row.
  */
 function insertMany(db: Db, into: string, row: string, rows: readonly unknown[][]): void {
   let at = 0;
@@ -127,7 +127,7 @@ export function writeBatch(
     const markUsed = cached(db, 'UPDATE files SET unused_since = NULL WHERE id = ?');
     // A file row per statement: a statement of many (its UNIQUE key may abort it halfway) makes
     // SQLite journal every index page it touches, and file hashes touch a random page each
-    // (measured 2x the CPU). Credential ids as SQLite would choose them (the largest + 1, no
+    // (about twice the CPU). Credential ids as SQLite would choose them (the largest + 1, no
     // AUTOINCREMENT), given here so their rows can go many per statement.
     const insertFile = cached(db, 'INSERT INTO files (partner_id, file_hash, file_type, size, uploaded_date, unused_since) VALUES (?, ?, ?, ?, ?, NULL)');
     let nextCredentialId = (cached(db, 'SELECT coalesce(max(id), 0) FROM credentials').pluck().get() as number) + 1;

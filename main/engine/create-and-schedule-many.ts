@@ -22,8 +22,8 @@ import { addToScheduledJob } from './scheduling.js';
 import type { PartnerScope } from './scope.js';
 
 /**
- * Files staged at a time. Creating a file is mostly a wait in the kernel (0.1-1 ms here), and
- * 64 in flight kept the thread pool's 4 threads busy: 2-5x the files per second of 16.
+ * Files staged at a time. Creating a file is mostly a wait in the kernel, and 64 in flight
+ * keep the thread pool's 4 threads busy: several times the files per second of 16.
  */
 const STAGE_CONCURRENCY = 64;
 

@@ -24,8 +24,8 @@ export function openDatabase(dataDir: string): Db {
   // loss can roll back the last transactions, never corrupt the file.
   db.pragma('synchronous = NORMAL');
   // In WAL mode the fsyncs happen at checkpoints, which run inside the commit that crosses the
-  // threshold. 2,000 pages (SQLite's default is 1,000) keeps that stall to ~10 ms (a request
-  // queued behind it stays well under 25 ms) while creating single credentials ~40% faster.
+  // threshold. 2,000 pages (SQLite's default is 1,000) keeps that stall short for a request
+  // queued behind it, while credentials created one by one checkpoint half as often.
   db.pragma('wal_autocheckpoint = 2000');
   db.pragma('journal_size_limit = 67108864');
   db.pragma('foreign_keys = ON');

@@ -130,7 +130,7 @@ export class EngineCatalog {
     return engine;
   }
 
-  // H10 (Settings › Engines): an engine added while the app runs; engines.json is written by the caller.
+  // Settings › Engines: an engine added while the app runs; engines.json is written by the caller.
   /** Checks a new engine's configuration; `invalid_value` with the reason. Changes nothing. */
   check(value: unknown): EngineConfig {
     let config: EngineConfig;

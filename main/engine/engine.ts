@@ -76,7 +76,7 @@ export class Engine {
     return { ...created, address: identity.address, signing_public_key: identity.signingPublicKey };
   }
 
-  // H10 (key backup/restore): a Partner with its keys, out of and into a data directory.
+  // Key backup and restore: a Partner with its keys, out of and into a data directory.
   /** The Partner's row and its keys, for an encrypted backup (main/workspace/settings). */
   async backupPartner(partnerId: string): Promise<{ partner: PartnerBackupRow; keys: PartnerKeyMaterial }> {
     const partner = this.partners.backupRow(partnerId);
@@ -101,7 +101,7 @@ export class Engine {
     return this.partners.find(restored.id)!;
   }
 
-  // H10 (Settings › Remote connections): a remote service's client secret goes to the same store.
+  // Settings › Remote connections: a remote service's client secret goes to the same store.
   /** The secret store the engine keeps keys in; undefined when none could be opened. */
   get secretStore(): SecretStore | undefined {
     return this.secrets;

@@ -15,8 +15,8 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private
 
 /**
  * fs.writeFile with a callback, as a promise: the same open (O_EXCL), write and close in the
- * thread pool, but without fs/promises' FileHandle per file, whose bookkeeping cost the main
- * thread 3-4x the CPU per staged file (38-54 vs 12 µs for 10 KB, measured).
+ * thread pool, but without fs/promises' FileHandle per file, whose bookkeeping costs the main
+ * thread several times the CPU per staged small file.
  */
 const writeFile = promisify(writeFileCallback);
 
@@ -120,7 +120,7 @@ export class FileStore {
   /**
    * Makes the store's folders for these files' hashes that this store has not made yet, in the
    * thread pool, before their sync pass (which then covers the new folders too): a first batch
-   * needs up to 256, and each costs the thread that makes it a wait on the disk (~0.5 ms).
+   * needs up to 256, and each costs the thread that makes it a wait on the disk.
    * commit() still makes a folder that is missing.
    */
   async makeShards(files: readonly StagedFile[]): Promise<void> {
@@ -165,8 +165,8 @@ export class FileStore {
       if (input instanceof Uint8Array) {
         // Bytes already in memory (small uploads, the watched folder): one hash, one write,
         // and the type sniffed from the bytes rather than read back from disk. Asynchronous:
-        // creating a file costs here 0.1-1 ms, mostly waiting in the kernel, and many stagings
-        // (a batch) wait side by side (a synchronous write measured 2-8x slower per file).
+        // creating a file is mostly waiting in the kernel, and many stagings (a batch) wait
+        // side by side (a synchronous write is several times slower per file).
         // The sniff runs while the write waits in the thread pool.
         const [, fileType] = await Promise.all([this.inOwnFolder(() => writeFile(tempPath, input, { flag: 'wx', mode: PRIVATE_FILE_MODE })), detectMimeType(input, sourceName(source))]);
         return { tempPath, hash: createHash('sha256').update(input).digest('hex'), size: input.length, fileType };

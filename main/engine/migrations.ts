@@ -179,7 +179,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certificates_by_partner ON certificates (partner_id, id);
   CREATE INDEX certificates_by_leaf ON certificates (leaf);
   `,
-  /* 3: full-text search of the app's records view (issue 9) */ `
+  /* 3: full-text search of the app's records view */ `
   -- Words of each credential's title and of its metadata's values (not its keys), for the
   -- records view's search box. Contentless: the text lives in credentials already; the index
   -- alone is kept (contentless_delete lets a deleted credential leave it). \`partner\` holds
@@ -214,7 +214,7 @@ export const MIGRATIONS: readonly string[] = [
     SELECT id, 'p' || hex(partner_id), title, (SELECT group_concat(value, ' ') FROM json_tree(credentials.metadata) WHERE type NOT IN ('object', 'array'))
     FROM credentials;
   `,
-  /* 4: certificates stored compactly (issue 12: ≤ 2 KB per credential on disk) */ `
+  /* 4: certificates stored compactly (a credential's certificate in a compact form on disk) */ `
   -- What is per job is stored once per job: the tree (already), and the dictionary its
   -- certificates' payloads are compressed with — the job's first payload (payload-codec.ts).
   ALTER TABLE jobs ADD COLUMN payload_dictionary BLOB;

@@ -30,7 +30,7 @@ export interface PartnerRecord {
   chain_address: string | null;
 }
 
-/** A Partner's row as a key backup carries it (H10). */
+/** A Partner's row as a key backup carries it. */
 export interface PartnerBackupRow {
   id: string;
   name: string;
@@ -128,7 +128,7 @@ export class PartnerRegistry {
     return this.find(id)!;
   }
 
-  // H10 (settings): a new client secret, and a Partner's row as a key backup carries it.
+  // Settings: a new client secret, and a Partner's row as a key backup carries it.
   /** Gives the Partner a new client secret (the old one stops working) and returns it, once. */
   resetSecret(id: string): NewPartnerCredentials {
     const secret = randomBytes(32).toString('base64url');

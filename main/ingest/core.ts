@@ -137,9 +137,9 @@ export class IngestCore {
     this.diskFull = new DiskFullReporter((message) => this.warn(message));
     // On a service with the batched create-and-schedule (the embedded engine) the files taken
     // together go as one write transaction (main/intake/): two batches' worth are taken at once,
-    // so one batch is hashed and journaled while the one before is in the engine. (32 at once
-    // made batches of 32: 313 transactions and journal commit pairs for 10,000 files, and an
-    // fdatasync per staged file, too few for one syncfs; the engine waited for the next batch.)
+    // so one batch is hashed and journaled while the one before is in the engine. Fewer at once
+    // would make small batches: a transaction and a journal commit pair per few files, and an
+    // fdatasync per staged file (too few for one syncfs), with the engine waiting for the next.
     const concurrency = Math.max(1, options.concurrency ?? (typeof options.service.createAndScheduleCredentials === 'function' ? 2 * INTAKE_BATCH : 4));
     this.queues = {
       take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),

@@ -18,16 +18,15 @@ import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js'
 
 /**
  * The most files in one round. A round's proofs are synced with one syncfs from 256 files on
- * (main/durable/sync-files.ts), and its journal writes are one commit per step, whatever its size:
- * 10,000 files finishing together are 5 syncfs and ~15 commits (rounds of 512: 20 and ~60). A
+ * (main/durable/sync-files.ts), and its journal writes are one commit per step, whatever its size,
+ * so larger rounds mean fewer syncfs and fewer commits for the same files. A
  * syncfs flushes what every program has written to the file system, so on a busy disk each one
  * waits for others' writes too: fewer of them, less of that. The proofs are still built a slice
  * at a time (BUILD_SLICE) and written 64 at once; a round holds its proofs' texts (~4 KB each).
  */
 export const ROUND_MAX = 2_048;
 /**
- * Proofs built by one bulk call (the embedded engine builds them on this thread: ~50 µs each
- * here): the main thread is never held longer than a slice's build, whatever the round's size.
+ * Proofs built by one bulk call (the embedded engine builds them on this thread): the main thread is never held longer than a slice's build, whatever the round's size.
  */
 const BUILD_SLICE = 512;
 /** Proofs downloaded at once from a service that has no bulk download (a remote one). */

@@ -3,9 +3,9 @@
  * every event is a hint about the one name it carries, looked at once (an lstat, never
  * following a link). A change costs the same whatever the folder holds.
  *
- * chokidar 4, used before, re-read the whole directory (an lstat per entry) after each change
- * to it and kept a watch per file: with thousands of files in the folder, moving out to done/
- * one by one, that re-reading was most of the work (docs/desktop-app.md). The watcher is only a
+ * Not chokidar 4: it re-reads the whole directory (an lstat per entry) after each change to it
+ * and keeps a watch per file; with thousands of files in the folder, moving out to done/ one by
+ * one, that re-reading would be most of the work (docs/desktop-app.md). The watcher is only a
  * hint anyway (docs/ingest.md): the full scans at start and every 30 s find what it misses.
  *
  * Which folders are watched is decided by the caller: `addDir` is called for each folder the

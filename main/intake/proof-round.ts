@@ -13,9 +13,9 @@ import { basename, dirname, join } from 'node:path';
 import { syncFiles, withPath } from '../durable/sync-files.js';
 
 /**
- * Files written at once. Creating a file is mostly a wait in the kernel (0.1-1 ms here), and
- * 64 in flight kept the thread pool's 4 threads busy: 2-5x the files per second of a
- * synchronous loop or of 16 at once.
+ * Files written at once. Creating a file is mostly a wait in the kernel, and 64 in flight
+ * keep the thread pool's 4 threads busy: several times the files per second of a synchronous
+ * loop or of 16 at once.
  */
 const WRITE_CONCURRENCY = 64;
 /**
@@ -63,8 +63,8 @@ export async function writeRound(
     afterStep?: (step: RoundStep) => void;
     /**
      * Renames in the thread pool, side by side, rather than one after the other on the main
-     * thread: slower for a round alone (5,000 renames: ~300 ms against ~140 ms here), but a
-     * third of the main thread's time, for a caller with other work meanwhile (the watched folder).
+     * thread: slower for a round alone, but a fraction of the main thread's time, for a caller
+     * with other work meanwhile (the watched folder).
      */
     renameInPool?: boolean;
   } = {},

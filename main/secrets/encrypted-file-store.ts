@@ -200,7 +200,7 @@ function checkAad(): Buffer {
   return Buffer.from(`${AAD_PREFIX}check`, 'utf8');
 }
 
-// H10: seal, unseal, deriveKey, writeFileAtomic are exported for the key backup (main/workspace/settings).
+// seal, unseal, deriveKey, writeFileAtomic are exported for the key backup (main/workspace/settings).
 export function seal(key: Buffer, plaintext: string, aad: Buffer): Sealed {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });

@@ -1,5 +1,5 @@
 /**
- * The app's main-side services over the embedded engine (issue 9), for main/app's IPC
+ * The app's main-side services over the embedded engine, for main/app's IPC
  * handlers: records windows and search, tag autocomplete, selections resolved in main, bulk
  * work over them (run as tasks by the caller's TaskRunner), and proof export. Each takes the
  * active Partner's scope (Engine.scopeFor). In remote mode there is no scope: see

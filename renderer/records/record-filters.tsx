@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { RECORD_STATES, type RecordState } from '../../common/records.js';
 import { parseTagInput } from './tag-dialog.js';
 import { useRecordsStore } from './records-store.js';
-import { REMOTE_LIMITS } from '../../common/ipc/settings.js'; // R: remote mode
+import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { commandHint } from '../commands/command-hint.js';
 
@@ -20,7 +20,7 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(timer.current), []);
-  // R: a remote service has no word search and no per-engine state: off, with the reason.
+  // A remote service has no word search and no per-engine state: off, with the reason.
   const remote = useShellStore((s) => s.status?.mode === 'remote');
   useEffect(() => {
     if (!remote) return;

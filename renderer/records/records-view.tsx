@@ -7,7 +7,7 @@ import { onAppEvent } from '../shell/app-events.js';
 import { commandHint } from '../commands/command-hint.js';
 import { useCommandHandler } from '../commands/command-registry.js';
 import { AddFilesButtons, DropZone } from '../staging/drop-zone.js';
-import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js'; // H6b
+import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialog.js';
 import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
 import { useRowMenu } from '../commands/row-menu.js';
@@ -68,7 +68,7 @@ export function RecordsView() {
           </span>
           <span className="spacer" />
           <AddFilesButtons />
-          <CsvImportButton /> {/* H6b */}
+          <CsvImportButton />
         </div>
         <RecordFilters searchRef={searchRef} />
         <div className="toolbar selection-bar">
@@ -109,7 +109,7 @@ export function RecordsView() {
         <DropZone />
       </section>
       <DetailPanel />
-      <CsvImportDialog /> {/* H6b */}
+      <CsvImportDialog />
       {dialog?.kind === 'tags' && <TagDialog mode={dialog.mode} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'schedule' && <ScheduleDialog onClose={() => setDialog(null)} />}
       {dialog?.kind === 'unschedule' && <ScheduleDialog mode="unschedule" onClose={() => setDialog(null)} />}

@@ -70,7 +70,7 @@ export function StatusBar() {
                 Partner <strong>{status.partner.name}</strong>
               </>
             ) : (
-              <span>No Partner yet: set one up on the first-run page.</span> /* H10: the first run makes it */
+              <span>No Partner yet: set one up on the first-run page.</span> /* the first run makes it */
             )}
           </span>
           <ServiceInUse mode={status.mode} />

@@ -1,5 +1,5 @@
 /**
- * What H6b's features put into the Records view: the `Add files` / `Add folder` / `Import CSV`
+ * What bringing records in puts into the Records view: the `Add files` / `Add folder` / `Import CSV`
  * buttons for its toolbar, and the drop region, the staging list and the CSV import dialog.
  * The detail panel is renderer/detail/detail-panel.tsx.
  */

@@ -3,7 +3,7 @@ import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { REMOTE_LIMITS } from '../../common/ipc/settings.js'; // R: remote mode
+import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
 import { AddWatchFolderDialog } from './add-watch-folder.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
 import { useElementMenu } from '../commands/row-menu.js';
@@ -161,7 +161,7 @@ export function WatchFoldersView() {
   const error = useWatchFoldersStore((s) => s.error);
   const { load, update } = useWatchFoldersStore.getState();
   const [adding, setAdding] = useState(false);
-  // R: watch folders issue through this machine's engine: off while a remote service is in use.
+  // Watch folders issue through this machine's engine: off while a remote service is in use.
   const remote = useShellStore((s) => s.status?.mode === 'remote');
 
   useEffect(() => void load(), [load]);

@@ -1,5 +1,5 @@
 /**
- * Item 7's security list over HTTP: Partner B's token on every one of Partner A's objects and
+ * The security list over HTTP: Partner B's token on every one of Partner A's objects and
  * operations is answered exactly as if the object did not exist, and changes nothing; broken
  * bodies, wrong content types, oversized bodies, unknown fields, prototype keys, path
  * traversal in names and paths, garbage in every query parameter, and foreign Host headers

@@ -1,5 +1,5 @@
 /**
- * The built command line (issue 13 item 3): `npm run build` bundles main/cli into out/cli, the
+ * The built command line: `npm run build` bundles main/cli into out/cli, the
  * package's `proofdesk` bin; a command loads only what it needs; `verify DIR` checks many proofs
  * in one process with a summary table and a CSV report. (Its speed is measured in bench/, not here.)
  */

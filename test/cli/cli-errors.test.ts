@@ -1,5 +1,5 @@
 /**
- * Honest errors and exits (issue 13 item 4), with real child processes: a reader that goes away
+ * Honest errors and exits, with real child processes: a reader that goes away
  * (`| head -3`), no keychain, a full disk (/dev/full), an unknown subcommand.
  */
 import { spawn } from 'node:child_process';

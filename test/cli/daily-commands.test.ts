@@ -1,5 +1,5 @@
 /**
- * The commands an admin uses every day (issue 13 item 2), against a real engine and anvil:
+ * The commands an admin uses every day, against a real engine and anvil:
  * certificate list (with the spec's filters) and download, revoke (by certificate, by credential
  * and engine; never without a yes), jobs issue-now and jobs tag, one help text per command.
  */

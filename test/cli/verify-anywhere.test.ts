@@ -1,5 +1,5 @@
 /**
- * A genuine proof is never `failed` because the verifier is on another machine (issue 13 item 1):
+ * A genuine proof is never `failed` because the verifier is on another machine:
  * real anvil, real CLI child processes, three data directories standing for three machines.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

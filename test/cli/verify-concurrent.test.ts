@@ -1,7 +1,7 @@
 /**
- * `verify` gives the same answer however many run at once (issue 11 item 4): six real CLI
- * processes started 0.3 s apart on one data directory whose local chain nobody runs. Before,
- * they shared the anvil the first one started and lost it when that one exited (pending).
+ * `verify` gives the same answer however many run at once: six real CLI
+ * processes started 0.3 s apart on one data directory whose local chain nobody runs.
+ * None of them may lose the local chain when the one that started it exits (a `pending` answer).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

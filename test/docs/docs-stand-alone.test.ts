@@ -1,5 +1,5 @@
 /**
- * The README and docs/ stand alone in a clone (issue 13 item 5): no link or path points outside
+ * The README and docs/ stand alone in a clone: no link or path points outside
  * the repository (the ../shared/ folder exists only beside it on the developers' machine), and
  * every relative link leads to a file of the repository.
  */

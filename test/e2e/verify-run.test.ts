@@ -1,5 +1,5 @@
 /**
- * The Verify view's main side (H9) on a real engine, the real local chain (anvil), real files in
+ * The Verify view's main side on a real engine, the real local chain (anvil), real files in
  * a temp dir and the real task runner: a dropped mix of proofs and originals verifies to
  * ok / failed / expired / revoked / error, originals are matched by name and by hash, an
  * original without its proof is named ("Which credential is this?"), the user's endpoint is

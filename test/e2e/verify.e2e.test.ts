@@ -1,6 +1,5 @@
 /**
- * The Verify view end to end in Debian's Chromium through the web bridge (issue 10 items 1 and
- * 4): credentials issued on the local chain in setup, then a real DataTransfer drop of a mix —
+ * The Verify view end to end in Debian's Chromium through the web bridge: credentials issued on the local chain in setup, then a real DataTransfer drop of a mix —
  * ok (with its original), tampered, revoked, expired, wrong original, garbage, an original
  * alone — and of a folder of 1,000 proofs. Row results, counts, the failures filter, a row's six
  * steps, "Which credential is this?", and the audit report's contents; screenshots in

@@ -103,9 +103,9 @@ describe('serve refusing a form field ahead of the file', () => {
     expect(await refusals(4 * 1024 * 1024, 5)).toEqual({ invalid_tag: 5 });
   });
 
-  // A refusal before the body was read used to close the socket with the body unread: the
-  // kernel then reset the connection and undici lost the answer (write EPIPE) for most small
-  // uploads. The server now reads and discards the rest (within bounds) before answering.
+  // A refusal before the body is read must not close the socket with the body unread: the
+  // kernel would reset the connection and undici lose the answer (write EPIPE) for most small
+  // uploads. The server reads and discards the rest (within bounds) before answering.
   it('with a small file (8–64 KiB), the refusal reaches the client every time', async () => {
     for (const size of [8 * 1024, 32 * 1024, 64 * 1024]) expect(await refusals(size, 10)).toEqual({ invalid_tag: 10 });
   });

@@ -1,5 +1,5 @@
 /**
- * H6b's handlers on a real engine and the real task runner: a cancelled create keeps its
+ * The bringing-in handlers on a real engine and the real task runner: a cancelled create keeps its
  * per-row results; the detail of a credential shows its whole record (links both ways) and its
  * state; unscheduling the last hold deletes it, as the spec says.
  */

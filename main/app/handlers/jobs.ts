@@ -155,7 +155,7 @@ async function exportProofs(ctx: AppContext, service: IssuingService, request: P
   } else {
     // Every engine's certificates of the selected credentials (the wire does not name a certificate's engine).
     const { selection } = request.source;
-    // R: remote mode resolves a selection through GET /credentials.
+    // Remote mode resolves a selection through GET /credentials.
     const uids = ctx.engine ? uidsOf(ctx.scope(), await resolveSelection(ctx.scope(), selection, task)) : await remoteUids(service, selection, task);
     for (const uid of uids) {
       const found = await service.listCertificates({ credential_uid: uid, per_page: 0 });

@@ -9,7 +9,7 @@ import { countSelection } from '../../workspace/selection.js';
 import { editSelectionTags } from '../../workspace/bulk-tags.js';
 import { scheduleSelection, unscheduleSelection } from '../../workspace/bulk-schedule.js';
 import { recordWindow, tagSuggestions } from '../../workspace/record-query.js';
-import { remoteCount, remoteEditTags, remoteRecordWindow, remoteSchedule, remoteUnschedule } from '../../workspace/remote-records.js'; // R: remote mode
+import { remoteCount, remoteEditTags, remoteRecordWindow, remoteSchedule, remoteUnschedule } from '../../workspace/remote-records.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 
@@ -20,7 +20,7 @@ export function credentialCount(count: number): string {
 
 export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
   const embedded = createEmbeddedRecordsHandlers(ctx);
-  // R: with a remote service in use, the same channels go through the spec's endpoints.
+  // With a remote service in use, the same channels go through the spec's endpoints.
   const remote = () => (ctx.engine ? null : ctx.require().service);
   const remoteTask = <R>(kind: TaskKind, label: string, work: Parameters<AppContext['tasks']['start']>[2]) =>
     ctx.tasks.start<R>(kind, label, async (task) => {

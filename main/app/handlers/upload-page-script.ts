@@ -3,24 +3,23 @@
  * appended to /bridge.js: `window.proofdeskFiles.upload(files, {signal, onProgress})` uploads
  * each `{file, relPath}` and answers the distinct paths to stage, in the order dropped.
  *
- * Where the time of a drop of 10,000 small files goes (issue 10), and what this does about it:
- * - Chromium's own work of reading a dropped file dominates: 0.4-0.5 ms of CPU per file in the
- *   browser process and the page together, however the file is read. `File.size` costs a
- *   synchronous stat in the browser (0.2 ms on the page's only thread), a Blob or FormData of
- *   Files more than reading them, so the files are read with `arrayBuffer()` (a file's size is
- *   its byte count), and many at once: 10,000 reads asked a thousand at a time cost Chromium
- *   4.0-4.3 s of CPU where 16 at a time cost it 4.6-5.5 s (its messages are batched).
+ * Why it is built this way, for a drop of thousands of small files:
+ * - Chromium's own work of reading a dropped file dominates, however the file is read.
+ *   `File.size` costs a synchronous stat in the browser on the page's only thread, and a Blob or
+ *   FormData of Files costs more than reading them, so the files are read with `arrayBuffer()`
+ *   (a file's size is its byte count), and many at once: Chromium batches its messages, so
+ *   asking for many reads together costs it less CPU than asking for a few at a time.
  * - The window is as many files as READ_BYTES holds at the largest size seen so far (between
  *   READ_MIN and READ_MAX; READ_MIN to begin with): 1,000 proofs at once, 16 scans of a
  *   megabyte. A file larger than SMALL is sent alone, streamed by the browser. The next window
  *   is read while the last is sent.
- *   Asking for a read costs the page's thread 0.1-0.3 ms, so a window is asked for ASK files a
- *   task (1,000 in one task made it a 100-350 ms long task).
+ *   Asking for a read costs the page's thread time, so a window is asked for ASK files a task
+ *   (a whole window in one task would make it a long task).
  * - Up to REQUEST_FILES small files (REQUEST_BYTES at most) travel in one framed request,
- *   `{"path","size"}\n` + bytes each, as a Blob of those parts (one ArrayBuffer of them cost
- *   Chromium more: fetch copies it on the page's thread, 20-50 ms a request); SENDS requests
- *   at a time. 10,000 proofs are 20 requests, not 40, and main hashes and checks each file
- *   from the bytes it receives. Not fewer: handing a request to fetch is one task of the page.
+ *   `{"path","size"}\n` + bytes each, as a Blob of those parts (one ArrayBuffer of them costs
+ *   Chromium more: fetch copies it on the page's thread); SENDS requests at a time. Main
+ *   hashes and checks each file from the bytes it receives. Requests are not made larger than
+ *   that: handing one to fetch is one task of the page.
  * - Progress is reported as requests finish. An abort of `signal` (Cancel) stops the requests
  *   and has the bridge delete everything this upload wrote, even once it has finished; so does
  *   a failed upload, so that nothing half-sent stays behind.
@@ -37,7 +36,7 @@ export const UPLOAD_BRIDGE_SCRIPT = `
   const READ_MIN = 16;
   const READ_MAX = 1000;
   const ASK = 32;
-  // A task of its own (a timeout would be held back 4 ms after a few).
+  // A task of its own (nested timeouts are clamped to a minimum delay after a few).
   const nextTask = () => new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
@@ -69,7 +68,7 @@ export const UPLOAD_BRIDGE_SCRIPT = `
       progress(1);
     };
     const sendFramed = async (items) => {
-      // Handing a request to fetch costs the page 5-35 ms: in a task of its own.
+      // Handing a request to fetch is costly for the page: in a task of its own.
       await nextTask();
       const parts = [];
       for (const { relPath, bytes } of items) parts.push(JSON.stringify({ path: clean(relPath).join('/'), size: bytes.byteLength }) + '\\n', bytes);
@@ -92,7 +91,7 @@ export const UPLOAD_BRIDGE_SCRIPT = `
       const items = files.slice(at, at + size).map((item, k) => ({ ...item, index: at + k }));
       const reads = [];
       for (let from = 0; from < items.length; from += ASK) {
-        // Asking for a read costs the page 0.1-0.3 ms: a few dozen a task, so that it stays responsive.
+        // Asking for a read costs the page time: a few dozen a task, so that it stays responsive.
         if (from > 0) await nextTask();
         for (const item of items.slice(from, from + ASK)) {
           reads.push(item.file.arrayBuffer().then((bytes) => {

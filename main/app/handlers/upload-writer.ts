@@ -1,11 +1,11 @@
 /**
  * Writes the browser's framed uploads to disk on a thread of their own, and hashes them there.
  *
- * Why a thread: creating a file is the costly part of receiving one (open with O_CREAT; on this
- * machine's ext4 0.05 ms quiet, up to 0.6 ms while other processes write), and written from the
- * bridge's main thread 10,000 of them blocked it for 0.5-6 s: no request was read and no proof
- * sent to be checked meanwhile, so the browser's reading of files and main's writing of them took
- * turns instead of overlapping. Here main parses each request and hands the whole body over (moved,
+ * Why a thread: creating a file is the costly part of receiving one (open with O_CREAT waits on
+ * the disk, longer while other processes write), and thousands of them written from the bridge's
+ * main thread would block it for seconds: no request read and no proof sent to be checked
+ * meanwhile, so the browser's reading of files and main's writing of them would take turns
+ * instead of overlapping. Here main parses each request and hands the whole body over (moved,
  * not copied) with where each file goes; the thread makes the folders, writes the files
  * synchronously (faster than libuv's pool for many small files) and answers their SHA-256.
  * A request's promise settles once all its files are on disk, so `track` and cancel in

@@ -1,5 +1,5 @@
 /**
- * The audit report of a verification run (issue 10 item 1): CSV, and a printable HTML page, with
+ * The audit report of a verification run: CSV, and a printable HTML page, with
  * the app version, the time, the chain endpoints asked, and every proof's result and failing step.
  */
 import type { VerifyReport } from '../../../common/ipc/verify.js';

@@ -49,7 +49,7 @@ export interface JournalItem {
 }
 
 export class IssueJournal {
-  /** Prepared once per statement: preparing one per call cost ~20 % of `issue`'s main thread. */
+  /** Prepared once per statement: preparing one per call is a large share of `issue`'s main thread. */
   private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(private readonly db: Database.Database) {}

@@ -7,7 +7,7 @@
  *   the proof's (else `pending`: that chain is on the issuer's machine). The chain is read from the
  *   anvil another process already runs there, or else from a private, throw-away anvil over a COPY
  *   of the directory's chain state in a temporary directory: many `verify` processes can run at
- *   once, and none of them can take the chain away from another (issue 11 item 4).
+ *   once, and none of them can take the chain away from another.
  * - Any other engine: its rpc_url in the data directory's engines.json.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';

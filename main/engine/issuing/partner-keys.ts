@@ -61,7 +61,7 @@ export async function loadSigningKey(secrets: SecretStore | undefined, partnerId
   return { pkcs8, key: loadPrivateKey(pkcs8) };
 }
 
-// H10 (key backup/restore): the Partner's key material as a backup carries it.
+// Key backup and restore: the Partner's key material as a backup carries it.
 /** Both private keys with their public parts; only for an encrypted backup, never for disk in clear. */
 export interface PartnerKeyMaterial {
   chainKey: Hex;

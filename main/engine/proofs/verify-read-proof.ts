@@ -6,7 +6,7 @@ export const MAX_PROOF_FILE_BYTES = 1024 * 1024;
 
 /**
  * Reads and parses a proof file, refusing anything over MAX_PROOF_FILE_BYTES BEFORE reading it
- * all (a 20 MB nested file once took 47 s and 1 GB to parse). A UTF-8 byte-order mark, as some
+ * all (parsing a large deeply nested file takes minutes and gigabytes). A UTF-8 byte-order mark, as some
  * editors save, is accepted. Throws ServiceError('invalid_value') with the reason.
  */
 export function readProofFile(path: string): unknown {

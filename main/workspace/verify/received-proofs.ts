@@ -1,14 +1,14 @@
 /**
  * Proof files the browser bridge received, checked offline while the rest of the drop is still
  * uploading. In the browser a dropped folder is uploaded (staging-upload.ts writes each file to a
- * private folder, as staging needs) and only then does the page ask main to verify it; verifying
- * then read all 10,000 files back and checked them. The bridge hands the bytes of each `*.json`
+ * private folder, as staging needs) and only then does the page ask main to verify it; reading
+ * every file back then would be a second pass over the drop. The bridge hands the bytes of each `*.json`
  * file it receives here, and they go at once to worker threads (verify-offline-pool.ts) for the
  * offline checks; the run takes each outcome by path (takeReceived) and only asks the chain.
  * The outcome is what checking the file would give (the same bytes, the same code).
  *
  * Bounded: at most MAX_RECEIVED outcomes are kept, the oldest going first (a drop for staging
- * holds JSON too, and nothing takes it); a proof not here is read from its file, as before.
+ * holds JSON too, and nothing takes it); a proof not here is read from its file.
  * The shared pool is borrowed with the first proof and given back after IDLE_MS without one.
  */
 import { sep } from 'node:path';
