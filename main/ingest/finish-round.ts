@@ -9,7 +9,7 @@ import type { ServiceError } from '../../common/errors.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IngestCore } from './core.js';
-import { ContainmentError, errorCode, hashFile, statEntry } from './entries.js';
+import { ContainmentError, errorCode, hashContained, statEntry } from './entries.js';
 import { ingestFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
@@ -304,7 +304,7 @@ export class FinishRounds {
     if (info.size !== row.size || info.mtimeMs !== row.mtime_ms) return 'changed';
     try {
       // The look just taken is the look before the open; nothing reads the look after it.
-      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot, { seen: info, after: false });
+      const { sha256 } = await hashContained(path, info.size, this.core.folderOf(row).realRoot, { seen: info, after: false });
       return sha256 === row.sha256 ? 'same' : 'changed';
     } catch (error) {
       if (error instanceof ContainmentError || errorCode(error) === 'ENOENT') return 'gone';

@@ -21,7 +21,8 @@ import { verifyChecked, type ProofCore, type VerifyOptions } from '../../engine/
 import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
 import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
 import { takeReceived } from '../../workspace/verify/received-proofs.js';
-import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
+import { collectDrop, originalNameOf, type DroppedFile } from './verify-drop.js';
+import { hashFile } from '../../files/hash-file.js';
 
 function isFolder(path: string): boolean {
   try {
@@ -158,7 +159,7 @@ export class VerifyRun {
     }
     const byHash = new Map<string, DroppedFile>();
     for (const o of drop.originals) {
-      const hash = await hashFile(o.path);
+      const hash = (await hashFile(o.path)).sha256;
       this.originalHashes.set(o.name, hash);
       this.originalPaths.set(o.name, o.path);
       if (!byHash.has(hash)) byHash.set(hash, o);
