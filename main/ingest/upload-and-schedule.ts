@@ -16,6 +16,7 @@ import { INGEST_METADATA_KEY } from './file-metadata.js';
 import type { FileRow } from './journal.js';
 import { ByteGate, intakeSenderFor, type IntakeSender } from '../intake/index.js';
 import { SMALL_FILE_BYTES, sha256Hex } from '../files/hash-file.js';
+import { allPages } from '../../common/all-pages.js';
 
 /** File bytes held in memory at most between their hash and their upload (as `issue`'s). */
 const HELD_BYTES = 64 * 1024 * 1024;
@@ -214,8 +215,7 @@ export class Uploader {
   async recoverUploads(rows: FileRow[]): Promise<void> {
     const since = Math.min(...rows.map((r) => r.attempt_at ?? r.seen_at)) - RECOVERY_SKEW_MS;
     const byKey = new Map<string, Credential[]>();
-    for (let page = 1; ; page++) {
-      const result = await this.core.service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page });
+    for await (const result of allPages((page) => this.core.service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page }))) {
       for (const credential of result.items) {
         const ingest = credential.metadata[INGEST_METADATA_KEY] as { sha256?: unknown; path?: unknown } | undefined;
         if (typeof ingest?.sha256 !== 'string' || typeof ingest.path !== 'string') continue;
@@ -224,7 +224,6 @@ export class Uploader {
         if (list) list.push(credential);
         else byKey.set(key, [credential]);
       }
-      if (page >= result.total_pages || result.items.length === 0) break;
     }
     let found = 0;
     let resent = 0;
