@@ -7,7 +7,7 @@
 import { sep } from 'node:path';
 import type { ExistingCredential, StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
 import { MetadataSource, type Lookup } from '../../ingest/file-metadata.js';
-import { mapLimit } from '../../ingest/work-queue.js';
+import pMap from 'p-map';
 import type { PartnerScope } from '../../engine/scope.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
 import { hashFile } from '../../files/hash-file.js';
@@ -80,7 +80,7 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
   const { files, skipped } = await walkPaths(paths);
   // Files are taken as they are now: nothing waits for a sidecar still being written.
   const metadata = new MetadataSource(0);
-  const rows = await mapLimit(files, HASH_CONCURRENCY, async (file: FoundFile): Promise<StagedRow | null> => {
+  const rows = await pMap(files, async (file: FoundFile): Promise<StagedRow | null> => {
     let fileHash: string;
     let size: number;
     try {
@@ -103,7 +103,7 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
       duplicate_of: [],
       problem: lookup.kind === 'fail' ? { id: lookup.error.id, message: lookup.error.message } : null,
     };
-  });
+  }, { concurrency: HASH_CONCURRENCY });
   const staged = rows.filter((r): r is StagedRow => r !== null);
   if (options.scope) {
     const existing = findExistingByHash(options.scope, staged.map((r) => r.file!.file_hash));
