@@ -15,6 +15,7 @@ import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
 import { writeRound } from '../intake/index.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
+import pMap from 'p-map';
 
 /**
  * The most files in one round. A round's proofs are synced with one syncfs from 256 files on
@@ -238,17 +239,7 @@ export class FinishRounds {
       }
       return texts;
     }
-    const texts: unknown[] = new Array(certificateUids.length);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, certificateUids.length) }, async () => {
-        while (next < certificateUids.length) {
-          const i = next++;
-          texts[i] = await service.downloadCertificate(certificateUids[i]!).catch((error: unknown) => (error === undefined ? new Error('download failed') : error));
-        }
-      }),
-    );
-    return texts;
+    return pMap(certificateUids, (uid) => service.downloadCertificate(uid).catch((error: unknown) => (error === undefined ? new Error('download failed') : error)), { concurrency: DOWNLOADS_AT_ONCE });
   }
 
   /**
