@@ -7,6 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainError } from './errors.js';
+import { isProcessAlive } from '../process/is-process-alive.js';
+
+export { isProcessAlive };
 
 /** The lock file's name in a state directory. */
 export const LOCK_FILE_NAME = 'anvil.lock.json';
@@ -18,16 +21,6 @@ export interface AnvilLockRecord {
   ownerPid: number;
   rpcUrl: string;
   startedAt: string;
-}
-
-/** Whether a process with this pid exists. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Whether the process looks like an anvil (guards against a recycled pid). Unknown platforms: false. */

@@ -2,6 +2,7 @@
  * Making many written files durable at once, for the engine's file store (staged uploads
  * before the transaction that names them) and the intake's proof rounds: one way for both.
  */
+import pMap from 'p-map';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { syncFileSystems } from './syncfs.js';
@@ -25,24 +26,23 @@ export function withPath(error: unknown, path: string): unknown {
 
 let syncfsWorks = process.platform === 'linux';
 
+/** Each file's fdatasync, SYNC_CONCURRENCY at once; a failure is noted in `errors`, never thrown. */
 async function syncEach(paths: string[], errors: (unknown | undefined)[], indices: number[]): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(SYNC_CONCURRENCY, paths.length) }, async () => {
-      while (next < paths.length) {
-        const n = next++;
+  await pMap(
+    paths,
+    async (path, n) => {
+      try {
+        const handle = await open(path, 'r+');
         try {
-          const handle = await open(paths[n]!, 'r+');
-          try {
-            await handle.datasync();
-          } finally {
-            await handle.close();
-          }
-        } catch (error) {
-          errors[indices[n]!] = withPath(error, paths[n]!);
+          await handle.datasync();
+        } finally {
+          await handle.close();
         }
+      } catch (error) {
+        errors[indices[n]!] = withPath(error, path);
       }
-    }),
+    },
+    { concurrency: SYNC_CONCURRENCY },
   );
 }
 

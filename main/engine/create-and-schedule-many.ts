@@ -20,6 +20,7 @@ import { recordUpload, stageUpload } from './files.js';
 import { cached } from './list-query.js';
 import { addToScheduledJob } from './scheduling.js';
 import type { PartnerScope } from './scope.js';
+import pMap from 'p-map';
 
 /**
  * Files staged at a time. Creating a file is mostly a wait in the kernel, and 64 in flight
@@ -56,16 +57,7 @@ async function prepare(scope: PartnerScope, request: CreateAndScheduleRequest): 
 export async function createAndScheduleMany(scope: PartnerScope, engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
   if (!Array.isArray(requests) || requests.length > MAX_BATCH) throw new ServiceError('invalid_value', `Expected an array of at most ${MAX_BATCH} requests`);
   const target = engine === null ? null : scope.catalog.get(engine);
-  const prepared: Prepared[] = new Array(requests.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(STAGE_CONCURRENCY, requests.length) }, async () => {
-      while (next < requests.length) {
-        const i = next++;
-        prepared[i] = await prepare(scope, requests[i]!);
-      }
-    }),
-  );
+  const prepared = await pMap(requests, (request) => prepare(scope, request), { concurrency: STAGE_CONCURRENCY });
   // The batch's bytes (and any new store folder for them) durable before the transaction that
   // records them commits: one pass.
   const staged = prepared.flatMap((item) => ('error' in item || !item.staged ? [] : [item.staged]));

@@ -10,6 +10,7 @@ import { ServiceError } from '../../common/errors.js';
 import { isProcessAlive } from '../chain/index.js';
 import type { UploadSource } from '../../common/requests.js';
 import { syncFiles } from '../durable/sync-files.js';
+import { hashChunks, sha256Hex } from '../files/hash-file.js';
 import { detectMimeType } from './mime-type.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private-files.js';
 
@@ -51,13 +52,8 @@ export function sourceName(source: UploadSource): string | undefined {
 
 /** SHA-256 of a source, streamed: memory stays flat however large the file. */
 export async function hashSource(source: UploadSource): Promise<{ hash: string; size: number }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of openSource(source)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { hash: hash.digest('hex'), size };
+  const { sha256, size } = await hashChunks(openSource(source));
+  return { hash: sha256, size };
 }
 
 /**
@@ -169,7 +165,7 @@ export class FileStore {
         // side by side (a synchronous write is several times slower per file).
         // The sniff runs while the write waits in the thread pool.
         const [, fileType] = await Promise.all([this.inOwnFolder(() => writeFile(tempPath, input, { flag: 'wx', mode: PRIVATE_FILE_MODE })), detectMimeType(input, sourceName(source))]);
-        return { tempPath, hash: createHash('sha256').update(input).digest('hex'), size: input.length, fileType };
+        return { tempPath, hash: sha256Hex(input), size: input.length, fileType };
       }
       // A stream cannot be read twice: its folder is made (again) first.
       mkdirSync(this.tmp, { recursive: true, mode: PRIVATE_DIR_MODE });

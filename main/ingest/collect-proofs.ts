@@ -8,6 +8,7 @@ import { statEntry } from './entries.js';
 import { FinishRounds } from './finish-round.js';
 import type { FileRow } from './journal.js';
 import { certificatesOfJob, credentialsOfJob } from '../intake/index.js';
+import { allPages } from '../../common/all-pages.js';
 
 /** How often at most a file overdue for its job is asked about on its own (see checkOverdue). */
 const OVERDUE_ASK_MS = 10 * 60_000;
@@ -67,8 +68,7 @@ export class ProofCollector {
     // Jobs that started before every waiting file was scheduled cannot hold any of them.
     for (const [uid, entry] of this.jobCache) if (entry.start < since) this.jobCache.delete(uid);
     for (const status of ['finished', 'failed'] as const) {
-      for (let page = 1; ; page++) {
-        const jobs = await this.core.service.listJobs({ status, start_date_from: new Date(since).toISOString(), sort_by: 'start_date', per_page: 100, page });
+      for await (const jobs of allPages((page) => this.core.service.listJobs({ status, start_date_from: new Date(since).toISOString(), sort_by: 'start_date', per_page: 100, page }))) {
         for (const job of jobs.items) {
           if (this.core.stopping) return;
           if (!this.jobCache.has(job.uid)) {
@@ -77,7 +77,6 @@ export class ProofCollector {
             if (status === 'finished') this.latestFinishedStart.set(job.chain, Math.max(start, this.latestFinishedStart.get(job.chain) ?? 0));
           }
         }
-        if (page >= jobs.total_pages || jobs.items.length === 0) break;
       }
     }
     // Finished jobs first: a credential in a finished job is issued, whatever failed before.

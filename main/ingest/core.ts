@@ -66,8 +66,6 @@ export interface Settling {
 
 /** How far back of a request's time its credential is looked for (clocks of remote services differ). */
 export const RECOVERY_SKEW_MS = 10 * 60_000;
-/** Files up to this size are read whole, hashed and uploaded as the bytes that were hashed. */
-export const SMALL_FILE = 4 * 1024 * 1024;
 
 export class IngestCore {
   readonly journal: Journal;

@@ -5,7 +5,7 @@
 import type { CredentialDetails } from '../../common/requests.js';
 import { validateTags } from '../../common/validate.js';
 import type { Folder, IngestCore } from './core.js';
-import { ContainmentError, errorCode, hashFile, statEntry, type EntryInfo } from './entries.js';
+import { ContainmentError, errorCode, hashContained, statEntry, type EntryInfo } from './entries.js';
 import { INGEST_METADATA_KEY, MetadataError, MetadataSource, type FileFields } from './file-metadata.js';
 import type { FileRow } from './journal.js';
 import type { ReadAhead } from './read-ahead.js';
@@ -39,7 +39,7 @@ export class Describer {
       } else readAhead.counts.discarded++; // changed (or gone, or a link) since: described as if never read ahead
     }
     try {
-      hashed ??= await hashFile(path, row.size, this.core.folderOf(row).realRoot);
+      hashed ??= await hashContained(path, row.size, this.core.folderOf(row).realRoot);
     } catch (error) {
       const code = errorCode(error);
       if (error instanceof ContainmentError) this.core.filer.fail(row, 'no_file_on_payload', error.message);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkMovable, ContainmentError, hashFile, HARDLINK_REASON, isInside, openContained, statEntry, SYMLINK_REASON } from './entries.js';
+import { checkMovable, ContainmentError, hashContained, HARDLINK_REASON, isInside, openContained, statEntry, SYMLINK_REASON } from './entries.js';
 
 let base: string;
 let root: string;
@@ -38,10 +38,10 @@ describe('statEntry', () => {
   });
 });
 
-describe('openContained and hashFile', () => {
+describe('openContained and hashContained', () => {
   it('read a regular file inside the folder', async () => {
     writeFileSync(join(root, 'a.txt'), 'abc');
-    const { sha256, bytes } = await hashFile(join(root, 'a.txt'), 3, root);
+    const { sha256, bytes } = await hashContained(join(root, 'a.txt'), 3, root);
     expect(sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(bytes?.toString()).toBe('abc');
   });
@@ -61,7 +61,7 @@ describe('openContained and hashFile', () => {
     expect(await statEntry(join(root, 'a.txt'))).toMatchObject({ kind: 'file' });
     unlinkSync(join(root, 'a.txt'));
     symlinkSync(join(outside, 'secret.txt'), join(root, 'a.txt'));
-    await expect(hashFile(join(root, 'a.txt'), 3, root)).rejects.toThrow(ContainmentError);
+    await expect(hashContained(join(root, 'a.txt'), 3, root)).rejects.toThrow(ContainmentError);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('outside');
   });
 });
@@ -86,12 +86,12 @@ async function countingFs<T>(names: string[], run: () => Promise<T>): Promise<{ 
   }
 }
 
-describe('hashFile with the fewest calls (counted on the real file system)', () => {
+describe('hashContained with the fewest calls (counted on the real file system)', () => {
   const names = ['lstatSync', 'openSync', 'fstatSync', 'readSync', 'readFileSync', 'closeSync'];
 
   it('a tiny file: lstat, open, fstat, one read of its size, fstat after, close — the read stats nothing more', async () => {
     writeFileSync(join(root, 'a.txt'), 'abc');
-    const { result, calls } = await countingFs(names, () => hashFile(join(root, 'a.txt'), 3, root));
+    const { result, calls } = await countingFs(names, () => hashContained(join(root, 'a.txt'), 3, root));
     expect(result.bytes?.toString()).toBe('abc');
     expect(calls).toEqual({ lstatSync: 1, openSync: 1, fstatSync: 2, readSync: 1, readFileSync: 0, closeSync: 1 });
   });
@@ -99,7 +99,7 @@ describe('hashFile with the fewest calls (counted on the real file system)', () 
   it('given the look its caller just took (seen) and no look after wanted: no second lstat, no fstat after the read', async () => {
     writeFileSync(join(root, 'a.txt'), 'abc');
     const seen = await statEntry(join(root, 'a.txt'));
-    const { result, calls } = await countingFs(names, () => hashFile(join(root, 'a.txt'), 3, root, { seen, after: false }));
+    const { result, calls } = await countingFs(names, () => hashContained(join(root, 'a.txt'), 3, root, { seen, after: false }));
     expect(result.sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(calls).toEqual({ lstatSync: 0, openSync: 1, fstatSync: 1, readSync: 1, readFileSync: 0, closeSync: 1 });
   });
@@ -109,13 +109,13 @@ describe('hashFile with the fewest calls (counted on the real file system)', () 
     const seen = await statEntry(join(root, 'a.txt'));
     unlinkSync(join(root, 'a.txt'));
     symlinkSync(join(outside, 'secret.txt'), join(root, 'a.txt'));
-    await expect(hashFile(join(root, 'a.txt'), 3, root, { seen })).rejects.toThrow(ContainmentError);
+    await expect(hashContained(join(root, 'a.txt'), 3, root, { seen })).rejects.toThrow(ContainmentError);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('outside');
   });
 
   it('a file that grew since its size was taken: the read stops at the size it was opened with, as readFileSync did', async () => {
     writeFileSync(join(root, 'a.txt'), 'abcdef');
-    const { bytes } = await hashFile(join(root, 'a.txt'), 6, root);
+    const { bytes } = await hashContained(join(root, 'a.txt'), 6, root);
     expect(bytes?.toString()).toBe('abcdef');
   });
 });

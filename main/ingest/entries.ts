@@ -1,9 +1,8 @@
 /** What is at a path in a watched folder, and its content hash. */
-import { createHash } from 'node:crypto';
 import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type BigIntStats, type ReadStream, type Stats } from 'node:fs';
 import { dirname, sep } from 'node:path';
+import { SMALL_FILE_BYTES, hashChunks, sha256Hex } from '../files/hash-file.js';
 
-const SMALL_FILE = 4 * 1024 * 1024;
 const TINY_FILE = 256 * 1024;
 
 export function errorCode(error: unknown): string {
@@ -171,23 +170,21 @@ export function readSized(fd: number, size: number): Buffer {
  * read (`after: false`: not wanted, not read). A large file is streamed. `seen`: the caller's
  * lstat of the path just taken (see openContained).
  */
-export async function hashFile(
+export async function hashContained(
   path: string,
   size: number,
   realRoot: string,
   options: { seen?: EntryInfo; after?: boolean } = {},
 ): Promise<{ sha256: string; bytes: Buffer | undefined; after: EntryInfo | undefined }> {
-  const hash = createHash('sha256');
   const { fd, info: opened } = openContained(path, realRoot, options.seen);
   try {
     let bytes: Buffer | undefined;
     if (size <= TINY_FILE && opened.size <= TINY_FILE) bytes = readSized(fd, opened.size);
-    else if (size <= SMALL_FILE) bytes = await readAll(fd);
-    else for await (const chunk of createReadStream('', { fd, autoClose: false, highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-    if (bytes) hash.update(bytes);
-    if (options.after === false) return { sha256: hash.digest('hex'), bytes, after: undefined };
+    else if (size <= SMALL_FILE_BYTES) bytes = await readAll(fd);
+    const sha256 = bytes ? sha256Hex(bytes) : (await hashChunks(createReadStream('', { fd, autoClose: false, highWaterMark: 1024 * 1024 }))).sha256;
+    if (options.after === false) return { sha256, bytes, after: undefined };
     const info = fstatSync(fd);
-    return { sha256: hash.digest('hex'), bytes, after: { kind: 'file', size: info.size, mtimeMs: info.mtimeMs, ino: info.ino } };
+    return { sha256, bytes, after: { kind: 'file', size: info.size, mtimeMs: info.mtimeMs, ino: info.ino } };
   } finally {
     closeSync(fd);
   }

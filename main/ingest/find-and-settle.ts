@@ -13,7 +13,7 @@ import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './en
 import type { FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
 import { ReadAheadStage } from './read-ahead.js';
-import { mapLimit } from './work-queue.js';
+import pMap from 'p-map';
 
 const HEARTBEAT_MS = 5_000;
 
@@ -173,9 +173,9 @@ export class Settler {
     // New paths: a journal row each, in one transaction.
     const fresh = [...this.core.discovered.entries()];
     this.core.discovered.clear();
-    const found = await mapLimit(fresh, 64, async ([key, { folder, rel, info }]) => ({ key, folder, rel, info: info ?? (await statEntry(join(folder.root, rel))) }));
+    const found = await pMap(fresh, async ([key, { folder, rel, info }]) => ({ key, folder, rel, info: info ?? (await statEntry(join(folder.root, rel))) }), { concurrency: 64 });
     const due = [...this.core.settling.entries()].filter(([, s]) => s.checkAt <= now).map(([id]) => this.core.rows.get(id)!);
-    const checked = await mapLimit(due, 64, async (row) => ({ row, info: await statEntry(this.core.pathOf(row)) }));
+    const checked = await pMap(due, async (row) => ({ row, info: await statEntry(this.core.pathOf(row)) }), { concurrency: 64 });
     if (this.core.stopping) return;
     const after = this.core.clock.now();
     const ready: FileRow[] = [];

@@ -9,12 +9,13 @@ import type { ServiceError } from '../../common/errors.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IngestCore } from './core.js';
-import { ContainmentError, errorCode, hashFile, statEntry } from './entries.js';
+import { ContainmentError, errorCode, hashContained, statEntry } from './entries.js';
 import { ingestFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
 import { writeRound } from '../intake/index.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
+import pMap from 'p-map';
 
 /**
  * The most files in one round. A round's proofs are synced with one syncfs from 256 files on
@@ -238,17 +239,7 @@ export class FinishRounds {
       }
       return texts;
     }
-    const texts: unknown[] = new Array(certificateUids.length);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, certificateUids.length) }, async () => {
-        while (next < certificateUids.length) {
-          const i = next++;
-          texts[i] = await service.downloadCertificate(certificateUids[i]!).catch((error: unknown) => (error === undefined ? new Error('download failed') : error));
-        }
-      }),
-    );
-    return texts;
+    return pMap(certificateUids, (uid) => service.downloadCertificate(uid).catch((error: unknown) => (error === undefined ? new Error('download failed') : error)), { concurrency: DOWNLOADS_AT_ONCE });
   }
 
   /**
@@ -304,7 +295,7 @@ export class FinishRounds {
     if (info.size !== row.size || info.mtimeMs !== row.mtime_ms) return 'changed';
     try {
       // The look just taken is the look before the open; nothing reads the look after it.
-      const { sha256 } = await hashFile(path, info.size, this.core.folderOf(row).realRoot, { seen: info, after: false });
+      const { sha256 } = await hashContained(path, info.size, this.core.folderOf(row).realRoot, { seen: info, after: false });
       return sha256 === row.sha256 ? 'same' : 'changed';
     } catch (error) {
       if (error instanceof ContainmentError || errorCode(error) === 'ENOENT') return 'gone';

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProcessAlive } from '../process/is-process-alive.js';
 
 export type JournalDb = Database.Database;
 
@@ -139,15 +140,6 @@ const MUTABLE_SET: ReadonlySet<string> = new Set(MUTABLE);
 
 /** How long a folder's owner may stay silent before its claim counts as abandoned. */
 export const OWNER_STALE_MS = 30_000;
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The journal of one data directory. */
 export class Journal {

@@ -13,10 +13,10 @@
  * ahead at most once — a file still being written costs one read that is thrown away, never more.
  */
 import { closeSync, fstatSync, lstatSync, type BigIntStats } from 'node:fs';
-import { createHash } from 'node:crypto';
 import type { IngestCore } from './core.js';
 import { exactSignature, mtimeMsOf, openContained, readSized } from './entries.js';
 import type { FileRow } from './journal.js';
+import { sha256Hex } from '../files/hash-file.js';
 
 /** Files larger than this are not read ahead (they are read, or streamed, once stable). */
 export const READ_AHEAD_MAX = 1024 * 1024;
@@ -173,7 +173,7 @@ export class ReadAheadStage {
         this.counts.discarded++;
         return undefined;
       }
-      return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes, signature };
+      return { sha256: sha256Hex(bytes), bytes, signature };
     } catch {
       return undefined;
     } finally {

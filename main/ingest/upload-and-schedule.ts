@@ -3,19 +3,20 @@
  * `uploading` record is journaled; a request whose outcome is unknown is recovered by looking
  * for its credential before sending again; a credential in no job is scheduled again.
  */
-import { createHash } from 'node:crypto';
 import type { ReadStream } from 'node:fs';
 import type { ServiceError } from '../../common/errors.js';
 import { isServiceError } from '../../common/errors.js';
 import type { CredentialDetails } from '../../common/requests.js';
 import type { Credential, Job } from '../../common/wire-types.js';
-import { RECOVERY_SKEW_MS, SMALL_FILE, type IngestCore } from './core.js';
+import { RECOVERY_SKEW_MS, type IngestCore } from './core.js';
 import { isDiskFull } from './disk-full.js';
 import { ContainmentError, readContained, statEntry, streamContained } from './entries.js';
 import { ingestFaultPoint } from './fault-points.js';
 import { INGEST_METADATA_KEY } from './file-metadata.js';
 import type { FileRow } from './journal.js';
 import { ByteGate, intakeSenderFor, type IntakeSender } from '../intake/index.js';
+import { SMALL_FILE_BYTES, sha256Hex } from '../files/hash-file.js';
+import { allPages } from '../../common/all-pages.js';
 
 /** File bytes held in memory at most between their hash and their upload (as `issue`'s). */
 const HELD_BYTES = 64 * 1024 * 1024;
@@ -45,7 +46,7 @@ export class Uploader {
     // a few are read at once, not as many as there are small ones.
     // A file read ahead while it settled already holds its bytes' room (read-ahead.ts).
     const ahead = row.state === 'seen' ? this.core.settler.readAhead.take(row.id) : undefined;
-    const held = ahead ? ahead.held : Math.min(Math.max(row.size, 0), SMALL_FILE);
+    const held = ahead ? ahead.held : Math.min(Math.max(row.size, 0), SMALL_FILE_BYTES);
     if (held > 0) {
       if (!ahead) {
         this.core.settler.readAhead.makeRoom(held);
@@ -87,14 +88,14 @@ export class Uploader {
       if (info.kind !== 'file' || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
         return this.core.resettle(row, info.kind === 'file' ? info.size : -1, info.kind === 'file' ? info.mtimeMs : -1);
       }
-      if (row.size <= SMALL_FILE) {
+      if (row.size <= SMALL_FILE_BYTES) {
         try {
           bytes = await readContained(path, folder.realRoot);
         } catch (error) {
           if (error instanceof ContainmentError) return this.core.filer.fail(row, 'no_file_on_payload', error.message);
           throw error;
         }
-        if (createHash('sha256').update(bytes).digest('hex') !== row.sha256) return this.core.resettle(row, info.size, info.mtimeMs);
+        if (sha256Hex(bytes) !== row.sha256) return this.core.resettle(row, info.size, info.mtimeMs);
       }
     }
     if (!folder.allowDuplicates) {
@@ -214,8 +215,7 @@ export class Uploader {
   async recoverUploads(rows: FileRow[]): Promise<void> {
     const since = Math.min(...rows.map((r) => r.attempt_at ?? r.seen_at)) - RECOVERY_SKEW_MS;
     const byKey = new Map<string, Credential[]>();
-    for (let page = 1; ; page++) {
-      const result = await this.core.service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page });
+    for await (const result of allPages((page) => this.core.service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page }))) {
       for (const credential of result.items) {
         const ingest = credential.metadata[INGEST_METADATA_KEY] as { sha256?: unknown; path?: unknown } | undefined;
         if (typeof ingest?.sha256 !== 'string' || typeof ingest.path !== 'string') continue;
@@ -224,7 +224,6 @@ export class Uploader {
         if (list) list.push(credential);
         else byKey.set(key, [credential]);
       }
-      if (page >= result.total_pages || result.items.length === 0) break;
     }
     let found = 0;
     let resent = 0;

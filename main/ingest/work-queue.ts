@@ -1,4 +1,4 @@
-/** The ingester's small concurrency tools: a first-in-first-out work queue and a bounded map. */
+/** The ingester's work queues: first in, first out, with at most `limit` rows at work. */
 import type { FileRow } from './journal.js';
 
 /** Rows waiting for one kind of work, first in first out, with at most `limit` at work. */
@@ -28,18 +28,4 @@ export class WorkQueue {
     }
     return undefined;
   }
-}
-
-/** Runs `fn` over items with at most `limit` at a time; results in order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

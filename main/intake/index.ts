@@ -5,7 +5,7 @@
  * (concurrent single requests on a remote service), and proofs written per job.
  */
 export { ByteGate, chunks, mapOrdered } from './pool.js';
-export { ByteBudget, READ_WHOLE_BYTES, readForIntake, sha256Hex, type IntakeRead } from './read-for-intake.js';
+export { ByteBudget, readForIntake, type IntakeRead } from './read-for-intake.js';
 export { INTAKE_BATCH, IntakeSender, intakeSenderFor, type IntakeOutcome, type IntakeSenderOptions } from './sender.js';
 export { certificatesOfJob, credentialsOfJob } from './job-proofs.js';
 export { tempNameOf, writeRound, type RoundStep } from './proof-round.js';

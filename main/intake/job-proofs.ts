@@ -3,6 +3,7 @@
  * with one paged query per job (never one per credential); their proofs are written in rounds
  * (proof-round.ts).
  */
+import { allPages } from '../../common/all-pages.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 
 const PAGE = 1_000;
@@ -11,19 +12,17 @@ const PAGE = 1_000;
 export async function certificatesOfJob(service: IssuingService, jobUid: string): Promise<Map<string, string>> {
   if (service.jobCertificateUids) return service.jobCertificateUids(jobUid);
   const byCredential = new Map<string, string>();
-  for (let page = 1; ; page++) {
-    const result = await service.listJobCertificates(jobUid, { per_page: PAGE, page });
+  for await (const result of allPages((page) => service.listJobCertificates(jobUid, { per_page: PAGE, page }))) {
     for (const c of result.items) byCredential.set(c.certificate.credential.uid, c.certificate.uid);
-    if (page >= result.total_pages || result.items.length === 0) return byCredential;
   }
+  return byCredential;
 }
 
 /** A failed job's credential uids (its certificates are gone; the credentials were released). */
 export async function credentialsOfJob(service: IssuingService, jobUid: string): Promise<Set<string>> {
   const uids = new Set<string>();
-  for (let page = 1; ; page++) {
-    const result = await service.listJobCredentials(jobUid, { per_page: PAGE, page });
+  for await (const result of allPages((page) => service.listJobCredentials(jobUid, { per_page: PAGE, page }))) {
     for (const c of result.items) uids.add(c.uid);
-    if (page >= result.total_pages || result.items.length === 0) return uids;
   }
+  return uids;
 }

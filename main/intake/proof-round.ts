@@ -11,6 +11,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { open, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { syncFiles, withPath } from '../durable/sync-files.js';
+import pMap from 'p-map';
 
 /**
  * Files written at once. Creating a file is mostly a wait in the kernel, and 64 in flight
@@ -72,24 +73,22 @@ export async function writeRound(
   const errors: (unknown | undefined)[] = new Array(files.length).fill(undefined);
   const temps = files.map((f) => tempNameOf(f.path));
   const made = new Set<string>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(WRITE_CONCURRENCY, files.length) }, async () => {
-      while (next < files.length) {
-        const i = next++;
-        const dir = dirname(files[i]!.path);
-        try {
-          if (!made.has(dir)) {
-            mkdirSync(dir, { recursive: true });
-            made.add(dir);
-          }
-          await writeFile(temps[i]!, files[i]!.text, options.mode === undefined ? undefined : { mode: options.mode });
-        } catch (error) {
-          errors[i] = withPath(error, temps[i]!);
-          removeTemp(temps[i]!);
+  await pMap(
+    files,
+    async (file, i) => {
+      const dir = dirname(file.path);
+      try {
+        if (!made.has(dir)) {
+          mkdirSync(dir, { recursive: true });
+          made.add(dir);
         }
+        await writeFile(temps[i]!, file.text, options.mode === undefined ? undefined : { mode: options.mode });
+      } catch (error) {
+        errors[i] = withPath(error, temps[i]!);
+        removeTemp(temps[i]!);
       }
-    }),
+    },
+    { concurrency: WRITE_CONCURRENCY },
   );
   options.afterStep?.('written');
   const written = files.flatMap((_, i) => (errors[i] === undefined ? [i] : []));
@@ -114,14 +113,8 @@ export async function writeRound(
       removeTemp(temps[i]!);
     }
   };
-  if (options.renameInPool) {
-    let at = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(WRITE_CONCURRENCY, files.length) }, async () => {
-        while (at < files.length) await renameOne(at++);
-      }),
-    );
-  } else for (let i = 0; i < files.length; i++) await renameOne(i);
+  if (options.renameInPool) await pMap(files, (_, i) => renameOne(i), { concurrency: WRITE_CONCURRENCY });
+  else for (let i = 0; i < files.length; i++) await renameOne(i);
   options.afterStep?.('renamed');
   await syncFolders(folders);
   return errors;

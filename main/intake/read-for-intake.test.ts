@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ByteBudget, READ_WHOLE_BYTES, readForIntake } from './read-for-intake.js';
+import { ByteBudget, readForIntake } from './read-for-intake.js';
+import { SMALL_FILE_BYTES } from '../files/hash-file.js';
 
 let dir: string | undefined;
 afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
@@ -14,7 +15,7 @@ describe('readForIntake', () => {
     const small = join(dir, 'small.txt');
     const large = join(dir, 'large.bin');
     writeFileSync(small, 'x'.repeat(1000));
-    writeFileSync(large, Buffer.alloc(READ_WHOLE_BYTES + 1, 7));
+    writeFileSync(large, Buffer.alloc(SMALL_FILE_BYTES + 1, 7));
     const budget = new ByteBudget(1500);
 
     const first = await readForIntake(small, budget);
@@ -26,7 +27,7 @@ describe('readForIntake', () => {
     expect((await readForIntake(small, budget)).bytes?.length).toBe(1000);
 
     const big = await readForIntake(large);
-    expect(big).toMatchObject({ bytes: undefined, size: READ_WHOLE_BYTES + 1 });
+    expect(big).toMatchObject({ bytes: undefined, size: SMALL_FILE_BYTES + 1 });
     await expect(readForIntake(join(dir, 'gone.txt'), budget)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

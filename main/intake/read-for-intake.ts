@@ -3,23 +3,16 @@
  * files are read whole (their bytes are what is hashed and sent); large ones are hashed as a
  * stream and sent from disk later, so memory per file stays bounded.
  */
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-
-/** Files up to this size are read whole and sent as the bytes that were hashed. */
-export const READ_WHOLE_BYTES = 4 * 1024 * 1024;
+import { SMALL_FILE_BYTES, hashChunks, sha256Hex } from '../files/hash-file.js';
 
 export interface IntakeRead {
   path: string;
   sha256: string;
   size: number;
-  /** The bytes that were hashed, for files up to READ_WHOLE_BYTES; absent for larger ones. */
+  /** The bytes that were hashed, for files up to SMALL_FILE_BYTES; absent for larger ones. */
   bytes: Buffer | undefined;
-}
-
-export function sha256Hex(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
 }
 
 /**
@@ -46,19 +39,13 @@ export class ByteBudget {
  */
 export async function readForIntake(path: string, budget?: ByteBudget): Promise<IntakeRead> {
   const info = await stat(path);
-  if (info.size <= READ_WHOLE_BYTES && (budget?.take(info.size) ?? true)) {
+  if (info.size <= SMALL_FILE_BYTES && (budget?.take(info.size) ?? true)) {
     const bytes = await readFile(path).catch((error: unknown) => {
       budget?.release(info.size);
       throw error;
     });
     budget?.release(info.size);
-    if (bytes.length <= READ_WHOLE_BYTES && (budget?.take(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, bytes };
+    if (bytes.length <= SMALL_FILE_BYTES && (budget?.take(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, bytes };
   }
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { path, sha256: hash.digest('hex'), size, bytes: undefined };
+  return { path, ...(await hashChunks(createReadStream(path))), bytes: undefined };
 }

@@ -9,6 +9,7 @@
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { CreateAndScheduleRequest, CredentialDetails } from '../../common/requests.js';
 import type { Credential } from '../../common/wire-types.js';
+import pMap from 'p-map';
 
 /** One request's outcome: its credential, or why it was not created (a ServiceError, or a transport failure whose outcome is unknown). */
 export type IntakeOutcome = { credential: Credential; error?: undefined } | { error: unknown; credential?: undefined };
@@ -80,18 +81,16 @@ export class IntakeSender {
     // Concurrent single requests; a request with the same content as an earlier one waits for
     // it (the next round), so the first of two identical files is the one created, as in a batch.
     for (const round of roundsByContent(requests.length, contentKeys)) {
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(this.concurrency, round.length) }, async () => {
-          while (next < round.length) {
-            const i = round[next++]!;
-            try {
-              outcomes[i] = { credential: await this.sendOne(engine, requests[i]!) };
-            } catch (error) {
-              outcomes[i] = { error };
-            }
+      await pMap(
+        round,
+        async (i) => {
+          try {
+            outcomes[i] = { credential: await this.sendOne(engine, requests[i]!) };
+          } catch (error) {
+            outcomes[i] = { error };
           }
-        }),
+        },
+        { concurrency: this.concurrency },
       );
     }
     return outcomes;

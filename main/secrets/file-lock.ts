@@ -3,6 +3,7 @@ import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SecretStoreUnavailableError } from './errors.js';
+import { isProcessAlive } from '../process/is-process-alive.js';
 
 export interface FileLockOptions {
   /** Give up waiting for a live holder after this long. */
@@ -82,7 +83,7 @@ async function inspect(lockPath: string, staleMs: number): Promise<Partial<LockO
     // Empty or half-written: its holder is between open() and write(); only age can tell.
     return {};
   }
-  if (holder.host === hostname() && typeof holder.pid === 'number' && !isAlive(holder.pid)) return { stale: seen };
+  if (holder.host === hostname() && typeof holder.pid === 'number' && !isProcessAlive(holder.pid)) return { stale: seen };
   return holder;
 }
 
@@ -124,16 +125,6 @@ async function release(lockPath: string, token: string): Promise<void> {
     if (holder.token === token) await unlink(lockPath);
   } catch {
     // Gone or replaced: nothing of ours to release.
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return isCode(error, 'EPERM');
   }
 }
 

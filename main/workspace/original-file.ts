@@ -5,8 +5,6 @@
  * file this credential names and that its content still has that hash; the browser bridge hands
  * over the engine's stored copy instead (re-hashed too).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
@@ -14,6 +12,7 @@ import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
 import { DONE_DIR } from '../ingest/names.js';
 import { originalPathOf } from './original-paths.js';
+import { hashFile, sha256Hex } from '../files/hash-file.js';
 
 /** The largest stored original the browser bridge hands over in one answer. */
 export const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
@@ -36,12 +35,6 @@ export function fileOfCredential(scope: PartnerScope, uid: string, hash: string)
   if (!row) throw new ServiceError('missing_file', `Credential ${uid} has no file ${hash}; refresh the detail panel.`);
   const ingestPath = row.ingest_sha256 === hash.toLowerCase() && typeof row.ingest_path === 'string' ? row.ingest_path : null;
   return { title: row.title, type: row.type, ingestPath };
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** `rel` inside `root`, or null when it would leave it (`..`, an absolute path). */
@@ -68,7 +61,7 @@ export async function findOriginalOnDisk(scope: PartnerScope, uid: string, hash:
   for (const path of candidates) {
     const info = await lstat(path).catch(() => null);
     if (!info?.isFile()) continue;
-    if ((await sha256Of(path)) === hash.toLowerCase()) return path;
+    if ((await hashFile(path)).sha256 === hash.toLowerCase()) return path;
     changed = path;
   }
   if (changed) {
@@ -87,7 +80,7 @@ async function findDroppedOriginal(scope: PartnerScope, uid: string, hash: strin
   if (!path) return null;
   const info = await lstat(path).catch(() => null);
   if (!info?.isFile()) throw new ServiceError('missing_file', `The original of “${title}” is no longer at ${path}; it may have been moved or deleted.`);
-  if ((await sha256Of(path)) !== hash.toLowerCase()) {
+  if ((await hashFile(path)).sha256 !== hash.toLowerCase()) {
     throw new ServiceError('missing_file', `${path} has changed since “${title}” was created from it: its content no longer matches the credential, so it was not opened.`);
   }
   return path;
@@ -101,7 +94,7 @@ export async function readStoredOriginal(scope: PartnerScope, uid: string, hash:
   if (!info?.isFile()) throw new ServiceError('missing_file', `The stored copy of the file of “${file.title}” is missing from the data directory; upload the file again.`);
   if (info.size > MAX_DOWNLOAD_BYTES) throw new ServiceError('payload_too_large', `The file of “${file.title}” is over ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB; open it from the desktop app instead.`);
   const bytes = await readFile(path);
-  if (createHash('sha256').update(bytes).digest('hex') !== hash.toLowerCase()) {
+  if (sha256Hex(bytes) !== hash.toLowerCase()) {
     throw new ServiceError('internal_error', `The stored copy of the file of “${file.title}” is damaged (its content no longer has its hash); restore the data directory from a backup.`);
   }
   return { fileName: file.ingestPath ? basename(file.ingestPath) : nameFromTitle(file.title, file.type), type: file.type, bytes };

@@ -25,6 +25,7 @@ import type { TaskContext } from '../../common/tasks.js';
 import type { Credential } from '../../common/wire-types.js';
 import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
 import { STALE_RANGES } from './selection.js';
+import { allPages } from '../../common/all-pages.js';
 
 
 /** Credentials read per request while resolving a selection (the spec's page size is free). */
@@ -88,12 +89,13 @@ export async function remoteUids(service: IssuingService, selection: Selection, 
   const query = remoteQuery(selection.filter);
   const except = new Set(selection.except ?? []);
   const uids: string[] = [];
-  for (let page = 1; ; page++) {
+  const pages = allPages((page) => {
     task?.signal.throwIfAborted();
-    const batch = await service.listCredentials({ ...query, sort_by: 'upload_date', order: 'asc', per_page: RESOLVE_PAGE, page });
+    return service.listCredentials({ ...query, sort_by: 'upload_date', order: 'asc', per_page: RESOLVE_PAGE, page });
+  });
+  for await (const batch of pages) {
     for (const c of batch.items) if (!except.has(c.uid)) uids.push(c.uid);
     task?.progress(uids.length, batch.total_items);
-    if (page >= batch.total_pages || batch.items.length === 0) break;
   }
   return uids;
 }
@@ -166,9 +168,11 @@ async function remoteUidsOfRanges(service: IssuingService, selection: RangeSelec
   const uids: string[] = [];
   let next = 0; // the first range that may still hold a later position
   let position = 0;
-  for (let page = 1; position <= last; page++) {
+  const pages = allPages((page) => {
     task?.signal.throwIfAborted();
-    const batch = await service.listCredentials({ ...query, page });
+    return service.listCredentials({ ...query, page });
+  });
+  for await (const batch of last < 0 ? [] : pages) {
     for (const c of batch.items) {
       while (next < ranges.length && ranges[next]!.to < position) next++;
       const range = ranges[next];
@@ -179,7 +183,7 @@ async function remoteUidsOfRanges(service: IssuingService, selection: RangeSelec
       position++;
     }
     task?.progress(uids.length, batch.total_items);
-    if (page >= batch.total_pages || batch.items.length === 0) break;
+    if (position > last) break;
   }
   if (position <= (ranges[ranges.length - 1]?.to ?? -1)) throw new ServiceError('invalid_value', STALE_RANGES);
   return uids;

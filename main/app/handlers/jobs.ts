@@ -16,6 +16,7 @@ import { resolveSelection, uidsOf } from '../../workspace/selection.js';
 import { remoteUids } from '../../workspace/remote-records.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
+import { allPages } from '../../../common/all-pages.js';
 
 const DETAIL_PAGE = 100;
 /** Certificates read per page while exporting. */
@@ -145,12 +146,10 @@ async function exportProofs(ctx: AppContext, service: IssuingService, request: P
   let withoutCertificate = 0;
   if (request.source.kind === 'job') {
     const jobUid = request.source.jobUid;
-    for (let page = 1; ; page++) {
-      const batch = await service.listJobCertificates(jobUid, { per_page: EXPORT_PAGE, page });
+    for await (const batch of allPages((page) => service.listJobCertificates(jobUid, { per_page: EXPORT_PAGE, page }))) {
       certificates.push(...batch.items);
       task.progress(0, batch.total_items);
       task.signal.throwIfAborted();
-      if (page >= batch.total_pages) break;
     }
   } else {
     // Every engine's certificates of the selected credentials (the wire does not name a certificate's engine).

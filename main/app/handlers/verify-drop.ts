@@ -5,8 +5,7 @@
  * an original. An original is matched to its proof by name (NAME ↔ NAME.proof.json, in the
  * same folder, else anywhere in the drop when the name is unique), else by hash (verify-run).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 export interface DroppedFile {
@@ -73,15 +72,4 @@ export function collectDrop(paths: string[]): DropContents {
 /** The name of the original a proof file names: `a/diploma.pdf.proof.json` → `a/diploma.pdf`; null for other proofs. */
 export function originalNameOf(proofName: string): string | null {
   return proofName.toLowerCase().endsWith(PROOF_SUFFIX) ? proofName.slice(0, -PROOF_SUFFIX.length) : null;
-}
-
-/** SHA-256 of a file, streamed (an original can be large). */
-export function hashFile(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
-  });
 }

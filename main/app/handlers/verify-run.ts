@@ -23,7 +23,8 @@ import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
 import { credentialFileHashes, credentialSummary } from '../../engine/vc/credential-kind.js';
 import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
 import { takeReceived } from '../../workspace/verify/received-proofs.js';
-import { collectDrop, hashFile, originalNameOf, type DroppedFile } from './verify-drop.js';
+import { collectDrop, originalNameOf, type DroppedFile } from './verify-drop.js';
+import { hashFile } from '../../files/hash-file.js';
 
 function isFolder(path: string): boolean {
   try {
@@ -160,7 +161,7 @@ export class VerifyRun {
     }
     const byHash = new Map<string, DroppedFile>();
     for (const o of drop.originals) {
-      const hash = await hashFile(o.path);
+      const hash = (await hashFile(o.path)).sha256;
       this.originalHashes.set(o.name, hash);
       this.originalPaths.set(o.name, o.path);
       if (!byHash.has(hash)) byHash.set(hash, o);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,6 +8,7 @@ import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { defaultDataDir } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
+import { sha256Hex } from '../../files/hash-file.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { issueRun, type Trouble } from '../issue/issue-run.js';
 import { IssueJournal } from '../issue/issue-journal.js';
@@ -25,10 +25,6 @@ export const ISSUE_USAGE = `issue FILE... [--engine local] [--title T] [--expiry
                                                       e.g. issue diploma.pdf --title "Diploma" --expiry 2030-01-01 --now`;
 
 const POLL_MS = 250;
-
-function sha256(data: string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /** `issue FILE...` */
 export async function issueCommand(args: string[], ctx: CliContext): Promise<number> {
@@ -64,7 +60,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
   // The command line's fingerprint: each file by path, size and modification time (content that
   // changed makes a new run; reading every file twice just for this would double the reads).
   const stats = files.map((file) => statSync(file));
-  const runKey = sha256(
+  const runKey = sha256Hex(
     JSON.stringify({ target, files: files.map((f, i) => [f, stats[i]!.size, stats[i]!.mtimeMs]), title: values.title, expiry: values.expiry, links, tags, meta, allowDuplicates, outDir: outDir ?? null }),
   );
 

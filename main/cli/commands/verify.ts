@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
 import { COMMON_OPTIONS, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
+import { hashFile } from '../../files/hash-file.js';
 import type { CliContext } from '../context.js';
 
 export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offline] [--json]
@@ -20,16 +19,14 @@ verify PROOF... | DIR [--report FILE.csv] [--rpc URL | --offline]
                                                       table, and one CSV row per proof with --report
 verify --remote BASE_URL CERTIFICATE_UID              ask a remote instance of the service to verify its certificate`;
 
-/** The original file's SHA-256 (hex), streamed. */
-async function hashFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
+/** The original file's SHA-256 (hex); a file that cannot be read is `invalid_value`. */
+async function originalHash(path: string): Promise<string> {
   try {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    return (await hashFile(path)).sha256;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ServiceError('invalid_value', `Cannot read the original file ${path}: ${code === 'ENOENT' ? 'there is no such file' : (error as Error).message}`);
   }
-  return hash.digest('hex');
 }
 
 /** `verify PROOF` and `verify PROOF... | DIR` */
@@ -69,7 +66,7 @@ export async function verifyCommand(args: string[], ctx: CliContext): Promise<nu
   }
   const { readProofFile } = await import('../verify/read-proof.js');
   const proof = readProofFile(paths[0]!);
-  const original = values.file === undefined ? undefined : await hashFile(userPath(values.file));
+  const original = values.file === undefined ? undefined : await originalHash(userPath(values.file));
   const { verifyOne } = await import('../verify/verify-batch.js');
   return verifyOne(proof, original, chainsOptions, values.json === true, ctx);
 }

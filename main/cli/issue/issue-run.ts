@@ -15,6 +15,7 @@ import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readFo
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from './issue-fault-points.js';
 import type { IssueJournal } from './issue-journal.js';
+import { allPages } from '../../../common/all-pages.js';
 
 const POLL_MS = 250;
 /** How far back from a journaled request its credential may carry an upload date (clock steps). */
@@ -70,8 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function findCreated(service: IssuingService, journal: IssueJournal, items: { since: number; hash: string }[], claimedNow: Set<string>): Promise<(string | undefined)[]> {
   const byHash = new Map<string, Credential[]>();
   const since = Math.min(...items.map((i) => i.since)) - RECOVERY_SKEW_MS;
-  for (let page = 1; ; page++) {
-    const result = await service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page });
+  for await (const result of allPages((page) => service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page }))) {
     for (const c of result.items) {
       for (const f of c.files) {
         const list = byHash.get(f.file_hash);
@@ -79,7 +79,6 @@ async function findCreated(service: IssuingService, journal: IssueJournal, items
         else byHash.set(f.file_hash, [c]);
       }
     }
-    if (page >= result.total_pages || result.items.length === 0) break;
   }
   return items.map(({ since: at, hash }) => {
     const match = (byHash.get(hash) ?? []).find((c) => Date.parse(c.upload_date) >= at - RECOVERY_SKEW_MS && !claimedNow.has(c.uid) && !journal.claimed(c.uid));

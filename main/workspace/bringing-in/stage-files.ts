@@ -4,71 +4,36 @@
  * code (main/ingest/file-metadata.ts), and its content looked up among the Partner's existing
  * credentials so a second upload of the same diploma is flagged before it is made.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { ExistingCredential, StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
 import { MetadataSource, type Lookup } from '../../ingest/file-metadata.js';
-import { mapLimit } from '../../ingest/work-queue.js';
+import pMap from 'p-map';
 import type { PartnerScope } from '../../engine/scope.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
+import { hashFile } from '../../files/hash-file.js';
 
 /** What the ingester's lookup answers for a file with no sidecar and no manifest. */
 const NOTHING_TO_APPLY: Lookup = { kind: 'ok', fields: {}, sidecar: null };
 
 /** How many files are read at once: enough to keep the disk busy, few enough for 2 cores. */
 const HASH_CONCURRENCY = 16;
-/** Files up to this size are read whole (one call); larger ones are streamed, so memory stays flat. */
-const READ_WHOLE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Hashes of files main wrote itself and nobody else can change: the browser bridge's uploads
  * (main/app/handlers/staging-upload.ts) are hashed from the bytes as they arrive, so staging
  * them does not read 1,000 files back from disk. Keyed by absolute path.
  */
-const writtenHashes = new Map<string, { hash: string; size: number }>();
+const writtenHashes = new Map<string, { sha256: string; size: number }>();
 
 /** Notes the hash of a file main has just written (and keeps private) for stagePaths. */
 export function rememberWrittenHash(path: string, hash: string, size: number): void {
-  writtenHashes.set(path, { hash, size });
+  writtenHashes.set(path, { sha256: hash, size });
 }
 
 /** Forgets the hashes of files under this folder (it was removed). */
 export function forgetWrittenHashes(folder: string): void {
   const prefix = folder.endsWith(sep) ? folder : folder + sep;
   for (const path of writtenHashes.keys()) if (path.startsWith(prefix)) writtenHashes.delete(path);
-}
-
-/**
- * SHA-256 and size of a file. A small one is read with synchronous calls (open, fstat, read,
- * close: tens of microseconds), a quarter of the CPU of four round trips through libuv's
- * threads each, which on a busy machine is most of staging 1,000 files; a large one is streamed.
- */
-export async function hashFile(path: string): Promise<{ hash: string; size: number }> {
-  const fd = openSync(path, 'r');
-  let size: number;
-  try {
-    size = fstatSync(fd).size;
-    if (size <= READ_WHOLE_BYTES) {
-      const bytes = Buffer.allocUnsafe(size);
-      let read = 0;
-      for (let n = -1; read < size && n !== 0; read += n) n = readSync(fd, bytes, read, size - read, read);
-      return { hash: createHash('sha256').update(bytes.subarray(0, read)).digest('hex'), size: read };
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return new Promise((done, fail) => {
-    const hash = createHash('sha256');
-    let streamed = 0;
-    createReadStream(path)
-      .on('data', (chunk: string | Buffer) => {
-        streamed += chunk.length;
-        hash.update(chunk);
-      })
-      .on('error', fail)
-      .on('end', () => done({ hash: hash.digest('hex'), size: streamed }));
-  });
 }
 
 /**
@@ -115,11 +80,11 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
   const { files, skipped } = await walkPaths(paths);
   // Files are taken as they are now: nothing waits for a sidecar still being written.
   const metadata = new MetadataSource(0);
-  const rows = await mapLimit(files, HASH_CONCURRENCY, async (file: FoundFile): Promise<StagedRow | null> => {
+  const rows = await pMap(files, async (file: FoundFile): Promise<StagedRow | null> => {
     let fileHash: string;
     let size: number;
     try {
-      ({ hash: fileHash, size } = writtenHashes.get(file.path) ?? (await hashFile(file.path)));
+      ({ sha256: fileHash, size } = writtenHashes.get(file.path) ?? (await hashFile(file.path)));
     } catch (error) {
       skipped.push({ path: file.path, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
       return null;
@@ -138,7 +103,7 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
       duplicate_of: [],
       problem: lookup.kind === 'fail' ? { id: lookup.error.id, message: lookup.error.message } : null,
     };
-  });
+  }, { concurrency: HASH_CONCURRENCY });
   const staged = rows.filter((r): r is StagedRow => r !== null);
   if (options.scope) {
     const existing = findExistingByHash(options.scope, staged.map((r) => r.file!.file_hash));
