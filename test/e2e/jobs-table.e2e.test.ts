@@ -120,6 +120,14 @@ describe('jobs table', () => {
     expect(await titleCell.getAttribute('title')).toBe(title);
     expect(await titleCell.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     expect(await silentlyCutCells(page)).toEqual([]);
+    // Scrolled sideways beside the detail, the Title column stays pinned at the table's left edge.
+    await grid.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
+    await expect.poll(() => grid.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    const gridLeft = (await grid.boundingBox())!.x;
+    expect(Math.abs((await titleCell.boundingBox())!.x - gridLeft)).toBeLessThan(3);
+    expect(Math.abs((await grid.getByRole('columnheader', { name: /Title/ }).boundingBox())!.x - gridLeft)).toBeLessThan(3);
     await screenshot(page, 'jobs-table', 'records-cut-cells');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'jobs-table', 'records-cut-cells-dark');
