@@ -30,7 +30,7 @@ describe('ChainPace', () => {
     expect(pace.wantsSample('sepolia')).toBe(false);
   });
 
-  it('learns the block time from the timestamps of the heads (at once from an earlier block), within 250 ms and 12 s', () => {
+  it('learns the block time from the timestamps of the heads (at once from an earlier block), within 250 ms and 12 s, and notices a head that went back', () => {
     const { clock, pace } = paced(0.5, null);
     expect(pace.blockMs('base')).toBe(250);
     expect(pace.wantsSample('base')).toBe(true);
@@ -51,8 +51,12 @@ describe('ChainPace', () => {
     pace.sawHead('slow', head(2, 60));
     expect(pace.blockMs('slow')).toBe(12_000);
     // A chain that went back (reset) starts its span over, keeping the block time learned so far.
+    expect(pace.takeReorg('slow')).toBe(false);
     pace.sawHead('slow', head(1, 3));
     expect(pace.blockMs('slow')).toBe(12_000);
+    // A head that went back is a reorganisation: the finished jobs are all re-checked, once.
+    expect(pace.takeReorg('slow')).toBe(true);
+    expect(pace.takeReorg('slow')).toBe(false);
     pace.sawHead('slow', { number: 2n, timestamp: head(1, 3).timestamp + 3_000, baseFeePerGas: null });
     expect(pace.blockMs('slow')).toBe(3_000);
   });

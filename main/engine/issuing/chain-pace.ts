@@ -41,6 +41,8 @@ interface EnginePace {
   /** Where the span being learned over starts; undefined until the first head (or sample). */
   mark: BlockMark | undefined;
   learnedMs: number | undefined;
+  /** The chain replaced blocks (a transaction moved, the head went back) since the last re-check. */
+  reorganised: boolean;
 }
 
 /** The pace of each engine of a data directory. */
@@ -57,7 +59,7 @@ export class ChainPace {
   private of(engine: string): EnginePace {
     let pace = this.engines.get(engine);
     if (!pace) {
-      pace = { notBefore: 0, failures: 0, silentSince: undefined, head: undefined, headAskedAt: -Infinity, mark: undefined, learnedMs: undefined };
+      pace = { notBefore: 0, failures: 0, silentSince: undefined, head: undefined, headAskedAt: -Infinity, mark: undefined, learnedMs: undefined, reorganised: false };
       this.engines.set(engine, pace);
     }
     return pace;
@@ -99,6 +101,7 @@ export class ChainPace {
     const mark = pace.mark;
     if (!mark || head.number < mark.number || (previous !== undefined && head.number < previous.number)) {
       // The first head, or a chain that went back (reset, reorganised shorter): start over from here.
+      if (previous !== undefined && head.number < previous.number) pace.reorganised = true;
       pace.mark = { number: head.number, timestamp: head.timestamp };
     } else if (head.number > mark.number) {
       const ms = (head.timestamp - mark.timestamp) / Number(head.number - mark.number);
@@ -106,6 +109,19 @@ export class ChainPace {
       if (head.number - mark.number >= BLOCK_TIME_SAMPLE) pace.mark = { number: head.number, timestamp: head.timestamp };
     }
     return fresh;
+  }
+
+  /** The chain replaced blocks: a transaction moved to another block. */
+  sawReorg(engine: string): void {
+    this.of(engine).reorganised = true;
+  }
+
+  /** Whether the chain replaced blocks since this was last asked (and forgets it). */
+  takeReorg(engine: string): boolean {
+    const pace = this.of(engine);
+    const reorganised = pace.reorganised;
+    pace.reorganised = false;
+    return reorganised;
   }
 
   /** The head seen by the last look, if any. */

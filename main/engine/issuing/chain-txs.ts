@@ -127,7 +127,8 @@ export async function settleTx(
     await keepMoving(db, client, tx, policy, head);
     return loadTx(db, tx.id);
   }
-  const minedAt = (await client.blockTimestamp(receipt.blockNumber)).getTime();
+  // Mined in the head block the round saw: its time is known already.
+  const minedAt = head?.number === receipt.blockNumber ? head.timestamp : (await client.blockTimestamp(receipt.blockNumber)).getTime();
   // Mined counts only once the chain's state holding it is on disk (the local chain's dump).
   await persist();
   cached(db, 'UPDATE chain_txs SET state = ?, block_number = ?, block_hash = ?, mined_date = ?, contract_address = ? WHERE id = ?').run(

@@ -71,22 +71,55 @@ export class ChainWatch {
     return looks(job.engine);
   }
 
-  /** Finished jobs of the last RECHECK_FINISHED_MS on engines with a new block: still where they were recorded? */
+  /**
+   * Finished jobs of the last RECHECK_FINISHED_MS on engines with a new block: still where they
+   * were recorded? A block's hash commits to every block before it, so the latest finished job
+   * still in its recorded block vouches for all earlier ones, and it need not be asked either
+   * while an unconfirmed job in a later block was followed this round. All are asked once the
+   * chain replaced blocks. Jobs final by the chain's `finalized` tag are not asked again.
+   */
   async recheckFinished(looks: (engine: string) => Promise<Look>, onError: (error: unknown) => void): Promise<void> {
-    const rows = cached(this.ctx.db, "SELECT id, engine FROM jobs WHERE status = 'finished' AND issue_tx IS NOT NULL AND finished_date >= ? ORDER BY finished_date").all(this.ctx.clock.now() - RECHECK_FINISHED_MS) as {
-      id: number;
-      engine: string;
-    }[];
-    for (const row of rows) {
+    const rows = cached(
+      this.ctx.db,
+      `SELECT j.id, j.engine, t.block_number, t.block_hash FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx
+       WHERE j.status = 'finished' AND j.finished_date >= ? AND t.confirmations_required IS NOT NULL ORDER BY t.block_number DESC, j.id DESC`,
+    ).all(this.ctx.clock.now() - RECHECK_FINISHED_MS) as { id: number; engine: string; block_number: number | null; block_hash: string | null }[];
+    const byEngine = new Map<string, typeof rows>();
+    for (const row of rows) byEngine.set(row.engine, [...(byEngine.get(row.engine) ?? []), row]);
+    for (const [engine, finished] of byEngine) {
       // The local chain does not reorganise, and what it loses is reconciled when it is connected
       // (which this would do just to look: start it).
-      if (this.ctx.chains.isLocal(row.engine)) continue;
+      if (this.ctx.chains.isLocal(engine)) continue;
       try {
-        const look = await looks(row.engine);
-        if (look.due) await this.issuer.follow(row.id, look.head);
+        const look = await looks(engine);
+        if (!look.due) continue;
+        let all = this.issuer.pace.takeReorg(engine);
+        if (!all && this.vouchedFor(engine, finished[0]!.block_number)) continue;
+        for (const row of finished) {
+          await this.issuer.follow(row.id, look.head);
+          all ||= this.issuer.pace.takeReorg(engine) || this.movedFrom(row);
+          if (!all) break;
+        }
       } catch (error) {
         onError(error);
       }
     }
+  }
+
+  /** Whether an unconfirmed job of the engine, followed this round, is mined at or after `block`. */
+  private vouchedFor(engine: string, block: number | null): boolean {
+    if (block === null) return false;
+    return (
+      cached(this.ctx.db, "SELECT 1 FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx WHERE j.engine = ? AND j.status = 'unconfirmed' AND t.block_number >= ? LIMIT 1").get(engine, block) !==
+      undefined
+    );
+  }
+
+  /** Whether following the finished job found it elsewhere than recorded (or not at all). */
+  private movedFrom(row: { id: number; block_number: number | null; block_hash: string | null }): boolean {
+    const now = cached(this.ctx.db, 'SELECT j.status, t.block_number, t.block_hash FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx WHERE j.id = ?').get(row.id) as
+      | { status: string; block_number: number | null; block_hash: string | null }
+      | undefined;
+    return !now || now.status !== 'finished' || now.block_number !== row.block_number || now.block_hash !== row.block_hash;
   }
 }

@@ -13,7 +13,7 @@ import type { IssuingContext } from './issuing-context.js';
 import { recordJobMoved } from './job-dates.js';
 
 /** What following found: the block's progress, or that the chain does not hold the transaction (as a success) now. */
-export type Followed = { state: 'mined'; progress: FinalityProgress } | { state: 'lost' } | { state: 'reverted' };
+export type Followed = { state: 'mined'; progress: FinalityProgress; moved: boolean } | { state: 'lost' } | { state: 'reverted' };
 
 /** A stored transaction with the block hash last seen (migration 5). */
 type FollowedRow = ChainTx & { block_hash: string | null };
@@ -36,9 +36,10 @@ export async function followMined(
   const receipt = seen.receipt ?? (await client.getReceipt(tx.hash as Hex));
   if (!receipt) return { state: 'lost' };
   if (receipt.status !== 'success') return { state: 'reverted' };
+  let moved = false;
   if (tx.block_hash !== receipt.blockHash || tx.block_number !== Number(receipt.blockNumber)) {
-    const minedAt = (await client.blockTimestamp(receipt.blockNumber)).getTime();
-    const moved = tx.block_number !== Number(receipt.blockNumber) || tx.mined_date !== minedAt || (tx.block_hash !== null && tx.block_hash !== receipt.blockHash);
+    const minedAt = seen.head?.number === receipt.blockNumber ? seen.head.timestamp : (await client.blockTimestamp(receipt.blockNumber)).getTime();
+    moved = tx.block_number !== Number(receipt.blockNumber) || tx.mined_date !== minedAt || (tx.block_hash !== null && tx.block_hash !== receipt.blockHash);
     cached(ctx.db, 'UPDATE chain_txs SET block_number = ?, block_hash = ?, mined_date = ? WHERE id = ?').run(Number(receipt.blockNumber), receipt.blockHash, minedAt, txId);
     if (moved) {
       recordJobMoved(ctx.db, jobId, minedAt);
@@ -49,5 +50,5 @@ export async function followMined(
   }
   const progress = await finalityOf(client, ctx.chains.finality(engine), receipt.blockNumber, seen.head?.number);
   cached(ctx.db, 'UPDATE chain_txs SET confirmations = ?, confirmations_required = ? WHERE id = ?').run(progress.confirmations, progress.required, txId);
-  return { state: 'mined', progress };
+  return { state: 'mined', progress, moved };
 }

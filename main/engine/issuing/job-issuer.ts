@@ -358,6 +358,8 @@ export class JobIssuer {
       this.fail(jobId, `The issuing transaction ${loadTx(this.ctx.db, txId).hash} reverted when the chain re-included it`, true);
       return;
     }
+    // Blocks were replaced: the jobs finished before this one are re-checked too (chain-watch.ts).
+    if (followed.moved) this.pace.sawReorg(engine);
     if (followed.progress.final) recordJobFinished(this.ctx.db, jobId, this.ctx.clock.now());
   }
 
