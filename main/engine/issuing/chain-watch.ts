@@ -29,6 +29,9 @@ export interface Look {
 }
 
 export class ChainWatch {
+  /** Jobs with a transaction out that this round looked at (their receipts read against its head). */
+  private lookedAt = new Set<number>();
+
   constructor(
     private readonly ctx: IssuingContext,
     private readonly issuer: JobIssuer,
@@ -53,6 +56,7 @@ export class ChainWatch {
 
   /** One scheduler round's view: per engine, its look (taken once per round). */
   round(paced: boolean): (engine: string) => Promise<Look> {
+    this.lookedAt = new Set();
     const asked = new Map<string, Promise<Look>>();
     return (engine) => {
       let look = asked.get(engine);
@@ -68,14 +72,16 @@ export class ChainWatch {
   async due(jobId: number, looks: (engine: string) => Promise<Look>): Promise<Look> {
     const job = cached(this.ctx.db, 'SELECT status, engine, issue_tx FROM jobs WHERE id = ?').get(jobId) as { status: string; engine: string; issue_tx: number | null } | undefined;
     if (!job || (job.status !== 'unconfirmed' && job.issue_tx === null)) return { due: true };
-    return looks(job.engine);
+    const look = await looks(job.engine);
+    if (look.due) this.lookedAt.add(jobId);
+    return look;
   }
 
   /**
    * Finished jobs of the last RECHECK_FINISHED_MS on engines with a new block: still where they
    * were recorded? A block's hash commits to every block before it, so the latest finished job
    * still in its recorded block vouches for all earlier ones, and it need not be asked either
-   * while an unconfirmed job in a later block was followed this round. All are asked once the
+   * when a job in a later block was looked at in this round. All are asked once the
    * chain replaced blocks. Jobs final by the chain's `finalized` tag are not asked again.
    */
   async recheckFinished(looks: (engine: string) => Promise<Look>, onError: (error: unknown) => void): Promise<void> {
@@ -106,13 +112,12 @@ export class ChainWatch {
     }
   }
 
-  /** Whether an unconfirmed job of the engine, followed this round, is mined at or after `block`. */
+  /** Whether a job of the engine looked at this round (unconfirmed, or finished by it) is mined at or after `block`. */
   private vouchedFor(engine: string, block: number | null): boolean {
     if (block === null) return false;
-    return (
-      cached(this.ctx.db, "SELECT 1 FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx WHERE j.engine = ? AND j.status = 'unconfirmed' AND t.block_number >= ? LIMIT 1").get(engine, block) !==
-      undefined
-    );
+    const query = cached(this.ctx.db, "SELECT 1 FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx WHERE j.id = ? AND j.engine = ? AND j.status IN ('unconfirmed', 'finished') AND t.block_number >= ?");
+    for (const jobId of this.lookedAt) if (query.get(jobId, engine, block) !== undefined) return true;
+    return false;
   }
 
   /** Whether following the finished job found it elsewhere than recorded (or not at all). */

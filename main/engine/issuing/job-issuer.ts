@@ -35,6 +35,9 @@ import { ensureRegistry, registryAddress } from './registry.js';
  */
 const ISSUE_GAS_ALLOWANCE = 60_000n;
 
+/** Block times from which a transaction just sent is not looked for in the same step. */
+const SETTLE_AT_ONCE_BELOW_MS = 1_000;
+
 interface JobRow {
   id: number;
   uid: string;
@@ -305,6 +308,9 @@ export class JobIssuer {
         );
         await this.mineNotBeforeStart(jobId, job.engine, client);
         await sendTx(this.ctx.db, client, tx);
+        // A chain that mines blocks at intervals has no receipt a moment after sending: the
+        // next block's round asks. One that mines on demand (the local chain) has, at once.
+        if (!this.ctx.chains.isLocal(job.engine) && this.pace.blockMs(job.engine) >= SETTLE_AT_ONCE_BELOW_MS) return;
         job = this.job(jobId);
       } else if (loadTx(this.ctx.db, job.issue_tx).state === 'signed') {
         await this.mineNotBeforeStart(jobId, job.engine, client);
