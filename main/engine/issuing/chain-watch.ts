@@ -31,6 +31,10 @@ export interface Look {
 export class ChainWatch {
   /** Jobs with a transaction out that this round looked at (their receipts read against its head). */
   private lookedAt = new Set<number>();
+  /** Whether this round is the timer's (an explicit round re-checks finished jobs now). */
+  private paced = false;
+  /** Per engine, the head's number when its finished jobs were last re-checked. */
+  private readonly recheckedAt = new Map<string, bigint>();
 
   constructor(
     private readonly ctx: IssuingContext,
@@ -57,6 +61,7 @@ export class ChainWatch {
   /** One scheduler round's view: per engine, its look (taken once per round). */
   round(paced: boolean): (engine: string) => Promise<Look> {
     this.lookedAt = new Set();
+    this.paced = paced;
     const asked = new Map<string, Promise<Look>>();
     return (engine) => {
       let look = asked.get(engine);
@@ -81,8 +86,9 @@ export class ChainWatch {
    * Finished jobs of the last RECHECK_FINISHED_MS on engines with a new block: still where they
    * were recorded? A block's hash commits to every block before it, so the latest finished job
    * still in its recorded block vouches for all earlier ones, and it need not be asked either
-   * when a job in a later block was looked at in this round. All are asked once the
-   * chain replaced blocks. Jobs final by the chain's `finalized` tag are not asked again.
+   * when a job in a later block was looked at in this round; they are asked once per finality
+   * depth of blocks, and all of them at once when the chain replaced blocks. Jobs final by the
+   * chain's `finalized` tag are not asked again.
    */
   async recheckFinished(looks: (engine: string) => Promise<Look>, onError: (error: unknown) => void): Promise<void> {
     const rows = cached(
@@ -100,7 +106,8 @@ export class ChainWatch {
         const look = await looks(engine);
         if (!look.due) continue;
         let all = this.issuer.pace.takeReorg(engine);
-        if (!all && this.vouchedFor(engine, finished[0]!.block_number)) continue;
+        if (!all && (this.vouchedFor(engine, finished[0]!.block_number) || !this.depthPassed(engine, look.head))) continue;
+        if (look.head) this.recheckedAt.set(engine, look.head.number);
         for (const row of finished) {
           await this.issuer.follow(row.id, look.head);
           all ||= this.issuer.pace.takeReorg(engine) || this.movedFrom(row);
@@ -110,6 +117,17 @@ export class ChainWatch {
         onError(error);
       }
     }
+  }
+
+  /**
+   * Whether the engine's finality depth in blocks has passed since its finished jobs were last
+   * re-checked (or the round is explicit): they became final over that many blocks, and a
+   * reorganisation deeper than that is noticed within as many more.
+   */
+  private depthPassed(engine: string, head: ChainHead | undefined): boolean {
+    const last = this.recheckedAt.get(engine);
+    if (!this.paced || last === undefined || !head) return true;
+    return head.number - last >= BigInt(Math.max(1, this.ctx.chains.finality(engine).confirmations));
   }
 
   /** Whether a job of the engine looked at this round (unconfirmed, or finished by it) is mined at or after `block`. */
