@@ -100,6 +100,11 @@ export interface ReplacementPolicy {
   maxFeeCap: bigint;
   /** A variant not mined after this many blocks is replaced (or re-sent when the node forgot it). */
   replaceAfterBlocks: number;
+  /**
+   * The chain mines on demand (the local chain): no block comes while a transaction waits, so one
+   * the node does not hold (lost with a crash of the node) is sent again at the next look.
+   */
+  minesOnDemand?: boolean;
   clock: Clock;
 }
 
@@ -187,7 +192,10 @@ async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: Repl
   const maxFee = fees.type === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice;
   const belowBaseFee = head.baseFeePerGas !== null && maxFee < head.baseFeePerGas;
   const waitedTooLong = policy !== undefined && Number(head.number) - variant.sent_block >= policy.replaceAfterBlocks;
-  if (!belowBaseFee && !waitedTooLong) return;
+  if (!belowBaseFee && !waitedTooLong) {
+    if (policy?.minesOnDemand && !(await client.isKnown(tx.hash))) await client.broadcast(tx.raw);
+    return;
+  }
   // An earlier variant may be the one that was mined.
   if (await adoptMinedVariant(db, client, tx)) return;
   if (!belowBaseFee && !(await client.isKnown(tx.hash))) {

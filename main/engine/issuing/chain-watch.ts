@@ -72,11 +72,14 @@ export class ChainWatch {
 
   /**
    * Whether a job under way is to be looked at in this round: one whose transaction is out
-   * (sent, mined) only when its chain has a new block.
+   * (sent, mined) only when its chain has a new block, except a sent one on the local chain.
    */
   async due(jobId: number, looks: (engine: string) => Promise<Look>): Promise<Look> {
     const job = cached(this.ctx.db, 'SELECT status, engine, issue_tx FROM jobs WHERE id = ?').get(jobId) as { status: string; engine: string; issue_tx: number | null } | undefined;
     if (!job || (job.status !== 'unconfirmed' && job.issue_tx === null)) return { due: true };
+    // The local chain mines on demand: a sent transaction without a receipt waits for no block
+    // (the node lost it, and the look sends it again).
+    if (job.status === 'started' && this.ctx.chains.isLocal(job.engine)) return { due: true };
     const look = await looks(job.engine);
     if (look.due) this.lookedAt.add(jobId);
     return look;

@@ -158,6 +158,7 @@ export class JobIssuer {
       privateKey,
       maxFeeCap: this.feeCap(engine),
       replaceAfterBlocks: config.replace_after_blocks ?? DEFAULT_REPLACE_AFTER_BLOCKS,
+      minesOnDemand: this.ctx.chains.isLocal(engine),
       clock: this.ctx.clock,
     };
   }
