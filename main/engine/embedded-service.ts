@@ -1,4 +1,3 @@
-import type { KeyObject } from 'node:crypto';
 import { ServiceError } from '../../common/errors.js';
 import type { BatchOutcome, IssuingService } from '../../common/issuing-service.js';
 import type {
@@ -39,9 +38,8 @@ import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
 import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
 import type { ProofFile } from './proofs/proof-file.js';
-import { partnerSigner, partnerSigningKey } from './vc/partner-signer.js';
+import { partnerCredentialTexts, partnerSigner } from './vc/partner-signer.js';
 import { credentialText, signedCredentialOf } from './vc/sign-credential.js';
-import { vcPool } from './vc/vc-pool.js';
 import { issueJobNow } from './issue-now.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
 import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
@@ -221,22 +219,10 @@ export class EmbeddedService implements IssuingService {
       const row = rows.get(uid.toLowerCase());
       return row ? buildProofFile(this.scope, row, identities) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
     });
-    const out: (string | ServiceError)[] = proofs.map((p) => (p instanceof ServiceError ? p : ''));
-    // The Partner signs with one key; a certificate signed with another is that one's error.
-    for (const publicKey of new Set(proofs.flatMap((p) => (p instanceof ServiceError ? [] : [p.issuer.public_key])))) {
-      const at = proofs.flatMap((p, i) => (!(p instanceof ServiceError) && p.issuer.public_key === publicKey ? [i] : []));
-      let key: KeyObject;
-      try {
-        key = await partnerSigningKey(this.scope, publicKey);
-      } catch (error) {
-        if (!(error instanceof ServiceError)) throw error;
-        for (const i of at) out[i] = error;
-        continue;
-      }
-      const texts = await vcPool().credentialTexts(at.map((i) => proofs[i] as ProofFile), key);
-      at.forEach((i, n) => (out[i] = texts[n]!));
-    }
-    return out;
+    const found = proofs.filter((p): p is ProofFile => !(p instanceof ServiceError));
+    const texts = await partnerCredentialTexts(this.scope, found);
+    let next = 0;
+    return proofs.map((p) => (p instanceof ServiceError ? p : texts[next++]!));
   }
 
   async revokeCertificate(uid: string): Promise<RevokeResult> {

@@ -1,8 +1,10 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ServiceError } from '../../../common/errors.js';
 import { loadSigningKey } from '../issuing/partner-keys.js';
+import type { ProofFile } from '../proofs/proof-file.js';
 import type { PartnerScope } from '../scope.js';
 import { keySigner, type Ed25519Sign } from './sign-credential.js';
+import { vcPool } from './vc-pool.js';
 
 // The key is read from the secret store (the keychain: slow, and it may ask the user) once per
 // Partner and runtime; it stays in this process.
@@ -35,4 +37,26 @@ export async function partnerSigningKey(scope: PartnerScope, publicKeyHex: strin
 /** Signs with the Partner's certificate-signing key, which must be `publicKeyHex`. */
 export async function partnerSigner(scope: PartnerScope, publicKeyHex: string): Promise<Ed25519Sign> {
   return keySigner(await partnerSigningKey(scope, publicKeyHex));
+}
+
+/**
+ * The Verifiable Credential texts of many proofs of the Partner, in order, signed together on
+ * worker threads (vc-pool.ts); a proof signed with another key than the Partner's gets that error.
+ */
+export async function partnerCredentialTexts(scope: PartnerScope, proofs: ProofFile[]): Promise<(string | ServiceError)[]> {
+  const texts: (string | ServiceError)[] = new Array(proofs.length);
+  for (const publicKey of new Set(proofs.map((p) => p.issuer.public_key))) {
+    const at = proofs.flatMap((p, i) => (p.issuer.public_key === publicKey ? [i] : []));
+    let key: KeyObject;
+    try {
+      key = await partnerSigningKey(scope, publicKey);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      for (const i of at) texts[i] = error;
+      continue;
+    }
+    const signed = await vcPool().credentialTexts(at.map((i) => proofs[i]!), key);
+    at.forEach((i, n) => (texts[i] = signed[n]!));
+  }
+  return texts;
 }
