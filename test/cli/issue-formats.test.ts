@@ -1,9 +1,10 @@
 /**
  * `issue --format proof|vc|both` through the real CLI against a real engine and anvil: the
  * Verifiable Credential FILE.vc.json written beside or instead of FILE.proof.json, each one
- * verifying with `verify`, and a wrong format refused before anything is sent.
+ * verifying with `verify` (a folder of many on worker threads too), and a wrong format refused
+ * before anything is sent.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,21 @@ describe('issue --format', () => {
     const verified = await cli(['verify', out, '--json', '--data', data]);
     expect(verified.code, verified.out).toBe(0);
     expect(JSON.parse(verified.out)).toMatchObject({ total: 4, counts: { ok: 4 } });
+  });
+
+  it('verify DIR of 71 credentials (a run large enough for the worker threads): each genuine one ok, a changed one failed', async () => {
+    const many = join(data, 'many');
+    mkdirSync(many);
+    const credential = readFileSync(join(data, 'both', 'ada.txt.vc.json'), 'utf8');
+    for (let i = 0; i < 70; i++) writeFileSync(join(many, `copy-${String(i).padStart(2, '0')}.vc.json`), credential);
+    const changed = JSON.parse(credential) as { name: string };
+    writeFileSync(join(many, 'changed.vc.json'), JSON.stringify({ ...changed, name: `${changed.name} (honours)` }));
+    const verified = await cli(['verify', many, '--json', '--data', data]);
+    expect(verified.code).toBe(1);
+    const report = JSON.parse(verified.out) as { total: number; counts: Record<string, number>; proofs: { path: string; result: string }[] };
+    expect(report.total).toBe(71);
+    expect(report.counts).toEqual({ ok: 70, failed: 1 });
+    expect(report.proofs.find((r) => r.result === 'failed')!.path).toBe(join(many, 'changed.vc.json'));
   });
 
   it('vc: only FILE.vc.json, beside the file without --out', async () => {
