@@ -1,4 +1,5 @@
 import type { RecordRow, RecordState } from '../../common/records.js';
+import { localDay } from '../format/local-format.js';
 import type { TableColumn } from '../table/data-table.js';
 import { TagList } from '../table/tag-list.js';
 
@@ -10,9 +11,6 @@ const STATE_LABEL: Record<RecordState, string> = {
   revoked: 'revoked',
 };
 
-function day(iso: string | null): string {
-  return iso ? iso.slice(0, 10) : '—';
-}
 
 /** The Records table's columns: title, tags, files, linked records, dates, one state column per engine. */
 export function recordColumns(engines: readonly string[]): TableColumn<RecordRow>[] {
@@ -39,8 +37,8 @@ export function recordColumns(engines: readonly string[]): TableColumn<RecordRow
         return n === 0 ? '—' : `${n}: links to ${r.linkedUids.length}, linked from ${r.linkedFromCount}`;
       },
     },
-    { id: 'upload_date', header: 'Uploaded', width: '8rem', sortable: true, cell: (r) => day(r.uploadDate) },
-    { id: 'expiry', header: 'Expiry', width: '8rem', cell: (r) => day(r.expiryDate) },
+    { id: 'upload_date', header: 'Uploaded', width: '8rem', sortable: true, cell: (r) => localDay(r.uploadDate) },
+    { id: 'expiry', header: 'Expiry', width: '8rem', cell: (r) => localDay(r.expiryDate) },
     ...engines.map(
       (engine): TableColumn<RecordRow> => ({
         id: `state:${engine}`,
