@@ -2,29 +2,17 @@
  * The activity log's wire shapes: what was done to a Partner's credentials, jobs and
  * certificates, when, by whom and on which chain. Entries are only ever appended.
  */
+import type { Static } from '@sinclair/typebox';
 import type { PageQuery } from './requests.js';
+import type { ActivityEntrySchema } from './schemas/resources.js';
 
 /** What an entry records. */
 export const ACTIVITY_KINDS = ['created', 'scheduled', 'unscheduled', 'tagged', 'issued', 'revoked', 'exported', 'keys_exported', 'keys_restored'] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-/** One entry of the log, as listed (GET /activity, `activity list`, the Activity view). */
-export interface ActivityEntry {
-  /** Grows with every entry: the log's order. */
-  id: number;
-  /** ISO 8601; for `issued` and `revoked` the time of the block that holds the transaction. */
-  date: string;
-  kind: ActivityKind;
-  /** The OS user (app, CLI), the OAuth client id (REST), or `scheduler` for a job it started. */
-  actor: string;
-  engine: string | null;
-  credential_uid: string | null;
-  job_uid: string | null;
-  certificate_uid: string | null;
-  /** A few facts of the entry: `transaction` (issued, revoked), `tags` (tagged), `format` (exported), ... */
-  detail: Record<string, unknown> | null;
-}
+/** One entry of the log, as listed (GET /activity, `activity list`, the Activity view); its schema is ActivityEntrySchema. */
+export type ActivityEntry = Static<typeof ActivityEntrySchema>;
 
 /** The filters of the activity listing; dates are ISO 8601 dates or date-times, inclusive. */
 export interface ActivityQuery extends PageQuery {
