@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 import type { ProofExportRequest, ProofExportResult } from '../../common/records.js';
 import type { TaskContext } from '../../common/tasks.js';
+import { recordExports } from '../engine/activity.js';
 import { buildProofFile, certificateRow } from '../engine/certificates.js';
 import { jobIdOf } from '../engine/jobs.js';
 import { cached } from '../engine/list-query.js';
@@ -90,6 +91,7 @@ export async function exportProofs(scope: PartnerScope, request: ProofExportRequ
       throw new ServiceError('invalid_value', `Proofs cannot be written into ${folder} (${code ?? 'error'}); ${written} of ${certificates.length} were written. Choose a folder you can write to.`);
     }
     written++;
+    recordExports(scope, 'proof', [certificate.uid]);
     task.progress(written);
   }
   return { folder, written, withoutCertificate };
