@@ -320,18 +320,26 @@ export const MIGRATIONS: readonly string[] = [
   -- statement that records the chain's answer.
   ALTER TABLE jobs ADD COLUMN started_by TEXT;
   ALTER TABLE certificates ADD COLUMN revoked_by TEXT;
-  -- A job's transaction mined: each of its certificates issued, at the block's time.
+  -- A job's transaction mined: each of its certificates issued, at the block's time. Once per
+  -- job and transaction: the same transaction mined again after a chain forgot it (a reset
+  -- local chain, reconcile-chain.ts) is the same issuing.
   CREATE TRIGGER activity_issued AFTER UPDATE OF status ON jobs
-  WHEN old.status = 'started' AND new.status = 'unconfirmed' BEGIN
+  WHEN old.status = 'started' AND new.status = 'unconfirmed' AND NOT EXISTS (
+    SELECT 1 FROM activity WHERE partner_id = new.partner_id AND job_uid = new.uid AND kind = 'issued'
+      AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
+  ) BEGIN
     INSERT INTO activity (partner_id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
       SELECT new.partner_id, coalesce(new.issued_date, 0), 'issued', coalesce(new.started_by, 'scheduler'), new.engine, cr.uid, new.uid, c.uid,
         json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
       FROM certificates c JOIN credentials cr ON cr.id = c.credential_id
       WHERE c.job_id = new.id ORDER BY c.leaf_index;
   END;
-  -- A revocation mined: the certificate revoked, at the block's time.
+  -- A revocation mined: the certificate revoked, at the block's time; once per transaction, as above.
   CREATE TRIGGER activity_revoked AFTER UPDATE OF revoked_date ON certificates
-  WHEN old.revoked_date IS NULL AND new.revoked_date IS NOT NULL BEGIN
+  WHEN old.revoked_date IS NULL AND new.revoked_date IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM activity WHERE partner_id = new.partner_id AND credential_uid = (SELECT uid FROM credentials WHERE id = new.credential_id)
+      AND kind = 'revoked' AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx))
+  ) BEGIN
     INSERT INTO activity (partner_id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
       VALUES (new.partner_id, new.revoked_date, 'revoked', coalesce(new.revoked_by, 'engine'), new.engine,
         (SELECT uid FROM credentials WHERE id = new.credential_id), (SELECT uid FROM jobs WHERE id = new.job_id), new.uid,

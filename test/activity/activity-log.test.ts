@@ -120,4 +120,21 @@ describe('the activity log of a scripted day (real engine, real anvil)', () => {
       db.close();
     }
   });
+
+  it('logs a transaction mined again (a chain that forgot it, then reconciled) as the same issuing and revocation, once', () => {
+    const db = new Database(join(fx.dataDir, 'proofdesk.sqlite'));
+    try {
+      const count = () => db.prepare("SELECT kind, count(*) AS n FROM activity WHERE kind IN ('issued', 'revoked') GROUP BY kind ORDER BY kind").all();
+      const before = count();
+      expect(before).toEqual([{ kind: 'issued', n: 2 }, { kind: 'revoked', n: 1 }]);
+      // What reconcile-chain.ts writes when a chain lost the blocks, and what follows once they are mined again.
+      db.prepare("UPDATE jobs SET status = 'started', issued_date = NULL WHERE uid = ?").run(day.jobUid);
+      db.prepare("UPDATE jobs SET status = 'unconfirmed', issued_date = ? WHERE uid = ?").run(Date.now(), day.jobUid);
+      db.prepare('UPDATE certificates SET revoked_date = NULL WHERE revoked_date IS NOT NULL').run();
+      db.prepare('UPDATE certificates SET revoked_date = ? WHERE uid = ?').run(Date.now(), day.certificates.get(day.uids[0]!));
+      expect(count()).toEqual(before);
+    } finally {
+      db.close();
+    }
+  });
 });
