@@ -29,10 +29,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: resolve(root, 'out/main'),
-      // The proof-checking worker of Verify is an entry of its own, found beside index.js
-      // (main/engine/proofs/verify-offline-pool.ts).
+      // The workers (Verify's proof checking, Verifiable Credentials) are entries of their own,
+      // found beside index.js (main/engine/worker-entry.ts).
       lib: {
-        entry: { index: resolve(root, 'main/app/index.ts'), 'verify-offline-worker': resolve(root, 'main/engine/proofs/verify-offline-worker.ts') },
+        entry: { index: resolve(root, 'main/app/index.ts'), 'verify-offline-worker': resolve(root, 'main/engine/proofs/verify-offline-worker.ts'), 'vc-worker': resolve(root, 'main/engine/vc/vc-worker.ts') },
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },

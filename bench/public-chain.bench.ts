@@ -1,7 +1,9 @@
 /**
  * RPC load of issuing on a public-like chain: anvil mining a block every 2 s as Base Sepolia
- * (chain id 84532, whose block time the engine knows), behind a loopback proxy that counts
- * requests, with the scheduler ticking every 250 ms as the CLI does. The figures: the requests
+ * (chain id 84532; the engine learns its block time from the chain), behind a loopback proxy that
+ * counts requests, with the scheduler ticking every 250 ms as the CLI does. Finality is a depth
+ * of 3 blocks (Base Sepolia's default, the `finalized` tag, would wait for anvil's finalized
+ * block, 64 blocks behind its head). The figures: the requests
  * per block a job's transaction waited, from sent to `finished` (3 confirmations), and all the
  * requests of a job from scheduled to finished. The first job (registry deployment, connection,
  * reconciliation) is not counted.
@@ -23,7 +25,7 @@ export async function publicChainBenchmarks(log: (line: string) => void): Promis
   const node = await startAnvil({ stateDir: benchDir('proofdesk-bench-public-chain-'), chainId: CHAIN_ID, blockTime: BLOCK_TIME_S });
   const proxy = await startRpcProxy(node.rpcUrl);
   const dataDir = benchDir('proofdesk-bench-public-chain-data-');
-  writeFileSync(join(dataDir, ENGINES_FILE), JSON.stringify([{ id: 'base-sepolia', rpc_url: proxy.url, chain_id: CHAIN_ID, confirmations: 3, environment: 'live' }]));
+  writeFileSync(join(dataDir, ENGINES_FILE), JSON.stringify([{ id: 'base-sepolia', rpc_url: proxy.url, chain_id: CHAIN_ID, finality: 'confirmations', confirmations: 3, environment: 'live' }]));
   const engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { scheduler: true, tickMs: 250, onError: () => undefined } });
   try {
     const chain = await ChainClient.connect({ rpcUrl: node.rpcUrl, chainId: CHAIN_ID });

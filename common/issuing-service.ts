@@ -118,6 +118,12 @@ export interface IssuingService {
    * for them all); the watched folder falls back to single downloads without it.
    */
   downloadCertificates?(uids: string[]): Promise<(string | ServiceError)[]>;
+  /**
+   * Not an endpoint: the Verifiable Credentials of many certificates at once, one per uid in
+   * order (the text downloadCertificateVc gives, or its error), signed on worker threads. Only
+   * the embedded engine has it; remote callers fall back to single downloads.
+   */
+  downloadCertificateVcs?(uids: string[]): Promise<(string | ServiceError)[]>;
   /** POST /certificates/<uid>/revoke */
   revokeCertificate(uid: string): Promise<RevokeResult>;
 

@@ -165,10 +165,15 @@ export interface BulkUnscheduleResult {
 
 export type ProofExportSource = { kind: 'job'; jobUid: string } | { kind: 'selection'; selection: Selection; engine?: string };
 
+/** What an export writes per certificate: its proof file, its Verifiable Credential, or both. */
+export type ProofExportFormat = 'proof' | 'vc' | 'both';
+
 export interface ProofExportRequest {
   source: ProofExportSource;
-  /** An existing folder; one NAME.proof.json per certificate is written into it. */
+  /** An existing folder; NAME.proof.json and/or NAME.vc.json per certificate is written into it. */
   folder: string;
+  /** Default `proof`. */
+  format?: ProofExportFormat;
 }
 
 export interface ProofExportResult {

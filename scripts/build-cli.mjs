@@ -9,9 +9,9 @@ const root = resolve(import.meta.dirname, '..');
 const outdir = resolve(root, 'out/cli');
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  // The proof-checking worker of `verify DIR` is an entry of its own, found beside the others
-  // (main/engine/proofs/verify-offline-pool.ts).
-  entryPoints: { index: resolve(root, 'main/cli/index.ts'), 'verify-offline-worker': resolve(root, 'main/engine/proofs/verify-offline-worker.ts') },
+  // The workers (proof checking for `verify DIR`, Verifiable Credentials) are entries of their
+  // own, found beside the others (main/engine/worker-entry.ts).
+  entryPoints: { index: resolve(root, 'main/cli/index.ts'), 'verify-offline-worker': resolve(root, 'main/engine/proofs/verify-offline-worker.ts'), 'vc-worker': resolve(root, 'main/engine/vc/vc-worker.ts') },
   outdir,
   bundle: true,
   splitting: true,

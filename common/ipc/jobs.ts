@@ -3,7 +3,7 @@
  * engines), the Partner's next issuing date, and exporting proofs to a folder as a task.
  */
 import { ServiceError } from '../errors.js';
-import { validateSelection, type ProofExportRequest, type ProofExportResult } from '../records.js';
+import { validateSelection, type ProofExportFormat, type ProofExportRequest, type ProofExportResult } from '../records.js';
 import type { TaskInfo } from '../tasks.js';
 import { validateTags } from '../validate.js';
 import { JOB_STATUSES, type Certificate, type Credential, type Job, type JobStatus } from '../wire-types.js';
@@ -111,10 +111,11 @@ export const JOBS_IPC: IpcValidators<JobsIpc> = {
     const body = expectObject(args[0], 'request');
     const folder = expectString(body.folder, 'folder', 4096);
     const source = expectObject(body.source, 'source');
-    if (source.kind === 'job') return [{ folder, source: { kind: 'job', jobUid: uidArg(source.jobUid) } }];
+    const format = body.format === undefined ? {} : { format: expectOneOf<ProofExportFormat>(body.format, 'format', ['proof', 'vc', 'both']) };
+    if (source.kind === 'job') return [{ folder, source: { kind: 'job', jobUid: uidArg(source.jobUid) }, ...format }];
     if (source.kind === 'selection') {
       const engine = source.engine === undefined ? undefined : expectString(source.engine, 'engine', 100);
-      return [{ folder, source: { kind: 'selection', selection: validateSelection(source.selection), ...(engine ? { engine } : {}) } }];
+      return [{ folder, source: { kind: 'selection', selection: validateSelection(source.selection), ...(engine ? { engine } : {}) }, ...format }];
     }
     throw new ServiceError('invalid_value', 'source must be {kind: "job", jobUid} or {kind: "selection", selection}');
   },

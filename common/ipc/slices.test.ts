@@ -44,6 +44,8 @@ describe('the IPC contract slices', () => {
     expect(idOf(() => v['jobs:addTags']([UID, ['no']]))).toBe('invalid_tag');
     expect(idOf(() => v['jobs:exportProofs']([{ source: { kind: 'job', jobUid: UID } }]))).toBe('invalid_value');
     expect(idOf(() => v['jobs:exportProofs']([{ folder: '/tmp/x', source: { kind: 'everything' } }]))).toBe('invalid_value');
+    expect(idOf(() => v['jobs:exportProofs']([{ folder: '/tmp/x', source: { kind: 'job', jobUid: UID }, format: 'pdf' }]))).toBe('invalid_value');
+    expect(v['jobs:exportProofs']([{ folder: '/tmp/x', source: { kind: 'job', jobUid: UID }, format: 'both' }])).toEqual([{ folder: '/tmp/x', source: { kind: 'job', jobUid: UID }, format: 'both' }]);
     expect(idOf(() => v['jobs:nextIssuing'](['x']))).toBe('invalid_value');
     expect(idOf(() => v['app:switchPartner']([]))).toBe('invalid_value');
     expect(idOf(() => v['tasks:cancel']([42]))).toBe('invalid_value');

@@ -14,6 +14,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/index.js';
+import { partnerDidDocument } from '../engine/vc/did-web.js';
 import { Authenticator } from './auth/authenticator.js';
 import { ExternalIssuer } from './auth/external-issuer.js';
 import { LocalTokens, type TokenKeys } from './auth/local-tokens.js';
@@ -53,6 +54,11 @@ export interface ServeOptions {
    * do not survive a restart. (Tests use it to forge tokens; a deployment could keep one.)
    */
   tokenKeys?: TokenKeys;
+  /**
+   * The Partner (id) whose did:web document is served at `/.well-known/did.json`: its DID is
+   * `did:web:` and the Host the request names (docs/verifiable-credentials.md). Default none.
+   */
+  didWebPartner?: string;
   /** Where operator messages go (internal errors); default stderr. Never given secrets or tokens. */
   log?: (line: string) => void;
 }
@@ -150,6 +156,14 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
       const tokens = await LocalTokens.create(() => LocalTokens.issuerOf(ctx.origin), options.tokenKeys);
       authenticator = new Authenticator(options.engine, tokens);
       await app.register(tokenRoutes(ctx, tokens));
+    }
+
+    if (options.didWebPartner !== undefined) {
+      const scope = options.engine.scopeFor(options.didWebPartner);
+      // Public, as a DID document must be; the Host was checked above, so the DID names this server.
+      app.get('/.well-known/did.json', async (request, reply) =>
+        reply.header('cache-control', 'no-cache').type('application/did+json').send(JSON.stringify(partnerDidDocument(scope, request.headers.host!))),
+      );
     }
 
     await app.register(

@@ -24,6 +24,14 @@ import { getBlockTimestamp, getConfirmations, getFinalizedBlockNumber, getTransa
 /** Default bound on every call, including the transport's retries. */
 export const DEFAULT_CHAIN_TIMEOUT_MS = 10_000;
 
+/** The chain's head block as one look sees it. */
+export interface ChainHead {
+  number: bigint;
+  /** The block's time, in ms since the epoch (whole seconds). */
+  timestamp: number;
+  baseFeePerGas: bigint | null;
+}
+
 export interface ConnectChainParameters {
   /** http(s) JSON-RPC endpoint. */
   rpcUrl: string;
@@ -122,11 +130,11 @@ export class ChainClient {
     }, { from });
   }
 
-  /** The head block's number and base fee (null on a chain without one). */
-  head(): Promise<{ number: bigint; baseFeePerGas: bigint | null }> {
+  /** The head block's number, time and base fee (null on a chain without one), in one request. */
+  head(): Promise<ChainHead> {
     return this.#run(async () => {
       const block = await this.#ctx.client.getBlock({ blockTag: 'latest' });
-      return { number: block.number, baseFeePerGas: block.baseFeePerGas ?? null };
+      return { number: block.number, timestamp: Number(block.timestamp) * 1000, baseFeePerGas: block.baseFeePerGas ?? null };
     });
   }
 

@@ -9,7 +9,7 @@ export { findRunningAnvil, type AnvilLockRecord } from './anvil-lock.js';
 export type { AnvilStateOrigin } from './anvil-state-file.js';
 export { resolveAnvilBinary } from './anvil-binary.js';
 export { isProcessAlive } from './anvil-lock.js';
-export { ChainClient, DEFAULT_CHAIN_TIMEOUT_MS, type ConnectChainParameters } from './chain-client.js';
+export { ChainClient, DEFAULT_CHAIN_TIMEOUT_MS, type ChainHead, type ConnectChainParameters } from './chain-client.js';
 export { REPLACEMENT_BUMP_PERCENT, feesOf, maxCost, type SignTransactionRequest, type SignedTransaction, type TransactionFees } from './sign-transaction.js';
 export type { TransactionReceiptSummary, TransactionSummary } from './transaction-status.js';
 export type { RegistryInfo } from './registry-reads.js';

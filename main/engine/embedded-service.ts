@@ -40,7 +40,7 @@ import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
 import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
 import type { ProofFile } from './proofs/proof-file.js';
-import { partnerSigner } from './vc/partner-signer.js';
+import { partnerCredentialTexts, partnerSigner } from './vc/partner-signer.js';
 import { credentialText, signedCredentialOf } from './vc/sign-credential.js';
 import { issueJobNow } from './issue-now.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
@@ -225,6 +225,25 @@ export class EmbeddedService implements IssuingService {
     });
     recordExports(this.scope, 'proof', uids.filter((_, i) => typeof texts[i] === 'string'));
     return texts;
+  }
+
+  /**
+   * Not an endpoint: the Verifiable Credentials of many certificates at once, one per uid in
+   * order (the text downloadCertificateVc gives, or its error), signed on worker threads.
+   */
+  async downloadCertificateVcs(uids: string[]): Promise<(string | ServiceError)[]> {
+    const rows = certificateRowsByUid(this.scope, uids);
+    const identities: ChainIdentities = new Map();
+    const proofs = uids.map((uid) => {
+      const row = rows.get(uid.toLowerCase());
+      return row ? buildProofFile(this.scope, row, identities) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
+    });
+    const found = proofs.filter((p): p is ProofFile => !(p instanceof ServiceError));
+    const texts = await partnerCredentialTexts(this.scope, found);
+    let next = 0;
+    const answers = proofs.map((p) => (p instanceof ServiceError ? p : texts[next++]!));
+    recordExports(this.scope, 'vc', uids.filter((_, i) => typeof answers[i] === 'string'));
+    return answers;
   }
 
   async revokeCertificate(uid: string): Promise<RevokeResult> {

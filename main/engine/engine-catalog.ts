@@ -28,7 +28,7 @@ export interface EngineConfig {
   fee_cap_gwei?: number;
   /** A transaction not mined after this many blocks is replaced with higher fees (default DEFAULT_REPLACE_AFTER_BLOCKS). */
   replace_after_blocks?: number;
-  /** Seconds between blocks: the chain is asked at most once per block while work waits (default by chain id, chain-pace.ts). */
+  /** Seconds between blocks: the chain is asked at most once per block while work waits (default: learned from the chain, chain-pace.ts). */
   block_time_s?: number;
 }
 

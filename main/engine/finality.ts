@@ -57,9 +57,13 @@ export interface FinalityProgress {
   required: number | null;
 }
 
-/** Whether the block `blockNumber` is final under `rule`, and its confirmations. */
-export async function finalityOf(reader: FinalityReader, rule: FinalityRule, blockNumber: bigint): Promise<FinalityProgress> {
-  const head = await reader.blockNumber();
+/**
+ * Whether the block `blockNumber` is final under `rule`, and its confirmations. `seenHead`: the
+ * head's number as the caller last saw it (asked here when absent); a head seen before the block
+ * was mined counts as the block itself, which the chain holds.
+ */
+export async function finalityOf(reader: FinalityReader, rule: FinalityRule, blockNumber: bigint, seenHead?: bigint): Promise<FinalityProgress> {
+  const head = seenHead === undefined ? await reader.blockNumber() : seenHead > blockNumber ? seenHead : blockNumber;
   const confirmations = head < blockNumber ? 0 : Number(head - blockNumber + 1n);
   if (rule.finalizedTag && reader.finalizedBlockNumber) {
     const finalized = await reader.finalizedBlockNumber();

@@ -52,6 +52,8 @@ export interface Folder {
   metadata: Record<string, unknown>;
   recursive: boolean;
   outDir: string;
+  /** `both`: a Verifiable Credential beside each proof. */
+  format: 'proof' | 'both';
   allowDuplicates: boolean;
   watcher?: FolderWatcher;
 }

@@ -167,7 +167,44 @@ export class FinishRounds {
         fail(row, error);
       }
     });
-    return toWrite;
+    const withCredential = toWrite.filter((w) => this.core.folderOf(w.row).format === 'both');
+    if (withCredential.length === 0) return toWrite;
+    const refused = await this.writeCredentials(withCredential, fail);
+    return toWrite.filter((w) => !refused.has(w.row.id));
+  }
+
+  /**
+   * The Verifiable Credentials (NAME.vc.json beside NAME.proof.json) of a round's files whose
+   * folder asks for them, written before their proofs: a restart writes them again, the same.
+   * Returns the rows that failed (each failed with its reason).
+   */
+  private async writeCredentials(toWrite: ToWrite[], fail: (row: FileRow, error: unknown) => void): Promise<Set<number>> {
+    const service = this.core.service;
+    const uids = toWrite.map((w) => w.certificateUid);
+    const texts: (string | ServiceError | unknown)[] = service.downloadCertificateVcs
+      ? await service.downloadCertificateVcs(uids)
+      : await Promise.all(uids.map((uid) => service.downloadCertificateVc(uid).catch((error: unknown) => error ?? new Error('download failed'))));
+    const files: { row: FileRow; path: string; text: string }[] = [];
+    const refused = new Set<number>();
+    toWrite.forEach(({ row, path }, i) => {
+      const text = texts[i];
+      try {
+        if (typeof text !== 'string') throw text;
+        const vcPath = `${path.slice(0, -'.proof.json'.length)}.vc.json`;
+        this.core.diskFull.assertRoom(vcPath);
+        files.push({ row, path: vcPath, text });
+      } catch (error) {
+        refused.add(row.id);
+        fail(row, error);
+      }
+    });
+    const errors = await writeRound(files, { renameInPool: true });
+    files.forEach(({ row }, i) => {
+      if (errors[i] === undefined) return;
+      refused.add(row.id);
+      fail(row, errors[i]);
+    });
+    return refused;
   }
 
   /** Writes a round's proofs (each file hashed again meanwhile), then journals the files issued (one commit). */

@@ -104,6 +104,7 @@ export class Ingester {
         metadata: config.metadata ?? {},
         recursive: config.recursive ?? true,
         outDir: resolve(config.outDir ?? join(config.path, DEFAULT_PROOFS_DIR)),
+        format: config.format ?? 'proof',
         allowDuplicates: config.allowDuplicates ?? false,
       };
       this.core.folders.push(folder);

@@ -14,6 +14,8 @@ export interface WatchFolderOptions {
   recursive?: boolean;
   /** Where proof files go (default `<path>/proofs`). */
   outDir?: string;
+  /** `both`: each proof's Verifiable Credential (NAME.vc.json) is written beside it (default `proof`). */
+  format?: 'proof' | 'both';
   /** Issue identical content again instead of filing it under duplicate/ (default false). */
   allowDuplicates?: boolean;
 }

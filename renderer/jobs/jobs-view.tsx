@@ -23,9 +23,9 @@ function when(iso: string | null): string {
  * (`ready_date` is the finished date); Job, Tags and Due (scheduled date) cannot be sorted.
  */
 const COLUMNS: TableColumn<Job>[] = [
-  { id: 'status', header: 'Status', width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{j.status}</span> },
-  { id: 'chain', header: 'Engine', width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code> },
-  { id: 'uid', header: 'Job', width: 'minmax(6rem, 1fr)', cell: (j) => <code title={j.uid}>{shortUid(j.uid)}</code> },
+  { id: 'status', header: 'Status', width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{j.status}</span>, text: (j) => j.status },
+  { id: 'chain', header: 'Engine', width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code>, text: (j) => j.chain },
+  { id: 'uid', header: 'Job', width: 'minmax(6rem, 1fr)', cell: (j) => <code>{shortUid(j.uid)}</code>, text: (j) => j.uid },
   { id: 'tags', header: 'Tags', width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
   { id: 'created_date', header: 'Created', width: '9.5rem', sortable: true, cell: (j) => when(j.created_date) },
   { id: 'due', header: 'Due', width: '9.5rem', cell: (j) => when(j.scheduled_date) },

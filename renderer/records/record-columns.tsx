@@ -1,5 +1,6 @@
 import type { RecordRow, RecordState } from '../../common/records.js';
 import type { TableColumn } from '../table/data-table.js';
+import { TagList } from '../table/tag-list.js';
 
 const STATE_LABEL: Record<RecordState, string> = {
   not_scheduled: 'not scheduled',
@@ -21,12 +22,8 @@ export function recordColumns(engines: readonly string[]): TableColumn<RecordRow
       id: 'tags',
       header: 'Tags',
       width: 'minmax(8rem, 2fr)',
-      cell: (r) =>
-        r.tags.map((t) => (
-          <span key={t} className="tag">
-            {t}
-          </span>
-        )),
+      cell: (r) => <TagList tags={r.tags} />,
+      text: (r) => r.tags.join(', '),
     },
     { id: 'files', header: 'Files', width: '4.5rem', cell: (r) => (r.fileCount === 0 ? '—' : r.fileCount) },
     {
@@ -36,6 +33,10 @@ export function recordColumns(engines: readonly string[]): TableColumn<RecordRow
       cell: (r) => {
         const n = r.linkedUids.length + r.linkedFromCount;
         return n === 0 ? '—' : <span title={`links to ${r.linkedUids.length}, linked from ${r.linkedFromCount}`}>{n}</span>;
+      },
+      text: (r) => {
+        const n = r.linkedUids.length + r.linkedFromCount;
+        return n === 0 ? '—' : `${n}: links to ${r.linkedUids.length}, linked from ${r.linkedFromCount}`;
       },
     },
     { id: 'upload_date', header: 'Uploaded', width: '8rem', sortable: true, cell: (r) => day(r.uploadDate) },
@@ -49,6 +50,7 @@ export function recordColumns(engines: readonly string[]): TableColumn<RecordRow
           const state = r.states[engine] ?? 'not_scheduled';
           return <span className={`state state-${state}`}>{STATE_LABEL[state]}</span>;
         },
+        text: (r) => STATE_LABEL[r.states[engine] ?? 'not_scheduled'],
       }),
     ),
   ];

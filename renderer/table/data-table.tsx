@@ -18,6 +18,17 @@ export interface TableColumn<T> {
   width: string;
   sortable?: boolean;
   cell: (row: T) => ReactNode;
+  /**
+   * The cell's full text, shown on hover and given to assistive technology when the cell is
+   * cut to an ellipsis; needed when `cell` returns elements rather than a string or number.
+   */
+  text?: (row: T) => string;
+}
+
+/** The full text of a loaded cell: the column's `text`, else what `cell` gave when it is plain text. */
+function cellText<T>(column: TableColumn<T>, row: T, content: ReactNode): string | undefined {
+  if (column.text) return column.text(row);
+  return typeof content === 'string' || typeof content === 'number' ? String(content) : undefined;
 }
 
 export interface TableSort {
@@ -232,11 +243,22 @@ const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, fo
       onMouseDown={(event) => onMouseDown(event, index)}
       onDoubleClick={() => onOpen(index)}
     >
-      {columns.map((column, i) => (
-        <div key={column.id} role="gridcell" className={row === undefined ? 'dt-cell muted' : 'dt-cell'}>
-          {row === undefined ? (i === 0 ? 'Loading…' : null) : column.cell(row)}
-        </div>
-      ))}
+      {columns.map((column, i) => {
+        if (row === undefined) {
+          return (
+            <div key={column.id} role="gridcell" className="dt-cell muted">
+              {i === 0 ? 'Loading…' : null}
+            </div>
+          );
+        }
+        const content = column.cell(row);
+        // Every cell may be cut to an ellipsis by its column's width: its full text is its title.
+        return (
+          <div key={column.id} role="gridcell" className="dt-cell" title={cellText(column, row, content)}>
+            {content}
+          </div>
+        );
+      })}
     </div>
   );
 }) as <T>(props: TableRowProps<T>) => ReactNode;

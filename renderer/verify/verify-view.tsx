@@ -12,13 +12,18 @@ import { useRowMenu } from '../commands/row-menu.js';
 import { verifyRowMenu } from './verify-row-menu.js';
 import './verify.css';
 
+/** The Why column: the first step that did not pass and the reason. */
+function whyText(r: VerifyRow): string {
+  return r.result === 'ok' ? 'All six steps passed' : `${r.step ? `${r.step}: ` : ''}${r.reason}`;
+}
+
 const COLUMNS: TableColumn<VerifyRow>[] = [
-  { id: 'result', header: 'Result', width: '6.5rem', cell: (r) => <span className={`state verify-${r.result}`}>{r.result}</span> },
-  { id: 'name', header: 'Proof file', width: 'minmax(10rem, 2fr)', cell: (r) => <span title={r.name}>{r.name}</span> },
+  { id: 'result', header: 'Result', width: '6.5rem', cell: (r) => <span className={`state verify-${r.result}`}>{r.result}</span>, text: (r) => r.result },
+  { id: 'name', header: 'Proof file', width: 'minmax(10rem, 2fr)', cell: (r) => r.name },
   { id: 'title', header: 'Credential', width: 'minmax(8rem, 1.5fr)', cell: (r) => r.title || '—' },
   { id: 'issuer', header: 'Issuer', width: 'minmax(6rem, 1fr)', cell: (r) => r.issuer || '—' },
   { id: 'original', header: 'Original', width: 'minmax(6rem, 1fr)', cell: (r) => (r.original ? `${r.original.split('/').pop()} (by ${r.matched_by})` : '—') },
-  { id: 'reason', header: 'Why', width: 'minmax(10rem, 3fr)', cell: (r) => (r.result === 'ok' ? 'All six steps passed' : <span title={r.reason}>{r.step ? `${r.step}: ` : ''}{r.reason}</span>) },
+  { id: 'reason', header: 'Why', width: 'minmax(10rem, 3fr)', cell: (r) => whyText(r) },
 ];
 
 /** `Choose proof files` and `Choose a folder`: the same as a drop. */

@@ -19,7 +19,8 @@ describe('sending over HTTP (anvil as Sepolia, a demo engine)', () => {
 
   beforeAll(async () => {
     chain = await startSecondChain(11155111);
-    api = await startApiFixture({ engines: [{ ...chain.engine(ENGINE), block_time_s: 0 }], scheduler: false });
+    // A depth of 1 block, not Sepolia's default `finalized` tag (anvil finalizes 64 blocks behind its head).
+    api = await startApiFixture({ engines: [{ ...chain.engine(ENGINE), finality: 'confirmations' }], scheduler: false });
   });
 
   afterAll(async () => {

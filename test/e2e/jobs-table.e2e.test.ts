@@ -6,6 +6,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentlyCutCells } from './cut-cells.js';
 import { builtRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 import { SECOND_ENGINE, openTwoEngineWorkspace, type TwoEngineWorkspace } from './two-engines.js';
 
@@ -94,5 +95,45 @@ describe('jobs table', () => {
     expect(await columnsCut(grid)).toEqual([]);
     await expect.poll(() => grid.getByRole('columnheader', { name: SECOND_ENGINE.id }).isVisible()).toBe(true);
     await screenshot(page, 'jobs-table', 'records-beside-detail');
+  });
+
+  it('cuts no cell silently: long titles and tags end in "…" or "+N" and show their full text on hover', async () => {
+    const title = 'Diploma of Advanced Studies in Comparative Literature and Translation, with Distinction — Ada Lovelace-Byron';
+    const tags = ['class-2026', 'comparative-literature', 'honours-with-distinction', 'signed-by-the-dean', 'printed'];
+    const [made] = await workspace.service.createCredentials([{ title, metadata: { student: 'Ada' }, tags }]);
+    await workspace.service.scheduleCredentials({ engine: 'local', credentials: [made!.uid] });
+    const { page, problems } = await workspace.open(browser);
+    const grid = page.getByRole('grid', { name: 'Credentials' });
+    const row = grid.getByRole('row').filter({ hasText: 'Comparative Literature' });
+    await row.dblclick();
+    await page.getByRole('complementary', { name: 'Credential detail' }).waitFor();
+    // The hidden tags stay in the row's text for assistive technology; the chips show three and "+2".
+    expect(await row.textContent()).toContain('printed');
+    expect(await row.getByText('+2').isVisible()).toBe(true);
+    const titleCell = row.getByRole('gridcell').first();
+    expect(await titleCell.getAttribute('title')).toBe(title);
+    expect(await titleCell.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await silentlyCutCells(page)).toEqual([]);
+    // Scrolled sideways beside the detail, the Title column stays pinned at the table's left edge.
+    await grid.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
+    await expect.poll(() => grid.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    const gridLeft = (await grid.boundingBox())!.x;
+    expect(Math.abs((await titleCell.boundingBox())!.x - gridLeft)).toBeLessThan(3);
+    expect(Math.abs((await grid.getByRole('columnheader', { name: /Title/ }).boundingBox())!.x - gridLeft)).toBeLessThan(3);
+    await screenshot(page, 'jobs-table', 'records-cut-cells');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'jobs-table', 'records-cut-cells-dark');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Jobs' }).click();
+    const jobs = page.getByRole('grid', { name: 'Jobs' });
+    await expect.poll(() => jobs.getByRole('row').count()).toBeGreaterThan(1);
+    await jobs.getByRole('row').nth(1).click();
+    await page.getByRole('complementary', { name: 'Job detail' }).waitFor();
+    expect(await silentlyCutCells(page)).toEqual([]);
+    await screenshot(page, 'jobs-table', 'jobs-cut-cells-dark');
+    expect(problems).toEqual([]);
   });
 });

@@ -62,14 +62,14 @@ describe('records table scrolling', () => {
     // The data arriving fills the cells that are there.
     expect(await page.evaluate('window.__built')).toBe(0);
 
-    // Each row is a fixed-height, contained box placed by transform; cells do no ellipsis work.
+    // Each row is a fixed-height, contained box placed by transform; a cut cell ends in "…".
     const style = (await page.evaluate(`(() => {
       const row = [...document.querySelectorAll('[role=grid][aria-label=Credentials] [role=row]')].find((r) => r.textContent.includes('Diploma 2005'));
       const s = getComputedStyle(row);
       const cell = getComputedStyle(row.querySelector('[role=gridcell]'));
       return { contain: s.contain, height: s.height, transform: s.transform !== 'none', boxShadow: s.boxShadow, textOverflow: cell.textOverflow };
     })()`)) as Record<string, unknown>;
-    expect(style).toEqual({ contain: 'strict', height: '34px', transform: true, boxShadow: 'none', textOverflow: 'clip' });
+    expect(style).toEqual({ contain: 'strict', height: '34px', transform: true, boxShadow: 'none', textOverflow: 'ellipsis' });
     await screenshot(page, 'records-scroll', 'loaded');
     expect(problems).toEqual([]);
   });

@@ -13,6 +13,7 @@ import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { issueNowAndFinish, makeTempDir, removeTempDirs, sleep } from '../support/issuing-fixture.js';
 import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 import { dropFiles } from './drop-files.js';
+import { silentlyCutCells } from './cut-cells.js';
 
 let work: string;
 let workspace: Workspace;
@@ -113,6 +114,8 @@ describe('Verify view', () => {
     expect(row('garbage.proof.json')).toMatch(/^error.*Not a proof file/);
     await screenshot(page, 'verify', '1-mix');
     expect(await seriousA11yProblems(page)).toEqual([]);
+    // A long reason is cut to "…" with the whole of it as the cell's title, never cut silently.
+    expect(await silentlyCutCells(page)).toEqual([]);
 
     // A row's detail: the six steps with reasons, what the credential says.
     await page.getByRole('row').filter({ hasText: 'diploma.pdf.proof.json' }).click();

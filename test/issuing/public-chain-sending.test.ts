@@ -45,8 +45,9 @@ describe('sending on a public chain (anvil as Sepolia, fee cap 50 gwei, replacem
     chain = await startSecondChain(SEPOLIA);
     fx = openIssuingEngine({
       clock,
-      // block_time_s 0: the test mines the blocks, and each tick may look at once.
-      engines: [{ ...chain.engine(ENGINE, { environment: 'live' }), fee_cap_gwei: FEE_CAP_GWEI, replace_after_blocks: 2, block_time_s: 0 }],
+      // A depth of 1 block, not Sepolia's default `finalized` tag (anvil finalizes 64 blocks
+      // behind its head): these tests are about sending. Each explicit round asks the chain now.
+      engines: [{ ...chain.engine(ENGINE, { environment: 'live' }), finality: 'confirmations', fee_cap_gwei: FEE_CAP_GWEI, replace_after_blocks: 2 }],
     });
     engine = fx.engine;
   });
@@ -210,9 +211,10 @@ describe('a polite client: a proxy in front of the node answers 429 with Retry-A
     fx = openIssuingEngine({
       clock,
       engines: [
-        { ...chain.engine(ENGINE, { environment: 'live' }), rpc_url: proxy.url, block_time_s: 0 },
+        // A depth of 1 block rather than Sepolia's `finalized` tag: these tests are about the client.
+        { ...chain.engine(ENGINE, { environment: 'live' }), finality: 'confirmations', rpc_url: proxy.url },
         // Two endpoints: the proxy first (when it is down, calls go to the node itself).
-        { ...chain.engine(FAILOVER, { environment: 'live' }), rpc_urls: [proxy.url, chain.rpcUrl], block_time_s: 0 },
+        { ...chain.engine(FAILOVER, { environment: 'live' }), finality: 'confirmations', rpc_urls: [proxy.url, chain.rpcUrl] },
       ],
     });
   });

@@ -1,14 +1,18 @@
 /**
  * Proof export and the issued/revoked states of the records view, on a real engine issuing
- * on the local chain (anvil): one NAME.proof.json per certificate, written atomically.
+ * on the local chain (anvil): one NAME.proof.json and/or NAME.vc.json per certificate, written atomically.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
+import * as vc from '@digitalbazaar/vc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RECORD_SORT } from '../../common/records.js';
 import type { TaskContext } from '../../common/tasks.js';
 import type { Credential, Job } from '../../common/wire-types.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
+import { staticDocumentLoader } from '../../main/engine/vc/document-loader.js';
 import { exportProofs, proofFileName } from '../../main/workspace/proof-export.js';
 import { recordWindow } from '../../main/workspace/record-query.js';
 import { addIssuingPartner, createCredentials, issueNowAndFinish, makeTempDir, openIssuingEngine, removeTempDirs, type IssuingFixture, type IssuingPartner } from '../support/issuing-fixture.js';
@@ -65,6 +69,25 @@ describe('proof export', () => {
     expect(readdirSync(folder)).toHaveLength(2);
   });
 
+  it('exports Verifiable Credentials beside or instead of proofs, each one verifying offline and naming its certificate', async () => {
+    const both = makeTempDir('proofdesk-export-');
+    expect(await exportProofs(scope, { source: { kind: 'job', jobUid: job.uid }, folder: both, format: 'both' }, task())).toEqual({ folder: both, written: 3, withoutCertificate: 0 });
+    const names = readdirSync(both).sort();
+    expect(names.filter((n) => n.endsWith('.proof.json'))).toHaveLength(3);
+    expect(names.filter((n) => n.endsWith('.vc.json'))).toHaveLength(3);
+    for (const name of names.filter((n) => n.endsWith('.vc.json'))) {
+      const credential = JSON.parse(readFileSync(join(both, name), 'utf8')) as Record<string, unknown>;
+      const certificateUid = /([0-9a-f-]{36})\.vc\.json$/.exec(name)![1]!;
+      expect(credential.id).toBe(`urn:uuid:${certificateUid}`);
+      expect(existsSync(join(both, name.replace(/\.vc\.json$/, '.proof.json')))).toBe(true);
+      const third = await vc.verifyCredential({ credential, suite: new DataIntegrityProof({ cryptosuite }), documentLoader: staticDocumentLoader });
+      expect(third.verified).toBe(true);
+    }
+    const vcOnly = makeTempDir('proofdesk-export-');
+    await exportProofs(scope, { source: { kind: 'job', jobUid: job.uid }, folder: vcOnly, format: 'vc' }, task());
+    expect(readdirSync(vcOnly).sort()).toEqual(names.filter((n) => n.endsWith('.vc.json')));
+  });
+
   it('refuses a missing folder, a selection with nothing issued, and stops on cancel', async () => {
     const folder = makeTempDir('proofdesk-export-');
     await expect(exportProofs(scope, { source: { kind: 'job', jobUid: job.uid }, folder: join(folder, 'absent') }, task())).rejects.toMatchObject({ id: 'invalid_value' });
@@ -81,6 +104,7 @@ describe('proof export', () => {
   it('names files safely whatever the title', () => {
     expect(proofFileName('../../etc/passwd', 'u')).toBe('_.._etc_passwd u.proof.json');
     expect(proofFileName('', 'u')).toBe('u.proof.json');
+    expect(proofFileName('Diploma', 'u', 'vc')).toBe('Diploma u.vc.json');
   });
 });
 

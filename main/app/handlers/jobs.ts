@@ -172,7 +172,9 @@ async function exportProofs(ctx: AppContext, service: IssuingService, request: P
     let name = baseName(credential.title ?? '', uid);
     if (used.has(name)) name = `${name}.${uid}`;
     used.add(name);
-    await writeFile(join(request.folder, `${name}.proof.json`), await service.downloadCertificate(uid), { mode: 0o600 });
+    const format = request.format ?? 'proof';
+    if (format !== 'vc') await writeFile(join(request.folder, `${name}.proof.json`), await service.downloadCertificate(uid), { mode: 0o600 });
+    if (format !== 'proof') await writeFile(join(request.folder, `${name}.vc.json`), await service.downloadCertificateVc(uid), { mode: 0o600 });
     task.progress(++written, certificates.length);
   }
   return { folder: request.folder, written, withoutCertificate };

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ServiceError } from '../../../common/errors.js';
 import type { Certificate } from '../../../common/wire-types.js';
 import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
@@ -85,9 +86,15 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
       return 0;
     }
     // Every file is fetched before any is written: a wrong uid writes nothing.
+    // Many credentials are signed together on worker threads when the service can.
+    const vcs = (kinds as readonly string[]).includes('vc') && positionals.length > 1 && service.downloadCertificateVcs ? await service.downloadCertificateVcs(positionals) : undefined;
     const proofs: { name: string; text: string }[] = [];
-    for (const uid of positionals) {
-      for (const kind of kinds) proofs.push({ name: proofFileName(uid, kind), text: kind === 'vc' ? await service.downloadCertificateVc(uid) : await service.downloadCertificate(uid) });
+    for (const [i, uid] of positionals.entries()) {
+      for (const kind of kinds) {
+        const bulk = kind === 'vc' ? vcs?.[i] : undefined;
+        if (bulk instanceof ServiceError) throw bulk;
+        proofs.push({ name: proofFileName(uid, kind), text: bulk ?? (kind === 'vc' ? await service.downloadCertificateVc(uid) : await service.downloadCertificate(uid)) });
+      }
     }
     const dir = userPath(values.out!);
     mkdirSync(dir, { recursive: true });

@@ -10,15 +10,16 @@ import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../ar
 import { UsageError } from '../cli-error.js';
 import { sha256Hex } from '../../files/hash-file.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
-import { issueRun, type Trouble } from '../issue/issue-run.js';
+import { isProofFormat, issueRun, type ProofFormat, type Trouble } from '../issue/issue-run.js';
 import { IssueJournal } from '../issue/issue-journal.js';
 import { json } from '../output.js';
 
 export const ISSUE_USAGE = `issue FILE... [--engine local] [--title T] [--expiry DATE] [--link UID]... [--tag T]... [--meta KEY=VALUE]...
-      [--now] [--out DIR] [--allow-duplicates] [--remote BASE_URL]
+      [--now] [--out DIR] [--format proof|vc|both] [--allow-duplicates] [--remote BASE_URL]
                                                       upload, create and schedule one credential per file, wait for
                                                       its job to finish and write FILE.proof.json (into --out DIR,
-                                                      or beside each file); --now issues at once (demo engines).
+                                                      or beside each file); --format vc|both writes FILE.vc.json, the
+                                                      Verifiable Credential, instead or beside; --now issues at once (demo engines).
                                                       Running the same command again after a crash resumes it;
                                                       content this Partner already issued there is not issued again
                                                       unless --allow-duplicates.
@@ -37,6 +38,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
       ...REMOTE_OPTIONS,
       now: { type: 'boolean' },
       out: { type: 'string' },
+      format: { type: 'string' },
       title: { type: 'string' },
       expiry: { type: 'string' },
       link: { type: 'string', multiple: true },
@@ -52,6 +54,9 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
   if (values.title !== undefined && values.title.trim() === '') throw new UsageError('--title must not be empty');
   const links = values.link ?? [];
   const allowDuplicates = values['allow-duplicates'] === true;
+  const formatArg = values.format ?? 'proof';
+  if (!isProofFormat(formatArg)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(formatArg)}\n${ISSUE_USAGE}`);
+  const format: ProofFormat = formatArg;
   const outDir = userPath(values.out);
   if (outDir) mkdirSync(outDir, { recursive: true });
   const dataDir = userPath(values.data) ?? defaultDataDir();
@@ -98,14 +103,14 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
         service,
         journal,
         run.id,
-        { files, engineId, target, now: values.now === true, outDir, allowDuplicates, title: values.title, meta, tags, expiry: values.expiry, links },
+        { files, engineId, target, now: values.now === true, outDir, format, allowDuplicates, title: values.title, meta, tags, expiry: values.expiry, links },
         ctx,
         trouble,
       );
       if (result.code !== 0) return result.code;
       const { jobUids, written, skipped } = result;
       if (values.json) ctx.stdout(json({ job: jobUids[0] ?? null, jobs: jobUids, engine: engineId, proofs: written, skipped }));
-      else for (const w of written) ctx.stdout(`${w.proof}`);
+      else for (const w of written) ctx.stdout([w.proof, w.vc].filter((p) => p !== undefined).join('\n'));
       ctx.stderr(`${written.length} credential(s) issued in job ${jobUids.join(', ') || '(none)'}; proof files written${skipped ? `; ${skipped} not issued again` : ''}.`);
       return 0;
     } finally {

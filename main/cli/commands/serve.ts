@@ -5,14 +5,16 @@ import { UsageError } from '../cli-error.js';
 import { withEngine, type CliContext } from '../context.js';
 
 export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
-      [--allowed-host NAME[:PORT]]... [--max-file-size SIZE]
+      [--allowed-host NAME[:PORT]]... [--max-file-size SIZE] [--did-web-partner ID|NAME]
                                                       serve the spec over HTTP: the API under /api, the token endpoint
                                                       under /realms/proofdesk (client ids and secrets from \`partner add\`);
                                                       prints one JSON line {"base_url", "auth_url"} once listening and
                                                       runs until Ctrl-C / SIGTERM. --port 0 (default) picks a free port;
                                                       --environment demo (default) allows POST /jobs/immediate;
                                                       --auth-issuer trusts an OpenID provider's tokens instead of ours;
-                                                      SIZE like 2GiB (default), 500MiB`;
+                                                      SIZE like 2GiB (default), 500MiB;
+                                                      --did-web-partner publishes that Partner's did:web document
+                                                      (its signing key) at /.well-known/did.json`;
 
 /** How often unused uploads past their hour are deleted while serving. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -68,6 +70,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
       'auth-issuer': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'max-file-size': { type: 'string' },
+      'did-web-partner': { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${SERVE_USAGE}`);
@@ -98,6 +101,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
             authIssuer: values['auth-issuer'],
             allowedHosts: values['allowed-host'],
             limits: fileSize === undefined ? undefined : { upload: { fileSize } },
+            didWebPartner: values['did-web-partner'] === undefined ? undefined : engine.partners.resolve(values['did-web-partner']).id,
           });
         } catch (error) {
           ctx.stderr(`proofdesk serve: cannot start: ${(error as Error).message}`);

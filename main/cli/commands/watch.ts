@@ -11,13 +11,14 @@ import { UsageError } from '../cli-error.js';
 import { EXIT } from '../error-report.js';
 import { REMOTE_ENV, REMOTE_OPTIONS, partnerService, remoteService, withEngine, type CliContext } from '../context.js';
 
-export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--flat]
+export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--format proof|both] [--flat]
       [--allow-duplicates] [--stable DURATION] [--config FILE]
       [--partner ID|NAME | --remote BASE_URL [--client-id ID] [--auth-url URL] [--realm R]]
                                                       issue every file dropped into DIR (and its subfolders, unless
                                                       --flat) exactly once: proof files into --out (default
                                                       DIR/proofs), originals to DIR/done/, rejects to DIR/failed/,
                                                       identical content to DIR/duplicate/; runs until Ctrl-C.
+                                                      --format both: each proof's Verifiable Credential too (NAME.vc.json).
                                                       --stable: how long a file must stay unchanged (default 1s).
                                                       --remote: issue through that service instead of the embedded
                                                       engine (secret in $PROOFDESK_CLIENT_SECRET); the journal stays
@@ -40,7 +41,7 @@ function parseStable(text: string): number {
   return Number(match[1]) * (unit === 's' ? 1_000 : unit === 'm' ? 60_000 : 1);
 }
 
-/** Reads `--config FILE`: `{"folders": [{path, engine, tags, metadata, recursive, out, allow_duplicates}]}`. */
+/** Reads `--config FILE`: `{"folders": [{path, engine, tags, metadata, recursive, out, format, allow_duplicates}]}`. */
 function readConfig(file: string): WatchFolderOptions[] {
   let value: unknown;
   try {
@@ -54,9 +55,10 @@ function readConfig(file: string): WatchFolderOptions[] {
   return folders.map((f: unknown, i) => {
     const where = `--config ${file}, folders[${i}]`;
     if (!isPlainObject(f) || typeof f.path !== 'string') throw new UsageError(`${where}: needs "path"`);
-    const known = ['path', 'engine', 'tags', 'metadata', 'recursive', 'out', 'allow_duplicates'];
+    const known = ['path', 'engine', 'tags', 'metadata', 'recursive', 'out', 'format', 'allow_duplicates'];
     for (const key of Object.keys(f)) if (!known.includes(key)) throw new UsageError(`${where}: unknown field "${key}" (use ${known.join(', ')})`);
     if (f.metadata !== undefined && !isPlainObject(f.metadata)) throw new UsageError(`${where}: metadata must be an object`);
+    if (f.format !== undefined && f.format !== 'proof' && f.format !== 'both') throw new UsageError(`${where}: format must be "proof" or "both"`);
     return {
       path: resolve(base, f.path),
       engine: typeof f.engine === 'string' ? f.engine : undefined,
@@ -64,6 +66,7 @@ function readConfig(file: string): WatchFolderOptions[] {
       metadata: f.metadata as Record<string, unknown> | undefined,
       recursive: f.recursive === undefined ? undefined : f.recursive === true,
       outDir: typeof f.out === 'string' ? resolve(base, f.out) : undefined,
+      format: f.format as 'proof' | 'both' | undefined,
       allowDuplicates: f.allow_duplicates === true,
     };
   });
@@ -136,6 +139,7 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
       ...COMMON_OPTIONS,
       ...ISSUING_OPTIONS,
       out: { type: 'string' },
+      format: { type: 'string' },
       flat: { type: 'boolean' },
       'allow-duplicates': { type: 'boolean' },
       stable: { type: 'string' },
@@ -148,6 +152,8 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
   const tags = validateTags(values.tag ?? [], '--tag');
   const metadata = parseMetaPairs(values.meta);
   const outDir = userPath(values.out);
+  const format = values.format ?? 'proof';
+  if (format !== 'proof' && format !== 'both') throw new UsageError(`--format must be proof or both (watch always writes the proof file), not ${JSON.stringify(format)}\n${WATCH_USAGE}`);
   const stableMs = values.stable === undefined ? undefined : parseStable(values.stable);
   const folders: WatchFolderOptions[] = positionals.map((dir) => ({
     path: userPath(dir),
@@ -156,6 +162,7 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
     metadata,
     recursive: !values.flat,
     outDir,
+    format,
     allowDuplicates: values['allow-duplicates'] ?? false,
   }));
   if (configFile) folders.push(...readConfig(configFile));

@@ -35,6 +35,8 @@ export interface IssueRunOptions {
   target: string;
   now: boolean;
   outDir: string | undefined;
+  /** What is written per file: its proof file (the default), its Verifiable Credential (FILE.vc.json), or both. */
+  format?: ProofFormat;
   allowDuplicates: boolean;
   /** What every credential gets: its title (or the file's name), metadata, tags, expiry and links. */
   title: string | undefined;
@@ -42,6 +44,18 @@ export interface IssueRunOptions {
   tags: string[];
   expiry: string | undefined;
   links: string[];
+}
+
+/** What `issue` writes per file. */
+export type ProofFormat = 'proof' | 'vc' | 'both';
+
+export function isProofFormat(value: string): value is ProofFormat {
+  return value === 'proof' || value === 'vc' || value === 'both';
+}
+
+/** The Verifiable Credential's path beside a proof path: FILE.vc.json for FILE.proof.json. */
+function vcPathOf(proofPath: string): string {
+  return `${proofPath.slice(0, -'.proof.json'.length)}.vc.json`;
 }
 
 /** What this process's scheduler last ran into (a full disk ends the wait instead of waiting forever). */
@@ -58,6 +72,20 @@ function proofPaths(files: string[], outDir: string | undefined): string[] {
     for (let n = 2; taken.has(path); n++) path = join(dir, `${basename(file)}.${n}.proof.json`);
     taken.add(path);
     return path;
+  });
+}
+
+/** The Verifiable Credentials of certificates, in order: signed together when the service can, else one at a time. */
+async function credentialTexts(service: IssuingService, certificateUids: string[]): Promise<string[]> {
+  if (certificateUids.length === 0) return [];
+  if (!service.downloadCertificateVcs) {
+    const texts: string[] = [];
+    for (const uid of certificateUids) texts.push(await service.downloadCertificateVc(uid));
+    return texts;
+  }
+  return (await service.downloadCertificateVcs(certificateUids)).map((text) => {
+    if (text instanceof ServiceError) throw text;
+    return text;
   });
 }
 
@@ -152,7 +180,10 @@ export interface ProofWritten {
   file: string;
   credential_uid: string;
   certificate_uid: string;
+  /** The proof file written, or (--format vc) the credential. */
   proof: string;
+  /** The Verifiable Credential written beside the proof (--format both). */
+  vc?: string;
 }
 
 /** What a run did: its exit code, the jobs followed, the proofs written, the files not issued again. */
@@ -274,17 +305,26 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
   }
   clock.lap('jobs');
 
-  // 3. Proofs, a chunk of files at a time: written durably, then journaled as done.
+  // 3. Proofs (and/or Verifiable Credentials), a chunk of files at a time: written durably,
+  // then journaled as done under the first file of each (the proof, or the credential alone).
   const paths = proofPaths(files, options.outDir);
+  const format = options.format ?? 'proof';
+  const kinds = format === 'both' ? (['proof', 'vc'] as const) : [format];
+  const primary = (i: number) => (format === 'vc' ? vcPathOf(paths[i]!) : paths[i]!);
   const written: ProofWritten[] = [];
   const indices = credentialUids.flatMap((uid, i) => (uid ? [i] : []));
   for (let at = 0; at < indices.length; at += PROOF_CHUNK) {
     const round = indices.slice(at, at + PROOF_CHUNK);
-    const toWrite: { i: number; path: string; text: string }[] = [];
-    for (const i of round) {
+    const pending = round.filter((i) => {
       const item = journal.item(runId, i);
-      if (item?.state === 'done' && item.proof === paths[i] && existsSync(paths[i]!)) continue;
-      toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificateOf.get(credentialUids[i]!)!) });
+      return !(item?.state === 'done' && item.proof === primary(i) && existsSync(primary(i)));
+    });
+    const certificates = pending.map((i) => certificateOf.get(credentialUids[i]!)!);
+    const credentials = kinds.includes('vc') ? await credentialTexts(service, certificates) : [];
+    const toWrite: { i: number; path: string; text: string }[] = [];
+    for (const [n, i] of pending.entries()) {
+      if (kinds.includes('proof')) toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificates[n]!) });
+      if (kinds.includes('vc')) toWrite.push({ i, path: vcPathOf(paths[i]!), text: credentials[n]! });
     }
     clock.lap('proofs: build');
     const errors = await writeRound(toWrite, { mode: 0o644, afterStep: (step) => {
@@ -292,10 +332,11 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
       },
     });
     clock.lap('proofs: write');
-    const done = toWrite.filter((_, n) => errors[n] === undefined);
+    const failedItems = new Set(toWrite.filter((_, n) => errors[n] !== undefined).map((w) => w.i));
+    const done = pending.filter((i) => !failedItems.has(i));
     for (let n = 0; n < done.length; n++) issueFaultPoint('after-proof');
     journal.transaction(() => {
-      for (const w of done) journal.done(runId, w.i, w.path);
+      for (const i of done) journal.done(runId, i, primary(i));
     });
     clock.lap('proofs: journal');
     const failed = errors.findIndex((e) => e !== undefined);
@@ -303,9 +344,12 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
       const error = errors[failed];
       if (!isDiskFull(error)) throw error;
       const left = indices.length - at - done.length;
-      throw diskFullError(dirname(toWrite[failed]!.path), left * Buffer.byteLength(toWrite[failed]!.text), error);
+      throw diskFullError(dirname(toWrite[failed]!.path), left * kinds.length * Buffer.byteLength(toWrite[failed]!.text), error);
     }
-    for (const i of round) written.push({ file: files[i]!, credential_uid: credentialUids[i]!, certificate_uid: certificateOf.get(credentialUids[i]!)!, proof: paths[i]! });
+    for (const i of round) {
+      const certificate = certificateOf.get(credentialUids[i]!)!;
+      written.push({ file: files[i]!, credential_uid: credentialUids[i]!, certificate_uid: certificate, proof: primary(i), ...(format === 'both' ? { vc: vcPathOf(paths[i]!) } : {}) });
+    }
   }
   journal.finishRun(runId);
   ctx.stderr(`intake: ${files.length} files; ${clock.toString()}${sender.batched ? '' : ' (single requests: the service has no batched call)'}`);

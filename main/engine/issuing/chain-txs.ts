@@ -1,4 +1,4 @@
-import { BelowBaseFeeError, NonceConflictError, feesOf, type Address, type ChainClient, type Hex } from '../../chain/index.js';
+import { BelowBaseFeeError, NonceConflictError, feesOf, type Address, type ChainClient, type ChainHead, type Hex, type TransactionReceiptSummary } from '../../chain/index.js';
 import type { Clock } from '../clock.js';
 import { inTransaction, type Db } from '../database.js';
 import { cached } from '../list-query.js';
@@ -100,36 +100,52 @@ export interface ReplacementPolicy {
   maxFeeCap: bigint;
   /** A variant not mined after this many blocks is replaced (or re-sent when the node forgot it). */
   replaceAfterBlocks: number;
+  /**
+   * The chain mines on demand (the local chain): no block comes while a transaction waits, so one
+   * the node does not hold (lost with a crash of the node) is sent again at the next look.
+   */
+  minesOnDemand?: boolean;
   clock: Clock;
 }
 
 /**
  * Brings a stored transaction's state up to date with the chain: mined or reverted (with its
  * block and time, whichever of its variants was mined), re-sent when the node has forgotten it,
- * or replaced by a variant with higher fees (same nonce) when it is stuck. Returns the fresh row.
+ * or replaced by a variant with higher fees (same nonce) when it is stuck. Returns the fresh row,
+ * with the receipt read when it was mined just now. `head`: the chain's head as the caller's
+ * round saw it (asked here when absent).
  * Throws FeeAboveCapError while the chain wants more than the cap, InsufficientFundsError while
  * the account cannot pay for a replacement, ReplacementUnderpricedError while a competitor holds
  * the nonce: the transaction stays stored, and the caller waits.
  */
-export async function settleTx(db: Db, client: ChainClient, tx: ChainTx, persist: () => Promise<void>, policy?: ReplacementPolicy): Promise<ChainTx> {
+export async function settleTx(
+  db: Db,
+  client: ChainClient,
+  tx: ChainTx,
+  persist: () => Promise<void>,
+  policy?: ReplacementPolicy,
+  head?: ChainHead,
+): Promise<ChainTx & { receipt?: TransactionReceiptSummary }> {
   if (tx.state === 'mined' || tx.state === 'reverted' || tx.state === 'dropped') return tx;
   const receipt = await client.getReceipt(tx.hash);
   if (!receipt) {
-    await keepMoving(db, client, tx, policy);
+    await keepMoving(db, client, tx, policy, head);
     return loadTx(db, tx.id);
   }
-  const minedAt = (await client.blockTimestamp(receipt.blockNumber)).getTime();
+  // Mined in the head block the round saw: its time is known already.
+  const minedAt = head?.number === receipt.blockNumber ? head.timestamp : (await client.blockTimestamp(receipt.blockNumber)).getTime();
   // Mined counts only once the chain's state holding it is on disk (the local chain's dump).
   await persist();
-  cached(db, 'UPDATE chain_txs SET state = ?, block_number = ?, mined_date = ?, contract_address = ? WHERE id = ?').run(
+  cached(db, 'UPDATE chain_txs SET state = ?, block_number = ?, block_hash = ?, mined_date = ?, contract_address = ? WHERE id = ?').run(
     receipt.status === 'success' ? 'mined' : 'reverted',
     Number(receipt.blockNumber),
+    receipt.blockHash,
     minedAt,
     receipt.contractAddress,
     tx.id,
   );
   faultPoint(`after-mined-${tx.purpose}`);
-  return loadTx(db, tx.id);
+  return { ...loadTx(db, tx.id), receipt };
 }
 
 /** The current variant of a stored transaction (made for rows signed before variants were kept). */
@@ -152,11 +168,12 @@ function storeVariant(db: Db, clock: Clock | undefined, txId: number, raw: Hex, 
 }
 
 /**
- * One look at a transaction that is not mined, costing two calls while it is merely waiting (its
- * receipt, the head block): sent when it never was, re-sent when the node forgot it, replaced
- * when it waits longer than the policy allows or its max fee is below the base fee.
+ * One look at a transaction that is not mined, costing its receipt (read by the caller) while it
+ * is merely waiting, and the head when the caller's round did not bring one: sent when it never
+ * was, re-sent when the node forgot it, replaced when it waits longer than the policy allows or
+ * its max fee is below the base fee.
  */
-async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: ReplacementPolicy | undefined): Promise<void> {
+async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: ReplacementPolicy | undefined, seenHead: ChainHead | undefined): Promise<void> {
   if (tx.state === 'signed') {
     try {
       await sendTx(db, client, tx);
@@ -165,7 +182,7 @@ async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: Repl
       if (!(error instanceof BelowBaseFeeError) || !policy) throw error;
     }
   }
-  const head = await client.head();
+  const head = seenHead ?? (await client.head());
   const variant = currentVariant(db, tx, policy?.clock);
   if (variant.sent_block === null) {
     cached(db, 'UPDATE chain_tx_variants SET sent_block = ? WHERE id = ?').run(Number(head.number), variant.id);
@@ -175,7 +192,10 @@ async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: Repl
   const maxFee = fees.type === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice;
   const belowBaseFee = head.baseFeePerGas !== null && maxFee < head.baseFeePerGas;
   const waitedTooLong = policy !== undefined && Number(head.number) - variant.sent_block >= policy.replaceAfterBlocks;
-  if (!belowBaseFee && !waitedTooLong) return;
+  if (!belowBaseFee && !waitedTooLong) {
+    if (policy?.minesOnDemand && !(await client.isKnown(tx.hash))) await client.broadcast(tx.raw);
+    return;
+  }
   // An earlier variant may be the one that was mined.
   if (await adoptMinedVariant(db, client, tx)) return;
   if (!belowBaseFee && !(await client.isKnown(tx.hash))) {

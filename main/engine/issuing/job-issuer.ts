@@ -10,13 +10,15 @@ import {
   formatAmount,
   parseGwei,
   type ChainClient,
+  type ChainHead,
   type Hex,
+  type TransactionReceiptSummary,
 } from '../../chain/index.js';
 import { DEFAULT_FEE_CAP_GWEI, DEFAULT_REPLACE_AFTER_BLOCKS } from '../engine-catalog.js';
 import { inTransaction } from '../database.js';
 import { diskFullError, isDiskFull } from '../disk-full.js';
 import { cached } from '../list-query.js';
-import { ChainPace, KNOWN_BLOCK_TIMES_S, UNREACHABLE_AFTER_MS } from './chain-pace.js';
+import { ChainPace, UNREACHABLE_AFTER_MS } from './chain-pace.js';
 import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore, type ReplacementPolicy } from './chain-txs.js';
 import { buildJobCertificates } from './certificate-builder.js';
 import { Exclusive } from './exclusive.js';
@@ -32,6 +34,9 @@ import { ensureRegistry, registryAddress } from './registry.js';
  * anvil, with the signing headroom on top.
  */
 const ISSUE_GAS_ALLOWANCE = 60_000n;
+
+/** Block times from which a transaction just sent is not looked for in the same step. */
+const SETTLE_AT_ONCE_BELOW_MS = 1_000;
 
 interface JobRow {
   id: number;
@@ -60,7 +65,10 @@ export function claim(changes: number, what: string): void {
 export class JobIssuer {
   private readonly exclusive = new Exclusive();
   /** How often each engine's chain may be asked while work waits, and the backoff after errors. */
-  readonly pace = new ChainPace((engine) => this.blockTimeMs(engine));
+  readonly pace = new ChainPace((engine) => {
+    const seconds = this.ctx.chains.config(engine).block_time_s;
+    return seconds === undefined ? undefined : seconds * 1000;
+  });
   /** Accounts an immediate issue has claimed, from its checks until its job is sent. */
   private readonly claimed = new Set<string>();
 
@@ -150,16 +158,9 @@ export class JobIssuer {
       privateKey,
       maxFeeCap: this.feeCap(engine),
       replaceAfterBlocks: config.replace_after_blocks ?? DEFAULT_REPLACE_AFTER_BLOCKS,
+      minesOnDemand: this.ctx.chains.isLocal(engine),
       clock: this.ctx.clock,
     };
-  }
-
-  /** Milliseconds between blocks of the engine's chain (0: a dev chain that mines on demand, or unknown). */
-  blockTimeMs(engine: string): number {
-    const config = this.ctx.chains.config(engine);
-    if (config.block_time_s !== undefined) return config.block_time_s * 1000;
-    if (this.ctx.chains.isLocal(engine)) return 0;
-    return (KNOWN_BLOCK_TIMES_S[config.chain_id ?? 0] ?? 0) * 1000;
   }
 
   /** The engine's fee cap in wei per gas. */
@@ -226,18 +227,15 @@ export class JobIssuer {
    * Takes a started or unconfirmed job as far as it can go now, without waiting for blocks.
    * A chain that cannot be reached leaves the job as it is, for the next try.
    */
-  advance(jobId: number): Promise<void> {
+  advance(jobId: number, head?: ChainHead): Promise<void> {
     const job = this.job(jobId);
-    // A job with a transaction out waits: one look per block, or the backoff after errors.
+    // A job with a transaction out waits out the backoff after errors.
     if (job.issue_tx !== null && !this.pace.ready(job.engine)) return Promise.resolve();
     return this.exclusive.run(`${job.partner_id}:${job.engine}`, async () => {
       try {
-        await this.step(jobId);
+        await this.step(jobId, head);
         this.note(jobId, null);
-        // Still under way: the chain has nothing new to say before its next block.
-        const status = this.job(jobId).status;
-        if (status === 'started' || status === 'unconfirmed') this.pace.waiting(job.engine);
-        else this.pace.moved(job.engine);
+        this.pace.answered(job.engine);
       } catch (error) {
         this.paceAfter(jobId, job.engine, error);
         if (error instanceof NonceConflictError) {
@@ -288,7 +286,8 @@ export class JobIssuer {
     }
   }
 
-  private async step(jobId: number): Promise<void> {
+  /** `head`: the chain's head as this round saw it (asked again when absent). */
+  private async step(jobId: number, head?: ChainHead): Promise<void> {
     let job = this.job(jobId);
     if (job.status !== 'started' && job.status !== 'unconfirmed') return;
     const { client, chainKey, identity } = await this.prepare(job.partner_id, job.engine);
@@ -310,11 +309,14 @@ export class JobIssuer {
         );
         await this.mineNotBeforeStart(jobId, job.engine, client);
         await sendTx(this.ctx.db, client, tx);
+        // A chain that mines blocks at intervals has no receipt a moment after sending: the
+        // next block's round asks. One that mines on demand (the local chain) has, at once.
+        if (!this.ctx.chains.isLocal(job.engine) && this.pace.blockMs(job.engine) >= SETTLE_AT_ONCE_BELOW_MS) return;
         job = this.job(jobId);
       } else if (loadTx(this.ctx.db, job.issue_tx).state === 'signed') {
         await this.mineNotBeforeStart(jobId, job.engine, client);
       }
-      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine), this.replacement(job.engine, chainKey));
+      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine), this.replacement(job.engine, chainKey), head);
       if (tx.state === 'reverted' || tx.state === 'dropped') {
         this.fail(jobId, `The issuing transaction ${tx.hash} was ${tx.state}`);
         return;
@@ -322,8 +324,11 @@ export class JobIssuer {
       if (tx.state !== 'mined') return;
       // Guarded by the status: a job failed meanwhile (its credentials released) stays failed.
       recordJobMined(this.ctx.db, jobId, tx.mined_date!);
+      // The receipt just read says where it is: following it needs no second read.
+      await this.followToFinal(jobId, job.engine, client, head, tx.receipt);
+      return;
     }
-    await this.followToFinal(jobId, job.engine, client);
+    await this.followToFinal(jobId, job.engine, client, head);
   }
 
   /**
@@ -331,11 +336,11 @@ export class JobIssuer {
    * now (followToFinal). A chain that does not answer, or no longer holds the transaction, drops
    * the connection: the next one reconciles (re-sends it from its stored signed copy).
    */
-  follow(jobId: number): Promise<void> {
+  follow(jobId: number, head?: ChainHead): Promise<void> {
     const job = this.job(jobId);
     return this.exclusive.run(`${job.partner_id}:${job.engine}`, async () => {
       try {
-        await this.followToFinal(jobId, job.engine, await this.ctx.chains.client(job.engine));
+        await this.followToFinal(jobId, job.engine, await this.ctx.chains.client(job.engine), head);
       } catch (error) {
         if (error instanceof ChainUnreachableError || error instanceof ChainStateLostError) {
           this.ctx.chains.forget(job.engine);
@@ -350,16 +355,18 @@ export class JobIssuer {
    * An unconfirmed (or recently finished) job's transaction, as the chain holds it now: moved
    * blocks are recorded (follow-mined.ts), and the job is finished once its block is final.
    */
-  async followToFinal(jobId: number, engine: string, client: ChainClient): Promise<void> {
+  async followToFinal(jobId: number, engine: string, client: ChainClient, head?: ChainHead, receipt?: TransactionReceiptSummary): Promise<void> {
     const { issue_tx: txId, status } = this.job(jobId);
     if (txId === null || (status !== 'unconfirmed' && status !== 'finished')) return;
-    const followed = await followMined(this.ctx, engine, client, jobId, txId);
+    const followed = await followMined(this.ctx, engine, client, jobId, txId, { head, receipt });
     // Recorded as mined, yet not in the chain (lost blocks, a reorg): reconnecting reconciles.
     if (followed.state === 'lost') throw new ChainStateLostError(engine, `transaction ${loadTx(this.ctx.db, txId).hash} is no longer mined`);
     if (followed.state === 'reverted') {
       this.fail(jobId, `The issuing transaction ${loadTx(this.ctx.db, txId).hash} reverted when the chain re-included it`, true);
       return;
     }
+    // Blocks were replaced: the jobs finished before this one are re-checked too (chain-watch.ts).
+    if (followed.moved) this.pace.sawReorg(engine);
     if (followed.progress.final) recordJobFinished(this.ctx.db, jobId, this.ctx.clock.now());
   }
 
@@ -398,12 +405,12 @@ export class JobIssuer {
   }
 
   /** Scheduled jobs due now, oldest first. */
-  dueJobs(): { id: number; partner_id: string; engine: string; empty: boolean }[] {
+  dueJobs(): { id: number; partner_id: string; engine: string; empty: boolean; waiting: string | null }[] {
     return (
       cached(
         this.ctx.db,
-        "SELECT j.id, j.partner_id, j.engine, NOT EXISTS (SELECT 1 FROM job_credentials jc WHERE jc.job_id = j.id AND jc.active = 1) AS empty FROM jobs j WHERE j.status = 'scheduled' AND j.scheduled_date <= ? ORDER BY j.id",
-      ).all(this.ctx.clock.now()) as { id: number; partner_id: string; engine: string; empty: number }[]
+        "SELECT j.id, j.partner_id, j.engine, j.waiting, NOT EXISTS (SELECT 1 FROM job_credentials jc WHERE jc.job_id = j.id AND jc.active = 1) AS empty FROM jobs j WHERE j.status = 'scheduled' AND j.scheduled_date <= ? ORDER BY j.id",
+      ).all(this.ctx.clock.now()) as { id: number; partner_id: string; engine: string; waiting: string | null; empty: number }[]
     ).map((r) => ({ ...r, empty: r.empty === 1 }));
   }
 

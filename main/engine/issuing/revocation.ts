@@ -47,6 +47,6 @@ export async function revokeOnChain(
     }
     if (Date.now() > deadline) throw new ServiceError('try_again_later', `The revocation transaction ${tx.hash} is not mined yet; ask again later`);
     // One look per block of the chain (at least every 250 ms on a chain that mines on demand).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(250, issuer.blockTimeMs(certificate.engine))));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(250, issuer.pace.blockMs(certificate.engine))));
   }
 }

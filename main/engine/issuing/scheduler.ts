@@ -81,10 +81,11 @@ export class IssuingScheduler {
   }
 
   private async round(paced: boolean): Promise<void> {
-    const fresh = this.watch?.round(paced);
+    const looks = this.watch?.round(paced);
     for (const id of this.issuer.activeJobs()) {
-      if (fresh && !(await this.watch!.due(id, fresh))) continue;
-      await this.issuer.advance(id).catch(this.onError);
+      const look = looks ? await this.watch!.due(id, looks) : { due: true };
+      if (!look.due) continue;
+      await this.issuer.advance(id, look.head).catch(this.onError);
     }
     for (const job of this.issuer.dueJobs()) {
       if (job.empty) {
@@ -97,21 +98,17 @@ export class IssuingScheduler {
         const expired = this.issuer.dropExpired(job.id);
         if (expired) this.onError(expired);
         // Short of funds (or fees above the cap), the job stays scheduled: nothing is released.
-        // Asked again once per block of the chain, not every round.
+        // Its account is asked again once per block of the chain (or after the backoff), not every round.
         if (!this.issuer.pace.ready(job.engine)) continue;
-        try {
-          await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
-        } catch (error) {
-          this.issuer.pace.waiting(job.engine);
-          throw error;
-        }
+        if (job.waiting && looks && !(await looks(job.engine)).due) continue;
+        await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
       } catch (error) {
         this.onError(error);
       }
     }
-    if (fresh) await this.watch!.recheckFinished(fresh, this.onError);
+    if (looks) await this.watch!.recheckFinished(looks, this.onError);
   }
 
   async stop(): Promise<void> {

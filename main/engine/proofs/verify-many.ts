@@ -5,13 +5,15 @@
  * share decided once (VerifyOptions.share), the per-leaf revocations from the registry's logs or
  * in JSON-RPC batches (verify-revocation-batch), everything offline (reading, parsing,
  * shape, leaf hash, Merkle path, Ed25519) done on worker threads in batches ahead of the chain
- * steps (verify-offline-pool; its workers shared by the runs one after another), and many
+ * steps (verify-offline-pool; its workers shared by the runs one after another), Verifiable
+ * Credentials' Data Integrity proofs checked on worker threads too (vc-pool), and many
  * proofs in flight at once so that all of it overlaps.
  * Each proof still goes through the six steps of verifyChecked, the code of verifyProof: the
  * results are those of one proof verified alone.
  */
 import type { Address } from '../../chain/index.js';
 import { checkOffline, type OfflineInput, type OfflineOutcome } from './verify-offline.js';
+import { vcPool } from '../vc/vc-pool.js';
 import { borrowOfflinePool } from './verify-offline-pool.js';
 import type { ChainReader, ChainUnavailable, VerifyOptions } from './verify-proof.js';
 
@@ -55,6 +57,8 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
   const shared = new Map<string, Promise<unknown>>();
   const options: VerifyOptions = {
     ...base,
+    // A large run's Verifiable Credentials are checked on worker threads too (started only if it has any).
+    ...(borrowed ? { checkDataIntegrity: vcPool().dataIntegrityHolds } : {}),
     // What proofs of one batch have in common on chain is computed once per run (a failure is not kept).
     share: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
       let value = shared.get(key) as Promise<T> | undefined;

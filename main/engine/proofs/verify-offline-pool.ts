@@ -5,38 +5,14 @@
  * the compact ProofCore of each proof, not the proof (cloning whole proofs back would cost the
  * main thread about what parsing them did).
  *
- * The worker is its own entry file, found beside this module: under tsx and vitest it is the
- * TypeScript source, run with tsx's loader; in the CLI bundle (scripts/build-cli.mjs) and the
- * app's main bundle (electron.vite.config.ts) it is built as `verify-offline-worker.js` next to
- * the entry.
+ * The worker is its own entry file, found beside this module (worker-entry.ts).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../worker-entry.js';
 import type { OfflineInput, OfflineOutcome } from './verify-offline.js';
 
 const WORKER = 'verify-offline-worker';
-
-/** How to start the worker: its built file, or (from the source) a bootstrap that loads it through tsx. */
-function workerEntry(): { entry: URL | string; eval?: true } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    // The source (tsx, vitest): the worker is TypeScript too; tsx's loader is registered in the
-    // worker itself (a worker's --import flag is not honoured by every Node 20).
-    // (require.resolve finds the CommonJS build of the API; its ESM build is beside it, .mjs.)
-    const api = pathToFileURL(createRequire(fileURLToPath(here)).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-    const source = new URL(`./${WORKER}.ts`, here).href;
-    return { entry: `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`, eval: true };
-  }
-  // A bundle: the worker is an entry of its own, beside the entry file (this code may sit in a chunk one folder down).
-  for (const rel of [`./${WORKER}.js`, `../${WORKER}.js`]) {
-    const url = new URL(rel, here);
-    if (existsSync(url)) return { entry: url };
-  }
-  throw new Error(`The proof-checking worker (${WORKER}.js) is missing beside ${fileURLToPath(here)}: the build is incomplete`);
-}
 
 interface Pending {
   resolve(outcomes: OfflineOutcome[]): void;
@@ -55,7 +31,7 @@ export class OfflinePool {
 
   /** `size` workers: by default one per core (the main thread mostly waits on the chain meanwhile). */
   constructor(readonly size = Math.max(1, availableParallelism())) {
-    const { entry, eval: isEval } = workerEntry();
+    const { entry, eval: isEval } = workerEntry(WORKER, import.meta.url);
     for (let i = 0; i < size; i++) {
       const worker = new Worker(entry, isEval ? { eval: true } : {});
       worker.on('message', ({ id, outcomes, error }: { id: number; outcomes?: OfflineOutcome[]; error?: string }) => {

@@ -100,6 +100,11 @@ export interface VerifyOptions {
    * pool of worker threads: the signature is the costliest offline check.
    */
   checkSignature?(publicKeyHex: string, message: Buffer, signature: Buffer): boolean | Promise<boolean>;
+  /**
+   * Checks a Verifiable Credential's Data Integrity proof (default: on this thread). Verifying
+   * many passes worker threads (vc-pool.ts): it is a credential's costliest check by far.
+   */
+  checkDataIntegrity?(credential: Record<string, unknown>): Promise<boolean>;
   /** Explorer URL templates: tx `{tx}`, address `{address}`; null when none. */
   explorer?(engine: string): { tx: string | null; address: string | null };
   now?: () => Date;

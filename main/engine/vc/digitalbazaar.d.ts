@@ -7,6 +7,8 @@ declare module '@digitalbazaar/vc' {
     contextUrl: string | null;
     documentUrl: string;
     document: unknown;
+    /** `static`: the document never changes, so jsonld caches it processed across operations. */
+    tag?: 'static';
   }
   export type DocumentLoader = (url: string) => Promise<DocumentLoaderResult>;
   export interface VerifyCredentialResult {
@@ -35,7 +37,11 @@ declare module '@digitalbazaar/data-integrity' {
 }
 
 declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
-  export const cryptosuite: { name: string };
+  export const cryptosuite: {
+    name: string;
+    /** The RDFC-1.0 canonical N-Quads of a JSON-LD document (JSON-LD to RDF, then canonicalization). */
+    canonize(input: Record<string, unknown>, options: { documentLoader: (url: string) => Promise<unknown> }): Promise<string>;
+  };
 }
 
 declare module '@digitalbazaar/credentials-context' {

@@ -1,33 +1,62 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ServiceError } from '../../../common/errors.js';
 import { loadSigningKey } from '../issuing/partner-keys.js';
+import type { ProofFile } from '../proofs/proof-file.js';
 import type { PartnerScope } from '../scope.js';
 import { keySigner, type Ed25519Sign } from './sign-credential.js';
+import { vcPool } from './vc-pool.js';
 
 // The key is read from the secret store (the keychain: slow, and it may ask the user) once per
 // Partner and runtime; it stays in this process.
-const signers = new WeakMap<object, Map<string, Promise<{ sign: Ed25519Sign; publicKeyHex: string }>>>();
+const keys = new WeakMap<object, Map<string, Promise<{ key: KeyObject; publicKeyHex: string }>>>();
 
 /**
- * Signs with the Partner's certificate-signing key, which must be `publicKeyHex` (the key of
- * the proofs being turned into credentials).
+ * The Partner's certificate-signing key, which must be `publicKeyHex` (the key of the proofs
+ * being turned into credentials): for this process's signers and its worker threads only.
  */
-export async function partnerSigner(scope: PartnerScope, publicKeyHex: string): Promise<Ed25519Sign> {
+export async function partnerSigningKey(scope: PartnerScope, publicKeyHex: string): Promise<KeyObject> {
   const ctx = scope.issuing.ctx;
-  let ofRuntime = signers.get(ctx);
-  if (!ofRuntime) signers.set(ctx, (ofRuntime = new Map()));
+  let ofRuntime = keys.get(ctx);
+  if (!ofRuntime) keys.set(ctx, (ofRuntime = new Map()));
   let entry = ofRuntime.get(scope.partner.id);
   if (!entry) {
     entry = loadSigningKey(ctx.secrets, scope.partner.id).then(({ key }) => ({
-      sign: keySigner(key),
+      key,
       publicKeyHex: createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex'),
     }));
     entry.catch(() => ofRuntime.delete(scope.partner.id));
     ofRuntime.set(scope.partner.id, entry);
   }
-  const { sign, publicKeyHex: own } = await entry;
+  const { key, publicKeyHex: own } = await entry;
   if (own !== publicKeyHex.toLowerCase()) {
     throw new ServiceError('internal_error', "This certificate was signed with another key than the Partner's signing key in the secret store, so it cannot be signed as a Verifiable Credential here");
   }
-  return sign;
+  return key;
+}
+
+/** Signs with the Partner's certificate-signing key, which must be `publicKeyHex`. */
+export async function partnerSigner(scope: PartnerScope, publicKeyHex: string): Promise<Ed25519Sign> {
+  return keySigner(await partnerSigningKey(scope, publicKeyHex));
+}
+
+/**
+ * The Verifiable Credential texts of many proofs of the Partner, in order, signed together on
+ * worker threads (vc-pool.ts); a proof signed with another key than the Partner's gets that error.
+ */
+export async function partnerCredentialTexts(scope: PartnerScope, proofs: ProofFile[]): Promise<(string | ServiceError)[]> {
+  const texts: (string | ServiceError)[] = new Array(proofs.length);
+  for (const publicKey of new Set(proofs.map((p) => p.issuer.public_key))) {
+    const at = proofs.flatMap((p, i) => (p.issuer.public_key === publicKey ? [i] : []));
+    let key: KeyObject;
+    try {
+      key = await partnerSigningKey(scope, publicKey);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      for (const i of at) texts[i] = error;
+      continue;
+    }
+    const signed = await vcPool().credentialTexts(at.map((i) => proofs[i]!), key);
+    at.forEach((i, n) => (texts[i] = signed[n]!));
+  }
+  return texts;
 }
