@@ -95,6 +95,7 @@ export const COMMANDS = [
   { id: 'view.verify', title: 'Verify', section: 'view', group: 0, accelerator: 'CmdOrCtrl+3', when: 'always' },
   { id: 'view.watch', title: 'Watch folders', section: 'view', group: 0, accelerator: 'CmdOrCtrl+4', when: 'always' },
   { id: 'view.settings', title: 'Settings', section: 'view', group: 0, accelerator: 'CmdOrCtrl+5', when: 'always' },
+  { id: 'view.activity', title: 'Activity', section: 'view', group: 0, accelerator: 'CmdOrCtrl+6', when: 'always' },
   { id: 'view.palette', title: 'Command palette…', section: 'view', group: 1, accelerator: 'CmdOrCtrl+K', when: 'always' },
   { id: 'view.zoomIn', title: 'Zoom in', section: 'view', group: 2, accelerator: 'CmdOrCtrl+=', when: 'always', role: 'zoomIn', only: 'desktop' },
   { id: 'view.zoomOut', title: 'Zoom out', section: 'view', group: 2, accelerator: 'CmdOrCtrl+-', when: 'always', role: 'zoomOut', only: 'desktop' },

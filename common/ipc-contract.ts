@@ -16,11 +16,12 @@ import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
 import { WATCH_FOLDERS_IPC, type WatchFoldersIpc } from './ipc/watch-folders.js';
 import { VERIFY_IPC, type VerifyIpc } from './ipc/verify.js';
 import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js';
+import { ACTIVITY_IPC, type ActivityIpc } from './ipc/activity.js';
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
 /** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc & VerifyIpc & WatchFoldersIpc;
+export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc & VerifyIpc & WatchFoldersIpc & ActivityIpc;
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
@@ -37,6 +38,7 @@ export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => 
   ...WATCH_FOLDERS_IPC,
   ...SETTINGS_IPC,
   ...VERIFY_IPC,
+  ...ACTIVITY_IPC,
 };
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];

@@ -1,3 +1,4 @@
+import type { ActivityEntry, ActivityQuery } from './activity.js';
 import type { ServiceError } from './errors.js';
 import type {
   Certificate,
@@ -94,6 +95,12 @@ export interface IssuingService {
   jobCertificateUids?(jobUid: string): Promise<Map<string, string>>;
   /** POST /jobs/immediate (demo environment only) */
   issueJobNow(body: IssueNowBody): Promise<Job>;
+
+  /**
+   * GET /activity, an extension of the spec (docs/api.md): the Partner's activity log. Where a
+   * service does not offer it, it is absent.
+   */
+  listActivity?(query?: ActivityQuery): Promise<Page<ActivityEntry>>;
 
   // Certificates
   /** GET /certificates */

@@ -11,6 +11,7 @@ import { StatusBar } from './shell/status-bar.js';
 import { Toasts } from './shell/toasts.js';
 import { WatchFoldersView } from './watch-folders/watch-folders-view.js';
 import { VerifyView } from './verify/verify-view.js';
+import { ActivityView } from './activity/activity-view.js';
 
 /** The application shell: sidebar `Sections`, the open section, the status bar and toasts. */
 export function App() {
@@ -51,6 +52,7 @@ export function App() {
         {section === 'verify' && <VerifyView />}
         {section === 'watch' && <WatchFoldersView />}
         {section === 'settings' && <SettingsView />}
+        {section === 'activity' && <ActivityView />}
       </main>
       <StatusBar />
       <Toasts />

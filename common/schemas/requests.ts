@@ -6,6 +6,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { JOB_STATUSES, VERIFICATION_STATUSES } from '../wire-types.js';
 import { LIMITS } from '../limits.js';
+import { ACTIVITY_KINDS } from '../activity.js';
 import { DateFilter, DateOrDateTime, SHA256_PATTERN, TAG_FILTERS, TagFilter, TagList, Uuid, pagination } from './primitives.js';
 
 const Uids = (options: { minItems?: number; maxItems: number; uniqueItems?: boolean; description?: string }) => Type.Array(Uuid(), options);
@@ -76,6 +77,21 @@ const JOB_SORT = ['status', 'chain', 'created_date', 'start_date', 'issued_date'
 const CERTIFICATE_SORT = ['issued_date', 'chain'];
 
 export const FileQuerySchema = Type.Object({ file_hash: Type.Optional(Type.String({ description: 'Only the file with this hash' })), ...pagination(['uploaded'], 'uploaded') });
+
+/** Query of GET /activity (an extension: docs/api.md). */
+export const ActivityQuerySchema = Type.Object({
+  kind: Type.Optional(
+    Type.String({
+      pattern: `^(${ACTIVITY_KINDS.join('|')})(,(${ACTIVITY_KINDS.join('|')}))*$`,
+      description: `Only entries of this kind, or of these kinds separated by commas: ${ACTIVITY_KINDS.join(', ')}`,
+    }),
+  ),
+  date_from: Type.Optional(DateFilter('Done at or after')),
+  date_until: Type.Optional(DateFilter('Done up to')),
+  credential_uid: Type.Optional(Uuid('Only entries about this credential')),
+  job_uid: Type.Optional(Uuid('Only entries about this job')),
+  ...pagination(['date'], 'id'),
+});
 
 export const CredentialQuerySchema = Type.Object({
   uid: Type.Optional(Uuid('Only this credential')),

@@ -4,6 +4,7 @@
  * the OpenAPI document (each `$id` is its component name).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ACTIVITY_KINDS } from '../activity.js';
 import { ERROR_IDS } from '../errors.js';
 import { JOB_STATUSES, STEP_STATUSES, VERIFICATION_STATUSES, VERIFICATION_STEP_KEYS } from '../wire-types.js';
 import { DateTime, NullableDateTime, SHA256_PATTERN, Uuid, ref } from './primitives.js';
@@ -190,11 +191,27 @@ function page<T extends TSchema>(item: T, id: string, description: string) {
   );
 }
 
+export const ActivityEntrySchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, description: 'Grows with every entry: the order of the log' }),
+    date: DateTime('When it was done; for issued and revoked, the time of the block holding the transaction'),
+    kind: oneOf(ACTIVITY_KINDS),
+    actor: Type.String({ description: 'Who did it: the OAuth client id over REST, the OS user in the app and the CLI, `scheduler` for a job it started' }),
+    engine: Type.Union([Type.String(), Type.Null()], { description: 'The engine (chain) it concerns' }),
+    credential_uid: Type.Union([Uuid(), Type.Null()]),
+    job_uid: Type.Union([Uuid(), Type.Null()]),
+    certificate_uid: Type.Union([Uuid(), Type.Null()]),
+    detail: Type.Union([JsonObject('`transaction` (issued, revoked), `tags` / `added` / `removed` (tagged), `format` (exported), `credential_deleted` (unscheduled)'), Type.Null()]),
+  },
+  { $id: 'ActivityEntry', description: 'One entry of the activity log: append-only, never changed.' },
+);
+
 export const FilePageSchema = page(FileSchema, 'FilePage', 'A page of files');
 export const CredentialPageSchema = page(CredentialSchema, 'CredentialPage', 'A page of credentials');
 export const JobPageSchema = page(JobSchema, 'JobPage', 'A page of jobs');
 export const CertificatePageSchema = page(CertificateSchema, 'CertificatePage', 'A page of certificates');
 export const VerificationResultPageSchema = page(VerificationResultSchema, 'VerificationResultPage', 'A page of verification results');
+export const ActivityPageSchema = page(ActivityEntrySchema, 'ActivityPage', 'A page of activity entries');
 
 /** Every shared schema of the OpenAPI document. */
 export const COMPONENT_SCHEMAS: readonly (TSchema & { $id: string })[] = [
@@ -217,4 +234,6 @@ export const COMPONENT_SCHEMAS: readonly (TSchema & { $id: string })[] = [
   JobPageSchema,
   CertificatePageSchema,
   VerificationResultPageSchema,
+  ActivityEntrySchema,
+  ActivityPageSchema,
 ] as (TSchema & { $id: string })[];

@@ -30,6 +30,7 @@ import { credentialRoutes } from './routes/credentials.js';
 import { engineRoutes } from './routes/engines.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
+import { activityRoutes } from './routes/activity.js';
 import { addRoutes } from './routes/route.js';
 import { openapiDocument } from './schemas/service.js';
 import './types.js';
@@ -171,7 +172,7 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
           reply.header('cache-control', 'no-store');
           if (!request.routeOptions.config.public) request.service = await authenticator.serviceFor(request.headers.authorization);
         });
-        addRoutes(api, ctx, [...fileRoutes, ...credentialRoutes, ...jobRoutes, ...certificateRoutes, ...engineRoutes]);
+        addRoutes(api, ctx, [...fileRoutes, ...credentialRoutes, ...jobRoutes, ...certificateRoutes, ...engineRoutes, ...activityRoutes]);
         let text: string | undefined;
         api.get('/openapi.json', { schema: openapiDocument, config: { public: true } }, async (_request, reply) => {
           text ??= JSON.stringify(app.swagger());

@@ -17,6 +17,7 @@ import { createDetailHandlers } from './handlers/detail.js';
 import { createWatchFoldersHandlers } from './handlers/watch-folders.js';
 import { createSettingsHandlers } from './handlers/settings.js';
 import { createVerifyHandlers } from './handlers/verify.js';
+import { createActivityHandlers } from './handlers/activity.js';
 
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
@@ -45,6 +46,7 @@ export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcH
     ...createWatchFoldersHandlers(ctx),
     ...createSettingsHandlers(ctx),
     ...createVerifyHandlers(ctx),
+    ...createActivityHandlers(ctx),
   };
 }
 

@@ -32,6 +32,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./commands/jobs.js');
     return { run: m.jobsCommand, usage: m.JOBS_USAGE };
   },
+  activity: async () => {
+    const m = await import('./commands/activity.js');
+    return { run: m.activityCommand, usage: m.ACTIVITY_USAGE };
+  },
   issue: async () => {
     const m = await import('./commands/issue.js');
     return { run: m.issueCommand, usage: m.ISSUE_USAGE };
@@ -57,6 +61,7 @@ const EXAMPLES: Record<string, string> = {
   certificate: 'proofdesk certificate list --issued-from 2026-01-01 --verification-status failed\nproofdesk certificate download 0190d6c4-… 0190d6c5-… --out ./proofs',
   revoke: 'proofdesk revoke 0190d6c4-7a1b-7c2d-8e3f-123456789abc --yes\nproofdesk revoke --credential 0190d6c4-… --engine local',
   jobs: 'proofdesk jobs list --status scheduled\nproofdesk jobs issue-now --engine local\nproofdesk jobs tag 0190d6c4-… --tag spring-2026',
+  activity: 'proofdesk activity list --kind issued --from 2026-11-16 --until 2026-11-23\nproofdesk activity list --credential 0190d6c4-… --kind revoked --csv > revocations.csv',
   issue: 'proofdesk issue diploma.pdf transcript.pdf --tag cs2026 --now --out ./proofs',
   verify: 'proofdesk verify diploma.pdf.proof.json --file diploma.pdf\nproofdesk verify diploma.pdf.proof.json --rpc http://127.0.0.1:8545\nproofdesk verify ./proofs --offline --report proofs.csv',
   watch: 'proofdesk watch ./inbox --out ./proofs --tag cs2026\nPROOFDESK_CLIENT_SECRET=… proofdesk watch ./inbox --remote https://issuer.example/api --client-id pd-…',
@@ -64,7 +69,7 @@ const EXAMPLES: Record<string, string> = {
 };
 
 const FOOTER = `Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
-The credential, certificate, revoke, jobs, issue, verify and watch commands take --remote BASE_URL [--auth-url URL]
+The credential, certificate, revoke, jobs, activity, issue, verify and watch commands take --remote BASE_URL [--auth-url URL]
 [--client-id ID] [--realm R] to work against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`)
 instead of --data (watch keeps its journal in --data still). The client secret is read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults:
 --auth-url $PROOFDESK_AUTH_URL or the origin of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm

@@ -11,6 +11,7 @@
 import { ServiceError } from '../../common/errors.js';
 import { formatDate } from '../../common/validate.js';
 import type { Credential, FileRecord } from '../../common/wire-types.js';
+import { recordCredentialActivity } from './activity.js';
 import { assertExpiryInFuture, type parseCredentialDetails } from './credential-input.js';
 import { readCredentials } from './credential-reader.js';
 import { resolveReferences } from './credentials.js';
@@ -192,8 +193,11 @@ export function writeBatch(
     if (linkRows.length > 0) {
       cached(db, 'INSERT INTO credential_links (credential_id, linked_id, position) SELECT value->>0, value->>1, value->>2 FROM json_each(?)').run(JSON.stringify(linkRows));
     }
+    const entries = ids.map((id) => [id] as const);
+    recordCredentialActivity(scope, 'created', entries);
     if (jobId !== undefined) {
       cached(db, 'INSERT INTO job_credentials (job_id, credential_id, engine) SELECT ?, value, ? FROM json_each(?)').run(jobId, engine, JSON.stringify(ids));
+      recordCredentialActivity(scope, 'scheduled', entries, { engine, jobId });
     }
     // A credential with links answers with them nested, as a GET would.
     if (withLinks.length > 0) {

@@ -19,6 +19,7 @@ import type { StagedFile } from './file-store.js';
 import { recordUpload, stageUpload } from './files.js';
 import { cached } from './list-query.js';
 import { addToScheduledJob } from './scheduling.js';
+import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import pMap from 'p-map';
 
@@ -107,6 +108,7 @@ function oneByOne(scope: PartnerScope, engine: string | null, item: BatchItem, m
       const file = staged ? recordUpload(scope, staged, details.ignoreDuplicate) : undefined;
       const described = file ? [file.file_type === null ? { file_hash: file.file_hash } : { file_hash: file.file_hash, file_type: file.file_type }] : [];
       const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, file ? [file.id] : []), described);
+      recordCredentialActivity(scope, 'created', [[id]]);
       if (engine) addToScheduledJob(scope, engine, [id], [credential.uid]);
       if (staged && !moved.has(staged)) {
         // The bytes go into the store as the request's last step, under the write lock

@@ -9,6 +9,7 @@ import { readCredentials } from './credential-reader.js';
 import { findFileRow, markUsed } from './files.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import { inTransaction } from './database.js';
+import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import { CREDENTIAL_TAGS, indexTags, ownedId } from './tag-writer.js';
 
@@ -88,7 +89,11 @@ export function insertCredential(
 
 /** Creates many validated credentials in one transaction: all of them, or none. */
 export function insertCredentials(scope: PartnerScope, inputs: CredentialInput[]): Credential[] {
-  return inTransaction(scope.db, () => inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)).credential));
+  return inTransaction(scope.db, () => {
+    const created = inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)));
+    recordCredentialActivity(scope, 'created', created.map(({ id }) => [id]));
+    return created.map(({ credential }) => credential);
+  });
 }
 
 /** GET /credentials/<uid>: another Partner's uid is answered exactly like a missing one. */

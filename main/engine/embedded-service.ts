@@ -28,6 +28,8 @@ import type {
   UnscheduleResult,
   VerificationResult,
 } from '../../common/wire-types.js';
+import type { ActivityEntry, ActivityQuery } from '../../common/activity.js';
+import { listActivity, recordCredentialActivity, recordExports } from './activity.js';
 import { createAndScheduleMany } from './create-and-schedule-many.js';
 import { parseCreateCredentialBody, parseCredentialDetails } from './credential-input.js';
 import { getCredential, insertCredential, insertCredentials, listCredentials, listJobCredentials, resolveReferences } from './credentials.js';
@@ -77,7 +79,11 @@ export class EmbeddedService implements IssuingService {
 
   async createCredential(body: CreateCredentialBody): Promise<Credential> {
     const input = parseCreateCredentialBody(body);
-    return inTransaction(this.scope.db, () => insertCredential(this.scope, input, resolveReferences(this.scope, input)).credential);
+    return inTransaction(this.scope.db, () => {
+      const { id, credential } = insertCredential(this.scope, input, resolveReferences(this.scope, input));
+      recordCredentialActivity(this.scope, 'created', [[id]]);
+      return credential;
+    });
   }
 
   /**
@@ -106,6 +112,7 @@ export class EmbeddedService implements IssuingService {
     return storeThenRecord(this.scope, staged, () => {
       const uploaded = staged ? [recordUpload(this.scope, staged, details.ignoreDuplicate).id] : [];
       const { id, credential } = insertCredential(this.scope, details, resolveReferences(this.scope, details, uploaded));
+      recordCredentialActivity(this.scope, 'created', [[id]]);
       addToScheduledJob(this.scope, target.id, [id], [credential.uid]);
       return credential;
     });
@@ -184,6 +191,12 @@ export class EmbeddedService implements IssuingService {
     return readJobs(this.scope, [await issueJobNow(this.scope, body)])[0]!;
   }
 
+  // Activity
+
+  async listActivity(query?: ActivityQuery): Promise<Page<ActivityEntry>> {
+    return listActivity(this.scope, query);
+  }
+
   // Certificates
 
   async listCertificates(query?: CertificateQuery): Promise<Page<Certificate>> {
@@ -191,21 +204,27 @@ export class EmbeddedService implements IssuingService {
   }
 
   async downloadCertificate(uid: string): Promise<string> {
-    return proofText(buildProofFile(this.scope, certificateRow(this.scope, uid)));
+    const text = proofText(buildProofFile(this.scope, certificateRow(this.scope, uid)));
+    recordExports(this.scope, 'proof', [uid]);
+    return text;
   }
 
   async downloadCertificateVc(uid: string): Promise<string> {
     const proof = buildProofFile(this.scope, certificateRow(this.scope, uid));
-    return credentialText(await signedCredentialOf(proof, await partnerSigner(this.scope, proof.issuer.public_key)));
+    const text = credentialText(await signedCredentialOf(proof, await partnerSigner(this.scope, proof.issuer.public_key)));
+    recordExports(this.scope, 'vc', [uid]);
+    return text;
   }
 
   async downloadCertificates(uids: string[]): Promise<(string | ServiceError)[]> {
     const rows = certificateRowsByUid(this.scope, uids);
     const identities: ChainIdentities = new Map();
-    return uids.map((uid) => {
+    const texts = uids.map((uid) => {
       const row = rows.get(uid.toLowerCase());
       return row ? proofText(buildProofFile(this.scope, row, identities)) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
     });
+    recordExports(this.scope, 'proof', uids.filter((_, i) => typeof texts[i] === 'string'));
+    return texts;
   }
 
   /**
@@ -222,7 +241,9 @@ export class EmbeddedService implements IssuingService {
     const found = proofs.filter((p): p is ProofFile => !(p instanceof ServiceError));
     const texts = await partnerCredentialTexts(this.scope, found);
     let next = 0;
-    return proofs.map((p) => (p instanceof ServiceError ? p : texts[next++]!));
+    const answers = proofs.map((p) => (p instanceof ServiceError ? p : texts[next++]!));
+    recordExports(this.scope, 'vc', uids.filter((_, i) => typeof answers[i] === 'string'));
+    return answers;
   }
 
   async revokeCertificate(uid: string): Promise<RevokeResult> {

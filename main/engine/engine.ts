@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { ServiceError } from '../../common/errors.js';
 import type { SecretStore } from '../../common/secret-store.js';
 import { systemClock, type Clock } from './clock.js';
@@ -9,6 +10,7 @@ import { sweepUnusedFiles } from './files.js';
 import { IssuingRuntime, type IssuingOptions } from './issuing/issuing-runtime.js';
 import { ensurePartnerKeys, exportPartnerKeys, importPartnerKeys, type PartnerKeyMaterial } from './issuing/partner-keys.js';
 import { PartnerRegistry, type NewPartnerCredentials, type PartnerBackupRow, type PartnerRecord } from './partners.js';
+import { recordPartnerActivity } from './activity.js';
 import { makeTreePrivate } from './private-files.js';
 import type { PartnerScope } from './scope.js';
 
@@ -22,6 +24,18 @@ export interface EngineOptions {
   secrets?: SecretStore;
   /** Chains and the scheduler; by default no scheduler runs in this process. */
   issuing?: IssuingOptions;
+  /** Who the activity log names for what this process does; by default the OS user. */
+  actor?: string;
+}
+
+/** The OS user running this process, as the activity log names them. */
+export function osActor(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // No passwd entry for the uid (some containers): the uid still names someone.
+    return `uid:${process.getuid?.() ?? 'unknown'}`;
+  }
 }
 
 /**
@@ -34,6 +48,7 @@ export class Engine {
   readonly issuing: IssuingRuntime;
   private readonly store: FileStore;
   private readonly sweeper: NodeJS.Timeout | undefined;
+  private readonly actor: string;
 
   private constructor(
     readonly dataDir: string,
@@ -42,7 +57,9 @@ export class Engine {
     sweepIntervalMs: number | false,
     private readonly secrets: SecretStore | undefined,
     issuing: IssuingOptions,
+    actor: string,
   ) {
+    this.actor = actor;
     this.catalog = EngineCatalog.load(dataDir);
     this.store = new FileStore(dataDir);
     this.partners = new PartnerRegistry(db, clock);
@@ -59,7 +76,7 @@ export class Engine {
     makeTreePrivate(options.dataDir);
     const db = openDatabase(options.dataDir);
     try {
-      return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {});
+      return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {}, options.actor ?? osActor());
     } catch (error) {
       db.close();
       throw error;
@@ -80,7 +97,9 @@ export class Engine {
   /** The Partner's row and its keys, for an encrypted backup (main/workspace/settings). */
   async backupPartner(partnerId: string): Promise<{ partner: PartnerBackupRow; keys: PartnerKeyMaterial }> {
     const partner = this.partners.backupRow(partnerId);
-    return { partner, keys: await exportPartnerKeys(this.db, this.secrets, partnerId) };
+    const keys = await exportPartnerKeys(this.db, this.secrets, partnerId);
+    recordPartnerActivity(this.scopeFor(partnerId), 'keys_exported');
+    return { partner, keys };
   }
 
   /** Restores a backed-up Partner: the same id, client id, chain account and signing key. */
@@ -98,6 +117,7 @@ export class Engine {
       if (!known) this.db.prepare('DELETE FROM partners WHERE id = ?').run(restored.id);
       throw error;
     }
+    recordPartnerActivity(this.scopeFor(restored.id), 'keys_restored');
     return this.partners.find(restored.id)!;
   }
 
@@ -107,9 +127,13 @@ export class Engine {
     return this.secrets;
   }
 
-  /** The service scoped to one Partner. */
-  serviceFor(partnerId: string): EmbeddedService {
-    return new EmbeddedService(this.scopeFor(partnerId));
+  /**
+   * The service scoped to one Partner.
+   *
+   * @param actor who the activity log names for its changes (the REST server: the client id); by default this process's
+   */
+  serviceFor(partnerId: string, actor?: string): EmbeddedService {
+    return new EmbeddedService(this.scopeFor(partnerId, actor));
   }
 
   /**
@@ -117,7 +141,7 @@ export class Engine {
    * writes through it directly, for what the spec's endpoints do not offer (windows of rows
    * with their states, search, selections resolved in main).
    */
-  scopeFor(partnerId: string): PartnerScope {
+  scopeFor(partnerId: string, actor: string = this.actor): PartnerScope {
     const partner = this.partners.find(partnerId);
     if (!partner) throw new ServiceError('unauthorized', `No partner ${JSON.stringify(partnerId)} in ${this.dataDir}`);
     return {
@@ -127,6 +151,7 @@ export class Engine {
       catalog: this.catalog,
       store: this.store,
       issuing: this.issuing,
+      actor,
     };
   }
 

@@ -3,6 +3,7 @@ import type { IssueNowBody } from '../../common/requests.js';
 import { isPlainObject, rejectUnknownFields, requireField } from '../../common/validate.js';
 import { ChainError } from '../chain/index.js';
 import { findScheduledJob } from './jobs.js';
+import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
 
 /**
@@ -34,6 +35,8 @@ export async function issueJobNow(scope: PartnerScope, body: IssueNowBody | unkn
       throw error;
     }
     issuer.start(jobId);
+    // The activity log names who started it once the chain has it (migration 7's trigger).
+    cached(scope.db, "UPDATE jobs SET started_by = ? WHERE id = ? AND status = 'started'").run(scope.actor, jobId);
     // Started, the job is under way whatever happens next: a chain hiccup now is recorded on
     // the job and retried by the scheduler, not reported as a failure of this call.
     await issuer.advance(jobId).catch((error: unknown) => {

@@ -285,4 +285,65 @@ export const MIGRATIONS: readonly string[] = [
   -- Why a job is not moving (an account short of funds, fees above the cap); NULL when it is.
   ALTER TABLE jobs ADD COLUMN waiting TEXT;
   `,
+  /* 7: the activity log: what was done, when, by whom, on which chain */ `
+  -- One row per thing done to a credential, job or certificate (activity.ts), written in the
+  -- transaction of the change it records, so neither is ever on disk without the other.
+  -- Append-only: the triggers below refuse every UPDATE and DELETE. No foreign keys: a row
+  -- outlives what it names (an unscheduled credential is deleted; its history is not).
+  CREATE TABLE activity (
+    id INTEGER PRIMARY KEY,
+    partner_id TEXT NOT NULL,
+    date INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('created', 'scheduled', 'unscheduled', 'tagged', 'issued', 'revoked', 'exported', 'keys_exported', 'keys_restored')),
+    -- the OS user in the app and the CLI, the OAuth client id over REST, 'scheduler' for a job it started
+    actor TEXT NOT NULL,
+    engine TEXT,
+    credential_uid TEXT,
+    job_uid TEXT,
+    certificate_uid TEXT,
+    -- a short JSON object (a transaction hash, the tags, a format), or NULL
+    detail TEXT
+  );
+  CREATE INDEX activity_by_partner ON activity (partner_id, id);
+  CREATE INDEX activity_by_date ON activity (partner_id, date, id);
+  CREATE INDEX activity_by_credential ON activity (partner_id, credential_uid, id) WHERE credential_uid IS NOT NULL;
+  CREATE INDEX activity_by_job ON activity (partner_id, job_uid, id) WHERE job_uid IS NOT NULL;
+  CREATE TRIGGER activity_no_update BEFORE UPDATE ON activity BEGIN
+    SELECT RAISE(ABORT, 'The activity log is append-only: its rows are never changed');
+  END;
+  CREATE TRIGGER activity_no_delete BEFORE DELETE ON activity BEGIN
+    SELECT RAISE(ABORT, 'The activity log is append-only: its rows are never deleted');
+  END;
+
+  -- Who started a job at once (NULL: the scheduler), and who asked for a certificate's
+  -- revocation: the chain settles both later, and the triggers below log them then, in the
+  -- statement that records the chain's answer.
+  ALTER TABLE jobs ADD COLUMN started_by TEXT;
+  ALTER TABLE certificates ADD COLUMN revoked_by TEXT;
+  -- A job's transaction mined: each of its certificates issued, at the block's time. Once per
+  -- job and transaction: the same transaction mined again after a chain forgot it (a reset
+  -- local chain, reconcile-chain.ts) is the same issuing.
+  CREATE TRIGGER activity_issued AFTER UPDATE OF status ON jobs
+  WHEN old.status = 'started' AND new.status = 'unconfirmed' AND NOT EXISTS (
+    SELECT 1 FROM activity WHERE partner_id = new.partner_id AND job_uid = new.uid AND kind = 'issued'
+      AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
+  ) BEGIN
+    INSERT INTO activity (partner_id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
+      SELECT new.partner_id, coalesce(new.issued_date, 0), 'issued', coalesce(new.started_by, 'scheduler'), new.engine, cr.uid, new.uid, c.uid,
+        json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
+      FROM certificates c JOIN credentials cr ON cr.id = c.credential_id
+      WHERE c.job_id = new.id ORDER BY c.leaf_index;
+  END;
+  -- A revocation mined: the certificate revoked, at the block's time; once per transaction, as above.
+  CREATE TRIGGER activity_revoked AFTER UPDATE OF revoked_date ON certificates
+  WHEN old.revoked_date IS NULL AND new.revoked_date IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM activity WHERE partner_id = new.partner_id AND credential_uid = (SELECT uid FROM credentials WHERE id = new.credential_id)
+      AND kind = 'revoked' AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx))
+  ) BEGIN
+    INSERT INTO activity (partner_id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
+      VALUES (new.partner_id, new.revoked_date, 'revoked', coalesce(new.revoked_by, 'engine'), new.engine,
+        (SELECT uid FROM credentials WHERE id = new.credential_id), (SELECT uid FROM jobs WHERE id = new.job_id), new.uid,
+        json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx)));
+  END;
+  `,
 ];

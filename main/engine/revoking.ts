@@ -13,6 +13,8 @@ async function revoke(scope: PartnerScope, row: CertificateRow): Promise<RevokeR
     throw new ServiceError('unconfirmed_certificate_transaction', 'The issuing transaction of this certificate is not confirmed yet');
   }
   if (row.revoked_date !== null) throw new ServiceError('certificate_already_revoked', `The certificate was revoked on ${formatDate(row.revoked_date)}`);
+  // The activity log names who asked once the chain has the revocation (migration 7's trigger).
+  if (row.revoke_tx === null) cached(scope.db, 'UPDATE certificates SET revoked_by = ? WHERE id = ?').run(scope.actor, row.id);
   try {
     const at = await revokeOnChain(scope.issuing.ctx, scope.issuing.issuer, {
       id: row.id,

@@ -7,6 +7,7 @@ import { releaseUnusedFiles } from './files.js';
 import { findScheduledJob, openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import { inTransaction } from './database.js';
+import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import { CREDENTIAL_TAGS, ownedId, unindexTags } from './tag-writer.js';
 
@@ -41,6 +42,7 @@ export function addToScheduledJob(scope: PartnerScope, engine: string, credentia
   const jobId = openScheduledJob(scope, engine);
   const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) VALUES (?, ?, ?)');
   for (const id of credentialIds) insert.run(jobId, id, engine);
+  recordCredentialActivity(scope, 'scheduled', credentialIds.map((id) => [id]), { engine, jobId });
   return jobId;
 }
 
@@ -77,6 +79,8 @@ export function unscheduleCredential(scope: PartnerScope, uid: string, engineId:
     const stillUsed =
       cached(scope.db, 'SELECT 1 FROM job_credentials WHERE credential_id = ? AND active = 1').get(id) !== undefined ||
       cached(scope.db, 'SELECT 1 FROM credential_links WHERE linked_id = ?').get(id) !== undefined;
+    // Logged before a deletion, while the credential's uid can still be read.
+    recordCredentialActivity(scope, 'unscheduled', [[id, { credential_deleted: !stillUsed }]], { engine: engine.id, jobId });
     if (stillUsed) return { credential_uid: uid, engine: engine.id, credential_deleted: false };
     const fileIds = cached(scope.db, 'SELECT file_id FROM credential_files WHERE credential_id = ?').pluck().all(id) as number[];
     // Rows of failed jobs that once carried it go with it.

@@ -13,4 +13,6 @@ export interface PartnerScope {
   catalog: EngineCatalog;
   store: FileStore;
   issuing: IssuingRuntime;
+  /** Who acts through this scope, as the activity log names them: an OS user or an OAuth client id. */
+  actor: string;
 }

@@ -1,6 +1,7 @@
 import { ServiceError, type ErrorId } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { isPlainObject, rejectUnknownFields, requireField, validateTags } from '../../common/validate.js';
+import { recordCredentialActivity, recordJobActivity } from './activity.js';
 import { inTransaction } from './database.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
@@ -53,6 +54,17 @@ function setTags(scope: PartnerScope, target: TagTarget, id: number, before: rea
   indexTags(scope, target, id, before, after);
 }
 
+/** Logs the tags each object now carries, with what was added and removed (inside the caller's transaction). */
+function logTagChanges(scope: PartnerScope, target: TagTarget, writes: readonly { id: number; before: readonly string[]; after: readonly string[] }[]): void {
+  const detail = ({ before, after }: { before: readonly string[]; after: readonly string[] }) => ({
+    tags: after,
+    added: after.filter((t) => !before.includes(t)),
+    removed: before.filter((t) => !after.includes(t)),
+  });
+  if (target.ownerTable === 'jobs') for (const write of writes) recordJobActivity(scope, 'tagged', write.id, detail(write));
+  else recordCredentialActivity(scope, 'tagged', writes.map((write) => [write.id, detail(write)]));
+}
+
 /** Removes an object's tags from the filter table, before the object itself is deleted. */
 export function unindexTags(scope: PartnerScope, target: TagTarget, id: number): void {
   indexTags(scope, target, id, currentTags(scope, target, id), []);
@@ -92,6 +104,7 @@ export function writeTags(scope: PartnerScope, target: TagTarget, body: unknown,
   });
   inTransaction(scope.db, () => {
     for (const { id, before, after } of writes) setTags(scope, target, id, before, after);
+    logTagChanges(scope, target, writes);
   });
 }
 
@@ -102,5 +115,9 @@ export function deleteCredentialTag(scope: PartnerScope, uid: string, tag: strin
   if (tag === undefined || tag === null || tag === '') throw new ServiceError('invalid_value', 'The query parameter "tag" is required');
   const before = currentTags(scope, CREDENTIAL_TAGS, id);
   if (!before.includes(tag)) throw new ServiceError('tag_does_not_exist', `The credential has no tag ${JSON.stringify(tag)}`);
-  inTransaction(scope.db, () => setTags(scope, CREDENTIAL_TAGS, id, before, before.filter((t) => t !== tag)));
+  const after = before.filter((t) => t !== tag);
+  inTransaction(scope.db, () => {
+    setTags(scope, CREDENTIAL_TAGS, id, before, after);
+    logTagChanges(scope, CREDENTIAL_TAGS, [{ id, before, after }]);
+  });
 }

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { ServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
+import type { ActivityEntry, ActivityQuery } from '../../common/activity.js';
 import { isPlainObject } from '../../common/validate.js';
 import type {
   CertificateQuery,
@@ -236,6 +237,10 @@ export class RemoteService implements IssuingService {
   }
 
   // Certificates
+
+  async listActivity(query?: ActivityQuery): Promise<Page<ActivityEntry>> {
+    return this.call('GET', '/activity', { query });
+  }
 
   async listCertificates(query?: CertificateQuery): Promise<Page<Certificate>> {
     return this.call('GET', '/certificates', { query });

@@ -2,6 +2,7 @@ import { ServiceError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import type { BulkTagResult, Selection, TagEdit } from '../../common/records.js';
 import type { TaskContext } from '../../common/tasks.js';
+import { recordCredentialActivity } from '../engine/activity.js';
 import { inTransaction } from '../engine/database.js';
 import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
@@ -19,6 +20,12 @@ function after(edit: TagEdit, before: readonly string[]): string[] | undefined {
     case 'remove':
       return before.includes(edit.tag) ? before.filter((t) => t !== edit.tag) : undefined;
   }
+}
+
+/** What the activity log says of one credential's edit: its tags now, those added and those removed. */
+function tagChange(before: readonly string[], edit: TagEdit): { tags: string[]; added: string[]; removed: string[] } {
+  const now = after(edit, before) ?? [...before];
+  return { tags: now, added: now.filter((t) => !before.includes(t)), removed: before.filter((t) => !now.includes(t)) };
 }
 
 /**
@@ -69,7 +76,7 @@ function addTags(scope: PartnerScope, ids: number[], tags: string[]): number {
       LIMITS.maxTagsPerObject,
     ) as { uid: string; n: number } | undefined;
     if (over) throw new ServiceError('invalid_tag', `Credential ${over.uid} would carry ${over.n} tags; at most ${LIMITS.maxTagsPerObject} are allowed. Nothing was changed.`);
-    const changed = cached(db, `SELECT count(*) FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${lacking} > 0`).pluck().get(list, tagList) as number;
+    const changed = cached(db, `SELECT c.id, c.tags FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${lacking} > 0`).all(list, tagList) as { id: number; tags: string }[];
     const append = cached(
       db,
       `UPDATE credentials SET tags = json_insert(tags, '$[#]', ?) WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM json_each(credentials.tags) x WHERE x.value = ?)`,
@@ -79,7 +86,8 @@ function addTags(scope: PartnerScope, ids: number[], tags: string[]): number {
       append.run(tag, list, tag);
       index.run(scope.partner.id, tag, list);
     }
-    return changed;
+    recordCredentialActivity(scope, 'tagged', changed.map((row) => [row.id, tagChange(JSON.parse(row.tags) as string[], { mode: 'add', tags })]));
+    return changed.length;
   });
 }
 
@@ -92,7 +100,7 @@ function rewriteTags(scope: PartnerScope, ids: number[], edit: TagEdit): number 
   const insert = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?)');
   const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
   return inTransaction(db, () => {
-    let count = 0;
+    const logged: [number, ReturnType<typeof tagChange>][] = [];
     for (const id of ids) {
       const row = read.get(id) as { uid: string; tags: string } | undefined;
       if (!row) throw new ServiceError('missing_credential', MISSING);
@@ -105,8 +113,9 @@ function rewriteTags(scope: PartnerScope, ids: number[], edit: TagEdit): number 
       update.run(JSON.stringify(next), id);
       for (const tag of before) if (!next.includes(tag)) remove.run(partnerId, tag, id);
       for (const tag of next) if (!before.includes(tag)) insert.run(partnerId, tag, id);
-      count++;
+      logged.push([id, tagChange(before, edit)]);
     }
-    return count;
+    recordCredentialActivity(scope, 'tagged', logged);
+    return logged.length;
   });
 }

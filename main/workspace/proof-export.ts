@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 import type { ProofExportFormat, ProofExportRequest, ProofExportResult } from '../../common/records.js';
 import type { TaskContext } from '../../common/tasks.js';
+import { recordExports } from '../engine/activity.js';
 import { buildProofFile, certificateRow } from '../engine/certificates.js';
 import { jobIdOf } from '../engine/jobs.js';
 import { cached } from '../engine/list-query.js';
@@ -101,6 +102,7 @@ export async function exportProofs(scope: PartnerScope, request: ProofExportRequ
           if (code === 'ENOSPC') throw new ServiceError('try_again_later', `The disk holding ${folder} is full; ${written} of ${certificates.length} proofs were written. Free some space and export again.`);
           throw new ServiceError('invalid_value', `Proofs cannot be written into ${folder} (${code ?? 'error'}); ${written} of ${certificates.length} were written. Choose a folder you can write to.`);
         }
+        recordExports(scope, kind, [certificate.uid]);
       }
       written++;
       task.progress(written);

@@ -42,6 +42,7 @@ export function CommandHost() {
   useCommandHandler('view.verify', () => go('verify'));
   useCommandHandler('view.watch', () => go('watch'));
   useCommandHandler('view.settings', () => go('settings'));
+  useCommandHandler('view.activity', () => go('activity'));
   useCommandHandler('view.palette', () => setOpen((o) => (o === 'palette' ? null : 'palette')));
   useCommandHandler('help.shortcuts', () => setOpen('shortcuts'));
   useCommandHandler('help.about', () => setOpen('about'));

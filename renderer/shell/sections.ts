@@ -5,6 +5,7 @@ export const SECTIONS = [
   { id: 'verify', label: 'Verify' },
   { id: 'watch', label: 'Watch folders' },
   { id: 'settings', label: 'Settings' },
+  { id: 'activity', label: 'Activity' },
 ] as const;
 
 export type SectionId = (typeof SECTIONS)[number]['id'];

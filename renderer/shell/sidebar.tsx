@@ -3,7 +3,7 @@ import { AppMenuButton } from '../commands/app-menu-button.js';
 import { SectionBadge } from '../notifications/section-badge.js';
 import { SECTIONS, type SectionId } from './sections.js';
 
-/** The sidebar: the navigation `Sections`, one button per section (Ctrl/Cmd+1…5). */
+/** The sidebar: the navigation `Sections`, one button per section (Ctrl/Cmd+1…6). */
 export function Sidebar({ current, onGo }: { current: SectionId; onGo: (section: SectionId) => void }) {
   return (
     <nav className="sidebar" aria-label="Sections">

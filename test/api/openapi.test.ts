@@ -40,6 +40,8 @@ const SPEC_ENDPOINTS = [
   'POST /verify/upload/certificate',
   'POST /verify/upload/file',
   'GET /engines',
+  // The activity log, an extension (docs/api.md).
+  'GET /activity',
 ];
 
 type Doc = {

@@ -48,6 +48,7 @@ const SHORTCUT_EFFECTS: Record<string, (page: Page) => Promise<void>> = {
   'view.verify': async (page) => expect.poll(() => heading(page)).toBe('Verify'),
   'view.watch': async (page) => expect.poll(() => heading(page)).toBe('Watch folders'),
   'view.settings': async (page) => expect.poll(() => heading(page)).toBe('Settings'),
+  'view.activity': async (page) => expect.poll(() => heading(page)).toBe('Activity'),
   'edit.find': async (page) => expect.poll(() => page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Search records'),
   'edit.selectAllMatching': async (page) => expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('5 credentials selected'),
   'edit.addTags': async (page) => expect.poll(() => page.getByRole('dialog', { name: 'Add tags' }).count()).toBe(1),

@@ -51,8 +51,10 @@ export class Authenticator {
   private partnerService(partnerId: string): IssuingService {
     let service = this.services.get(partnerId);
     if (!service) {
-      if (!this.engine.partners.find(partnerId)) throw new UnauthorizedError('The access token names no Partner of this service', true);
-      service = this.engine.serviceFor(partnerId);
+      const partner = this.engine.partners.find(partnerId);
+      if (!partner) throw new UnauthorizedError('The access token names no Partner of this service', true);
+      // The activity log names the OAuth client for what is done over REST.
+      service = this.engine.serviceFor(partnerId, partner.client_id);
       this.services.set(partnerId, service);
     }
     return service;

@@ -1,0 +1,15 @@
+/** Handlers of the Activity view (common/ipc/activity.ts): the active Partner's activity log. */
+import { ServiceError } from '../../../common/errors.js';
+import type { ActivityIpc } from '../../../common/ipc/activity.js';
+import type { AppContext } from '../app-context.js';
+import type { HandlersOf } from './handlers-of.js';
+
+export function createActivityHandlers(ctx: AppContext): HandlersOf<ActivityIpc> {
+  return {
+    'activity:list': async (query) => {
+      const { service } = ctx.require();
+      if (!service.listActivity) throw new ServiceError('not_found', 'The service this app is connected to keeps no activity log.');
+      return service.listActivity(query);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * The activity log: an append-only record of what was done to a Partner's credentials, jobs
+ * and certificates, when, by whom (the scope's actor) and on which engine. Every record call
+ * runs inside the transaction of the change it records, so a crash keeps both or neither.
+ * Issuing and revocation are logged by triggers (migration 7) in the very statement that
+ * records the chain's answer. The table refuses UPDATE and DELETE.
+ */
+import { ACTIVITY_KINDS, type ActivityEntry, type ActivityKind, type ActivityQuery } from '../../common/activity.js';
+import { ServiceError } from '../../common/errors.js';
+import { makePage, parsePageQuery } from '../../common/pagination.js';
+import type { Page } from '../../common/wire-types.js';
+import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
+import { Conditions, cached, selectPage } from './list-query.js';
+import type { PartnerScope } from './scope.js';
+
+type Detail = Record<string, unknown> | null;
+
+const COLUMNS = 'activity (partner_id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)';
+
+/**
+ * Logs one entry per credential (row ids, with an optional detail each) in one statement,
+ * however many there are: the bulk paths stay one insert per batch.
+ */
+export function recordCredentialActivity(
+  scope: PartnerScope,
+  kind: ActivityKind,
+  entries: readonly (readonly [credentialId: number, detail?: Detail])[],
+  at: { engine?: string | null; jobId?: number | null } = {},
+): void {
+  if (entries.length === 0) return;
+  cached(
+    scope.db,
+    `INSERT INTO ${COLUMNS}
+     SELECT ?, ?, ?, ?, ?, c.uid, (SELECT uid FROM jobs WHERE id = ?), NULL, e.value->>1
+     FROM json_each(?) e JOIN credentials c ON c.id = e.value->>0 ORDER BY e.key`,
+  ).run(
+    scope.partner.id,
+    scope.clock.now(),
+    kind,
+    scope.actor,
+    at.engine ?? null,
+    at.jobId ?? null,
+    JSON.stringify(entries.map(([id, detail]) => [id, detail ? JSON.stringify(detail) : null])),
+  );
+}
+
+/** Logs one entry for a job (its row id). */
+export function recordJobActivity(scope: PartnerScope, kind: ActivityKind, jobId: number, detail: Detail = null): void {
+  cached(scope.db, `INSERT INTO ${COLUMNS} SELECT ?, ?, ?, ?, engine, NULL, uid, NULL, ? FROM jobs WHERE id = ?`).run(
+    scope.partner.id,
+    scope.clock.now(),
+    kind,
+    scope.actor,
+    detail ? JSON.stringify(detail) : null,
+    jobId,
+  );
+}
+
+/** Logs certificates handed out (a proof file or a Verifiable Credential), one entry each, in one statement. */
+export function recordExports(scope: PartnerScope, format: 'proof' | 'vc', certificateUids: readonly string[]): void {
+  if (certificateUids.length === 0) return;
+  cached(
+    scope.db,
+    `INSERT INTO ${COLUMNS}
+     SELECT ?, ?, 'exported', ?, c.engine, cr.uid, j.uid, c.uid, json_object('format', ?)
+     FROM json_each(?) e JOIN certificates c ON c.uid = lower(e.value) AND c.partner_id = ?
+     JOIN credentials cr ON cr.id = c.credential_id JOIN jobs j ON j.id = c.job_id ORDER BY e.key`,
+  ).run(scope.partner.id, scope.clock.now(), scope.actor, format, JSON.stringify(certificateUids), scope.partner.id);
+}
+
+/** Logs something done to the Partner itself (its keys backed up or restored). */
+export function recordPartnerActivity(scope: PartnerScope, kind: ActivityKind, detail: Detail = null): void {
+  cached(scope.db, `INSERT INTO ${COLUMNS} VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, ?)`).run(
+    scope.partner.id,
+    scope.clock.now(),
+    kind,
+    scope.actor,
+    detail ? JSON.stringify(detail) : null,
+  );
+}
+
+interface ActivityRow {
+  id: number;
+  date: number;
+  kind: ActivityKind;
+  actor: string;
+  engine: string | null;
+  credential_uid: string | null;
+  job_uid: string | null;
+  certificate_uid: string | null;
+  detail: string | null;
+}
+
+function uidFilter(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!isUuid(value)) throw new ServiceError('invalid_value', `${name} must be a UUID, got ${JSON.stringify(value)}`);
+  return value.toLowerCase();
+}
+
+/**
+ * Lists the Partner's activity, oldest first unless `order=desc`, filtered by kind (one kind,
+ * or several separated by commas), date range (inclusive), credential and job. Bad filters
+ * are `invalid_value`; bad pagination is the spec's `wrong_pagination_argument`.
+ */
+export function listActivity(scope: PartnerScope, query: ActivityQuery | undefined): Page<ActivityEntry> {
+  const page = parsePageQuery(query, ['date'], 'id');
+  const where = new Conditions('a.partner_id = ?', scope.partner.id);
+  if (query?.kind !== undefined && query.kind !== '') {
+    const kinds = query.kind.split(',').map((k) => k.trim());
+    const unknown = kinds.find((k) => !(ACTIVITY_KINDS as readonly string[]).includes(k));
+    if (unknown !== undefined) throw new ServiceError('invalid_value', `kind must be one of ${ACTIVITY_KINDS.join(', ')}, got ${JSON.stringify(unknown)}`);
+    where.add(`a.kind IN (${kinds.map(() => '?').join(', ')})`, ...kinds);
+  }
+  where.range('a.date', parseDateFilter(query?.date_from, 'date_from'), parseDateFilter(query?.date_until, 'date_until'));
+  const credential = uidFilter(query?.credential_uid, 'credential_uid');
+  if (credential !== undefined) where.add('a.credential_uid = ?', credential);
+  const job = uidFilter(query?.job_uid, 'job_uid');
+  if (job !== undefined) where.add('a.job_uid = ?', job);
+  const { total, ids } = selectPage(scope.db, 'activity a', 'a.id', where, { date: 'a.date' }, page);
+  const rows = cached(scope.db, 'SELECT * FROM activity WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as ActivityRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return makePage(
+    page,
+    total,
+    ids.map((id) => {
+      const r = byId.get(id)!;
+      return {
+        id: r.id,
+        date: formatDate(r.date),
+        kind: r.kind,
+        actor: r.actor,
+        engine: r.engine,
+        credential_uid: r.credential_uid,
+        job_uid: r.job_uid,
+        certificate_uid: r.certificate_uid,
+        detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
+      };
+    }),
+  );
+}
