@@ -5,6 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { PageQuery } from './requests.js';
 import type { ActivityEntrySchema } from './schemas/resources.js';
+import { csvField } from './csv-field.js';
 
 /** What an entry records. */
 export const ACTIVITY_KINDS = ['created', 'scheduled', 'unscheduled', 'tagged', 'issued', 'revoked', 'exported', 'keys_exported', 'keys_restored'] as const;
@@ -23,11 +24,6 @@ export interface ActivityQuery extends PageQuery {
   job_uid?: string;
 }
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; formula-leading text defused. */
-function csvField(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 /** The CSV columns of an activity export, in order. */
 export const ACTIVITY_CSV_COLUMNS = ['date', 'kind', 'actor', 'engine', 'credential_uid', 'job_uid', 'certificate_uid', 'transaction', 'detail'] as const;

@@ -6,12 +6,8 @@ import type { VerifyReport } from '../../../common/ipc/verify.js';
 import { VERIFICATION_STATUSES } from '../../../common/wire-types.js';
 import { packageVersion } from '../../api/version.js';
 import type { VerifyRun } from './verify-run.js';
+import { csvField } from '../../../common/csv-field.js';
 
-/** RFC 4180 field, formula-leading text defused (as `verify --report`). */
-function csvField(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

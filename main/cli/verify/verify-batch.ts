@@ -16,6 +16,7 @@ import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
 import { renderResult } from './render.js';
 import { VerifyChains, type VerifyChainsOptions } from './verify-chains.js';
+import { csvField } from '../../../common/csv-field.js';
 
 export function isDirectory(path: string): boolean {
   try {
@@ -93,11 +94,6 @@ async function verifyOutcome(path: string, outcome: OfflineOutcome, options: Ver
   return rowOf(path, outcome.core, await verifyChecked(outcome.core, checksOf(outcome), options));
 }
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; formula-leading text defused. */
-function csvField(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 /** Verifies many proofs in this one process; exit 0 only when every one is ok. */
 export async function verifyBatch(args: string[], options: VerifyChainsOptions & { report?: string; json?: boolean }, ctx: CliContext): Promise<number> {
