@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ACTIVITY_KINDS, type ActivityEntry } from '../../common/activity.js';
 import { NO_FILTERS, useActivityStore, type ActivityFilters } from './activity-store.js';
+import { localDateTime } from '../format/local-format.js';
 import './activity.css';
 
 /** What an entry says, in words: the kind, with its tags or its transaction. */
@@ -113,7 +114,9 @@ export function ActivityView() {
             {items.map((entry) => (
               <tr key={entry.id}>
                 <td>
-                  <time dateTime={entry.date}>{entry.date.replace('T', ' ').slice(0, 19)}</time>
+                  <time dateTime={entry.date} title={entry.date}>
+                    {localDateTime(entry.date)}
+                  </time>
                 </td>
                 <td>{whatText(entry)}</td>
                 <td>{entry.actor}</td>
