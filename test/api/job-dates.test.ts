@@ -46,11 +46,14 @@ describe('job dates over REST (local chain, issued at once)', () => {
       const credential = expectResult<{ uid: string }>(await call('POST', '/credentials', { title: `Round ${round}`, metadata: { round } }), 201);
       expectResult(await call('POST', '/credentials/schedule', { engine: 'local', credentials: [credential.uid] }), 201);
       let job = expectResult<Job>(await call('POST', '/jobs/immediate', { engine: 'local' }), 201);
-      while (job.status !== 'finished') {
-        expect(['started', 'unconfirmed'], JSON.stringify(job)).toContain(job.status);
-        await new Promise((r) => setTimeout(r, 50));
-        job = expectResult<Job>(await call('GET', `/jobs/${job.uid}`), 200);
-      }
+      // REST has no push: a client polls the job, as here, until it is finished.
+      await expect
+        .poll(async () => {
+          job = expectResult<Job>(await call('GET', `/jobs/${job.uid}`), 200);
+          expect(['started', 'unconfirmed', 'finished'], JSON.stringify(job)).toContain(job.status);
+          return job.status;
+        }, { timeout: 30_000, interval: 50 })
+        .toBe('finished');
       const dates = [job.created_date, job.start_date!, job.issued_date!, job.finished_date!].map((d) => Date.parse(d));
       expect(dates, `created ${job.created_date}, started ${job.start_date}, issued ${job.issued_date}, finished ${job.finished_date}`).toEqual([...dates].sort((a, b) => a - b));
     }
