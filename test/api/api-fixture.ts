@@ -3,14 +3,15 @@
  * directory (MemorySecretStore), two Partners with their client credentials, and small helpers
  * to get tokens and call endpoints with undici, reading status, headers and body.
  */
+import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { ERROR_STATUS, isErrorId } from '../../common/errors.js';
-import { startServer, type RunningServer, type ServeOptions } from '../../main/api/index.js';
+import { buildApp, startServer, type RunningServer, type ServeOptions } from '../../main/api/index.js';
 import type { Engine, EngineConfig } from '../../main/engine/index.js';
-import { REPO_ROOT, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
+import { REPO_ROOT, openIssuingEngine, removeTempDirs, type IssuingFixture } from '../support/issuing-fixture.js';
 
 export const TOKEN_PATH = '/realms/proofdesk/protocol/openid-connect/token';
 
@@ -182,4 +183,21 @@ export function formOf(fields: [string, string][], file?: { data: string | Uint8
   for (const [name, value] of fields) form.append(name, value);
   if (!fileFirst) addFile();
   return form;
+}
+
+/** A demo server (driven without a socket) and the OpenAPI document it publishes; `close` ends both it and its engine. */
+export async function publishedOpenApi(): Promise<{ app: FastifyInstance; doc: Json; close: () => Promise<void> }> {
+  const fx = openIssuingEngine();
+  const app = await buildApp({ engine: fx.engine, environment: 'demo', log: () => undefined });
+  const answer = await app.inject({ method: 'GET', url: '/api/openapi.json' });
+  expect(answer.statusCode).toBe(200);
+  return {
+    app,
+    doc: answer.json(),
+    close: async () => {
+      await app.close();
+      await fx.close();
+      removeTempDirs();
+    },
+  };
 }

@@ -5,13 +5,11 @@
  * still there. The new document may say more, never less; its info, servers and security
  * schemes are the same.
  */
-import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../main/api/index.js';
-import { REPO_ROOT, openIssuingEngine, removeTempDirs, type IssuingFixture } from '../support/issuing-fixture.js';
-import type { Json } from './api-fixture.js';
+import { REPO_ROOT } from '../support/issuing-fixture.js';
+import { publishedOpenApi, type Json } from './api-fixture.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -47,21 +45,14 @@ function missing(before: Iterable<string>, after: Set<string>): string[] {
 
 describe('the generated OpenAPI document covers the one it replaced', () => {
   const before: Json = JSON.parse(readFileSync(join(REPO_ROOT, 'test/api/fixtures/openapi-before.json'), 'utf8'));
-  let fx: IssuingFixture;
-  let app: FastifyInstance;
   let doc: Json;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    fx = openIssuingEngine();
-    app = await buildApp({ engine: fx.engine, environment: 'demo', log: () => undefined });
-    const answer = await app.inject({ method: 'GET', url: '/api/openapi.json' });
-    expect(answer.statusCode).toBe(200);
-    doc = answer.json();
+    ({ doc, close } = await publishedOpenApi());
   });
   afterAll(async () => {
-    await app?.close();
-    await fx?.close();
-    removeTempDirs();
+    await close?.();
   });
 
   it('has every operation', () => {

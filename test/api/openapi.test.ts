@@ -6,9 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, isErrorId } from '../../common/errors.js';
-import { buildApp } from '../../main/api/index.js';
-import { openIssuingEngine, removeTempDirs, type IssuingFixture } from '../support/issuing-fixture.js';
-import type { Json } from './api-fixture.js';
+import { publishedOpenApi, type Json } from './api-fixture.js';
 
 /** The spec's endpoints (paths relative to the base URL), plus DESIGN.md's GET /engines. */
 const SPEC_ENDPOINTS = [
@@ -52,21 +50,15 @@ type Doc = {
 };
 
 describe('the OpenAPI document', () => {
-  let fx: IssuingFixture;
   let app: FastifyInstance;
   let doc: Doc;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    fx = openIssuingEngine();
-    app = await buildApp({ engine: fx.engine, environment: 'demo', log: () => undefined });
-    const answer = await app.inject({ method: 'GET', url: '/api/openapi.json' });
-    expect(answer.statusCode).toBe(200);
-    doc = answer.json();
+    ({ app, doc, close } = await publishedOpenApi());
   });
   afterAll(async () => {
-    await app?.close();
-    await fx?.close();
-    removeTempDirs();
+    await close?.();
   });
 
   it('is OpenAPI 3.1 with the API base as its server and OAuth client credentials', () => {
