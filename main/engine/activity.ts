@@ -56,14 +56,18 @@ export function recordJobActivity(scope: PartnerScope, kind: ActivityKind, jobId
   );
 }
 
-/** Logs certificates handed out (a proof file or a Verifiable Credential), one entry each, in one statement. */
+/**
+ * Logs certificates handed out (a proof file or a Verifiable Credential), one entry each, in one
+ * statement. CROSS JOIN keeps the uid list the outer loop: otherwise SQLite walks all the
+ * Partner's certificates once per listed uid.
+ */
 export function recordExports(scope: PartnerScope, format: 'proof' | 'vc', certificateUids: readonly string[]): void {
   if (certificateUids.length === 0) return;
   cached(
     scope.db,
     `INSERT INTO ${COLUMNS}
      SELECT ?, ?, 'exported', ?, c.engine, cr.uid, j.uid, c.uid, json_object('format', ?)
-     FROM json_each(?) e JOIN certificates c ON c.uid = lower(e.value) AND c.partner_id = ?
+     FROM json_each(?) e CROSS JOIN certificates c ON c.uid = lower(e.value) AND c.partner_id = ?
      JOIN credentials cr ON cr.id = c.credential_id JOIN jobs j ON j.id = c.job_id ORDER BY e.key`,
   ).run(scope.partner.id, scope.clock.now(), scope.actor, format, JSON.stringify(certificateUids), scope.partner.id);
 }

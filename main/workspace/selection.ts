@@ -22,9 +22,9 @@ export async function checkpoint(signal: TaskSignal | undefined): Promise<void> 
 
 /** Row ids of the Partner's credentials for uids, in the given order; any unknown uid fails the whole call. */
 function idsOfUids(scope: PartnerScope, uids: readonly string[]): number[] {
-  const rows = cached(scope.db, 'SELECT c.id, c.uid FROM credentials c WHERE c.partner_id = ? AND c.uid IN (SELECT value FROM json_each(?))').all(
-    scope.partner.id,
+  const rows = cached(scope.db, 'SELECT c.id, c.uid FROM credentials c WHERE c.uid IN (SELECT value FROM json_each(?)) AND +c.partner_id = ?').all(
     JSON.stringify(uids.map((u) => u.toLowerCase())),
+    scope.partner.id,
   ) as { id: number; uid: string }[];
   const byUid = new Map(rows.map((r) => [r.uid, r.id]));
   const ids: number[] = [];
@@ -129,9 +129,9 @@ export function idsOfRanges(scope: PartnerScope, selection: RangeSelection): num
 
 /** Ids of the uids that exist (excepted uids may have been deleted meanwhile: that is fine). */
 function idsOfExisting(scope: PartnerScope, uids: readonly string[]): number[] {
-  return cached(scope.db, 'SELECT id FROM credentials WHERE partner_id = ? AND uid IN (SELECT value FROM json_each(?))')
+  return cached(scope.db, 'SELECT id FROM credentials WHERE uid IN (SELECT value FROM json_each(?)) AND +partner_id = ?')
     .pluck()
-    .all(scope.partner.id, JSON.stringify(uids.map((u) => u.toLowerCase()))) as number[];
+    .all(JSON.stringify(uids.map((u) => u.toLowerCase())), scope.partner.id) as number[];
 }
 
 /** The uids of row ids, in their order. */
