@@ -9,7 +9,7 @@ import { join, posix } from 'node:path';
 import { ServiceError, type ErrorId } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import { isPlainObject, isUuid, parseIsoDate, validateTags } from '../../common/validate.js';
-import { parseCsv } from './csv.js';
+import { parseCsv } from '../files/parse-csv.js';
 import { jsonSyntaxError } from './json-position.js';
 import { MANIFEST_FILE, sidecarNameOf } from './names.js';
 

@@ -4,7 +4,7 @@
  * ingest.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../main/ingest/csv.js';
+import { parseCsv } from '../../main/files/parse-csv.js';
 import { MetadataError, parseManifest, parseSidecar } from '../../main/ingest/file-metadata.js';
 import { isCandidateName, isSidecarName } from '../../main/ingest/names.js';
 

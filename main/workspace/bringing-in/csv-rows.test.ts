@@ -77,8 +77,15 @@ describe('CSV rows', () => {
   it('says what is wrong with a file that cannot be imported at all', async () => {
     expect((await table('')).file_error?.message).toMatch(/empty/);
     expect((await table('title,title\nA,B\n')).file_error?.message).toMatch(/appears twice/);
+    expect((await table('title,grade\nA,B\n"Broken,C\n', 'broken.csv')).file_error?.message).toBe('broken.csv line 3: a quoted field is never closed');
     const noTitle = await table('name2,grade\nA,B\n');
     expect(checkCsvRows(noTitle, guessMapping(noTitle.columns), () => false, NOW).file_error).toMatchObject({ id: 'missing_field' });
+  });
+
+  it('reads a semicolon file whose quoted header names hold commas, as the manifest reader of a watched folder does', async () => {
+    const t = await table('"title, full";grade\nDiploma;A\n');
+    expect(t.columns).toEqual(['title, full', 'grade']);
+    expect(t.records).toEqual([{ line: 2, fields: ['Diploma', 'A'] }]);
   });
 
   it('offers a template that imports without errors', async () => {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { parseCsv } from '../../files/parse-csv.js';
 import { MAX_ERROR_ROWS, PREVIEW_ROWS, type CsvMapping, type CsvPreview, type CsvRowCheck } from '../../../common/ipc/csv-import.js';
 import { checkRowFields } from '../../../common/ipc/staging.js';
 import type { TaskError } from '../../../common/tasks.js';
@@ -24,7 +24,10 @@ export interface CsvTable {
 /** Largest CSV read (a spreadsheet of transcripts is far smaller). */
 const MAX_CSV_BYTES = 200 * 1024 * 1024;
 
-/** Reads and parses a CSV file. Semicolon-separated files (many locales' spreadsheets) work too. */
+/**
+ * Reads and parses a CSV file with the one CSV reader (main/files/parse-csv.ts): semicolon-separated
+ * files (many locales' spreadsheets) work too; a quoted field never closed refuses the file, naming its line.
+ */
 export async function readCsvTable(path: string): Promise<CsvTable> {
   const file_name = basename(path);
   const empty = (message: string): CsvTable => ({ file_name, columns: [], records: [], file_error: { id: 'invalid_value', message } });
@@ -36,26 +39,14 @@ export async function readCsvTable(path: string): Promise<CsvTable> {
   } catch (error) {
     return empty(`${file_name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const delimiter = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
-  let parsed: { record: string[]; info: { lines: number } }[];
-  try {
-    parsed = parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
-  } catch (error) {
-    return empty(`${file_name} is not a readable CSV: ${(error as Error).message}`);
-  }
-  if (parsed.length === 0) return empty(`${file_name} is empty: it needs a header line and one line per credential`);
-  const columns = parsed[0]!.record.map((c) => c.trim());
+  const { records: rows, errors } = parseCsv(text);
+  if (errors.length > 0) return empty(`${file_name} ${errors[0]!.message}`);
+  if (rows.length === 0) return empty(`${file_name} is empty: it needs a header line and one line per credential`);
+  const columns = rows[0]!.fields.map((c) => c.trim());
   if (columns.some((c) => c === '')) return empty(`${file_name} line 1: every column needs a name in the header`);
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
   if (dup !== undefined) return empty(`${file_name} line 1: the column "${dup}" appears twice`);
-  // csv-parse's info.lines is the line a record ends on; the next record starts after it.
-  const records: CsvTable['records'] = [];
-  let nextLine = parsed[0]!.info.lines + 1;
-  for (const { record, info } of parsed.slice(1)) {
-    records.push({ line: nextLine, fields: record });
-    nextLine = info.lines + 1;
-  }
+  const records = rows.slice(1);
   return { file_name, columns, records, file_error: null };
 }
 
