@@ -1,6 +1,7 @@
 /**
- * The one CSV reader (a watched folder's manifest.csv, the app's CSV import), on csv-parse (RFC 4180: quoted fields with "" escapes and line breaks
- * inside quotes, CRLF, LF or CR line ends), keeping the line each record starts on so errors can
+ * The one CSV reader (a watched folder's manifest.csv, the app's CSV import), on csv-parse
+ * (RFC 4180: quoted fields with "" escapes and line breaks inside quotes, CRLF, LF or CR line
+ * ends), keeping the line each record starts on so errors can
  * name it. The delimiter is a comma, or a semicolon when the header has semicolons and no comma
  * (what spreadsheets write in many locales). An unterminated quote spoils only its own record:
  * reading goes on from the line after the one it starts on.
