@@ -30,7 +30,7 @@ export interface EncryptedFileStoreOptions {
   passphrase: string;
   /** Cross-process lock: how long to wait for another writer (default 10 s). */
   lockTimeoutMs?: number;
-  /** Cross-process lock: age at which a left-over lock file is taken over (default 30 s). */
+  /** Cross-process lock: age at which a lock no longer refreshed by its holder is taken over (default 10 s). */
   staleLockMs?: number;
 }
 
@@ -58,7 +58,7 @@ interface SecretsFile {
  * a random per-file salt; every entry has its own random IV and its account name as AAD, so
  * entries cannot be altered or swapped unnoticed. The key is derived once per open. The file is
  * mode 0600 and always replaced atomically (temp file, fsync, rename). Writers are serialised
- * in-process by a promise chain and across processes by `secrets.enc.json.lock` (O_EXCL), so the
+ * in-process by a promise chain and across processes by the `secrets.enc.json.lock` folder (proper-lockfile), so the
  * desktop app, `serve` and a CLI command may share a data directory.
  */
 export class EncryptedFileStore implements SecretStore {
@@ -88,14 +88,14 @@ export class EncryptedFileStore implements SecretStore {
     }
     const passphrase = options.passphrase.normalize('NFC');
     const path = join(options.dataDir, SECRETS_FILE);
-    const lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.staleLockMs ?? 30_000 };
+    const lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.staleLockMs ?? 10_000 };
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
 
     let file = await readSecretsFile(path);
     let key: Buffer | undefined;
     if (!file) {
       // Created at once (not on the first set) so that every later open checks the passphrase.
-      file = await withFileLock(`${path}.lock`, lock, async () => {
+      file = await withFileLock(path, lock, async () => {
         const existing = await readSecretsFile(path);
         if (existing) return existing; // another process won the race
         const salt = randomBytes(SALT_BYTES).toString('base64');
@@ -166,7 +166,7 @@ export class EncryptedFileStore implements SecretStore {
   /** Read-modify-write under both locks; the other entries are copied as they are. */
   #update(change: (entries: Record<string, Sealed>) => void): Promise<void> {
     const run = this.#writes.then(() =>
-      withFileLock(`${this.path}.lock`, this.#lock, async () => {
+      withFileLock(this.path, this.#lock, async () => {
         const file = await this.#read();
         // A null-prototype copy: an account named "__proto__" is then just a key.
         const entries: Record<string, Sealed> = Object.assign(Object.create(null) as Record<string, Sealed>, file.entries);
