@@ -1,5 +1,7 @@
 // Lint: typescript-eslint's recommended rules plus the layering of DESIGN.md that the
 // compiler cannot see (the composite tsconfigs already keep renderer and common apart).
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'stream', 'url', 'util', 'worker_threads'];
@@ -92,6 +94,89 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The REST service: fastify over the engine's public face; it never reaches into the app,
+    // the CLI, the desktop's services, the watched folders or the database itself.
+    files: ['main/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid(['electron', 'keytar', 'chokidar', 'better-sqlite3'], 'main/api takes no Electron, keychain, file watching or SQL: the engine owns its data.'),
+            forbid(['**/app/**', '**/cli/**', '**/workspace/**', '**/ingest/**', '**/remote/**', '**/secrets/**'], 'main/api imports only common/, engine/ and intake/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The client of a remote service: HTTP and common/ only, so it behaves like any other client.
+    files: ['main/remote/**/*.ts'],
+    ignores: ['main/remote/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid(['electron', 'keytar', 'chokidar', 'better-sqlite3', 'fastify', 'fastify/*', '@fastify/*'], 'main/remote is an HTTP client: no Electron, keychain, file watching, SQL or server.'),
+            forbid(['**/engine/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/ingest/**', '**/intake/**', '**/secrets/**'], 'main/remote imports only common/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The key stores: the keychain or the encrypted file, knowing nothing of what the keys sign.
+    files: ['main/secrets/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'chokidar', 'better-sqlite3', 'node:http', 'node:https', 'http', 'https'], 'main/secrets takes no HTTP, SQL, file watching or Electron.'),
+            forbid(['**/engine/**', '**/chain/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/ingest/**', '**/intake/**', '**/remote/**'], 'main/secrets imports only common/ and process/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Watched folders: files to IssuingService through main/intake, with a journal of their own;
+    // the engine's tables and internals stay out of reach (its clock is the one shared type).
+    files: ['main/ingest/**/*.ts'],
+    ignores: ['main/ingest/**/*.test.ts', 'main/ingest/**/*.fixture.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'node:http', 'node:https', 'http', 'https'], 'main/ingest takes no HTTP, keychain or Electron.'),
+            forbid(['**/engine/**', '!**/engine/clock.js', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/remote/**', '**/secrets/**'], 'main/ingest imports only common/, intake/, files/, process/ and durable/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The CLI composes the engine, the service and the watched folders; the desktop app is not its part.
+    files: ['main/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [forbid(['electron', '**/app/**', '**/workspace/**'], 'main/cli imports no desktop app code.')] }],
+    },
+  },
+  {
+    // No module cycles among the product's modules. Type-only imports are left out: they vanish
+    // at compile time and cannot change the order modules run in.
+    files: ['main/**/*.ts', 'common/**/*.ts', 'preload/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Raw IPC lives in exactly two files: the trusted handle() wrapper and the preload.
