@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { RECORD_STATES, type RecordState } from '../../common/records.js';
 import { parseTagInput } from './tag-dialog.js';
 import { useRecordsStore } from './records-store.js';
@@ -6,20 +6,18 @@ import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { commandHint } from '../commands/command-hint.js';
 
-const SEARCH_DELAY_MS = 200;
-
 /** The filters above the records table: search, tags (and/or, with autocomplete and counts), upload dates, state. */
 export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLInputElement | null> }) {
   const filter = useRecordsStore((s) => s.filter);
   const engines = useRecordsStore((s) => s.engines);
   const suggestions = useRecordsStore((s) => s.tagSuggestions);
-  const { setFilter, loadTagSuggestions } = useRecordsStore.getState();
+  const { setFilter, loadTagSuggestions, typeSearch, applyPendingSearch } = useRecordsStore.getState();
   const [search, setSearch] = useState(filter.search ?? '');
   const [tagText, setTagText] = useState((filter.andTags ?? filter.orTags ?? []).join(', '));
   const [tagMode, setTagMode] = useState<'and' | 'or'>(filter.orTags ? 'or' : 'and');
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // Leaving the view runs a search still being typed, so coming back shows what the box says.
+  useEffect(() => applyPendingSearch, [applyPendingSearch]);
   // A remote service has no word search and no per-engine state: off, with the reason.
   const remote = useShellStore((s) => s.status?.mode === 'remote');
   useEffect(() => {
@@ -49,8 +47,7 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
         onChange={(event) => {
           const value = event.target.value;
           setSearch(value);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => setFilter({ search: value }), SEARCH_DELAY_MS);
+          typeSearch(value);
         }}
       />
       <select aria-label="Tag match" value={tagMode} onChange={(e) => {

@@ -3,10 +3,10 @@
  * page or main): which windows of rows it asks main for while scrolling, and how it describes
  * a selection to main. Main's side runs for real in test/workspace/selection-ranges.test.ts.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecordRow, RecordWindowRequest } from '../../common/records.js';
 import { clickRow, extendTo, selectAll, toggleRow } from '../table/selection.js';
-import { PAGE_SIZE, useRecordsStore } from './records-store.js';
+import { PAGE_SIZE, SEARCH_DELAY_MS, useRecordsStore } from './records-store.js';
 
 const TOTAL = 100_000;
 const uidOf = (i: number) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`;
@@ -84,5 +84,20 @@ describe('records store', () => {
     await settle();
     expect(useRecordsStore.getState().selection).not.toEqual(useRecordsStore.getInitialState().selection);
     expect(await useRecordsStore.getState().selectionForMain()).toMatchObject({ kind: 'ranges', filter: { andTags: ['even'] }, ranges: [{ from: 3, to: 3, fromUid: uidOf(3) }] });
+  });
+
+  it('"Select all matching" clicked while a search is still being typed selects what that search matches, and keeps it', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = useRecordsStore.getState();
+      store.typeSearch('alice');
+      store.selectAllMatching(); // within the pause after the last key
+      expect(useRecordsStore.getState().filter.search).toBe('alice');
+      await vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS * 2);
+      expect(useRecordsStore.getState().filter.search).toBe('alice');
+      expect(await useRecordsStore.getState().selectionForMain()).toMatchObject({ kind: 'filter', filter: { search: 'alice' } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

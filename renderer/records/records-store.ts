@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_RECORD_SORT, type RecordFilter, type RecordRow, type RecordSort, type Selection, type TagSuggestion } from '../../common/records.js';
 import { toServiceError } from '../ipc-error.js';
-import { EMPTY_SELECTION, rangesForMain, selectedCount, type TableSelection } from '../table/selection.js';
+import { EMPTY_SELECTION, rangesForMain, selectAll, selectedCount, type TableSelection } from '../table/selection.js';
 
 /** Rows per fetch from main. */
 export const PAGE_SIZE = 250;
@@ -29,6 +29,12 @@ export interface RecordsStore {
   /** Drops loaded rows and fetches what is on screen again (after changes in main). */
   refresh(): void;
   setSelection(selection: TableSelection): void;
+  /** Text typed in the search box: applied after a pause of SEARCH_DELAY_MS, or at once by applyPendingSearch. */
+  typeSearch(text: string): void;
+  /** Applies the search still being typed now, if any. */
+  applyPendingSearch(): void;
+  /** Selects every credential matching the filter, the search still being typed included. */
+  selectAllMatching(): void;
   loadTagSuggestions(prefix: string): Promise<void>;
   /**
    * The current selection as main takes it: the filter for "all", otherwise ranges of positions
@@ -39,6 +45,10 @@ export interface RecordsStore {
 
 const inFlight = new Set<string>();
 let visible: [number, number] = [0, 0];
+/** The pause after the last key before a search runs. */
+export const SEARCH_DELAY_MS = 200;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+let pendingSearch: string | undefined;
 
 function rowAtIndex(pages: ReadonlyMap<number, RecordRow[]>, index: number): RecordRow | undefined {
   return pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
@@ -110,6 +120,23 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
     },
     refresh: () => restart({}, true),
     setSelection: (selection) => set({ selection }),
+    typeSearch(text) {
+      pendingSearch = text;
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => get().applyPendingSearch(), SEARCH_DELAY_MS);
+    },
+    applyPendingSearch() {
+      clearTimeout(searchTimer);
+      if (pendingSearch === undefined) return;
+      const search = pendingSearch;
+      pendingSearch = undefined;
+      get().setFilter({ search });
+    },
+    selectAllMatching() {
+      // A search typed but not yet run would otherwise run after the click and clear the selection.
+      get().applyPendingSearch();
+      set((s) => ({ selection: selectAll(s.selection) }));
+    },
     async loadTagSuggestions(prefix) {
       try {
         set({ tagSuggestions: await window.proofdesk.recordsTags(prefix, 20) });

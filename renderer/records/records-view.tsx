@@ -12,7 +12,6 @@ import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { recordMenu } from './record-menu.js';
-import { selectAll } from '../table/selection.js';
 import { credentials } from './count-text.js';
 import { recordColumns } from './record-columns.js';
 import { RecordFilters } from './record-filters.js';
@@ -31,7 +30,7 @@ export function RecordsView() {
   const selection = useRecordsStore((s) => s.selection);
   const status = useRecordsStore((s) => s.status);
   const error = useRecordsStore((s) => s.error);
-  const { setSelection, refresh } = useRecordsStore.getState();
+  const { refresh, selectAllMatching } = useRecordsStore.getState();
   const count = useSelectedCount();
   const [dialog, setDialog] = useState<Dialog>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -46,7 +45,7 @@ export function RecordsView() {
   useCommandHandler('edit.find', () => searchRef.current?.focus());
   useCommandHandler('edit.addTags', () => setDialog({ kind: 'tags', mode: 'add' }));
   useCommandHandler('edit.schedule', () => setDialog({ kind: 'schedule' }));
-  useCommandHandler('edit.selectAllMatching', () => setSelection(selectAll(useRecordsStore.getState().selection)));
+  useCommandHandler('edit.selectAllMatching', selectAllMatching);
 
   const none = count === 0;
   const rowMenu = useRowMenu<RecordRow>('Credential', (row) =>
@@ -75,7 +74,7 @@ export function RecordsView() {
           <span role="status" data-testid="selected-count">
             {none ? 'Nothing selected' : `${credentials(count)} selected`}
           </span>
-          <button type="button" {...commandHint('edit.selectAllMatching')} onClick={() => setSelection(selectAll(selection))} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
+          <button type="button" {...commandHint('edit.selectAllMatching')} onClick={selectAllMatching} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
             Select all matching
           </button>
           <span className="spacer" />

@@ -69,6 +69,25 @@ describe('records view', () => {
     await expect.poll(() => grid(page).getByRole('row').nth(1).textContent()).toContain('Diploma 299');
   });
 
+  it('"Select all matching" clicked while a search is still being typed selects what the search finds, and the selection stays', async () => {
+    const { page } = await open();
+    // Typed and clicked in one task of the page, so surely within the pause after the last key,
+    // before the search has run (a loaded machine could otherwise let the pause pass between them).
+    await page.evaluate(`(() => {
+      const search = document.querySelector('input[type=search][aria-label="Search records"]');
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(search, 'turing');
+      search.dispatchEvent(new Event('input', { bubbles: true }));
+      [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Select all matching').click();
+    })()`);
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('60 credentials');
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('60 credentials selected');
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule' });
+    await expect.poll(() => dialog.textContent()).toContain('60 credentials');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByTestId('selected-count').textContent()).toBe('60 credentials selected');
+  });
+
   it('selects all matching a tag filter and adds a tag to all of them, confirming the count', async () => {
     const { page } = await open();
     const tags = page.getByRole('combobox', { name: 'Filter by tags' });
