@@ -97,7 +97,7 @@ async function readXlsx(path: string): Promise<{ values: unknown[]; types: numbe
   return rows;
 }
 
-const everything = (format: 'csv' | 'xlsx'): ListExportRequest => ({ list: 'records', format, filter: {}, sort: { by: 'upload_date', order: 'asc' }, columns: COLUMNS });
+const everything = (format: 'csv' | 'xlsx'): Extract<ListExportRequest, { list: 'records' }> => ({ list: 'records', format, filter: {}, sort: { by: 'upload_date', order: 'asc' }, columns: COLUMNS });
 
 describe('list exports (real SQLite, real parsers)', () => {
   it('exports 100,000 records to CSV: every row, the columns in order, ISO dates, plain numbers', async () => {
