@@ -8,6 +8,7 @@ import { useRecordsStore } from '../records/records-store.js';
 import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
+import './list-export.css';
 
 /** The request for the list as its view shows it now: filter, sort and (Records) the table's columns in order. */
 function requestFor(list: ExportList, format: ListExportFormat): ListExportRequest {
@@ -62,7 +63,7 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
     return (
       <Modal title="Export list" onClose={() => (running ? undefined : onClose())}>
         <p>{task?.label ?? 'Exporting…'}</p>
-        <progress aria-label={task?.label ?? 'Exporting'} max={task?.total ?? undefined} value={task && task.total !== null ? task.done : undefined} />
+        <progress className="list-export-progress" aria-label={task?.label ?? 'Exporting'} max={task?.total ?? undefined} value={task && task.total !== null ? task.done : undefined} />
         <p role="status" data-testid="export-progress">
           {task ? `${task.done.toLocaleString('en-US')} of ${(task.total ?? 0).toLocaleString('en-US')} rows written` : ''}
           {task?.state === 'done' && result && (result.path ? `. Saved to ${result.path}.` : `. ${result.fileName} downloaded.`)}
