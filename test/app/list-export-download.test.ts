@@ -2,7 +2,8 @@
  * The browser bridge's download of a list export over real HTTP on 127.0.0.1: the export is
  * started through `POST /ipc/listExport:start`, written by main as a task, and fetched once as an
  * attachment from `GET /download/<token>`; a second fetch, an unknown token or a page the bridge
- * did not serve get nothing, and the file does not stay behind.
+ * did not serve get nothing. The same export runs over the IssuingService listings alone (remote
+ * mode).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,12 +20,15 @@ import { taskEnded } from '../support/task-ended.js';
 let fixture: EngineFixture;
 let bridge: WebBridge;
 let ctx: AppContext;
+let renderer: string;
+let partnerOf: { id: string; name: string };
 
 beforeAll(async () => {
   fixture = openEngine();
   const partner = addPartner(fixture.engine, 'University A');
   await fixture.engine.serviceFor(partner.id).createCredentials(Array.from({ length: 30 }, (_, i) => ({ title: `Diploma ${i}`, metadata: { n: i }, tags: [i < 12 ? 'first-group' : 'second-group'] })));
-  const renderer = makeTempDir('proofdesk-renderer-');
+  partnerOf = { id: partner.id, name: partner.name };
+  renderer = makeTempDir('proofdesk-renderer-');
   mkdirSync(renderer, { recursive: true });
   writeFileSync(join(renderer, 'index.html'), '<html><head></head><body></body></html>');
   ctx = createAppContext({ engine: fixture.engine, partner: { id: partner.id, name: partner.name } });
@@ -35,12 +39,12 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-async function exportOverHttp(): Promise<ListExportResult> {
+async function exportOverHttp(over = bridge, context = ctx): Promise<ListExportResult> {
   const request = { list: 'records', format: 'csv', filter: { andTags: ['first-group'] }, sort: { by: 'title', order: 'desc' }, columns: ['title', 'uid'] };
-  const response = await fetch(new URL('/ipc/listExport:start', bridge.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([request]) });
+  const response = await fetch(new URL('/ipc/listExport:start', over.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([request]) });
   expect(response.status).toBe(200);
   const task = (await response.json()) as TaskInfo<ListExportResult>;
-  const done = await taskEnded(ctx.events, ctx.tasks, task.id);
+  const done = await taskEnded(context.events, context.tasks, task.id);
   expect(done.state).toBe('done');
   return done.result as ListExportResult;
 }
@@ -67,5 +71,19 @@ describe('list export download route', () => {
     expect((await fetch(new URL('/download/00000000-0000-4000-8000-000000000000', bridge.url))).status).toBe(404);
     expect((await fetch(new URL('/download/..%2F..%2Fetc%2Fpasswd', bridge.url))).status).toBe(404);
     expect((await fetch(url, { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('exports through the IssuingService listings alone, as over a remote service', async () => {
+    // No engine in the context: every handler takes its IssuingService path (remote mode).
+    const remote = createAppContext({ partner: partnerOf, service: fixture.engine.serviceFor(partnerOf.id) });
+    const remoteBridge = await startWebBridge({ handlers: createIpcHandlers(remote), rendererDir: renderer });
+    try {
+      const result = await exportOverHttp(remoteBridge, remote);
+      expect(result.rows).toBe(12);
+      const rows = parse(Buffer.from(await (await fetch(new URL(result.download!, remoteBridge.url))).arrayBuffer()), { bom: true }) as string[][];
+      expect(rows.slice(1).map((r) => r[0])).toEqual(Array.from({ length: 12 }, (_, i) => `Diploma ${i}`).sort().reverse());
+    } finally {
+      await remoteBridge.close();
+    }
   });
 });
