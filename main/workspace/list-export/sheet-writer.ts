@@ -52,22 +52,34 @@ function csvSheet(path: string): SheetWriter {
 }
 
 function xlsxSheet(path: string, sheetName: string): SheetWriter {
+  // The file stream is ours, with its error listened to at once: exceljs listens only while it
+  // commits, and a disk that fills up before then must fail the export, not the process.
+  const stream = createWriteStream(path, { mode: 0o600 });
+  let failure: Error | null = null;
+  stream.on('error', (error) => (failure = error));
+  const check = () => {
+    if (failure) throw failure;
+  };
   // No shared strings table: it would keep every distinct text of the export in memory.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: false, useStyles: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet(sheetName);
   return {
     async write(rows) {
+      check();
       for (const row of rows) sheet.addRow(row as Cell[]).commit();
       // Let the zip stream drain between pages.
       await new Promise<void>((done) => setImmediate(done));
     },
     async close() {
+      check();
       sheet.commit();
       await workbook.commit();
+      if (!stream.closed) await once(stream, 'close');
+      check();
     },
     async abort() {
-      sheet.commit();
-      await workbook.commit().catch(() => undefined);
+      stream.destroy();
+      if (!stream.closed) await once(stream, 'close');
     },
   };
 }
