@@ -44,6 +44,7 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
   const { busy, error, run } = useDialogTask();
   const task = useShellStore((s) => (taskId ? (s.tasks[taskId] as TaskInfo<ListExportResult> | undefined) : undefined));
   const recordTotal = useRecordsStore((s) => s.total);
+  const filtered = useRecordsStore((s) => Object.keys(s.filter).length > 0);
   const jobTotal = useJobsStore((s) => s.total);
   const jobStatus = useJobsStore((s) => s.status);
 
@@ -55,7 +56,7 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
 
   const what =
     list === 'records'
-      ? `The ${credentials(recordTotal)} the filter matches, with the table's columns and each credential's uid.`
+      ? `${filtered ? `The ${credentials(recordTotal)} the filter matches` : `All ${credentials(recordTotal)}`}, with the table's columns and each credential's uid.`
       : `The ${jobTotal.toLocaleString('en-US')} ${jobStatus ? `${jobStatus} ` : ''}job${jobTotal === 1 ? '' : 's'} listed, with every date.`;
 
   if (taskId) {
