@@ -26,6 +26,7 @@ import { watchAppBenchmarks } from './watch-app.bench.js';
 import { workspaceBenchmarks } from './workspace.bench.js';
 import { remoteModeBenchmarks } from './remote-mode.bench.js';
 import { publicChainBenchmarks } from './public-chain.bench.js';
+import { listExportBenchmarks } from './list-export.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -47,6 +48,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'remote-mode', run: remoteModeBenchmarks },
   { name: 'vc', run: vcBenchmarks },
   { name: 'public-chain', run: publicChainBenchmarks },
+  { name: 'list-export', run: listExportBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

@@ -26,7 +26,8 @@ export const COMMAND_SECTION_TITLES: Record<CommandSection, string> = {
  * - `records`: the Records section is open
  * - `records-listed`: Records is open and its filter matches at least one credential
  * - `records-selected`: Records is open and at least one credential is selected
- * - `list-export`: the open section has a list to export (Verify with a finished run)
+ * - `list-export`: the open section has a list to export (Records or Jobs listing at least one
+ *   row, Verify with a finished run)
  * - `partner`: a Partner of this machine's engine is active (its keys are here)
  */
 export type CommandWhen = 'always' | 'records' | 'records-listed' | 'records-selected' | 'list-export' | 'partner';

@@ -17,11 +17,12 @@ import { WATCH_FOLDERS_IPC, type WatchFoldersIpc } from './ipc/watch-folders.js'
 import { VERIFY_IPC, type VerifyIpc } from './ipc/verify.js';
 import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js';
 import { ACTIVITY_IPC, type ActivityIpc } from './ipc/activity.js';
+import { LIST_EXPORT_IPC, type ListExportIpc } from './ipc/list-export.js';
 
 export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
 
 /** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc & VerifyIpc & WatchFoldersIpc & ActivityIpc;
+export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc & VerifyIpc & WatchFoldersIpc & ActivityIpc & ListExportIpc;
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
@@ -39,6 +40,7 @@ export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => 
   ...SETTINGS_IPC,
   ...VERIFY_IPC,
   ...ACTIVITY_IPC,
+  ...LIST_EXPORT_IPC,
 };
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];

@@ -20,6 +20,7 @@ export const TASK_KINDS = [
   'unschedule',
   'issue-now',
   'export-proofs',
+  'export-list', // a Records or Jobs list written to CSV or XLSX
   'stage-files',
   'create-credentials',
   'csv-import',

@@ -77,6 +77,8 @@ export interface FileDialogRequest {
   defaultName?: string;
   /** File name extensions offered (without the dot). */
   extensions?: string[];
+  /** What the dialog's file type filter calls those files (default: Proofdesk key backup). */
+  filterName?: string;
 }
 
 export type KeyLockState = 'unlock' | 'create' | null;

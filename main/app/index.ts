@@ -135,8 +135,8 @@ async function main(): Promise<void> {
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
     // Key backup and restore ask where with the OS dialogs, never a typed path.
-    chooseFile: async ({ kind, title, defaultName, extensions }) => {
-      const filters = extensions ? [{ name: 'Proofdesk key backup', extensions }] : [];
+    chooseFile: async ({ kind, title, defaultName, extensions, filterName }) => {
+      const filters = extensions ? [{ name: filterName ?? 'Proofdesk key backup', extensions }] : [];
       if (kind === 'save') {
         const options = { title, defaultPath: defaultName, filters };
         const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);

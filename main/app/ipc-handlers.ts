@@ -18,6 +18,7 @@ import { createWatchFoldersHandlers } from './handlers/watch-folders.js';
 import { createSettingsHandlers } from './handlers/settings.js';
 import { createVerifyHandlers } from './handlers/verify.js';
 import { createActivityHandlers } from './handlers/activity.js';
+import { createListExportHandlers } from './handlers/list-export.js';
 
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
@@ -47,6 +48,7 @@ export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcH
     ...createSettingsHandlers(ctx),
     ...createVerifyHandlers(ctx),
     ...createActivityHandlers(ctx),
+    ...createListExportHandlers(ctx),
   };
 }
 

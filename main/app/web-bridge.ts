@@ -20,6 +20,8 @@ import { RENDERER_CSP_HEADER } from './renderer-csp.js';
 // The browser's file intake (staging uploads), kept in its own module.
 import { createUploadRoute } from './handlers/staging-upload.js';
 import { UPLOAD_BRIDGE_SCRIPT } from './handlers/upload-page-script.js';
+// Finished list exports, downloaded once each.
+import { exportDownloads } from './handlers/list-export-downloads.js';
 
 export interface WebBridgeOptions {
   handlers: IpcHandlers;
@@ -197,6 +199,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
         throw new ServiceError('unauthorized', 'Request from a foreign origin refused');
       }
       if (await uploads.handle(request, response, url)) return; // POST /upload/<batch>/<path>, DELETE /upload/<batch>
+      if (await exportDownloads.handle(request, response, url)) return; // GET /download/<token>
       if (url.pathname === '/events') {
         if (request.method !== 'GET') throw new ServiceError('method_not_allowed', 'Events are read with GET');
         return streamEvents(response, options.events);

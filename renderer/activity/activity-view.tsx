@@ -14,6 +14,8 @@ function whatText(entry: ActivityEntry): string {
     return [kind, ...added.map((t) => `+${t}`), ...removed.map((t) => `−${t}`)].join(' ');
   }
   if (typeof detail.transaction === 'string') return `${kind} in ${detail.transaction}`;
+  // A list export (Records or Jobs as CSV or XLSX): no credential, the list and its row count.
+  if (typeof detail.list === 'string') return `${kind} the ${detail.list} list, ${Number(detail.rows).toLocaleString('en-US')} rows as ${String(detail.format).toUpperCase()}`;
   if (typeof detail.format === 'string') return `${kind} as ${detail.format === 'vc' ? 'Verifiable Credential' : 'proof file'}`;
   if (detail.credential_deleted === true) return `${kind} (credential deleted)`;
   return kind;

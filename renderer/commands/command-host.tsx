@@ -4,6 +4,8 @@ import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useSettingsStore } from '../settings/settings-store.js';
 import { useVerifyStore } from '../verify/verify-store.js';
+import { ListExportDialog } from '../list-export/list-export-dialog.js';
+import { closeListExport, openListExport, useListExportStore } from '../list-export/list-export-store.js';
 import { AboutDialog, ShortcutsDialog, copyDiagnostics } from './help-dialogs.js';
 import { CommandPalette } from './command-palette.js';
 import { canRun, runCommand, useCommandContext, useCommandHandler, useCommandHandlers, windowCommands } from './command-registry.js';
@@ -47,7 +49,13 @@ export function CommandHost() {
   useCommandHandler('help.shortcuts', () => setOpen('shortcuts'));
   useCommandHandler('help.about', () => setOpen('about'));
   useCommandHandler('help.copyDiagnostics', () => void copyDiagnostics());
-  useCommandHandler('file.exportList', () => void useVerifyStore.getState().report('csv'));
+  // Verify exports its run's report; Records and Jobs open the `Export list` dialog.
+  useCommandHandler('file.exportList', () => {
+    const section = useShellStore.getState().section;
+    if (section === 'verify') void useVerifyStore.getState().report('csv');
+    else if (section === 'records' || section === 'jobs') openListExport(section);
+  });
+  const exporting = useListExportStore((s) => s.open);
   useCommandHandler('file.backupKeys', () => {
     go('settings');
     useSettingsStore.getState().setTab('keys');
@@ -93,6 +101,7 @@ export function CommandHost() {
       {open === 'palette' && <CommandPalette onClose={close} />}
       {open === 'shortcuts' && <ShortcutsDialog onClose={close} />}
       {open === 'about' && <AboutDialog onClose={close} />}
+      {exporting && <ListExportDialog list={exporting} onClose={closeListExport} />}
     </>
   );
 }

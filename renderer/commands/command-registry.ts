@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { commandById, commandsFor, isCommandEnabled, type CommandContext, type CommandId, type CommandSpec } from '../../common/commands.js';
 import { selectedCount } from '../table/selection.js';
+import { useJobsStore } from '../jobs/jobs-store.js';
 import { useRecordsStore } from '../records/records-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useVerifyStore } from '../verify/verify-store.js';
@@ -54,9 +55,17 @@ export function commandContextNow(): CommandContext {
     section: shell.section,
     records: records.total,
     selectedRecords: selectedCount(records.selection, records.total),
-    listExport: shell.section === 'verify' && useVerifyStore.getState().summary !== null,
+    listExport: listToExport(shell.section, records.total),
     partner: shell.status?.partner != null && shell.status.mode === 'embedded',
   };
+}
+
+/** Whether the open section has a list to export: Verify's finished run, a non-empty Records or Jobs list. */
+function listToExport(section: string, records: number): boolean {
+  if (section === 'verify') return useVerifyStore.getState().summary !== null;
+  if (section === 'records') return records > 0;
+  if (section === 'jobs') return useJobsStore.getState().total > 0;
+  return false;
 }
 
 /** The same, for a component: it re-renders when any of it changes. */
@@ -66,6 +75,7 @@ export function useCommandContext(): CommandContext {
   useRecordsStore((s) => s.total);
   useRecordsStore((s) => s.selection);
   useVerifyStore((s) => s.summary);
+  useJobsStore((s) => s.total);
   return commandContextNow();
 }
 

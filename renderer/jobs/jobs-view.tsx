@@ -7,6 +7,8 @@ import { DataTable, type TableColumn } from '../table/data-table.js';
 import { JobDetailPane } from './job-detail.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { ExportDialog } from './export-dialog.js';
+import { commandHint } from '../commands/command-hint.js';
+import { openListExport } from '../list-export/list-export-store.js';
 import { jobMenu } from './job-menu.js';
 import { jobAt, useJobsStore } from './jobs-store.js';
 
@@ -62,6 +64,10 @@ export function JobsView() {
         <div className="toolbar">
           <h1 id="jobs-title">Jobs</h1>
           <span className="muted">{total.toLocaleString('en-US')} shown</span>
+          <span className="spacer" />
+          <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('jobs')}>
+            Export list
+          </button>
         </div>
         <div className="toolbar" role="group" aria-label="Job status">
           <button type="button" aria-pressed={status === null} onClick={() => setStatus(null)}>

@@ -3,6 +3,7 @@ import type { RecordRow, RecordSortField } from '../../common/records.js';
 import { DetailPanel } from '../detail/detail-panel.js';
 import { openDetail } from '../detail/detail-store.js';
 import { ExportDialog } from '../jobs/export-dialog.js';
+import { openListExport } from '../list-export/list-export-store.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { commandHint } from '../commands/command-hint.js';
 import { useCommandHandler } from '../commands/command-registry.js';
@@ -68,6 +69,9 @@ export function RecordsView() {
           <span className="spacer" />
           <AddFilesButtons />
           <CsvImportButton />
+          <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')}>
+            Export list
+          </button>
         </div>
         <RecordFilters searchRef={searchRef} />
         <div className="toolbar selection-bar">

@@ -1,0 +1,102 @@
+/**
+ * The browser bridge's downloads of finished list exports: the export task writes the file into
+ * a private folder (0700) of this process; once it is complete the page fetches it once from
+ * `GET /download/<token>` (a random token), as an attachment, and the file is removed. A file
+ * not fetched within ten minutes is removed too. The bridge's origin checks apply as to every
+ * request.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { ServiceError } from '../../../common/errors.js';
+
+/** How long a finished export waits to be downloaded. */
+const KEEP_MS = 10 * 60 * 1000;
+const TOKEN = /^[0-9a-f-]{36}$/;
+
+interface Download {
+  path: string;
+  fileName: string;
+  mediaType: string;
+  ready: boolean;
+  expiry: NodeJS.Timeout | null;
+}
+
+/** A file reserved for an export, and the URL path the page downloads it from. */
+export interface ReservedDownload {
+  token: string;
+  path: string;
+  url: string;
+}
+
+export class ExportDownloads {
+  #root: string | null = null;
+  readonly #files = new Map<string, Download>();
+
+  #folder(): string {
+    if (this.#root === null) {
+      const root = mkdtempSync(join(tmpdir(), 'proofdesk-exports-'));
+      this.#root = root;
+      process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+    }
+    return this.#root;
+  }
+
+  /** A new file for an export to write; not downloadable until `ready`. */
+  reserve(fileName: string, mediaType: string): ReservedDownload {
+    const token = randomUUID();
+    const path = join(this.#folder(), token);
+    this.#files.set(token, { path, fileName, mediaType, ready: false, expiry: null });
+    return { token, path, url: `/download/${token}` };
+  }
+
+  /** The export is complete: the page may fetch it (once, within KEEP_MS). */
+  ready(token: string): void {
+    const file = this.#files.get(token);
+    if (!file) return;
+    file.ready = true;
+    file.expiry = setTimeout(() => void this.drop(token), KEEP_MS);
+    file.expiry.unref();
+  }
+
+  /** Forgets a download and removes its file. */
+  async drop(token: string): Promise<void> {
+    const file = this.#files.get(token);
+    if (!file) return;
+    this.#files.delete(token);
+    if (file.expiry) clearTimeout(file.expiry);
+    await rm(file.path, { force: true });
+  }
+
+  /** Answers `GET /download/<token>`; false when the request is not a download (the bridge goes on). */
+  async handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
+    if (!url.pathname.startsWith('/download/')) return false;
+    if (request.method !== 'GET') throw new ServiceError('method_not_allowed', 'Downloads are read with GET');
+    const token = url.pathname.slice('/download/'.length);
+    const file = TOKEN.test(token) ? this.#files.get(token) : undefined;
+    if (!file || !file.ready) throw new ServiceError('not_found', 'No such export to download (each is downloaded once)');
+    this.#files.delete(token);
+    if (file.expiry) clearTimeout(file.expiry);
+    try {
+      const { size } = await stat(file.path);
+      response.writeHead(200, {
+        'content-type': file.mediaType,
+        'content-length': size,
+        'content-disposition': `attachment; filename="${file.fileName}"`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
+      await pipeline(createReadStream(file.path), response);
+    } finally {
+      await rm(file.path, { force: true });
+    }
+    return true;
+  }
+}
+
+/** The process's export downloads: the export handler reserves them, the bridge serves them. */
+export const exportDownloads = new ExportDownloads();

@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react';
+import type { ExportList, ListExportFormat, ListExportRequest, ListExportResult } from '../../common/ipc/list-export.js';
+import type { TaskInfo } from '../../common/tasks.js';
+import { useJobsStore } from '../jobs/jobs-store.js';
+import { credentials } from '../records/count-text.js';
+import { recordColumns } from '../records/record-columns.js';
+import { useRecordsStore } from '../records/records-store.js';
+import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
+import { Modal } from '../shell/modal.js';
+import { useShellStore } from '../shell/shell-store.js';
+import './list-export.css';
+
+/** The request for the list as its view shows it now: filter, sort and (Records) the table's columns in order. */
+function requestFor(list: ExportList, format: ListExportFormat): ListExportRequest {
+  if (list === 'records') {
+    const { filter, sort, engines } = useRecordsStore.getState();
+    // The uid first: the table names a record by its title, a program reading the file needs the uid.
+    return { list, format, filter, sort, columns: ['uid', ...recordColumns(engines).map((c) => c.id)] };
+  }
+  const { status, sort } = useJobsStore.getState();
+  return { list, format, ...(status ? { status } : {}), sort };
+}
+
+/** Starts the browser's download of a finished export from the bridge. */
+function download(result: ListExportResult): void {
+  if (!result.download) return;
+  const link = document.createElement('a');
+  link.href = result.download;
+  link.download = result.fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/**
+ * `Export list`: the Records list (its filter, sort and columns) or the Jobs list (its status
+ * and sort) as a CSV file or an Excel workbook. Main writes it page by page as a task; the
+ * dialog shows the rows written of the total with `Cancel export`, then where the file went:
+ * saved where the save dialog said (Electron), or downloaded (the browser).
+ */
+export function ListExportDialog({ list, onClose }: { list: ExportList; onClose: () => void }) {
+  const [format, setFormat] = useState<ListExportFormat>('csv');
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const { busy, error, run } = useDialogTask();
+  const task = useShellStore((s) => (taskId ? (s.tasks[taskId] as TaskInfo<ListExportResult> | undefined) : undefined));
+  const recordTotal = useRecordsStore((s) => s.total);
+  const filtered = useRecordsStore((s) => Object.keys(s.filter).length > 0);
+  const jobTotal = useJobsStore((s) => s.total);
+  const jobStatus = useJobsStore((s) => s.status);
+
+  const result = task?.state === 'done' ? task.result : undefined;
+  // Once, when the export is done: the browser downloads the file from the bridge.
+  useEffect(() => {
+    if (result) download(result);
+  }, [result]);
+
+  const what =
+    list === 'records'
+      ? `${filtered ? `The ${credentials(recordTotal)} the filter matches` : `All ${credentials(recordTotal)}`}, with the table's columns and each credential's uid.`
+      : `The ${jobTotal.toLocaleString('en-US')} ${jobStatus ? `${jobStatus} ` : ''}job${jobTotal === 1 ? '' : 's'} listed, with every date.`;
+
+  if (taskId) {
+    const running = !task || task.state === 'running';
+    return (
+      <Modal title="Export list" onClose={() => (running ? undefined : onClose())}>
+        <p>{task?.label ?? 'Exporting…'}</p>
+        <progress className="list-export-progress" aria-label={task?.label ?? 'Exporting'} max={task?.total ?? undefined} value={task && task.total !== null ? task.done : undefined} />
+        <p role="status" data-testid="export-progress">
+          {task ? `${task.done.toLocaleString('en-US')} of ${(task.total ?? 0).toLocaleString('en-US')} rows written` : ''}
+          {task?.state === 'done' && result && (result.path ? `. Saved to ${result.path}.` : `. ${result.fileName} downloaded.`)}
+          {task?.state === 'cancelled' && '. Cancelled: no file was written.'}
+        </p>
+        <DialogError error={task?.state === 'failed' ? `${task.error?.message ?? 'The export failed.'} (${task.error?.id ?? 'internal_error'})` : null} />
+        <div className="dialog-actions">
+          {running ? (
+            <button type="button" onClick={() => void useShellStore.getState().cancelTask(taskId)}>
+              Cancel export
+            </button>
+          ) : (
+            <button type="button" className="primary" onClick={onClose} autoFocus>
+              Close
+            </button>
+          )}
+        </div>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal title="Export list" onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(async () => {
+            const started = await window.proofdesk.listExportStart(requestFor(list, format));
+            // null: the save dialog was cancelled, nothing was written.
+            if (started) setTaskId(started.id);
+          });
+        }}
+      >
+        <p className="muted">{what}</p>
+        <fieldset className="field">
+          <legend>Format</legend>
+          <label>
+            <input type="radio" name="export-format" value="csv" checked={format === 'csv'} onChange={() => setFormat('csv')} autoFocus /> CSV
+          </label>
+          <label>
+            <input type="radio" name="export-format" value="xlsx" checked={format === 'xlsx'} onChange={() => setFormat('xlsx')} /> Excel workbook
+          </label>
+        </fieldset>
+        <DialogError error={error} />
+        <DialogActions label="Export" disabled={busy} onCancel={onClose} />
+      </form>
+    </Modal>
+  );
+}
