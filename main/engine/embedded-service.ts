@@ -29,6 +29,7 @@ import type {
   VerificationResult,
 } from '../../common/wire-types.js';
 import type { ActivityEntry, ActivityQuery } from '../../common/activity.js';
+import { verifiableCredentials } from './vc/load-vc.js';
 import { listActivity, recordCredentialActivity, recordExports } from './activity.js';
 import { createAndScheduleMany } from './create-and-schedule-many.js';
 import { parseCreateCredentialBody, parseCredentialDetails } from './credential-input.js';
@@ -40,8 +41,6 @@ import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
 import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
 import type { ProofFile } from './proofs/proof-file.js';
-import { partnerCredentialTexts, partnerSigner } from './vc/partner-signer.js';
-import { credentialText, signedCredentialOf } from './vc/sign-credential.js';
 import { issueJobNow } from './issue-now.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
 import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
@@ -211,6 +210,7 @@ export class EmbeddedService implements IssuingService {
 
   async downloadCertificateVc(uid: string): Promise<string> {
     const proof = buildProofFile(this.scope, certificateRow(this.scope, uid));
+    const { partnerSigner, credentialText, signedCredentialOf } = await verifiableCredentials();
     const text = credentialText(await signedCredentialOf(proof, await partnerSigner(this.scope, proof.issuer.public_key)));
     recordExports(this.scope, 'vc', [uid]);
     return text;
@@ -239,7 +239,7 @@ export class EmbeddedService implements IssuingService {
       return row ? buildProofFile(this.scope, row, identities) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
     });
     const found = proofs.filter((p): p is ProofFile => !(p instanceof ServiceError));
-    const texts = await partnerCredentialTexts(this.scope, found);
+    const texts = await (await verifiableCredentials()).partnerCredentialTexts(this.scope, found);
     let next = 0;
     const answers = proofs.map((p) => (p instanceof ServiceError ? p : texts[next++]!));
     recordExports(this.scope, 'vc', uids.filter((_, i) => typeof answers[i] === 'string'));

@@ -14,7 +14,7 @@ import { buildProofFile, certificateRow } from '../engine/certificates.js';
 import { jobIdOf } from '../engine/jobs.js';
 import { cached } from '../engine/list-query.js';
 import type { PartnerScope } from '../engine/scope.js';
-import { partnerCredentialTexts } from '../engine/vc/partner-signer.js';
+import { verifiableCredentials } from '../engine/vc/load-vc.js';
 import { writeAtomic } from '../ingest/paths.js';
 import { checkpoint, resolveSelection } from './selection.js';
 
@@ -89,7 +89,7 @@ export async function exportProofs(scope: PartnerScope, request: ProofExportRequ
     await checkpoint(task.signal);
     const slice = certificates.slice(from, from + STEP);
     const proofs = slice.map((c) => buildProofFile(scope, certificateRow(scope, c.uid)));
-    const credentials = kinds.includes('vc') ? await partnerCredentialTexts(scope, proofs) : [];
+    const credentials = kinds.includes('vc') ? await (await verifiableCredentials()).partnerCredentialTexts(scope, proofs) : [];
     const refused = credentials.find((c) => c instanceof ServiceError);
     if (refused) throw refused;
     for (const [i, certificate] of slice.entries()) {
