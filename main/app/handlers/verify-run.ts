@@ -38,11 +38,17 @@ export function emptyCounts(): Record<VerificationStatus, number> {
   return Object.fromEntries(VERIFICATION_STATUSES.map((s) => [s, 0])) as Record<VerificationStatus, number>;
 }
 
-/** The first step that did not pass, and its reason in words. */
+/**
+ * The first step that did not pass, and its reason in words. When all that apply passed, the
+ * steps that do not apply (another issuer's credential: no anchor) say why, with no step named.
+ */
 function worstStep(result: VerificationResult): { step: string; reason: string } {
   const steps = Object.values(result.verification);
   const worst = steps.find((s) => s.status === 'failed' || s.status === 'error') ?? steps.find((s) => s.status === 'pending');
-  if (!worst) return { step: '', reason: '' };
+  if (!worst) {
+    const skipped = steps.flatMap((s) => (s.status === 'not_started' && typeof s.description.reason === 'string' ? [s.description.reason] : []));
+    return { step: '', reason: skipped.length > 0 ? `Passed where they apply. ${skipped.map((r) => `${r}.`).join(' ')}` : '' };
+  }
   return { step: worst.name, reason: stepReason(worst.name, worst.status, worst.description) };
 }
 
