@@ -56,6 +56,7 @@ describe('verify DIR with other issuers’ credentials', () => {
     write('other-2020.vc.json', await signedVc11({ issuanceDate: '2025-01-01T00:00:00Z' }));
     write('other-unknown-suite.vc.json', { ...jcs, proof: { ...(jcs.proof as Json), cryptosuite: 'bbs-2023' } });
     write('other-unknown-context.vc.json', { ...jcs, '@context': [...(jcs['@context'] as unknown[]), 'https://academy.example/v1'] });
+    write('students.json', { students: ['Ada', 'Cy'] });
     writeFileSync(join(dir, 'not-json.vc.json'), '{"@context": ["https://www.w3.org/ns/credentials/v2"], ');
 
     const { code, counts, rows } = await verifyDir(dir);
@@ -72,8 +73,9 @@ describe('verify DIR with other issuers’ credentials', () => {
     expect(rows.get('other-unknown-context.vc.json')).toMatchObject({ result: 'error', reason: expect.stringContaining('"https://academy.example/v1", which is not bundled') });
     expect(outcome('not-json.vc.json')).toBe('unreadable');
     expect(rows.get('not-json.vc.json')!.reason).not.toBe('');
-    expect(rows.size).toBe(10);
-    expect(counts).toEqual({ ok: 5, failed: 1, expired: 1, error: 2, unreadable: 1 });
+    expect(rows.get('students.json')).toMatchObject({ result: 'unreadable', reason: 'Not a valid proof file: format is missing' });
+    expect(rows.size).toBe(11);
+    expect(counts).toEqual({ ok: 5, failed: 1, expired: 1, error: 2, unreadable: 2 });
   });
 
   it(`a run of ${OFFLINE_POOL_FROM} or more checks every suite on the worker threads, each credential with its own outcome`, async () => {

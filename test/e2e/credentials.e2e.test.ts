@@ -85,6 +85,7 @@ describe('Verifiable Credentials in the app', () => {
     expect(row('other-academy.vc.json')).toMatch(/^ok.*Open Badge of another academy.*Another Academy.*Passed where they apply\. Not anchored by Proofdesk: this credential has no anchor proof/);
     expect(row('alumni-2020.vc.json')).toMatch(/^ok.*did:key:z6Mk.*Not anchored by Proofdesk/);
     expect(row('other-forged.vc.json')).toMatch(/^failed.*Checking certificate integrity.*eddsa-rdfc-2022 proof does not hold/);
+    // Without @context it is read as a proof file, and the row names what a proof file lacks.
     expect(row('students.json')).toMatch(/^error.*Not a valid proof file: format is missing/);
     await screenshots(page, 'verify-mix');
 

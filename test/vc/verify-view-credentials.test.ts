@@ -118,7 +118,7 @@ describe('Verifiable Credentials in the app', () => {
     expect(byName[name('alumni-1.1.vc.json')]).toMatchObject({ result: 'ok', issuer: expect.stringMatching(/^did:key:z6Mk/), step: '' });
     expect(byName[name('cy-unknown-context.vc.json')]).toMatchObject({ result: 'error' });
     expect(byName[name('cy-unknown-context.vc.json')]!.reason).toContain('"https://example.org/unknown", which is not bundled with Proofdesk');
-    expect(byName[name('neither.json')]).toMatchObject({ result: 'error' });
+    expect(byName[name('neither.json')]).toMatchObject({ result: 'error', reason: 'Not a valid proof file: format is missing' });
 
     const summary = await handlers['verify:summary'](started.run_id);
     expect(summary.counts).toEqual({ ok: 5, pending: 0, expired: 0, revoked: 0, failed: 1, error: 2 });

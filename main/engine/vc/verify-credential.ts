@@ -17,7 +17,7 @@ import { rootFromHexPath } from '../proofs/merkle-tree.js';
 import { PROOF_FORMAT, type ProofFile } from '../proofs/proof-file.js';
 import { verifyChecked, type VerifyOptions } from '../proofs/verify-proof.js';
 import { validateProofFile } from '../proofs/verify-proof-shape.js';
-import { looksLikeCredential } from './credential-kind.js';
+import { looksLikeCredential, NEITHER_PROOF_NOR_CREDENTIAL } from './credential-kind.js';
 import { ANCHOR_PROOF_TYPE, credentialOf, type AnchorProof } from './credential-vc.js';
 import { publicKeyOfDidKey } from './did-key.js';
 import { isKnownContext, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V1, VC_CONTEXT_V2 } from './document-loader.js';
@@ -33,7 +33,7 @@ function invalid(message: string): ServiceError {
 
 /** The credential's proofs, after checking what can be checked without a signature. */
 function shapeOf(value: unknown): { credential: Record<string, unknown>; secured: Record<string, unknown>; suite: ProofSuiteName; anchor: AnchorProof | undefined } {
-  if (!looksLikeCredential(value)) throw invalid('This file is neither a Proofdesk proof file nor a Verifiable Credential');
+  if (!looksLikeCredential(value)) throw invalid(NEITHER_PROOF_NOR_CREDENTIAL);
   const credential = value as Record<string, unknown>;
   const contexts = Array.isArray(credential['@context']) ? credential['@context'] : [credential['@context']];
   if (contexts[0] !== VC_CONTEXT_V2 && contexts[0] !== VC_CONTEXT_V1) {
