@@ -92,10 +92,25 @@ describe('a VC 1.1 credential of another issuer secured with Ed25519Signature202
   });
 });
 
+describe('a credential with a credentialStatus', () => {
+  it('is verified on its signature and dates, the revocation step saying the status list is not fetched', async () => {
+    const credentialStatus = { id: 'https://academy.example/status/3#94567', type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: '94567', statusListCredential: 'https://academy.example/status/3' };
+    const credential = await signedOpenBadge('eddsa-rdfc-2022', { validFrom: '2025-01-01T00:00:00Z' }, { credentialStatus });
+    const result = await verifyCredentialFile(credential, at(NOW));
+    expect(result.result.status).toBe('ok');
+    expect(result.verification.revocation.description.reason).toMatch(/its credentialStatus, a status list online, is not fetched/);
+    const moved = await verifyCredentialFile({ ...credential, credentialStatus: { ...credentialStatus, statusListIndex: '1' } }, at(NOW));
+    expect(moved.result.status).toBe('failed');
+  });
+});
+
 describe('what cannot be verified is refused with a sentence saying which', () => {
-  it('a malformed credential (a proof that is not an object)', async () => {
+  it('a malformed credential: a proof that is not an object, a required property missing, a date that is not one', async () => {
     const credential = await signedOpenBadge('eddsa-jcs-2022', { validFrom: '2025-01-01T00:00:00Z' });
     expect((await errorOf(verifyCredentialFile({ ...credential, proof: ['not a proof'] }, at(NOW)))).message).toBe('This Verifiable Credential has a proof that is not a JSON object');
+    const { credentialSubject: _subject, ...subjectless } = credential;
+    expect((await errorOf(verifyCredentialFile(subjectless, at(NOW)))).message).toMatch(/^This Verifiable Credential is malformed: .*credentialSubject/);
+    expect((await errorOf(verifyCredentialFile({ ...credential, validUntil: 'next summer' }, at(NOW)))).message).toMatch(/^This Verifiable Credential is malformed: .*validUntil/);
   });
 
   it('an unknown context (the loader refuses it)', async () => {

@@ -22,7 +22,11 @@ declare module '@digitalbazaar/vc' {
     suite: unknown;
     documentLoader: DocumentLoader;
     now?: string | Date;
+    /** Required when the credential has a credentialStatus. */
+    checkStatus?: (options: unknown) => Promise<{ verified: boolean }>;
   }): Promise<VerifyCredentialResult>;
+  /** The data model's checks of a credential (required properties, dates as dates, …): throws a sentence for the first that fails. */
+  export function _checkCredential(options: { credential: Record<string, unknown>; now?: string | Date; mode?: 'issue' | 'verify' }): void;
 }
 
 declare module '@digitalbazaar/data-integrity' {

@@ -73,7 +73,7 @@ export function foreignResult(credential: Record<string, unknown>, proof: Record
     issuer: step('issuer', holds ? 'passed' : 'not_started', { issuer_name: issuer.name, issuer_id: issuer.id, verification_method: String(proof.verificationMethod ?? '') }),
     file: fileStep(credential, holds, options.originalFileHash?.toLowerCase()),
     expiry: expiryStep(credential, holds, now),
-    revocation: step('revocation', 'not_started', { reason: NO_ON_CHAIN_REVOCATION }),
+    revocation: step('revocation', 'not_started', { reason: credential.credentialStatus === undefined ? NO_ON_CHAIN_REVOCATION : `${NO_ON_CHAIN_REVOCATION} (its credentialStatus, a status list online, is not fetched)` }),
   };
   return { verification, result: { status: resultStatus(verification), timestamp: now.toISOString() } };
 }
