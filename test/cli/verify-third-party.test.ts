@@ -67,6 +67,8 @@ describe('verify DIR with other issuers’ credentials', () => {
     expect(outcome('other-rdfc.vc.json')).toBe('ok');
     expect(outcome('other-jcs.vc.json')).toBe('ok');
     expect(outcome('other-2020.vc.json')).toBe('ok');
+    expect(rows.get('ada.txt.vc.json')!.reason).toBe('');
+    expect(rows.get('other-jcs.vc.json')).toMatchObject({ step: '', reason: expect.stringMatching(/^Passed where they apply\. Not anchored by Proofdesk: this credential has no anchor proof/) });
     expect(rows.get('other-jcs-forged.vc.json')).toMatchObject({ result: 'failed', step: 'Checking certificate integrity', reason: expect.stringContaining('its eddsa-jcs-2022 proof does not hold') });
     expect(rows.get('other-jcs-expired.vc.json')).toMatchObject({ result: 'expired', step: 'Checking expiry date' });
     expect(rows.get('other-unknown-suite.vc.json')).toMatchObject({ result: 'error', reason: expect.stringContaining('secured with DataIntegrityProof with cryptosuite "bbs-2023"') });

@@ -22,6 +22,7 @@ import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
 import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
 import { credentialFileHashes, credentialSummary } from '../../engine/vc/credential-kind.js';
 import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
+import { notApplicableSummary } from '../../engine/vc/verify-foreign.js';
 import { takeReceived } from '../../workspace/verify/received-proofs.js';
 import { collectDrop, originalNameOf, type DroppedFile } from './verify-drop.js';
 import { hashFile } from '../../files/hash-file.js';
@@ -45,10 +46,7 @@ export function emptyCounts(): Record<VerificationStatus, number> {
 function worstStep(result: VerificationResult): { step: string; reason: string } {
   const steps = Object.values(result.verification);
   const worst = steps.find((s) => s.status === 'failed' || s.status === 'error') ?? steps.find((s) => s.status === 'pending');
-  if (!worst) {
-    const skipped = steps.flatMap((s) => (s.status === 'not_started' && typeof s.description.reason === 'string' ? [s.description.reason] : []));
-    return { step: '', reason: skipped.length > 0 ? `Passed where they apply. ${skipped.map((r) => `${r}.`).join(' ')}` : '' };
-  }
+  if (!worst) return { step: '', reason: notApplicableSummary(result) };
   return { step: worst.name, reason: stepReason(worst.name, worst.status, worst.description) };
 }
 

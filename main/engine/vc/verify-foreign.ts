@@ -57,6 +57,15 @@ function expiryStep(credential: Record<string, unknown>, holds: boolean, now: Da
 }
 
 /**
+ * What a result whose applicable steps all passed says of the steps that did not apply (another
+ * issuer's credential): "Passed where they apply." and each one's reason; empty when every step ran.
+ */
+export function notApplicableSummary(result: VerificationResult): string {
+  const reasons = Object.values(result.verification).flatMap((s) => (s.status === 'not_started' && typeof s.description.reason === 'string' ? [s.description.reason] : []));
+  return reasons.length > 0 ? `Passed where they apply. ${reasons.map((r) => `${r}.`).join(' ')}` : '';
+}
+
+/**
  * The six steps of another issuer's credential whose signature (suite `suite`, proof `proof`)
  * `holds` or not: what applies is checked, what does not says why.
  */
