@@ -26,7 +26,7 @@ export interface VerifyRow {
   result: VerificationStatus;
   /** The first step that did not pass (failed, error or pending); empty when ok. */
   step: string;
-  /** Its plain-language reason. */
+  /** Its plain-language reason; for an ok row of another issuer's credential, why the Proofdesk-only steps do not apply (else empty when ok). */
   reason: string;
 }
 

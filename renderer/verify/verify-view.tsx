@@ -14,7 +14,9 @@ import './verify.css';
 
 /** The Why column: the first step that did not pass and the reason. */
 function whyText(r: VerifyRow): string {
-  return r.result === 'ok' ? 'All six steps passed' : `${r.step ? `${r.step}: ` : ''}${r.reason}`;
+  // An ok row with a reason: another issuer's credential, whose Proofdesk-only steps do not apply.
+  if (r.result === 'ok') return r.reason || 'All six steps passed';
+  return `${r.step ? `${r.step}: ` : ''}${r.reason}`;
 }
 
 const COLUMNS: TableColumn<VerifyRow>[] = [

@@ -2,7 +2,8 @@
  * The app's main side with Verifiable Credentials: the detail panel's "Download for a wallet",
  * and a Verify view drop holding credentials: Proofdesk's own
  * credentials beside proof files get the six steps on the real local chain (their original
- * matched by the credential's file hash), another issuer's credential the steps that apply, and
+ * matched by the credential's file hash), other issuers' credentials (VC 2.0 with
+ * eddsa-rdfc-2022, VC 1.1 with Ed25519Signature2020) the steps that apply, and
  * a credential with an unknown context or a JSON file that is neither an `error` row with the
  * sentence saying which, the rest of the drop verified all the same.
  */
@@ -20,6 +21,7 @@ import { createIpcHandlers, type IpcHandlers } from '../../main/app/ipc-handlers
 import { didKeyOf, verificationMethodOf } from '../../main/engine/vc/did-key.js';
 import { OPEN_BADGES_CONTEXT, staticDocumentLoader, VC_CONTEXT_V2 } from '../../main/engine/vc/document-loader.js';
 import { keySigner } from '../../main/engine/vc/sign-credential.js';
+import { signedVc11 } from '../support/third-party-credentials.js';
 import { addIssuingPartner, issueNowAndFinish, makeTempDir, openIssuingEngine, removeTempDirs, type IssuingFixture, type IssuingPartner } from '../support/issuing-fixture.js';
 
 let fixture: IssuingFixture;
@@ -83,6 +85,7 @@ beforeAll(async () => {
   writeFileSync(join(drop, 'cy-edited.vc.json'), JSON.stringify({ ...cy, name: 'Badge Cy (edited)' }));
   writeFileSync(join(drop, 'cy-unknown-context.vc.json'), JSON.stringify({ ...cy, '@context': [...(cy['@context'] as unknown[]), 'https://example.org/unknown'] }));
   writeFileSync(join(drop, 'other-academy.vc.json'), JSON.stringify(await foreignCredential()));
+  writeFileSync(join(drop, 'alumni-1.1.vc.json'), JSON.stringify(await signedVc11({ issuanceDate: '2025-01-01T00:00:00Z' })));
   writeFileSync(join(drop, 'neither.json'), JSON.stringify({ hello: 'world' }));
 }, 120_000);
 
@@ -105,19 +108,21 @@ describe('Verifiable Credentials in the app', () => {
     const page = await handlers['verify:rows'](started.run_id, { offset: 0, limit: 100, failures_only: false });
     const name = (n: string) => `${drop.split('/').pop()}/${n}`;
     const byName = Object.fromEntries(page.rows.map((r) => [r.name, r])) as Record<string, VerifyRow>;
-    expect(page.rows).toHaveLength(7);
+    expect(page.rows).toHaveLength(8);
     expect(byName[name('ada.vc.json')]).toMatchObject({ result: 'ok', certificate_uid: uids.diploma, title: 'Diploma Ada', issuer: 'University A', engine: 'local', original: name('scan.pdf'), matched_by: 'hash' });
     expect(byName[name('cy.proof.json')]).toMatchObject({ result: 'ok', certificate_uid: uids.badge });
     expect(byName[name('cy.vc.json')]).toMatchObject({ result: 'ok', certificate_uid: uids.badge, title: 'Badge Cy' });
     expect(byName[name('cy-edited.vc.json')]).toMatchObject({ result: 'failed', step: 'Checking certificate integrity' });
     expect(byName[name('other-academy.vc.json')]).toMatchObject({ result: 'ok', issuer: 'Another Academy', title: 'Badge of another academy', engine: '' });
+    expect(byName[name('other-academy.vc.json')]!.reason).toMatch(/^Passed where they apply\. Not anchored by Proofdesk: this credential has no anchor proof/);
+    expect(byName[name('alumni-1.1.vc.json')]).toMatchObject({ result: 'ok', issuer: expect.stringMatching(/^did:key:z6Mk/), step: '' });
     expect(byName[name('cy-unknown-context.vc.json')]).toMatchObject({ result: 'error' });
     expect(byName[name('cy-unknown-context.vc.json')]!.reason).toContain('"https://example.org/unknown", which is not bundled with Proofdesk');
-    expect(byName[name('neither.json')]).toMatchObject({ result: 'error' });
+    expect(byName[name('neither.json')]).toMatchObject({ result: 'error', reason: 'Not a valid proof file: format is missing' });
 
     const summary = await handlers['verify:summary'](started.run_id);
-    expect(summary.counts).toEqual({ ok: 4, pending: 0, expired: 0, revoked: 0, failed: 1, error: 2 });
+    expect(summary.counts).toEqual({ ok: 5, pending: 0, expired: 0, revoked: 0, failed: 1, error: 2 });
     const foreign = await handlers['verify:detail'](started.run_id, byName[name('other-academy.vc.json')]!.index);
-    expect(foreign.steps.find((s) => s.name === 'Checking certificate is anchored to the blockchain')!.reason).toMatch(/no Proofdesk anchor proof/);
+    expect(foreign.steps.find((s) => s.name === 'Checking certificate is anchored to the blockchain')!.reason).toMatch(/^Not anchored by Proofdesk/);
   });
 });

@@ -22,6 +22,7 @@ import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
 import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
 import { credentialFileHashes, credentialSummary } from '../../engine/vc/credential-kind.js';
 import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
+import { notApplicableSummary } from '../../engine/vc/verify-foreign.js';
 import { takeReceived } from '../../workspace/verify/received-proofs.js';
 import { collectDrop, originalNameOf, type DroppedFile } from './verify-drop.js';
 import { hashFile } from '../../files/hash-file.js';
@@ -38,11 +39,14 @@ export function emptyCounts(): Record<VerificationStatus, number> {
   return Object.fromEntries(VERIFICATION_STATUSES.map((s) => [s, 0])) as Record<VerificationStatus, number>;
 }
 
-/** The first step that did not pass, and its reason in words. */
+/**
+ * The first step that did not pass, and its reason in words. When all that apply passed, the
+ * steps that do not apply (another issuer's credential: no anchor) say why, with no step named.
+ */
 function worstStep(result: VerificationResult): { step: string; reason: string } {
   const steps = Object.values(result.verification);
   const worst = steps.find((s) => s.status === 'failed' || s.status === 'error') ?? steps.find((s) => s.status === 'pending');
-  if (!worst) return { step: '', reason: '' };
+  if (!worst) return { step: '', reason: notApplicableSummary(result) };
   return { step: worst.name, reason: stepReason(worst.name, worst.status, worst.description) };
 }
 

@@ -12,6 +12,7 @@ import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offlin
 import { verifyChecked, verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { credentialSummary, looksLikeCredential } from '../../engine/vc/credential-kind.js';
 import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
+import { notApplicableSummary } from '../../engine/vc/verify-foreign.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
 import { renderResult } from './render.js';
@@ -71,7 +72,8 @@ function rowOf(path: string, proof: unknown, result: VerificationResult): BatchR
   const uid = (proof as { certificate?: { uid?: unknown } }).certificate?.uid;
   const steps = Object.values(result.verification);
   const worst = steps.find((s) => s.status === 'failed' || s.status === 'error') ?? steps.find((s) => s.status === 'pending');
-  const reason = (worst?.description as { reason?: unknown } | undefined)?.reason;
+  // All that applies passed: another issuer's credential says why the rest does not apply.
+  const reason = worst ? (worst.description as { reason?: unknown }).reason : notApplicableSummary(result);
   return { path, certificate_uid: typeof uid === 'string' ? uid : '', result: result.result.status, step: worst?.name ?? '', reason: typeof reason === 'string' ? reason : '' };
 }
 

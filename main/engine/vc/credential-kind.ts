@@ -3,6 +3,9 @@
  * offline checks of proof files (on worker threads) use it to hand credentials on.
  */
 
+/** What a file that is neither says of itself, wherever it is read. */
+export const NEITHER_PROOF_NOR_CREDENTIAL = 'This file is neither a Proofdesk proof file nor a Verifiable Credential';
+
 /** Whether a parsed JSON file presents itself as a Verifiable Credential (a JSON-LD @context or the type). */
 export function looksLikeCredential(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

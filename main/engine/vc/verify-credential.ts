@@ -3,40 +3,41 @@
  * credentials (with an anchor proof) get the six steps of a proof file: the proof file is
  * rebuilt from the anchor proof, the credential must be exactly the one derived from the
  * anchored certificate payload (step 1), and the issuer step also needs the Data Integrity
- * proof to hold. Other issuers' credentials secured with `eddsa-rdfc-2022` get the steps that
- * apply (integrity and issuer by the Data Integrity proof, expiry by `validUntil`); the others
- * say why they do not apply. Nothing is fetched: contexts and did:key come from the static loader.
+ * proof to hold. Other issuers' credentials (VC 2.0 or 1.1) secured with `eddsa-rdfc-2022`,
+ * `eddsa-jcs-2022` or `Ed25519Signature2020` get the steps that apply (verify-foreign.ts).
+ * Nothing is fetched: contexts and did:key come from the static loader.
  */
 import { createHash } from 'node:crypto';
-import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
-import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import * as vc from '@digitalbazaar/vc';
 import { ServiceError } from '../../../common/errors.js';
-import { type StepStatus, type VerificationResult, type VerificationStep, type VerificationStepKey } from '../../../common/wire-types.js';
+import type { VerificationResult } from '../../../common/wire-types.js';
 import { canonicalJson, leafOf } from '../proofs/certificate-payload.js';
 import { verifySignature } from '../proofs/ed25519.js';
 import { rootFromHexPath } from '../proofs/merkle-tree.js';
 import { PROOF_FORMAT, type ProofFile } from '../proofs/proof-file.js';
-import { resultStatus, verifyChecked, VERIFICATION_STEP_NAMES, type VerifyOptions } from '../proofs/verify-proof.js';
+import { verifyChecked, type VerifyOptions } from '../proofs/verify-proof.js';
 import { validateProofFile } from '../proofs/verify-proof-shape.js';
-import { credentialFileHashes, looksLikeCredential } from './credential-kind.js';
+import { looksLikeCredential, NEITHER_PROOF_NOR_CREDENTIAL } from './credential-kind.js';
 import { ANCHOR_PROOF_TYPE, credentialOf, type AnchorProof } from './credential-vc.js';
 import { publicKeyOfDidKey } from './did-key.js';
-import { isKnownContext, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V2 } from './document-loader.js';
+import { isKnownContext, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V1, VC_CONTEXT_V2 } from './document-loader.js';
+import { proofKindText, proofsOf, securingProofOf, SUPPORTED_SUITES_TEXT, verifierSuite, type ProofSuiteName } from './proof-suites.js';
+import { foreignResult, validityOf } from './verify-foreign.js';
 
-const SUPPORTED_CRYPTOSUITE = 'eddsa-rdfc-2022';
+// Proofdesk signs its own credentials with this cryptosuite only.
+const ANCHORED_CRYPTOSUITE = 'eddsa-rdfc-2022';
 
 function invalid(message: string): ServiceError {
   return new ServiceError('invalid_value', message);
 }
 
 /** The credential's proofs, after checking what can be checked without a signature. */
-function shapeOf(value: unknown): { credential: Record<string, unknown>; dataIntegrity: Record<string, unknown>; anchor: AnchorProof | undefined } {
-  if (!looksLikeCredential(value)) throw invalid('This file is neither a Proofdesk proof file nor a Verifiable Credential');
+function shapeOf(value: unknown): { credential: Record<string, unknown>; secured: Record<string, unknown>; suite: ProofSuiteName; anchor: AnchorProof | undefined } {
+  if (!looksLikeCredential(value)) throw invalid(NEITHER_PROOF_NOR_CREDENTIAL);
   const credential = value as Record<string, unknown>;
   const contexts = Array.isArray(credential['@context']) ? credential['@context'] : [credential['@context']];
-  if (contexts[0] !== VC_CONTEXT_V2) {
-    throw invalid(`This Verifiable Credential's first @context is ${JSON.stringify(contexts[0])}, not ${VC_CONTEXT_V2}: only VC 2.0 credentials are verified`);
+  if (contexts[0] !== VC_CONTEXT_V2 && contexts[0] !== VC_CONTEXT_V1) {
+    throw invalid(`This Verifiable Credential's first @context is ${JSON.stringify(contexts[0])}, neither VC 2.0 (${VC_CONTEXT_V2}) nor VC 1.1 (${VC_CONTEXT_V1})`);
   }
   for (const context of contexts) {
     if (typeof context === 'string' && !isKnownContext(context)) {
@@ -48,17 +49,21 @@ function shapeOf(value: unknown): { credential: Record<string, unknown>; dataInt
   }
   const types = Array.isArray(credential.type) ? credential.type : [credential.type];
   if (!types.includes('VerifiableCredential')) throw invalid('This file has a JSON-LD @context but its type is not VerifiableCredential');
-  const proofs = (Array.isArray(credential.proof) ? credential.proof : [credential.proof]).filter((p) => p !== undefined);
+  const proofs = proofsOf(credential);
   if (proofs.length === 0) throw invalid('This Verifiable Credential has no proof: it is not secured, so there is nothing to verify');
   if (!proofs.every((p) => typeof p === 'object' && p !== null && !Array.isArray(p))) throw invalid('This Verifiable Credential has a proof that is not a JSON object');
   const records = proofs as Record<string, unknown>[];
-  const dataIntegrity = records.find((p) => p.type === 'DataIntegrityProof' && p.cryptosuite === SUPPORTED_CRYPTOSUITE);
-  if (!dataIntegrity) {
-    const named = records.filter((p) => p.type !== ANCHOR_PROOF_TYPE).map((p) => (p.type === 'DataIntegrityProof' ? `DataIntegrityProof with cryptosuite ${JSON.stringify(p.cryptosuite)}` : JSON.stringify(p.type)));
-    throw invalid(`This Verifiable Credential is secured with ${named.join(', ') || 'no Data Integrity proof'}; Proofdesk verifies DataIntegrityProof with ${SUPPORTED_CRYPTOSUITE}`);
-  }
   const anchor = records.find((p) => p.type === ANCHOR_PROOF_TYPE) as AnchorProof | undefined;
-  return { credential, dataIntegrity, anchor };
+  if (anchor) {
+    // Proofdesk's own credential: its anchor proof goes with the eddsa-rdfc-2022 proof it signs beside.
+    const secured = records.find((p) => p.type === 'DataIntegrityProof' && p.cryptosuite === ANCHORED_CRYPTOSUITE);
+    if (contexts[0] !== VC_CONTEXT_V2) throw invalid(`This Verifiable Credential has a Proofdesk anchor proof but its first @context is not ${VC_CONTEXT_V2}`);
+    if (!secured) throw invalid(`This Verifiable Credential has a Proofdesk anchor proof but is secured with ${records.filter((p) => p.type !== ANCHOR_PROOF_TYPE).map(proofKindText).join(', ') || 'nothing else'}; Proofdesk's own credentials carry a DataIntegrityProof with ${ANCHORED_CRYPTOSUITE}`);
+    return { credential, secured, suite: ANCHORED_CRYPTOSUITE, anchor };
+  }
+  const found = securingProofOf(credential);
+  if (!found) throw invalid(`This Verifiable Credential is secured with ${records.map(proofKindText).join(', ')}; Proofdesk verifies ${SUPPORTED_SUITES_TEXT}`);
+  return { credential, secured: found.proof, suite: found.suite, anchor: undefined };
 }
 
 /** The URL the static loader refused somewhere in a verifier's error, if that is why it failed. */
@@ -74,13 +79,26 @@ function refusedUrl(error: unknown, depth = 0): string | undefined {
 }
 
 /**
- * Whether the Data Integrity proof holds, checked by Digital Bazaar's verifier (its expiry
- * check left to the expiry step). A key or context that cannot be had offline is not a
- * failed signature: it is refused with the URL named.
+ * Whether the credential's signature holds (its first proof of a supported suite; Proofdesk's
+ * own: the Data Integrity proof), checked by Digital Bazaar's verifier, its date checks left to
+ * the expiry step. A key or context that cannot be had offline is not a failed signature: it is
+ * refused with the URL named.
  */
 export async function dataIntegrityHolds(credential: Record<string, unknown>): Promise<boolean> {
-  const validFrom = typeof credential.validFrom === 'string' ? credential.validFrom : undefined;
-  const result = await vc.verifyCredential({ credential, suite: new DataIntegrityProof({ cryptosuite }), documentLoader: staticDocumentLoader, ...(validFrom ? { now: validFrom } : {}) });
+  const secured = securingProofOf(credential);
+  if (!secured) return false;
+  // The start of the validity period as "now": inside it, so only the signature decides.
+  const { from } = validityOf(credential);
+  const now = from ? { now: from } : {};
+  try {
+    vc._checkCredential({ credential, mode: 'verify', ...now });
+  } catch (error) {
+    // Not a failed signature: the credential breaks the data model (a missing property, a date that is not one).
+    throw invalid(`This Verifiable Credential is malformed: ${(error as Error).message}`);
+  }
+  // Its status (a status list online) is the revocation step's to tell, never the signature's.
+  const checkStatus = async () => ({ verified: true });
+  const result = await vc.verifyCredential({ credential, suite: verifierSuite(secured.suite), documentLoader: staticDocumentLoader, checkStatus, ...now });
   if (!result.verified) {
     const url = refusedUrl(result.error) ?? result.results?.map((r) => refusedUrl(r.error)).find((u) => u !== undefined);
     if (url !== undefined) throw invalid(`This Verifiable Credential needs ${JSON.stringify(url)}, which Proofdesk cannot resolve offline (it resolves did:key and the bundled contexts, and fetches nothing from the network)`);
@@ -148,46 +166,16 @@ async function verifyAnchored(credential: Record<string, unknown>, dataIntegrity
   );
 }
 
-function step(key: VerificationStepKey, status: StepStatus, description: Record<string, unknown>): VerificationStep {
-  return { name: VERIFICATION_STEP_NAMES[key], description, status };
-}
-
-/** Another issuer's credential: the steps its Data Integrity proof and dates can answer. */
-async function verifyForeign(credential: Record<string, unknown>, dataIntegrity: Record<string, unknown>, options: VerifyOptions, check: DataIntegrityCheck): Promise<VerificationResult> {
-  const now = (options.now ?? (() => new Date()))();
-  const holds = await check(credential);
-  const issuer = credential.issuer;
-  const issuerId = typeof issuer === 'string' ? issuer : String((issuer as { id?: unknown } | null)?.id ?? '');
-  const issuerName = typeof issuer === 'object' && issuer !== null && typeof (issuer as { name?: unknown }).name === 'string' ? (issuer as { name: string }).name : issuerId;
-  const validUntil = typeof credential.validUntil === 'string' ? credential.validUntil : null;
-  const expired = validUntil !== null && !(new Date(validUntil).getTime() > now.getTime());
-  const original = options.originalFileHash?.toLowerCase();
-  const fileHashes = credentialFileHashes(credential);
-  const notAnchored = 'this credential has no Proofdesk anchor proof: it is not anchored on a chain this verifier can check';
-  const verification: Record<VerificationStepKey, VerificationStep> = {
-    certificate: step('certificate', holds ? 'passed' : 'failed', { cryptosuite: SUPPORTED_CRYPTOSUITE, checked_by: 'the Data Integrity proof' }),
-    blockchain: step('blockchain', 'not_started', { reason: notAnchored }),
-    issuer: step('issuer', holds ? 'passed' : 'not_started', { issuer_name: issuerName, issuer_id: issuerId, verification_method: String(dataIntegrity.verificationMethod ?? '') }),
-    file: step('file', holds ? (original === undefined || fileHashes.includes(original) ? 'passed' : 'failed') : 'not_started', {
-      hash_function: 'SHA-256',
-      expected_file_hash: fileHashes.length > 0 ? fileHashes.join(',') : null,
-      actual_file_hash: original ?? null,
-    }),
-    expiry: step('expiry', holds ? (expired ? 'failed' : 'passed') : 'not_started', { issued_date: credential.validFrom ?? null, expiry_date: validUntil }),
-    revocation: step('revocation', 'not_started', { reason: `${notAnchored}, and its credentialStatus (if any) is not read` }),
-  };
-  return { verification, result: { status: resultStatus(verification), timestamp: now.toISOString() } };
-}
-
 /**
  * Verifies a parsed Verifiable Credential. Throws ServiceError('invalid_value') with a sentence
- * saying what is wrong when it is not a VC 2.0 credential secured with eddsa-rdfc-2022 (unknown
- * context, unknown cryptosuite, no proof, a malformed anchor proof); every other outcome is in
- * the result. The Data Integrity proof (most of the cost: JSON-LD expansion and RDF
- * canonicalization) is checked on this thread unless options.checkDataIntegrity says otherwise.
+ * saying what is wrong when it cannot be verified here (unknown context, a proof of no supported
+ * suite, no proof, a malformed anchor proof); every other outcome is in the result. The signature
+ * (most of the cost: JSON-LD expansion and RDF canonicalization) is checked on this thread unless
+ * options.checkDataIntegrity says otherwise.
  */
 export async function verifyCredentialFile(value: unknown, options: VerifyOptions): Promise<VerificationResult> {
-  const { credential, dataIntegrity, anchor } = shapeOf(value);
+  const { credential, secured, suite, anchor } = shapeOf(value);
   const check = options.checkDataIntegrity ?? dataIntegrityHolds;
-  return anchor ? verifyAnchored(credential, dataIntegrity, anchor, options, check) : verifyForeign(credential, dataIntegrity, options, check);
+  if (anchor) return verifyAnchored(credential, secured, anchor, options, check);
+  return foreignResult(credential, secured, suite, await check(credential), options);
 }
