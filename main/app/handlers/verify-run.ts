@@ -21,7 +21,7 @@ import { verifyChecked, type ProofCore, type VerifyOptions } from '../../engine/
 import { validateProofFile } from '../../engine/proofs/verify-proof-shape.js';
 import { readProofFile } from '../../engine/proofs/verify-read-proof.js';
 import { credentialFileHashes, credentialSummary } from '../../engine/vc/credential-kind.js';
-import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
+import { credentialVerifier } from '../../engine/vc/load-vc.js';
 import { notApplicableSummary } from '../../engine/vc/verify-foreign.js';
 import { takeReceived } from '../../workspace/verify/received-proofs.js';
 import { collectDrop, originalNameOf, type DroppedFile } from './verify-drop.js';
@@ -224,7 +224,7 @@ export class VerifyRun {
       found = match(credentialFileHashes(outcome.value));
       if (found) used.add(found.original.name);
       try {
-        result = await verifyCredentialFile(outcome.value, { ...options, originalFileHash: found ? this.originalHashes.get(found.original.name) : undefined });
+        result = await (await credentialVerifier())(outcome.value, { ...options, originalFileHash: found ? this.originalHashes.get(found.original.name) : undefined });
       } catch (error) {
         if (!isServiceError(error)) throw error;
         reason = error.message;

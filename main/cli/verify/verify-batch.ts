@@ -11,7 +11,7 @@ import { openVerifyingRun } from '../../engine/proofs/verify-many.js';
 import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
 import { verifyChecked, verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { credentialSummary, looksLikeCredential } from '../../engine/vc/credential-kind.js';
-import { verifyCredentialFile } from '../../engine/vc/verify-credential.js';
+import { credentialVerifier } from '../../engine/vc/load-vc.js';
 import { notApplicableSummary } from '../../engine/vc/verify-foreign.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
@@ -32,7 +32,7 @@ export async function verifyOne(proof: unknown, originalFileHash: string | undef
   const chains = new VerifyChains(options);
   try {
     const verifyOptions = chains.verifyOptions(originalFileHash);
-    const result = looksLikeCredential(proof) ? await verifyCredentialFile(proof, verifyOptions) : await verifyProof(proof, verifyOptions);
+    const result = looksLikeCredential(proof) ? await (await credentialVerifier())(proof, verifyOptions) : await verifyProof(proof, verifyOptions);
     ctx.stdout(asJson ? json(result) : renderResult(result));
     return result.result.status === 'ok' ? 0 : 1;
   } finally {
@@ -81,7 +81,7 @@ function rowOf(path: string, proof: unknown, result: VerificationResult): BatchR
 async function credentialRow(path: string, value: unknown, options: VerifyOptions): Promise<BatchRow> {
   const { uid } = credentialSummary(value);
   try {
-    const result = await verifyCredentialFile(value, options);
+    const result = await (await credentialVerifier())(value, options);
     return { ...rowOf(path, {}, result), certificate_uid: uid };
   } catch (error) {
     if (!isServiceError(error)) throw error;
