@@ -40,8 +40,7 @@ import { inTransaction } from './database.js';
 import type { PartnerScope } from './scope.js';
 import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
 import type { ProofFile } from './proofs/proof-file.js';
-import { partnerCredentialTexts, partnerSigner } from './vc/partner-signer.js';
-import { credentialText, signedCredentialOf } from './vc/sign-credential.js';
+import { partnerCredentialText, partnerCredentialTexts } from './vc/partner-signer.js';
 import { issueJobNow } from './issue-now.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
 import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
@@ -211,7 +210,7 @@ export class EmbeddedService implements IssuingService {
 
   async downloadCertificateVc(uid: string): Promise<string> {
     const proof = buildProofFile(this.scope, certificateRow(this.scope, uid));
-    const text = credentialText(await signedCredentialOf(proof, await partnerSigner(this.scope, proof.issuer.public_key)));
+    const text = await partnerCredentialText(this.scope, proof);
     recordExports(this.scope, 'vc', [uid]);
     return text;
   }

@@ -6,6 +6,7 @@ import { withEngine, type CliContext } from '../context.js';
 
 export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
       [--allowed-host NAME[:PORT]]... [--max-file-size SIZE] [--did-web-partner ID|NAME]
+      [--public-url URL|none]
                                                       serve the spec over HTTP: the API under /api, the token endpoint
                                                       under /realms/proofdesk (client ids and secrets from \`partner add\`);
                                                       prints one JSON line {"base_url", "auth_url"} once listening and
@@ -14,7 +15,11 @@ export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment d
                                                       --auth-issuer trusts an OpenID provider's tokens instead of ours;
                                                       SIZE like 2GiB (default), 500MiB;
                                                       --did-web-partner publishes that Partner's did:web document
-                                                      (its signing key) at /.well-known/did.json`;
+                                                      (its signing key) at /.well-known/did.json;
+                                                      --public-url https://issuer.example: where this server is reached
+                                                      from outside, kept in the data directory (none removes it): the
+                                                      Verifiable Credentials exported then carry a credentialStatus
+                                                      naming their status list, served at URL/status/PARTNER/LIST`;
 
 /** How often unused uploads past their hour are deleted while serving. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -71,6 +76,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
       'allowed-host': { type: 'string', multiple: true },
       'max-file-size': { type: 'string' },
       'did-web-partner': { type: 'string' },
+      'public-url': { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${SERVE_USAGE}`);
@@ -91,6 +97,16 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
         }
       }, SWEEP_INTERVAL_MS);
       try {
+        const publicUrl = values['public-url'];
+        if (publicUrl !== undefined) {
+          try {
+            engine.setPublicUrl(publicUrl === 'none' ? null : publicUrl);
+          } catch (error) {
+            throw new UsageError(`--public-url: ${(error as Error).message}`);
+          }
+        }
+        // Requests reach this server under its public name (through a reverse proxy): answer it.
+        const publicHost = engine.publicUrl === undefined ? [] : [new URL(engine.publicUrl).host];
         let server: RunningServer;
         try {
           server = await startServer({
@@ -99,7 +115,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
             host: values.host,
             port,
             authIssuer: values['auth-issuer'],
-            allowedHosts: values['allowed-host'],
+            allowedHosts: [...(values['allowed-host'] ?? []), ...publicHost],
             limits: fileSize === undefined ? undefined : { upload: { fileSize } },
             didWebPartner: values['did-web-partner'] === undefined ? undefined : engine.partners.resolve(values['did-web-partner']).id,
           });
