@@ -23,6 +23,8 @@ import { credentialFileHashes, looksLikeCredential } from './credential-kind.js'
 import { ANCHOR_PROOF_TYPE, credentialOf, type AnchorProof } from './credential-vc.js';
 import { publicKeyOfDidKey } from './did-key.js';
 import { isKnownContext, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V2 } from './document-loader.js';
+import { withCredentialStatus } from './status-check.js';
+import { ownStatusEntry } from './status-entry.js';
 
 const SUPPORTED_CRYPTOSUITE = 'eddsa-rdfc-2022';
 
@@ -80,7 +82,9 @@ function refusedUrl(error: unknown, depth = 0): string | undefined {
  */
 export async function dataIntegrityHolds(credential: Record<string, unknown>): Promise<boolean> {
   const validFrom = typeof credential.validFrom === 'string' ? credential.validFrom : undefined;
-  const result = await vc.verifyCredential({ credential, suite: new DataIntegrityProof({ cryptosuite }), documentLoader: staticDocumentLoader, ...(validFrom ? { now: validFrom } : {}) });
+  // The credentialStatus is the revocation step's (status-check.ts): nothing is fetched here.
+  const checkStatus = async () => ({ verified: true });
+  const result = await vc.verifyCredential({ credential, suite: new DataIntegrityProof({ cryptosuite }), documentLoader: staticDocumentLoader, checkStatus, ...(validFrom ? { now: validFrom } : {}) });
   if (!result.verified) {
     const url = refusedUrl(result.error) ?? result.results?.map((r) => refusedUrl(r.error)).find((u) => u !== undefined);
     if (url !== undefined) throw invalid(`This Verifiable Credential needs ${JSON.stringify(url)}, which Proofdesk cannot resolve offline (it resolves did:key and the bundled contexts, and fetches nothing from the network)`);
@@ -137,7 +141,7 @@ async function verifyAnchored(credential: Record<string, unknown>, dataIntegrity
     {
       // The credential must be exactly the one derived from the anchored payload: then its
       // hash is the leaf's. Otherwise the step shows the hash of the credential as it is.
-      leaf: () => (body === canonicalJson(credentialOf(p.certificate, p.issued_date, p.issuer.public_key)) ? leafOf(p.certificate).toString('hex') : createHash('sha256').update(body).digest('hex')),
+      leaf: () => (body === canonicalJson(credentialOf(p.certificate, p.issued_date, p.issuer.public_key, ownStatusEntry(credential.credentialStatus))) ? leafOf(p.certificate).toString('hex') : createHash('sha256').update(body).digest('hex')),
       certificateRoot: () => rootFromHexPath(p.leaf, p.merkle_path),
       signature: async () =>
         dataIntegrity.verificationMethod === anchor.verificationMethod &&
@@ -189,5 +193,6 @@ async function verifyForeign(credential: Record<string, unknown>, dataIntegrity:
 export async function verifyCredentialFile(value: unknown, options: VerifyOptions): Promise<VerificationResult> {
   const { credential, dataIntegrity, anchor } = shapeOf(value);
   const check = options.checkDataIntegrity ?? dataIntegrityHolds;
-  return anchor ? verifyAnchored(credential, dataIntegrity, anchor, options, check) : verifyForeign(credential, dataIntegrity, options, check);
+  const result = anchor ? await verifyAnchored(credential, dataIntegrity, anchor, options, check) : await verifyForeign(credential, dataIntegrity, options, check);
+  return withCredentialStatus(credential, result, anchor !== undefined, options.network === true);
 }

@@ -1,0 +1,220 @@
+/**
+ * Revocation outside Proofdesk: a `serve` on loopback whose public URL is itself. Credentials
+ * exported there carry a Bitstring Status List entry; Digital Bazaar's verifier with the status
+ * list library (fetching the list from the running serve) finds them valid, then revoked once
+ * the certificate is revoked over REST, and refuses a tampered list; Proofdesk's verify reads
+ * the list only with the network on. Certificates are issued on the local chain.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
+import * as vc from '@digitalbazaar/vc';
+import type { DocumentLoader } from '@digitalbazaar/vc';
+import { checkStatus, createList, decodeList } from '@digitalbazaar/vc-bitstring-status-list';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Credential } from '../../common/wire-types.js';
+import { startServer, type RunningServer } from '../../main/api/index.js';
+import type { EmbeddedService } from '../../main/engine/embedded-service.js';
+import { didKeyOf } from '../../main/engine/vc/did-key.js';
+import { staticDocumentLoader } from '../../main/engine/vc/document-loader.js';
+import { verifyCredentialFile } from '../../main/engine/vc/verify-credential.js';
+import { requestToken } from '../api/api-fixture.js';
+import { expectOk, issueNowAndFinish, openIssuingEngine, removeTempDirs, stepStatuses, type IssuingFixture } from '../support/issuing-fixture.js';
+
+type Json = Record<string, unknown>;
+
+/** A document loader as a verifier runs it: the bundled contexts and did:key, and status lists fetched over HTTP. */
+const fetchingLoader: DocumentLoader = async (url) => {
+  if (!url.startsWith('http://127.0.0.1:') || !url.includes('/status/')) return staticDocumentLoader(url);
+  const answer = await request(url);
+  if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}`);
+  return { contextUrl: null, documentUrl: url, document: await answer.body.json() };
+};
+
+/** Digital Bazaar's verifier with status checking: whether it verifies, and the status bit it read. */
+async function thirdParty(credential: Json, documentLoader: DocumentLoader = fetchingLoader): Promise<{ verified: boolean; revoked: boolean | undefined; error: string | undefined }> {
+  const suite = new DataIntegrityProof({ cryptosuite });
+  const result = await vc.verifyCredential({ credential, suite, documentLoader, checkStatus });
+  return { verified: result.verified, revoked: result.statusResult?.results?.[0]?.status, error: result.statusResult?.error?.message };
+}
+
+describe('Bitstring Status List revocation', () => {
+  let fx: IssuingFixture;
+  let service: EmbeddedService;
+  let partnerId: string;
+  let publicKey: string;
+  let server: RunningServer;
+  let token: string;
+  let first: Credential;
+  let second: Credential;
+  let third: Credential;
+  let beforePublicUrl: Json;
+  const certificateOf = new Map<string, string>();
+
+  beforeAll(async () => {
+    fx = openIssuingEngine();
+    const created = await fx.engine.addPartner({ name: 'University of Status' });
+    partnerId = created.partner_id;
+    publicKey = created.signing_public_key;
+    service = fx.engine.serviceFor(partnerId);
+    [first, second, third] = await service.createCredentials([
+      { title: 'Diploma in Statistics', metadata: { student: 'Grace Hopper' } },
+      { title: 'Diploma in Logic', metadata: { student: 'Alan Turing' } },
+      { title: 'Diploma in Cryptography', metadata: { student: 'Whitfield Diffie' } },
+    ]);
+    await service.scheduleCredentials({ engine: 'local', credentials: [first!.uid, second!.uid, third!.uid] });
+    const job = await issueNowAndFinish(fx.engine, service, 'local');
+    for (const c of (await service.listJobCertificates(job.uid, { per_page: 0 })).items) certificateOf.set(c.certificate.credential.uid, c.certificate.uid);
+    beforePublicUrl = JSON.parse(await service.downloadCertificateVc(certificateOf.get(first!.uid)!)) as Json;
+
+    server = await startServer({ engine: fx.engine, environment: 'demo', log: () => undefined });
+    // The server's own address is its public URL: verifiers fetch the lists from it.
+    fx.engine.setPublicUrl(new URL(server.baseUrl).origin);
+    token = (await requestToken(server.authUrl, created.client_id, created.client_secret)).body.access_token as string;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await fx?.close();
+    removeTempDirs();
+  });
+
+  async function restVc(credential: Credential): Promise<Json> {
+    const answer = await request(`${server.baseUrl}/certificates/${certificateOf.get(credential.uid)}/download?format=vc`, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.statusCode).toBe(200);
+    return (await answer.body.json()) as Json;
+  }
+
+  async function statusListOf(credential: Json): Promise<{ url: string; text: string; headers: Record<string, unknown> }> {
+    const url = (credential.credentialStatus as { statusListCredential: string }).statusListCredential;
+    const answer = await request(url);
+    expect(answer.statusCode).toBe(200);
+    return { url, text: await answer.body.text(), headers: answer.headers };
+  }
+
+  it('without a public URL a credential carries no credentialStatus', () => {
+    expect(beforePublicUrl).not.toHaveProperty('credentialStatus');
+  });
+
+  it('with one, every credential exported carries its entry, the same over REST, in bulk and each time', async () => {
+    const credential = await restVc(first!);
+    const origin = new URL(server.baseUrl).origin;
+    const listUrl = `${origin}/status/${partnerId}/1`;
+    expect(credential.credentialStatus).toEqual({
+      id: `${listUrl}#0`,
+      type: 'BitstringStatusListEntry',
+      statusPurpose: 'revocation',
+      statusListIndex: '0',
+      statusListCredential: listUrl,
+    });
+    expect(await restVc(first!)).toEqual(credential);
+    // The bulk export (worker threads) signs the very same credentials.
+    const bulk = (await service.downloadCertificateVcs([certificateOf.get(first!.uid)!, certificateOf.get(second!.uid)!])).map((t) => JSON.parse(t as string) as Json);
+    expect(bulk[0]).toEqual(credential);
+    expect(bulk[1]!.credentialStatus).toMatchObject({ id: `${listUrl}#1`, statusListIndex: '1' });
+  });
+
+  it('serve publishes the list signed by the Partner’s key, public and briefly cacheable; a verifier finds the credential valid', async () => {
+    const credential = await restVc(first!);
+    const list = await statusListOf(credential);
+    expect(list.headers['cache-control']).toBe('public, max-age=60');
+    expect(list.headers['content-type']).toMatch(/^application\/vc/);
+    const published = JSON.parse(list.text) as Json;
+    expect(published).toMatchObject({
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      id: list.url,
+      type: ['VerifiableCredential', 'BitstringStatusListCredential'],
+      issuer: didKeyOf(publicKey),
+      credentialSubject: { id: `${list.url}#list`, type: 'BitstringStatusList', statusPurpose: 'revocation' },
+      proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' },
+    });
+    const bits = await decodeList({ encodedList: (published.credentialSubject as { encodedList: string }).encodedList });
+    expect(bits.length).toBeGreaterThanOrEqual(131_072);
+    expect(await thirdParty(credential)).toEqual({ verified: true, revoked: false, error: undefined });
+    // Unchanged lists are not signed again: the same text (and signing date) each time.
+    expect((await statusListOf(credential)).text).toBe(list.text);
+    // No list there for an unknown Partner or list, with or without a token.
+    expect((await request(`${new URL(server.baseUrl).origin}/status/${partnerId}/9`)).statusCode).toBe(404);
+    expect((await request(`${new URL(server.baseUrl).origin}/status/not-a-partner/1`)).statusCode).toBe(404);
+  });
+
+  it('Proofdesk’s verify reads the list only with the network on', async () => {
+    const credential = await restVc(first!);
+    const offline = await verifyCredentialFile(credential, fx.engine.issuing.verifyOptions());
+    expectOk(offline);
+    expect(offline.verification.revocation.description.credential_status).toMatchObject({ checked: false, reason: expect.stringMatching(/network is off/) });
+    const online = await verifyCredentialFile(credential, { ...fx.engine.issuing.verifyOptions(), network: true });
+    expectOk(online);
+    expect(online.verification.revocation.description.credential_status).toMatchObject({ checked: true, revoked: false, status_list_index: '0' });
+  });
+
+  it('revoking over REST flips the list: both verifiers then see the same credential revoked', async () => {
+    const credential = await restVc(second!);
+    const before = await statusListOf(credential);
+    expect(await thirdParty(credential)).toMatchObject({ verified: true, revoked: false });
+
+    const revoke = await request(`${server.baseUrl}/certificates/${certificateOf.get(second!.uid)}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(revoke.statusCode).toBe(200);
+    await revoke.body.dump();
+
+    const after = await statusListOf(credential);
+    expect(after.text).not.toBe(before.text);
+    expect(await thirdParty(credential)).toMatchObject({ verified: true, revoked: true });
+    // The other credential of the list stays valid.
+    expect(await thirdParty(await restVc(first!))).toMatchObject({ verified: true, revoked: false });
+
+    // With no chain to ask, the list alone answers: revoked.
+    const listOnly = await verifyCredentialFile(credential, { chainFor: () => undefined, network: true });
+    expect(listOnly.result.status).toBe('revoked');
+    expect(listOnly.verification.revocation.description).toMatchObject({ is_revoked: true, credential_status: { checked: true, revoked: true, status_list_index: '1' } });
+    const both = await verifyCredentialFile(credential, { ...fx.engine.issuing.verifyOptions(), network: true });
+    expect(both.result.status).toBe('revoked');
+    expect(both.verification.revocation.description).toMatchObject({ is_revoked: true, credential_status: { revoked: true } });
+    // Offline, the chain still answers as before (the list is not read).
+    const offline = await verifyCredentialFile(credential, { chainFor: () => undefined });
+    expect(offline.result.status).toBe('pending');
+    expect(offline.verification.revocation.description.credential_status).toMatchObject({ checked: false });
+  });
+
+  it('a tampered status list fails its signature, for Digital Bazaar’s verifier and for Proofdesk’s', async () => {
+    // A proxy on loopback that serves serve's lists with the first bit set: a forged "revoked".
+    const origin = new URL(server.baseUrl);
+    const forged = async (text: string) => {
+      const list = JSON.parse(text) as { credentialSubject: { encodedList: string } };
+      const bits = await createList({ length: 131_072 });
+      bits.setStatus(0, true);
+      list.credentialSubject.encodedList = await bits.encode();
+      return JSON.stringify(list);
+    };
+    const proxy: Server = createServer((req, res) => {
+      void (async () => {
+        const upstream = await request(`${origin.origin}${req.url}`);
+        const text = await upstream.body.text();
+        res.writeHead(upstream.statusCode, { 'content-type': 'application/vc' });
+        res.end(upstream.statusCode === 200 ? await forged(text) : text);
+      })();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      // Lists are kept at the URL they were opened under: the next position opens list 2 at the proxy.
+      fx.engine.setPublicUrl(proxyUrl);
+      const credential = JSON.parse(await service.downloadCertificateVc(certificateOf.get(third!.uid)!)) as Json;
+      expect(credential.credentialStatus).toMatchObject({ statusListCredential: `${proxyUrl}/status/${partnerId}/2`, statusListIndex: '0' });
+      // The credentials exported before keep their list (and so their signed entry).
+      expect((await restVc(first!)).credentialStatus).toMatchObject({ statusListCredential: `${origin.origin}/status/${partnerId}/1` });
+
+      const byThirdParty = await thirdParty(credential);
+      expect(byThirdParty.verified).toBe(false);
+      expect(byThirdParty.error).toMatch(/not verified/);
+      const ours = await verifyCredentialFile(credential, { ...fx.engine.issuing.verifyOptions(), network: true });
+      expect(stepStatuses(ours).revocation).toBe('error');
+      expect(ours.verification.revocation.description.reason).toMatch(/status list .* does not hold/);
+    } finally {
+      fx.engine.setPublicUrl(origin.origin);
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
