@@ -59,15 +59,16 @@ describe('Bitstring Status List revocation', () => {
     partnerId = created.partner_id;
     publicKey = created.signing_public_key;
     service = fx.engine.serviceFor(partnerId);
-    [first, second, third] = await service.createCredentials([
+    const made = await service.createCredentials([
       { title: 'Diploma in Statistics', metadata: { student: 'Grace Hopper' } },
       { title: 'Diploma in Logic', metadata: { student: 'Alan Turing' } },
       { title: 'Diploma in Cryptography', metadata: { student: 'Whitfield Diffie' } },
     ]);
-    await service.scheduleCredentials({ engine: 'local', credentials: [first!.uid, second!.uid, third!.uid] });
+    [first, second, third] = made as [Credential, Credential, Credential];
+    await service.scheduleCredentials({ engine: 'local', credentials: [first.uid, second.uid, third.uid] });
     const job = await issueNowAndFinish(fx.engine, service, 'local');
     for (const c of (await service.listJobCertificates(job.uid, { per_page: 0 })).items) certificateOf.set(c.certificate.credential.uid, c.certificate.uid);
-    beforePublicUrl = JSON.parse(await service.downloadCertificateVc(certificateOf.get(first!.uid)!)) as Json;
+    beforePublicUrl = JSON.parse(await service.downloadCertificateVc(certificateOf.get(first.uid)!)) as Json;
 
     server = await startServer({ engine: fx.engine, environment: 'demo', log: () => undefined });
     // The server's own address is its public URL: verifiers fetch the lists from it.
@@ -99,7 +100,7 @@ describe('Bitstring Status List revocation', () => {
   });
 
   it('with one, every credential exported carries its entry, the same over REST, in bulk and each time', async () => {
-    const credential = await restVc(first!);
+    const credential = await restVc(first);
     const origin = new URL(server.baseUrl).origin;
     const listUrl = `${origin}/status/${partnerId}/1`;
     expect(credential.credentialStatus).toEqual({
@@ -109,15 +110,15 @@ describe('Bitstring Status List revocation', () => {
       statusListIndex: '0',
       statusListCredential: listUrl,
     });
-    expect(await restVc(first!)).toEqual(credential);
+    expect(await restVc(first)).toEqual(credential);
     // The bulk export (worker threads) signs the very same credentials.
-    const bulk = (await service.downloadCertificateVcs([certificateOf.get(first!.uid)!, certificateOf.get(second!.uid)!])).map((t) => JSON.parse(t as string) as Json);
+    const bulk = (await service.downloadCertificateVcs([certificateOf.get(first.uid)!, certificateOf.get(second.uid)!])).map((t) => JSON.parse(t as string) as Json);
     expect(bulk[0]).toEqual(credential);
     expect(bulk[1]!.credentialStatus).toMatchObject({ id: `${listUrl}#1`, statusListIndex: '1' });
   });
 
   it('serve publishes the list signed by the Partner’s key, public and briefly cacheable; a verifier finds the credential valid', async () => {
-    const credential = await restVc(first!);
+    const credential = await restVc(first);
     const list = await statusListOf(credential);
     expect(list.headers['cache-control']).toBe('public, max-age=60');
     expect(list.headers['content-type']).toMatch(/^application\/vc/);
@@ -141,7 +142,7 @@ describe('Bitstring Status List revocation', () => {
   });
 
   it('Proofdesk’s verify reads the list only with the network on', async () => {
-    const credential = await restVc(first!);
+    const credential = await restVc(first);
     const offline = await verifyCredentialFile(credential, fx.engine.issuing.verifyOptions());
     expectOk(offline);
     expect(offline.verification.revocation.description.credential_status).toMatchObject({ checked: false, reason: expect.stringMatching(/network is off/) });
@@ -151,11 +152,11 @@ describe('Bitstring Status List revocation', () => {
   });
 
   it('revoking over REST flips the list: both verifiers then see the same credential revoked', async () => {
-    const credential = await restVc(second!);
+    const credential = await restVc(second);
     const before = await statusListOf(credential);
     expect(await thirdParty(credential)).toMatchObject({ verified: true, revoked: false });
 
-    const revoke = await request(`${server.baseUrl}/certificates/${certificateOf.get(second!.uid)}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const revoke = await request(`${server.baseUrl}/certificates/${certificateOf.get(second.uid)}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(revoke.statusCode).toBe(200);
     await revoke.body.dump();
 
@@ -163,7 +164,7 @@ describe('Bitstring Status List revocation', () => {
     expect(after.text).not.toBe(before.text);
     expect(await thirdParty(credential)).toMatchObject({ verified: true, revoked: true });
     // The other credential of the list stays valid.
-    expect(await thirdParty(await restVc(first!))).toMatchObject({ verified: true, revoked: false });
+    expect(await thirdParty(await restVc(first))).toMatchObject({ verified: true, revoked: false });
 
     // With no chain to ask, the list alone answers: revoked.
     const listOnly = await verifyCredentialFile(credential, { chainFor: () => undefined, network: true });
@@ -201,10 +202,10 @@ describe('Bitstring Status List revocation', () => {
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       // Lists are kept at the URL they were opened under: the next position opens list 2 at the proxy.
       fx.engine.setPublicUrl(proxyUrl);
-      const credential = JSON.parse(await service.downloadCertificateVc(certificateOf.get(third!.uid)!)) as Json;
+      const credential = JSON.parse(await service.downloadCertificateVc(certificateOf.get(third.uid)!)) as Json;
       expect(credential.credentialStatus).toMatchObject({ statusListCredential: `${proxyUrl}/status/${partnerId}/2`, statusListIndex: '0' });
       // The credentials exported before keep their list (and so their signed entry).
-      expect((await restVc(first!)).credentialStatus).toMatchObject({ statusListCredential: `${origin.origin}/status/${partnerId}/1` });
+      expect((await restVc(first)).credentialStatus).toMatchObject({ statusListCredential: `${origin.origin}/status/${partnerId}/1` });
 
       const byThirdParty = await thirdParty(credential);
       expect(byThirdParty.verified).toBe(false);

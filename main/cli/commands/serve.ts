@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startServer, type RunningServer } from '../../api/index.js';
 import { COMMON_OPTIONS, userPath } from '../args.js';
+import { normalizePublicUrl } from '../../engine/vc/status-list-store.js';
 import { UsageError } from '../cli-error.js';
 import { withEngine, type CliContext } from '../context.js';
 
@@ -44,6 +45,16 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
+/** `--public-url`: the URL normalized, null for `none` (remove it), undefined when not given. */
+function parsePublicUrl(text: string | undefined): string | null | undefined {
+  if (text === undefined || text === 'none') return text === 'none' ? null : undefined;
+  try {
+    return normalizePublicUrl(text);
+  } catch (error) {
+    throw new UsageError(`--public-url: ${(error as Error).message}`);
+  }
+}
+
 /** Resolves with the first SIGINT or SIGTERM; a second one a little later ends the process at once. */
 function firstSignal(ctx: CliContext): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -84,6 +95,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
   if (environment !== 'demo' && environment !== 'live') throw new UsageError(`--environment takes demo or live, got ${JSON.stringify(environment)}`);
   const port = parsePort(values.port);
   const fileSize = values['max-file-size'] === undefined ? undefined : parseSize(values['max-file-size']);
+  const publicUrl = parsePublicUrl(values['public-url']);
   const signal = firstSignal(ctx);
 
   return withEngine(
@@ -97,14 +109,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
         }
       }, SWEEP_INTERVAL_MS);
       try {
-        const publicUrl = values['public-url'];
-        if (publicUrl !== undefined) {
-          try {
-            engine.setPublicUrl(publicUrl === 'none' ? null : publicUrl);
-          } catch (error) {
-            throw new UsageError(`--public-url: ${(error as Error).message}`);
-          }
-        }
+        if (publicUrl !== undefined) engine.setPublicUrl(publicUrl);
         // Requests reach this server under its public name (through a reverse proxy): answer it.
         const publicHost = engine.publicUrl === undefined ? [] : [new URL(engine.publicUrl).host];
         let server: RunningServer;
