@@ -2,10 +2,10 @@
  * The status list through the real CLI: `serve --public-url` (a child process on loopback whose
  * public URL is itself) publishes it, `certificate download --format vc` writes a credential
  * naming it, and `verify --network` reads it — before and after a revocation over REST — while
- * `verify` without the flag fetches nothing. A public URL verifiers could not rely on stops
+ * `verify` without the flag fetches nothing (`verify DIR --network` too). A public URL verifiers could not rely on stops
  * `serve` before it starts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,5 +112,11 @@ describe('serve --public-url and verify --network', () => {
     const after = await verifyStatus(file, '--network');
     expect(after).toMatchObject({ code: 1, result: 'revoked', status: { checked: true, revoked: true } });
     expect((await cli('verify', file, '--offline', '--network')).code).toBe(2);
+    // Many at once (`verify DIR`): the run fetches the list once and every copy reads it.
+    const many = join(data, 'many');
+    mkdirSync(many);
+    for (const name of ['a.vc.json', 'b.vc.json', 'c.vc.json']) copyFileSync(file, join(many, name));
+    const batch = await cli('verify', many, '--network', '--json', '--data', join(tmpdir(), 'proofdesk-no-such-data-dir'));
+    expect(JSON.parse(batch.out)).toMatchObject({ total: 3, counts: { revoked: 3 } });
   });
 });

@@ -11,7 +11,7 @@ import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import type { DocumentLoader } from '@digitalbazaar/vc';
 import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import type { VerificationResult, VerificationStep } from '../../../common/wire-types.js';
-import { resultStatus } from '../proofs/verify-proof.js';
+import { resultStatus, type VerifyOptions } from '../proofs/verify-proof.js';
 import { staticDocumentLoader } from './document-loader.js';
 
 /** How long fetching a status list may take, and how large it may be. */
@@ -59,11 +59,14 @@ async function fetchStatusList(url: string): Promise<unknown> {
 
 type Outcome = { kind: 'revoked' | 'not_revoked' } | { kind: 'unreachable' | 'invalid'; reason: string };
 
-/** Fetches the list and reads the bit: Digital Bazaar's checkStatus verifies the list's proof and issuer. */
-async function readStatus(credential: Record<string, unknown>, url: string): Promise<Outcome> {
+/**
+ * Fetches the list (once per verifying run: its credentials mostly share a few lists) and reads
+ * the bit: Digital Bazaar's checkStatus verifies the list's proof and issuer.
+ */
+async function readStatus(credential: Record<string, unknown>, url: string, share: VerifyOptions['share']): Promise<Outcome> {
   let list: unknown;
   try {
-    list = await fetchStatusList(url);
+    list = await (share ? share(`status-list ${url}`, () => fetchStatusList(url)) : fetchStatusList(url));
   } catch (error) {
     if (error instanceof FetchError) return { kind: 'unreachable', reason: `its status list could not be fetched: ${error.message}` };
     throw error;
@@ -83,9 +86,9 @@ function withRevocation(result: VerificationResult, step: VerificationStep): Ver
 /**
  * The verification result with the revocation step answered by the credential's status list as
  * well, when it names one and the steps before revocation let it run; unchanged otherwise.
- * `network`: whether fetching the list is allowed (VerifyOptions.network).
+ * The list is fetched only when `options.network` is true.
  */
-export async function withCredentialStatus(credential: Record<string, unknown>, result: VerificationResult, anchored: boolean, network: boolean): Promise<VerificationResult> {
+export async function withCredentialStatus(credential: Record<string, unknown>, result: VerificationResult, anchored: boolean, options: Pick<VerifyOptions, 'network' | 'share'>): Promise<VerificationResult> {
   const entry = revocationEntry(credential);
   if (!entry) return result;
   const v = result.verification;
@@ -95,11 +98,11 @@ export async function withCredentialStatus(credential: Record<string, unknown>, 
   if (!reached) return result;
   const status: CredentialStatusDescription = { status_list_credential: entry.statusListCredential, status_list_index: entry.statusListIndex, checked: false };
   const step = (s: VerificationStep['status'], extra: Record<string, unknown>): VerificationStep => ({ ...v.revocation, status: s, description: { ...v.revocation.description, ...extra, credential_status: status } });
-  if (!network) {
+  if (options.network !== true) {
     status.reason = `not checked: checking it fetches ${entry.statusListCredential}, and the network is off (verify --network turns it on)`;
     return withRevocation(result, anchored ? step(v.revocation.status, {}) : step('not_started', { reason: `its credentialStatus was ${status.reason}` }));
   }
-  const outcome = await readStatus(credential, entry.statusListCredential);
+  const outcome = await readStatus(credential, entry.statusListCredential, options.share);
   if (outcome.kind === 'unreachable') {
     status.reason = outcome.reason;
     // Another issuer's credential has no other answer: pending until the list can be had.

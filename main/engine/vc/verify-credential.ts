@@ -194,5 +194,5 @@ export async function verifyCredentialFile(value: unknown, options: VerifyOption
   const { credential, dataIntegrity, anchor } = shapeOf(value);
   const check = options.checkDataIntegrity ?? dataIntegrityHolds;
   const result = anchor ? await verifyAnchored(credential, dataIntegrity, anchor, options, check) : await verifyForeign(credential, dataIntegrity, options, check);
-  return withCredentialStatus(credential, result, anchor !== undefined, options.network === true);
+  return withCredentialStatus(credential, result, anchor !== undefined, options);
 }
