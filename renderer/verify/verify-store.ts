@@ -21,6 +21,8 @@ export interface VerifyStore {
   detail: VerifyRowDetail | null;
   error: string | null;
   endpoints: VerifyEndpoint[];
+  /** Whether runs may fetch the status lists credentials name (main's setting, off at each start). */
+  network: boolean;
   /** "Which credential is this?" answers by original name: the certificates, or why there are none. */
   which: Readonly<Record<string, OriginalMatch[] | string>>;
   /** Files are dragged over the window: main's proof-checking workers start before the drop. */
@@ -36,6 +38,8 @@ export interface VerifyStore {
   report(format: 'csv' | 'html'): Promise<void>;
   loadEndpoints(): Promise<void>;
   setEndpoint(engine: string, rpcUrl: string | null): Promise<void>;
+  loadNetwork(): Promise<void>;
+  setNetwork(on: boolean): Promise<void>;
   askWhich(name: string): Promise<void>;
 }
 
@@ -145,6 +149,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     detail: null,
     error: null,
     endpoints: [],
+    network: false,
     which: {},
     warm() {
       const now = Date.now();
@@ -217,6 +222,20 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     async setEndpoint(engine, rpcUrl) {
       try {
         set({ endpoints: await window.proofdesk.verifySetEndpoint(engine, rpcUrl), error: null });
+      } catch (error) {
+        set({ error: message(error) });
+      }
+    },
+    async loadNetwork() {
+      try {
+        set({ network: await window.proofdesk.verifyNetwork() });
+      } catch (error) {
+        set({ error: message(error) });
+      }
+    },
+    async setNetwork(on) {
+      try {
+        set({ network: await window.proofdesk.verifySetNetwork(on), error: null });
       } catch (error) {
         set({ error: message(error) });
       }

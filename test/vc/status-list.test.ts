@@ -3,10 +3,12 @@
  * exported there carry a Bitstring Status List entry; Digital Bazaar's verifier with the status
  * list library (fetching the list from the running serve) finds them valid, then revoked once
  * the certificate is revoked over REST, and refuses a tampered list; Proofdesk's verify reads
- * the list only with the network on. Certificates are issued on the local chain.
+ * the list only with the network on (`VerifyOptions.network`; the Verify view's switch). Certificates are issued on the local chain.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import * as vc from '@digitalbazaar/vc';
@@ -16,12 +18,14 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential } from '../../common/wire-types.js';
 import { startServer, type RunningServer } from '../../main/api/index.js';
+import { createAppContext } from '../../main/app/app-context.js';
+import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import type { EmbeddedService } from '../../main/engine/embedded-service.js';
 import { didKeyOf } from '../../main/engine/vc/did-key.js';
 import { staticDocumentLoader } from '../../main/engine/vc/document-loader.js';
 import { verifyCredentialFile } from '../../main/engine/vc/verify-credential.js';
 import { requestToken } from '../api/api-fixture.js';
-import { expectOk, issueNowAndFinish, openIssuingEngine, removeTempDirs, stepStatuses, type IssuingFixture } from '../support/issuing-fixture.js';
+import { expectOk, issueNowAndFinish, makeTempDir, openIssuingEngine, removeTempDirs, stepStatuses, type IssuingFixture } from '../support/issuing-fixture.js';
 
 type Json = Record<string, unknown>;
 
@@ -177,6 +181,43 @@ describe('Bitstring Status List revocation', () => {
     const offline = await verifyCredentialFile(credential, { chainFor: () => undefined });
     expect(offline.result.status).toBe('pending');
     expect(offline.verification.revocation.description.credential_status).toMatchObject({ checked: false });
+  });
+
+  it('the Verify view reads the lists only once the user turns the network on', async () => {
+    const ctx = createAppContext({ engine: fx.engine, partner: { id: partnerId, name: 'University of Status' } });
+    const handlers = createIpcHandlers(ctx);
+    const drop = makeTempDir('proofdesk-status-drop-');
+    writeFileSync(join(drop, 'first.vc.json'), JSON.stringify(await restVc(first)));
+    writeFileSync(join(drop, 'second.vc.json'), JSON.stringify(await restVc(second)));
+    const statuses = async () => {
+      const { summary, task } = await handlers['verify:start']([drop]);
+      await new Promise<void>((resolve) => {
+        const off = ctx.events.subscribe((event) => {
+          if (event.type === 'task' && event.task.id === task.id && event.task.state !== 'running') {
+            off();
+            resolve();
+          }
+        });
+      });
+      const { rows } = await handlers['verify:rows'](summary.run_id, { offset: 0, limit: 10, failures_only: false });
+      const out: Record<string, { result: string; status: unknown }> = {};
+      for (const row of rows) {
+        const detail = await handlers['verify:detail'](summary.run_id, row.index);
+        out[row.name.split('/').pop()!] = { result: row.result, status: detail.result?.verification.revocation.description.credential_status };
+      }
+      return out;
+    };
+    expect(await handlers['verify:network']()).toBe(false);
+    expect(await statuses()).toEqual({
+      'first.vc.json': { result: 'ok', status: expect.objectContaining({ checked: false }) },
+      'second.vc.json': { result: 'revoked', status: expect.objectContaining({ checked: false }) },
+    });
+    expect(await handlers['verify:setNetwork'](true)).toBe(true);
+    expect(await statuses()).toEqual({
+      'first.vc.json': { result: 'ok', status: expect.objectContaining({ checked: true, revoked: false }) },
+      'second.vc.json': { result: 'revoked', status: expect.objectContaining({ checked: true, revoked: true }) },
+    });
+    await handlers['verify:setNetwork'](false);
   });
 
   it('a tampered status list fails its signature, for Digital Bazaar’s verifier and for Proofdesk’s', async () => {
