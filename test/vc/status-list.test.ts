@@ -3,8 +3,10 @@
  * exported there carry a Bitstring Status List entry; Digital Bazaar's verifier with the status
  * list library (fetching the list from the running serve) finds them valid, then revoked once
  * the certificate is revoked over REST, and refuses a tampered list; Proofdesk's verify reads
- * the list only with the network on (`VerifyOptions.network`; the Verify view's switch). Certificates are issued on the local chain.
+ * the list only with the network on (`VerifyOptions.network`; the Verify view’s switch), for its own
+ * credentials and another issuer’s alike. Certificates are issued on the local chain.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +15,7 @@ import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import * as vc from '@digitalbazaar/vc';
 import type { DocumentLoader } from '@digitalbazaar/vc';
-import { checkStatus, createList, decodeList } from '@digitalbazaar/vc-bitstring-status-list';
+import { checkStatus, createCredential, createList, decodeList } from '@digitalbazaar/vc-bitstring-status-list';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential } from '../../common/wire-types.js';
@@ -21,8 +23,9 @@ import { startServer, type RunningServer } from '../../main/api/index.js';
 import { createAppContext } from '../../main/app/app-context.js';
 import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import type { EmbeddedService } from '../../main/engine/embedded-service.js';
-import { didKeyOf } from '../../main/engine/vc/did-key.js';
-import { staticDocumentLoader } from '../../main/engine/vc/document-loader.js';
+import { didKeyOf, verificationMethodOf } from '../../main/engine/vc/did-key.js';
+import { OPEN_BADGES_CONTEXT, staticDocumentLoader, VC_CONTEXT_V2 } from '../../main/engine/vc/document-loader.js';
+import { keySigner } from '../../main/engine/vc/sign-credential.js';
 import { verifyCredentialFile } from '../../main/engine/vc/verify-credential.js';
 import { requestToken } from '../api/api-fixture.js';
 import { expectOk, issueNowAndFinish, makeTempDir, openIssuingEngine, removeTempDirs, stepStatuses, type IssuingFixture } from '../support/issuing-fixture.js';
@@ -218,6 +221,61 @@ describe('Bitstring Status List revocation', () => {
       'second.vc.json': { result: 'revoked', status: expect.objectContaining({ checked: true, revoked: true }) },
     });
     await handlers['verify:setNetwork'](false);
+  });
+
+  it('another issuer’s credential with a status list: its revocation step is the list’s answer, with the network on', async () => {
+    // Another issuer on loopback: its own key, its own list (position 7 revoked once `revoked` is set).
+    const { privateKey, publicKey: foreignPublic } = generateKeyPairSync('ed25519');
+    const keyHex = foreignPublic.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
+    const sign = keySigner(privateKey);
+    const suite = () => new DataIntegrityProof({ signer: { id: verificationMethodOf(keyHex), algorithm: 'Ed25519', sign: async ({ data }: { data: Uint8Array }) => sign(data) }, cryptosuite });
+    let revoked = false;
+    const academy: Server = createServer((req, res) => {
+      void (async () => {
+        const bits = await createList({ length: 131_072 });
+        if (revoked) bits.setStatus(7, true);
+        const id = `http://${req.headers.host}/lists/1`;
+        const list = await vc.issue({ credential: { ...(await createCredential({ id, list: bits, statusPurpose: 'revocation' })), issuer: didKeyOf(keyHex), validFrom: '2025-01-01T00:00:00Z' }, suite: suite(), documentLoader: staticDocumentLoader });
+        res.writeHead(req.url === '/lists/1' ? 200 : 404, { 'content-type': 'application/vc' });
+        res.end(JSON.stringify(list));
+      })();
+    });
+    await new Promise<void>((resolve) => academy.listen(0, '127.0.0.1', resolve));
+    try {
+      const listUrl = `http://127.0.0.1:${(academy.address() as AddressInfo).port}/lists/1`;
+      const issue = (url: string) =>
+        vc.issue({
+          credential: {
+            '@context': [VC_CONTEXT_V2, OPEN_BADGES_CONTEXT],
+            id: 'urn:uuid:3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+            type: ['VerifiableCredential', 'OpenBadgeCredential'],
+            name: 'Badge of another academy',
+            issuer: { id: didKeyOf(keyHex), type: ['Profile'], name: 'Another Academy' },
+            validFrom: '2025-01-01T00:00:00Z',
+            credentialSubject: { type: ['AchievementSubject'], achievement: { id: 'urn:uuid:9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f', type: ['Achievement'], name: 'Badge', description: 'A badge', criteria: { narrative: 'Did it' } } },
+            credentialStatus: { id: `${url}#7`, type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: '7', statusListCredential: url },
+          },
+          suite: suite(),
+          documentLoader: staticDocumentLoader,
+        });
+      const badge = await issue(listUrl);
+      const options = { chainFor: () => undefined };
+      const offline = await verifyCredentialFile(badge, options);
+      expect(offline.result.status).toBe('ok');
+      expect(offline.verification.revocation).toMatchObject({ status: 'not_started', description: { reason: expect.stringMatching(/network is off/) } });
+      const valid = await verifyCredentialFile(badge, { ...options, network: true });
+      expect(valid.result.status).toBe('ok');
+      expect(valid.verification.revocation).toMatchObject({ status: 'passed', description: { is_revoked: false, credential_status: { checked: true, revoked: false } } });
+      revoked = true;
+      const gone = await verifyCredentialFile(badge, { ...options, network: true });
+      expect(gone.result.status).toBe('revoked');
+      // A list that cannot be had: pending with the reason, never ok.
+      const unreachable = await verifyCredentialFile(await issue(listUrl.replace('/lists/1', '/lists/2')), { ...options, network: true });
+      expect(unreachable.result.status).toBe('pending');
+      expect(unreachable.verification.revocation.description.reason).toMatch(/could not be fetched: .* answered HTTP 404/);
+    } finally {
+      await new Promise((resolve) => academy.close(resolve));
+    }
   });
 
   it('a tampered status list fails its signature, for Digital Bazaar’s verifier and for Proofdesk’s', async () => {

@@ -5,7 +5,8 @@
  * anchored certificate payload (step 1), and the issuer step also needs the Data Integrity
  * proof to hold. Other issuers' credentials secured with `eddsa-rdfc-2022` get the steps that
  * apply (integrity and issuer by the Data Integrity proof, expiry by `validUntil`); the others
- * say why they do not apply. Nothing is fetched: contexts and did:key come from the static loader.
+ * say why they do not apply. Nothing is fetched: contexts and did:key come from the static loader
+ * (a credentialStatus's status list only with the network on: status-check.ts).
  */
 import { createHash } from 'node:crypto';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
