@@ -4,6 +4,7 @@
  * in one of them, assigned at its first export as a credential and kept for ever (the
  * credential is signed with it). docs/verifiable-credentials.md#revocation-status.
  */
+import { randomInt } from 'node:crypto';
 import { ServiceError } from '../../../common/errors.js';
 import { inTransaction, inWriteLock, type Db } from '../database.js';
 import { cached } from '../list-query.js';
@@ -67,9 +68,33 @@ function positionsOf(scope: PartnerScope, uids: readonly string[]): Map<string, 
   return new Map(rows.map((r) => [r.uid, { publicUrl: r.public_url, partnerId: scope.partner.id, list: r.list, index: r.list_index }]));
 }
 
+/** Random draws for a free position before taking the lowest free one (a list nearly full). */
+const RANDOM_DRAWS = 16;
+
+/**
+ * A free position of a list that is not full, drawn at random: positions in order would tell a
+ * verifier which credentials were exported around the same time (and so, roughly, when).
+ */
+export function freePosition(db: Db, partnerId: string, list: number): number {
+  const taken = cached(db, 'SELECT 1 FROM status_entries WHERE partner_id = ? AND list = ? AND list_index = ?').pluck();
+  for (let draw = 0; draw < RANDOM_DRAWS; draw++) {
+    const index = randomInt(STATUS_LIST_LENGTH);
+    if (taken.get(partnerId, list, index) === undefined) return index;
+  }
+  // Most of the list is taken: the lowest free position (each taken one not followed by a taken one).
+  return cached(
+    db,
+    `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM status_entries WHERE partner_id = @partner AND list = @list AND list_index = 0) THEN 0
+       ELSE (SELECT min(e.list_index) + 1 FROM status_entries e WHERE e.partner_id = @partner AND e.list = @list
+             AND NOT EXISTS (SELECT 1 FROM status_entries f WHERE f.partner_id = @partner AND f.list = @list AND f.list_index = e.list_index + 1)) END`,
+  )
+    .pluck()
+    .get({ partner: partnerId, list }) as number;
+}
+
 /**
  * The status positions of the Partner's certificates `uids` (lowercase uid → position). A
- * certificate that has none yet gets the next free position of the Partner's newest list, when
+ * certificate that has none yet gets a free position (at random) of the Partner's newest list, when
  * the data directory has a public URL; a list that is full, or was opened under another public
  * URL, is followed by a new one. Certificates without a position and no public URL to give one
  * are left out: their credentials carry no status, as before any public URL was set.
@@ -96,7 +121,7 @@ export function statusPositions(scope: PartnerScope, uids: readonly string[]): M
         cached(scope.db, 'INSERT INTO status_lists (partner_id, list, public_url) VALUES (?, ?, ?)').run(partnerId, next, publicUrl);
         list = { list: next, public_url: publicUrl, assigned: 0 };
       }
-      cached(scope.db, 'INSERT INTO status_entries (certificate_id, partner_id, list, list_index) VALUES (?, ?, ?, ?)').run(certificateId, partnerId, list.list, list.assigned);
+      cached(scope.db, 'INSERT INTO status_entries (certificate_id, partner_id, list, list_index) VALUES (?, ?, ?, ?)').run(certificateId, partnerId, list.list, freePosition(scope.db, partnerId, list.list));
       cached(scope.db, 'UPDATE status_lists SET assigned = assigned + 1 WHERE partner_id = ? AND list = ?').run(partnerId, list.list);
     }
     return positionsOf(scope, uids);
