@@ -234,10 +234,13 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       }
     },
     async setNetwork(on) {
+      // The box follows the click at once; main's answer confirms it (or puts it back).
+      const was = get().network;
+      set({ network: on });
       try {
         set({ network: await window.proofdesk.verifySetNetwork(on), error: null });
       } catch (error) {
-        set({ error: message(error) });
+        set({ network: was, error: message(error) });
       }
     },
     async askWhich(name) {
