@@ -57,6 +57,7 @@ describe('Bitstring Status List revocation', () => {
   let first: Credential;
   let second: Credential;
   let third: Credential;
+  let fourth: Credential;
   let beforePublicUrl: Json;
   const certificateOf = new Map<string, string>();
 
@@ -70,9 +71,10 @@ describe('Bitstring Status List revocation', () => {
       { title: 'Diploma in Statistics', metadata: { student: 'Grace Hopper' } },
       { title: 'Diploma in Logic', metadata: { student: 'Alan Turing' } },
       { title: 'Diploma in Cryptography', metadata: { student: 'Whitfield Diffie' } },
+      { title: 'Diploma in Compilers', metadata: { student: 'Frances Allen' } },
     ]);
-    [first, second, third] = made as [Credential, Credential, Credential];
-    await service.scheduleCredentials({ engine: 'local', credentials: [first.uid, second.uid, third.uid] });
+    [first, second, third, fourth] = made as [Credential, Credential, Credential, Credential];
+    await service.scheduleCredentials({ engine: 'local', credentials: made.map((c) => c.uid) });
     const job = await issueNowAndFinish(fx.engine, service, 'local');
     for (const c of (await service.listJobCertificates(job.uid, { per_page: 0 })).items) certificateOf.set(c.certificate.credential.uid, c.certificate.uid);
     beforePublicUrl = JSON.parse(await service.downloadCertificateVc(certificateOf.get(first.uid)!)) as Json;
@@ -189,6 +191,18 @@ describe('Bitstring Status List revocation', () => {
     const offline = await verifyCredentialFile(credential, { chainFor: () => undefined });
     expect(offline.result.status).toBe('pending');
     expect(offline.verification.revocation.description.credential_status).toMatchObject({ checked: false });
+  });
+
+  it('a certificate revoked before its first export is revoked in the list from that export on', async () => {
+    // The list is signed and kept (as served before); the certificate is revoked, then exported.
+    const listUrl = (await restVc(first)).credentialStatus as { statusListCredential: string };
+    const before = await request(listUrl.statusListCredential);
+    expect(before.statusCode).toBe(200);
+    await before.body.dump();
+    await service.revokeCertificate(certificateOf.get(fourth.uid)!);
+    const credential = await restVc(fourth);
+    expect(credential.credentialStatus).toMatchObject({ statusListCredential: listUrl.statusListCredential });
+    expect(await thirdParty(credential)).toMatchObject({ verified: true, revoked: true });
   });
 
   it('the Verify view reads the lists only once the user turns the network on', async () => {

@@ -122,7 +122,11 @@ export function statusPositions(scope: PartnerScope, uids: readonly string[]): M
         list = { list: next, public_url: publicUrl, assigned: 0 };
       }
       cached(scope.db, 'INSERT INTO status_entries (certificate_id, partner_id, list, list_index) VALUES (?, ?, ?, ?)').run(certificateId, partnerId, list.list, freePosition(scope.db, partnerId, list.list));
-      cached(scope.db, 'UPDATE status_lists SET assigned = assigned + 1 WHERE partner_id = ? AND list = ?').run(partnerId, list.list);
+      // A certificate revoked before its first export sets its bit at once: the list changed.
+      cached(
+        scope.db,
+        'UPDATE status_lists SET assigned = assigned + 1, revision = revision + (SELECT revoked_date IS NOT NULL FROM certificates WHERE id = ?) WHERE partner_id = ? AND list = ?',
+      ).run(certificateId, partnerId, list.list);
     }
     return positionsOf(scope, uids);
   });
