@@ -125,6 +125,13 @@ export interface VerifyIpc {
   'verify:endpoints': { args: []; result: VerifyEndpoint[] };
   /** Sets (or, with null, removes) the user's endpoint for an engine; answers the new list. */
   'verify:setEndpoint': { args: [engine: string, rpcUrl: string | null]; result: VerifyEndpoint[] };
+  /**
+   * Whether verifying may fetch what a Verifiable Credential names on the network (the status
+   * list of its credentialStatus): off at each start of the app, until the user turns it on.
+   */
+  'verify:network': { args: []; result: boolean };
+  /** Turns fetching on or off for the next runs; answers the new setting. */
+  'verify:setNetwork': { args: [on: boolean]; result: boolean };
   /** "Which credential is this?": the certificates holding a dropped original without a proof. */
   'verify:whichCredential': { args: [runId: string, name: string]; result: OriginalMatch[] };
   /**
@@ -183,6 +190,12 @@ export const VERIFY_IPC: IpcValidators<VerifyIpc> = {
     if (!ENGINE_ID.test(engine)) throw new ServiceError('invalid_value', 'engine must be an engine id such as "local" or "sepolia"');
     const url = args[1] === null ? null : checkRpcUrl(expectString(args[1], 'rpcUrl', 2000));
     return [engine, url];
+  },
+  'verify:network': noArgs('verify:network'),
+  'verify:setNetwork': (args) => {
+    expectArgCount('verify:setNetwork', args, 1);
+    if (typeof args[0] !== 'boolean') throw new ServiceError('invalid_value', 'on must be true or false');
+    return [args[0]];
   },
   'verify:whichCredential': (args) => {
     expectArgCount('verify:whichCredential', args, 2);

@@ -24,6 +24,7 @@ import { DEFAULT_LIMITS, type ApiContext, type ApiLimits, type UploadLimits } fr
 import { httpDate } from './envelope.js';
 import { MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from './errors.js';
 import { HostCheck } from './host-check.js';
+import { statusListRoute } from './status-list-route.js';
 import { API_PREFIX, swaggerOptions } from './openapi-document.js';
 import { certificateRoutes } from './routes/certificates.js';
 import { credentialRoutes } from './routes/credentials.js';
@@ -165,6 +166,8 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
         reply.header('cache-control', 'no-cache').type('application/did+json').send(JSON.stringify(partnerDidDocument(scope, request.headers.host!))),
       );
     }
+
+    statusListRoute(app, options.engine);
 
     await app.register(
       async (api) => {

@@ -210,8 +210,7 @@ export class EmbeddedService implements IssuingService {
 
   async downloadCertificateVc(uid: string): Promise<string> {
     const proof = buildProofFile(this.scope, certificateRow(this.scope, uid));
-    const { partnerSigner, credentialText, signedCredentialOf } = await verifiableCredentials();
-    const text = credentialText(await signedCredentialOf(proof, await partnerSigner(this.scope, proof.issuer.public_key)));
+    const text = await (await verifiableCredentials()).partnerCredentialText(this.scope, proof);
     recordExports(this.scope, 'vc', [uid]);
     return text;
   }

@@ -13,6 +13,7 @@ import { PartnerRegistry, type NewPartnerCredentials, type PartnerBackupRow, typ
 import { recordPartnerActivity } from './activity.js';
 import { makeTreePrivate } from './private-files.js';
 import type { PartnerScope } from './scope.js';
+import { publicUrlOf, setPublicUrl } from './vc/status-list-store.js';
 
 export interface EngineOptions {
   /** Where the database, stored files and engine configuration live (created if absent). */
@@ -153,6 +154,19 @@ export class Engine {
       issuing: this.issuing,
       actor,
     };
+  }
+
+  /**
+   * The URL this data directory's `serve` is reached at from outside (`serve --public-url`), or
+   * undefined: with one, the credentials exported here name their status lists under it.
+   */
+  get publicUrl(): string | undefined {
+    return publicUrlOf(this.db);
+  }
+
+  /** Sets the public URL (normalized; `invalid_value` unless https, or http on loopback), or removes it with null. */
+  setPublicUrl(url: string | null): void {
+    setPublicUrl(this.db, url);
   }
 
   /** Deletes uploads no credential used within an hour; returns how many went. */

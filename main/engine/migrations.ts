@@ -346,4 +346,42 @@ export const MIGRATIONS: readonly string[] = [
         json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx)));
   END;
   `,
+  /* 8: Bitstring Status Lists: where each certificate's revocation bit is published */ `
+  -- The URL at which this data directory's \`serve\` is reached from outside (serve --public-url):
+  -- with one, every Verifiable Credential exported names its status list there. One row or none.
+  CREATE TABLE status_publication (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    public_url TEXT NOT NULL
+  );
+  -- A Partner's status lists, numbered from 1. A list is published under the public URL it was
+  -- opened with, for ever: a credential names its list's URL, so the URL may not move under it.
+  -- \`assigned\` counts the positions handed out (never reused); \`revision\` moves whenever a bit of
+  -- the list changes, so the signed list is made again only then.
+  CREATE TABLE status_lists (
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    list INTEGER NOT NULL CHECK (list >= 1),
+    public_url TEXT NOT NULL,
+    assigned INTEGER NOT NULL DEFAULT 0,
+    revision INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (partner_id, list)
+  ) WITHOUT ROWID;
+  -- A certificate's position in one of its Partner's lists: assigned at its first export as a
+  -- credential under a public URL, and kept (the credential is signed with it).
+  CREATE TABLE status_entries (
+    certificate_id INTEGER PRIMARY KEY REFERENCES certificates(id) ON DELETE CASCADE,
+    partner_id TEXT NOT NULL,
+    list INTEGER NOT NULL,
+    list_index INTEGER NOT NULL,
+    UNIQUE (partner_id, list, list_index),
+    FOREIGN KEY (partner_id, list) REFERENCES status_lists(partner_id, list)
+  );
+  -- A certificate's bit is its revocation on chain (revoked_date), read when the list is made:
+  -- the statement that records the chain's answer (or undoes it, reconcile-chain.ts) moves the
+  -- list's revision in its own transaction, so the published list and the chain agree.
+  CREATE TRIGGER status_list_changed AFTER UPDATE OF revoked_date ON certificates
+  WHEN (old.revoked_date IS NULL) <> (new.revoked_date IS NULL) BEGIN
+    UPDATE status_lists SET revision = revision + 1
+      WHERE (partner_id, list) = (SELECT partner_id, list FROM status_entries WHERE certificate_id = new.id);
+  END;
+  `,
 ];

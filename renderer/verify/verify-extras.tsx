@@ -37,6 +37,22 @@ export function UnmatchedOriginals({ originals }: { originals: UnmatchedOriginal
   );
 }
 
+/** Whether credentials' status lists may be fetched: off until the user turns it on (each start). */
+export function NetworkSetting() {
+  const network = useVerifyStore((s) => s.network);
+  const setNetwork = useVerifyStore((s) => s.setNetwork);
+  return (
+    <p className="verify-extras">
+      <label>
+        <input type="checkbox" checked={network} onChange={(e) => void setNetwork(e.target.checked)} /> Check revocation status lists online
+      </label>{' '}
+      <span className="muted">
+        A Verifiable Credential may name a status list on its issuer's server: with this on, the next drops fetch it for the revocation step. Off, nothing is fetched.
+      </span>
+    </p>
+  );
+}
+
 /** The user's own RPC endpoint per engine, kept in the data directory. */
 export function EndpointSettings() {
   const endpoints = useVerifyStore((s) => s.endpoints);

@@ -21,6 +21,8 @@ export interface VerifyStore {
   detail: VerifyRowDetail | null;
   error: string | null;
   endpoints: VerifyEndpoint[];
+  /** Whether runs may fetch the status lists credentials name (main's setting, off at each start). */
+  network: boolean;
   /** "Which credential is this?" answers by original name: the certificates, or why there are none. */
   which: Readonly<Record<string, OriginalMatch[] | string>>;
   /** Files are dragged over the window: main's proof-checking workers start before the drop. */
@@ -36,6 +38,8 @@ export interface VerifyStore {
   report(format: 'csv' | 'html'): Promise<void>;
   loadEndpoints(): Promise<void>;
   setEndpoint(engine: string, rpcUrl: string | null): Promise<void>;
+  loadNetwork(): Promise<void>;
+  setNetwork(on: boolean): Promise<void>;
   askWhich(name: string): Promise<void>;
 }
 
@@ -145,6 +149,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     detail: null,
     error: null,
     endpoints: [],
+    network: false,
     which: {},
     warm() {
       const now = Date.now();
@@ -219,6 +224,23 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
         set({ endpoints: await window.proofdesk.verifySetEndpoint(engine, rpcUrl), error: null });
       } catch (error) {
         set({ error: message(error) });
+      }
+    },
+    async loadNetwork() {
+      try {
+        set({ network: await window.proofdesk.verifyNetwork() });
+      } catch (error) {
+        set({ error: message(error) });
+      }
+    },
+    async setNetwork(on) {
+      // The box follows the click at once; main's answer confirms it (or puts it back).
+      const was = get().network;
+      set({ network: on });
+      try {
+        set({ network: await window.proofdesk.verifySetNetwork(on), error: null });
+      } catch (error) {
+        set({ network: was, error: message(error) });
       }
     },
     async askWhich(name) {

@@ -5,7 +5,7 @@ import { onAppEvent } from '../shell/app-events.js';
 import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
-import { EndpointSettings, UnmatchedOriginals } from './verify-extras.js';
+import { EndpointSettings, NetworkSetting, UnmatchedOriginals } from './verify-extras.js';
 import { VerifyDetailPane } from './verify-detail.js';
 import { useVerifyStore, verifyRowAt } from './verify-store.js';
 import { useRowMenu } from '../commands/row-menu.js';
@@ -67,10 +67,11 @@ export function VerifyView() {
   const detail = useVerifyStore((s) => s.detail);
   const error = useVerifyStore((s) => s.error);
   useVerifyStore((s) => s.pages);
-  const { verifyDrop, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints, warm } = useVerifyStore.getState();
+  const { verifyDrop, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints, loadNetwork, warm } = useVerifyStore.getState();
 
   useEffect(() => onAppEvent('task', ({ task: t }) => onTask(t)), [onTask]);
   useEffect(() => void loadEndpoints(), [loadEndpoints]);
+  useEffect(() => void loadNetwork(), [loadNetwork]);
   const onDrop = useCallback((data: DataTransfer) => void verifyDrop(data), [verifyDrop]);
   const dragging = useWindowDrop(onDrop);
   useEffect(() => {
@@ -160,6 +161,7 @@ export function VerifyView() {
             Not read: {summary.skipped.map((s) => `${s.name} (${s.reason})`).join('; ')}
           </p>
         )}
+        <NetworkSetting />
         <EndpointSettings />
       </section>
       {detail && <VerifyDetailPane detail={detail} />}

@@ -187,6 +187,28 @@ describe('Verify view', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
+  it('the switch "Check revocation status lists online" is off at first, and main keeps what the user sets', async () => {
+    const { page, problems } = await openPage(browser, workspace);
+    await openVerify(page);
+    const network = () => page.getByRole('checkbox', { name: 'Check revocation status lists online' });
+    await network().waitFor();
+    expect(await network().isChecked()).toBe(false);
+    await network().check();
+    // Read back from main: a reloaded page shows main's setting, not what the page last showed.
+    await expect.poll(async () => {
+      await page.reload();
+      await openVerify(page);
+      return network().isChecked();
+    }, { timeout: 20_000 }).toBe(true);
+    await network().uncheck();
+    await expect.poll(async () => {
+      await page.reload();
+      await openVerify(page);
+      return network().isChecked();
+    }, { timeout: 20_000 }).toBe(false);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('verifies a dropped folder of 1,000 proofs into the table', async () => {
     const { page, problems } = await openPage(browser, workspace);
     await openVerify(page);

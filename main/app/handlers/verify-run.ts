@@ -104,6 +104,8 @@ export interface VerifyRunOptions {
   endpoints: Record<string, string>;
   /** The embedded engine's verify options (its own chains), when the app has an engine. */
   engineOptions?: VerifyOptions;
+  /** Fetch the status lists credentials name (the view's switch; default off). */
+  network?: boolean;
 }
 
 /** A run: its rows in completion order, each row's result and proof for the detail. */
@@ -298,6 +300,7 @@ export class VerifyRun {
         // The user's endpoint for `local` is their choice: the genesis hash decides, not the installation.
         localInstallationId: own.has('local') ? undefined : base.localInstallationId,
         originalFileHash: undefined,
+        network: this.options.network === true,
         // Asked once per engine and chain id (the run keeps what it answers).
         chainFor: (engine, chainId) => {
           const chosen = own.get(engine);

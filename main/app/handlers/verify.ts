@@ -1,7 +1,8 @@
 /**
  * Handlers of the Verify slice (common/ipc/verify.ts): a drop verified as a task (verify-run),
  * its rows a window at a time, one row's steps, the audit report, the user's endpoints per
- * engine (kept in the data directory as verify-endpoints.json), and "Which credential is this?"
+ * engine (kept in the data directory as verify-endpoints.json), whether credentials' status
+ * lists may be fetched (off at each start), and "Which credential is this?"
  * for an original dropped without its proof (the spec's verify by file).
  */
 import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,8 @@ function listOf(endpoints: Record<string, string>): VerifyEndpoint[] {
 
 export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
   const runs = new Map<string, VerifyRun>();
+  // Nothing is fetched until the user says so, each time the app starts.
+  let network = false;
   // Without an embedded engine (remote mode) there is no data directory: an empty private one.
   let scratch: string | null = null;
   const dataDir = () => ctx.engine?.dataDir ?? (scratch ??= mkdtempSync(join(tmpdir(), 'proofdesk-verify-')));
@@ -55,7 +58,7 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
 
   return {
     'verify:start': async (paths) => {
-      const run = new VerifyRun('', { dataDir: dataDir(), endpoints: readEndpoints(ctx.engine?.dataDir ?? null), engineOptions: ctx.engine?.issuing.verifyOptions() });
+      const run = new VerifyRun('', { dataDir: dataDir(), endpoints: readEndpoints(ctx.engine?.dataDir ?? null), engineOptions: ctx.engine?.issuing.verifyOptions(), network });
       runs.set(run.id, run);
       for (const old of [...runs.keys()].slice(0, Math.max(0, runs.size - KEEP_RUNS))) runs.delete(old);
       const task = ctx.tasks.start('verify', verifyingLabel(null), (context) => run.run(paths, context), null);
@@ -102,6 +105,8 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
       renameSync(temp, join(dir, ENDPOINTS_FILE));
       return listOf(endpoints);
     },
+    'verify:network': async () => network,
+    'verify:setNetwork': async (on) => (network = on),
     'verify:whichCredential': async (runId, name) => {
       const run = runOf(runId);
       const original = run.summary.unmatched_originals.find((o) => o.name === name);

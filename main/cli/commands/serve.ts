@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { startServer, type RunningServer } from '../../api/index.js';
 import { COMMON_OPTIONS, userPath } from '../args.js';
+import { normalizePublicUrl } from '../../engine/vc/status-list-store.js';
 import { UsageError } from '../cli-error.js';
 import { withEngine, type CliContext } from '../context.js';
 
 export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
       [--allowed-host NAME[:PORT]]... [--max-file-size SIZE] [--did-web-partner ID|NAME]
+      [--public-url URL|none]
                                                       serve the spec over HTTP: the API under /api, the token endpoint
                                                       under /realms/proofdesk (client ids and secrets from \`partner add\`);
                                                       prints one JSON line {"base_url", "auth_url"} once listening and
@@ -14,7 +16,11 @@ export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment d
                                                       --auth-issuer trusts an OpenID provider's tokens instead of ours;
                                                       SIZE like 2GiB (default), 500MiB;
                                                       --did-web-partner publishes that Partner's did:web document
-                                                      (its signing key) at /.well-known/did.json`;
+                                                      (its signing key) at /.well-known/did.json;
+                                                      --public-url https://issuer.example: where this server is reached
+                                                      from outside, kept in the data directory (none removes it): the
+                                                      Verifiable Credentials exported then carry a credentialStatus
+                                                      naming their status list, served at URL/status/PARTNER/LIST`;
 
 /** How often unused uploads past their hour are deleted while serving. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -37,6 +43,16 @@ function parsePort(text: string | undefined): number {
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port takes 0 to 65535, got ${JSON.stringify(text)}`);
   return port;
+}
+
+/** `--public-url`: the URL normalized, null for `none` (remove it), undefined when not given. */
+function parsePublicUrl(text: string | undefined): string | null | undefined {
+  if (text === undefined || text === 'none') return text === 'none' ? null : undefined;
+  try {
+    return normalizePublicUrl(text);
+  } catch (error) {
+    throw new UsageError(`--public-url: ${(error as Error).message}`);
+  }
 }
 
 /** Resolves with the first SIGINT or SIGTERM; a second one a little later ends the process at once. */
@@ -71,6 +87,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
       'allowed-host': { type: 'string', multiple: true },
       'max-file-size': { type: 'string' },
       'did-web-partner': { type: 'string' },
+      'public-url': { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${SERVE_USAGE}`);
@@ -78,6 +95,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
   if (environment !== 'demo' && environment !== 'live') throw new UsageError(`--environment takes demo or live, got ${JSON.stringify(environment)}`);
   const port = parsePort(values.port);
   const fileSize = values['max-file-size'] === undefined ? undefined : parseSize(values['max-file-size']);
+  const publicUrl = parsePublicUrl(values['public-url']);
   const signal = firstSignal(ctx);
 
   return withEngine(
@@ -91,6 +109,9 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
         }
       }, SWEEP_INTERVAL_MS);
       try {
+        if (publicUrl !== undefined) engine.setPublicUrl(publicUrl);
+        // Requests reach this server under its public name (through a reverse proxy): answer it.
+        const publicHost = engine.publicUrl === undefined ? [] : [new URL(engine.publicUrl).host];
         let server: RunningServer;
         try {
           server = await startServer({
@@ -99,7 +120,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
             host: values.host,
             port,
             authIssuer: values['auth-issuer'],
-            allowedHosts: values['allowed-host'],
+            allowedHosts: [...(values['allowed-host'] ?? []), ...publicHost],
             limits: fileSize === undefined ? undefined : { upload: { fileSize } },
             didWebPartner: values['did-web-partner'] === undefined ? undefined : engine.partners.resolve(values['did-web-partner']).id,
           });

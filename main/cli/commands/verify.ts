@@ -5,7 +5,7 @@ import { UsageError } from '../cli-error.js';
 import { hashFile } from '../../files/hash-file.js';
 import type { CliContext } from '../context.js';
 
-export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offline] [--json]
+export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offline] [--network] [--json]
                                                       check a proof file's six steps; exit 0 only when it is ok.
                                                       --rpc URL: ask that JSON-RPC endpoint (any EVM chain), needing
                                                       nothing but the proof; --offline: ask no chain (those steps stay
@@ -13,8 +13,11 @@ export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offli
                                                       proof of another machine's local chain is pending, never failed.
                                                       PROOF may also be a Verifiable Credential (UID.vc.json): Proofdesk's
                                                       own get the six steps, other issuers' the steps that apply.
+                                                      --network: also fetch the status list a credential names
+                                                      (credentialStatus) for its revocation step; nothing is fetched
+                                                      without it.
                                                       e.g. verify diploma.proof.json --file diploma.pdf --rpc http://127.0.0.1:8545
-verify PROOF... | DIR [--report FILE.csv] [--rpc URL | --offline]
+verify PROOF... | DIR [--report FILE.csv] [--rpc URL | --offline] [--network]
                                                       many proofs in one run (DIR: every *.json in it): a summary
                                                       table, and one CSV row per proof with --report
 verify --remote BASE_URL CERTIFICATE_UID              ask a remote instance of the service to verify its certificate`;
@@ -38,6 +41,7 @@ export async function verifyCommand(args: string[], ctx: CliContext): Promise<nu
       ...COMMON_OPTIONS,
       file: { type: 'string' },
       offline: { type: 'boolean' },
+      network: { type: 'boolean' },
       rpc: { type: 'string' },
       report: { type: 'string' },
       remote: { type: 'string' },
@@ -55,11 +59,12 @@ export async function verifyCommand(args: string[], ctx: CliContext): Promise<nu
   if (stray) throw new UsageError(`--${stray} applies only with --remote BASE_URL: a proof file is checked without any Partner's account`);
   if (positionals.length === 0) throw new UsageError(`verify needs a proof file (or several, or a directory)\n${VERIFY_USAGE}`);
   if (values.offline && values.rpc !== undefined) throw new UsageError('--offline and --rpc exclude each other: --offline asks no chain');
+  if (values.offline && values.network) throw new UsageError('--offline and --network exclude each other: --offline reaches nothing');
   if (values.rpc !== undefined && !/^https?:\/\/[^\s]+$/.test(values.rpc)) throw new UsageError(`--rpc takes an http(s) JSON-RPC URL, e.g. http://127.0.0.1:8545; got ${JSON.stringify(values.rpc)}`);
   const { defaultDataDir } = await import('../../engine/data-dir.js');
   const { isDirectory, verifyBatch } = await import('../verify/verify-batch.js');
   const paths = positionals.map((p) => userPath(p));
-  const chainsOptions = { dataDir: userPath(values.data) ?? defaultDataDir(), rpcUrl: values.rpc, offline: values.offline };
+  const chainsOptions = { dataDir: userPath(values.data) ?? defaultDataDir(), rpcUrl: values.rpc, offline: values.offline, network: values.network };
   if (paths.length > 1 || isDirectory(paths[0]!) || values.report !== undefined) {
     if (values.file !== undefined) throw new UsageError('--file checks one proof\'s original: give one proof file with it');
     return verifyBatch(paths, { ...chainsOptions, report: userPath(values.report), json: values.json }, ctx);

@@ -28,6 +28,8 @@ export interface VerifyChainsOptions {
   rpcUrl?: string;
   /** Ask no chain at all. */
   offline?: boolean;
+  /** Fetch the status lists Verifiable Credentials name (their credentialStatus). */
+  network?: boolean;
 }
 
 type Found = ChainReader | ChainUnavailable;
@@ -59,6 +61,7 @@ export class VerifyChains {
         return { tx: config?.explorer_tx_url ?? null, address: config?.explorer_address_url ?? null };
       },
       originalFileHash,
+      network: this.options.network === true,
     };
   }
 

@@ -105,6 +105,11 @@ export interface VerifyOptions {
    * many passes worker threads (vc-pool.ts): it is a credential's costliest check by far.
    */
   checkDataIntegrity?(credential: Record<string, unknown>): Promise<boolean>;
+  /**
+   * Whether a Verifiable Credential's verification may fetch what it names on the network (its
+   * credentialStatus's status list); default false: nothing is fetched.
+   */
+  network?: boolean;
   /** Explorer URL templates: tx `{tx}`, address `{address}`; null when none. */
   explorer?(engine: string): { tx: string | null; address: string | null };
   now?: () => Date;

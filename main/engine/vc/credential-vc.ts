@@ -8,6 +8,7 @@ import type { CertificatePayload } from '../proofs/certificate-payload.js';
 import type { ProofFile } from '../proofs/proof-file.js';
 import { didKeyOf, verificationMethodOf } from './did-key.js';
 import { OPEN_BADGES_CONTEXT, VC_CONTEXT_V2 } from './document-loader.js';
+import type { BitstringStatusListEntry } from './status-entry.js';
 
 /** Proofdesk's own terms, inline in the credential's `@context` (nothing to fetch). */
 export const PROOFDESK_CONTEXT = {
@@ -78,9 +79,10 @@ function textOf(value: unknown, fallback: string): string {
 
 /**
  * The credential (without proofs) of a certificate payload issued at `issuedDate` under the
- * Ed25519 key `publicKeyHex`: what the Data Integrity proof signs.
+ * Ed25519 key `publicKeyHex`: what the Data Integrity proof signs. `status` is the certificate's
+ * revocation entry in its Partner's status list, when it has one (status-entry.ts).
  */
-export function credentialOf(certificate: CertificatePayload, issuedDate: string, publicKeyHex: string): Record<string, unknown> {
+export function credentialOf(certificate: CertificatePayload, issuedDate: string, publicKeyHex: string, status?: BitstringStatusListEntry): Record<string, unknown> {
   const c = certificate.credential;
   const related = [
     ...c.files.map((f) => ({
@@ -111,6 +113,7 @@ export function credentialOf(certificate: CertificatePayload, issuedDate: string
       },
     },
     ...(related.length > 0 ? { relatedResource: related } : {}),
+    ...(status ? { credentialStatus: status } : {}),
   };
 }
 

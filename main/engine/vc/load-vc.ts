@@ -5,15 +5,10 @@
  */
 import type { verifyCredentialFile as VerifyCredentialFile } from './verify-credential.js';
 
-/** Signing: a Partner's signer and the credentials of proof files. */
+/** Signing: the credentials of proof files, by their Partner's key. */
 export async function verifiableCredentials() {
-  const [signer, signing] = await Promise.all([import('./partner-signer.js'), import('./sign-credential.js')]);
-  return {
-    partnerSigner: signer.partnerSigner,
-    partnerCredentialTexts: signer.partnerCredentialTexts,
-    credentialText: signing.credentialText,
-    signedCredentialOf: signing.signedCredentialOf,
-  };
+  const { partnerCredentialText, partnerCredentialTexts } = await import('./partner-signer.js');
+  return { partnerCredentialText, partnerCredentialTexts };
 }
 
 /** Verifying a credential file (Proofdesk's own or another issuer's). */

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../../common/errors.js';
 import type { ProofFile } from '../proofs/proof-file.js';
 import { workerEntry } from '../worker-entry.js';
+import type { BitstringStatusListEntry } from './status-entry.js';
 import type { DataIntegrityOutcome, VcAnswer, VcTask } from './vc-worker.js';
 
 const WORKER = 'vc-worker';
@@ -86,10 +87,10 @@ export class VcPool {
     });
   }
 
-  /** The credential text (sign-credential.ts) of each proof file, in order, signed with `key`. */
-  async credentialTexts(proofs: ProofFile[], key: KeyObject): Promise<string[]> {
+  /** The credential text (sign-credential.ts) of each proof file, in order, signed with `key` (with the status entry at its index, if any). */
+  async credentialTexts(proofs: ProofFile[], key: KeyObject, statuses: (BitstringStatusListEntry | undefined)[] = []): Promise<string[]> {
     const batches: Promise<VcAnswer>[] = [];
-    for (let at = 0; at < proofs.length; at += BATCH) batches.push(this.send({ key, proofs: proofs.slice(at, at + BATCH) }));
+    for (let at = 0; at < proofs.length; at += BATCH) batches.push(this.send({ key, proofs: proofs.slice(at, at + BATCH), statuses: statuses.slice(at, at + BATCH) }));
     return (await Promise.all(batches)).flatMap((answer) => ('texts' in answer ? answer.texts : []));
   }
 

@@ -7,10 +7,11 @@ import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../../../common/errors.js';
 import type { ProofFile } from '../proofs/proof-file.js';
 import { credentialText, keySigner, signedCredentialOf } from './sign-credential.js';
+import type { BitstringStatusListEntry } from './status-entry.js';
 import { dataIntegrityHolds } from './verify-credential.js';
 
-/** A batch for a worker: proofs to sign with `key`, or credentials to check. */
-export type VcTask = { id: number; key: KeyObject; proofs: ProofFile[] } | { id: number; credentials: Record<string, unknown>[] };
+/** A batch for a worker: proofs to sign with `key` (each with its status entry, if any), or credentials to check. */
+export type VcTask = { id: number; key: KeyObject; proofs: ProofFile[]; statuses: (BitstringStatusListEntry | undefined)[] } | { id: number; credentials: Record<string, unknown>[] };
 
 /** One credential's check: whether its Data Integrity proof holds, or why it cannot be checked. */
 export type DataIntegrityOutcome = { holds: boolean } | { invalid: string };
@@ -22,7 +23,7 @@ async function run(task: VcTask): Promise<VcAnswer> {
   if ('proofs' in task) {
     const sign = keySigner(task.key);
     const texts: string[] = [];
-    for (const proof of task.proofs) texts.push(credentialText(await signedCredentialOf(proof, sign)));
+    for (const [i, proof] of task.proofs.entries()) texts.push(credentialText(await signedCredentialOf(proof, sign, task.statuses[i])));
     return { id: task.id, texts };
   }
   const outcomes: DataIntegrityOutcome[] = [];

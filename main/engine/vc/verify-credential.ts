@@ -5,7 +5,8 @@
  * anchored certificate payload (step 1), and the issuer step also needs the Data Integrity
  * proof to hold. Other issuers' credentials (VC 2.0 or 1.1) secured with `eddsa-rdfc-2022`,
  * `eddsa-jcs-2022` or `Ed25519Signature2020` get the steps that apply (verify-foreign.ts).
- * Nothing is fetched: contexts and did:key come from the static loader.
+ * Nothing is fetched: contexts and did:key come from the static loader (a credentialStatus's
+ * status list only with the network on: status-check.ts).
  */
 import { createHash } from 'node:crypto';
 import * as vc from '@digitalbazaar/vc';
@@ -23,6 +24,8 @@ import { publicKeyOfDidKey } from './did-key.js';
 import { isKnownContext, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V1, VC_CONTEXT_V2 } from './document-loader.js';
 import { proofKindText, proofsOf, securingProofOf, SUPPORTED_SUITES_TEXT, verifierSuite, type ProofSuiteName } from './proof-suites.js';
 import { foreignResult, validityOf } from './verify-foreign.js';
+import { withCredentialStatus } from './status-check.js';
+import { ownStatusEntry } from './status-entry.js';
 
 // Proofdesk signs its own credentials with this cryptosuite only.
 const ANCHORED_CRYPTOSUITE = 'eddsa-rdfc-2022';
@@ -155,7 +158,7 @@ async function verifyAnchored(credential: Record<string, unknown>, dataIntegrity
     {
       // The credential must be exactly the one derived from the anchored payload: then its
       // hash is the leaf's. Otherwise the step shows the hash of the credential as it is.
-      leaf: () => (body === canonicalJson(credentialOf(p.certificate, p.issued_date, p.issuer.public_key)) ? leafOf(p.certificate).toString('hex') : createHash('sha256').update(body).digest('hex')),
+      leaf: () => (body === canonicalJson(credentialOf(p.certificate, p.issued_date, p.issuer.public_key, ownStatusEntry(credential.credentialStatus))) ? leafOf(p.certificate).toString('hex') : createHash('sha256').update(body).digest('hex')),
       certificateRoot: () => rootFromHexPath(p.leaf, p.merkle_path),
       signature: async () =>
         dataIntegrity.verificationMethod === anchor.verificationMethod &&
@@ -176,6 +179,6 @@ async function verifyAnchored(credential: Record<string, unknown>, dataIntegrity
 export async function verifyCredentialFile(value: unknown, options: VerifyOptions): Promise<VerificationResult> {
   const { credential, secured, suite, anchor } = shapeOf(value);
   const check = options.checkDataIntegrity ?? dataIntegrityHolds;
-  if (anchor) return verifyAnchored(credential, secured, anchor, options, check);
-  return foreignResult(credential, secured, suite, await check(credential), options);
+  const result = anchor ? await verifyAnchored(credential, secured, anchor, options, check) : await foreignResult(credential, secured, suite, await check(credential), options);
+  return withCredentialStatus(credential, result, anchor !== undefined, options);
 }
