@@ -9,6 +9,7 @@ import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
 import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
+import { IssuingLock } from './issuing-lock.js';
 import { JobIssuer } from './job-issuer.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
 import { IssuingScheduler } from './scheduler.js';
@@ -57,9 +58,10 @@ export class IssuingRuntime {
       },
     });
     this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir, notice: onNotice };
-    this.issuer = new JobIssuer(this.ctx);
+    const lock = new IssuingLock(dataDir);
+    this.issuer = new JobIssuer(this.ctx, lock);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
-    this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError, new ChainWatch(this.ctx, this.issuer));
+    this.scheduler = new IssuingScheduler(this.issuer, lock, onError, new ChainWatch(this.ctx, this.issuer));
     if (options.scheduler) this.scheduler.start(options.tickMs ?? 1_000);
   }
 
