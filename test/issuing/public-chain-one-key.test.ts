@@ -7,6 +7,9 @@
  * hash (a stand-in for a load balancer whose nodes disagree) never gets a mined job's
  * credentials released.
  */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keccak256, parseEther, toHex, type Hex } from 'viem';
 import { ManualClock, type EmbeddedService, type Engine } from '../../main/engine/index.js';
@@ -21,6 +24,7 @@ import {
   removeTempDirs,
   setAutomine,
   startSecondChain,
+  tickUntil,
   transactionCount,
   type IssuingFixture,
   type SecondChain,
@@ -234,5 +238,45 @@ describe('a load-balanced endpoint stand-in that hides a mined transaction by ha
     const finished = await mineUntilFinished(chain, fx.engine, partner.service, job.uid);
     expect(finished.transaction!.hash).toBe(hash);
     expect(await timesIssued(chain.rpcUrl, await rootOf(partner.service, job.uid))).toBe(1);
+  });
+});
+
+describe('one data directory, two processes: the issuing lock', () => {
+  let chain: SecondChain;
+  let fx: IssuingFixture;
+
+  beforeAll(async () => {
+    chain = await startSecondChain();
+    fx = openIssuingEngine({ engines: [chain.engine('second')] });
+  });
+
+  afterAll(async () => {
+    await fx?.close();
+    await chain?.stop();
+    removeTempDirs();
+  });
+
+  it('while another live process holds DATA/issuing.lock (a stand-in process), this one signs and sends nothing; once it is gone, issuing goes on', async () => {
+    const partner = await addIssuingPartner(fx.engine, 'Locked Out Academy');
+    await chain.client.fund(partner.address, parseEther('10'));
+    await createAndSchedule(partner.service, 'second', 2);
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const gone = new Promise((resolve) => holder.once('exit', resolve));
+    try {
+      writeFileSync(join(fx.dataDir, 'issuing.lock'), String(holder.pid));
+      const job = await partner.service.issueJobNow({ engine: 'second' });
+      for (let round = 0; round < 3; round++) await fx.engine.issuing.tick();
+      const held = await partner.service.getJob(job.uid);
+      expect(held.status).toBe('started');
+      expect(held.transaction).toBeNull();
+      expect(await transactionCount(chain.client, partner.address)).toBe(0);
+
+      holder.kill('SIGKILL');
+      await gone;
+      const finished = await tickUntil(fx.engine, partner.service, job.uid, 'finished');
+      expect(await chain.client.getReceipt(finished.transaction!.hash as Hex)).toMatchObject({ status: 'success' });
+    } finally {
+      if (holder.exitCode === null && holder.signalCode === null) holder.kill('SIGKILL');
+    }
   });
 });
