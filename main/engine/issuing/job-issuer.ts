@@ -68,10 +68,7 @@ export function claim(changes: number, what: string): void {
 export class JobIssuer {
   private readonly exclusive = new Exclusive();
   /** How often each engine's chain may be asked while work waits, and the backoff after errors. */
-  readonly pace = new ChainPace((engine) => {
-    const seconds = this.ctx.chains.config(engine).block_time_s;
-    return seconds === undefined ? undefined : seconds * 1000;
-  });
+  readonly pace: ChainPace;
   /** Stored transactions whose nonce another holder of the key was said loudly to hold (said once each). */
   private readonly saidElsewhere = new Set<number>();
   /** Accounts an immediate issue has claimed, from its checks until its job is sent. */
@@ -81,7 +78,14 @@ export class JobIssuer {
     private readonly ctx: IssuingContext,
     /** The data directory's issuing lock: while another live process holds it, this one signs and sends nothing. */
     private readonly lock?: IssuingLock,
-  ) {}
+    /** The clock of the pace (default: the wall clock). */
+    paceClock?: () => number,
+  ) {
+    this.pace = new ChainPace((engine) => {
+      const seconds = this.ctx.chains.config(engine).block_time_s;
+      return seconds === undefined ? undefined : seconds * 1000;
+    }, paceClock);
+  }
 
   /** Whether another live process holds the data directory's issuing lock (then issuing is its). */
   issuingElsewhere(): boolean {
