@@ -29,7 +29,7 @@ import type { IssuingContext } from './issuing-context.js';
 import { ensurePartnerKeys, loadChainKey } from './partner-keys.js';
 import { followMined } from './follow-mined.js';
 import { recordJobFinished, recordJobMined } from './job-dates.js';
-import { NonceUnsettledError, resolveTakenNonce } from './taken-nonce.js';
+import { NonceUnsettledError, nodeSaid, resolveTakenNonce } from './taken-nonce.js';
 import { ensureRegistry, registryAddress } from './registry.js';
 
 /**
@@ -259,7 +259,7 @@ export class JobIssuer {
         this.paceAfter(jobId, job.engine, error);
         // The nonce is used, or a pending transaction holds it: find out by what, never fail for it.
         if (error instanceof NonceConflictError || error instanceof ReplacementUnderpricedError) {
-          await this.takenNonce(jobId, error.hash);
+          await this.takenNonce(jobId, error);
           return;
         }
         if (error instanceof InsufficientFundsError) {
@@ -299,7 +299,8 @@ export class JobIssuer {
    * given up and the job signs again at the next free nonce (its root is never issued twice:
    * the registry is asked first). Its credentials stay with it throughout.
    */
-  private async takenNonce(jobId: number, hash: Hex | undefined): Promise<void> {
+  private async takenNonce(jobId: number, refusal: NonceConflictError | ReplacementUnderpricedError): Promise<void> {
+    const hash = refusal.hash;
     const txId = hash === undefined ? undefined : (cached(this.ctx.db, 'SELECT tx_id FROM chain_tx_variants WHERE hash = ?').pluck().get(hash) as number | undefined);
     if (txId === undefined) {
       this.note(jobId, 'waiting: another transaction holds this account\'s nonce');
@@ -310,7 +311,7 @@ export class JobIssuer {
     const registry = registryAddress(this.ctx, job.partner_id, job.engine);
     const anchor = tx.purpose === 'issue' && registry && job.root ? { registry, root: job.root as Hex } : undefined;
     try {
-      const taken = await resolveTakenNonce(this.ctx, job.engine, await this.ctx.chains.client(job.engine), tx, anchor);
+      const taken = await resolveTakenNonce(this.ctx, job.engine, await this.ctx.chains.client(job.engine), tx, nodeSaid(refusal), anchor);
       if (taken.outcome === 'released') this.signAgain(tx, taken.holder);
       else if (taken.outcome === 'settled') cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ?').run(taken.txId, jobId);
     } catch (error) {

@@ -16,7 +16,7 @@ import type { IssuingContext } from './issuing-context.js';
 import type { JobIssuer } from './job-issuer.js';
 import { recordJobMoved } from './job-dates.js';
 import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
-import { NonceUnsettledError, resolveTakenNonce, type Anchor } from './taken-nonce.js';
+import { NonceUnsettledError, nodeSaid, resolveTakenNonce, type Anchor, type NodeSaid } from './taken-nonce.js';
 
 /** What one reconciliation found and did. */
 export interface Reconciliation {
@@ -75,9 +75,9 @@ function anchorOf(ctx: IssuingContext, tx: ChainTx): Anchor | undefined {
  * (given up for good, its job signing again at the next free nonce, or settled by the
  * transaction that issued its root).
  */
-async function holderOf(ctx: IssuingContext, issuer: JobIssuer, engine: string, client: ChainClient, tx: ChainTx): Promise<'ours' | 'waiting' | 'released'> {
+async function holderOf(ctx: IssuingContext, issuer: JobIssuer, engine: string, client: ChainClient, tx: ChainTx, said: NodeSaid): Promise<'ours' | 'waiting' | 'released'> {
   try {
-    const taken = await resolveTakenNonce(ctx, engine, client, tx, anchorOf(ctx, tx));
+    const taken = await resolveTakenNonce(ctx, engine, client, tx, said, anchorOf(ctx, tx));
     if (taken.outcome === 'adopted') return 'ours';
     if (taken.outcome === 'settled') {
       cached(ctx.db, "UPDATE jobs SET issue_tx = ?, status = 'started', issued_date = NULL, finished_date = NULL WHERE issue_tx = ? AND status <> 'failed'").run(taken.txId, tx.id);
@@ -122,7 +122,7 @@ async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, cl
       if (error instanceof ChainUnreachableError) throw error;
       if (error instanceof NonceConflictError || error instanceof ReplacementUnderpricedError) {
         // The nonce is used or held: not lost on that word alone (taken-nonce.ts).
-        const taken = await holderOf(ctx, issuer, engine, client, tx);
+        const taken = await holderOf(ctx, issuer, engine, client, tx, nodeSaid(error));
         if (taken === 'ours') continue;
         if (taken === 'waiting') return;
         continue;
@@ -174,7 +174,7 @@ export async function reconcileChain(ctx: IssuingContext, issuer: JobIssuer, eng
       // The chain has this nonce, but does not answer for our transaction by its hash: which
       // transaction holds it decides (a node behind the others is no loss, another holder is).
       if (await client.getReceipt(tx.hash)) continue;
-      const taken = await holderOf(ctx, issuer, engine, client, tx);
+      const taken = await holderOf(ctx, issuer, engine, client, tx, 'used');
       if (taken === 'ours') continue;
       result.lost++;
     }

@@ -5,7 +5,7 @@ import { loadTx, settleTx, signAndStore } from './chain-txs.js';
 import type { IssuingContext } from './issuing-context.js';
 import { claim, type JobIssuer } from './job-issuer.js';
 import { registryAddress } from './registry.js';
-import { NonceUnsettledError, resolveTakenNonce } from './taken-nonce.js';
+import { NonceUnsettledError, nodeSaid, resolveTakenNonce } from './taken-nonce.js';
 
 /** How long a revocation call waits for its transaction to be mined before answering try_again_later. */
 const REVOKE_WAIT_MS = 120_000;
@@ -43,14 +43,14 @@ export async function revokeOnChain(
       if (!(error instanceof NonceConflictError || error instanceof ReplacementUnderpricedError)) throw error;
       // The nonce is used or held by a pending transaction: by one of ours, or by another holder of the key.
       try {
-        await resolveTakenNonce(ctx, certificate.engine, client, loadTx(ctx.db, txId));
+        await resolveTakenNonce(ctx, certificate.engine, client, loadTx(ctx.db, txId), nodeSaid(error));
       } catch (waiting) {
         if (waiting instanceof KeyInUseElsewhereError || waiting instanceof NonceUnsettledError) {
           throw new ServiceError('try_again_later', `The revocation waits: ${waiting instanceof ChainError ? waiting.shortMessage : waiting.message}`, { cause: waiting });
         }
         throw waiting;
       }
-      continue;
+      tx = loadTx(ctx.db, txId);
     }
     if (tx.state === 'mined') {
       cached(ctx.db, 'UPDATE certificates SET revoked_date = ? WHERE id = ?').run(tx.mined_date, certificate.id);

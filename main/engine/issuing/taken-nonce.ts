@@ -9,7 +9,7 @@
  * transaction that issued it. A transaction signed elsewhere with this account's key (another
  * Proofdesk with the same restored key) is named as such while the engine waits for it.
  */
-import { KeyInUseElsewhereError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
+import { KeyInUseElsewhereError, NonceConflictError, type Address, type ChainClient, type Hex, type ReplacementUnderpricedError } from '../../chain/index.js';
 import { inTransaction } from '../database.js';
 import { finalityOf } from '../finality.js';
 import { cached } from '../list-query.js';
@@ -23,6 +23,14 @@ import type { IssuingContext } from './issuing-context.js';
  * caller signs again at the next free nonce).
  */
 export type TakenNonce = { outcome: 'adopted' } | { outcome: 'settled'; txId: number } | { outcome: 'released'; holder: Hex };
+
+/** What the node answered: the nonce is `used` ("nonce too low"), or `held` by a pending transaction ("replacement transaction underpriced"). */
+export type NodeSaid = 'used' | 'held';
+
+/** What the node's refusal of a broadcast says about the nonce. */
+export function nodeSaid(error: NonceConflictError | ReplacementUnderpricedError): NodeSaid {
+  return error instanceof NonceConflictError ? 'used' : 'held';
+}
 
 /** The nonce is not settled yet, for a reason that is not another holder of the key: the transaction waits. */
 export class NonceUnsettledError extends Error {
@@ -40,13 +48,15 @@ export interface Anchor {
  * KeyInUseElsewhereError while a transaction not signed here holds the nonce and is not final
  * (pending, or in a block not final yet); NonceUnsettledError while it waits for another reason.
  */
-export async function resolveTakenNonce(ctx: IssuingContext, engine: string, client: ChainClient, tx: ChainTx, anchor?: Anchor): Promise<TakenNonce> {
+export async function resolveTakenNonce(ctx: IssuingContext, engine: string, client: ChainClient, tx: ChainTx, said: NodeSaid, anchor?: Anchor): Promise<TakenNonce> {
   if (await adoptMinedVariant(ctx.db, client, tx)) return { outcome: 'adopted' };
   const variants = cached(ctx.db, 'SELECT raw, hash, sent_block FROM chain_tx_variants WHERE tx_id = ? ORDER BY id').all(tx.id) as { raw: Hex; hash: Hex; sent_block: number | null }[];
   const sentBlocks = variants.map((v) => v.sent_block).filter((b): b is number => b !== null);
   const head = await client.blockNumber();
   const holder = await client.minedByNonce(tx.sender, tx.nonce, head, sentBlocks.length > 0 ? BigInt(Math.min(...sentBlocks)) : undefined);
   if (!holder) {
+    // "Used", yet no block up to the head holds it: the node that said so is ahead of the one asked now.
+    if (said === 'used') throw new NonceUnsettledError(`the node counts nonce ${tx.nonce} of ${tx.sender} as used, but no block up to ${head} holds it yet`);
     // Not mined: a pending transaction holds it. One of ours the node knows is simply waiting.
     for (const variant of variants) {
       if (await client.isKnown(variant.hash)) throw new NonceUnsettledError(`transaction ${variant.hash} is pending at nonce ${tx.nonce}`);
