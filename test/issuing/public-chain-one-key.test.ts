@@ -5,7 +5,8 @@
  * this key", and signs again at the next free nonce only once the other's transaction is final —
  * both jobs finish, each root anchored once. And an endpoint that hides a mined transaction by
  * hash (a stand-in for a load balancer whose nodes disagree) never gets a mined job's
- * credentials released.
+ * credentials released, neither while it waits nor when a finished job is reconciled. And a
+ * live process holding the data directory's issuing lock keeps another from issuing.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -237,6 +238,59 @@ describe('a load-balanced endpoint stand-in that hides a mined transaction by ha
     proxy.intercept = undefined;
     const finished = await mineUntilFinished(chain, fx.engine, partner.service, job.uid);
     expect(finished.transaction!.hash).toBe(hash);
+    expect(await timesIssued(chain.rpcUrl, await rootOf(partner.service, job.uid))).toBe(1);
+  });
+});
+
+describe('a load-balanced endpoint stand-in that hides a finished job\'s transaction by hash (anvil as Sepolia)', () => {
+  let chain: SecondChain;
+  let proxy: RpcProxy;
+  let fx: IssuingFixture;
+  const clock = new ManualClock(Date.now());
+  const notices: string[] = [];
+
+  beforeAll(async () => {
+    chain = await startSecondChain(SEPOLIA);
+    proxy = await startRpcProxy(chain.rpcUrl);
+    fx = openIssuingEngine({
+      clock,
+      engines: [{ ...chain.engine(ENGINE, { environment: 'live', confirmations: 2 }), finality: 'confirmations', rpc_url: proxy.url }],
+      issuing: { onNotice: (line) => notices.push(line) },
+    });
+  });
+
+  afterAll(async () => {
+    await fx?.close();
+    await proxy?.close();
+    await chain?.stop();
+    removeTempDirs();
+  });
+
+  it('reconciling after the receipt went missing: the nonce holds our transaction, so nothing is lost, the job stays finished with its certificates', async () => {
+    const partner = await addIssuingPartner(fx.engine, 'Reconciled Institute');
+    await chain.client.fund(partner.address, parseEther('10'));
+    await setAutomine(chain.rpcUrl, true);
+    const { job } = await createAndSchedule(partner.service, ENGINE, 2, 'Finished');
+    clock.advance(HOUR + 1000);
+    const finished = await mineUntilFinished(chain, fx.engine, partner.service, job.uid);
+    const hash = finished.transaction!.hash as Hex;
+    const certificates = await certificateUidsOfJob(partner.service, job.uid);
+    expect(certificates).toHaveLength(2);
+
+    // The node the engine reaches no longer answers for the transaction by its hash: following
+    // the finished job finds no receipt, drops the connection, and the next one reconciles.
+    proxy.intercept = ({ method, params }) =>
+      (method === 'eth_getTransactionReceipt' || method === 'eth_getTransactionByHash') && String(params[0]).toLowerCase() === hash.toLowerCase() ? { result: null } : undefined;
+    for (let round = 0; round < 4; round++) await fx.engine.issuing.tick();
+    const after = await partner.service.getJob(job.uid);
+    expect(after.status).toBe('finished');
+    expect(after.failed_date).toBeNull();
+    expect(await certificateUidsOfJob(partner.service, job.uid)).toEqual(certificates);
+    expect(notices.filter((line) => line.includes('lost'))).toEqual([]);
+
+    proxy.intercept = undefined;
+    await fx.engine.issuing.tick();
+    expect((await partner.service.getJob(job.uid)).status).toBe('finished');
     expect(await timesIssued(chain.rpcUrl, await rootOf(partner.service, job.uid))).toBe(1);
   });
 });
