@@ -292,8 +292,8 @@ export class JobIssuer {
   }
 
   /**
-   * The chain says the nonce of the job's transaction `hash` (its issue, or its registry's
-   * deployment) is used or held by a pending transaction (taken-nonce.ts): one of its own variants
+   * The chain refused a broadcast of the job's transaction (its issue, or its registry's
+   * deployment): its nonce is used, or held by a pending transaction (taken-nonce.ts). One of its own variants
    * is adopted; a transaction signed elsewhere is waited for, named on the job ("another Proofdesk
    * is using this key") and said once loudly; once that one is final the job's transaction is
    * given up and the job signs again at the next free nonce (its root is never issued twice:
