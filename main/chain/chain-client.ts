@@ -17,7 +17,8 @@ import { LOCAL_CHAIN_ID, fundAccount, mineBlocks, setChainTime, setNextBlockTime
 import { ChainError, ChainMismatchError, ChainUnreachableError } from './errors.js';
 import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
 import { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
-import { readIsIssued, readIsRevoked, readIssuedAt, readRegistry, readRevokedAt, type RegistryInfo } from './registry-reads.js';
+import { findMinedByNonce, signedBytesOf, transactionCountAt, type NonceHolder } from './nonce-holder.js';
+import { findIssuingTransaction, readIsIssued, readIsRevoked, readIssuedAt, readRegistry, readRevokedAt, type RegistryInfo } from './registry-reads.js';
 import { chooseFees, currentFees, estimateGasWithHeadroom, feesOf, maxCost, signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
 import { getBlockTimestamp, getConfirmations, getFinalizedBlockNumber, getTransaction, getTransactionReceipt, isTransactionKnown, type TransactionReceiptSummary, type TransactionSummary } from './transaction-status.js';
 
@@ -106,6 +107,24 @@ export class ChainClient {
   /** How many transactions of `address` are mined (its next nonce, not counting pending ones). */
   minedNonce(address: Address): Promise<number> {
     return this.#run(() => this.#ctx.client.getTransactionCount({ address, blockTag: 'latest' }));
+  }
+
+  /** How many transactions of `address` are mined at block `blockNumber`. */
+  transactionCountAt(address: Address, blockNumber: bigint): Promise<number> {
+    return this.#run(() => transactionCountAt(this.#ctx, address, blockNumber));
+  }
+
+  /**
+   * The mined transaction of `address` with `nonce` at or before block `head` (null when the nonce
+   * is not mined there); `near`: a block to start looking from (nonce-holder.ts).
+   */
+  minedByNonce(address: Address, nonce: number, head: bigint, near?: bigint): Promise<NonceHolder | null> {
+    return this.#run(() => findMinedByNonce(this.#ctx, address, nonce, head, near), { from: address });
+  }
+
+  /** The signed bytes of a transaction the node knows (rebuilt from its fields), or null. */
+  signedBytesOf(hash: Hex): Promise<Hex | null> {
+    return this.#run(() => signedBytesOf(this.#ctx, hash), { hash });
   }
 
   /** Signs a transaction offline (fees, and gas unless given, from the node); sends nothing. */
@@ -243,9 +262,14 @@ export class ChainClient {
     return this.#run(() => readIsIssued(this.#ctx, address, root));
   }
 
-  /** Unix time (seconds) at which `root` was issued; 0n when it was not. */
-  issuedAt(address: Address, root: Hex): Promise<bigint> {
-    return this.#run(() => readIssuedAt(this.#ctx, address, root));
+  /** Unix time (seconds) at which `root` was issued; 0n when it was not. `blockNumber`: as of that block (default: the head). */
+  issuedAt(address: Address, root: Hex, blockNumber?: bigint): Promise<bigint> {
+    return this.#run(() => readIssuedAt(this.#ctx, address, root, blockNumber));
+  }
+
+  /** The transaction that issued `root` on the registry at `address` between two blocks; null when none did. */
+  issuingTransaction(address: Address, root: Hex, fromBlock: bigint, toBlock: bigint): Promise<Hex | null> {
+    return this.#run(() => findIssuingTransaction(this.#ctx, address, root, fromBlock, toBlock));
   }
 
   /** Whether `hash` was revoked on the registry at `address`. */

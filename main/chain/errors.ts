@@ -18,7 +18,8 @@ export type ChainErrorCode =
   | 'below_base_fee'
   | 'replacement_underpriced'
   | 'fee_above_cap'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'key_in_use_elsewhere';
 
 export interface ChainErrorOptions {
   /** The underlying error (a viem error, a system error, ...). */
@@ -175,6 +176,26 @@ export class NonceConflictError extends ChainError {
     this.hash = hash;
     this.nonce = options.nonce;
     this.from = options.from;
+  }
+}
+
+/**
+ * A transaction this data directory did not sign holds the nonce of one of its transactions: another
+ * Proofdesk (another data directory with the same restored key) is issuing from the account.
+ */
+export class KeyInUseElsewhereError extends ChainError {
+  override name = 'KeyInUseElsewhereError';
+  override readonly code = 'key_in_use_elsewhere';
+  readonly address: Address;
+  readonly nonce: number;
+  /** The other transaction, when known (a pending one is known only by the node's refusal). */
+  readonly hash: Hex | undefined;
+
+  constructor(address: Address, nonce: number, hash: Hex | undefined, then: string, options: ChainErrorOptions = {}) {
+    super(`another Proofdesk is using this key: ${hash ? `transaction ${hash}` : 'a pending transaction'}, not signed by this data directory, holds nonce ${nonce} of ${address}; ${then}`, options);
+    this.address = address;
+    this.nonce = nonce;
+    this.hash = hash;
   }
 }
 

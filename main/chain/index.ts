@@ -13,6 +13,7 @@ export { ChainClient, DEFAULT_CHAIN_TIMEOUT_MS, type ChainHead, type ConnectChai
 export { REPLACEMENT_BUMP_PERCENT, feesOf, maxCost, type SignTransactionRequest, type SignedTransaction, type TransactionFees } from './sign-transaction.js';
 export type { TransactionReceiptSummary, TransactionSummary } from './transaction-status.js';
 export type { RegistryInfo } from './registry-reads.js';
+export type { NonceHolder } from './nonce-holder.js';
 export { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
 export { REGISTRY_ABI, REGISTRY_BYTECODE, REGISTRY_BUILD } from './registry-artifact.js';
 export { LOCAL_CHAIN_ID } from './dev-chain.js';
@@ -27,6 +28,7 @@ export {
   formatAmount,
   ChainUnreachableError,
   InsufficientFundsError,
+  KeyInUseElsewhereError,
   NonceConflictError,
   RegistryNotFoundError,
   TransactionRevertedError,

@@ -1,10 +1,12 @@
 /** Read-only calls on a registry: who owns it, which key it binds, what it issued and revoked. */
-import { ContractFunctionZeroDataError, type Address, type Hex } from 'viem';
+import { ContractFunctionZeroDataError, getAbiItem, type Address, type Hex } from 'viem';
 import type { ChainContext } from './chain-context.js';
 import { RegistryNotFoundError } from './errors.js';
 import { causeChain, isRevert, isTransportFailure } from './normalize-error.js';
 import { assertBytes32 } from './registry-calls.js';
 import { REGISTRY_ABI } from './registry-artifact.js';
+
+const ISSUED_EVENT = getAbiItem({ abi: REGISTRY_ABI, name: 'Issued' });
 
 export interface RegistryInfo {
   /** The Partner's chain account that deployed the registry. */
@@ -16,9 +18,9 @@ export interface RegistryInfo {
 type ViewName = 'owner' | 'signingKey' | 'isIssued' | 'issuedAt' | 'isRevoked' | 'revokedAt';
 
 /** Calls a view; an address without a registry (no code, or a revert) throws RegistryNotFoundError. */
-async function view(ctx: ChainContext, address: Address, functionName: ViewName, args: readonly [Hex] | readonly []): Promise<unknown> {
+async function view(ctx: ChainContext, address: Address, functionName: ViewName, args: readonly [Hex] | readonly [], blockNumber?: bigint): Promise<unknown> {
   try {
-    return await ctx.client.readContract({ address, abi: REGISTRY_ABI, functionName, args } as Parameters<typeof ctx.client.readContract>[0]);
+    return await ctx.client.readContract({ address, abi: REGISTRY_ABI, functionName, args, blockNumber } as Parameters<typeof ctx.client.readContract>[0]);
   } catch (error) {
     if (!isTransportFailure(error) && (causeChain(error).some((e) => e instanceof ContractFunctionZeroDataError) || isRevert(error))) throw new RegistryNotFoundError(address, { cause: error });
     throw error;
@@ -37,10 +39,17 @@ export async function readIsIssued(ctx: ChainContext, address: Address, root: He
   return (await view(ctx, address, 'isIssued', [root])) as boolean;
 }
 
-/** Block timestamp (Unix seconds) at which `root` was issued; 0n when it was not. */
-export async function readIssuedAt(ctx: ChainContext, address: Address, root: Hex): Promise<bigint> {
+/** Block timestamp (Unix seconds) at which `root` was issued; 0n when it was not. `blockNumber`: as of that block (default: the head). */
+export async function readIssuedAt(ctx: ChainContext, address: Address, root: Hex, blockNumber?: bigint): Promise<bigint> {
   assertBytes32(root, 'root');
-  return (await view(ctx, address, 'issuedAt', [root])) as bigint;
+  return (await view(ctx, address, 'issuedAt', [root], blockNumber)) as bigint;
+}
+
+/** The transaction that issued `root` on the registry between blocks `fromBlock` and `toBlock`; null when none did. */
+export async function findIssuingTransaction(ctx: ChainContext, address: Address, root: Hex, fromBlock: bigint, toBlock: bigint): Promise<Hex | null> {
+  assertBytes32(root, 'root');
+  const logs = await ctx.client.getLogs({ address, event: ISSUED_EVENT, args: { root }, fromBlock, toBlock });
+  return logs[0]?.transactionHash ?? null;
 }
 
 /** Whether `hash` (a root or a leaf) was revoked on the registry. */

@@ -99,7 +99,26 @@ export interface RpcProxy {
   retryAfterS: number;
   /** In `limited` mode, how many requests get a 429 before the proxy passes again (Infinity: all). */
   limitedFor: number;
+  /**
+   * In `pass` mode, answers a single call itself when it returns a JSON-RPC outcome (`{ result }`
+   * or `{ error }`) instead of undefined: a node that refuses a method, or does not know a transaction.
+   */
+  intercept?: ((call: { method: string; params: unknown[] }) => { result: unknown } | { error: { code: number; message: string } } | undefined) | undefined;
   close(): Promise<void>;
+}
+
+/** The proxy's own answer to a single call its `intercept` takes, as the response body; undefined to forward it. */
+function answerItself(proxy: RpcProxy, body: string): string | undefined {
+  if (!proxy.intercept) return undefined;
+  let call: { id?: unknown; method?: string; params?: unknown[] };
+  try {
+    call = JSON.parse(body) as typeof call;
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(call) || typeof call.method !== 'string') return undefined;
+  const outcome = proxy.intercept({ method: call.method, params: call.params ?? [] });
+  return outcome === undefined ? undefined : JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, ...outcome });
 }
 
 /** A loopback HTTP proxy in front of a node that counts requests and can refuse or drop them. */
@@ -125,6 +144,12 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         proxy.limitedFor--;
         res.writeHead(429, { 'retry-after': String(proxy.retryAfterS), 'content-type': 'application/json' });
         res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32005, message: 'rate limited' } }));
+        return;
+      }
+      const own = answerItself(proxy, body);
+      if (own !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(own);
         return;
       }
       fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })

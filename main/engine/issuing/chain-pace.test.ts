@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChainPace, UNREACHABLE_AFTER_MS } from './chain-pace.js';
+import { ChainPace, STALLED_AFTER_MS, UNREACHABLE_AFTER_MS } from './chain-pace.js';
 
 /** A pace on a fake clock; `configuredMs` null: no block_time_s, the block time is learned. */
 function paced(random = 0.5, configuredMs: number | null = 12_000) {
@@ -12,6 +12,19 @@ function paced(random = 0.5, configuredMs: number | null = 12_000) {
 const head = (n: number, blockS = 2) => ({ number: BigInt(n), timestamp: 1_700_000_000_000 + n * blockS * 1000, baseFeePerGas: null });
 
 describe('ChainPace', () => {
+  it('counts how long the chain has shown the same head, from the look that first saw it', () => {
+    const { clock, pace } = paced();
+    expect(pace.stalledFor('sepolia')).toBe(0);
+    pace.sawHead('sepolia', head(100));
+    clock.t += STALLED_AFTER_MS;
+    pace.sawHead('sepolia', head(100));
+    expect(pace.stalledFor('sepolia')).toBe(STALLED_AFTER_MS);
+    pace.sawHead('sepolia', head(101));
+    expect(pace.stalledFor('sepolia')).toBe(0);
+    clock.t += 5_000;
+    expect(pace.stalledFor('sepolia')).toBe(5_000);
+  });
+
   it('asks the head once per configured block time, and says whether it is a block not seen before', () => {
     const { clock, pace } = paced();
     expect(pace.headDue('sepolia')).toBe(true);

@@ -23,6 +23,8 @@ const BACKOFF_MAX_MS = 60_000;
 
 /** An RPC endpoint silent this long is reported as unreachable on the jobs that wait for it. */
 export const UNREACHABLE_AFTER_MS = 30_000;
+/** A chain without a new block this long is reported on the jobs that wait for one. */
+export const STALLED_AFTER_MS = 30_000;
 
 /** A block's number and time, the start of a span a block time is learned over. */
 export interface BlockMark {
@@ -35,9 +37,10 @@ interface EnginePace {
   failures: number;
   /** When the endpoint last stopped answering (cleared when it answers). */
   silentSince: number | undefined;
-  /** The last head seen, and when it was asked. */
+  /** The last head seen, when it was asked, and since when the chain has been at its height. */
   head: ChainHead | undefined;
   headAskedAt: number;
+  headSince: number;
   /** Where the span being learned over starts; undefined until the first head (or sample). */
   mark: BlockMark | undefined;
   learnedMs: number | undefined;
@@ -59,7 +62,7 @@ export class ChainPace {
   private of(engine: string): EnginePace {
     let pace = this.engines.get(engine);
     if (!pace) {
-      pace = { notBefore: 0, failures: 0, silentSince: undefined, head: undefined, headAskedAt: -Infinity, mark: undefined, learnedMs: undefined, reorganised: false };
+      pace = { notBefore: 0, failures: 0, silentSince: undefined, head: undefined, headAskedAt: -Infinity, headSince: 0, mark: undefined, learnedMs: undefined, reorganised: false };
       this.engines.set(engine, pace);
     }
     return pace;
@@ -97,6 +100,7 @@ export class ChainPace {
     const fresh = previous === undefined || previous.number !== head.number;
     pace.head = head;
     pace.headAskedAt = this.now();
+    if (fresh) pace.headSince = this.now();
     if (earlier && !pace.mark) pace.mark = earlier;
     const mark = pace.mark;
     if (!mark || head.number < mark.number || (previous !== undefined && head.number < previous.number)) {
@@ -149,6 +153,12 @@ export class ChainPace {
     const wait = Math.max(ceiling / 2 + (ceiling / 2) * this.random(), options.retryAfterMs ?? 0);
     pace.notBefore = this.now() + wait;
     if (options.unreachable) pace.silentSince ??= this.now();
+  }
+
+  /** How long the engine's chain has shown the same head, in ms (0 before its first head). */
+  stalledFor(engine: string): number {
+    const pace = this.of(engine);
+    return pace.head === undefined ? 0 : this.now() - pace.headSince;
   }
 
   /** How long the engine's endpoint has not answered, in ms (0 while it answers). */

@@ -73,20 +73,19 @@ export async function signAndStore(
 }
 
 /**
- * Broadcasts a stored transaction (again, if need be: re-sending is harmless). A transaction whose
- * nonce went to another, and that none of its own variants holds, is `dropped` and the error
- * rethrown for the caller to fail what it was for. An account short of funds, a pending
- * competitor or a base fee above the max fee leave it stored as it is: the caller waits.
+ * Broadcasts a stored transaction (again, if need be: re-sending is harmless). A nonce the node
+ * says is used, and that none of the transaction's own variants holds by its receipt, rethrows
+ * NonceConflictError with the transaction left as it is: that answer alone does not make it
+ * dropped (a lagging node behind a load balancer says so of a mined transaction); the caller
+ * finds out what holds the nonce (taken-nonce.ts). An account short of funds, a pending
+ * competitor or a base fee above the max fee also leave it stored as it is: the caller waits.
  */
 export async function sendTx(db: Db, client: ChainClient, tx: ChainTx): Promise<void> {
   try {
     await client.broadcast(tx.raw);
   } catch (error) {
-    if (error instanceof NonceConflictError) {
-      // One of our own earlier variants took the nonce: mined, which the next look records.
-      if (await adoptMinedVariant(db, client, tx)) return;
-      cached(db, "UPDATE chain_txs SET state = 'dropped' WHERE id = ?").run(tx.id);
-    }
+    // One of our own earlier variants took the nonce: mined, which the next look records.
+    if (error instanceof NonceConflictError && (await adoptMinedVariant(db, client, tx))) return;
     throw error;
   }
   if (tx.state === 'signed') cached(db, "UPDATE chain_txs SET state = 'sent' WHERE id = ?").run(tx.id);
@@ -155,7 +154,8 @@ function currentVariant(db: Db, tx: ChainTx, clock?: Clock): { id: number; sent_
   return { id: storeVariant(db, clock, tx.id, tx.raw, tx.hash, null), sent_block: null };
 }
 
-function storeVariant(db: Db, clock: Clock | undefined, txId: number, raw: Hex, hash: Hex, sentBlock: number | null): number {
+/** Stores a signed variant of transaction `txId` (or notes when an existing one was sent again); returns its id. */
+export function storeVariant(db: Db, clock: Clock | undefined, txId: number, raw: Hex, hash: Hex, sentBlock: number | null): number {
   const fees = feesOf(raw);
   const [maxFee, tip] = fees.type === 'eip1559' ? [fees.maxFeePerGas, fees.maxPriorityFeePerGas] : [fees.gasPrice, null];
   return cached(
@@ -227,7 +227,7 @@ async function replaceTx(db: Db, client: ChainClient, tx: ChainTx, headBlock: nu
  * Looks for a mined receipt among the transaction's other variants; when one is mined it becomes
  * the transaction's current variant (its hash is then the transaction id proofs name).
  */
-async function adoptMinedVariant(db: Db, client: ChainClient, tx: ChainTx): Promise<boolean> {
+export async function adoptMinedVariant(db: Db, client: ChainClient, tx: ChainTx): Promise<boolean> {
   const others = cached(db, 'SELECT raw, hash FROM chain_tx_variants WHERE tx_id = ? AND hash <> ? ORDER BY id DESC').all(tx.id, tx.hash) as { raw: Hex; hash: Hex }[];
   for (const other of others) {
     if (await client.getReceipt(other.hash)) {

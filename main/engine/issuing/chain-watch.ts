@@ -11,7 +11,7 @@
  */
 import type { ChainHead } from '../../chain/index.js';
 import { cached } from '../list-query.js';
-import { BLOCK_TIME_SAMPLE } from './chain-pace.js';
+import { BLOCK_TIME_SAMPLE, STALLED_AFTER_MS } from './chain-pace.js';
 import type { IssuingContext } from './issuing-context.js';
 import type { JobIssuer } from './job-issuer.js';
 
@@ -82,7 +82,21 @@ export class ChainWatch {
     if (job.status === 'started' && this.ctx.chains.isLocal(job.engine)) return { due: true };
     const look = await looks(job.engine);
     if (look.due) this.lookedAt.add(jobId);
+    else this.noteStalled(jobId, job.engine);
     return look;
+  }
+
+  /**
+   * A job waiting for a block of a chain that has shown none for STALLED_AFTER_MS (mining paused,
+   * a node stuck) says so; the note goes once the job moves on.
+   */
+  private noteStalled(jobId: number, engine: string): void {
+    const pace = this.issuer.pace;
+    const stalled = pace.stalledFor(engine);
+    const head = pace.lastHead(engine);
+    // An endpoint that does not answer is reported as such (job-issuer.ts), not as a stalled chain.
+    if (stalled < STALLED_AFTER_MS || !head || pace.silentFor(engine) > 0) return;
+    this.issuer.note(jobId, `waiting: no new block on ${engine} for ${Math.floor(stalled / 1000)} s (the head is block ${head.number})`);
   }
 
   /**

@@ -9,6 +9,7 @@ import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
 import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
+import { IssuingLock } from './issuing-lock.js';
 import { JobIssuer } from './job-issuer.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
 import { IssuingScheduler } from './scheduler.js';
@@ -26,6 +27,12 @@ export interface IssuingOptions extends ChainRuntimeOptions {
   onError?: (error: unknown) => void;
   /** Where the loud line about a chain that lost transactions goes (default: stderr). */
   onNotice?: (line: string) => void;
+  /**
+   * The clock that paces requests to chains (chain-pace.ts): once per block, the backoff, how long
+   * an endpoint or a chain has been silent. Default: the wall clock (it is about load on someone's
+   * endpoint, not the engine's dates); tests drive a minute of it without waiting one.
+   */
+  paceClock?: () => number;
 }
 
 /** The issuing half of an engine: chains, signer, job issuer and scheduler of one data directory. */
@@ -57,15 +64,19 @@ export class IssuingRuntime {
       },
     });
     this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir, notice: onNotice };
-    this.issuer = new JobIssuer(this.ctx);
+    const lock = new IssuingLock(dataDir);
+    this.issuer = new JobIssuer(this.ctx, lock, options.paceClock);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
-    this.scheduler = new IssuingScheduler(dataDir, this.issuer, onError, new ChainWatch(this.ctx, this.issuer));
+    this.scheduler = new IssuingScheduler(this.issuer, lock, onError, new ChainWatch(this.ctx, this.issuer));
     if (options.scheduler) this.scheduler.start(options.tickMs ?? 1_000);
   }
 
-  /** Runs one scheduler round now (issue what is due, advance what is under way). */
-  tick(): Promise<void> {
-    return this.scheduler.tick();
+  /**
+   * Runs one scheduler round now (issue what is due, advance what is under way). `paced`: as the
+   * scheduler's timer does, asking each chain at most once per block (default: ask now).
+   */
+  tick(options: { paced?: boolean } = {}): Promise<void> {
+    return this.scheduler.tick(options.paced ?? false);
   }
 
   /** What a proof of the engine says about its chain beyond the chain id (genesis, installation). */

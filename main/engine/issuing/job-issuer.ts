@@ -4,6 +4,7 @@ import {
   ChainUnreachableError,
   FeeAboveCapError,
   InsufficientFundsError,
+  KeyInUseElsewhereError,
   NonceConflictError,
   RateLimitedError,
   ReplacementUnderpricedError,
@@ -19,14 +20,16 @@ import { inTransaction } from '../database.js';
 import { diskFullError, isDiskFull } from '../disk-full.js';
 import { cached } from '../list-query.js';
 import { ChainPace, UNREACHABLE_AFTER_MS } from './chain-pace.js';
-import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore, type ReplacementPolicy } from './chain-txs.js';
+import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore, type ChainTx, type ReplacementPolicy } from './chain-txs.js';
 import { buildJobCertificates } from './certificate-builder.js';
 import { Exclusive } from './exclusive.js';
+import type { IssuingLock } from './issuing-lock.js';
 import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
 import type { IssuingContext } from './issuing-context.js';
 import { ensurePartnerKeys, loadChainKey } from './partner-keys.js';
 import { followMined } from './follow-mined.js';
 import { recordJobFinished, recordJobMined } from './job-dates.js';
+import { NonceUnsettledError, nodeSaid, resolveTakenNonce } from './taken-nonce.js';
 import { ensureRegistry, registryAddress } from './registry.js';
 
 /**
@@ -65,14 +68,29 @@ export function claim(changes: number, what: string): void {
 export class JobIssuer {
   private readonly exclusive = new Exclusive();
   /** How often each engine's chain may be asked while work waits, and the backoff after errors. */
-  readonly pace = new ChainPace((engine) => {
-    const seconds = this.ctx.chains.config(engine).block_time_s;
-    return seconds === undefined ? undefined : seconds * 1000;
-  });
+  readonly pace: ChainPace;
+  /** Stored transactions whose nonce another holder of the key was said loudly to hold (said once each). */
+  private readonly saidElsewhere = new Set<number>();
   /** Accounts an immediate issue has claimed, from its checks until its job is sent. */
   private readonly claimed = new Set<string>();
 
-  constructor(private readonly ctx: IssuingContext) {}
+  constructor(
+    private readonly ctx: IssuingContext,
+    /** The data directory's issuing lock: while another live process holds it, this one signs and sends nothing. */
+    private readonly lock?: IssuingLock,
+    /** The clock of the pace (default: the wall clock). */
+    paceClock?: () => number,
+  ) {
+    this.pace = new ChainPace((engine) => {
+      const seconds = this.ctx.chains.config(engine).block_time_s;
+      return seconds === undefined ? undefined : seconds * 1000;
+    }, paceClock);
+  }
+
+  /** Whether another live process holds the data directory's issuing lock (then issuing is its). */
+  issuingElsewhere(): boolean {
+    return this.lock?.heldElsewhere() !== undefined;
+  }
 
   private job(id: number): JobRow {
     return cached(this.ctx.db, 'SELECT id, uid, partner_id, engine, status, root, issue_tx FROM jobs WHERE id = ?').get(id) as JobRow;
@@ -228,6 +246,7 @@ export class JobIssuer {
    * A chain that cannot be reached leaves the job as it is, for the next try.
    */
   advance(jobId: number, head?: ChainHead): Promise<void> {
+    if (this.issuingElsewhere()) return Promise.resolve();
     const job = this.job(jobId);
     // A job with a transaction out waits out the backoff after errors.
     if (job.issue_tx !== null && !this.pace.ready(job.engine)) return Promise.resolve();
@@ -238,8 +257,9 @@ export class JobIssuer {
         this.pace.answered(job.engine);
       } catch (error) {
         this.paceAfter(jobId, job.engine, error);
-        if (error instanceof NonceConflictError) {
-          this.fail(jobId, error.message);
+        // The nonce is used, or a pending transaction holds it: find out by what, never fail for it.
+        if (error instanceof NonceConflictError || error instanceof ReplacementUnderpricedError) {
+          await this.takenNonce(jobId, error);
           return;
         }
         if (error instanceof InsufficientFundsError) {
@@ -250,10 +270,6 @@ export class JobIssuer {
         }
         if (error instanceof FeeAboveCapError) {
           this.note(jobId, error.shortMessage);
-          return;
-        }
-        if (error instanceof ReplacementUnderpricedError) {
-          this.note(jobId, 'waiting: another pending transaction holds this account\'s nonce');
           return;
         }
         if (error instanceof RateLimitedError || error instanceof BelowBaseFeeError) {
@@ -273,6 +289,72 @@ export class JobIssuer {
         throw error;
       }
     });
+  }
+
+  /**
+   * The chain refused a broadcast of the job's transaction (its issue, or its registry's
+   * deployment): its nonce is used, or held by a pending transaction (taken-nonce.ts). One of its own variants
+   * is adopted; a transaction signed elsewhere is waited for, named on the job ("another Proofdesk
+   * is using this key") and said once loudly; once that one is final the job's transaction is
+   * given up and the job signs again at the next free nonce (its root is never issued twice:
+   * the registry is asked first). Its credentials stay with it throughout.
+   */
+  private async takenNonce(jobId: number, refusal: NonceConflictError | ReplacementUnderpricedError): Promise<void> {
+    const hash = refusal.hash;
+    const txId = hash === undefined ? undefined : (cached(this.ctx.db, 'SELECT tx_id FROM chain_tx_variants WHERE hash = ?').pluck().get(hash) as number | undefined);
+    if (txId === undefined) {
+      this.note(jobId, 'waiting: another transaction holds this account\'s nonce');
+      return;
+    }
+    const job = this.job(jobId);
+    const tx = loadTx(this.ctx.db, txId);
+    const registry = registryAddress(this.ctx, job.partner_id, job.engine);
+    const anchor = tx.purpose === 'issue' && registry && job.root ? { registry, root: job.root as Hex } : undefined;
+    try {
+      const taken = await resolveTakenNonce(this.ctx, job.engine, await this.ctx.chains.client(job.engine), tx, nodeSaid(refusal), anchor);
+      if (taken.outcome === 'released') this.signAgain(tx, taken.holder);
+      else if (taken.outcome === 'settled') cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ?').run(taken.txId, jobId);
+    } catch (error) {
+      if (error instanceof KeyInUseElsewhereError) {
+        this.note(jobId, error.shortMessage);
+        if (!this.saidElsewhere.has(tx.id)) {
+          this.saidElsewhere.add(tx.id);
+          this.ctx.notice(`WARNING: job ${job.uid} on ${job.engine}: ${error.shortMessage}. Run one issuing instance per key.`);
+        }
+        return;
+      }
+      if (error instanceof NonceUnsettledError) {
+        this.note(jobId, `waiting: ${error.message}`);
+        return;
+      }
+      if (error instanceof ChainUnreachableError) {
+        this.ctx.chains.forget(job.engine);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * A transaction given up because a transaction signed elsewhere (`holder`) took its nonce for
+   * good: its job goes back to `started` without a transaction (keeping its certificates and
+   * credentials) and signs again at the next free nonce; a deployment is forgotten, to be made
+   * again. Said once, loudly.
+   */
+  signAgain(tx: ChainTx, holder: Hex): void {
+    const jobs = inTransaction(this.ctx.db, () => {
+      if (tx.purpose === 'deploy') cached(this.ctx.db, 'DELETE FROM registries WHERE deploy_tx = ?').run(tx.id);
+      const ids = cached(this.ctx.db, "SELECT uid FROM jobs WHERE issue_tx = ? AND status <> 'failed'").pluck().all(tx.id) as string[];
+      cached(
+        this.ctx.db,
+        "UPDATE jobs SET status = 'started', issue_tx = NULL, issued_date = NULL, finished_date = NULL, waiting = NULL WHERE issue_tx = ? AND status IN ('started', 'unconfirmed', 'finished')",
+      ).run(tx.id);
+      return ids;
+    });
+    const what = tx.purpose === 'deploy' ? 'the registry is deployed again' : `job ${jobs.join(', ')} signs again`;
+    this.ctx.notice(
+      `WARNING: another Proofdesk is using the key of account ${tx.sender} on ${tx.engine}: its transaction ${holder} took nonce ${tx.nonce} (now final), so ${tx.hash} can never be mined; ${what} at the next free nonce. Run one issuing instance per key.`,
+    );
   }
 
   /** The backoff after a failed look; a job waiting on an endpoint silent for 30 s says so. */

@@ -8,7 +8,7 @@
  * account that cannot pay) ends its jobs `failed` with the reason, their credentials free to be
  * scheduled again. One loud line tells the user what happened.
  */
-import { ChainError, ChainUnreachableError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
+import { ChainError, ChainUnreachableError, KeyInUseElsewhereError, NonceConflictError, ReplacementUnderpricedError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
 import { inTransaction } from '../database.js';
 import { cached } from '../list-query.js';
 import { settleTx, type ChainTx } from './chain-txs.js';
@@ -16,6 +16,7 @@ import type { IssuingContext } from './issuing-context.js';
 import type { JobIssuer } from './job-issuer.js';
 import { recordJobMoved } from './job-dates.js';
 import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
+import { NonceUnsettledError, nodeSaid, resolveTakenNonce, type Anchor, type NodeSaid } from './taken-nonce.js';
 
 /** What one reconciliation found and did. */
 export interface Reconciliation {
@@ -58,6 +59,38 @@ function abandon(ctx: IssuingContext, issuer: JobIssuer, tx: ChainTx, reason: st
   }
 }
 
+/** The registry and root an issue transaction anchors, to ask before it is given up. */
+function anchorOf(ctx: IssuingContext, tx: ChainTx): Anchor | undefined {
+  if (tx.purpose !== 'issue') return undefined;
+  const row = cached(ctx.db, 'SELECT j.root, r.address FROM jobs j JOIN registries r ON r.partner_id = j.partner_id AND r.engine = j.engine WHERE j.issue_tx = ?').get(tx.id) as
+    | { root: Hex | null; address: Address | null }
+    | undefined;
+  return row?.root && row.address ? { registry: row.address, root: row.root } : undefined;
+}
+
+/**
+ * What holds the nonce of a transaction recorded as sent or mined that the node does not answer
+ * for (taken-nonce.ts): `ours` (it, or one of its variants: nothing was lost), `waiting` (another
+ * holder, not final yet: left as recorded, asked again on the next connection), or `released`
+ * (given up for good, its job signing again at the next free nonce, or settled by the
+ * transaction that issued its root).
+ */
+async function holderOf(ctx: IssuingContext, issuer: JobIssuer, engine: string, client: ChainClient, tx: ChainTx, said: NodeSaid): Promise<'ours' | 'waiting' | 'released'> {
+  try {
+    const taken = await resolveTakenNonce(ctx, engine, client, tx, said, anchorOf(ctx, tx));
+    if (taken.outcome === 'adopted') return 'ours';
+    if (taken.outcome === 'settled') {
+      cached(ctx.db, "UPDATE jobs SET issue_tx = ?, status = 'started', issued_date = NULL, finished_date = NULL WHERE issue_tx = ? AND status <> 'failed'").run(taken.txId, tx.id);
+    } else {
+      issuer.signAgain(tx, taken.holder);
+    }
+    return 'released';
+  } catch (error) {
+    if (error instanceof KeyInUseElsewhereError || error instanceof NonceUnsettledError) return 'waiting';
+    throw error;
+  }
+}
+
 /** How long the local chain may take to mine a re-sent transaction (automine: milliseconds). */
 const LOCAL_MINING_WAIT_MS = 10_000;
 
@@ -87,6 +120,13 @@ async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, cl
       await client.broadcast(tx.raw);
     } catch (error) {
       if (error instanceof ChainUnreachableError) throw error;
+      if (error instanceof NonceConflictError || error instanceof ReplacementUnderpricedError) {
+        // The nonce is used or held: not lost on that word alone (taken-nonce.ts).
+        const taken = await holderOf(ctx, issuer, engine, client, tx, nodeSaid(error));
+        if (taken === 'ours') continue;
+        if (taken === 'waiting') return;
+        continue;
+      }
       // Its nonce went to another transaction, or the account cannot pay: this one and every
       // later one (their nonces would wait behind a gap forever) are lost for good.
       givenUp = `The ${engine} chain lost transaction ${tx.hash} and it could not be sent again: ${error instanceof ChainError ? error.shortMessage : String(error)}`;
@@ -130,13 +170,15 @@ export async function reconcileChain(ctx: IssuingContext, issuer: JobIssuer, eng
     const latest = settled.at(-1);
     if (!latest || (await client.getReceipt(latest.hash as Hex))) continue;
     const minedCount = await client.minedNonce(sender);
-    const lost: ChainTx[] = [];
     for (const tx of settled.filter((t) => t.nonce < minedCount)) {
-      // The chain has this nonce, but not our transaction: another one took it.
-      if (!(await client.getReceipt(tx.hash))) lost.push(tx);
+      // The chain has this nonce, but does not answer for our transaction by its hash: which
+      // transaction holds it decides (a node behind the others is no loss, another holder is).
+      if (await client.getReceipt(tx.hash)) continue;
+      const taken = await holderOf(ctx, issuer, engine, client, tx, 'used');
+      if (taken === 'ours') continue;
+      result.lost++;
     }
-    result.lost += lost.length + settled.filter((t) => t.nonce >= minedCount).length;
-    for (const tx of lost) abandon(ctx, issuer, tx, `The ${engine} chain lost transaction ${tx.hash}, and its nonce ${tx.nonce} now holds another transaction`, result);
+    result.lost += settled.filter((t) => t.nonce >= minedCount).length;
     await resend(ctx, issuer, engine, client, local, txs.filter((t) => t.nonce >= minedCount), result);
   }
   if (result.lost > 0 && local) {

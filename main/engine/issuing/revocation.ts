@@ -1,10 +1,11 @@
 import { ServiceError } from '../../../common/errors.js';
-import { ChainError, type Hex } from '../../chain/index.js';
+import { ChainError, KeyInUseElsewhereError, NonceConflictError, ReplacementUnderpricedError, type Hex } from '../../chain/index.js';
 import { cached } from '../list-query.js';
-import { loadTx, sendTx, settleTx, signAndStore } from './chain-txs.js';
+import { loadTx, settleTx, signAndStore } from './chain-txs.js';
 import type { IssuingContext } from './issuing-context.js';
 import { claim, type JobIssuer } from './job-issuer.js';
 import { registryAddress } from './registry.js';
+import { NonceUnsettledError, nodeSaid, resolveTakenNonce } from './taken-nonce.js';
 
 /** How long a revocation call waits for its transaction to be mined before answering try_again_later. */
 const REVOKE_WAIT_MS = 120_000;
@@ -31,12 +32,26 @@ export async function revokeOnChain(
       { engine: certificate.engine, sender: identity.address, privateKey: chainKey, purpose: 'revoke', to: registry, data: client.encodeRevoke(`0x${certificate.leaf}` as Hex), maxFeeCap: issuer.feeCap(certificate.engine) },
       (id) => claim(cached(ctx.db, 'UPDATE certificates SET revoke_tx = ? WHERE id = ? AND revoke_tx IS NULL').run(id, certificate.id).changes, 'revocation'),
     );
-    await sendTx(ctx.db, client, tx);
     txId = tx.id;
   }
   const deadline = Date.now() + REVOKE_WAIT_MS;
   for (;;) {
-    const tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId), () => ctx.chains.persist(certificate.engine), issuer.replacement(certificate.engine, chainKey));
+    let tx;
+    try {
+      tx = await settleTx(ctx.db, client, loadTx(ctx.db, txId), () => ctx.chains.persist(certificate.engine), issuer.replacement(certificate.engine, chainKey));
+    } catch (error) {
+      if (!(error instanceof NonceConflictError || error instanceof ReplacementUnderpricedError)) throw error;
+      // The nonce is used or held by a pending transaction: by one of ours, or by another holder of the key.
+      try {
+        await resolveTakenNonce(ctx, certificate.engine, client, loadTx(ctx.db, txId), nodeSaid(error));
+      } catch (waiting) {
+        if (waiting instanceof KeyInUseElsewhereError || waiting instanceof NonceUnsettledError) {
+          throw new ServiceError('try_again_later', `The revocation waits: ${waiting instanceof ChainError ? waiting.shortMessage : waiting.message}`, { cause: waiting });
+        }
+        throw waiting;
+      }
+      tx = loadTx(ctx.db, txId);
+    }
     if (tx.state === 'mined') {
       cached(ctx.db, 'UPDATE certificates SET revoked_date = ? WHERE id = ?').run(tx.mined_date, certificate.id);
       return tx.mined_date!;

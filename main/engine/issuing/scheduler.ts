@@ -1,14 +1,9 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { isProcessAlive } from '../../chain/index.js';
 import type { ChainWatch } from './chain-watch.js';
+import type { IssuingLock } from './issuing-lock.js';
 import type { JobIssuer } from './job-issuer.js';
 
 /** The same error message is reported again only after this long. */
 const REPEAT_AFTER_MS = 60_000;
-
-/** The lock files this process holds: a second engine in the same process must not take one. */
-const heldLocks = new Set<string>();
 
 /**
  * Issues each Partner's due jobs at its issuing interval and moves jobs under way towards
@@ -18,18 +13,15 @@ const heldLocks = new Set<string>();
 export class IssuingScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private readonly lockFile: string;
-  private holdsLock = false;
 
   private readonly onError: (error: unknown) => void;
 
   constructor(
-    dataDir: string,
     private readonly issuer: JobIssuer,
+    private readonly lock: IssuingLock,
     onError: (error: unknown) => void,
     private readonly watch?: ChainWatch,
   ) {
-    this.lockFile = join(dataDir, 'issuing.lock');
     // The same trouble every tick (a full disk, a chain down) is said once a minute, not 4 times a second.
     const said = new Map<string, number>();
     this.onError = (error) => {
@@ -44,30 +36,11 @@ export class IssuingScheduler {
 
   /** Takes the lock (false when a live process holds it) and ticks every `tickMs`. */
   start(tickMs: number): boolean {
-    if (!this.acquire()) return false;
+    if (!this.lock.acquire()) return false;
     this.timer = setInterval(() => void this.tick(true), tickMs);
     this.timer.unref();
     void this.tick();
     return true;
-  }
-
-  private acquire(): boolean {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = openSync(this.lockFile, 'wx', 0o600);
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        this.holdsLock = true;
-        heldLocks.add(this.lockFile);
-        return true;
-      } catch {
-        const holder = Number(readFileSync(this.lockFile, { encoding: 'utf8', flag: 'r' }).trim());
-        const heldByUs = holder === process.pid && heldLocks.has(this.lockFile);
-        if (heldByUs || (Number.isSafeInteger(holder) && holder !== process.pid && isProcessAlive(holder))) return false;
-        rmSync(this.lockFile, { force: true }); // left by a process that is gone
-      }
-    }
-    return false;
   }
 
   /**
@@ -76,6 +49,8 @@ export class IssuingScheduler {
    * time about jobs that wait for blocks; an explicit round asks now.
    */
   tick(paced = false): Promise<void> {
+    // Another live process holds the data directory's issuing lock: issuing is its.
+    if (this.lock.heldElsewhere() !== undefined) return Promise.resolve();
     this.running ??= this.round(paced).finally(() => (this.running = undefined));
     return this.running;
   }
@@ -115,10 +90,6 @@ export class IssuingScheduler {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
-    if (this.holdsLock) {
-      rmSync(this.lockFile, { force: true });
-      heldLocks.delete(this.lockFile);
-    }
-    this.holdsLock = false;
+    this.lock.release();
   }
 }
