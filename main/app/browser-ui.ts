@@ -19,7 +19,7 @@ if (!existsSync(rendererDir)) {
   console.error('The renderer is not built yet: run `npm run build` first.');
   process.exit(2);
 }
-const { engine, partner, issuingOff, keyStore, keyLock, startIssuing, stopIssuing } = await openAppEngine(values.data);
+const { engine, partner, issuingOff, keyStore, keyLock, startIssuing } = await openAppEngine(values.data);
 if (issuingOff) console.error(`Issuing is off: ${issuingOff}`);
 // Without a keychain the app asks for the encrypted keys file's passphrase (keyLock).
 const context = createAppContext({ engine, partner, issuingOff, keyStore, ...(keyLock ? { keyLock } : {}), ...(startIssuing ? { onKeysUnlocked: startIssuing } : {}) });
@@ -38,7 +38,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void bridge.close().then(async () => {
       await stopWatchFolders();
-      stopIssuing();
       await engine.close();
       process.exit(0);
     });

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  const { engine, partner, issuingOff, keyStore, keyLock, startIssuing, stopIssuing } = await openAppEngine();
+  const { engine, partner, issuingOff, keyStore, keyLock, startIssuing } = await openAppEngine();
   if (issuingOff) console.warn(`Issuing is off: ${issuingOff}`);
   // Closing saves the local chain's state: hold the quit until it is done.
   let closed = false;
@@ -75,7 +75,6 @@ async function main(): Promise<void> {
     event.preventDefault();
     // The watch folders' ingesters finish or journal their work first, then the engine closes.
     void stopWatchFolders()
-      .then(() => stopIssuing())
       .then(() => engine.close())
       .finally(() => {
         closed = true;

@@ -21,8 +21,6 @@ export interface AppEngine {
   keyLock?: UnlockableSecretStore;
   /** Starts issuing once the locked key store is open. */
   startIssuing?: () => void;
-  /** Stops what startIssuing started (before the engine closes). */
-  stopIssuing: () => void;
 }
 
 export interface OpenAppEngineOptions {
@@ -54,26 +52,13 @@ export async function openAppEngine(dataDir: string = defaultDataDir(), options:
   const first = engine.partners.list()[0];
   const kind = secrets?.kind;
   const keyStore = keyLock ? null : kind === 'keychain' || kind === 'encrypted-file' ? kind : null;
-  const result: AppEngine = { engine, partner: first ? { id: first.id, name: first.name } : null, issuingOff, keyStore, stopIssuing: () => {} };
-  let stopTimer = () => {};
-  result.stopIssuing = () => stopTimer();
+  const result: AppEngine = { engine, partner: first ? { id: first.id, name: first.name } : null, issuingOff, keyStore };
   if (keyLock) {
     result.keyLock = keyLock;
-    // The scheduler was not started locked (it would fail to sign): rounds from now on.
+    // The scheduler was not started locked (it would fail to sign): it starts once the keys are
+    // unlocked, taking the issuing lock then, and stops with the engine.
     result.startIssuing = () => {
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        engine.issuing
-          .tick()
-          .catch((error: unknown) => process.stderr.write(`proofdesk issuing: ${error instanceof Error ? error.message : String(error)}\n`))
-          .finally(() => {
-            running = false;
-          });
-      }, ISSUING_TICK_MS);
-      timer.unref();
-      stopTimer = () => clearInterval(timer);
+      if (!engine.issuing.startScheduler(ISSUING_TICK_MS)) process.stderr.write('proofdesk issuing: another Proofdesk process issues for this data directory\n');
     };
   }
   return result;

@@ -373,7 +373,6 @@ describe('first run, Settings, key backup and restore', () => {
       await context.close();
     } finally {
       await first.bridge.close();
-      first.app.stopIssuing();
       await first.app.engine.close();
     }
 
@@ -403,7 +402,6 @@ describe('first run, Settings, key backup and restore', () => {
       await context.close();
     } finally {
       await second.bridge.close();
-      second.app.stopIssuing();
       await second.app.engine.close();
     }
   }, 120_000);

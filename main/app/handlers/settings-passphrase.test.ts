@@ -26,7 +26,6 @@ async function openApp(dataDir: string) {
 }
 
 async function close(opened: AppEngine): Promise<void> {
-  opened.stopIssuing();
   await opened.engine.close();
 }
 

@@ -72,6 +72,14 @@ export class IssuingRuntime {
   }
 
   /**
+   * Starts the scheduler later (the app whose keys were locked at start, once they are unlocked),
+   * taking the issuing lock like one started at open; false when another live process holds it.
+   */
+  startScheduler(tickMs = 1_000): boolean {
+    return this.scheduler.start(tickMs);
+  }
+
+  /**
    * Runs one scheduler round now (issue what is due, advance what is under way). `paced`: as the
    * scheduler's timer does, asking each chain at most once per block (default: ask now).
    */
