@@ -4,6 +4,7 @@
  * query over a few hundred rows) while someone is listening, and reports what moved.
  */
 import type { JobStatus } from '../../common/wire-types.js';
+import { jobStatuses } from '../engine/index.js';
 import type { AppContext } from './app-context.js';
 
 const INTERVAL_MS = 1000;
@@ -18,7 +19,7 @@ export function watchJobs(ctx: AppContext): () => void {
     if (!partner) return;
     try {
       const scope = ctx.scope();
-      const rows = scope.db.prepare('SELECT uid, engine, status FROM jobs WHERE partner_id = ?').all(partner.id) as { uid: string; engine: string; status: JobStatus }[];
+      const rows = jobStatuses(scope);
       const next = new Map(rows.map((r) => [r.uid, r.status]));
       // After a Partner switch the first look only learns what is there.
       if (partnerId === partner.id) {
