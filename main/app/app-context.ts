@@ -14,6 +14,7 @@ import type { Engine } from '../engine/index.js';
 import type { PartnerScope } from '../engine/scope.js';
 import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
+import { watchRemoteJobs } from './remote-job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
 
 /** The remote service the app uses instead of the embedded engine (Settings › Remote connections). */
@@ -68,6 +69,8 @@ export interface AppContext {
   scope(): PartnerScope;
   /** Makes another Partner active; throws `not_found` for an unknown id. */
   switchPartner(partnerId: string): Partner;
+  /** Stops following the engine's and the remote service's jobs (the app is closing). */
+  close(): void;
 }
 
 /** What main's file dialog asks: save a new file (with a suggested name) or open one. */
@@ -128,6 +131,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
   let service: IssuingService | null = options.service ?? (embedded && partner ? embedded.serviceFor(partner.id) : null);
   let remote: RemoteInUse | null = null;
   let stopRemoteWatch = () => {};
+  let stopJobWatch = () => {};
   let keyStore = options.keyStore ?? null;
   let issuingOff = options.issuingOff ?? null;
   /** The embedded Partner to come back to from remote mode. */
@@ -230,49 +234,11 @@ export function createAppContext(options: AppContextOptions): AppContext {
       events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
       return next;
     },
+    close() {
+      stopJobWatch();
+      stopRemoteWatch();
+    },
   };
-  if (embedded) watchJobs(context);
+  stopJobWatch = embedded ? watchJobs(embedded, events, () => (remote ? null : (partner?.id ?? null))) : () => {};
   return context;
-}
-
-/** How often a remote service's jobs are looked at while a window listens. */
-const REMOTE_JOBS_EVERY_MS = 3_000;
-/** The newest jobs looked at each time (the spec pages; older jobs rarely move). */
-const REMOTE_JOBS_PAGE = 200;
-
-/**
- * A remote service tells no one when its jobs move: like job-watcher.ts for the engine, main
- * asks for the newest jobs every few seconds while a window listens and reports what changed
- * (`job` events, then `counts`). Returns the function that stops it.
- */
-function watchRemoteJobs(events: EventBus, service: IssuingService, onPartner: (partner: Partner) => void): () => void {
-  let known: Map<string, string> | null = null;
-  let busy = false;
-  const timer = setInterval(() => {
-    if (events.size === 0 || busy) return;
-    busy = true;
-    service
-      .listJobs({ sort_by: 'created_date', order: 'desc', per_page: REMOTE_JOBS_PAGE })
-      .then((page) => {
-        const next = new Map(page.items.map((job) => [job.uid, job.status]));
-        if (page.items[0]) onPartner(page.items[0].partner);
-        if (known) {
-          let changed = next.size !== known.size;
-          for (const job of page.items) {
-            if (known.get(job.uid) === job.status) continue;
-            changed = true;
-            events.emit({ type: 'job', job_uid: job.uid, engine: job.chain, status: job.status });
-          }
-          if (changed) events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
-        }
-        known = next;
-      })
-      // A service that does not answer now may answer next time; the views say so when asked.
-      .catch(() => undefined)
-      .finally(() => {
-        busy = false;
-      });
-  }, REMOTE_JOBS_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

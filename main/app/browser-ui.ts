@@ -39,6 +39,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void bridge.close().then(async () => {
       await stopWatchFolders();
       stopIssuing();
+      context.close();
       await engine.close();
       process.exit(0);
     });

@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     // The watch folders' ingesters finish or journal their work first, then the engine closes.
     void stopWatchFolders()
       .then(() => stopIssuing())
+      .then(() => context.close())
       .then(() => engine.close())
       .finally(() => {
         closed = true;
