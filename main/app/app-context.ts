@@ -12,6 +12,7 @@ import type { TaskRunner } from '../../common/tasks.js';
 import type { Partner } from '../../common/wire-types.js';
 import type { Engine } from '../engine/index.js';
 import type { PartnerScope } from '../engine/scope.js';
+import { embeddedRecords, remoteRecords, type RecordsBackend } from '../workspace/records-backend.js';
 import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
 import { watchRemoteJobs } from './remote-job-watcher.js';
@@ -67,6 +68,11 @@ export interface AppContext {
    * endpoints do not offer (windows, search, selections). A remote service has none.
    */
   scope(): PartnerScope;
+  /**
+   * The active connection's records (the embedded engine's Partner, or the remote service),
+   * chosen when the connection or the Partner changes; throws like require() when there is none.
+   */
+  records(): RecordsBackend;
   /** Makes another Partner active; throws `not_found` for an unknown id. */
   switchPartner(partnerId: string): Partner;
   /** Stops following the engine's and the remote service's jobs (the app is closing). */
@@ -138,6 +144,13 @@ export function createAppContext(options: AppContextOptions): AppContext {
   let embeddedPartner = partner;
   // The engine views work on: none while a remote service is in use.
   const working = () => (remote ? null : embedded);
+  /** The connection's records, chosen again whenever the connection or the Partner changes. */
+  let records: RecordsBackend | null = null;
+  const chooseRecords = () => {
+    const engine = working();
+    records = engine && partner ? embeddedRecords(engine.scopeFor(partner.id)) : service ? remoteRecords(service) : null;
+  };
+  chooseRecords();
 
   const partners = (): Partner[] => {
     const engine = working();
@@ -162,6 +175,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
       remote = next;
       partner = next.partner;
       service = next.service;
+      chooseRecords();
       stopRemoteWatch();
       stopRemoteWatch = watchRemoteJobs(events, next.service, (named) => {
         // The spec has no "who am I": the Partner's name shows once it has a job.
@@ -183,6 +197,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
       const record = known ?? first;
       partner = record ? { id: record.id, name: record.name } : null;
       service = embedded && partner ? embedded.serviceFor(partner.id) : null;
+      chooseRecords();
       if (before) await before.service.close().catch(() => undefined);
       changed();
     },
@@ -223,6 +238,10 @@ export function createAppContext(options: AppContextOptions): AppContext {
       }
       return engine.scopeFor(active.id);
     },
+    records() {
+      this.require();
+      return records!;
+    },
     switchPartner(partnerId) {
       const next = partners().find((p) => p.id === partnerId);
       if (!next) throw new ServiceError('not_found', 'That Partner is not in this data directory; pick one from the list.');
@@ -230,6 +249,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
       if (!engine) throw new ServiceError('invalid_value', 'A remote service has one Partner; there is nothing to switch to.');
       partner = next;
       service = engine.serviceFor(next.id);
+      chooseRecords();
       events.emit({ type: 'partner', partner: next });
       events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
       return next;

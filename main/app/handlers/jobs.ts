@@ -12,9 +12,7 @@ import type { ProofExportRequest, ProofExportResult } from '../../../common/reco
 import type { TaskContext } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
 import { exportProofs as exportProofsFromEngine } from '../../workspace/proof-export.js';
-import { resolveSelection } from '../../workspace/selection.js';
-import { jobTransactionHash, nextScheduledDate, uidsOf } from '../../engine/index.js';
-import { remoteUids } from '../../workspace/remote-records.js';
+import { jobTransactionHash, nextScheduledDate } from '../../engine/index.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 import { allPages } from '../../../common/all-pages.js';
@@ -150,7 +148,7 @@ async function exportProofs(ctx: AppContext, service: IssuingService, request: P
     // Every engine's certificates of the selected credentials (the wire does not name a certificate's engine).
     const { selection } = request.source;
     // Remote mode resolves a selection through GET /credentials.
-    const uids = ctx.engine ? uidsOf(ctx.scope(), await resolveSelection(ctx.scope(), selection, task)) : await remoteUids(service, selection, task);
+    const uids = await ctx.records().uids(selection, task);
     for (const uid of uids) {
       const found = await service.listCertificates({ credential_uid: uid, per_page: 0 });
       if (found.items.length === 0) withoutCertificate++;
