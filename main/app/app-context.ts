@@ -42,6 +42,8 @@ export interface AppContext {
   useRemote(remote: RemoteInUse): Promise<void>;
   /** Back to the embedded engine (and its first Partner when the active one is unknown). */
   useEmbedded(): Promise<void>;
+  /** Why the saved remote connection could not be used at start (shown in Settings), until another choice is made. */
+  remoteStartProblem: string | null;
   readonly keyStore: 'keychain' | 'encrypted-file' | null;
   /** Why issuing is off, when it is; null again once a locked key store is unlocked. */
   readonly issuingOff: string | null;
@@ -169,6 +171,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     embedded,
     remote: () => remote,
+    remoteStartProblem: null,
     async useRemote(next) {
       const before = remote;
       if (!before) embeddedPartner = partner;
