@@ -19,4 +19,4 @@ export { existingCredentialUids, fileOfCredential, findExistingByHash, type Name
 export { recordGraphOf, type RecordGraph } from './records/record-graph.js';
 export { certificatesOfFile, type CertificateOfFile } from './records/certificates-of-file.js';
 export { findScheduledJob } from './jobs.js';
-export type { EngineEvent, EngineEventListener, EngineEvents } from './events/engine-events.js';
+export { onJobEnds, type EngineEvent, type EngineEventListener, type EngineEvents } from './events/engine-events.js';

@@ -132,3 +132,10 @@ export function engineEventsOf(db: Db): EngineEvents {
 export function emitEngineEvent(db: Db, event: EngineEvent): void {
   engineEventsOf(db).emit(event);
 }
+
+/** Hears when one of a Partner's jobs ends (finished or failed), as the intake needs to hand out proofs; returns the function that stops. */
+export function onJobEnds(events: EngineEvents, partnerId: string, listener: () => void): () => void {
+  return events.subscribe((event) => {
+    if (event.type === 'job-state' && event.partnerId === partnerId && (event.to === 'finished' || event.to === 'failed')) listener();
+  });
+}
