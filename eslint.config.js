@@ -6,6 +6,21 @@ import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'stream', 'url', 'util', 'worker_threads'];
 
+/** Raw IPC lives in exactly two files: the trusted handle() wrapper and the preload. */
+const RAW_IPC = [
+  { selector: "ImportSpecifier[imported.name='ipcMain']", message: 'Use handle() from main/app/trusted-ipc.ts.' },
+  { selector: "ImportSpecifier[imported.name='ipcRenderer']", message: 'Only preload/index.ts uses ipcRenderer.' },
+];
+
+/** SQL statements and the engine's database handle (scope.db, engine.db). */
+const DATABASE_STATEMENTS = [
+  { selector: "MemberExpression[property.name='db']", message: "Only main/engine touches the engine's database: call a named function of main/engine/index.ts." },
+  { selector: "MemberExpression[property.name=/^(prepare|pragma)$/]", message: "Only main/engine runs SQL on the engine's tables: call a named function of main/engine/index.ts." },
+];
+
+/** Modules that keep SQLite files of their own (not the engine's tables): the intake journals, the app's dropped-file paths. */
+const OWN_DATABASES = ['main/ingest/journal.ts', 'main/cli/issue/issue-journal.ts', 'main/workspace/original-paths.ts'];
+
 /** An import restriction: the given module patterns are not allowed here, with the reason. */
 function forbid(patterns, message) {
   return { group: patterns, message };
@@ -183,11 +198,28 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx'],
     ignores: ['main/app/trusted-ipc.ts', 'preload/index.ts'],
     rules: {
-      'no-restricted-syntax': [
+      'no-restricted-syntax': ['error', ...RAW_IPC],
+    },
+  },
+  {
+    // Only main/engine touches the engine's tables: everything else calls its named functions
+    // (main/engine/index.ts). The intake journals and the app's list of dropped files' paths are
+    // their own SQLite files, not the engine's tables, and open them themselves.
+    files: ['main/**/*.ts'],
+    ignores: ['main/engine/**', ...OWN_DATABASES, 'main/**/*.test.ts', 'main/**/*.fixture.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        { selector: "ImportSpecifier[imported.name='ipcMain']", message: 'Use handle() from main/app/trusted-ipc.ts.' },
-        { selector: "ImportSpecifier[imported.name='ipcRenderer']", message: 'Only preload/index.ts uses ipcRenderer.' },
+        { patterns: [forbid(['better-sqlite3', '**/engine/database.js', '**/engine/list-query.js'], 'Only main/engine runs SQL on the engine\'s tables: call a named function of main/engine/index.ts.')] },
       ],
+    },
+  },
+  {
+    // The same zone's statements (trusted-ipc.ts keeps its raw-IPC exemption and runs no SQL).
+    files: ['main/**/*.ts'],
+    ignores: ['main/engine/**', ...OWN_DATABASES, 'main/**/*.test.ts', 'main/**/*.fixture.ts', 'main/app/trusted-ipc.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...RAW_IPC, ...DATABASE_STATEMENTS],
     },
   },
 );

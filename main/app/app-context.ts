@@ -12,8 +12,10 @@ import type { TaskRunner } from '../../common/tasks.js';
 import type { Partner } from '../../common/wire-types.js';
 import type { Engine } from '../engine/index.js';
 import type { PartnerScope } from '../engine/scope.js';
+import { embeddedRecords, remoteRecords, type RecordsBackend } from '../workspace/records-backend.js';
 import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
+import { watchRemoteJobs } from './remote-job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
 
 /** The remote service the app uses instead of the embedded engine (Settings › Remote connections). */
@@ -40,6 +42,8 @@ export interface AppContext {
   useRemote(remote: RemoteInUse): Promise<void>;
   /** Back to the embedded engine (and its first Partner when the active one is unknown). */
   useEmbedded(): Promise<void>;
+  /** Why the saved remote connection could not be used at start (shown in Settings), until another choice is made. */
+  remoteStartProblem: string | null;
   readonly keyStore: 'keychain' | 'encrypted-file' | null;
   /** Why issuing is off, when it is; null again once a locked key store is unlocked. */
   readonly issuingOff: string | null;
@@ -66,8 +70,15 @@ export interface AppContext {
    * endpoints do not offer (windows, search, selections). A remote service has none.
    */
   scope(): PartnerScope;
+  /**
+   * The active connection's records (the embedded engine's Partner, or the remote service),
+   * chosen when the connection or the Partner changes; throws like require() when there is none.
+   */
+  records(): RecordsBackend;
   /** Makes another Partner active; throws `not_found` for an unknown id. */
   switchPartner(partnerId: string): Partner;
+  /** Stops following the engine's and the remote service's jobs (the app is closing). */
+  close(): void;
 }
 
 /** What main's file dialog asks: save a new file (with a suggested name) or open one. */
@@ -130,12 +141,20 @@ export function createAppContext(options: AppContextOptions): AppContext {
   let service: IssuingService | null = options.service ?? (embedded && partner ? embedded.serviceFor(partner.id) : null);
   let remote: RemoteInUse | null = null;
   let stopRemoteWatch = () => {};
+  let stopJobWatch = () => {};
   let keyStore = options.keyStore ?? null;
   let issuingOff = options.issuingOff ?? null;
   /** The embedded Partner to come back to from remote mode. */
   let embeddedPartner = partner;
   // The engine views work on: none while a remote service is in use.
   const working = () => (remote ? null : embedded);
+  /** The connection's records, chosen again whenever the connection or the Partner changes. */
+  let records: RecordsBackend | null = null;
+  const chooseRecords = () => {
+    const engine = working();
+    records = engine && partner ? embeddedRecords(engine.scopeFor(partner.id)) : service ? remoteRecords(service) : null;
+  };
+  chooseRecords();
 
   const partners = (): Partner[] => {
     const engine = working();
@@ -154,12 +173,14 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     embedded,
     remote: () => remote,
+    remoteStartProblem: null,
     async useRemote(next) {
       const before = remote;
       if (!before) embeddedPartner = partner;
       remote = next;
       partner = next.partner;
       service = next.service;
+      chooseRecords();
       stopRemoteWatch();
       stopRemoteWatch = watchRemoteJobs(events, next.service, (named) => {
         // The spec has no "who am I": the Partner's name shows once it has a job.
@@ -181,6 +202,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
       const record = known ?? first;
       partner = record ? { id: record.id, name: record.name } : null;
       service = embedded && partner ? embedded.serviceFor(partner.id) : null;
+      chooseRecords();
       if (before) await before.service.close().catch(() => undefined);
       changed();
     },
@@ -221,6 +243,10 @@ export function createAppContext(options: AppContextOptions): AppContext {
       }
       return engine.scopeFor(active.id);
     },
+    records() {
+      this.require();
+      return records!;
+    },
     switchPartner(partnerId) {
       const next = partners().find((p) => p.id === partnerId);
       if (!next) throw new ServiceError('not_found', 'That Partner is not in this data directory; pick one from the list.');
@@ -228,53 +254,16 @@ export function createAppContext(options: AppContextOptions): AppContext {
       if (!engine) throw new ServiceError('invalid_value', 'A remote service has one Partner; there is nothing to switch to.');
       partner = next;
       service = engine.serviceFor(next.id);
+      chooseRecords();
       events.emit({ type: 'partner', partner: next });
       events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
       return next;
     },
+    close() {
+      stopJobWatch();
+      stopRemoteWatch();
+    },
   };
-  if (embedded) watchJobs(context);
+  stopJobWatch = embedded ? watchJobs(embedded, events, () => (remote ? null : (partner?.id ?? null))) : () => {};
   return context;
-}
-
-/** How often a remote service's jobs are looked at while a window listens. */
-const REMOTE_JOBS_EVERY_MS = 3_000;
-/** The newest jobs looked at each time (the spec pages; older jobs rarely move). */
-const REMOTE_JOBS_PAGE = 200;
-
-/**
- * A remote service tells no one when its jobs move: like job-watcher.ts for the engine, main
- * asks for the newest jobs every few seconds while a window listens and reports what changed
- * (`job` events, then `counts`). Returns the function that stops it.
- */
-function watchRemoteJobs(events: EventBus, service: IssuingService, onPartner: (partner: Partner) => void): () => void {
-  let known: Map<string, string> | null = null;
-  let busy = false;
-  const timer = setInterval(() => {
-    if (events.size === 0 || busy) return;
-    busy = true;
-    service
-      .listJobs({ sort_by: 'created_date', order: 'desc', per_page: REMOTE_JOBS_PAGE })
-      .then((page) => {
-        const next = new Map(page.items.map((job) => [job.uid, job.status]));
-        if (page.items[0]) onPartner(page.items[0].partner);
-        if (known) {
-          let changed = next.size !== known.size;
-          for (const job of page.items) {
-            if (known.get(job.uid) === job.status) continue;
-            changed = true;
-            events.emit({ type: 'job', job_uid: job.uid, engine: job.chain, status: job.status });
-          }
-          if (changed) events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
-        }
-        known = next;
-      })
-      // A service that does not answer now may answer next time; the views say so when asked.
-      .catch(() => undefined)
-      .finally(() => {
-        busy = false;
-      });
-  }, REMOTE_JOBS_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

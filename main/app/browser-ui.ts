@@ -38,6 +38,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void bridge.close().then(async () => {
       await stopWatchFolders();
+      context.close();
       await engine.close();
       process.exit(0);
     });

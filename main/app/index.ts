@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     event.preventDefault();
     // The watch folders' ingesters finish or journal their work first, then the engine closes.
     void stopWatchFolders()
+      .then(() => context.close())
       .then(() => engine.close())
       .finally(() => {
         closed = true;

@@ -1,42 +1,20 @@
 /**
- * Turns job state changes into `job` events: the issuing scheduler runs inside the engine
- * and tells no one, so main looks at the active Partner's jobs once a second (one indexed
- * query over a few hundred rows) while someone is listening, and reports what moved.
+ * Turns the embedded engine's events into the views' `job` and `counts` events for the active
+ * Partner: the engine announces every job move once it is committed (by this process at once,
+ * by another process sharing the data directory within a second), so nothing here reads jobs.
  */
-import type { JobStatus } from '../../common/wire-types.js';
-import type { AppContext } from './app-context.js';
+import type { Engine, EngineEvent } from '../engine/index.js';
+import type { EventBus } from './event-bus.js';
 
-const INTERVAL_MS = 1000;
-
-/** Starts watching; returns the function that stops it. The timer never keeps the process alive. */
-export function watchJobs(ctx: AppContext): () => void {
-  let known = new Map<string, JobStatus>();
-  let partnerId: string | null = null;
-  const timer = setInterval(() => {
-    if (ctx.events.size === 0 || !ctx.engine) return;
-    const partner = ctx.partner();
-    if (!partner) return;
-    try {
-      const scope = ctx.scope();
-      const rows = scope.db.prepare('SELECT uid, engine, status FROM jobs WHERE partner_id = ?').all(partner.id) as { uid: string; engine: string; status: JobStatus }[];
-      const next = new Map(rows.map((r) => [r.uid, r.status]));
-      // After a Partner switch the first look only learns what is there.
-      if (partnerId === partner.id) {
-        let changed = false;
-        for (const row of rows) {
-          if (known.get(row.uid) !== row.status) {
-            changed = true;
-            ctx.events.emit({ type: 'job', job_uid: row.uid, engine: row.engine, status: row.status });
-          }
-        }
-        if (changed || rows.length !== known.size) ctx.events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
-      }
-      known = next;
-      partnerId = partner.id;
-    } catch {
-      // The engine is closing: nothing to report.
+/** Starts forwarding; returns the function that stops it. `activePartnerId` is asked on every event (null in remote mode). */
+export function watchJobs(engine: Engine, events: EventBus, activePartnerId: () => string | null): () => void {
+  return engine.events.subscribe((event: EngineEvent) => {
+    if (event.partnerId !== activePartnerId()) return;
+    if (event.type === 'job-state') {
+      events.emit({ type: 'job', job_uid: event.jobUid, engine: event.engine, status: event.to });
+      events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
+    } else if (event.type === 'counts' && event.of === 'jobs') {
+      events.emit({ type: 'counts', scopes: ['jobs', 'credentials'] });
     }
-  }, INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  });
 }

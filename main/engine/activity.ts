@@ -10,6 +10,7 @@ import { ServiceError } from '../../common/errors.js';
 import { makePage, parsePageQuery } from '../../common/pagination.js';
 import type { Page } from '../../common/wire-types.js';
 import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
+import { emitEngineEvent } from './events/engine-events.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import type { PartnerScope } from './scope.js';
 
@@ -42,6 +43,11 @@ export function recordCredentialActivity(
     at.jobId ?? null,
     JSON.stringify(entries.map(([id, detail]) => [id, detail ? JSON.stringify(detail) : null])),
   );
+  // Every change to credentials is logged here, once per batch: the one place to announce it.
+  if (kind === 'created' || kind === 'tagged' || kind === 'scheduled') {
+    emitEngineEvent(scope.db, { type: 'credentials', partnerId: scope.partner.id, change: kind, count: entries.length });
+  }
+  emitEngineEvent(scope.db, { type: 'counts', partnerId: scope.partner.id, of: 'credentials' });
 }
 
 /** Logs one entry for a job (its row id). */

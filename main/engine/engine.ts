@@ -12,6 +12,9 @@ import { ensurePartnerKeys, exportPartnerKeys, importPartnerKeys, type PartnerKe
 import { PartnerRegistry, type NewPartnerCredentials, type PartnerBackupRow, type PartnerRecord } from './partners.js';
 import { recordPartnerActivity } from './activity.js';
 import { makeTreePrivate } from './private-files.js';
+import { announceChanges } from './events/change-triggers.js';
+import { engineEventsOf, type EngineEvents } from './events/engine-events.js';
+import { watchOtherWriters } from './events/other-writers.js';
 import type { PartnerScope } from './scope.js';
 import { publicUrlOf, setPublicUrl } from './vc/status-list-store.js';
 
@@ -47,6 +50,9 @@ export class Engine {
   readonly partners: PartnerRegistry;
   readonly catalog: EngineCatalog;
   readonly issuing: IssuingRuntime;
+  /** What changed, after it is committed: by this process (at once) or another one sharing the data directory (within a second). */
+  readonly events: EngineEvents;
+  private readonly stopWatchingOthers: () => void;
   private readonly store: FileStore;
   private readonly sweeper: NodeJS.Timeout | undefined;
   private readonly actor: string;
@@ -64,6 +70,9 @@ export class Engine {
     this.catalog = EngineCatalog.load(dataDir);
     this.store = new FileStore(dataDir);
     this.partners = new PartnerRegistry(db, clock);
+    this.events = engineEventsOf(db);
+    announceChanges(db, this.events);
+    this.stopWatchingOthers = watchOtherWriters(db, this.events);
     this.issuing = new IssuingRuntime(db, clock, dataDir, this.catalog, secrets, issuing);
     if (sweepIntervalMs !== false) {
       this.sweepUnusedFiles();
@@ -180,6 +189,7 @@ export class Engine {
    */
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.stopWatchingOthers();
     await this.issuing.close();
     this.store.close();
     if (this.db.open) this.db.close();

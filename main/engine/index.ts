@@ -7,3 +7,16 @@ export { REALM, DEFAULT_ISSUING_INTERVAL_SECONDS, type NewPartnerCredentials, ty
 export type { PartnerKeyMaterial } from './issuing/partner-keys.js';
 export { LOCAL_ENGINE, ENGINES_FILE, type EngineConfig } from './engine-catalog.js';
 export { ensurePrivateFile, ensurePrivateDir, makeTreePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
+export type { PartnerScope } from './scope.js';
+export { jobStatuses, jobTransactionHash, nextScheduledDate } from './job-detail.js';
+export { signingPublicKey } from './engine-settings.js';
+export { filterWindowIds, partnerTagCounts, readRecordRows } from './records/records-window.js';
+export { searchMatch } from './records/record-search.js';
+export { STALE_RANGES, countFilter, idsOfExisting, idsOfFilter, idsOfRanges, idsOfUids, uidsOf } from './records/selection-ids.js';
+export { editTagsOf, scheduleIds, unscheduleUids } from './records/bulk-changes.js';
+export { exportableOfCredentials, exportableOfJob, type ExportableCertificate } from './records/exportable-certificates.js';
+export { existingCredentialUids, fileOfCredential, findExistingByHash, type NamedFile } from './records/credential-lookups.js';
+export { recordGraphOf, type RecordGraph } from './records/record-graph.js';
+export { certificatesOfFile, type CertificateOfFile } from './records/certificates-of-file.js';
+export { findScheduledJob } from './jobs.js';
+export { onJobEnds, type EngineEvent, type EngineEventListener, type EngineEvents } from './events/engine-events.js';

@@ -23,6 +23,8 @@ export class ProofCollector {
   /** Per engine, the latest start of a job seen finished (see checkOverdue). */
   private readonly latestFinishedStart = new Map<string, number>();
   pollRunning: Promise<void> | undefined;
+  /** A job moved during the look under way: look again once it is done. */
+  private pollAgain = false;
   /** Rows waiting for their job that the watcher saw change (looked at before the next poll). */
   readonly suspects = new Set<number>();
   /** The files whose job finished, finished a round at a time (finish-round.ts). */
@@ -40,8 +42,19 @@ export class ProofCollector {
   pollJobs(): Promise<void> {
     this.pollRunning ??= this.pollRound()
       .catch((error) => this.core.problem('following jobs', error))
-      .finally(() => (this.pollRunning = undefined));
+      .finally(() => {
+        this.pollRunning = undefined;
+        if (!this.pollAgain || this.core.stopping) return;
+        this.pollAgain = false;
+        void this.pollJobs();
+      });
     return this.pollRunning;
+  }
+
+  /** A job moved: the jobs are looked at now, or again right after the look under way (which may have missed it). */
+  jobsMoved(): void {
+    if (this.pollRunning) this.pollAgain = true;
+    else void this.pollJobs();
   }
 
   /**
@@ -106,7 +119,8 @@ export class ProofCollector {
     }
     this.core.pump();
     for (const [jobUid, rows] of failed) await this.reschedule(jobUid, rows);
-    if (waiting.size > 0) await this.soonIfIssuing();
+    // Told of every move, nothing needs looking at sooner.
+    if (waiting.size > 0 && !this.core.options.jobMoves) await this.soonIfIssuing();
     await this.checkOverdue(waiting);
   }
 

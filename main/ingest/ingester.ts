@@ -47,10 +47,13 @@ export function createCore(options: IngesterOptions, token: string): IngestCore 
 const CLAIM_BEAT_MS = 5_000;
 /** How often a folder is scanned when it is polled (usePolling: network shares without native events). */
 const POLL_MS = 1_000;
+/** How often jobs are looked at anyway when every move is told (a move missed while stopping, say). */
+const JOB_SAFETY_NET_MS = 30_000;
 
 export class Ingester {
   private readonly core: IngestCore;
   private readonly timers: NodeJS.Timeout[] = [];
+  private stopJobMoves: () => void = () => undefined;
 
   private constructor(options: IngesterOptions) {
     this.core = createCore(options, randomUUID());
@@ -125,7 +128,13 @@ export class Ingester {
     // Without native events (usePolling, or watch: false) the scans are what finds files.
     const polling = this.core.options.usePolling === true && (this.core.options.watch ?? true);
     this.every(polling ? Math.min(POLL_MS, this.core.options.rescanMs ?? POLL_MS) : (this.core.options.rescanMs ?? 30_000), () => this.core.settler.rescan());
-    this.every(this.core.options.jobPollMs ?? 1_000, () => this.core.collector.pollJobs());
+    const { jobMoves } = this.core.options;
+    if (jobMoves) {
+      this.stopJobMoves = jobMoves(() => {
+        if (!this.core.stopping && !this.core.paused) this.core.collector.jobsMoved();
+      });
+    }
+    this.every(this.core.options.jobPollMs ?? (jobMoves ? JOB_SAFETY_NET_MS : 1_000), () => this.core.collector.pollJobs());
     // The claim's heartbeat goes on while paused (the settle rounds that also beat do not run
     // then): a paused folder is still this process's, and another watcher must not take it.
     this.timers.push(setInterval(() => this.beat(), CLAIM_BEAT_MS));
@@ -188,6 +197,7 @@ export class Ingester {
   async stop(): Promise<void> {
     if (this.core.stopping) return;
     this.core.stopping = true;
+    this.stopJobMoves();
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all(this.core.folders.map((f) => f.watcher?.close().catch(() => undefined)));
     await Promise.allSettled([this.core.settler.settleRunning, this.core.collector.pollRunning, this.core.settler.rescanRunning]);

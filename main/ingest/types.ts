@@ -39,8 +39,13 @@ export interface IngesterOptions {
   stableMs?: number;
   /** Full rescans of every folder, to find what the watcher missed (default 30 s). */
   rescanMs?: number;
-  /** How often jobs in progress are looked at (default 1,000 ms). */
+  /** How often jobs in progress are looked at (default 1,000 ms; 30 s as a safety net when `jobMoves` tells of every move). */
   jobPollMs?: number;
+  /**
+   * Tells of job moves as they happen (the embedded engine's events); returns the function that
+   * stops telling. With it, jobs are looked at on each move rather than on a timer.
+   */
+  jobMoves?: (listener: () => void) => () => void;
   /** Files taken (hashed, uploaded) at the same time (default: 1,000 on a service with batched create-and-schedule, the embedded engine; 4 otherwise). */
   concurrency?: number;
   /** Bytes of small files read and held until they are sent, at most (default 64 MiB; tests make it small). */

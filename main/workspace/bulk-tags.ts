@@ -1,32 +1,8 @@
 import { ServiceError } from '../../common/errors.js';
-import { LIMITS } from '../../common/limits.js';
 import type { BulkTagResult, Selection, TagEdit } from '../../common/records.js';
 import type { TaskContext } from '../../common/tasks.js';
-import { recordCredentialActivity } from '../engine/activity.js';
-import { inTransaction } from '../engine/database.js';
-import { cached } from '../engine/list-query.js';
-import type { PartnerScope } from '../engine/scope.js';
+import { editTagsOf, type PartnerScope } from '../engine/index.js';
 import { resolveSelection, throwIfCancelled } from './selection.js';
-
-/** A credential's tags after the edit, or undefined when the edit leaves them as they are. */
-function after(edit: TagEdit, before: readonly string[]): string[] | undefined {
-  switch (edit.mode) {
-    case 'add': {
-      const added = edit.tags.filter((t) => !before.includes(t));
-      return added.length === 0 ? undefined : [...before, ...added];
-    }
-    case 'replace':
-      return before.length === edit.tags.length && before.every((t, i) => t === edit.tags[i]) ? undefined : [...edit.tags];
-    case 'remove':
-      return before.includes(edit.tag) ? before.filter((t) => t !== edit.tag) : undefined;
-  }
-}
-
-/** What the activity log says of one credential's edit: its tags now, those added and those removed. */
-function tagChange(before: readonly string[], edit: TagEdit): { tags: string[]; added: string[]; removed: string[] } {
-  const now = after(edit, before) ?? [...before];
-  return { tags: now, added: now.filter((t) => !before.includes(t)), removed: before.filter((t) => !now.includes(t)) };
-}
 
 /**
  * Adds tags to, replaces the tags of, or removes a tag from every credential of a selection
@@ -46,76 +22,10 @@ export async function editSelectionTags(scope: PartnerScope, selection: Selectio
   if (ids.length === 0) throw new ServiceError('empty_credential_list', 'No credential matches the selection; nothing was changed.');
   task.progress(ids.length, ids.length * 2);
   throwIfCancelled(task.signal);
-  const changed = edit.mode === 'add' ? addTags(scope, ids, edit.tags) : rewriteTags(scope, ids, edit);
+  const changed = editTagsOf(scope, ids, edit);
   if (edit.mode === 'remove' && changed === 0) {
     throw new ServiceError('tag_does_not_exist', `None of the ${ids.length} selected credentials has the tag "${edit.tag}"; nothing was changed.`);
   }
   task.progress(ids.length * 2, ids.length * 2);
   return { selected: ids.length, changed };
-}
-
-const MISSING = 'A selected credential was deleted meanwhile; nothing was changed. Refresh and try again.';
-
-/**
- * Adding tags, set-based: a few statements over the whole selection instead of a read and a
- * write per credential (the common bulk action, and 50,000 credentials must take seconds).
- * Each tag is appended to the credentials lacking it, in the order given, as PATCH does.
- */
-function addTags(scope: PartnerScope, ids: number[], tags: string[]): number {
-  const { db } = scope;
-  const list = JSON.stringify(ids);
-  const tagList = JSON.stringify(tags);
-  return inTransaction(db, () => {
-    const present = cached(db, 'SELECT count(*) FROM credentials WHERE id IN (SELECT value FROM json_each(?))').pluck().get(list) as number;
-    // Deleted since the selection was resolved (an unschedule elsewhere): the edit no longer fits what was confirmed.
-    if (present !== ids.length) throw new ServiceError('missing_credential', MISSING);
-    const lacking = `(SELECT count(*) FROM json_each(?) t WHERE NOT EXISTS (SELECT 1 FROM json_each(c.tags) x WHERE x.value = t.value))`;
-    const over = cached(db, `SELECT c.uid, json_array_length(c.tags) + ${lacking} AS n FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND n > ? LIMIT 1`).get(
-      tagList,
-      list,
-      LIMITS.maxTagsPerObject,
-    ) as { uid: string; n: number } | undefined;
-    if (over) throw new ServiceError('invalid_tag', `Credential ${over.uid} would carry ${over.n} tags; at most ${LIMITS.maxTagsPerObject} are allowed. Nothing was changed.`);
-    const changed = cached(db, `SELECT c.id, c.tags FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${lacking} > 0`).all(list, tagList) as { id: number; tags: string }[];
-    const append = cached(
-      db,
-      `UPDATE credentials SET tags = json_insert(tags, '$[#]', ?) WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM json_each(credentials.tags) x WHERE x.value = ?)`,
-    );
-    const index = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) SELECT ?, ?, value FROM json_each(?)');
-    for (const tag of tags) {
-      append.run(tag, list, tag);
-      index.run(scope.partner.id, tag, list);
-    }
-    recordCredentialActivity(scope, 'tagged', changed.map((row) => [row.id, tagChange(JSON.parse(row.tags) as string[], { mode: 'add', tags })]));
-    return changed.length;
-  });
-}
-
-/** Replacing or removing tags: each credential read and written (the tags that go differ per credential). */
-function rewriteTags(scope: PartnerScope, ids: number[], edit: TagEdit): number {
-  const { db } = scope;
-  const partnerId = scope.partner.id;
-  const read = cached(db, 'SELECT uid, tags FROM credentials WHERE id = ?');
-  const update = cached(db, 'UPDATE credentials SET tags = ? WHERE id = ?');
-  const insert = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?)');
-  const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
-  return inTransaction(db, () => {
-    const logged: [number, ReturnType<typeof tagChange>][] = [];
-    for (const id of ids) {
-      const row = read.get(id) as { uid: string; tags: string } | undefined;
-      if (!row) throw new ServiceError('missing_credential', MISSING);
-      const before = JSON.parse(row.tags) as string[];
-      const next = after(edit, before);
-      if (!next) continue;
-      if (next.length > LIMITS.maxTagsPerObject) {
-        throw new ServiceError('invalid_tag', `Credential ${row.uid} would carry ${next.length} tags; at most ${LIMITS.maxTagsPerObject} are allowed. Nothing was changed.`);
-      }
-      update.run(JSON.stringify(next), id);
-      for (const tag of before) if (!next.includes(tag)) remove.run(partnerId, tag, id);
-      for (const tag of next) if (!before.includes(tag)) insert.run(partnerId, tag, id);
-      logged.push([id, tagChange(before, edit)]);
-    }
-    recordCredentialActivity(scope, 'tagged', logged);
-    return logged.length;
-  });
 }

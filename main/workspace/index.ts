@@ -10,4 +10,3 @@ export { countSelection, resolveSelection } from './selection.js';
 export { editSelectionTags } from './bulk-tags.js';
 export { scheduleSelection, unscheduleSelection } from './bulk-schedule.js';
 export { exportProofs, proofFileName } from './proof-export.js';
-export { searchMatch } from './search.js';

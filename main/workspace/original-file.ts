@@ -8,34 +8,13 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
-import { cached } from '../engine/list-query.js';
-import type { PartnerScope } from '../engine/scope.js';
+import { fileOfCredential, type PartnerScope } from '../engine/index.js';
 import { DONE_DIR } from '../ingest/names.js';
 import { originalPathOf } from './original-paths.js';
 import { hashFile, sha256Hex } from '../files/hash-file.js';
 
 /** The largest stored original the browser bridge hands over in one answer. */
 export const MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024;
-
-interface NamedFile {
-  title: string;
-  type: string | null;
-  /** The watch folder's record of where this file came from, when it names this file. */
-  ingestPath: string | null;
-}
-
-/** The file `hash` of credential `uid`, or a missing_file error when the credential names no such file. */
-export function fileOfCredential(scope: PartnerScope, uid: string, hash: string): NamedFile {
-  const row = cached(
-    scope.db,
-    `SELECT c.title, f.file_type AS type, json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path
-     FROM credentials c JOIN credential_files cf ON cf.credential_id = c.id JOIN files f ON f.id = cf.file_id
-     WHERE c.partner_id = ? AND c.uid = ? AND f.file_hash = ?`,
-  ).get(scope.partner.id, uid.toLowerCase(), hash.toLowerCase()) as { title: string; type: string | null; ingest_sha256: unknown; ingest_path: unknown } | undefined;
-  if (!row) throw new ServiceError('missing_file', `Credential ${uid} has no file ${hash}; refresh the detail panel.`);
-  const ingestPath = row.ingest_sha256 === hash.toLowerCase() && typeof row.ingest_path === 'string' ? row.ingest_path : null;
-  return { title: row.title, type: row.type, ingestPath };
-}
 
 /** `rel` inside `root`, or null when it would leave it (`..`, an absolute path). */
 function inside(root: string, rel: string): string | null {

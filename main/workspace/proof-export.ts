@@ -11,15 +11,10 @@ import type { ProofExportFormat, ProofExportRequest, ProofExportResult } from '.
 import type { TaskContext } from '../../common/tasks.js';
 import { recordExports } from '../engine/activity.js';
 import { buildProofFile, certificateRow } from '../engine/certificates.js';
-import { jobIdOf } from '../engine/jobs.js';
-import { cached } from '../engine/list-query.js';
-import type { PartnerScope } from '../engine/scope.js';
+import { exportableOfCredentials, exportableOfJob, type ExportableCertificate, type PartnerScope } from '../engine/index.js';
 import { verifiableCredentials } from '../engine/vc/load-vc.js';
 import { writeAtomic } from '../ingest/paths.js';
 import { checkpoint, resolveSelection } from './selection.js';
-
-/** A certificate is exportable once its transaction is mined (as GET /certificates lists them). */
-const ISSUED = "j.status IN ('unconfirmed', 'finished')";
 
 /** Certificates written between two looks at the event loop (progress, cancel); their credentials are signed together. */
 const STEP = 50;
@@ -41,33 +36,12 @@ export function proofFileName(title: string, certificateUid: string, kind: 'proo
   return `${safe ? `${safe} ` : ''}${certificateUid}.${kind}.json`;
 }
 
-interface Exportable {
-  uid: string;
-  title: string;
-}
-
 /** The issued certificates to export and how many of the chosen credentials have none. */
-async function certificatesToExport(scope: PartnerScope, request: ProofExportRequest, task: TaskContext): Promise<{ certificates: Exportable[]; withoutCertificate: number }> {
-  const { db } = scope;
-  if (request.source.kind === 'job') {
-    const jobId = jobIdOf(scope, request.source.jobUid);
-    const certificates = cached(
-      db,
-      `SELECT c.uid, cr.title FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN credentials cr ON cr.id = c.credential_id
-       WHERE c.job_id = ? AND ${ISSUED} ORDER BY c.leaf_index`,
-    ).all(jobId) as Exportable[];
-    const carried = cached(db, 'SELECT count(*) FROM job_credentials WHERE job_id = ?').pluck().get(jobId) as number;
-    return { certificates, withoutCertificate: carried - certificates.length };
-  }
+async function certificatesToExport(scope: PartnerScope, request: ProofExportRequest, task: TaskContext): Promise<{ certificates: ExportableCertificate[]; withoutCertificate: number }> {
+  if (request.source.kind === 'job') return exportableOfJob(scope, request.source.jobUid);
   const engine = request.source.engine === undefined ? undefined : scope.catalog.get(request.source.engine).id;
   const ids = await resolveSelection(scope, request.source.selection, task);
-  const certificates = cached(
-    db,
-    `SELECT c.uid, cr.title, c.credential_id FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN credentials cr ON cr.id = c.credential_id
-     WHERE c.credential_id IN (SELECT value FROM json_each(?)) AND ${ISSUED} AND (? IS NULL OR c.engine = ?) ORDER BY c.credential_id, c.engine`,
-  ).all(JSON.stringify(ids), engine ?? null, engine ?? null) as (Exportable & { credential_id: number })[];
-  const withCertificate = new Set(certificates.map((c) => c.credential_id));
-  return { certificates, withoutCertificate: ids.length - withCertificate.size };
+  return exportableOfCredentials(scope, ids, engine);
 }
 
 /**

@@ -24,7 +24,7 @@ import type { CredentialQuery } from '../../common/requests.js';
 import type { TaskContext } from '../../common/tasks.js';
 import type { Credential } from '../../common/wire-types.js';
 import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
-import { STALE_RANGES } from './selection.js';
+import { STALE_RANGES } from '../engine/index.js';
 import { allPages } from '../../common/all-pages.js';
 
 

@@ -13,7 +13,7 @@ import type { PartnerScope } from '../../main/engine/scope.js';
 import { DEFAULT_RECORD_SORT, validateRecordFilter, validateRecordWindowRequest, type RecordFilter } from '../../common/records.js';
 import { ServiceError } from '../../common/errors.js';
 import { recordWindow, tagSuggestions } from '../../main/workspace/record-query.js';
-import { searchMatch } from '../../main/workspace/search.js';
+import { searchMatch } from '../../main/engine/index.js';
 import { addPartner, makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
 
 let fixture: EngineFixture;

@@ -10,7 +10,8 @@ import type { TaskContext } from '../../common/tasks.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import { editSelectionTags } from '../../main/workspace/bulk-tags.js';
 import { recordWindow } from '../../main/workspace/record-query.js';
-import { countSelection, resolveSelection, uidsOf } from '../../main/workspace/selection.js';
+import { uidsOf } from '../../main/engine/index.js';
+import { countSelection, resolveSelection } from '../../main/workspace/selection.js';
 import { openEngineWithPartner, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
 
 let fixture: EngineFixture;

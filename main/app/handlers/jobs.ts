@@ -12,8 +12,7 @@ import type { ProofExportRequest, ProofExportResult } from '../../../common/reco
 import type { TaskContext } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
 import { exportProofs as exportProofsFromEngine } from '../../workspace/proof-export.js';
-import { resolveSelection, uidsOf } from '../../workspace/selection.js';
-import { remoteUids } from '../../workspace/remote-records.js';
+import { jobTransactionHash, nextScheduledDate } from '../../engine/index.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 import { allPages } from '../../../common/all-pages.js';
@@ -98,10 +97,7 @@ async function jobCounts(service: IssuingService): Promise<Record<JobStatus, num
 function transactionOf(ctx: AppContext, jobUid: string, engine: string): JobDetail['transaction'] {
   if (!ctx.engine) return null;
   const scope = ctx.scope();
-  const hash = scope.db
-    .prepare('SELECT t.hash FROM jobs j JOIN chain_txs t ON t.id = j.issue_tx WHERE j.uid = ? AND j.partner_id = ?')
-    .pluck()
-    .get(jobUid, scope.partner.id) as string | undefined;
+  const hash = jobTransactionHash(scope, jobUid);
   if (!hash) return null;
   const template = scope.catalog.find(engine)?.explorer_tx_url;
   return { id: hash, explorerUrl: template ? template.replace('{tx}', hash) : null };
@@ -110,10 +106,7 @@ function transactionOf(ctx: AppContext, jobUid: string, engine: string): JobDeta
 function nextIssuing(ctx: AppContext): NextIssuing {
   if (!ctx.engine) return { nextIssuingDate: null, intervalSeconds: null };
   const scope = ctx.scope();
-  const due = scope.db
-    .prepare("SELECT min(scheduled_date) FROM jobs WHERE partner_id = ? AND status = 'scheduled'")
-    .pluck()
-    .get(scope.partner.id) as number | null;
+  const due = nextScheduledDate(scope);
   const interval = ctx.engine.partners.find(scope.partner.id)?.issuing_interval_seconds ?? null;
   return { nextIssuingDate: due === null ? null : new Date(due).toISOString(), intervalSeconds: interval };
 }
@@ -155,7 +148,7 @@ async function exportProofs(ctx: AppContext, service: IssuingService, request: P
     // Every engine's certificates of the selected credentials (the wire does not name a certificate's engine).
     const { selection } = request.source;
     // Remote mode resolves a selection through GET /credentials.
-    const uids = ctx.engine ? uidsOf(ctx.scope(), await resolveSelection(ctx.scope(), selection, task)) : await remoteUids(service, selection, task);
+    const uids = await ctx.records().uids(selection, task);
     for (const uid of uids) {
       const found = await service.listCertificates({ credential_uid: uid, per_page: 0 });
       if (found.items.length === 0) withoutCertificate++;

@@ -120,9 +120,6 @@ async function useConnection(ctx: AppContext, connection: RemoteConnection): Pro
   await ctx.useRemote({ service, partner, baseUrl: connection.base_url, clientId: connection.client_id });
 }
 
-/** Why the remote connection could not be used at start, per context (shown in Settings). */
-const startProblems = new WeakMap<AppContext, string>();
-
 /**
  * At start: when the saved connection was in use, use it again. A service that does not answer
  * leaves the app on its own engine, and Settings › Remote connections says why.
@@ -134,7 +131,7 @@ export async function resumeServiceChoice(ctx: AppContext): Promise<void> {
   try {
     await useConnection(ctx, saved);
   } catch (error) {
-    startProblems.set(ctx, `At start the app could not use ${saved.base_url}, so it works on this machine's engine: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.remoteStartProblem = `At start the app could not use ${saved.base_url}, so it works on this machine's engine: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 
@@ -147,7 +144,7 @@ export function createSettingsRemoteHandlers(ctx: AppContext): HandlersOf<Settin
     'settings:remote': async () => {
       const saved = await readSaved(dataDir());
       if (!saved) return null;
-      const problem = startProblems.get(ctx);
+      const problem = ctx.remoteStartProblem;
       return { ...saved, active: ctx.remote() !== null && ctx.remote()?.baseUrl === saved.base_url, ...(problem ? { problem } : {}) };
     },
     'settings:testRemote': async (input) => testRemote(input),
@@ -167,14 +164,14 @@ export function createSettingsRemoteHandlers(ctx: AppContext): HandlersOf<Settin
       const saved = await readSaved(dataDir());
       if (!saved) throw new ServiceError('not_found', 'There is no saved connection yet: test and save one first.');
       await useConnection(ctx, saved);
-      startProblems.delete(ctx);
+      ctx.remoteStartProblem = null;
       await writeSaved(dataDir(), { ...saved, active: true });
       return { ...saved, active: true };
     },
     'settings:useEmbedded': async () => {
       const saved = await readSaved(dataDir());
       if (saved) await writeSaved(dataDir(), { ...saved, active: false });
-      startProblems.delete(ctx);
+      ctx.remoteStartProblem = null;
       await ctx.useEmbedded();
       return null;
     },

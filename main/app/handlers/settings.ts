@@ -7,7 +7,7 @@ import { formatEther } from 'viem';
 import { parseDuration } from '../../../common/duration.js';
 import { ServiceError } from '../../../common/errors.js';
 import { MIN_KEYS_PASSPHRASE, type EngineAccount, type KeysInfo, type PartnerSettings, type SettingsIpc, type SettingsOverview } from '../../../common/ipc/settings.js';
-import type { Engine, PartnerRecord } from '../../engine/index.js';
+import { signingPublicKey, type Engine, type PartnerRecord } from '../../engine/index.js';
 import { backUpPartnerKeys, backupFileName, restorePartnerKeys, restorePartnerKeysFromText, sealPartnerKeys } from '../../workspace/settings/key-backup.js';
 
 /** The backup file's extension, offered by the save and open dialogs. */
@@ -113,12 +113,10 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
 }
 
 async function keysInfo(ctx: AppContext, engine: Engine, partner: PartnerRecord): Promise<KeysInfo> {
-  const signing = engine.scopeFor(partner.id).db.prepare('SELECT signing_public_key FROM partner_keys WHERE partner_id = ?').get(partner.id) as
-    | { signing_public_key: string }
-    | undefined;
+  const signing = signingPublicKey(engine.scopeFor(partner.id));
   const address = partner.chain_address;
   const accounts = await Promise.all(engine.catalog.list().map((config) => accountOn(engine, config.id, config.chain_id, config.environment, address)));
-  return { keyStore: ctx.keyStore, address, signingPublicKey: signing?.signing_public_key ?? null, accounts };
+  return { keyStore: ctx.keyStore, address, signingPublicKey: signing, accounts };
 }
 
 async function accountOn(engine: Engine, id: string, chainId: number | null, environment: 'live' | 'demo', address: string | null): Promise<EngineAccount> {

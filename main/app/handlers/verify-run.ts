@@ -11,7 +11,7 @@ import { isServiceError } from '../../../common/errors.js';
 import type { UnmatchedOriginal, VerifiedCredential, VerifyRow, VerifyRunSummary } from '../../../common/ipc/verify.js';
 import type { TaskContext } from '../../../common/tasks.js';
 import { VERIFICATION_STATUSES, type VerificationResult, type VerificationStatus } from '../../../common/wire-types.js';
-import { VerifyChains } from '../../cli/verify/verify-chains.js';
+import { VerifyChains } from '../../engine/proofs/verify-chains.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import type { ProofFile } from '../../engine/proofs/proof-file.js';
 import { OFFLINE_POOL_FROM, openVerifyingRun, type VerifyingRun } from '../../engine/proofs/verify-many.js';

@@ -12,7 +12,7 @@ import { ServiceError } from '../../../common/errors.js';
 import { STEP_ORDER, type OriginalMatch, type VerifyEndpoint, type VerifyIpc } from '../../../common/ipc/verify.js';
 import type { AppContext } from '../app-context.js';
 import { warmOfflinePool } from '../../engine/proofs/verify-offline-pool.js';
-import { certificatesOfFile } from '../../workspace/verify/certificates-of-file.js';
+import { certificatesOfFile } from '../../engine/index.js';
 import type { HandlersOf } from './handlers-of.js';
 import { verifyReport } from './verify-report.js';
 import { credentialOf, stepReason, VerifyRun } from './verify-run.js';

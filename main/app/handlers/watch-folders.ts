@@ -5,6 +5,7 @@
  */
 import { ServiceError } from '../../../common/errors.js';
 import type { WatchFoldersIpc } from '../../../common/ipc/watch-folders.js';
+import { onJobEnds } from '../../engine/index.js';
 import { WatchFolderManager } from '../../workspace/watch-folders/watch-folder-manager.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
@@ -24,6 +25,7 @@ export function watchFolderManagerOf(ctx: AppContext): WatchFolderManager | null
       serviceFor: (partnerId) => engine.serviceFor(partnerId),
       activePartner: () => ctx.partner()?.id ?? null,
       onChange: (folder) => ctx.events.emit({ type: 'watch-folder', folder }),
+      jobEnds: (partnerId, listener) => onJobEnds(engine.events, partnerId, listener),
     });
     managers.set(ctx, manager);
     running.add(manager);

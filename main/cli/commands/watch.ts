@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
-import { Ingester, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type IngestEvent, type WatchFolderOptions } from '../../ingest/index.js';
-import { defaultDataDir, ensurePrivateDir, ensurePrivateFile } from '../../engine/index.js';
+import { Ingester, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type IngestEvent, type IngesterOptions, type WatchFolderOptions } from '../../ingest/index.js';
+import { defaultDataDir, ensurePrivateDir, ensurePrivateFile, onJobEnds } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { EXIT } from '../error-report.js';
@@ -197,7 +197,7 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
   }
 
   /** Watches through `service` with the journal `journalFile` of `dataDir` until a signal. */
-  async function watchThrough(service: IssuingService, dir: string, target: string, journalFile: string): Promise<number> {
+  async function watchThrough(service: IssuingService, dir: string, target: string, journalFile: string, jobMoves?: IngesterOptions['jobMoves']): Promise<number> {
     let ingester: Ingester;
     try {
       // The data directory is private as the engine keeps it (with --remote no engine made it), and
@@ -212,6 +212,7 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
         folders,
         target,
         stableMs,
+        jobMoves,
         onEvent: (event) => {
           if (values.json) ctx.stdout(JSON.stringify(event));
           // Proof paths are for programs reading stdout; on a terminal the status line says it.
@@ -271,7 +272,7 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
       async (engine) => {
         const service = partnerService(engine, values.partner);
         const partnerId = values.partner !== undefined ? engine.partners.resolve(values.partner).id : engine.partners.list()[0]!.id;
-        return watchThrough(service, engine.dataDir, `partner:${partnerId}`, JOURNAL_FILE);
+        return watchThrough(service, engine.dataDir, `partner:${partnerId}`, JOURNAL_FILE, (listener) => onJobEnds(engine.events, partnerId, listener));
       },
       {
         secrets: true,

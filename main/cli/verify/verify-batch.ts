@@ -16,7 +16,7 @@ import { notApplicableSummary } from '../../engine/vc/verify-foreign.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../output.js';
 import { renderResult } from './render.js';
-import { VerifyChains, type VerifyChainsOptions } from './verify-chains.js';
+import { VerifyChains, type VerifyChainsOptions } from '../../engine/proofs/verify-chains.js';
 import { csvField } from '../../../common/csv-field.js';
 
 export function isDirectory(path: string): boolean {

@@ -2,7 +2,7 @@
 import { isServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { isUuid } from '../../../common/validate.js';
-import type { PartnerScope } from '../../engine/scope.js';
+import { existingCredentialUids, type PartnerScope } from '../../engine/index.js';
 
 /**
  * The subset of `uids` that are existing credentials of the Partner: one query per 500 with
@@ -12,14 +12,7 @@ export async function existingCredentials(scope: PartnerScope | null, service: I
   const wanted = [...new Set(uids.filter((u) => isUuid(u)).map((u) => u.toLowerCase()))];
   const found = new Set<string>();
   if (scope) {
-    for (let i = 0; i < wanted.length; i += 500) {
-      const chunk = wanted.slice(i, i + 500);
-      const rows = scope.db
-        .prepare(`SELECT uid FROM credentials WHERE partner_id = ? AND uid IN (${chunk.map(() => '?').join(',')})`)
-        .all(scope.partner.id, ...chunk) as { uid: string }[];
-      for (const r of rows) found.add(r.uid);
-    }
-    return found;
+    return existingCredentialUids(scope, wanted);
   }
   for (const uid of wanted) {
     try {

@@ -5,20 +5,13 @@
  */
 import type { RecordNode } from '../../../common/ipc/detail.js';
 import type { Credential } from '../../../common/wire-types.js';
-import { formatDate } from '../../../common/validate.js';
-import type { PartnerScope } from '../../engine/scope.js';
+import { recordGraphOf, type PartnerScope, type RecordGraph } from '../../engine/index.js';
 
 /** Most credentials of one record shown (a record of thousands is shown in part). */
 export const MAX_RECORD_NODES = 2000;
 
-interface Graph {
-  nodes: Map<string, { title: string; upload_date: string }>;
-  /** uid → uids it links to (earlier credentials). */
-  links: Map<string, string[]>;
-}
-
 /** Builds the tree: roots link to nothing in the record; children link to their parent. */
-export function buildRecordTree(graph: Graph): RecordNode[] {
+export function buildRecordTree(graph: RecordGraph): RecordNode[] {
   const children = new Map<string, string[]>();
   for (const [uid, targets] of graph.links) {
     for (const target of targets) if (graph.nodes.has(target)) children.set(target, [...(children.get(target) ?? []), uid]);
@@ -37,54 +30,13 @@ export function buildRecordTree(graph: Graph): RecordNode[] {
 
 /** The whole record of a credential from the embedded engine's database. */
 export function recordFromDatabase(scope: PartnerScope, uid: string): { tree: RecordNode[]; size: number } {
-  const { db } = scope;
-  const start = db.prepare('SELECT id FROM credentials WHERE uid = ? AND partner_id = ?').get(uid, scope.partner.id) as { id: number } | undefined;
-  if (!start) return { tree: [], size: 0 };
-  const ids = new Set<number>([start.id]);
-  const edges: [number, number][] = [];
-  let frontier = [start.id];
-  while (frontier.length > 0 && ids.size < MAX_RECORD_NODES) {
-    const marks = frontier.map(() => '?').join(',');
-    const rows = db
-      .prepare(`SELECT credential_id AS a, linked_id AS b FROM credential_links WHERE credential_id IN (${marks}) OR linked_id IN (${marks})`)
-      .all(...frontier, ...frontier) as { a: number; b: number }[];
-    const next: number[] = [];
-    for (const { a, b } of rows) {
-      edges.push([a, b]);
-      for (const id of [a, b]) {
-        if (!ids.has(id) && ids.size < MAX_RECORD_NODES) {
-          ids.add(id);
-          next.push(id);
-        }
-      }
-    }
-    frontier = next;
-  }
-  const list = [...ids];
-  const nodes = new Map<number, { uid: string; title: string; upload_date: string }>();
-  for (let i = 0; i < list.length; i += 500) {
-    const chunk = list.slice(i, i + 500);
-    const rows = db
-      .prepare(`SELECT id, uid, title, upload_date FROM credentials WHERE partner_id = ? AND id IN (${chunk.map(() => '?').join(',')})`)
-      .all(scope.partner.id, ...chunk) as { id: number; uid: string; title: string; upload_date: number }[];
-    for (const r of rows) nodes.set(r.id, { uid: r.uid, title: r.title, upload_date: formatDate(r.upload_date) });
-  }
-  const graph: Graph = { nodes: new Map(), links: new Map() };
-  for (const n of nodes.values()) graph.nodes.set(n.uid, { title: n.title, upload_date: n.upload_date });
-  const seen = new Set<string>();
-  for (const [a, b] of edges) {
-    const from = nodes.get(a)?.uid;
-    const to = nodes.get(b)?.uid;
-    if (!from || !to || seen.has(`${from}>${to}`)) continue;
-    seen.add(`${from}>${to}`);
-    graph.links.set(from, [...(graph.links.get(from) ?? []), to]);
-  }
+  const graph = recordGraphOf(scope, uid, MAX_RECORD_NODES);
   return { tree: buildRecordTree(graph), size: graph.nodes.size };
 }
 
 /** The part of a record a credential itself holds (its linked credentials, nested): for a remote service. */
 export function recordFromCredential(credential: Credential): { tree: RecordNode[]; size: number } {
-  const graph: Graph = { nodes: new Map(), links: new Map() };
+  const graph: RecordGraph = { nodes: new Map(), links: new Map() };
   const visit = (c: Credential) => {
     if (graph.nodes.has(c.uid) || graph.nodes.size >= MAX_RECORD_NODES) return;
     graph.nodes.set(c.uid, { title: c.title, upload_date: c.upload_date });

@@ -5,10 +5,10 @@
  * credentials so a second upload of the same diploma is flagged before it is made.
  */
 import { sep } from 'node:path';
-import type { ExistingCredential, StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
+import type { StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
 import { MetadataSource, type Lookup } from '../../ingest/file-metadata.js';
 import pMap from 'p-map';
-import type { PartnerScope } from '../../engine/scope.js';
+import { findExistingByHash, type PartnerScope } from '../../engine/index.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
 import { hashFile } from '../../files/hash-file.js';
 
@@ -34,34 +34,6 @@ export function rememberWrittenHash(path: string, hash: string, size: number): v
 export function forgetWrittenHashes(folder: string): void {
   const prefix = folder.endsWith(sep) ? folder : folder + sep;
   for (const path of writtenHashes.keys()) if (path.startsWith(prefix)) writtenHashes.delete(path);
-}
-
-/**
- * The Partner's credentials holding each of these file hashes (embedded engine only).
- * One query per 500 hashes: a drop of thousands of files costs a few milliseconds.
- */
-export function findExistingByHash(scope: PartnerScope, hashes: string[]): Map<string, ExistingCredential[]> {
-  const found = new Map<string, ExistingCredential[]>();
-  const unique = [...new Set(hashes)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const chunk = unique.slice(i, i + 500);
-    const rows = scope.db
-      .prepare(
-        `SELECT f.file_hash AS file_hash, c.uid AS uid, c.title AS title
-           FROM files f
-           JOIN credential_files cf ON cf.file_id = f.id
-           JOIN credentials c ON c.id = cf.credential_id
-          WHERE f.partner_id = ? AND f.file_hash IN (${chunk.map(() => '?').join(',')})
-          ORDER BY c.id`,
-      )
-      .all(scope.partner.id, ...chunk) as { file_hash: string; uid: string; title: string }[];
-    for (const row of rows) {
-      const list = found.get(row.file_hash) ?? [];
-      list.push({ uid: row.uid, title: row.title });
-      found.set(row.file_hash, list);
-    }
-  }
-  return found;
 }
 
 export interface StageOptions {

@@ -28,6 +28,8 @@ export interface WatchFolderManagerOptions {
   onChange(status: WatchFolderStatus): void;
   /** Ingester timings (tests make them short). */
   ingest?: Pick<IngesterOptions, 'stableMs' | 'rescanMs' | 'jobPollMs'>;
+  /** Tells when a Partner's job ends (the embedded engine's events), so finished jobs' proofs follow at once rather than on a timer. */
+  jobEnds?(partnerId: string, listener: () => void): () => void;
 }
 
 interface Entry {
@@ -190,6 +192,7 @@ export class WatchFolderManager {
       target: `partner:${folder.partnerId}`,
       folders: [{ path: folder.path, engine: folder.engine, tags: folder.tags, metadata: folder.metadata, outDir: folder.outDir, recursive: folder.recursive, allowDuplicates: folder.allowDuplicates }],
       ...this.options.ingest,
+      ...(this.options.jobEnds ? { jobMoves: (listener: () => void) => this.options.jobEnds!(folder.partnerId, listener) } : {}),
       onEvent: () => undefined,
     });
     if (folder.paused) ingester.pause();

@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnvilNode, StartAnvilParameters } from '../../chain/index.js';
 import { ChainError, ChainUnreachableError } from '../../chain/errors.js';
-import { EngineCatalog } from '../../engine/engine-catalog.js';
-import { finalityRuleFor } from '../../engine/finality.js';
-import { LOCAL_CHAIN_ELSEWHERE, readInstallation } from '../../engine/proofs/chain-identity.js';
-import { chainReaderFor } from '../../engine/proofs/verify-chain-reader.js';
-import type { ChainReader, ChainUnavailable, VerifyOptions } from '../../engine/proofs/verify-proof.js';
+import { EngineCatalog } from '../engine-catalog.js';
+import { finalityRuleFor } from '../finality.js';
+import { LOCAL_CHAIN_ELSEWHERE, readInstallation } from './chain-identity.js';
+import { chainReaderFor } from './verify-chain-reader.js';
+import type { ChainReader, ChainUnavailable, VerifyOptions } from './verify-proof.js';
 
 export interface VerifyChainsOptions {
   /** The data directory to read (it may not exist: then there is no local chain and no engines.json). */

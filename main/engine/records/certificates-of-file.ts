@@ -3,8 +3,8 @@
  * verified: its results carry the six steps but not which certificate each is. This lists the
  * same certificates, in the same order (certificate id, ascending), with their titles.
  */
-import { cached } from '../../engine/list-query.js';
-import type { PartnerScope } from '../../engine/scope.js';
+import { cached } from '../list-query.js';
+import type { PartnerScope } from '../scope.js';
 
 export interface CertificateOfFile {
   certificate_uid: string;

@@ -1,9 +1,9 @@
-import { ServiceError } from '../../common/errors.js';
-import type { RecordFilter, RecordState } from '../../common/records.js';
-import { parseIsoDate } from '../../common/validate.js';
-import { Conditions } from '../engine/list-query.js';
-import type { PartnerScope } from '../engine/scope.js';
-import { partnerSearchMatch } from './search.js';
+import { ServiceError } from '../../../common/errors.js';
+import type { RecordFilter, RecordState } from '../../../common/records.js';
+import { parseIsoDate } from '../../../common/validate.js';
+import { Conditions } from '../list-query.js';
+import type { PartnerScope } from '../scope.js';
+import { partnerSearchMatch } from './record-search.js';
 
 /**
  * Which active job rows put a credential in each state on an engine. A credential with no

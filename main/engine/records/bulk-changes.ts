@@ -1,0 +1,157 @@
+/**
+ * Changes to many credentials at once, each in one transaction: all of them or none. The
+ * callers (the app's bulk tasks) resolve the selection to row ids first.
+ */
+import { isServiceError, ServiceError } from '../../../common/errors.js';
+import { LIMITS } from '../../../common/limits.js';
+import type { BulkScheduleResult, BulkUnscheduleResult, TagEdit } from '../../../common/records.js';
+import { recordCredentialActivity } from '../activity.js';
+import { inTransaction } from '../database.js';
+import { cached } from '../list-query.js';
+import { addToScheduledJob, unscheduleCredential } from '../scheduling.js';
+import type { PartnerScope } from '../scope.js';
+
+/** A credential's tags after the edit, or undefined when the edit leaves them as they are. */
+function after(edit: TagEdit, before: readonly string[]): string[] | undefined {
+  switch (edit.mode) {
+    case 'add': {
+      const added = edit.tags.filter((t) => !before.includes(t));
+      return added.length === 0 ? undefined : [...before, ...added];
+    }
+    case 'replace':
+      return before.length === edit.tags.length && before.every((t, i) => t === edit.tags[i]) ? undefined : [...edit.tags];
+    case 'remove':
+      return before.includes(edit.tag) ? before.filter((t) => t !== edit.tag) : undefined;
+  }
+}
+
+/** What the activity log says of one credential's edit: its tags now, those added and those removed. */
+function tagChange(before: readonly string[], edit: TagEdit): { tags: string[]; added: string[]; removed: string[] } {
+  const now = after(edit, before) ?? [...before];
+  return { tags: now, added: now.filter((t) => !before.includes(t)), removed: before.filter((t) => !now.includes(t)) };
+}
+
+/**
+ * Applies a tag edit to the credentials of these row ids, in one transaction; returns how many
+ * changed. Credentials that already carry the result are left as they are; a credential that
+ * would exceed the tag limit fails the whole edit with `invalid_tag`.
+ */
+export function editTagsOf(scope: PartnerScope, ids: number[], edit: TagEdit): number {
+  return edit.mode === 'add' ? addTags(scope, ids, edit.tags) : rewriteTags(scope, ids, edit);
+}
+
+const MISSING = 'A selected credential was deleted meanwhile; nothing was changed. Refresh and try again.';
+
+/**
+ * Adding tags, set-based: a few statements over the whole selection instead of a read and a
+ * write per credential (the common bulk action, and 50,000 credentials must take seconds).
+ * Each tag is appended to the credentials lacking it, in the order given, as PATCH does.
+ */
+function addTags(scope: PartnerScope, ids: number[], tags: string[]): number {
+  const { db } = scope;
+  const list = JSON.stringify(ids);
+  const tagList = JSON.stringify(tags);
+  return inTransaction(db, () => {
+    const present = cached(db, 'SELECT count(*) FROM credentials WHERE id IN (SELECT value FROM json_each(?))').pluck().get(list) as number;
+    // Deleted since the selection was resolved (an unschedule elsewhere): the edit no longer fits what was confirmed.
+    if (present !== ids.length) throw new ServiceError('missing_credential', MISSING);
+    const lacking = `(SELECT count(*) FROM json_each(?) t WHERE NOT EXISTS (SELECT 1 FROM json_each(c.tags) x WHERE x.value = t.value))`;
+    const over = cached(db, `SELECT c.uid, json_array_length(c.tags) + ${lacking} AS n FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND n > ? LIMIT 1`).get(
+      tagList,
+      list,
+      LIMITS.maxTagsPerObject,
+    ) as { uid: string; n: number } | undefined;
+    if (over) throw new ServiceError('invalid_tag', `Credential ${over.uid} would carry ${over.n} tags; at most ${LIMITS.maxTagsPerObject} are allowed. Nothing was changed.`);
+    const changed = cached(db, `SELECT c.id, c.tags FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${lacking} > 0`).all(list, tagList) as { id: number; tags: string }[];
+    const append = cached(
+      db,
+      `UPDATE credentials SET tags = json_insert(tags, '$[#]', ?) WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM json_each(credentials.tags) x WHERE x.value = ?)`,
+    );
+    const index = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) SELECT ?, ?, value FROM json_each(?)');
+    for (const tag of tags) {
+      append.run(tag, list, tag);
+      index.run(scope.partner.id, tag, list);
+    }
+    recordCredentialActivity(scope, 'tagged', changed.map((row) => [row.id, tagChange(JSON.parse(row.tags) as string[], { mode: 'add', tags })]));
+    return changed.length;
+  });
+}
+
+/** Replacing or removing tags: each credential read and written (the tags that go differ per credential). */
+function rewriteTags(scope: PartnerScope, ids: number[], edit: TagEdit): number {
+  const { db } = scope;
+  const partnerId = scope.partner.id;
+  const read = cached(db, 'SELECT uid, tags FROM credentials WHERE id = ?');
+  const update = cached(db, 'UPDATE credentials SET tags = ? WHERE id = ?');
+  const insert = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?)');
+  const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
+  return inTransaction(db, () => {
+    const logged: [number, ReturnType<typeof tagChange>][] = [];
+    for (const id of ids) {
+      const row = read.get(id) as { uid: string; tags: string } | undefined;
+      if (!row) throw new ServiceError('missing_credential', MISSING);
+      const before = JSON.parse(row.tags) as string[];
+      const next = after(edit, before);
+      if (!next) continue;
+      if (next.length > LIMITS.maxTagsPerObject) {
+        throw new ServiceError('invalid_tag', `Credential ${row.uid} would carry ${next.length} tags; at most ${LIMITS.maxTagsPerObject} are allowed. Nothing was changed.`);
+      }
+      update.run(JSON.stringify(next), id);
+      for (const tag of before) if (!next.includes(tag)) remove.run(partnerId, tag, id);
+      for (const tag of next) if (!before.includes(tag)) insert.run(partnerId, tag, id);
+      logged.push([id, tagChange(before, edit)]);
+    }
+    recordCredentialActivity(scope, 'tagged', logged);
+    return logged.length;
+  });
+}
+
+/**
+ * Schedules the credentials of these row ids on each engine, in one transaction over all of
+ * them. The spec's rule 1 (once per engine) holds: credentials already scheduled or issued on
+ * an engine are left where they are and counted, the others join its open job. `onEngine`
+ * hears the index of each engine done (for progress).
+ */
+export function scheduleIds(scope: PartnerScope, ids: readonly number[], engines: readonly string[], onEngine?: (index: number) => void): BulkScheduleResult['engines'] {
+  const list = JSON.stringify(ids);
+  return inTransaction(scope.db, () =>
+    engines.map((engine, i) => {
+      const taken = new Set(
+        cached(scope.db, 'SELECT credential_id FROM job_credentials WHERE engine = ? AND active = 1 AND credential_id IN (SELECT value FROM json_each(?))')
+          .pluck()
+          .all(engine, list) as number[],
+      );
+      const free = ids.filter((id) => !taken.has(id));
+      let jobUid: string | null = null;
+      if (free.length > 0) {
+        const jobId = addToScheduledJob(scope, engine, free, free.map(String));
+        jobUid = cached(scope.db, 'SELECT uid FROM jobs WHERE id = ?').pluck().get(jobId) as string;
+      }
+      onEngine?.(i);
+      return { engine, scheduled: free.length, alreadyTaken: taken.size, jobUid };
+    }),
+  );
+}
+
+/**
+ * Unschedules credentials from one engine in one transaction, with the spec's rule for each
+ * (it is deleted when nothing else holds it). Credentials not scheduled there are counted, not
+ * failed; any other error undoes the whole call. `onProgress` hears every thousandth.
+ */
+export function unscheduleUids(scope: PartnerScope, uids: readonly string[], engine: string, selected: number, onProgress?: (done: number) => void): BulkUnscheduleResult {
+  return inTransaction(scope.db, () => {
+    const result: BulkUnscheduleResult = { selected, unscheduled: 0, deleted: 0, notScheduled: 0 };
+    uids.forEach((uid, i) => {
+      try {
+        const one = unscheduleCredential(scope, uid, engine);
+        result.unscheduled++;
+        if (one.credential_deleted) result.deleted++;
+      } catch (error) {
+        if (!isServiceError(error) || error.id !== 'credential_not_scheduled') throw error;
+        result.notScheduled++;
+      }
+      if (i % 1000 === 999) onProgress?.(i + 1);
+    });
+    return result;
+  });
+}

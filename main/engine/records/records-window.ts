@@ -1,0 +1,196 @@
+/**
+ * The records table's reads: the ids and total of one window of a filter (totals and tag counts
+ * kept until anything is written), and the rows of those ids.
+ */
+import type { RecordFile, RecordFilter, RecordRow, RecordSort, RecordState, TagSuggestion } from '../../../common/records.js';
+import { formatDate } from '../../../common/validate.js';
+import type { Db } from '../database.js';
+import { cached, type Conditions } from '../list-query.js';
+import type { PartnerScope } from '../scope.js';
+import { recordQuery, type RecordQuery } from './record-filter.js';
+
+/** Upload date order is creation order (the row id), as GET /credentials sorts it. */
+const SORT_COLUMN = { upload_date: 'c.id', title: 'c.title' } as const;
+
+/**
+ * The total and the row ids of one window. A filter made of tags alone is counted and paged
+ * over the tag index only (as the engine's listings do), and a search alone over the search
+ * index only: neither touches credentials rows unless sorting by title.
+ */
+export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
+  const { where, soleSearch } = query;
+  const direction = sort.order === 'desc' ? 'DESC' : 'ASC';
+  const column = SORT_COLUMN[sort.by];
+  if (soleSearch !== undefined) {
+    const total = countOnce(db, 'SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH ?', [soleSearch]);
+    if (column === 'c.id') {
+      const sql = `SELECT rowid FROM credentials_fts WHERE credentials_fts MATCH ? ORDER BY rowid ${direction} LIMIT ? OFFSET ?`;
+      return { total, ids: cached(db, sql).pluck().all(soleSearch, limit, offset) as number[] };
+    }
+    return { total, ids: pageIds(db, where, `${column} ${direction}, c.id ${direction}`, limit, offset) };
+  }
+  const driver = where.soleDriver();
+  if (driver) {
+    const total = countOnce(db, `SELECT count(*) FROM (${driver.sql})`, driver.params);
+    if (column === 'c.id') {
+      return { total, ids: cached(db, `${driver.sql} ORDER BY 1 ${direction} LIMIT ? OFFSET ?`).pluck().all(...driver.params, limit, offset) as number[] };
+    }
+    return { total, ids: pageIds(db, where, `${column} ${direction}, c.id ${direction}`, limit, offset) };
+  }
+  const clause = where.where('c.id');
+  const total = countOnce(db, `SELECT count(*) FROM credentials c ${clause.sql}`, clause.params);
+  const order = column === 'c.id' ? `c.id ${direction}` : `${column} ${direction}, c.id ${direction}`;
+  return { total, ids: pageIds(db, where, order, limit, offset) };
+}
+
+/**
+ * Changes whenever anything is written: `data_version` moves with every commit of another
+ * connection (another process sharing the data directory), `total_changes()` with every row
+ * this connection changes.
+ */
+function databaseVersion(db: Db): string {
+  return `${db.pragma('data_version', { simple: true }) as number}:${cached(db, 'SELECT total_changes()').pluck().get() as number}`;
+}
+
+/** Totals kept per database: a scrolled table asks for window after window of one filter. */
+const totals = new WeakMap<Db, Map<string, { version: string; total: number }>>();
+const KEEP_TOTALS = 32;
+
+/** Runs a count, or answers it from the last identical count when nothing was written since. */
+function countOnce(db: Db, sql: string, params: unknown[]): number {
+  // Inside a transaction the count may see writes that are later rolled back: not kept.
+  if (db.inTransaction) return cached(db, sql).pluck().get(...params) as number;
+  const version = databaseVersion(db);
+  const key = `${sql}\u0000${JSON.stringify(params)}`;
+  let byKey = totals.get(db);
+  if (!byKey) totals.set(db, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit && hit.version === version) return hit.total;
+  const total = cached(db, sql).pluck().get(...params) as number;
+  byKey.delete(key);
+  byKey.set(key, { version, total });
+  if (byKey.size > KEEP_TOTALS) byKey.delete(byKey.keys().next().value!);
+  return total;
+}
+
+function pageIds(db: Db, where: Conditions, order: string, limit: number, offset: number): number[] {
+  const clause = where.where('c.id');
+  return cached(db, `SELECT c.id FROM credentials c ${clause.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck().all(...clause.params, limit, offset) as number[];
+}
+
+interface CredentialRow {
+  id: number;
+  uid: string;
+  title: string;
+  tags: string;
+  upload_date: number;
+  expiry_date: number | null;
+  ingest_sha256: string | null;
+  ingest_path: string | null;
+  linked_from: number;
+}
+
+/**
+ * Reads the rows of the records table for the given ids, in their order: four set-based
+ * queries per window whatever its size (credentials, files, links, states), never one per row.
+ */
+export function readRecordRows(scope: PartnerScope, ids: readonly number[], engines: readonly string[]): RecordRow[] {
+  if (ids.length === 0) return [];
+  const { db } = scope;
+  const list = JSON.stringify(ids);
+  const credentials = cached(
+    db,
+    `SELECT c.id, c.uid, c.title, c.tags, c.upload_date, c.expiry_date,
+       json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path,
+       (SELECT count(*) FROM credential_links l WHERE l.linked_id = c.id) AS linked_from
+     FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?))`,
+  ).all(list) as CredentialRow[];
+  const rows = new Map<number, RecordRow>();
+  const ingestName = new Map<number, { sha256: string; name: string }>();
+  for (const c of credentials) {
+    const states: Record<string, RecordState> = {};
+    for (const engine of engines) states[engine] = 'not_scheduled';
+    rows.set(c.id, {
+      uid: c.uid,
+      title: c.title,
+      tags: JSON.parse(c.tags) as string[],
+      fileCount: 0,
+      files: [],
+      linkedUids: [],
+      linkedFromCount: c.linked_from,
+      uploadDate: formatDate(c.upload_date),
+      expiryDate: formatDate(c.expiry_date),
+      states,
+    });
+    // The watch folder records the file's path in metadata: the one name the engine knows.
+    if (c.ingest_sha256 && c.ingest_path) ingestName.set(c.id, { sha256: c.ingest_sha256, name: c.ingest_path.split('/').pop()! });
+  }
+  const files = cached(
+    db,
+    `SELECT cf.credential_id, f.file_hash, f.file_type FROM credential_files cf JOIN files f ON f.id = cf.file_id
+     WHERE cf.credential_id IN (SELECT value FROM json_each(?)) ORDER BY cf.credential_id, cf.position`,
+  ).all(list) as { credential_id: number; file_hash: string; file_type: string | null }[];
+  for (const f of files) {
+    const row = rows.get(f.credential_id);
+    if (!row) continue;
+    const known = ingestName.get(f.credential_id);
+    const file: RecordFile = { hash: f.file_hash, type: f.file_type, name: known?.sha256 === f.file_hash ? known.name : null };
+    row.files.push(file);
+    row.fileCount++;
+  }
+  const links = cached(
+    db,
+    `SELECT l.credential_id, t.uid FROM credential_links l JOIN credentials t ON t.id = l.linked_id
+     WHERE l.credential_id IN (SELECT value FROM json_each(?)) ORDER BY l.credential_id, l.position`,
+  ).all(list) as { credential_id: number; uid: string }[];
+  for (const l of links) rows.get(l.credential_id)?.linkedUids.push(l.uid);
+  // One query for the state of every row on every engine.
+  const states = cached(
+    db,
+    `SELECT jc.credential_id, jc.engine, j.status,
+       EXISTS (SELECT 1 FROM certificates x WHERE x.credential_id = jc.credential_id AND x.engine = jc.engine AND x.revoked_date IS NOT NULL) AS revoked
+     FROM job_credentials jc JOIN jobs j ON j.id = jc.job_id
+     WHERE jc.credential_id IN (SELECT value FROM json_each(?)) AND jc.active = 1`,
+  ).all(list) as { credential_id: number; engine: string; status: string; revoked: number }[];
+  for (const s of states) {
+    const row = rows.get(s.credential_id);
+    if (!row) continue;
+    row.states[s.engine] = s.revoked
+      ? 'revoked'
+      : s.status === 'scheduled'
+        ? 'scheduled'
+        : s.status === 'finished'
+          ? 'issued'
+          : s.status === 'failed'
+            ? 'not_scheduled'
+            : 'issuing';
+  }
+  return ids.map((id) => rows.get(id)).filter((r): r is RecordRow => r !== undefined);
+}
+
+/** Per database and Partner: every tag with its count, as of one database version. */
+const tagCounts = new WeakMap<Db, Map<string, { version: string; tags: TagSuggestion[] }>>();
+
+/**
+ * The Partner's credential tags with how many credentials carry each, most used first: one
+ * scan of the tag index, then kept until anything is written, so each keystroke of the tag
+ * filter is answered from memory.
+ */
+export function partnerTagCounts(scope: PartnerScope): TagSuggestion[] {
+  const { db } = scope;
+  const read = () => cached(db, 'SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, tag').all(scope.partner.id) as TagSuggestion[];
+  if (db.inTransaction) return read();
+  const version = databaseVersion(db);
+  let byPartner = tagCounts.get(db);
+  if (!byPartner) tagCounts.set(db, (byPartner = new Map()));
+  const hit = byPartner.get(scope.partner.id);
+  if (hit && hit.version === version) return hit.tags;
+  const tags = read();
+  byPartner.set(scope.partner.id, { version, tags });
+  return tags;
+}
+
+/** The total and the row ids of a window of a filter in a sort, for one Partner. */
+export function filterWindowIds(scope: PartnerScope, filter: RecordFilter, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
+  return windowIds(scope.db, recordQuery(scope, filter), sort, offset, limit);
+}
