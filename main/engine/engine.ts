@@ -12,6 +12,7 @@ import { ensurePartnerKeys, exportPartnerKeys, importPartnerKeys, type PartnerKe
 import { PartnerRegistry, type NewPartnerCredentials, type PartnerBackupRow, type PartnerRecord } from './partners.js';
 import { recordPartnerActivity } from './activity.js';
 import { makeTreePrivate } from './private-files.js';
+import { checkReadiness, type Readiness } from './readiness.js';
 import type { PartnerScope } from './scope.js';
 
 export interface EngineOptions {
@@ -158,6 +159,11 @@ export class Engine {
   /** Deletes uploads no credential used within an hour; returns how many went. */
   sweepUnusedFiles(): number {
     return sweepUnusedFiles(this.db, this.store, this.clock.now());
+  }
+
+  /** Whether the engine can serve now: database answering, schema current, issuing running somewhere. */
+  readiness(): Readiness {
+    return checkReadiness(this.db, this.issuing.schedulerPlace());
   }
 
   /**

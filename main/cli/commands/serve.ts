@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import { startServer, type RunningServer } from '../../api/index.js';
+import { isLoopbackHost, operatorLine, startServer, type LogFormat, type RunningServer } from '../../api/index.js';
 import { COMMON_OPTIONS, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { withEngine, type CliContext } from '../context.js';
 
 export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
       [--allowed-host NAME[:PORT]]... [--max-file-size SIZE] [--did-web-partner ID|NAME]
+      [--tls-cert FILE --tls-key FILE | --insecure-http] [--log text|json]
                                                       serve the spec over HTTP: the API under /api, the token endpoint
                                                       under /realms/proofdesk (client ids and secrets from \`partner add\`);
                                                       prints one JSON line {"base_url", "auth_url"} once listening and
@@ -14,12 +15,18 @@ export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment d
                                                       --auth-issuer trusts an OpenID provider's tokens instead of ours;
                                                       SIZE like 2GiB (default), 500MiB;
                                                       --did-web-partner publishes that Partner's did:web document
-                                                      (its signing key) at /.well-known/did.json`;
+                                                      (its signing key) at /.well-known/did.json;
+                                                      --tls-cert/--tls-key serve HTTPS (HTTP/1.1 and HTTP/2), reloaded on
+                                                      SIGHUP; plain HTTP beyond loopback needs --insecure-http (a TLS
+                                                      proxy in front); --log: one line per request, text on a terminal,
+                                                      else json (default)`;
 
 /** How often unused uploads past their hour are deleted while serving. */
 const SWEEP_INTERVAL_MS = 60_000;
 /** A second signal this long after the first stops at once, without waiting for requests in flight. */
 const FORCE_AFTER_MS = 2_000;
+/** How long requests in flight get to finish after SIGTERM before their connections are cut. */
+export const SHUTDOWN_GRACE_MS = 30_000;
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
 
@@ -57,6 +64,42 @@ function firstSignal(ctx: CliContext): Promise<NodeJS.Signals> {
   });
 }
 
+/** The log format `--log` names; by default text for a person at a terminal, JSON for a log collector. */
+function logFormat(text: string | undefined): LogFormat {
+  if (text === undefined) return process.stderr.isTTY ? 'text' : 'json';
+  if (text !== 'text' && text !== 'json') throw new UsageError(`--log takes text or json, got ${JSON.stringify(text)}`);
+  return text;
+}
+
+/** The TLS files, or none; plain HTTP beyond loopback only when the operator says a TLS proxy is in front. */
+function tlsFiles(host: string, certFile: string | undefined, keyFile: string | undefined, insecureHttp: boolean): { certFile: string; keyFile: string } | undefined {
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('--tls-cert and --tls-key go together: give both files, or neither');
+  if (certFile !== undefined && keyFile !== undefined) {
+    if (insecureHttp) throw new UsageError('--insecure-http and --tls-cert contradict each other: choose HTTPS or plain HTTP');
+    return { certFile: userPath(certFile)!, keyFile: userPath(keyFile)! };
+  }
+  if (!isLoopbackHost(host) && !insecureHttp) {
+    throw new UsageError(`Binding ${host} without TLS would send tokens and client secrets in clear: give --tls-cert and --tls-key, or --insecure-http when a TLS-terminating proxy is in front.`);
+  }
+  return undefined;
+}
+
+/** Stops the server: requests in flight get SHUTDOWN_GRACE_MS to finish, then their connections are cut. */
+async function closeWithin(server: RunningServer, ctx: CliContext, format: LogFormat): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
+  const closed = server.close().then(() => 'closed' as const);
+  try {
+    if ((await Promise.race([closed, late])) === 'late') {
+      ctx.stderr(operatorLine(format, 'warn', `Requests still in flight after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`));
+      server.dropConnections();
+      await closed;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `serve`: the REST server over the engine of --data, with its scheduler, until a signal. */
 export async function serveCommand(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -71,6 +114,10 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
       'allowed-host': { type: 'string', multiple: true },
       'max-file-size': { type: 'string' },
       'did-web-partner': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'insecure-http': { type: 'boolean', default: false },
+      log: { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${SERVE_USAGE}`);
@@ -78,6 +125,8 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
   if (environment !== 'demo' && environment !== 'live') throw new UsageError(`--environment takes demo or live, got ${JSON.stringify(environment)}`);
   const port = parsePort(values.port);
   const fileSize = values['max-file-size'] === undefined ? undefined : parseSize(values['max-file-size']);
+  const tls = tlsFiles(values.host, values['tls-cert'], values['tls-key'], values['insecure-http']);
+  const format = logFormat(values.log);
   const signal = firstSignal(ctx);
 
   return withEngine(
@@ -102,16 +151,29 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
             allowedHosts: values['allowed-host'],
             limits: fileSize === undefined ? undefined : { upload: { fileSize } },
             didWebPartner: values['did-web-partner'] === undefined ? undefined : engine.partners.resolve(values['did-web-partner']).id,
+            tls,
+            requestLog: format,
+            log: format === 'json' ? (line) => ctx.stderr(operatorLine('json', 'error', line)) : undefined,
           });
         } catch (error) {
           ctx.stderr(`proofdesk serve: cannot start: ${(error as Error).message}`);
           return 1;
         }
         ctx.stdout(JSON.stringify({ base_url: server.baseUrl, auth_url: server.authUrl }));
-        ctx.stderr(`Proofdesk serves ${engine.dataDir} (${environment}) at ${server.baseUrl}; stop with Ctrl-C`);
+        ctx.stderr(operatorLine(format, 'info', `Proofdesk serves ${engine.dataDir} (${environment}) at ${server.baseUrl}; stop with Ctrl-C`));
+        const reload = () => {
+          try {
+            server.reloadTls();
+            ctx.stderr(operatorLine(format, 'info', 'SIGHUP: new connections now get the reloaded TLS certificate.'));
+          } catch (error) {
+            ctx.stderr(operatorLine(format, 'error', `SIGHUP: kept the TLS certificate in use, because ${(error as Error).message}.`));
+          }
+        };
+        if (tls) process.on('SIGHUP', reload);
         const received = await signal;
-        ctx.stderr(`${received}: finishing requests in flight, then stopping`);
-        await server.close();
+        ctx.stderr(operatorLine(format, 'info', `${received}: finishing requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), then stopping`));
+        await closeWithin(server, ctx, format);
+        process.off('SIGHUP', reload);
         return 0;
       } finally {
         clearInterval(sweeper);

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../chain/index.js';
+import type { SchedulerPlace } from '../readiness.js';
 import type { ChainWatch } from './chain-watch.js';
 import type { JobIssuer } from './job-issuer.js';
 
@@ -109,6 +110,19 @@ export class IssuingScheduler {
       }
     }
     if (looks) await this.watch!.recheckFinished(looks, this.onError);
+  }
+
+  /** Where issuing runs for this data directory: here (this scheduler holds the lock), in another live holder, or nowhere. */
+  where(): SchedulerPlace {
+    if (this.holdsLock) return 'here';
+    let holder: number;
+    try {
+      holder = Number(readFileSync(this.lockFile, 'utf8').trim());
+    } catch {
+      return 'nowhere';
+    }
+    if (holder === process.pid) return heldLocks.has(this.lockFile) ? 'elsewhere' : 'nowhere';
+    return Number.isSafeInteger(holder) && isProcessAlive(holder) ? 'elsewhere' : 'nowhere';
   }
 
   async stop(): Promise<void> {
