@@ -68,8 +68,8 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** Serve HTTPS (HTTP/1.1 and HTTP/2) with this certificate and key; default plain HTTP/1.1. */
   tls?: TlsFiles;
-  /** One line per request to `log`, in this format (docs/api.md); default none. */
-  requestLog?: LogFormat;
+  /** One line per request, in this format, to `write` (docs/api.md); default none. */
+  requestLog?: { format: LogFormat; write: (line: string) => void };
 }
 
 export interface RunningServer {
@@ -165,7 +165,7 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.decorateRequest('service', null as never);
     installErrorHandling(app, ctx);
-    if (options.requestLog !== undefined) installRequestLog(app, options.requestLog, ctx.log);
+    if (options.requestLog !== undefined) installRequestLog(app, options.requestLog.format, options.requestLog.write);
     else app.addHook('onRequest', async (request, reply) => void reply.header(REQUEST_ID_HEADER, request.id));
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.anyHost) return;

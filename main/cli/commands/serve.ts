@@ -152,7 +152,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
             limits: fileSize === undefined ? undefined : { upload: { fileSize } },
             didWebPartner: values['did-web-partner'] === undefined ? undefined : engine.partners.resolve(values['did-web-partner']).id,
             tls,
-            requestLog: format,
+            requestLog: { format, write: ctx.stderr },
             log: format === 'json' ? (line) => ctx.stderr(operatorLine('json', 'error', line)) : undefined,
           });
         } catch (error) {
