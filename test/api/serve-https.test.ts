@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { connect as http2Connect, type ClientHttp2Session } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
@@ -134,6 +134,30 @@ describe('serve over HTTPS', () => {
       });
       expect(listed.status).toBe(200);
       expect(JSON.parse(listed.body).result.total_items).toBe(0);
+      // An upload streams over an HTTP/2 stream like over HTTP/1.1.
+      const form = new FormData();
+      form.append('file', new Blob(['uploaded over HTTP/2']), 'h2.txt');
+      const encoded = new Response(form);
+      const uploaded = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const stream = session.request({ ':path': '/api/files', ':method': 'POST', authorization: `Bearer ${token}`, 'content-type': encoded.headers.get('content-type')! });
+        let status = 0;
+        let body = '';
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('data', (d: Buffer) => (body += d.toString()));
+        stream.on('end', () => resolve({ status, body }));
+        stream.on('error', reject);
+        void encoded.arrayBuffer().then((bytes) => stream.end(Buffer.from(bytes)));
+      });
+      expect(uploaded.status).toBe(201);
+      expect(JSON.parse(uploaded.body).result.file_hash).toBe(createHash('sha256').update('uploaded over HTTP/2').digest('hex'));
+      // HTTP/2 names the host in :authority: another name is refused as a Host header would be.
+      const elsewhere = await new Promise<number>((resolve, reject) => {
+        const stream = session.request({ ':path': '/api/files', ':method': 'GET', ':authority': 'rebound.example', authorization: `Bearer ${token}` });
+        stream.on('response', (h) => resolve(Number(h[':status'])));
+        stream.on('error', reject);
+        stream.resume();
+      });
+      expect(elsewhere).toBe(404);
     } finally {
       session.close();
     }

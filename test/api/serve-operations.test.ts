@@ -156,8 +156,22 @@ describe('serve: health checks, request log, graceful shutdown', () => {
   }, 60_000);
 });
 
-describe('/readyz when issuing runs nowhere', () => {
-  it('is 503 try_again_later with the reason, in the error envelope', async () => {
+describe('/readyz when the engine cannot serve', () => {
+  it('is 503 try_again_later naming the database once it does not answer, while /healthz stays 200', async () => {
+    const api = await startApiFixture();
+    try {
+      expectResult(await api.raw('GET', `${api.server.authUrl}/readyz`, { token: null }), 200);
+      await api.engine.close();
+      const answer = await api.raw('GET', `${api.server.authUrl}/readyz`, { token: null });
+      expectError(answer, 'try_again_later');
+      expect(answer.body.error.message).toMatch(/^Not ready: The database does not answer: /);
+      expectResult(await api.raw('GET', `${api.server.authUrl}/healthz`, { token: null }), 200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('is 503 try_again_later with the reason when no process runs the scheduler', async () => {
     const api = await startApiFixture({ scheduler: false });
     try {
       const answer = await api.raw('GET', `${api.server.authUrl}/readyz`, { token: null });
