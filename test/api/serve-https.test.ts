@@ -196,6 +196,7 @@ describe('serve over HTTPS', () => {
     const before = await servedFingerprint(port, ca);
     // The first certificate with the second's key: not a pair.
     writeFileSync(join(dir, 'served.crt'), readFileSync(first.cert));
+    writeFileSync(join(dir, 'served.key'), readFileSync(second.key));
     const said = serve.stderr().length;
     serve.child.kill('SIGHUP');
     const line = await waitFor('the refusal', () => serve.stderr().slice(said).split('\n').find((l) => l.includes('SIGHUP')), 30_000);
@@ -224,6 +225,18 @@ describe('serve over HTTPS', () => {
     agent.destroy();
     session.destroy();
   }, 30_000);
+});
+
+describe('serve with a broken pair', () => {
+  it('does not start when the key is not the certificate\'s: one sentence, exit 1', async () => {
+    const dir = tempDir('proofdesk-serve-badpair-');
+    const one = makeCertificate(dir, 'one');
+    const two = makeCertificate(dir, 'two');
+    const run = await endedWithin(cli(['serve', '--port', '0', '--tls-cert', one.cert, '--tls-key', two.key, '--log', 'text', '--data', join(dir, 'data')]), 60_000);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toMatch(new RegExp(`^proofdesk serve: cannot start: the TLS certificate ${one.cert} and key ${two.key} do not load as a pair: .*key values mismatch$`));
+  }, 60_000);
 });
 
 describe('serve without TLS', () => {

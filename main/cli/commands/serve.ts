@@ -136,7 +136,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
         try {
           engine.sweepUnusedFiles();
         } catch (error) {
-          ctx.stderr(`proofdesk serve: could not delete expired uploads: ${(error as Error).message}`);
+          ctx.stderr(operatorLine(format, 'error', `proofdesk serve: could not delete expired uploads: ${(error as Error).message}`));
         }
       }, SWEEP_INTERVAL_MS);
       try {
@@ -156,7 +156,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
             log: format === 'json' ? (line) => ctx.stderr(operatorLine('json', 'error', line)) : undefined,
           });
         } catch (error) {
-          ctx.stderr(`proofdesk serve: cannot start: ${(error as Error).message}`);
+          ctx.stderr(operatorLine(format, 'error', `proofdesk serve: cannot start: ${(error as Error).message}`));
           return 1;
         }
         ctx.stdout(JSON.stringify({ base_url: server.baseUrl, auth_url: server.authUrl }));
@@ -179,6 +179,14 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
         clearInterval(sweeper);
       }
     },
-    { secrets: true, issuing: { scheduler: true } },
+    {
+      secrets: true,
+      issuing: {
+        scheduler: true,
+        // In the log's format, like every other line of serve.
+        onError: (error) => ctx.stderr(operatorLine(format, 'error', `proofdesk issuing: ${(error as Error)?.message ?? String(error)}`)),
+        onNotice: (line) => ctx.stderr(operatorLine(format, 'warn', `proofdesk: ${line}`)),
+      },
+    },
   );
 }
