@@ -160,7 +160,8 @@ export async function replyWithError(ctx: ApiContext, request: FastifyRequest, r
   if (error.status === 401) reply.header('www-authenticate', wwwAuthenticate(thrown));
   // A request refused before its body was read: read the rest first (within bounds), so that
   // the client gets the answer; past the bounds, close the connection after answering.
-  if (!(await drainBody(request.raw))) reply.header('connection', 'close');
+  // HTTP/2 has no Connection header (it is a protocol error there): its stream is reset instead.
+  if (!(await drainBody(request.raw)) && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
   return sendError(reply, ctx, error);
 }
 
@@ -221,6 +222,7 @@ export function installErrorHandling(app: FastifyInstance, ctx: ApiContext): voi
 export function frameworkErrorHandler(ctx: ApiContext): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
   return (error, request, reply) => {
     reply.header('cache-control', 'no-store');
+    reply.header('x-request-id', request.id);
     void replyWithError(ctx, request, reply, error);
   };
 }

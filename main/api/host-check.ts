@@ -30,7 +30,12 @@ export class HostCheck {
   /** The port this server listens on; until then (app.inject), the loopback names match any port. */
   port: number | undefined;
 
-  constructor(bindHost: string | undefined, allowedHosts: readonly string[] = []) {
+  /** `defaultPort`: what a Host header without a port means (80, or 443 for HTTPS). */
+  constructor(
+    bindHost: string | undefined,
+    allowedHosts: readonly string[] = [],
+    private readonly defaultPort = 80,
+  ) {
     if (bindHost && bindHost !== '0.0.0.0' && bindHost !== '::') this.names.add(hostName(bindHost));
     for (const entry of allowedHosts) {
       const { name, port } = splitHost(entry);
@@ -53,7 +58,7 @@ export class HostCheck {
     if (port !== undefined && this.exact.has(`${name}:${port}`)) return true;
     if (!this.names.has(name)) return false;
     if (this.port === undefined) return true;
-    const effective = port ?? '80';
+    const effective = port ?? String(this.defaultPort);
     return effective === String(this.port);
   }
 }

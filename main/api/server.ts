@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Server as TlsServer } from 'node:tls';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -19,12 +20,16 @@ import { Authenticator } from './auth/authenticator.js';
 import { ExternalIssuer } from './auth/external-issuer.js';
 import { LocalTokens, type TokenKeys } from './auth/local-tokens.js';
 import { tokenRoutes } from './auth/token-route.js';
+import { dropConnections, trackConnections } from './connections.js';
 import { installContentTypes } from './content-types.js';
 import { DEFAULT_LIMITS, type ApiContext, type ApiLimits, type UploadLimits } from './context.js';
 import { httpDate } from './envelope.js';
 import { MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from './errors.js';
+import { healthRoutes } from './health.js';
 import { HostCheck } from './host-check.js';
 import { statusListRoute } from './status-list-route.js';
+import { REQUEST_ID_HEADER, installRequestLog, requestIdOf, type LogFormat } from './request-log.js';
+import { readTlsPair, type TlsFiles } from './tls.js';
 import { API_PREFIX, swaggerOptions } from './openapi-document.js';
 import { certificateRoutes } from './routes/certificates.js';
 import { credentialRoutes } from './routes/credentials.js';
@@ -62,6 +67,10 @@ export interface ServeOptions {
   didWebPartner?: string;
   /** Where operator messages go (internal errors); default stderr. Never given secrets or tokens. */
   log?: (line: string) => void;
+  /** Serve HTTPS (HTTP/1.1 and HTTP/2) with this certificate and key; default plain HTTP/1.1. */
+  tls?: TlsFiles;
+  /** One line per request, in this format, to `write` (docs/api.md); default none. */
+  requestLog?: { format: LogFormat; write: (line: string) => void };
 }
 
 export interface RunningServer {
@@ -72,6 +81,13 @@ export interface RunningServer {
   app: FastifyInstance;
   /** Stops accepting, lets requests in flight finish, then frees the port (the engine stays open). */
   close(): Promise<void>;
+  /**
+   * Reads the TLS files again and serves new connections with them; connections open now keep
+   * theirs. Throws (one sentence) when the pair does not load: the pair in use stays.
+   */
+  reloadTls(): void;
+  /** Cuts every connection at once (requests in flight get no answer): the end of a bounded shutdown. */
+  dropConnections(): void;
 }
 
 interface BuiltApp {
@@ -104,25 +120,34 @@ function partnerByClientId(engine: Engine): (clientId: string) => string | undef
 async function createApp(options: ServeOptions): Promise<BuiltApp> {
   if (options.environment !== 'demo' && options.environment !== 'live') throw new TypeError('environment must be "demo" or "live"');
   const host = options.host ?? '127.0.0.1';
+  // Read before anything is made: a pair that does not load is the whole answer.
+  const tls = options.tls === undefined ? undefined : readTlsPair(options.tls);
   const spoolDir = join(options.engine.dataDir, 'tmp', `${process.pid}-api-${randomUUID()}`);
   mkdirSync(spoolDir, { recursive: true });
   const ctx: ApiContext = {
     engine: options.engine,
     environment: options.environment,
-    origin: `http://${urlHost(host)}`,
+    origin: `${tls ? 'https' : 'http'}://${urlHost(host)}`,
     lastUpdate: httpDate(),
     version: packageVersion(),
     limits: mergeLimits(options.limits),
     spoolDir,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
-  const hosts = new HostCheck(host, options.allowedHosts);
+  const hosts = new HostCheck(host, options.allowedHosts, tls ? 443 : 80);
 
-  const app = Fastify({
+  // With TLS: HTTP/2, and HTTP/1.1 on the same port for clients that do not offer h2 (ALPN).
+  const transport = tls ? { http2: true as const, https: { allowHTTP1: true, cert: tls.cert, key: tls.key } } : {};
+  // The app's type is the same for both transports as far as the routes and hooks see it.
+  const app = (Fastify as unknown as (options: object) => FastifyInstance)({
+    ...transport,
     // Our own error log instead: fastify's would print request details.
     logger: false,
     bodyLimit: ctx.limits.jsonBody,
     return503OnClosing: false,
+    // The client's X-Request-Id when well-formed (so its reports and our log agree), else our own.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // The router's own refusals would otherwise be fastify's body, quoting the path.
     frameworkErrors: frameworkErrorHandler(ctx),
@@ -141,7 +166,14 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.decorateRequest('service', null as never);
     installErrorHandling(app, ctx);
-    app.addHook('onRequest', async (request) => hosts.check(request.headers.host));
+    if (options.requestLog !== undefined) installRequestLog(app, options.requestLog.format, options.requestLog.write);
+    else app.addHook('onRequest', async (request, reply) => void reply.header(REQUEST_ID_HEADER, request.id));
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config.anyHost) return;
+      // HTTP/2 names the host in `:authority` (a client may send Host too).
+      hosts.check(request.headers.host ?? (request.headers[':authority'] as string | undefined));
+    });
+    trackConnections(app);
 
     installContentTypes(app, ctx.limits.jsonBody);
     await app.register(multipart, { limits: { ...ctx.limits.upload, files: 1 }, throwFileSizeLimit: true });
@@ -159,6 +191,8 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
       await app.register(tokenRoutes(ctx, tokens));
     }
 
+    healthRoutes(app, ctx);
+
     if (options.didWebPartner !== undefined) {
       const scope = options.engine.scopeFor(options.didWebPartner);
       // Public, as a DID document must be; the Host was checked above, so the DID names this server.
@@ -173,7 +207,9 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
       async (api) => {
         api.addHook('onRequest', async (request, reply) => {
           reply.header('cache-control', 'no-store');
-          if (!request.routeOptions.config.public) request.service = await authenticator.serviceFor(request.headers.authorization);
+          if (request.routeOptions.config.public) return;
+          request.service = await authenticator.serviceFor(request.headers.authorization);
+          request.partnerId = authenticator.partnerOf(request.service);
         });
         addRoutes(api, ctx, [...fileRoutes, ...credentialRoutes, ...jobRoutes, ...certificateRoutes, ...engineRoutes, ...activityRoutes]);
         let text: string | undefined;
@@ -217,12 +253,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
   hosts.port = port;
-  ctx.origin = `http://${urlHost(host)}:${port}`;
+  ctx.origin = `${options.tls ? 'https' : 'http'}://${urlHost(host)}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `${ctx.origin}${API_PREFIX}`,
     authUrl: external ? authUrlOf(external.issuer) : ctx.origin,
     app,
     close: () => (closing ??= app.close()),
+    reloadTls: () => {
+      if (options.tls === undefined) throw new Error('this server speaks plain HTTP: there is no certificate to reload');
+      (app.server as unknown as TlsServer).setSecureContext(readTlsPair(options.tls));
+    },
+    dropConnections: () => dropConnections(app),
   };
 }

@@ -15,6 +15,7 @@ import { makeTreePrivate } from './private-files.js';
 import { announceChanges } from './events/change-triggers.js';
 import { engineEventsOf, type EngineEvents } from './events/engine-events.js';
 import { watchOtherWriters } from './events/other-writers.js';
+import { checkReadiness, type Readiness } from './readiness.js';
 import type { PartnerScope } from './scope.js';
 import { publicUrlOf, setPublicUrl } from './vc/status-list-store.js';
 
@@ -181,6 +182,11 @@ export class Engine {
   /** Deletes uploads no credential used within an hour; returns how many went. */
   sweepUnusedFiles(): number {
     return sweepUnusedFiles(this.db, this.store, this.clock.now());
+  }
+
+  /** Whether the engine can serve now: database answering, schema current, issuing running somewhere. */
+  readiness(): Readiness {
+    return checkReadiness(this.db, this.issuing.schedulerPlace());
   }
 
   /**

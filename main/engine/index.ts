@@ -1,5 +1,6 @@
 /** The embedded issuing engine's public face. */
 export { Engine, type EngineOptions } from './engine.js';
+export type { Readiness, SchedulerPlace } from './readiness.js';
 export { EmbeddedService } from './embedded-service.js';
 export { defaultDataDir } from './data-dir.js';
 export { ManualClock, systemClock, type Clock } from './clock.js';

@@ -18,6 +18,7 @@ export const MISSING_TOKEN_MESSAGE =
 export class Authenticator {
   private readonly tokens = new Map<string, { service: IssuingService; expiresAt: number }>();
   private readonly services = new Map<string, IssuingService>();
+  private readonly partners = new WeakMap<IssuingService, string>();
 
   constructor(
     private readonly engine: Engine,
@@ -56,8 +57,14 @@ export class Authenticator {
       // The activity log names the OAuth client for what is done over REST.
       service = this.engine.serviceFor(partnerId, partner.client_id);
       this.services.set(partnerId, service);
+      this.partners.set(service, partnerId);
     }
     return service;
+  }
+
+  /** The Partner id a service of `serviceFor` belongs to (for the request log). */
+  partnerOf(service: IssuingService): string | undefined {
+    return this.partners.get(service);
   }
 
   private remember(token: string, service: IssuingService, expiresAt: number, now: number): void {

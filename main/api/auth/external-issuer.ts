@@ -6,16 +6,13 @@
  * Its client id (`azp`, else `client_id`, else `sub`) picks the Partner with that client_id.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { isLoopbackHost } from '../tls.js';
 import { AUDIENCE, type TokenVerifier, type VerifiedToken } from './unauthorized.js';
 
 /** Only asymmetric signatures: an HMAC or `none` token could be forged by anyone holding the JWKS. */
 export const EXTERNAL_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
 const DISCOVERY_TIMEOUT_MS = 10_000;
-
-function isLoopback(url: URL): boolean {
-  return url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-}
 
 /** Refuses plain http to another machine: keys fetched that way could be swapped on the wire. */
 function checkUrl(what: string, value: unknown): URL {
@@ -25,7 +22,7 @@ function checkUrl(what: string, value: unknown): URL {
   } catch {
     throw new Error(`${what} is not a URL: ${JSON.stringify(value)}`);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
     throw new Error(`${what} must be https (plain http only on loopback): ${url.href}`);
   }
   return url;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { startServer, type RunningServer } from '../../api/index.js';
+import { isLoopbackHost, operatorLine, startServer, type LogFormat, type RunningServer } from '../../api/index.js';
 import { COMMON_OPTIONS, userPath } from '../args.js';
 import { normalizePublicUrl } from '../../engine/vc/status-list-store.js';
 import { UsageError } from '../cli-error.js';
@@ -8,6 +8,7 @@ import { withEngine, type CliContext } from '../context.js';
 export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
       [--allowed-host NAME[:PORT]]... [--max-file-size SIZE] [--did-web-partner ID|NAME]
       [--public-url URL|none]
+      [--tls-cert FILE --tls-key FILE | --insecure-http] [--log text|json]
                                                       serve the spec over HTTP: the API under /api, the token endpoint
                                                       under /realms/proofdesk (client ids and secrets from \`partner add\`);
                                                       prints one JSON line {"base_url", "auth_url"} once listening and
@@ -20,12 +21,18 @@ export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment d
                                                       --public-url https://issuer.example: where this server is reached
                                                       from outside, kept in the data directory (none removes it): the
                                                       Verifiable Credentials exported then carry a credentialStatus
-                                                      naming their status list, served at URL/status/PARTNER/LIST`;
+                                                      naming their status list, served at URL/status/PARTNER/LIST;
+                                                      --tls-cert/--tls-key serve HTTPS (HTTP/1.1 and HTTP/2), reloaded on
+                                                      SIGHUP; plain HTTP beyond loopback needs --insecure-http (a TLS
+                                                      proxy in front); --log: one line per request, text on a terminal,
+                                                      else json (default)`;
 
 /** How often unused uploads past their hour are deleted while serving. */
 const SWEEP_INTERVAL_MS = 60_000;
 /** A second signal this long after the first stops at once, without waiting for requests in flight. */
 const FORCE_AFTER_MS = 2_000;
+/** How long requests in flight get to finish after SIGTERM before their connections are cut. */
+export const SHUTDOWN_GRACE_MS = 30_000;
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
 
@@ -73,6 +80,42 @@ function firstSignal(ctx: CliContext): Promise<NodeJS.Signals> {
   });
 }
 
+/** The log format `--log` names; by default text for a person at a terminal, JSON for a log collector. */
+function logFormat(text: string | undefined): LogFormat {
+  if (text === undefined) return process.stderr.isTTY ? 'text' : 'json';
+  if (text !== 'text' && text !== 'json') throw new UsageError(`--log takes text or json, got ${JSON.stringify(text)}`);
+  return text;
+}
+
+/** The TLS files, or none; plain HTTP beyond loopback only when the operator says a TLS proxy is in front. */
+function tlsFiles(host: string, certFile: string | undefined, keyFile: string | undefined, insecureHttp: boolean): { certFile: string; keyFile: string } | undefined {
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('--tls-cert and --tls-key go together: give both files, or neither');
+  if (certFile !== undefined && keyFile !== undefined) {
+    if (insecureHttp) throw new UsageError('--insecure-http and --tls-cert contradict each other: choose HTTPS or plain HTTP');
+    return { certFile: userPath(certFile)!, keyFile: userPath(keyFile)! };
+  }
+  if (!isLoopbackHost(host) && !insecureHttp) {
+    throw new UsageError(`Binding ${host} without TLS would send tokens and client secrets in clear: give --tls-cert and --tls-key, or --insecure-http when a TLS-terminating proxy is in front.`);
+  }
+  return undefined;
+}
+
+/** Stops the server: requests in flight get SHUTDOWN_GRACE_MS to finish, then their connections are cut. */
+async function closeWithin(server: RunningServer, ctx: CliContext, format: LogFormat): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
+  const closed = server.close().then(() => 'closed' as const);
+  try {
+    if ((await Promise.race([closed, late])) === 'late') {
+      ctx.stderr(operatorLine(format, 'warn', `Requests still in flight after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`));
+      server.dropConnections();
+      await closed;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `serve`: the REST server over the engine of --data, with its scheduler, until a signal. */
 export async function serveCommand(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -88,6 +131,10 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
       'max-file-size': { type: 'string' },
       'did-web-partner': { type: 'string' },
       'public-url': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'insecure-http': { type: 'boolean', default: false },
+      log: { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${SERVE_USAGE}`);
@@ -96,6 +143,8 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
   const port = parsePort(values.port);
   const fileSize = values['max-file-size'] === undefined ? undefined : parseSize(values['max-file-size']);
   const publicUrl = parsePublicUrl(values['public-url']);
+  const tls = tlsFiles(values.host, values['tls-cert'], values['tls-key'], values['insecure-http']);
+  const format = logFormat(values.log);
   const signal = firstSignal(ctx);
 
   return withEngine(
@@ -105,7 +154,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
         try {
           engine.sweepUnusedFiles();
         } catch (error) {
-          ctx.stderr(`proofdesk serve: could not delete expired uploads: ${(error as Error).message}`);
+          ctx.stderr(operatorLine(format, 'error', `proofdesk serve: could not delete expired uploads: ${(error as Error).message}`));
         }
       }, SWEEP_INTERVAL_MS);
       try {
@@ -123,21 +172,42 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
             allowedHosts: [...(values['allowed-host'] ?? []), ...publicHost],
             limits: fileSize === undefined ? undefined : { upload: { fileSize } },
             didWebPartner: values['did-web-partner'] === undefined ? undefined : engine.partners.resolve(values['did-web-partner']).id,
+            tls,
+            requestLog: { format, write: ctx.stderr },
+            log: format === 'json' ? (line) => ctx.stderr(operatorLine('json', 'error', line)) : undefined,
           });
         } catch (error) {
-          ctx.stderr(`proofdesk serve: cannot start: ${(error as Error).message}`);
+          ctx.stderr(operatorLine(format, 'error', `proofdesk serve: cannot start: ${(error as Error).message}`));
           return 1;
         }
         ctx.stdout(JSON.stringify({ base_url: server.baseUrl, auth_url: server.authUrl }));
-        ctx.stderr(`Proofdesk serves ${engine.dataDir} (${environment}) at ${server.baseUrl}; stop with Ctrl-C`);
+        ctx.stderr(operatorLine(format, 'info', `Proofdesk serves ${engine.dataDir} (${environment}) at ${server.baseUrl}; stop with Ctrl-C`));
+        const reload = () => {
+          try {
+            server.reloadTls();
+            ctx.stderr(operatorLine(format, 'info', 'SIGHUP: new connections now get the reloaded TLS certificate.'));
+          } catch (error) {
+            ctx.stderr(operatorLine(format, 'error', `SIGHUP: kept the TLS certificate in use, because ${(error as Error).message}.`));
+          }
+        };
+        if (tls) process.on('SIGHUP', reload);
         const received = await signal;
-        ctx.stderr(`${received}: finishing requests in flight, then stopping`);
-        await server.close();
+        ctx.stderr(operatorLine(format, 'info', `${received}: finishing requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), then stopping`));
+        await closeWithin(server, ctx, format);
+        process.off('SIGHUP', reload);
         return 0;
       } finally {
         clearInterval(sweeper);
       }
     },
-    { secrets: true, issuing: { scheduler: true } },
+    {
+      secrets: true,
+      issuing: {
+        scheduler: true,
+        // In the log's format, like every other line of serve.
+        onError: (error) => ctx.stderr(operatorLine(format, 'error', `proofdesk issuing: ${(error as Error)?.message ?? String(error)}`)),
+        onNotice: (line) => ctx.stderr(operatorLine(format, 'warn', `proofdesk: ${line}`)),
+      },
+    },
   );
 }

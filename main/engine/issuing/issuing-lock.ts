@@ -46,6 +46,11 @@ export class IssuingLock {
     return holder !== undefined && holder !== process.pid && isProcessAlive(holder) ? holder : undefined;
   }
 
+  /** Whether this holds the lock. */
+  get heldHere(): boolean {
+    return this.held;
+  }
+
   /** Releases the lock if this holds it. */
   release(): void {
     if (!this.held) return;

@@ -5,6 +5,7 @@ import type { EngineCatalog } from '../engine-catalog.js';
 import { finalityRuleFor } from '../finality.js';
 import { ensureInstallation, localGenesisTimestamp, proofChainIdentity, readInstallation } from '../proofs/chain-identity.js';
 import { chainReaderFor } from '../proofs/verify-chain-reader.js';
+import type { SchedulerPlace } from '../readiness.js';
 import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
 import { ChainWatch } from './chain-watch.js';
@@ -110,6 +111,11 @@ export class IssuingRuntime {
       originalFileHash,
       now: () => new Date(this.ctx.clock.now()),
     };
+  }
+
+  /** Where the scheduler of this data directory runs (this process, another, or none). */
+  schedulerPlace(): SchedulerPlace {
+    return this.scheduler.where();
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { SchedulerPlace } from '../readiness.js';
 import type { ChainWatch } from './chain-watch.js';
 import type { IssuingLock } from './issuing-lock.js';
 import type { JobIssuer } from './job-issuer.js';
@@ -84,6 +85,12 @@ export class IssuingScheduler {
       }
     }
     if (looks) await this.watch!.recheckFinished(looks, this.onError);
+  }
+
+  /** Where issuing runs for this data directory: here (this scheduler holds the lock), in another live holder, or nowhere. */
+  where(): SchedulerPlace {
+    if (this.lock.heldHere) return 'here';
+    return this.lock.heldElsewhere() !== undefined ? 'elsewhere' : 'nowhere';
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,39 @@
+/**
+ * Whether the engine can serve requests now: its database answers, its schema is the one this
+ * Proofdesk knows, and issuing runs somewhere for the data directory. What a load balancer's
+ * readiness check (`serve`'s `/readyz`) asks.
+ */
+import type { Db } from './database.js';
+import { MIGRATIONS } from './migrations.js';
+
+/** Where the scheduler of a data directory runs: this process, another live one, or none. */
+export type SchedulerPlace = 'here' | 'elsewhere' | 'nowhere';
+
+export interface Readiness {
+  ready: boolean;
+  /** Why not, in one sentence; absent when ready. */
+  reason?: string;
+  database: 'ok' | 'unavailable';
+  /** `current`, or `behind` / `ahead` of what this Proofdesk knows. */
+  migrations: 'current' | 'behind' | 'ahead' | 'unknown';
+  scheduler: SchedulerPlace;
+}
+
+/** Asks the database a trivial question and its schema version; never throws. */
+export function checkReadiness(db: Db, scheduler: SchedulerPlace): Readiness {
+  let version: number;
+  try {
+    db.prepare('SELECT 1').pluck().get();
+    version = db.pragma('user_version', { simple: true }) as number;
+  } catch (error) {
+    return { ready: false, reason: `The database does not answer: ${(error as Error).message}`, database: 'unavailable', migrations: 'unknown', scheduler };
+  }
+  const migrations = version === MIGRATIONS.length ? 'current' : version < MIGRATIONS.length ? 'behind' : 'ahead';
+  if (migrations !== 'current') {
+    return { ready: false, reason: `The database schema is version ${version}, this Proofdesk needs ${MIGRATIONS.length}`, database: 'ok', migrations, scheduler };
+  }
+  if (scheduler === 'nowhere') {
+    return { ready: false, reason: 'No process runs the issuing scheduler for this data directory', database: 'ok', migrations, scheduler };
+  }
+  return { ready: true, database: 'ok', migrations, scheduler };
+}
