@@ -4,6 +4,7 @@
 #   chromium                       the UI tests (the Electron binary cannot be downloaded everywhere)
 #   libsecret-1-dev                to build keytar (an optional dependency: without it, no keychain)
 #   dbus dbus-x11 gnome-keyring    the keychain tests' real Secret Service on a private D-Bus session
+#   openssl                        certificates for the HTTPS tests of `serve`
 # Then keytar: `npm ci` leaves that optional dependency out where libsecret was missing; it is
 # built now (npm install --no-save, at the locked version) so the keychain tests run for real.
 # Exit codes: 0 everything is there (or was just installed); 1 installing failed; 3 packages are
@@ -14,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-read -r -a packages <<< "${PROOFDESK_SYSTEM_PACKAGES:-chromium libsecret-1-dev dbus dbus-x11 gnome-keyring}"
+read -r -a packages <<< "${PROOFDESK_SYSTEM_PACKAGES:-chromium libsecret-1-dev dbus dbus-x11 gnome-keyring openssl}"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "ensure-system-deps: this machine has no dpkg/apt-get (not Debian or Ubuntu). The tests need: Chromium at /usr/bin/chromium (or \$PROOFDESK_CHROMIUM), libsecret's headers, D-Bus (dbus-run-session) and gnome-keyring. Install their equivalents, then run npm test again." >&2
