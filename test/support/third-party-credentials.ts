@@ -48,6 +48,26 @@ export async function signedOpenBadge(cryptosuite: 'eddsa-rdfc-2022' | 'eddsa-jc
   return vc.issue({ credential: openBadge(did, dates, extra), suite, documentLoader: staticDocumentLoader });
 }
 
+/**
+ * A VC 2.0 Open Badge signed with eddsa-rdfc-2022 by a fresh key of the issuer `did` (a did:web),
+ * and the DID document that issuer's web server publishes for it.
+ */
+export async function signedByDidWeb(did: string, dates: { validFrom: string; validUntil?: string }): Promise<{ credential: Json; document: Json }> {
+  const generated = await Ed25519Multikey.generate();
+  const { publicKeyMultibase, secretKeyMultibase } = (await generated.export({ publicKey: true, secretKey: true })) as { publicKeyMultibase: string; secretKeyMultibase: string };
+  const id = `${did}#key-1`;
+  const key = await Ed25519Multikey.from({ '@context': 'https://w3id.org/security/multikey/v1', type: 'Multikey', id, controller: did, publicKeyMultibase, secretKeyMultibase });
+  const suite = new DataIntegrityProof({ signer: key.signer() as Signer, cryptosuite: rdfcCryptosuite });
+  const credential = await vc.issue({ credential: openBadge(did, dates), suite, documentLoader: staticDocumentLoader });
+  const document = {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+    id: did,
+    verificationMethod: [{ id, type: 'Multikey', controller: did, publicKeyMultibase }],
+    assertionMethod: [id],
+  };
+  return { credential, document };
+}
+
 /** A VC 1.1 credential signed with Ed25519Signature2020 by a fresh Ed25519VerificationKey2020 did:key. */
 export async function signedVc11(dates: { issuanceDate: string; expirationDate?: string }): Promise<Json> {
   const generated = await Ed25519VerificationKey2020.generate();

@@ -6,12 +6,14 @@
  * (malformed, unknown context, unknown cryptosuite, neither a proof nor a credential) is refused
  * with a sentence saying which.
  */
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServiceError } from '../../common/errors.js';
 import type { VerifyOptions } from '../../main/engine/proofs/verify-proof.js';
 import { verifyCredentialFile } from '../../main/engine/vc/verify-credential.js';
 import { errorOf, sha256Hex, stepStatuses } from '../support/issuing-fixture.js';
-import { setAt, signedOpenBadge, signedVc11, tamperings, type Json } from '../support/third-party-credentials.js';
+import { setAt, signedByDidWeb, signedOpenBadge, signedVc11, tamperings, type Json } from '../support/third-party-credentials.js';
 
 const at = (iso: string): VerifyOptions => ({ chainFor: () => undefined, now: () => new Date(iso) });
 const NOW = '2026-06-01T00:00:00Z';
@@ -129,3 +131,48 @@ describe('what cannot be verified is refused with a sentence saying which', () =
     expect((await errorOf(verifyCredentialFile({ name: 'a list of students' }, at(NOW)))).message).toBe('This file is neither a Proofdesk proof file nor a Verifiable Credential');
   });
 });
+
+describe('an issuer known by a did:web (its web server on this machine)', () => {
+  let server: Server;
+  let did: string;
+  let served: Json | null = null;
+  let asked = 0;
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      asked++;
+      if (request.url !== '/.well-known/did.json' || served === null) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/did+json' }).end(JSON.stringify(served));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    did = `did:web:127.0.0.1%3A${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('is resolved only with the network on: then its signature is checked by the key its DID document lists', async () => {
+    const { credential, document } = await signedByDidWeb(did, { validFrom: '2025-01-01T00:00:00Z' });
+    served = document;
+    asked = 0;
+    // Network off: nothing is fetched, and the row says which URL it would need.
+    const offline = await errorOf(verifyCredentialFile(credential, at(NOW)));
+    expect(offline.message).toContain(did);
+    expect(offline.message).toContain('verify --network');
+    expect(asked).toBe(0);
+
+    const online = await verifyCredentialFile(credential, { ...at(NOW), network: true });
+    expect(online.result.status).toBe('ok');
+    expect(online.verification.issuer.description).toMatchObject({ issuer_id: did });
+    expect(asked).toBe(1);
+    // Tampered: the fetched key does not sign it.
+    expect((await verifyCredentialFile(setAt(credential, ['name'], 'Forged badge'), { ...at(NOW), network: true })).result.status).toBe('failed');
+  });
+
+  it('a DID document listing another key, or none at all, never lets the credential pass', async () => {
+    const { credential } = await signedByDidWeb(did, { validFrom: '2025-01-01T00:00:00Z' });
+    served = (await signedByDidWeb(did, { validFrom: '2025-01-01T00:00:00Z' })).document; // the same DID, another key
+    expect((await verifyCredentialFile(credential, { ...at(NOW), network: true })).result.status).toBe('failed');
+    served = null;
+    const missing = await errorOf(verifyCredentialFile(credential, { ...at(NOW), network: true }));
+    expect(missing.message).toBe(`This Verifiable Credential's issuer ${did} could not be resolved: http://${did.slice('did:web:'.length).replace('%3A', ':')}/.well-known/did.json answered HTTP 404`);
+  });
+});
+

@@ -63,3 +63,21 @@ export const staticDocumentLoader: DocumentLoader = async (url: string): Promise
   // and processes every context again for each credential: most of the cost of signing one).
   return { contextUrl: null, documentUrl: url, document, tag: 'static' };
 };
+
+/**
+ * The static loader with DID documents fetched for this check (did-web-resolve.ts): a DID gives
+ * its document, `DID#fragment` the verification method it lists under that id.
+ */
+export function loaderWith(documents: ReadonlyMap<string, Record<string, unknown>>): DocumentLoader {
+  return async (url: string): Promise<DocumentLoaderResult> => {
+    const hash = url.indexOf('#');
+    const did = hash < 0 ? url : url.slice(0, hash);
+    const document = documents.get(did);
+    if (document === undefined) return staticDocumentLoader(url);
+    if (hash < 0) return { contextUrl: null, documentUrl: url, document };
+    const methods = Array.isArray(document.verificationMethod) ? (document.verificationMethod as Record<string, unknown>[]) : [];
+    const method = methods.find((m) => m.id === url || m.id === url.slice(hash));
+    if (method === undefined) throw new UnknownDocumentError(url);
+    return { contextUrl: null, documentUrl: url, document: { '@context': document['@context'], ...method, id: url } };
+  };
+}

@@ -21,9 +21,10 @@ import { validateProofFile } from '../proofs/verify-proof-shape.js';
 import { looksLikeCredential, NEITHER_PROOF_NOR_CREDENTIAL } from './credential-kind.js';
 import { ANCHOR_PROOF_TYPE, credentialOf, type AnchorProof } from './credential-vc.js';
 import { publicKeyOfDidKey } from './did-key.js';
-import { isKnownContext, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V1, VC_CONTEXT_V2 } from './document-loader.js';
+import { isKnownContext, loaderWith, staticDocumentLoader, UnknownDocumentError, VC_CONTEXT_V1, VC_CONTEXT_V2 } from './document-loader.js';
 import { proofKindText, proofsOf, securingProofOf, SUPPORTED_SUITES_TEXT, verifierSuite, type ProofSuiteName } from './proof-suites.js';
 import { foreignResult, validityOf } from './verify-foreign.js';
+import { networkDocuments } from './did-web-resolve.js';
 import { withCredentialStatus } from './status-check.js';
 import { ownStatusEntry } from './status-entry.js';
 
@@ -87,7 +88,7 @@ function refusedUrl(error: unknown, depth = 0): string | undefined {
  * the expiry step. A key or context that cannot be had offline is not a failed signature: it is
  * refused with the URL named.
  */
-export async function dataIntegrityHolds(credential: Record<string, unknown>): Promise<boolean> {
+export async function dataIntegrityHolds(credential: Record<string, unknown>, documents?: ReadonlyMap<string, Record<string, unknown>>): Promise<boolean> {
   const secured = securingProofOf(credential);
   if (!secured) return false;
   // The start of the validity period as "now": inside it, so only the signature decides.
@@ -101,10 +102,11 @@ export async function dataIntegrityHolds(credential: Record<string, unknown>): P
   }
   // Its status (a status list online) is the revocation step's to tell, never the signature's.
   const checkStatus = async () => ({ verified: true });
-  const result = await vc.verifyCredential({ credential, suite: verifierSuite(secured.suite), documentLoader: staticDocumentLoader, checkStatus, ...now });
+  const documentLoader = documents ? loaderWith(documents) : staticDocumentLoader;
+  const result = await vc.verifyCredential({ credential, suite: verifierSuite(secured.suite), documentLoader, checkStatus, ...now });
   if (!result.verified) {
     const url = refusedUrl(result.error) ?? result.results?.map((r) => refusedUrl(r.error)).find((u) => u !== undefined);
-    if (url !== undefined) throw invalid(`This Verifiable Credential needs ${JSON.stringify(url)}, which Proofdesk cannot resolve offline (it resolves did:key and the bundled contexts, and fetches nothing from the network)`);
+    if (url !== undefined) throw invalid(`This Verifiable Credential needs ${JSON.stringify(url)}, which Proofdesk cannot resolve offline (it resolves did:key and the bundled contexts; a did:web is fetched only with the network on: verify --network)`);
   }
   return result.verified;
 }
@@ -178,7 +180,9 @@ async function verifyAnchored(credential: Record<string, unknown>, dataIntegrity
  */
 export async function verifyCredentialFile(value: unknown, options: VerifyOptions): Promise<VerificationResult> {
   const { credential, secured, suite, anchor } = shapeOf(value);
-  const check = options.checkDataIntegrity ?? dataIntegrityHolds;
+  // An issuer's did:web is fetched with the network on, and then checked here (not on a worker).
+  const documents = await networkDocuments(secured.verificationMethod, options);
+  const check = documents ? (c: Record<string, unknown>) => dataIntegrityHolds(c, documents) : (options.checkDataIntegrity ?? dataIntegrityHolds);
   const result = anchor ? await verifyAnchored(credential, secured, anchor, options, check) : await foreignResult(credential, secured, suite, await check(credential), options);
   return withCredentialStatus(credential, result, anchor !== undefined, options);
 }
