@@ -13,9 +13,9 @@ export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offli
                                                       proof of another machine's local chain is pending, never failed.
                                                       PROOF may also be a Verifiable Credential (UID.vc.json): Proofdesk's
                                                       own get the six steps, other issuers' the steps that apply.
-                                                      --network: also fetch the status list a credential names, and an issuer's did:web
-                                                      (credentialStatus) for its revocation step; nothing is fetched
-                                                      without it.
+                                                      --network: also fetch the status list a credential names
+                                                      (credentialStatus) for its revocation step, and an issuer's
+                                                      did:web document; nothing is fetched without it.
                                                       e.g. verify diploma.proof.json --file diploma.pdf --rpc http://127.0.0.1:8545
 verify PROOF... | DIR [--report FILE.csv] [--rpc URL | --offline] [--network]
                                                       many proofs in one run (DIR: every *.json in it): a summary
