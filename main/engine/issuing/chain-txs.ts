@@ -196,6 +196,7 @@ async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: Repl
     if (policy?.minesOnDemand && !(await client.isKnown(tx.hash))) await client.broadcast(tx.raw);
     return;
   }
+  if (waitedTooLong) await expectEarlierNonces(db, client, tx);
   // An earlier variant may be the one that was mined.
   if (await adoptMinedVariant(db, client, tx)) return;
   if (!belowBaseFee && !(await client.isKnown(tx.hash))) {
@@ -208,8 +209,29 @@ async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: Repl
       if (!(error instanceof BelowBaseFeeError)) throw error;
     }
   }
+  // Mined once (then taken out of the chain): proofs handed out name this very transaction, so it
+  // goes out again unchanged, never replaced; below the base fee it waits for the fee to fall.
+  if (tx.mined_date !== null) {
+    if (belowBaseFee) throw new BelowBaseFeeError({ details: `transaction ${tx.hash} was mined before and is sent again unchanged once the base fee falls below its max fee` });
+    return;
+  }
   if (!policy) return;
   await replaceTx(db, client, tx, Number(head.number), policy);
+}
+
+/**
+ * A transaction waiting long can be stuck behind an earlier nonce of the account that the chain
+ * no longer holds (a reorganisation took it out while this one waited in the pool): it would
+ * never be mined, however high its fees. Then the chain lost what was recorded, and reconciling
+ * sends the earlier transactions again. One request, once per `replaceAfterBlocks`.
+ */
+async function expectEarlierNonces(db: Db, client: ChainClient, tx: ChainTx): Promise<void> {
+  const recorded = cached(db, "SELECT max(nonce) FROM chain_txs WHERE engine = ? AND sender = ? AND nonce < ? AND state IN ('mined', 'reverted')").pluck().get(tx.engine, tx.sender, tx.nonce) as
+    | number
+    | null;
+  if (recorded === null) return;
+  const mined = await client.minedNonce(tx.sender);
+  if (mined <= recorded) throw new ChainStateLostError(tx.engine, `the chain counts ${mined} mined transactions of ${tx.sender}; transaction ${tx.hash} (nonce ${tx.nonce}) waits behind the missing ones`);
 }
 
 /** Signs the same call at the same nonce with higher fees, stores it, then broadcasts it. */
