@@ -102,7 +102,9 @@ export async function publicChainBenchmarks(log: (line: string) => void): Promis
         const current = await service.getJob(job.uid);
         if (current.status === 'finished') break;
         if (current.status === 'failed') throw new Error(`bench job failed: ${current.failure_reason}`);
-        if (!sent && current.transaction) sent = { requests: proxy.methods.length, block: await chain.blockNumber() };
+        // Sent: from the broadcast on (the job shows its transaction once stored, a moment before).
+        const broadcast = proxy.methods.indexOf('eth_sendRawTransaction', start.requests);
+        if (!sent && current.transaction && broadcast >= 0) sent = { requests: broadcast + 1, block: await chain.blockNumber() };
         await sleep(100);
       }
       const end = { requests: proxy.methods.length, block: await chain.blockNumber() };
