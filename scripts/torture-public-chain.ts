@@ -173,10 +173,10 @@ class Chaos {
       const pick = this.random();
       try {
         if (pick < 0.35) {
-          const depth = await this.reorg();
+          const depth = await this.withMiningPaused(() => this.reorg());
           if (depth > 0) await this.afterChainEvent(`after a reorg of depth ${depth}`);
         } else if (pick < 0.55) {
-          if (await this.snapshotOrRevert()) await this.afterChainEvent('after evm_revert');
+          if (await this.withMiningPaused(() => this.snapshotOrRevert())) await this.afterChainEvent('after evm_revert');
         } else if (pick < 0.85) {
           await this.spike();
         } else {
@@ -187,6 +187,20 @@ class Chaos {
         this.counts.errors++;
         if (this.counts.errors <= 5) this.log(`    (injection refused: ${(error as Error).message.slice(0, 200)})`);
       }
+    }
+  }
+
+  /**
+   * Runs a rewrite of the chain with anvil's interval mining paused: a block mined by anvil in the
+   * middle of its own anvil_reorg or evm_revert left its block store inconsistent (a later nonce
+   * mined without the earlier one, blocks missing), which no real chain does.
+   */
+  private async withMiningPaused<T>(rewrite: () => Promise<T>): Promise<T> {
+    await rpc(this.url, 'evm_setIntervalMining', [0]);
+    try {
+      return await rewrite();
+    } finally {
+      await rpc(this.url, 'evm_setIntervalMining', [this.blockMs / 1000]);
     }
   }
 
