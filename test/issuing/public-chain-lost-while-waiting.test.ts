@@ -92,6 +92,40 @@ describe('a public chain that loses what the engine waits on (anvil as Sepolia, 
     }
   });
 
+  it('the deployment re-sent by reconciling, then dropped from the pool while the issue waits behind it: it is sent again and the job finishes', async () => {
+    await setAutomine(chain.rpcUrl, false);
+    try {
+      const { fx, partner, notices } = await issuer('Twice Unlucky University');
+      const { job } = await createAndSchedule(partner.service, ENGINE, 1);
+      await partner.service.issueJobNow({ engine: ENGINE });
+      await chain.client.mine(1);
+      await fx.engine.issuing.tick();
+      const deploy = txOf(fx, 'deploy');
+      await rpc(chain.rpcUrl, 'anvil_reorg', [1, []]);
+      // The engine notices the gap and re-sends the deployment from its stored copy...
+      for (let block = 0; block < 6 && notices.length === 0; block++) {
+        await chain.client.mine(1);
+        await fx.engine.issuing.tick();
+      }
+      expect(notices.join('\n')).toMatch(/lost 1 transaction\(s\)/);
+      expect(await chain.client.isKnown(deploy.hash)).toBe(true);
+      // ...which the node then drops before any block takes it.
+      await rpc(chain.rpcUrl, 'anvil_dropTransaction', [deploy.hash]);
+      expect(await chain.client.isKnown(deploy.hash)).toBe(false);
+
+      let finished = await partner.service.getJob(job.uid);
+      for (let block = 0; block < 12 && finished.status !== 'finished'; block++) {
+        await chain.client.mine(1);
+        await fx.engine.issuing.tick();
+        finished = await partner.service.getJob(job.uid);
+      }
+      expect(finished.status, JSON.stringify(finished)).toBe('finished');
+      expect(await chain.client.getReceipt(deploy.hash)).not.toBeNull();
+    } finally {
+      await setAutomine(chain.rpcUrl, true);
+    }
+  });
+
   it('a finished job rolled back during a fee spike: never failed nor its credentials released; its transaction goes out again unchanged once the fee falls, and proofs handed out verify ok', async () => {
     const { fx, partner } = await issuer('Spiked Rollback College');
     const first = await createAndSchedule(partner.service, ENGINE, 1, 'Deploys');
