@@ -11,6 +11,10 @@
  *
  * Not part of `npm test` (it runs for minutes). Data directories are temporary. Prints one line
  * per scenario and a summary: kills, files, violations. Exit 1 when any invariant broke.
+ *
+ * `--public-chain [--reorgs N] [--spikes N] [--block-time S] [--kills N] [--files N]`: the same
+ * kills while a chain run as Sepolia is reorganised, rolled back and fee-spiked under the jobs
+ * (scripts/torture-public-chain.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
