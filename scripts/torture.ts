@@ -11,106 +11,52 @@
  *
  * Not part of `npm test` (it runs for minutes). Data directories are temporary. Prints one line
  * per scenario and a summary: kills, files, violations. Exit 1 when any invariant broke.
+ *
+ * `--public-chain [--reorgs N] [--spikes N] [--block-time S] [--kills N] [--files N]`: the same
+ * kills while a chain run as Sepolia is reorganised, rolled back and fee-spiked under the jobs
+ * (scripts/torture-public-chain.ts).
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Engine } from '../main/engine/index.js';
 import type { ProofFile } from '../main/engine/proofs/proof-file.js';
 import { verifyProof } from '../main/engine/proofs/verify-proof.js';
-import { openSecretStore } from '../main/secrets/index.js';
+import { runPublicChainTorture } from './torture-public-chain.js';
+import { killAtRandom as killChildAtRandom, killGroup, newDataDir, seededRandom, sleep, startCli, writeInputs, type Child } from './torture-support.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const PASSPHRASE = 'torture passphrase';
 process.env.PROOFDESK_PASSPHRASE = PASSPHRASE;
 
 const { values } = parseArgs({
   options: {
-    kills: { type: 'string', default: '100' },
-    files: { type: 'string', default: '12' },
+    kills: { type: 'string' },
+    files: { type: 'string' },
     modes: { type: 'string', default: 'issue,watch' },
     'kills-per-scenario': { type: 'string', default: '4' },
     seed: { type: 'string' },
     keep: { type: 'boolean' },
+    'public-chain': { type: 'boolean' },
+    reorgs: { type: 'string', default: '50' },
+    spikes: { type: 'string', default: '20' },
+    'block-time': { type: 'string', default: '1' },
   },
 });
-const totalKills = Number(values.kills);
-const filesPerScenario = Number(values.files);
+const totalKills = Number(values.kills ?? 100);
+const filesPerScenario = Number(values.files ?? 12);
 const killsPerScenario = Number(values['kills-per-scenario']);
 const modes = values.modes!.split(',') as ('issue' | 'watch')[];
 
-// A small seeded generator, so a run that found something can be repeated.
-let seed = Number(values.seed ?? Date.now() % 1_000_000);
-const firstSeed = seed;
-function random(): number {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648;
-}
+const firstSeed = Number(values.seed ?? Date.now() % 1_000_000);
+const random = seededRandom(firstSeed);
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-interface Child {
-  pid: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output: () => string;
-}
-
-/** Starts the CLI as the leader of its own process group (its anvil joins the group). */
-function startCli(argv: string[]): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', ...argv], { cwd: REPO, env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return { pid: child.pid!, exited, output: () => output };
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 /** Kills the group at a random moment; returns whether the kill landed before the run ended. */
-async function killAtRandom(child: Child, maxMs: number): Promise<boolean> {
-  const delay = 300 + random() * maxMs;
-  const ended = await Promise.race([child.exited.then(() => true), sleep(delay).then(() => false)]);
-  killGroup(child.pid);
-  await child.exited;
-  await sleep(50);
-  return !ended;
-}
-
-/** A data directory with one Partner (encrypted secrets file), issuing every `interval` seconds. */
-async function newDataDir(interval: number): Promise<{ dataDir: string; partnerId: string; address: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'proofdesk-torture-'));
-  const engine = Engine.open({ dataDir, sweepIntervalMs: false, secrets: await openSecretStore({ dataDir }) });
-  try {
-    const partner = await engine.addPartner({ name: 'Torture University', issuingIntervalSeconds: interval });
-    return { dataDir, partnerId: partner.partner_id, address: partner.address };
-  } finally {
-    await engine.close();
-  }
-}
-
-/** Writes `count` files, a few of them with the same content as another (duplicates). */
-function writeInputs(dir: string, count: number, tag: string): string[] {
-  mkdirSync(dir, { recursive: true });
-  return Array.from({ length: count }, (_, i) => {
-    const file = join(dir, `doc-${tag}-${i + 1}.txt`);
-    // Every fourth file repeats the content of the one before it.
-    const n = i % 4 === 3 ? i : i + 1;
-    writeFileSync(file, `Credential ${tag} #${n}\n${'x'.repeat(n * 37)}`);
-    return file;
-  });
+function killAtRandom(child: Child, maxMs: number): Promise<boolean> {
+  return killChildAtRandom(child, maxMs, random);
 }
 
 interface Checked {
@@ -245,26 +191,46 @@ async function watchScenario(index: number, kills: number): Promise<{ kills: num
   return { kills: landed, files: files.length, violations: [...violations, ...checked.violations] };
 }
 
-const totals = { scenarios: 0, kills: 0, files: 0, violations: 0 };
-const byMode: Record<string, { kills: number; files: number; violations: number; scenarios: number }> = {};
-log(`torture: ${totalKills} kills over ${modes.join(' and ')}, ${filesPerScenario} files and up to ${killsPerScenario} kills per scenario, seed ${firstSeed}`);
-for (let index = 0; totals.kills < totalKills; index++) {
-  const mode = modes[index % modes.length]!;
-  const kills = Math.min(killsPerScenario, Math.max(1, totalKills - totals.kills));
-  const started = Date.now();
-  const result = mode === 'issue' ? await issueScenario(index, kills) : await watchScenario(index, kills);
-  totals.scenarios++;
-  totals.kills += result.kills;
-  totals.files += result.files;
-  totals.violations += result.violations.length;
-  const m = (byMode[mode] ??= { kills: 0, files: 0, violations: 0, scenarios: 0 });
-  m.scenarios++;
-  m.kills += result.kills;
-  m.files += result.files;
-  m.violations += result.violations.length;
-  log(`#${index} ${mode}: ${result.kills} kill(s) landed, ${result.files} files, ${result.violations.length} violation(s) (${Math.round((Date.now() - started) / 1000)} s)`);
-  for (const v of result.violations) log(`    VIOLATION: ${v}`);
+if (values['public-chain']) {
+  const result = await runPublicChainTorture({
+    reorgs: Number(values.reorgs),
+    spikes: Number(values.spikes),
+    kills: Number(values.kills ?? 10),
+    blockTimeS: Number(values['block-time']),
+    files: Number(values.files ?? 6),
+    killsPerBatch: Math.min(killsPerScenario, 2),
+    seed: firstSeed,
+    keep: values.keep === true,
+    log,
+  });
+  process.exitCode = result.violations > 0 ? 1 : 0;
+} else {
+  await killAndCheck();
 }
-for (const [mode, m] of Object.entries(byMode)) log(`${mode}: ${m.scenarios} scenarios, ${m.kills} kills, ${m.files} files, ${m.violations} violations`);
-log(`total: ${totals.scenarios} scenarios, ${totals.kills} kills, ${totals.files} files, ${totals.violations} violations (seed ${firstSeed})`);
-process.exitCode = totals.violations > 0 ? 1 : 0;
+
+/** The kill mode: scenario after scenario of `issue` and `watch` killed at random. */
+async function killAndCheck(): Promise<void> {
+  const totals = { scenarios: 0, kills: 0, files: 0, violations: 0 };
+  const byMode: Record<string, { kills: number; files: number; violations: number; scenarios: number }> = {};
+  log(`torture: ${totalKills} kills over ${modes.join(' and ')}, ${filesPerScenario} files and up to ${killsPerScenario} kills per scenario, seed ${firstSeed}`);
+  for (let index = 0; totals.kills < totalKills; index++) {
+    const mode = modes[index % modes.length]!;
+    const kills = Math.min(killsPerScenario, Math.max(1, totalKills - totals.kills));
+    const started = Date.now();
+    const result = mode === 'issue' ? await issueScenario(index, kills) : await watchScenario(index, kills);
+    totals.scenarios++;
+    totals.kills += result.kills;
+    totals.files += result.files;
+    totals.violations += result.violations.length;
+    const m = (byMode[mode] ??= { kills: 0, files: 0, violations: 0, scenarios: 0 });
+    m.scenarios++;
+    m.kills += result.kills;
+    m.files += result.files;
+    m.violations += result.violations.length;
+    log(`#${index} ${mode}: ${result.kills} kill(s) landed, ${result.files} files, ${result.violations.length} violation(s) (${Math.round((Date.now() - started) / 1000)} s)`);
+    for (const v of result.violations) log(`    VIOLATION: ${v}`);
+  }
+  for (const [mode, m] of Object.entries(byMode)) log(`${mode}: ${m.scenarios} scenarios, ${m.kills} kills, ${m.files} files, ${m.violations} violations`);
+  log(`total: ${totals.scenarios} scenarios, ${totals.kills} kills, ${totals.files} files, ${totals.violations} violations (seed ${firstSeed})`);
+  process.exitCode = totals.violations > 0 ? 1 : 0;
+}

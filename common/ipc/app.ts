@@ -24,6 +24,24 @@ export interface EngineStatus extends EngineInfo {
   chain: ChainState;
   /** Why the chain is not reachable, when it is not. */
   detail: string | null;
+  /** What the active Partner's account can pay for there; null before the first probe, on the local chain (it funds itself) and in remote mode. */
+  funds: EngineFunds | null;
+}
+
+/** Fewer jobs than this paid for by the account's balance: the status bar and Settings warn. */
+export const LOW_FUNDS_JOBS = 10;
+
+/** The active Partner's account on an engine, against the cost of one job at today's fees. */
+export interface EngineFunds {
+  address: string;
+  /** The balance in the chain's coin (ether and the like), as decimal text: `0.0042`. */
+  balance: string;
+  /** One job's estimated cost: the registry's issue gas × today's max fee per gas, formatted. */
+  job_cost: string;
+  /** Whole jobs the balance pays for at that cost. */
+  jobs_covered: number;
+  /** Fewer than LOW_FUNDS_JOBS jobs covered. */
+  low: boolean;
 }
 
 /** Everything the status bar shows. */

@@ -33,10 +33,11 @@ export interface IpcHandlerContext {
  * Builds the handlers for one context.
  *
  * @example const handlers = createIpcHandlers(createAppContext({ engine, partner }))
+ * `chainProbeEveryMs`: how often the status bar's chain and funds probe asks (30 s).
  */
-export function createIpcHandlers(context: AppContext | IpcHandlerContext): IpcHandlers {
+export function createIpcHandlers(context: AppContext | IpcHandlerContext, options: { chainProbeEveryMs?: number } = {}): IpcHandlers {
   const ctx = 'events' in context ? context : createAppContext({ partner: context.partner, service: context.service });
-  const chains = createChainProbe(ctx);
+  const chains = createChainProbe(ctx, options.chainProbeEveryMs);
   return {
     ...createAppHandlers(ctx, chains),
     ...createRecordsHandlers(ctx),

@@ -1,4 +1,7 @@
 import { useEffect, useId, useState } from 'react';
+import type { EngineStatus } from '../../common/ipc/app.js';
+import { useShellStore } from '../shell/shell-store.js';
+import { lowFundsText } from '../shell/status-bar.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useSettingsStore } from './settings-store.js';
 
@@ -12,6 +15,9 @@ export function EnginesPanel() {
   const addEngine = useSettingsStore((s) => s.addEngine);
   const busy = useSettingsStore((s) => s.busy);
   const outcomes = useSettingsStore((s) => s.outcomes);
+  // The status bar's probe says what the active Partner's account pays for on each engine.
+  const status = useShellStore((s) => (s.statusLoaded ? s.status : null));
+  const lowFunds: EngineStatus[] = status?.mode === 'embedded' ? status.engines.filter((e) => e.funds?.low) : [];
   const [form, setForm] = useState(EMPTY);
   const id = useId();
 
@@ -52,6 +58,11 @@ export function EnginesPanel() {
           ))}
         </tbody>
       </table>
+      {lowFunds.map((e) => (
+        <p key={e.id} className="status-warning" role="status" data-testid={`settings-funds-${e.id}`}>
+          {lowFundsText(e.id, e.funds!)}
+        </p>
+      ))}
       <form
         aria-labelledby={`${id}-title`}
         onSubmit={(e) => {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { EngineFunds } from '../../common/ipc/app.js';
 import { useShellStore, runningTasks } from './shell-store.js';
 import { UnlockKeys } from '../settings/unlock-dialog.js';
 
@@ -33,6 +34,12 @@ function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
       )}
     </span>
   );
+}
+
+/** The low-funds warning, the same words in the status bar and Settings › Engines. */
+export function lowFundsText(engine: string, funds: EngineFunds): string {
+  const jobs = funds.jobs_covered === 1 ? '1 job' : `${funds.jobs_covered} jobs`;
+  return `Low funds on ${engine}: ${funds.balance} pays for ${jobs} (about ${funds.job_cost} each at today's fees); fund ${funds.address}`;
 }
 
 const KEY_STORE_LABEL = { keychain: 'Keys in the OS keychain', 'encrypted-file': 'Keys in an encrypted file' } as const;
@@ -81,6 +88,14 @@ export function StatusBar() {
               {status.mode === 'remote' ? 'on the remote service' : `chain ${engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}`}
             </span>
           ))}
+          {status.mode === 'embedded' &&
+            status.engines.map((engine) =>
+              engine.funds?.low ? (
+                <span key={`funds-${engine.id}`} className="status-item status-warning" role="status" data-testid={`status-funds-${engine.id}`} title={engine.funds.address}>
+                  {lowFundsText(engine.id, engine.funds)}
+                </span>
+              ) : null,
+            )}
           <span className="status-item" data-testid="status-keys">
             {status.mode === 'remote' ? 'Keys kept by the remote service' : status.keyStore ? KEY_STORE_LABEL[status.keyStore] : 'No key store'}
           </span>

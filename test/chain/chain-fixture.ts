@@ -93,6 +93,8 @@ export interface RpcProxy {
   url: string;
   /** JSON-RPC requests received (answered or not), in order, by method. */
   methods: string[];
+  /** The same requests, a block read named with the block it asks for: `eth_getBlockByNumber(latest)`, `eth_getBlockByNumber(number)`. */
+  calls: string[];
   /** pass: forward to the node; limited: answer HTTP 429 with Retry-After; down: reset the connection. */
   mode: 'pass' | 'limited' | 'down';
   /** Retry-After of a 429, in seconds. */
@@ -124,17 +126,22 @@ function answerItself(proxy: RpcProxy, body: string): string | undefined {
 /** A loopback HTTP proxy in front of a node that counts requests and can refuse or drop them. */
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const { createServer: createHttpServer } = await import('node:http');
-  const proxy: RpcProxy = { url: '', methods: [], mode: 'pass', retryAfterS: 1, limitedFor: Infinity, close: async () => undefined };
+  const proxy: RpcProxy = { url: '', methods: [], calls: [], mode: 'pass', retryAfterS: 1, limitedFor: Infinity, close: async () => undefined };
   const server = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       try {
-        const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
-        for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.methods.push(String(call.method));
+        const parsed = JSON.parse(body) as { method?: string; params?: unknown[] } | { method?: string; params?: unknown[] }[];
+        for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+          proxy.methods.push(String(call.method));
+          const block = call.method === 'eth_getBlockByNumber' ? call.params?.[0] : undefined;
+          proxy.calls.push(typeof block === 'string' ? `${call.method}(${block.startsWith('0x') ? 'number' : block})` : String(call.method));
+        }
       } catch {
         proxy.methods.push('?');
+        proxy.calls.push('?');
       }
       if (proxy.mode === 'down') {
         req.socket.destroy();

@@ -196,6 +196,7 @@ async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: Repl
     if (policy?.minesOnDemand && !(await client.isKnown(tx.hash))) await client.broadcast(tx.raw);
     return;
   }
+  if (waitedTooLong && policy) await expectEarlierNonces(db, client, tx, policy, head);
   // An earlier variant may be the one that was mined.
   if (await adoptMinedVariant(db, client, tx)) return;
   if (!belowBaseFee && !(await client.isKnown(tx.hash))) {
@@ -208,8 +209,39 @@ async function keepMoving(db: Db, client: ChainClient, tx: ChainTx, policy: Repl
       if (!(error instanceof BelowBaseFeeError)) throw error;
     }
   }
+  // Mined once (then taken out of the chain): proofs handed out name this very transaction, so it
+  // goes out again unchanged, never replaced; below the base fee it waits for the fee to fall.
+  if (tx.mined_date !== null) {
+    if (belowBaseFee) throw new BelowBaseFeeError({ details: `transaction ${tx.hash} was mined before and is sent again unchanged once the base fee falls below its max fee` });
+    return;
+  }
   if (!policy) return;
   await replaceTx(db, client, tx, Number(head.number), policy);
+}
+
+/**
+ * A transaction waiting long can be stuck behind an earlier nonce of the account that the chain
+ * does not hold, and would never be mined, however high its fees:
+ * - one recorded as mined (a reorganisation took it out while this one waited in the pool): the
+ *   chain lost what was recorded, and reconciling sends the earlier transactions again;
+ * - one of ours not mined yet that nothing else looks at (a registry deployment sent again by
+ *   reconciling, then dropped from the pool): it is looked at here, and sent again.
+ * One request (the account's mined count), once per `replaceAfterBlocks`, and a look at each such
+ * earlier transaction.
+ */
+async function expectEarlierNonces(db: Db, client: ChainClient, tx: ChainTx, policy: ReplacementPolicy, head: ChainHead): Promise<void> {
+  const mined = await client.minedNonce(tx.sender);
+  if (mined >= tx.nonce) return;
+  const recorded = cached(db, "SELECT max(nonce) FROM chain_txs WHERE engine = ? AND sender = ? AND nonce < ? AND state IN ('mined', 'reverted')").pluck().get(tx.engine, tx.sender, tx.nonce) as
+    | number
+    | null;
+  if (recorded !== null && mined <= recorded) {
+    throw new ChainStateLostError(tx.engine, `the chain counts ${mined} mined transactions of ${tx.sender}; transaction ${tx.hash} (nonce ${tx.nonce}) waits behind the missing ones`);
+  }
+  // The local chain's mined transactions count only once its state is on disk: its own rounds settle them.
+  if (policy.minesOnDemand) return;
+  const waiting = cached(db, "SELECT * FROM chain_txs WHERE engine = ? AND sender = ? AND nonce >= ? AND nonce < ? AND state IN ('signed', 'sent') ORDER BY nonce").all(tx.engine, tx.sender, mined, tx.nonce) as ChainTx[];
+  for (const earlier of waiting) await settleTx(db, client, earlier, () => Promise.resolve(), policy, head);
 }
 
 /** Signs the same call at the same nonce with higher fees, stores it, then broadcasts it. */

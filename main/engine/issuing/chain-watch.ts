@@ -123,7 +123,12 @@ export class ChainWatch {
         const look = await looks(engine);
         if (!look.due) continue;
         let all = this.issuer.pace.takeReorg(engine);
-        if (!all && (this.vouchedFor(engine, finished[0]!.block_number) || !this.depthPassed(engine, look.head))) continue;
+        if (!all && this.vouchedFor(engine, finished[0]!.block_number)) {
+          // Vouched for by a later block seen now: as good as a re-check, and the depth counts from here.
+          if (look.head) this.recheckedAt.set(engine, look.head.number);
+          continue;
+        }
+        if (!all && !this.depthPassed(engine, look.head)) continue;
         if (look.head) this.recheckedAt.set(engine, look.head.number);
         for (const row of finished) {
           await this.issuer.follow(row.id, look.head);

@@ -36,7 +36,7 @@ import { ensureRegistry, registryAddress } from './registry.js';
  * Gas of `issue(root)` when it cannot be estimated yet (no registry deployed): 44,899 measured on
  * anvil, with the signing headroom on top.
  */
-const ISSUE_GAS_ALLOWANCE = 60_000n;
+export const ISSUE_GAS_ALLOWANCE = 60_000n;
 
 /** Block times from which a transaction just sent is not looked for in the same step. */
 const SETTLE_AT_ONCE_BELOW_MS = 1_000;

@@ -8,7 +8,7 @@
  * account that cannot pay) ends its jobs `failed` with the reason, their credentials free to be
  * scheduled again. One loud line tells the user what happened.
  */
-import { ChainError, ChainUnreachableError, KeyInUseElsewhereError, NonceConflictError, ReplacementUnderpricedError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
+import { BelowBaseFeeError, ChainError, ChainUnreachableError, KeyInUseElsewhereError, NonceConflictError, ReplacementUnderpricedError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
 import { inTransaction } from '../database.js';
 import { cached } from '../list-query.js';
 import { settleTx, type ChainTx } from './chain-txs.js';
@@ -24,6 +24,8 @@ export interface Reconciliation {
   lost: number;
   /** Transactions sent again from their stored signed copies. */
   resent: number;
+  /** Transactions the chain refused for now (the base fee above their max fee): their jobs wait to send them again. */
+  waiting: number;
   /** Jobs failed because their transaction could not be recovered. */
   failedJobs: string[];
   /** Revocations undone for the same reason (the certificate can be revoked again). */
@@ -120,6 +122,14 @@ async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, cl
       await client.broadcast(tx.raw);
     } catch (error) {
       if (error instanceof ChainUnreachableError) throw error;
+      if (error instanceof BelowBaseFeeError) {
+        // Refused for now (a fee spike), not lost: it stays stored and its job waits, its
+        // credentials kept; the job's next looks send it again, unchanged, once the fee falls.
+        cached(ctx.db, "UPDATE chain_txs SET state = 'sent', block_number = NULL WHERE id = ?").run(tx.id);
+        cached(ctx.db, "UPDATE jobs SET status = 'started', issued_date = NULL, finished_date = NULL WHERE issue_tx = ? AND status IN ('unconfirmed', 'finished')").run(tx.id);
+        result.waiting++;
+        continue;
+      }
       if (error instanceof NonceConflictError || error instanceof ReplacementUnderpricedError) {
         // The nonce is used or held: not lost on that word alone (taken-nonce.ts).
         const taken = await holderOf(ctx, issuer, engine, client, tx, nodeSaid(error));
@@ -162,7 +172,7 @@ async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, cl
  * re-sends from the first nonce it lacks. Returns what it did (nothing lost: all zero).
  */
 export async function reconcileChain(ctx: IssuingContext, issuer: JobIssuer, engine: string, client: ChainClient): Promise<Reconciliation> {
-  const result: Reconciliation = { lost: 0, resent: 0, failedJobs: [], undoneRevocations: 0 };
+  const result: Reconciliation = { lost: 0, resent: 0, waiting: 0, failedJobs: [], undoneRevocations: 0 };
   const local = ctx.chains.isLocal(engine);
   const rows = cached(ctx.db, "SELECT * FROM chain_txs WHERE engine = ? AND state IN ('signed', 'sent', 'mined', 'reverted') ORDER BY sender, nonce").all(engine) as ChainTx[];
   for (const [sender, txs] of byNonce(rows)) {
@@ -193,6 +203,7 @@ export async function reconcileChain(ctx: IssuingContext, issuer: JobIssuer, eng
 export function describeReconciliation(engine: string, r: Reconciliation): string {
   const parts = [`WARNING: the ${engine} chain had lost ${r.lost} transaction(s) recorded as mined (it was reset or rolled back)`];
   parts.push(`${r.resent} re-sent from their stored signed copies${engine === 'local' ? ' at their original block times' : ''}`);
+  if (r.waiting > 0) parts.push(`${r.waiting} refused by the chain for now (the base fee above their max fee): sent again unchanged once it falls`);
   if (r.failedJobs.length > 0) parts.push(`could not recover job(s) ${r.failedJobs.join(', ')}: now failed, their credentials can be scheduled again`);
   if (r.undoneRevocations > 0) parts.push(`${r.undoneRevocations} revocation(s) undone: revoke those certificates again`);
   return `${parts.join('; ')}.`;

@@ -76,7 +76,10 @@ export class IssuingScheduler {
         // Short of funds (or fees above the cap), the job stays scheduled: nothing is released.
         // Its account is asked again once per block of the chain (or after the backoff), not every round.
         if (!this.issuer.pace.ready(job.engine)) continue;
-        if (job.waiting && looks && !(await looks(job.engine)).due) continue;
+        // The round's look (at most one head per block time) also tells the pace which block the
+        // job is sent in, so its first look after sending waits for the next block.
+        const look = looks ? await looks(job.engine) : undefined;
+        if (job.waiting && look && !look.due) continue;
         await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
