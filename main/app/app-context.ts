@@ -55,6 +55,8 @@ export interface AppContext {
   readonly menu: AppMenu | null;
   /** The OS notifier, where main has one (the Electron window). */
   readonly notify: ((notification: AppNotification) => void) | null;
+  /** The operating system's language (Electron's `app.getLocale()`); null where the page asks its browser. */
+  readonly osLocale: string | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -113,6 +115,8 @@ export interface AppContextOptions {
   menu?: AppMenu;
   /** Shows an OS notification (Electron's Notification). */
   notify?: (notification: AppNotification) => void;
+  /** The operating system's language, e.g. `de-DE` (Electron's `app.getLocale()`). */
+  osLocale?: string;
 }
 
 /**
@@ -202,6 +206,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     chooseFile: options.chooseFile ?? null,
     menu: options.menu ?? null,
     notify: options.notify ?? null,
+    osLocale: options.osLocale ?? null,
     partner: () => partner,
     partners,
     service: () => service,
