@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useShellStore, runningTasks } from './shell-store.js';
 import { UnlockKeys } from '../settings/unlock-dialog.js';
+import { Message, strong, useT } from '../i18n/use-t.js';
 
 /** Which service the views work on: this machine's engine, or the remote one (its address). */
 function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
@@ -20,7 +21,7 @@ function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
     <span className="status-item" data-testid="status-service">
       {mode === 'remote' ? (
         <>
-          Service <strong>remote</strong>
+          <Message id="shell.status.serviceRemote" values={{ b: strong }} />
           {remote && (
             <>
               {' '}
@@ -29,13 +30,13 @@ function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
           )}
         </>
       ) : (
-        <>Service <strong>this machine</strong></>
+        <Message id="shell.status.serviceLocal" values={{ b: strong }} />
       )}
     </span>
   );
 }
 
-const KEY_STORE_LABEL = { keychain: 'Keys in the OS keychain', 'encrypted-file': 'Keys in an encrypted file' } as const;
+const KEY_STORE_LABEL = { keychain: 'shell.status.keysKeychain', 'encrypted-file': 'shell.status.keysFile' } as const;
 
 /** The status bar: active Partner (and switcher), engines and their chains, key store, background work. */
 export function StatusBar() {
@@ -46,18 +47,19 @@ export function StatusBar() {
   const switchPartner = useShellStore((s) => s.switchPartner);
   const cancelTask = useShellStore((s) => s.cancelTask);
   const running = runningTasks(tasks);
+  const t = useT();
 
   return (
-    <footer className="status-bar" aria-label="Status">
+    <footer className="status-bar" aria-label={t('shell.status.label')}>
       {statusError && <span className="status-item status-error">{statusError}</span>}
-      {!loaded && !statusError && <span className="status-item muted">Loading…</span>}
+      {!loaded && !statusError && <span className="status-item muted">{t('shell.status.loading')}</span>}
       {status && (
         <>
           <span className="status-item" data-testid="status-partner">
             {status.partners.length > 1 ? (
               <label>
-                Partner{' '}
-                <select value={status.partner?.id ?? ''} onChange={(e) => void switchPartner(e.target.value)} aria-label="Partner">
+                {t('shell.status.partner')}{' '}
+                <select value={status.partner?.id ?? ''} onChange={(e) => void switchPartner(e.target.value)} aria-label={t('shell.status.partner')}>
                   {status.partners.map((p) => (
                     <option key={p.id} value={p.id}>
                       {p.name}
@@ -66,27 +68,27 @@ export function StatusBar() {
                 </select>
               </label>
             ) : status.partner ? (
-              <>
-                Partner <strong>{status.partner.name}</strong>
-              </>
+              <Message id="shell.status.partnerName" values={{ b: strong, name: status.partner.name }} />
             ) : (
-              <span>No Partner yet: set one up on the first-run page.</span> /* the first run makes it */
+              <span>{t('shell.status.noPartner')}</span> /* the first run makes it */
             )}
           </span>
           <ServiceInUse mode={status.mode} />
           {status.engines.map((engine) => (
             <span key={engine.id} className="status-item" title={engine.detail ?? undefined} data-testid={`status-engine-${engine.id}`}>
               <span className={`dot dot-${status.mode === 'remote' ? 'unknown' : engine.chain}`} aria-hidden="true" />
-              <code>{engine.id}</code> {engine.environment},{' '}
-              {status.mode === 'remote' ? 'on the remote service' : `chain ${engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}`}
+              <code>{engine.id}</code>{' '}
+              {status.mode === 'remote'
+                ? t('shell.status.engineOnRemote', { environment: engine.environment })
+                : t('shell.status.engineChain', { environment: engine.environment, state: engine.chain })}
             </span>
           ))}
           <span className="status-item" data-testid="status-keys">
-            {status.mode === 'remote' ? 'Keys kept by the remote service' : status.keyStore ? KEY_STORE_LABEL[status.keyStore] : 'No key store'}
+            {status.mode === 'remote' ? t('shell.status.keysRemote') : status.keyStore ? t(KEY_STORE_LABEL[status.keyStore]) : t('shell.status.noKeyStore')}
           </span>
           {status.issuingOff && (
             <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
-              Issuing is off: {status.issuingOff}
+              {t('shell.status.issuingOff', { reason: status.issuingOff })}
             </span>
           )}
           {status.issuingOff && status.mode === 'embedded' && (
@@ -99,8 +101,8 @@ export function StatusBar() {
           <span key={task.id} className="status-task">
             <span>{task.label}</span>
             <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
-            <button type="button" className="link-button" aria-label={`Cancel ${task.label}`} onClick={() => void cancelTask(task.id)}>
-              Cancel
+            <button type="button" className="link-button" aria-label={t('shell.task.cancelNamed', { task: task.label })} onClick={() => void cancelTask(task.id)}>
+              {t('common.cancel')}
             </button>
           </span>
         ))}

@@ -15,7 +15,6 @@ const SPOKEN_ATTRIBUTES = new Set(['aria-label', 'aria-description', 'aria-value
 const NOT_YET_CATALOGUED = new Set<string>([
   'activity/activity-view.tsx',
   'commands/app-menu-button.tsx',
-  'commands/command-host.tsx',
   'commands/command-palette.tsx',
   'commands/help-dialogs.tsx',
   'csv-import/csv-import-dialog.tsx',
@@ -39,10 +38,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'settings/restore-form.tsx',
   'settings/settings-view.tsx',
   'settings/unlock-dialog.tsx',
-  'shell/dialog-footer.tsx',
-  'shell/sidebar.tsx',
-  'shell/status-bar.tsx',
-  'shell/toasts.tsx',
   'staging/drop-zone.tsx',
   'staging/metadata-grid.tsx',
   'staging/staging-row.tsx',
