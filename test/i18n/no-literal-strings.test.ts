@@ -36,7 +36,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'settings/passphrase-form.tsx',
   'settings/remote-panel.tsx',
   'settings/restore-form.tsx',
-  'settings/settings-view.tsx',
   'settings/unlock-dialog.tsx',
   'staging/drop-zone.tsx',
   'staging/metadata-grid.tsx',
