@@ -22,8 +22,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'detail/record-tree.tsx',
   'first-run/first-run-view.tsx',
   'jobs/export-dialog.tsx',
-  'jobs/job-detail.tsx',
-  'jobs/jobs-view.tsx',
   'settings/engines-panel.tsx',
   'settings/keys-panel.tsx',
   'settings/new-passphrase-fields.tsx',
