@@ -51,4 +51,4 @@ describe('the string catalogue', () => {
 });
 
 /** Ids whose German text is rightly the English one (product names, loan words). */
-const SAME_IN_GERMAN = new Set<string>(['shell.status.partner', 'shell.status.partnerName', 'shell.status.label', 'shell.brand', 'settings.language.system', 'settings.language.en', 'settings.language.de', 'settings.tab.partner', 'settings.tab.engines', 'records.column.tags', 'records.tags.tag', 'records.tags.tags', 'records.schedule.engines', 'records.filter.tagSuggestion', 'common.number', 'jobs.column.status', 'jobs.column.engine', 'jobs.column.tags', 'jobs.detail.status', 'jobs.detail.tags']);
+const SAME_IN_GERMAN = new Set<string>(['shell.status.partner', 'shell.status.partnerName', 'shell.status.label', 'shell.brand', 'settings.language.system', 'settings.language.en', 'settings.language.de', 'settings.tab.partner', 'settings.tab.engines', 'records.column.tags', 'records.tags.tag', 'records.tags.tags', 'records.schedule.engines', 'records.filter.tagSuggestion', 'common.number', 'jobs.column.status', 'jobs.column.engine', 'jobs.column.tags', 'jobs.detail.status', 'jobs.detail.tags', 'command.hint', 'commands.about.version']);
