@@ -17,7 +17,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'csv-import/csv-import-dialog.tsx',
   'detail/detail-panel.tsx',
   'detail/record-tree.tsx',
-  'first-run/first-run-view.tsx',
   'jobs/export-dialog.tsx',
   'settings/engines-panel.tsx',
   'settings/keys-panel.tsx',
