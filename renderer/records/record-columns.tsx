@@ -17,11 +17,11 @@ export function recordColumns(engines: readonly string[], t: ReturnType<typeof u
       cell: (r) => <TagList tags={r.tags} />,
       text: (r) => r.tags.join(', '),
     },
-    { id: 'files', header: t('records.column.files'), width: '4.5rem', cell: (r) => (r.fileCount === 0 ? '—' : r.fileCount) },
+    { id: 'files', header: t('records.column.files'), width: '5.5rem', cell: (r) => (r.fileCount === 0 ? '—' : r.fileCount) },
     {
       id: 'linked',
       header: t('records.column.linked'),
-      width: '5rem',
+      width: '6.5rem',
       cell: (r) => {
         const n = r.linkedUids.length + r.linkedFromCount;
         return n === 0 ? '—' : <span title={t('records.column.linkedDetail', { to: r.linkedUids.length, from: r.linkedFromCount })}>{n}</span>;
@@ -37,7 +37,7 @@ export function recordColumns(engines: readonly string[], t: ReturnType<typeof u
       (engine): TableColumn<RecordRow> => ({
         id: `state:${engine}`,
         header: engine,
-        width: '8.5rem',
+        width: '9.5rem',
         cell: (r) => {
           const state = r.states[engine] ?? 'not_scheduled';
           return <span className={`state state-${state}`}>{stateLabel(state)}</span>;

@@ -4,11 +4,14 @@
  * themes at 1280×800 (build/screenshots/german-*.png), with no silently cut table cell and no
  * serious accessibility problem.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import de from '../../renderer/i18n/messages/de.json';
 import { silentlyCutCells } from './cut-cells.js';
-import { builtRenderer, launchChromium, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+import { builtRenderer, launchChromium, openWorkspace, ROOT, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
+
+const de = JSON.parse(readFileSync(join(ROOT, 'renderer/i18n/messages/de.json'), 'utf8')) as Record<string, string>;
 
 let browser: Browser;
 let workspace: Workspace;
