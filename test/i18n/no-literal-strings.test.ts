@@ -14,8 +14,6 @@ const SPOKEN_ATTRIBUTES = new Set(['aria-label', 'aria-description', 'aria-value
  */
 const NOT_YET_CATALOGUED = new Set<string>([
   'csv-import/csv-import-dialog.tsx',
-  'detail/detail-panel.tsx',
-  'detail/record-tree.tsx',
   'jobs/export-dialog.tsx',
   'settings/engines-panel.tsx',
   'settings/keys-panel.tsx',
@@ -27,7 +25,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'settings/unlock-dialog.tsx',
   'staging/metadata-grid.tsx',
   'staging/staging-row.tsx',
-  'table/data-table.tsx',
   'verify/verify-detail.tsx',
   'verify/verify-extras.tsx',
   'verify/verify-view.tsx',
