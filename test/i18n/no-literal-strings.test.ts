@@ -29,7 +29,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'verify/verify-extras.tsx',
   'verify/verify-view.tsx',
   'watch-folders/add-watch-folder.tsx',
-  'watch-folders/watch-folders-view.tsx',
 ]);
 
 function tsxFiles(dir: string): string[] {
