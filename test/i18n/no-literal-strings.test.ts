@@ -28,7 +28,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'verify/verify-detail.tsx',
   'verify/verify-extras.tsx',
   'verify/verify-view.tsx',
-  'watch-folders/add-watch-folder.tsx',
 ]);
 
 function tsxFiles(dir: string): string[] {
