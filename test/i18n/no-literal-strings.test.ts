@@ -18,7 +18,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'settings/engines-panel.tsx',
   'settings/keys-panel.tsx',
   'settings/new-passphrase-fields.tsx',
-  'settings/partner-panel.tsx',
   'settings/passphrase-form.tsx',
   'settings/remote-panel.tsx',
   'settings/restore-form.tsx',
