@@ -16,7 +16,6 @@ const NOT_YET_CATALOGUED = new Set<string>([
   'csv-import/csv-import-dialog.tsx',
   'jobs/export-dialog.tsx',
   'settings/engines-panel.tsx',
-  'settings/keys-panel.tsx',
   'settings/new-passphrase-fields.tsx',
   'settings/passphrase-form.tsx',
   'settings/remote-panel.tsx',
