@@ -55,11 +55,12 @@ const VIEWS = [
   ['records', 'shell.section.records'],
   ['jobs', 'shell.section.jobs'],
   ['watch-folders', 'shell.section.watch'],
+  ['settings', 'shell.section.settings'],
   ['activity', 'shell.section.activity'],
 ] as const;
 
 describe('the pseudo-locale', () => {
-  it('shows no word outside the catalogue in the shell and the catalogued views', async () => {
+  it('shows no word outside the catalogue in the shell, Records, Jobs, Watch folders, Settings and Activity', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-XA' });
     const page = await context.newPage();
     await page.goto(workspace.bridge.url);
