@@ -15,8 +15,6 @@ const SPOKEN_ATTRIBUTES = new Set(['aria-label', 'aria-description', 'aria-value
 const NOT_YET_CATALOGUED = new Set<string>([
   'csv-import/csv-import-dialog.tsx',
   'jobs/export-dialog.tsx',
-  'staging/metadata-grid.tsx',
-  'staging/staging-row.tsx',
   'verify/verify-detail.tsx',
   'verify/verify-extras.tsx',
   'verify/verify-view.tsx',
