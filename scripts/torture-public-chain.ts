@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { numberToHex, parseEther, parseGwei, toEventSelector } from 'viem';
 import { ChainClient, startAnvil, type Address, type Hex } from '../main/chain/index.js';
-import { VerifyChains } from '../main/cli/verify/verify-chains.js';
+import { VerifyChains } from '../main/engine/proofs/verify-chains.js';
 import { ENGINES_FILE, Engine } from '../main/engine/index.js';
 import type { ProofFile } from '../main/engine/proofs/proof-file.js';
 import { verifyProof } from '../main/engine/proofs/verify-proof.js';

@@ -62,6 +62,8 @@ export interface AppStatus {
   nativeMenu: boolean;
   /** The app's version, for About and the diagnostics. */
   version: string;
+  /** The operating system's language (Electron); null in the browser bridge, where the page takes its browser's languages. */
+  osLocale: string | null;
 }
 
 export interface AppIpc {

@@ -59,6 +59,8 @@ export interface AppContext {
   readonly menu: AppMenu | null;
   /** The OS notifier, where main has one (the Electron window). */
   readonly notify: ((notification: AppNotification) => void) | null;
+  /** The operating system's language (Electron's `app.getLocale()`); null where the page asks its browser. */
+  readonly osLocale: string | null;
   partner(): Partner | null;
   partners(): Partner[];
   /** The active Partner's service, or null when there is no Partner yet. */
@@ -126,6 +128,8 @@ export interface AppContextOptions {
   menu?: AppMenu;
   /** Shows an OS notification (Electron's Notification). */
   notify?: (notification: AppNotification) => void;
+  /** The operating system's language, e.g. `de-DE` (Electron's `app.getLocale()`). */
+  osLocale?: string;
 }
 
 /**
@@ -226,6 +230,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     chooseFile: options.chooseFile ?? null,
     menu: options.menu ?? null,
     notify: options.notify ?? null,
+    osLocale: options.osLocale ?? null,
     partner: () => partner,
     partners,
     service: () => service,

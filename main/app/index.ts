@@ -100,6 +100,7 @@ async function main(): Promise<void> {
   const pageCommands = pageCommandIds(menuTemplate);
 
   const context = createAppContext({
+    osLocale: app.getLocale(),
     // The page asks (app:notify) when background work ends while the window is in the background.
     notify: ({ title, body }) => {
       if (!Notification.isSupported()) return;

@@ -2,23 +2,25 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ACTIVITY_KINDS, type ActivityEntry } from '../../common/activity.js';
 import { NO_FILTERS, useActivityStore, type ActivityFilters } from './activity-store.js';
 import { localDateTime } from '../format/local-format.js';
+import { t as translate } from '../i18n/i18n-store.js';
+import { useT } from '../i18n/use-t.js';
 import './activity.css';
 
 /** What an entry says, in words: the kind, with its tags or its transaction. */
 function whatText(entry: ActivityEntry): string {
   const detail = entry.detail ?? {};
-  const kind = entry.kind.replace('_', ' ');
+  const kind = entry.kind;
   if (entry.kind === 'tagged') {
     const added = (detail.added as string[] | undefined) ?? [];
     const removed = (detail.removed as string[] | undefined) ?? [];
-    return [kind, ...added.map((t) => `+${t}`), ...removed.map((t) => `−${t}`)].join(' ');
+    return translate('activity.what.tagged', { kind, changes: [...added.map((tag) => `+${tag}`), ...removed.map((tag) => `−${tag}`)].join(' ') });
   }
-  if (typeof detail.transaction === 'string') return `${kind} in ${detail.transaction}`;
+  if (typeof detail.transaction === 'string') return translate('activity.what.transaction', { kind, transaction: detail.transaction });
   // A list export (Records or Jobs as CSV or XLSX): no credential, the list and its row count.
-  if (typeof detail.list === 'string') return `${kind} the ${detail.list} list, ${Number(detail.rows).toLocaleString('en-US')} rows as ${String(detail.format).toUpperCase()}`;
-  if (typeof detail.format === 'string') return `${kind} as ${detail.format === 'vc' ? 'Verifiable Credential' : 'proof file'}`;
-  if (detail.credential_deleted === true) return `${kind} (credential deleted)`;
-  return kind;
+  if (typeof detail.list === 'string') return translate('activity.what.list', { kind, list: detail.list, rows: Number(detail.rows), format: String(detail.format).toUpperCase() });
+  if (typeof detail.format === 'string') return translate('activity.what.format', { kind, format: detail.format });
+  if (detail.credential_deleted === true) return translate('activity.what.deleted', { kind });
+  return translate('activity.kind', { kind });
 }
 
 function FilterBar() {
@@ -26,6 +28,7 @@ function FilterBar() {
   const setFilters = useActivityStore((s) => s.setFilters);
   const exportCsv = useActivityStore((s) => s.exportCsv);
   const [draft, setDraft] = useState<ActivityFilters>(applied);
+  const t = useT();
   const field = (name: keyof ActivityFilters) => ({
     value: draft[name],
     onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value }),
@@ -35,9 +38,9 @@ function FilterBar() {
     setFilters(draft);
   };
   return (
-    <form className="toolbar filters activity-filters" role="search" aria-label="Activity filters" onSubmit={submit}>
+    <form className="toolbar filters activity-filters" role="search" aria-label={t('activity.filters')} onSubmit={submit}>
       <label>
-        Kind{' '}
+        {t('activity.filter.kind')}{' '}
         <select
           value={draft.kind}
           onChange={(e) => {
@@ -47,27 +50,27 @@ function FilterBar() {
             setFilters(next);
           }}
         >
-          <option value="">All</option>
+          <option value="">{t('activity.filter.all')}</option>
           {ACTIVITY_KINDS.map((k) => (
             <option key={k} value={k}>
-              {k.replace('_', ' ')}
+              {t('activity.kind', { kind: k })}
             </option>
           ))}
         </select>
       </label>
       <label>
-        From <input type="date" {...field('from')} />
+        {t('activity.filter.from')} <input type="date" {...field('from')} />
       </label>
       <label>
-        Until <input type="date" {...field('until')} />
+        {t('activity.filter.until')} <input type="date" {...field('until')} />
       </label>
       <label>
-        Credential <input type="text" placeholder="credential uid" spellCheck={false} {...field('credential')} />
+        {t('activity.filter.credential')} <input type="text" placeholder={t('activity.filter.credentialPlaceholder')} spellCheck={false} {...field('credential')} />
       </label>
       <label>
-        Job <input type="text" placeholder="job uid" spellCheck={false} {...field('job')} />
+        {t('activity.filter.job')} <input type="text" placeholder={t('activity.filter.jobPlaceholder')} spellCheck={false} {...field('job')} />
       </label>
-      <button type="submit">Apply filters</button>
+      <button type="submit">{t('activity.filter.apply')}</button>
       <button
         type="button"
         onClick={() => {
@@ -75,11 +78,11 @@ function FilterBar() {
           setFilters(NO_FILTERS);
         }}
       >
-        Clear filters
+        {t('activity.filter.clear')}
       </button>
       <span className="spacer" />
       <button type="button" onClick={() => void exportCsv()}>
-        Export CSV
+        {t('activity.exportCsv')}
       </button>
     </form>
   );
@@ -88,28 +91,30 @@ function FilterBar() {
 /** Activity: what was done to the Partner's records, when, by whom and on which chain. */
 export function ActivityView() {
   const { items, page, totalPages, totalItems, error, loading, goTo } = useActivityStore();
+  const t = useT();
   useEffect(() => {
     void goTo(1);
   }, [goTo]);
   return (
     <section className="view activity" aria-labelledby="activity-title">
-      <h1 id="activity-title">Activity</h1>
+      <h1 id="activity-title">{t('activity.title')}</h1>
       <FilterBar />
       {error && (
         <p className="error-panel" role="alert">
           {error}
         </p>
       )}
-      <div className="activity-table-wrap">
-        <table className="activity-table" aria-label="Activity" aria-busy={loading}>
+      {/* Focusable: the log scrolls, and a keyboard alone must be able to scroll it. */}
+      <div className="activity-table-wrap" tabIndex={0} role="region" aria-labelledby="activity-title">
+        <table className="activity-table" aria-label={t('activity.table')} aria-busy={loading}>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">What</th>
-              <th scope="col">By</th>
-              <th scope="col">Chain</th>
-              <th scope="col">Credential</th>
-              <th scope="col">Job</th>
+              <th scope="col">{t('activity.column.when')}</th>
+              <th scope="col">{t('activity.column.what')}</th>
+              <th scope="col">{t('activity.column.by')}</th>
+              <th scope="col">{t('activity.column.chain')}</th>
+              <th scope="col">{t('activity.column.credential')}</th>
+              <th scope="col">{t('activity.column.job')}</th>
             </tr>
           </thead>
           <tbody>
@@ -129,15 +134,15 @@ export function ActivityView() {
             ))}
           </tbody>
         </table>
-        {!loading && !error && totalItems === 0 && <p className="activity-empty">Nothing was done that matches these filters.</p>}
+        {!loading && !error && totalItems === 0 && <p className="activity-empty">{t('activity.empty')}</p>}
       </div>
-      <nav className="toolbar" aria-label="Activity pages">
+      <nav className="toolbar" aria-label={t('activity.pages')}>
         <button type="button" disabled={page <= 1} onClick={() => void goTo(page - 1)}>
-          Previous page
+          {t('activity.previous')}
         </button>
-        <span aria-live="polite">{totalItems === 0 ? 'No entries' : `Page ${page} of ${totalPages} · ${totalItems} entries`}</span>
+        <span aria-live="polite">{totalItems === 0 ? t('activity.noEntries') : t('activity.pageOf', { page, pages: totalPages, count: totalItems })}</span>
         <button type="button" disabled={page >= totalPages} onClick={() => void goTo(page + 1)}>
-          Next page
+          {t('activity.next')}
         </button>
       </nav>
     </section>

@@ -1,8 +1,10 @@
 import { useRef } from 'react';
-import { COMMAND_SECTIONS, COMMAND_SECTION_TITLES, ariaKeyShortcuts, shortcutLabel, type CommandId } from '../../common/commands.js';
+import { COMMAND_SECTIONS, ariaKeyShortcuts, shortcutLabel, type CommandId } from '../../common/commands.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { IS_MAC, canRun, runCommand, useCommandContext, useCommandHandlers, windowCommands } from './command-registry.js';
 import { PopupMenu, useMenuAnchor, type MenuGroup } from './popup-menu.js';
+import { commandSectionTitle, commandTitle } from './command-title.js';
+import { t as translate } from '../i18n/i18n-store.js';
 
 /**
  * The browser bridge's application menu: a `Menu` button opening every command of the window
@@ -18,14 +20,15 @@ export function AppMenuButton() {
   const ctx = useCommandContext();
   const handlers = useCommandHandlers();
   if (nativeMenu) return null;
+  const t = translate;
 
   const groups: MenuGroup[] = COMMAND_SECTIONS.map((section) => ({
-    label: COMMAND_SECTION_TITLES[section],
+    label: commandSectionTitle(section),
     entries: windowCommands()
       .filter((c) => c.section === section)
       .map((c) => ({
         key: c.id,
-        label: c.title,
+        label: commandTitle(c.id as CommandId),
         ...(c.accelerator ? { shortcut: shortcutLabel(c.accelerator, IS_MAC), keyShortcuts: ariaKeyShortcuts(c.accelerator, IS_MAC) } : {}),
         disabled: !canRun(c, ctx, handlers),
         run: () => void runCommand(c.id as CommandId),
@@ -45,7 +48,7 @@ export function AppMenuButton() {
         className="app-menu-button"
         aria-haspopup="menu"
         aria-expanded={menu.anchor !== null}
-        title="Every command and its shortcut"
+        title={t('commands.menu.title')}
         onPointerDown={() => {
           if (document.activeElement instanceof HTMLElement && document.activeElement !== button.current) before.current = document.activeElement;
         }}
@@ -57,9 +60,9 @@ export function AppMenuButton() {
         }}
         onClick={() => (menu.anchor ? menu.close() : open())}
       >
-        Menu
+        {t('commands.menu')}
       </button>
-      {menu.anchor && <PopupMenu label="Menu" groups={groups} at={menu.anchor.at} returnFocus={button.current} actOn={before.current} owner={button.current} onClose={menu.close} />}
+      {menu.anchor && <PopupMenu label={t('commands.menu')} groups={groups} at={menu.anchor.at} returnFocus={button.current} actOn={before.current} owner={button.current} onClose={menu.close} />}
     </>
   );
 }

@@ -1,5 +1,7 @@
 import { ariaKeyShortcuts, commandById, shortcutLabel, type CommandId } from '../../common/commands.js';
 import { IS_MAC } from './command-registry.js';
+import { commandTitle } from './command-title.js';
+import { t } from '../i18n/i18n-store.js';
 
 /**
  * The attributes that show a control's shortcut from the command table: a tooltip naming it
@@ -12,7 +14,7 @@ export function commandHint(id: CommandId): { title?: string; 'aria-keyshortcuts
   const command = commandById(id);
   if (!command.accelerator) return {};
   return {
-    title: `${command.title.replace(/…$/, '')} (${shortcutLabel(command.accelerator, IS_MAC)})`,
+    title: t('command.hint', { title: commandTitle(id).replace(/…$/, ''), shortcut: shortcutLabel(command.accelerator, IS_MAC) }),
     'aria-keyshortcuts': ariaKeyShortcuts(command.accelerator, IS_MAC),
   };
 }

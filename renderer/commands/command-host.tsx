@@ -61,7 +61,7 @@ export function CommandHost() {
     useSettingsStore.getState().setTab('keys');
     // The backup form's first passphrase field: the admin types it next.
     focusWhenShown(() => {
-      const form = [...document.querySelectorAll('form')].find((f) => f.querySelector('h2')?.textContent === 'Back up the keys');
+      const form = document.querySelector('form.backup-keys');
       return form?.querySelector<HTMLElement>('input[type="password"]') ?? null;
     });
   });

@@ -1,12 +1,14 @@
 import { useId, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { COMMAND_SECTION_TITLES, shortcutLabel, type CommandId } from '../../common/commands.js';
+import { shortcutLabel, type CommandId } from '../../common/commands.js';
 import { openDetail } from '../detail/detail-store.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { IS_MAC, canRun, runCommand, useCommandContext, useCommandHandlers, windowCommands } from './command-registry.js';
 import { filterOptions } from './palette-filter.js';
 import { useRecentRecords } from './recent-records.js';
+import { commandSectionTitle, commandTitle } from './command-title.js';
+import { useT } from '../i18n/use-t.js';
 
 /** One line of the palette: a command, or a record opened lately. */
 interface PaletteOption {
@@ -31,22 +33,23 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   const handlers = useCommandHandlers();
   const recent = useRecentRecords((s) => s.recent);
   const listId = useId();
+  const t = useT();
 
   const options = useMemo<PaletteOption[]>(() => {
     const commands = windowCommands()
       .filter((c) => c.id !== 'view.palette')
       .map((c) => ({
         key: c.id,
-        label: c.title.replace(/…$/, ''),
+        label: commandTitle(c.id as CommandId).replace(/…$/, ''),
         hint: c.accelerator ? shortcutLabel(c.accelerator, IS_MAC) : '',
-        context: COMMAND_SECTION_TITLES[c.section],
+        context: commandSectionTitle(c.section),
         disabled: !canRun(c, ctx, handlers),
         run: () => void runCommand(c.id as CommandId),
       }));
     const records = recent.map((r) => ({
       key: `record:${r.uid}`,
       label: r.title,
-      hint: 'Record',
+      hint: t('commands.palette.record'),
       context: 'record',
       disabled: false,
       run: () => {
@@ -70,17 +73,17 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <Modal title="Command palette" onClose={onClose}>
+    <Modal title={t('commands.palette.title')} onClose={onClose}>
       <div className="command-palette">
         <input
           type="text"
           role="combobox"
-          aria-label="Command or record"
+          aria-label={t('commands.palette.input')}
           aria-expanded="true"
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={shown.length > 0 ? optionId(current) : undefined}
-          placeholder="Type a command or a record's title"
+          placeholder={t('commands.palette.placeholder')}
           autoFocus
           value={query}
           onChange={(e) => {
@@ -97,7 +100,7 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
             e.preventDefault();
           }}
         />
-        <ul id={listId} role="listbox" aria-label="Commands and records" className="command-palette-list">
+        <ul id={listId} role="listbox" aria-label={t('commands.palette.list')} className="command-palette-list">
           {shown.map((option, i) => (
             <li
               key={option.key}
@@ -114,7 +117,7 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
             </li>
           ))}
         </ul>
-        {shown.length === 0 && <p className="muted">No command or recent record matches “{query}”.</p>}
+        {shown.length === 0 && <p className="muted">{t('commands.palette.none', { query })}</p>}
       </div>
     </Modal>
   );

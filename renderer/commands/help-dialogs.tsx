@@ -1,20 +1,23 @@
-import { COMMAND_SECTION_TITLES, shortcutLabel } from '../../common/commands.js';
+import { shortcutLabel, type CommandId } from '../../common/commands.js';
+import { useT } from '../i18n/use-t.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { IS_MAC, windowCommands } from './command-registry.js';
 import { copyText } from './copy-text.js';
+import { commandSectionTitle, commandTitle } from './command-title.js';
 
 /** Help › Keyboard shortcuts: every command that has one, from the command table. */
 export function ShortcutsDialog({ onClose }: { onClose(): void }) {
   const commands = windowCommands().filter((c) => c.accelerator);
+  const t = useT();
   return (
-    <Modal title="Keyboard shortcuts" onClose={onClose}>
+    <Modal title={t('commands.shortcuts.title')} onClose={onClose}>
       <table className="plain-table shortcut-table">
         <thead>
           <tr>
-            <th scope="col">Keys</th>
-            <th scope="col">Command</th>
-            <th scope="col">Menu</th>
+            <th scope="col">{t('commands.shortcuts.keys')}</th>
+            <th scope="col">{t('commands.shortcuts.command')}</th>
+            <th scope="col">{t('commands.shortcuts.menu')}</th>
           </tr>
         </thead>
         <tbody>
@@ -23,16 +26,16 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
               <td>
                 <kbd>{shortcutLabel(c.accelerator!, IS_MAC)}</kbd>
               </td>
-              <td>{c.title.replace(/…$/, '')}</td>
-              <td>{COMMAND_SECTION_TITLES[c.section]}</td>
+              <td>{commandTitle(c.id as CommandId).replace(/…$/, '')}</td>
+              <td>{commandSectionTitle(c.section)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p className="muted">In a table: arrows, Home, End, Page Up/Down move; Shift extends; Space selects; Enter opens. Shift+F10 or the menu key opens a row's menu.</p>
+      <p className="muted">{t('commands.shortcuts.table')}</p>
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
     </Modal>
@@ -42,13 +45,14 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
 /** Help › About Proofdesk. */
 export function AboutDialog({ onClose }: { onClose(): void }) {
   const version = useShellStore((s) => s.status?.version ?? '');
+  const t = useT();
   return (
-    <Modal title="About Proofdesk" onClose={onClose}>
-      <p>Proofdesk {version}</p>
-      <p className="muted">Issues credentials in bulk, anchored on blockchains, and verifies their proof files.</p>
+    <Modal title={t('commands.about.title')} onClose={onClose}>
+      <p>{t('commands.about.version', { version })}</p>
+      <p className="muted">{t('commands.about.what')}</p>
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
     </Modal>

@@ -9,6 +9,7 @@ import './csv-import.css';
 import type { EngineStatus } from '../../common/ipc/app.js';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { ErrorLine } from '../shell/error-line.js';
+import { useT } from '../i18n/use-t.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -63,17 +64,18 @@ export function CsvImportButton() {
   const input = useRef<HTMLInputElement>(null);
   const choose = useCsvImportStore((s) => s.choose);
   useCommandHandler('file.importCsv', () => input.current?.click());
+  const t = useT();
   return (
     <>
       <button type="button" onClick={() => input.current?.click()} {...commandHint('file.importCsv')}>
-        Import CSV
+        {t('csvImport.button')}
       </button>
       <input
         ref={input}
         type="file"
         accept=".csv,text/csv"
         hidden
-        aria-label="CSV file to import"
+        aria-label={t('csvImport.input')}
         onChange={(e) => {
           const file = e.target.files?.[0];
           e.target.value = '';

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import type { CredentialOnEngine } from '../../common/ipc/detail.js';
 import { VERIFICATION_STEP_KEYS, type VerificationResult } from '../../common/wire-types.js';
 import { useStagingStore } from '../staging/staging-store.js';
 import { useDetailStore } from './detail-store.js';
@@ -7,25 +6,20 @@ import { RecordTree } from './record-tree.js';
 import './detail.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { ErrorLine } from '../shell/error-line.js';
-
-const STATE_TEXT: Record<CredentialOnEngine['state'], string> = {
-  not_scheduled: 'not scheduled',
-  scheduled: 'scheduled',
-  issuing: 'issuing',
-  issued: 'issued',
-  revoked: 'revoked',
-};
+import { localDateTime } from '../format/local-format.js';
+import { Message, strong, useT } from '../i18n/use-t.js';
 
 function Steps({ result }: { result: VerificationResult }) {
+  const t = useT();
   return (
     <div className="verification">
       <p>
-        Result: <strong className={`verify-${result.result.status}`}>{result.result.status}</strong>
+        <Message id="detail.result" values={{ status: result.result.status, b: (chunks) => <strong className={`verify-${result.result.status}`}>{chunks}</strong> }} />
       </p>
-      <ol aria-label="Verification steps">
+      <ol aria-label={t('detail.steps')}>
         {VERIFICATION_STEP_KEYS.map((key) => (
           <li key={key}>
-            {result.verification[key].name}: <strong>{result.verification[key].status}</strong>
+            <Message id="detail.step" values={{ name: result.verification[key].name, status: result.verification[key].status, b: strong }} />
           </li>
         ))}
       </ol>
@@ -36,6 +30,7 @@ function Steps({ result }: { result: VerificationResult }) {
 /** The confirmation before revoking: says plainly that it cannot be undone. */
 function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; title: string; onConfirm(): void; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const t = useT();
   return (
     <dialog
       ref={(node) => {
@@ -47,13 +42,13 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
       onClose={onClose}
       className="confirm-dialog"
     >
-      <h2 id="revoke-title">Revoke certificate</h2>
+      <h2 id="revoke-title">{t('detail.revoke.title')}</h2>
       <p id="revoke-text">
-        Revoke “{title}” on {engine}? This cannot be undone: every later verification of this certificate fails.
+        {t('detail.revoke.text', { title, engine })}
       </p>
       <div className="dialog-actions">
         <button type="button" autoFocus onClick={() => ref.current?.close()}>
-          Keep it
+          {t('detail.revoke.keep')}
         </button>
         <button
           type="button"
@@ -63,7 +58,7 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
             ref.current?.close();
           }}
         >
-          Revoke
+          {t('detail.revoke.revoke')}
         </button>
       </div>
     </dialog>
@@ -76,20 +71,21 @@ export function DetailPanel() {
   const { close, verify, downloadProof, downloadCredential, unschedule, revoke, openOriginal } = useDetailStore.getState();
   const addToRecord = useStagingStore((s) => s.addToRecord);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const t = useT();
   if (!uid && !notice) return null;
   if (!uid) {
     return (
-      <aside className="detail-panel" aria-label="Credential detail">
+      <aside className="detail-panel" aria-label={t('detail.label')}>
         <p role="status">{notice}</p>
       </aside>
     );
   }
   const credential = detail?.credential;
   return (
-    <aside className="detail-panel" aria-label="Credential detail">
+    <aside className="detail-panel" aria-label={t('detail.label')}>
       <header className="detail-header">
-        <h2>{credential?.title ?? (loading ? 'Loading…' : 'Credential')}</h2>
-        <button type="button" className="link-button" aria-label="Close detail" onClick={close}>
+        <h2>{credential?.title ?? (loading ? t('common.loading') : t('detail.credential'))}</h2>
+        <button type="button" className="link-button" aria-label={t('detail.close')} onClick={close}>
           ×
         </button>
       </header>
@@ -100,23 +96,23 @@ export function DetailPanel() {
       {credential && detail && (
         <>
           <dl className="detail-fields">
-            <dt>Uid</dt>
+            <dt>{t('detail.uid')}</dt>
             <dd>
               <code>{credential.uid}</code>
             </dd>
-            <dt>Uploaded</dt>
-            <dd>{credential.upload_date}</dd>
-            <dt>Expires</dt>
-            <dd>{credential.expiry_date ?? 'never'}</dd>
-            <dt>Tags</dt>
-            <dd>{credential.tags.length ? credential.tags.join(', ') : <span className="muted">none</span>}</dd>
+            <dt>{t('detail.uploaded')}</dt>
+            <dd>{localDateTime(credential.upload_date)}</dd>
+            <dt>{t('detail.expires')}</dt>
+            <dd>{credential.expiry_date ? localDateTime(credential.expiry_date) : t('detail.never')}</dd>
+            <dt>{t('detail.tags')}</dt>
+            <dd>{credential.tags.length ? credential.tags.join(', ') : <span className="muted">{t('detail.none')}</span>}</dd>
           </dl>
 
-          <h3>Metadata</h3>
+          <h3>{t('detail.metadata')}</h3>
           {Object.keys(credential.metadata).length === 0 ? (
-            <p className="muted">No metadata.</p>
+            <p className="muted">{t('detail.noMetadata')}</p>
           ) : (
-            <table className="plain-table" aria-label="Metadata">
+            <table className="plain-table" aria-label={t('detail.metadata')}>
               <tbody>
                 {Object.entries(credential.metadata).map(([key, value]) => (
                   <tr key={key}>
@@ -128,70 +124,70 @@ export function DetailPanel() {
             </table>
           )}
 
-          <h3>Files</h3>
+          <h3>{t('detail.files')}</h3>
           {credential.files.length === 0 ? (
-            <p className="muted">No file: this credential is metadata only.</p>
+            <p className="muted">{t('detail.noFile')}</p>
           ) : (
             <ul className="detail-files">
               {credential.files.map((f) => (
                 <li key={f.file_hash}>
-                  <code title="SHA-256">{f.file_hash}</code> <span className="muted">{f.file_type ?? 'unknown type'}</span>{' '}
+                  <code title={t('detail.hashTitle')}>{f.file_hash}</code> <span className="muted">{f.file_type ?? t('detail.unknownType')}</span>{' '}
                   <button
                     type="button"
                     disabled={busy !== null}
-                    aria-label={credential.files.length === 1 ? 'Open the original file' : `Open the original file ${f.file_hash.slice(0, 12)}`}
+                    aria-label={t('detail.openOriginalNamed', { count: credential.files.length, hash: f.file_hash.slice(0, 12) })}
                     onClick={() => void openOriginal(f.file_hash)}
                   >
-                    Open the original
+                    {t('detail.openOriginal')}
                   </button>
                 </li>
               ))}
             </ul>
           )}
 
-          <h3>Record</h3>
+          <h3>{t('detail.record')}</h3>
           <RecordTree record={detail.record} current={credential.uid} size={detail.record_size} />
           <button type="button" onClick={() => addToRecord(credential.uid, credential.title)}>
-            Add to record
+            {t('detail.addToRecord')}
           </button>
-          <span className="muted"> stages a new credential linked to this one: give it metadata, and files you add next link to it too.</span>
+          <span className="muted">{t('detail.addToRecordHelp')}</span>
 
-          <h3>Certificates</h3>
-          <table className="plain-table" aria-label="Certificates">
-            <ColumnHeads names={['Engine', 'State', 'Issued', 'Actions']} />
+          <h3>{t('detail.certificates')}</h3>
+          <table className="plain-table" aria-label={t('detail.certificates')}>
+            <ColumnHeads names={[t('detail.column.engine'), t('detail.column.state'), t('detail.column.issued'), t('detail.column.actions')]} />
             <tbody>
               {detail.engines.map((e) => (
                 <tr key={e.engine}>
                   <th scope="row">{e.engine}</th>
                   <td>
-                    {STATE_TEXT[e.state]}
-                    {e.certificate?.revoked_date ? ` ${e.certificate.revoked_date}` : ''}
-                    {e.job && e.state !== 'issued' && e.state !== 'revoked' ? <span className="muted"> (job {e.job.status})</span> : null}
+                    {t('records.state', { state: e.state })}
+                    {e.certificate?.revoked_date ? ` ${localDateTime(e.certificate.revoked_date)}` : ''}
+                    {e.job && e.state !== 'issued' && e.state !== 'revoked' ? <span className="muted">{t('detail.job', { status: e.job.status })}</span> : null}
                   </td>
-                  <td>{e.certificate?.issued_date ?? <span className="muted">—</span>}</td>
+                  <td>{e.certificate?.issued_date ? localDateTime(e.certificate.issued_date) : <span className="muted">—</span>}</td>
                   <td>
                     <div className="detail-actions">
                       {e.certificate && (
                         <>
                           <button type="button" disabled={busy !== null} onClick={() => void verify(e.certificate!.uid)}>
-                            Verify now
+                            {t('detail.verifyNow')}
                           </button>
                           <button type="button" disabled={busy !== null} onClick={() => void downloadProof(e.certificate!.uid)}>
-                            Download proof
+                            {t('detail.downloadProof')}
                           </button>
                           <button type="button" disabled={busy !== null} onClick={() => void downloadCredential(e.certificate!.uid)}>
-                            Download for a wallet
+                            {t('detail.downloadWallet')}
                           </button>
                         </>
                       )}
                       {e.state === 'scheduled' && (
                         <button type="button" disabled={busy !== null} onClick={() => void unschedule(e.engine)}>
-                          Unschedule
+                          {t('detail.unschedule')}
                         </button>
                       )}
                       {e.state === 'issued' && (
                         <button type="button" className="danger" disabled={busy !== null} onClick={() => setConfirming(e.engine)}>
-                          Revoke
+                          {t('detail.revoke')}
                         </button>
                       )}
                     </div>
@@ -203,8 +199,8 @@ export function DetailPanel() {
           {detail.engines.map((e) => {
             const result = e.certificate ? verifications[e.certificate.uid] : undefined;
             return result ? (
-              <section key={e.engine} aria-label={`Verification on ${e.engine}`}>
-                <h3>Verification on {e.engine}</h3>
+              <section key={e.engine} aria-label={t('detail.verificationOn', { engine: e.engine })}>
+                <h3>{t('detail.verificationOn', { engine: e.engine })}</h3>
                 <Steps result={result} />
               </section>
             ) : null;

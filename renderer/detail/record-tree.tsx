@@ -1,5 +1,7 @@
 import type { RecordNode } from '../../common/ipc/detail.js';
 import { openDetail } from './detail-store.js';
+import { localDay } from '../format/local-format.js';
+import { useT } from '../i18n/use-t.js';
 
 function Node({ node, current }: { node: RecordNode; current: string }) {
   const here = node.uid === current;
@@ -12,7 +14,7 @@ function Node({ node, current }: { node: RecordNode; current: string }) {
           {node.title}
         </button>
       )}{' '}
-      <span className="muted">{node.upload_date.slice(0, 10)}</span>
+      <span className="muted">{localDay(node.upload_date)}</span>
       {node.children.length > 0 && (
         <ul>
           {node.children.map((child) => (
@@ -29,10 +31,11 @@ function Node({ node, current }: { node: RecordNode; current: string }) {
  * added to it later. Every other credential is a button that opens its detail.
  */
 export function RecordTree({ record, current, size }: { record: RecordNode[]; current: string; size: number }) {
+  const t = useT();
   return (
-    <nav aria-label="Record" className="record-tree">
+    <nav aria-label={t('detail.recordTree')} className="record-tree">
       <p className="muted">
-        {size === 1 ? 'This credential is a record of its own.' : `This record holds ${size.toLocaleString('en-US')} credentials.`}
+        {t('detail.recordSize', { size })}
       </p>
       <ul>
         {record.map((node) => (

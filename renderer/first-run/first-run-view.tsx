@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { LOST_KEY_SENTENCE } from '../../common/ipc/settings.js';
+import { useT } from '../i18n/use-t.js';
 import { RestoreForm } from '../settings/restore-form.js';
 import { PassphraseForm } from '../settings/passphrase-form.js';
 import '../settings/settings.css';
@@ -22,6 +22,7 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
   const [interval, setInterval] = useState('24h');
   const nameId = useId();
   const intervalId = useId();
+  const t = useT();
 
   useEffect(() => {
     void load();
@@ -30,18 +31,18 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
   if (created) {
     return (
       <section className="view first-run" aria-labelledby="first-run-title">
-        <h1 id="first-run-title">{created.partner.name} is ready to issue</h1>
-        <p>The keys are made and kept {overview?.keyStore === 'encrypted-file' ? 'in the encrypted secrets file' : 'in the OS keychain'}.</p>
-        <p className="first-run-warning" role="note">{LOST_KEY_SENTENCE} Make a backup in Settings › Keys.</p>
+        <h1 id="first-run-title">{t('firstRun.ready', { name: created.partner.name })}</h1>
+        <p>{t('firstRun.keysKept', { store: overview?.keyStore === 'encrypted-file' ? 'file' : 'keychain' })}</p>
+        <p className="first-run-warning" role="note">{t('firstRun.lostKey')} {t('firstRun.makeBackup')}</p>
         <dl className="facts">
-          <dt>Chain account</dt>
+          <dt>{t('firstRun.chainAccount')}</dt>
           <dd><code>{created.partner.chain_address}</code></dd>
-          <dt>Client id</dt>
+          <dt>{t('firstRun.clientId')}</dt>
           <dd><code>{created.client_id}</code></dd>
-          <dt>Client secret</dt>
+          <dt>{t('firstRun.clientSecret')}</dt>
           <dd>
             <code data-testid="first-run-secret">{created.client_secret}</code>
-            <div className="muted">Shown this once, for tools that call the service; Settings › Partner can make a new one.</div>
+            <div className="muted">{t('firstRun.secretOnce')}</div>
           </dd>
         </dl>
         <div>
@@ -52,7 +53,7 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
               onDone();
             }}
           >
-            Continue to Records
+            {t('firstRun.continue')}
           </button>
         </div>
       </section>
@@ -63,8 +64,8 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
   const keyLock = overview?.keyLock ?? null;
   return (
     <section className="view first-run" aria-labelledby="first-run-title">
-      <h1 id="first-run-title">Welcome to Proofdesk</h1>
-      <p>Set up the Partner who issues the credentials: the name people see on them, and how often scheduled credentials are issued together in one transaction.</p>
+      <h1 id="first-run-title">{t('firstRun.welcome')}</h1>
+      <p>{t('firstRun.intro')}</p>
       {keyLock ? (
         // No keychain: the keys go into the encrypted file, under a passphrase typed here.
         <div className="first-run-passphrase">
@@ -73,30 +74,30 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
         </div>
       ) : problem && (
         <div className="error-panel" role="alert">
-          <p>Proofdesk cannot keep the Partner&apos;s keys on this machine yet. {problem}</p>
-          <p>Then start Proofdesk again and this page continues.</p>
+          <p>{t('firstRun.noStore', { problem })}</p>
+          <p>{t('firstRun.thenRestart')}</p>
         </div>
       )}
       <form
         className="first-run-form"
-        aria-label="Set up the Partner"
+        aria-label={t('firstRun.form')}
         onSubmit={(e) => {
           e.preventDefault();
           void submit(name, interval);
         }}
       >
         <div className="field">
-          <label htmlFor={nameId}>Partner name</label>
+          <label htmlFor={nameId}>{t('firstRun.name')}</label>
           <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus autoComplete="organization" />
         </div>
         <div className="field">
-          <label htmlFor={intervalId}>Issuing interval</label>
+          <label htmlFor={intervalId}>{t('firstRun.interval')}</label>
           <input id={intervalId} value={interval} onChange={(e) => setInterval(e.target.value)} required aria-describedby={`${intervalId}-help`} />
           <span id={`${intervalId}-help`} className="muted">
-            A number with s, m, h or d, e.g. 30m or 24h.
+            {t('firstRun.intervalHelp')}
           </span>
         </div>
-        <p className="first-run-warning">{LOST_KEY_SENTENCE}</p>
+        <p className="first-run-warning">{t('firstRun.lostKey')}</p>
         {error && (
           <div className="error-panel" role="alert">
             {error}
@@ -104,13 +105,13 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
         )}
         <div>
           <button type="submit" disabled={busy || problem !== null || name.trim() === ''}>
-            {busy ? 'Making the keys…' : 'Create Partner and keys'}
+            {busy ? t('firstRun.making') : t('firstRun.create')}
           </button>
         </div>
       </form>
       {!problem && (
         <div className="first-run-restore">
-          <p>Already issuing on another machine? Restore that Partner from its key backup instead.</p>
+          <p>{t('firstRun.restoreInstead')}</p>
           <RestoreForm onRestored={onDone} />
         </div>
       )}

@@ -2,10 +2,11 @@
  * How the window shows dates and numbers: in the page's locale and the local time zone.
  * `zone` is for tests; the window always uses its own.
  */
+import { formatLocale } from '../i18n/i18n-store.js';
 
-/** The page's locale (Electron sets it from the OS). */
+/** The window's locale: the language it speaks (Settings, else the OS or the browser). */
 export function pageLocale(): string {
-  return typeof navigator === 'undefined' ? 'en-US' : navigator.language;
+  return formatLocale();
 }
 
 /** The local calendar day of an instant, e.g. `Nov 26, 2026`; `—` for none. */

@@ -6,10 +6,10 @@ import { useShellStore } from '../shell/shell-store.js';
 import { parseTagInput } from '../records/tag-dialog.js';
 import { ExportDialog } from './export-dialog.js';
 import { useJobsStore } from './jobs-store.js';
+import { localDateTime } from '../format/local-format.js';
+import { code, Message, useT } from '../i18n/use-t.js';
 
-function when(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
-}
+const when = (iso: string | null) => localDateTime(iso);
 
 /** A job's detail (region `Job detail`): dates, tags, transaction with its explorer link, credentials, certificates. */
 export function JobDetailPane({ detail }: { detail: JobDetail }) {
@@ -18,6 +18,7 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const [exporting, setExporting] = useState(false);
   const [tagText, setTagText] = useState('');
   const [busy, setBusy] = useState(false);
+  const t = useT();
 
   const run = async (what: () => Promise<unknown>) => {
     setBusy(true);
@@ -31,37 +32,39 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   };
 
   return (
-    <aside className="job-detail" aria-label="Job detail">
+    <aside className="job-detail" aria-label={t('jobs.detail.label')}>
       <header className="detail-header">
-        <h2>
-          Job <code title={job.uid}>{shortUid(job.uid)}</code> on <code>{job.chain}</code>
+        <h2 title={job.uid}>
+          <Message id="jobs.detail.heading" values={{ job: shortUid(job.uid), engine: job.chain, code }} />
         </h2>
-        <button type="button" className="link-button" aria-label="Close job detail" onClick={() => void useJobsStore.getState().open(null)}>
+        <button type="button" className="link-button" aria-label={t('jobs.detail.close')} onClick={() => void useJobsStore.getState().open(null)}>
           ×
         </button>
       </header>
       <dl className="facts">
-        <dt>Status</dt>
-        <dd data-testid="job-status">{job.status}</dd>
+        <dt>{t('jobs.detail.status')}</dt>
+        <dd data-testid="job-status">{t('jobs.status', { status: job.status })}</dd>
         {job.finality && (
           <>
-            <dt>Finality</dt>
+            <dt>{t('jobs.detail.finality')}</dt>
             <dd data-testid="job-finality">
-              {job.finality.required === null ? `waiting for finality (${job.finality.confirmations} confirmation(s))` : `${job.finality.confirmations} of ${job.finality.required} confirmations`}
+              {job.finality.required === null
+                ? t('jobs.detail.waitingFinality', { confirmations: job.finality.confirmations })
+                : t('jobs.detail.confirmations', { confirmations: job.finality.confirmations, required: job.finality.required })}
             </dd>
           </>
         )}
-        <dt>Created</dt>
+        <dt>{t('jobs.detail.created')}</dt>
         <dd>{when(job.created_date)}</dd>
-        <dt>Due</dt>
+        <dt>{t('jobs.detail.due')}</dt>
         <dd>{when(job.scheduled_date)}</dd>
-        <dt>Started</dt>
+        <dt>{t('jobs.detail.started')}</dt>
         <dd>{when(job.start_date)}</dd>
-        <dt>Issued</dt>
+        <dt>{t('jobs.detail.issued')}</dt>
         <dd>{when(job.issued_date)}</dd>
-        <dt>Finished</dt>
+        <dt>{t('jobs.detail.finished')}</dt>
         <dd>{when(job.finished_date ?? job.failed_date)}</dd>
-        <dt>Transaction</dt>
+        <dt>{t('jobs.detail.transaction')}</dt>
         <dd data-testid="job-transaction">
           {transaction ? (
             transaction.explorerUrl ? (
@@ -69,37 +72,37 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
                 <code>{transaction.id}</code>
               </a>
             ) : (
-              <code title="This engine has no block explorer">{transaction.id}</code>
+              <code title={t('jobs.detail.noExplorer')}>{transaction.id}</code>
             )
           ) : (
-            'none yet'
+            t('jobs.detail.noTransaction')
           )}
         </dd>
         {job.transaction?.pending_since ? (
           <>
-            <dt>Pending since</dt>
+            <dt>{t('jobs.detail.pendingSince')}</dt>
             <dd data-testid="job-pending-since">
               {when(job.transaction.pending_since)}
-              {job.transaction.max_fee_gwei !== null ? ` · max fee ${job.transaction.max_fee_gwei} gwei` : ''}
-              {job.transaction.tip_gwei !== null ? `, tip ${job.transaction.tip_gwei} gwei` : ''}
+              {job.transaction.max_fee_gwei !== null ? t('jobs.detail.maxFee', { gwei: job.transaction.max_fee_gwei }) : ''}
+              {job.transaction.tip_gwei !== null ? t('jobs.detail.tip', { gwei: job.transaction.tip_gwei }) : ''}
             </dd>
           </>
         ) : null}
         {job.waiting ? (
           <>
-            <dt>Waiting</dt>
+            <dt>{t('jobs.detail.waiting')}</dt>
             <dd data-testid="job-waiting">{job.waiting}</dd>
           </>
         ) : null}
         {job.failure_reason ? (
           <>
-            <dt>Failure reason</dt>
+            <dt>{t('jobs.detail.failureReason')}</dt>
             <dd data-testid="job-failure-reason">{job.failure_reason}</dd>
           </>
         ) : null}
-        <dt>Tags</dt>
+        <dt>{t('jobs.detail.tags')}</dt>
         <dd>
-          {job.tags.length === 0 ? '—' : job.tags.map((t) => <span key={t} className="tag">{t}</span>)}
+          {job.tags.length === 0 ? '—' : job.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}
         </dd>
       </dl>
       <form
@@ -114,9 +117,9 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
           });
         }}
       >
-        <input aria-label="Job tags" placeholder="tags, comma-separated" value={tagText} onChange={(e) => setTagText(e.target.value)} />
+        <input aria-label={t('jobs.detail.jobTags')} placeholder={t('records.filter.tagsPlaceholder')} value={tagText} onChange={(e) => setTagText(e.target.value)} />
         <button type="submit" disabled={busy || parseTagInput(tagText).length === 0}>
-          Tag job
+          {t('jobs.detail.tagJob')}
         </button>
       </form>
       <div className="toolbar">
@@ -132,30 +135,30 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
               })
             }
           >
-            Issue now
+            {t('jobs.detail.issueNow')}
           </button>
         )}
         <button type="button" disabled={certificates.total === 0} onClick={() => setExporting(true)}>
-          Export proofs
+          {t('jobs.detail.exportProofs')}
         </button>
       </div>
-      <h3>Credentials ({credentials.total.toLocaleString('en-US')})</h3>
+      <h3>{t('jobs.detail.credentials', { count: credentials.total })}</h3>
       <ul className="plain-list">
         {credentials.items.map((c) => (
           <li key={c.uid}>{c.title}</li>
         ))}
-        {credentials.total > credentials.items.length && <li className="muted">and {(credentials.total - credentials.items.length).toLocaleString('en-US')} more</li>}
+        {credentials.total > credentials.items.length && <li className="muted">{t('jobs.detail.more', { count: credentials.total - credentials.items.length })}</li>}
       </ul>
-      <h3>Certificates ({certificates.total.toLocaleString('en-US')})</h3>
+      <h3>{t('jobs.detail.certificates', { count: certificates.total })}</h3>
       <ul className="plain-list">
         {certificates.items.map((c) => (
           <li key={c.certificate.uid}>
-            {c.certificate.credential.title} <span className="muted">{c.revoked_date ? `revoked ${when(c.revoked_date)}` : `issued ${when(c.certificate.issued_date)}`}</span>
+            {c.certificate.credential.title} <span className="muted">{c.revoked_date ? t('jobs.detail.revokedOn', { date: when(c.revoked_date) }) : t('jobs.detail.issuedOn', { date: when(c.certificate.issued_date) })}</span>
           </li>
         ))}
       </ul>
       {exporting && (
-        <ExportDialog source={async () => ({ kind: 'job', jobUid: job.uid })} what={`${certificates.total.toLocaleString('en-US')} proof files`} onClose={() => setExporting(false)} />
+        <ExportDialog source={async () => ({ kind: 'job', jobUid: job.uid })} what={t('jobs.detail.proofFiles', { count: certificates.total })} onClose={() => setExporting(false)} />
       )}
     </aside>
   );

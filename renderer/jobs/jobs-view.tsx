@@ -11,6 +11,7 @@ import { commandHint } from '../commands/command-hint.js';
 import { openListExport } from '../list-export/list-export-store.js';
 import { jobMenu } from './job-menu.js';
 import { jobAt, useJobsStore } from './jobs-store.js';
+import { code, Message, useT } from '../i18n/use-t.js';
 
 /** `2026-11-23 23:04` in local time: a date column fits in 9rem beside the job detail. */
 function when(iso: string | null): string {
@@ -24,16 +25,19 @@ function when(iso: string | null): string {
  * Column ids are the spec's sort_by values of GET /jobs where it allows sorting by them
  * (`ready_date` is the finished date); Job, Tags and Due (scheduled date) cannot be sorted.
  */
-const COLUMNS: TableColumn<Job>[] = [
-  { id: 'status', header: 'Status', width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{j.status}</span>, text: (j) => j.status },
-  { id: 'chain', header: 'Engine', width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code>, text: (j) => j.chain },
-  { id: 'uid', header: 'Job', width: 'minmax(6rem, 1fr)', cell: (j) => <code>{shortUid(j.uid)}</code>, text: (j) => j.uid },
-  { id: 'tags', header: 'Tags', width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
-  { id: 'created_date', header: 'Created', width: '9.5rem', sortable: true, cell: (j) => when(j.created_date) },
-  { id: 'due', header: 'Due', width: '9.5rem', cell: (j) => when(j.scheduled_date) },
-  { id: 'ready_date', header: 'Finished', width: '9.5rem', sortable: true, cell: (j) => when(j.finished_date) },
-  { id: 'failed_date', header: 'Failed', width: '9.5rem', sortable: true, cell: (j) => when(j.failed_date) },
-];
+function jobColumns(t: ReturnType<typeof useT>): TableColumn<Job>[] {
+  const status = (j: Job) => t('jobs.status', { status: j.status });
+  return [
+  { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
+  { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code>, text: (j) => j.chain },
+  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(6rem, 1fr)', cell: (j) => <code>{shortUid(j.uid)}</code>, text: (j) => j.uid },
+  { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
+  { id: 'created_date', header: t('jobs.column.created'), width: '9.5rem', sortable: true, cell: (j) => when(j.created_date) },
+  { id: 'due', header: t('jobs.column.due'), width: '9.5rem', cell: (j) => when(j.scheduled_date) },
+  { id: 'ready_date', header: t('jobs.column.finished'), width: '9.5rem', sortable: true, cell: (j) => when(j.finished_date) },
+  { id: 'failed_date', header: t('jobs.column.failed'), width: '9.5rem', sortable: true, cell: (j) => when(j.failed_date) },
+  ];
+}
 
 /** Jobs: every job of the Partner by status, newest first, with live state changes. */
 export function JobsView() {
@@ -57,36 +61,38 @@ export function JobsView() {
   const [exporting, setExporting] = useState<Job | null>(null);
   const rowMenu = useRowMenu<Job>('Job', (job) => jobMenu(job, { exportProofs: setExporting }));
   const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
+  const t = useT();
+  const columns = useMemo(() => jobColumns(t), [t]);
 
   return (
     <div className="records-layout">
       <section className="view" aria-labelledby="jobs-title">
         <div className="toolbar">
-          <h1 id="jobs-title">Jobs</h1>
-          <span className="muted">{total.toLocaleString('en-US')} shown</span>
+          <h1 id="jobs-title">{t('jobs.title')}</h1>
+          <span className="muted">{t('jobs.shown', { count: total })}</span>
           <span className="spacer" />
           <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('jobs')}>
-            Export list
+            {t('listExport.button')}
           </button>
         </div>
-        <div className="toolbar" role="group" aria-label="Job status">
+        <div className="toolbar" role="group" aria-label={t('jobs.statusGroup')}>
           <button type="button" aria-pressed={status === null} onClick={() => setStatus(null)}>
-            All ({all.toLocaleString('en-US')})
+            {t('jobs.filter.all', { count: all })}
           </button>
           {JOB_STATUSES.map((s) => (
             <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
-              {s} ({counts[s].toLocaleString('en-US')})
+              {t('jobs.filter.status', { status: s, count: counts[s] })}
             </button>
           ))}
         </div>
         {error && (
           <div className="error-panel" role="alert">
-            Could not load the jobs: {error.message} (<code>{error.id}</code>)
+            <Message id="jobs.loadError" values={{ message: error.message, id: error.id, code }} />
           </div>
         )}
         <DataTable
-          label="Jobs"
-          columns={COLUMNS}
+          label={t('jobs.table.label')}
+          columns={columns}
           rowCount={total}
           rowAt={jobAt}
           onRangeChange={onRangeChange}
@@ -99,14 +105,14 @@ export function JobsView() {
           onOpen={(_index, job) => void open(job.uid)}
           sort={{ id: sort.by, desc: sort.order === 'desc' }}
           onSortChange={(next) => setSort({ by: next.id as JobSortField, order: next.desc ? 'desc' : 'asc' })}
-          emptyText="No jobs yet. Schedule records in Records to open one."
+          emptyText={t('jobs.table.empty')}
           onRowMenu={rowMenu.open}
         />
         {rowMenu.menu}
-        {exporting && <ExportDialog source={async () => ({ kind: 'job', jobUid: exporting.uid })} what={`The proofs of job ${shortUid(exporting.uid)}`} onClose={() => setExporting(null)} />}
+        {exporting && <ExportDialog source={async () => ({ kind: 'job', jobUid: exporting.uid })} what={t('jobs.export.what', { job: shortUid(exporting.uid) })} onClose={() => setExporting(null)} />}
       </section>
       {detailError && (
-        <aside className="job-detail" aria-label="Job detail">
+        <aside className="job-detail" aria-label={t('jobs.detail.label')}>
           <p className="error-panel" role="alert">{detailError}</p>
         </aside>
       )}

@@ -2,12 +2,13 @@ import { useEffect, useState } from 'react';
 import type { ExportList, ListExportFormat, ListExportRequest, ListExportResult } from '../../common/ipc/list-export.js';
 import type { TaskInfo } from '../../common/tasks.js';
 import { useJobsStore } from '../jobs/jobs-store.js';
-import { credentials } from '../records/count-text.js';
 import { recordColumns } from '../records/record-columns.js';
 import { useRecordsStore } from '../records/records-store.js';
 import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { t as translate } from '../i18n/i18n-store.js';
+import { useT } from '../i18n/use-t.js';
 import './list-export.css';
 
 /** The request for the list as its view shows it now: filter, sort and (Records) the table's columns in order. */
@@ -15,7 +16,7 @@ function requestFor(list: ExportList, format: ListExportFormat): ListExportReque
   if (list === 'records') {
     const { filter, sort, engines } = useRecordsStore.getState();
     // The uid first: the table names a record by its title, a program reading the file needs the uid.
-    return { list, format, filter, sort, columns: ['uid', ...recordColumns(engines).map((c) => c.id)] };
+    return { list, format, filter, sort, columns: ['uid', ...recordColumns(engines, translate).map((c) => c.id)] };
   }
   const { status, sort } = useJobsStore.getState();
   return { list, format, ...(status ? { status } : {}), sort };
@@ -39,6 +40,7 @@ function download(result: ListExportResult): void {
  * saved where the save dialog said (Electron), or downloaded (the browser).
  */
 export function ListExportDialog({ list, onClose }: { list: ExportList; onClose: () => void }) {
+  const t = useT();
   const [format, setFormat] = useState<ListExportFormat>('csv');
   const [taskId, setTaskId] = useState<string | null>(null);
   const { busy, error, run } = useDialogTask();
@@ -56,29 +58,29 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
 
   const what =
     list === 'records'
-      ? `${filtered ? `The ${credentials(recordTotal)} the filter matches` : `All ${credentials(recordTotal)}`}, with the table's columns and each credential's uid.`
-      : `The ${jobTotal.toLocaleString('en-US')} ${jobStatus ? `${jobStatus} ` : ''}job${jobTotal === 1 ? '' : 's'} listed, with every date.`;
+      ? t('listExport.what.records', { count: recordTotal, filtered: filtered ? 'yes' : 'no' })
+      : t('listExport.what.jobs', { count: jobTotal, status: jobStatus ?? 'all' });
 
   if (taskId) {
     const running = !task || task.state === 'running';
     return (
-      <Modal title="Export list" onClose={() => (running ? undefined : onClose())}>
-        <p>{task?.label ?? 'Exporting…'}</p>
-        <progress className="list-export-progress" aria-label={task?.label ?? 'Exporting'} max={task?.total ?? undefined} value={task && task.total !== null ? task.done : undefined} />
+      <Modal title={t('listExport.title')} onClose={() => (running ? undefined : onClose())}>
+        <p>{task?.label ?? t('listExport.exporting')}</p>
+        <progress className="list-export-progress" aria-label={task?.label ?? t('listExport.exporting')} max={task?.total ?? undefined} value={task && task.total !== null ? task.done : undefined} />
         <p role="status" data-testid="export-progress">
-          {task ? `${task.done.toLocaleString('en-US')} of ${(task.total ?? 0).toLocaleString('en-US')} rows written` : ''}
-          {task?.state === 'done' && result && (result.path ? `. Saved to ${result.path}.` : `. ${result.fileName} downloaded.`)}
-          {task?.state === 'cancelled' && '. Cancelled: no file was written.'}
+          {task ? t('listExport.progress', { done: task.done, total: task.total ?? 0 }) : ''}
+          {task?.state === 'done' && result && (result.path ? t('listExport.saved', { path: result.path }) : t('listExport.downloaded', { file: result.fileName }))}
+          {task?.state === 'cancelled' && t('listExport.cancelled')}
         </p>
-        <DialogError error={task?.state === 'failed' ? `${task.error?.message ?? 'The export failed.'} (${task.error?.id ?? 'internal_error'})` : null} />
+        <DialogError error={task?.state === 'failed' ? `${task.error?.message ?? t('listExport.failed')} (${task.error?.id ?? 'internal_error'})` : null} />
         <div className="dialog-actions">
           {running ? (
             <button type="button" onClick={() => void useShellStore.getState().cancelTask(taskId)}>
-              Cancel export
+              {t('listExport.cancel')}
             </button>
           ) : (
             <button type="button" className="primary" onClick={onClose} autoFocus>
-              Close
+              {t('listExport.close')}
             </button>
           )}
         </div>
@@ -87,7 +89,7 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
   }
 
   return (
-    <Modal title="Export list" onClose={onClose}>
+    <Modal title={t('listExport.title')} onClose={onClose}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -100,16 +102,16 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
       >
         <p className="muted">{what}</p>
         <fieldset className="field">
-          <legend>Format</legend>
+          <legend>{t('listExport.format')}</legend>
           <label>
-            <input type="radio" name="export-format" value="csv" checked={format === 'csv'} onChange={() => setFormat('csv')} autoFocus /> CSV
+            <input type="radio" name="export-format" value="csv" checked={format === 'csv'} onChange={() => setFormat('csv')} autoFocus /> {t('listExport.format.csv')}
           </label>
           <label>
-            <input type="radio" name="export-format" value="xlsx" checked={format === 'xlsx'} onChange={() => setFormat('xlsx')} /> Excel workbook
+            <input type="radio" name="export-format" value="xlsx" checked={format === 'xlsx'} onChange={() => setFormat('xlsx')} /> {t('listExport.format.xlsx')}
           </label>
         </fieldset>
         <DialogError error={error} />
-        <DialogActions label="Export" disabled={busy} onCancel={onClose} />
+        <DialogActions label={t('listExport.submit')} disabled={busy} onCancel={onClose} />
       </form>
     </Modal>
   );

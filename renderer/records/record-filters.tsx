@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { RECORD_STATES, type RecordState } from '../../common/records.js';
 import { parseTagInput } from './tag-dialog.js';
 import { useRecordsStore } from './records-store.js';
-import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { commandHint } from '../commands/command-hint.js';
+import { useT } from '../i18n/use-t.js';
 
 /** The filters above the records table: search, tags (and/or, with autocomplete and counts), upload dates, state. */
 export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLInputElement | null> }) {
@@ -15,6 +15,7 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
   const [search, setSearch] = useState(filter.search ?? '');
   const [tagText, setTagText] = useState((filter.andTags ?? filter.orTags ?? []).join(', '));
   const [tagMode, setTagMode] = useState<'and' | 'or'>(filter.orTags ? 'or' : 'and');
+  const t = useT();
 
   // Leaving the view runs a search still being typed, so coming back shows what the box says.
   useEffect(() => applyPendingSearch, [applyPendingSearch]);
@@ -27,19 +28,19 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
   }, [remote, setFilter]);
 
   const applyTags = (text: string, mode: 'and' | 'or') => {
-    const tags = parseTagInput(text).filter((t) => t.length >= 3);
+    const tags = parseTagInput(text).filter((tag) => tag.length >= 3);
     setFilter(mode === 'and' ? { andTags: tags, orTags: [] } : { orTags: tags, andTags: [] });
   };
 
   const stateValue = filter.state ? `${filter.state.engine}|${filter.state.states[0]}` : '';
 
   return (
-    <div className="toolbar filters" role="search" aria-label="Filter records">
+    <div className="toolbar filters" role="search" aria-label={t('records.filter.label')}>
       <input
         ref={searchRef}
         type="search"
-        aria-label="Search records"
-        placeholder="Search title and metadata"
+        aria-label={t('records.filter.search')}
+        placeholder={t('records.filter.searchPlaceholder')}
         {...commandHint('edit.find')}
         disabled={remote}
         aria-describedby={remote ? 'records-remote-note' : undefined}
@@ -50,17 +51,17 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
           typeSearch(value);
         }}
       />
-      <select aria-label="Tag match" value={tagMode} onChange={(e) => {
+      <select aria-label={t('records.filter.tagMatch')} value={tagMode} onChange={(e) => {
         const mode = e.target.value as 'and' | 'or';
         setTagMode(mode);
         applyTags(tagText, mode);
       }}>
-        <option value="and">All of the tags</option>
-        <option value="or">Any of the tags</option>
+        <option value="and">{t('records.filter.allTags')}</option>
+        <option value="or">{t('records.filter.anyTag')}</option>
       </select>
       <input
-        aria-label="Filter by tags"
-        placeholder="tags, comma-separated"
+        aria-label={t('records.filter.tags')}
+        placeholder={t('records.filter.tagsPlaceholder')}
         list="record-filter-tags"
         value={tagText}
         onFocus={() => void loadTagSuggestions(parseTagInput(tagText).pop() ?? '')}
@@ -76,18 +77,18 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
       <datalist id="record-filter-tags">
         {suggestions.map((s) => (
           <option key={s.tag} value={[...parseTagInput(tagText).slice(0, -1), s.tag].join(', ')}>
-            {`${s.tag} (${s.count.toLocaleString('en-US')})`}
+            {t('records.filter.tagSuggestion', { tag: s.tag, count: s.count })}
           </option>
         ))}
       </datalist>
       <label>
-        From <input type="date" aria-label="Uploaded from" value={filter.uploadedFrom ?? ''} onChange={(e) => setFilter({ uploadedFrom: e.target.value })} />
+        {t('records.filter.from')} <input type="date" aria-label={t('records.filter.uploadedFrom')} value={filter.uploadedFrom ?? ''} onChange={(e) => setFilter({ uploadedFrom: e.target.value })} />
       </label>
       <label>
-        to <input type="date" aria-label="Uploaded to" value={filter.uploadedTo ?? ''} onChange={(e) => setFilter({ uploadedTo: e.target.value })} />
+        {t('records.filter.to')} <input type="date" aria-label={t('records.filter.uploadedTo')} value={filter.uploadedTo ?? ''} onChange={(e) => setFilter({ uploadedTo: e.target.value })} />
       </label>
       <select
-        aria-label="State"
+        aria-label={t('records.filter.state')}
         disabled={remote}
         aria-describedby={remote ? 'records-remote-note' : undefined}
         value={stateValue}
@@ -96,18 +97,18 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
           setFilter({ state: engine && state ? { engine, states: [state as RecordState] } : undefined });
         }}
       >
-        <option value="">Any state</option>
+        <option value="">{t('records.filter.anyState')}</option>
         {engines.flatMap((engine) =>
           RECORD_STATES.map((state) => (
             <option key={`${engine}|${state}`} value={`${engine}|${state}`}>
-              {`${engine}: ${state.replace('_', ' ')}`}
+              {t('records.filter.engineState', { engine, state })}
             </option>
           )),
         )}
       </select>
       {remote && (
         <p className="muted" id="records-remote-note" data-testid="records-remote-note">
-          {REMOTE_LIMITS.search} {REMOTE_LIMITS.state} {REMOTE_LIMITS.tags}
+          {t('records.remote.search')} {t('records.remote.state')} {t('records.remote.tags')}
         </p>
       )}
     </div>

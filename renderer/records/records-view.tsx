@@ -19,6 +19,7 @@ import { RecordFilters } from './record-filters.js';
 import { recordAt, useRecordsStore, useSelectedCount } from './records-store.js';
 import { ScheduleDialog } from './schedule-dialog.js';
 import { TagDialog, type TagDialogMode } from './tag-dialog.js';
+import { code, Message, useT } from '../i18n/use-t.js';
 
 type Dialog = { kind: 'tags'; mode: TagDialogMode } | { kind: 'schedule' } | { kind: 'unschedule' } | { kind: 'export' } | null;
 
@@ -35,6 +36,7 @@ export function RecordsView() {
   const count = useSelectedCount();
   const [dialog, setDialog] = useState<Dialog>(null);
   const searchRef = useRef<HTMLInputElement>(null);
+  const t = useT();
 
   // Fresh rows whenever the view opens (the table's own range callbacks need rows to exist).
   useEffect(() => refresh(), [refresh]);
@@ -62,48 +64,48 @@ export function RecordsView() {
     <div className="records-layout">
       <section className="view" aria-labelledby="records-title">
         <div className="toolbar">
-          <h1 id="records-title">Records</h1>
+          <h1 id="records-title">{t('records.title')}</h1>
           <span className="muted" data-testid="records-total">
-            {status === 'loading' && total === 0 ? 'Loading…' : credentials(total)}
+            {status === 'loading' && total === 0 ? t('common.loading') : credentials(total)}
           </span>
           <span className="spacer" />
           <AddFilesButtons />
           <CsvImportButton />
           <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')}>
-            Export list
+            {t('listExport.button')}
           </button>
         </div>
         <RecordFilters searchRef={searchRef} />
         <div className="toolbar selection-bar">
           <span role="status" data-testid="selected-count">
-            {none ? 'Nothing selected' : `${credentials(count)} selected`}
+            {none ? t('records.selection.none') : t('records.selection.count', { count })}
           </span>
           <button type="button" {...commandHint('edit.selectAllMatching')} onClick={selectAllMatching} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
-            Select all matching
+            {t('records.toolbar.selectAllMatching')}
           </button>
           <span className="spacer" />
           <button type="button" disabled={none} {...commandHint('edit.addTags')} onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
-            Add tags
+            {t('records.toolbar.addTags')}
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })}>
-            Replace tags
+            {t('records.toolbar.replaceTags')}
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })}>
-            Remove tag
+            {t('records.toolbar.removeTag')}
           </button>
           <button type="button" disabled={none} {...commandHint('edit.schedule')} onClick={() => setDialog({ kind: 'schedule' })}>
-            Schedule
+            {t('records.toolbar.schedule')}
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'unschedule' })}>
-            Unschedule
+            {t('records.toolbar.unschedule')}
           </button>
           <button type="button" disabled={none} onClick={() => setDialog({ kind: 'export' })}>
-            Export proofs
+            {t('records.toolbar.exportProofs')}
           </button>
         </div>
         {error && (
           <div className="error-panel" role="alert">
-            Could not load the records: {error.message} (<code>{error.id}</code>)
+            <Message id="records.loadError" values={{ message: error.message, id: error.id, code }} />
           </div>
         )}
         <StagingView />
@@ -119,7 +121,7 @@ export function RecordsView() {
       {dialog?.kind === 'export' && (
         <ExportDialog
           source={async () => ({ kind: 'selection', selection: await useRecordsStore.getState().selectionForMain() })}
-          what={`The proofs of ${credentials(count)}`}
+          what={t('records.export.what', { count })}
           onClose={() => setDialog(null)}
         />
       )}
@@ -136,12 +138,13 @@ function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onR
   const status = useRecordsStore((s) => s.status);
   useRecordsStore((s) => s.pages); // re-render as pages arrive
   const { ensureRange, setSelection, setSort } = useRecordsStore.getState();
-  const columns = useMemo(() => recordColumns(engines), [engines]);
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
   const tableSort: TableSort = { id: sort.by, desc: sort.order === 'desc' };
+  const t = useT();
+  const columns = useMemo(() => recordColumns(engines, t), [engines, t]);
   return (
     <DataTable
-      label="Credentials"
+      label={t('records.table.label')}
       columns={columns}
       rowCount={total}
       rowAt={recordAt}
@@ -152,7 +155,7 @@ function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onR
       onRowMenu={onRowMenu}
       sort={tableSort}
       onSortChange={(s) => setSort({ by: s.id as RecordSortField, order: s.desc ? 'desc' : 'asc' })}
-      emptyText={status === 'loading' ? 'Loading…' : 'No credential matches. Drop files on the window, or change the filter.'}
+      emptyText={status === 'loading' ? t('common.loading') : t('records.table.empty')}
     />
   );
 }

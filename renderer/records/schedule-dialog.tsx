@@ -3,23 +3,26 @@ import type { NextIssuing } from '../../common/ipc/jobs.js';
 import { ConfirmStep, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { CONFIRM_OVER, credentials } from './count-text.js';
+import { CONFIRM_OVER } from './count-text.js';
 import { useRecordsStore, useSelectedCount } from './records-store.js';
+import { t as translate } from '../i18n/i18n-store.js';
+import { localDateTime } from '../format/local-format.js';
+import { Message, strong, useT } from '../i18n/use-t.js';
 
 const NO_ENGINES: never[] = [];
 
 /** "in 3 hours (24 Nov 2026, 09:00)", or what happens when nothing is scheduled yet. */
 export function describeNextIssuing(next: NextIssuing | null, now = Date.now()): string {
-  if (!next) return 'Loading the next issuing date…';
+  if (!next) return translate('records.schedule.loadingNext');
   if (next.nextIssuingDate) {
-    const date = new Date(next.nextIssuingDate);
-    return `The Partner's next issuing is on ${date.toLocaleString()}${date.getTime() <= now ? ' (due now)' : ''}.`;
+    const due = new Date(next.nextIssuingDate).getTime() <= now ? 'yes' : 'no';
+    return translate('records.schedule.next', { date: localDateTime(next.nextIssuingDate), due });
   }
   if (next.intervalSeconds !== null) {
-    const date = new Date(now + next.intervalSeconds * 1000);
-    return `Nothing is scheduled yet: a job opened now is issued on ${date.toLocaleString()}.`;
+    const date = new Date(now + next.intervalSeconds * 1000).toISOString();
+    return translate('records.schedule.nothingYet', { date: localDateTime(date) });
   }
-  return 'The service decides when the next issuing is.';
+  return translate('records.schedule.serviceDecides');
 }
 
 /** `Schedule`: the selection on one or more engines (a checkbox per engine, named by its id). */
@@ -31,7 +34,8 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
   const [confirming, setConfirming] = useState(false);
   const task = useDialogTask();
   const { busy, error } = task;
-  const title = mode === 'schedule' ? 'Schedule' : 'Unschedule';
+  const t = useT();
+  const title = mode === 'schedule' ? t('records.schedule.title') : t('records.unschedule.title');
 
   useEffect(() => {
     window.proofdesk.jobsNextIssuing().then(setNext, () => setNext({ nextIssuingDate: null, intervalSeconds: null }));
@@ -52,7 +56,7 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
     <Modal title={title} onClose={onClose}>
       {confirming ? (
         <ConfirmStep busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()}>
-          This will {mode} <strong>{credentials(count)}</strong> on {chosen.join(', ')}. Continue?
+          <Message id="records.schedule.confirm" values={{ mode, count, engines: chosen.join(', '), b: strong }} />
         </ConfirmStep>
       ) : (
         <form
@@ -62,10 +66,10 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
             else void run();
           }}
         >
-          <p className="muted">For {credentials(count)}.</p>
+          <p className="muted">{t('records.dialog.for', { count })}</p>
           {mode === 'schedule' && <p data-testid="next-issuing">{describeNextIssuing(next)}</p>}
           <fieldset className="field">
-            <legend>Engines</legend>
+            <legend>{t('records.schedule.engines')}</legend>
             {engines.map((engine) => (
               <label key={engine.id}>
                 <input

@@ -3,20 +3,21 @@ import type { TagEdit } from '../../common/records.js';
 import { ConfirmStep, DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { CONFIRM_OVER, credentials } from './count-text.js';
+import { CONFIRM_OVER } from './count-text.js';
+import type { MessageId } from '../i18n/i18n-store.js';
+import { Message, strong, useT } from '../i18n/use-t.js';
 import { useRecordsStore, useSelectedCount } from './records-store.js';
 
 export type TagDialogMode = TagEdit['mode'];
 
-const TITLES: Record<TagDialogMode, string> = { add: 'Add tags', replace: 'Replace tags', remove: 'Remove tag' };
-const VERBS: Record<TagDialogMode, string> = { add: 'add these tags to', replace: 'replace the tags of', remove: 'remove this tag from' };
+const TITLES: Record<TagDialogMode, MessageId> = { add: 'records.toolbar.addTags', replace: 'records.toolbar.replaceTags', remove: 'records.toolbar.removeTag' };
 
 /** Splits "a, b ,c" into tags; empty entries are dropped. */
 export function parseTagInput(text: string): string[] {
   return text
     .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '');
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
 }
 
 /**
@@ -32,6 +33,7 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
   const [confirming, setConfirming] = useState(false);
   const task = useDialogTask();
   const { busy, error } = task;
+  const t = useT();
 
   useEffect(() => {
     void loadSuggestions('');
@@ -59,10 +61,10 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
   };
 
   return (
-    <Modal title={TITLES[mode]} onClose={onClose}>
+    <Modal title={t(TITLES[mode])} onClose={onClose}>
       {confirming ? (
         <ConfirmStep busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()}>
-          This will {VERBS[mode]} <strong>{credentials(count)}</strong>, all of them or none. Continue?
+          <Message id="records.tags.confirm" values={{ mode, count, b: strong }} />
         </ConfirmStep>
       ) : (
         <form
@@ -71,11 +73,11 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
             apply();
           }}
         >
-          <p className="muted">For {credentials(count)}.</p>
+          <p className="muted">{t('records.dialog.for', { count })}</p>
           <label className="field">
-            {mode === 'remove' ? 'Tag' : 'Tags'} {mode !== 'remove' && <span className="muted">(comma-separated)</span>}
+            {mode === 'remove' ? t('records.tags.tag') : t('records.tags.tags')} {mode !== 'remove' && <span className="muted">{t('records.tags.commaSeparated')}</span>}
             <input
-              aria-label={mode === 'remove' ? 'Tag' : 'Tags'}
+              aria-label={mode === 'remove' ? t('records.tags.tag') : t('records.tags.tags')}
               value={text}
               autoFocus
               autoComplete="off"
@@ -87,7 +89,7 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
             />
           </label>
           {suggestions.length > 0 && (
-            <div className="suggestions" role="group" aria-label="Existing tags">
+            <div className="suggestions" role="group" aria-label={t('records.tags.existing')}>
               {suggestions.slice(0, 8).map((s) => (
                 <button
                   key={s.tag}
@@ -95,13 +97,13 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
                   className="tag suggestion"
                   onClick={() => setText(mode === 'remove' ? s.tag : [...parseTagInput(text.endsWith(',') ? `${text} x` : text).slice(0, -1), s.tag].join(', ') + ', ')}
                 >
-                  {s.tag} <span className="muted">{s.count.toLocaleString('en-US')}</span>
+                  {s.tag} <span className="muted">{t('common.number', { value: s.count })}</span>
                 </button>
               ))}
             </div>
           )}
           <DialogError error={error} />
-          <DialogActions label="Apply" disabled={busy || (mode !== 'replace' && tags.length === 0)} onCancel={onClose} />
+          <DialogActions label={t('common.apply')} disabled={busy || (mode !== 'replace' && tags.length === 0)} onCancel={onClose} />
         </form>
       )}
     </Modal>

@@ -4,6 +4,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { lowFundsText } from '../shell/status-bar.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useSettingsStore } from './settings-store.js';
+import { useT } from '../i18n/use-t.js';
 
 const EMPTY = { id: '', rpc_url: '', chain_id: '', confirmations: '2', environment: 'live' as 'live' | 'demo', explorer_tx_url: '', explorer_address_url: '' };
 
@@ -20,6 +21,7 @@ export function EnginesPanel() {
   const lowFunds: EngineStatus[] = status?.mode === 'embedded' ? status.engines.filter((e) => e.funds?.low) : [];
   const [form, setForm] = useState(EMPTY);
   const id = useId();
+  const t = useT();
 
   useEffect(() => {
     void loadEngines();
@@ -34,15 +36,15 @@ export function EnginesPanel() {
 
   return (
     <div className="settings-panel">
-      <table className="settings-table" aria-label="Engines">
+      <table className="settings-table" aria-label={t('settings.engines.table')}>
         <thead>
           <tr>
-            <th scope="col">Engine</th>
-            <th scope="col">Chain id</th>
-            <th scope="col">Environment</th>
-            <th scope="col">Confirmations</th>
-            <th scope="col">RPC URL</th>
-            <th scope="col">Explorer</th>
+            <th scope="col">{t('settings.engines.column.engine')}</th>
+            <th scope="col">{t('settings.engines.column.chainId')}</th>
+            <th scope="col">{t('settings.engines.column.environment')}</th>
+            <th scope="col">{t('settings.engines.column.confirmations')}</th>
+            <th scope="col">{t('settings.engines.column.rpc')}</th>
+            <th scope="col">{t('settings.engines.column.explorer')}</th>
           </tr>
         </thead>
         <tbody>
@@ -52,7 +54,7 @@ export function EnginesPanel() {
               <td>{e.chain_id ?? '—'}</td>
               <td>{e.environment}</td>
               <td>{e.confirmations}</td>
-              <td>{e.rpc_url ?? 'started by Proofdesk on this machine'}</td>
+              <td>{e.rpc_url ?? t('settings.engines.startedHere')}</td>
               <td>{e.explorer_tx_url ?? '—'}</td>
             </tr>
           ))}
@@ -78,38 +80,38 @@ export function EnginesPanel() {
           }).then((ok) => ok && setForm(EMPTY));
         }}
       >
-        <h2 id={`${id}-title`}>Add an EVM chain</h2>
+        <h2 id={`${id}-title`}>{t('settings.engines.addTitle')}</h2>
         <div className="field">
-          <label htmlFor={`${id}-id`}>Engine id</label>
-          <input {...field('id')} required placeholder="sepolia" aria-describedby={`${id}-id-help`} />
-          <span id={`${id}-id-help`} className="muted">Lowercase letters, digits, “-” or “_”; credentials are scheduled on it by this id.</span>
+          <label htmlFor={`${id}-id`}>{t('settings.engines.id')}</label>
+          <input {...field('id')} required placeholder={t('settings.engines.idPlaceholder')} aria-describedby={`${id}-id-help`} />
+          <span id={`${id}-id-help`} className="muted">{t('settings.engines.idHelp')}</span>
         </div>
         <div className="field">
-          <label htmlFor={`${id}-rpc_url`}>RPC URL</label>
-          <input {...field('rpc_url')} required placeholder="https://rpc.example.org" />
+          <label htmlFor={`${id}-rpc_url`}>{t('settings.engines.rpc')}</label>
+          <input {...field('rpc_url')} required placeholder={t('settings.engines.rpcPlaceholder')} />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-chain_id`}>Chain id</label>
+          <label htmlFor={`${id}-chain_id`}>{t('settings.engines.chainId')}</label>
           <input {...field('chain_id')} required inputMode="numeric" placeholder="11155111" />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-confirmations`}>Confirmations</label>
+          <label htmlFor={`${id}-confirmations`}>{t('settings.engines.confirmations')}</label>
           <input {...field('confirmations')} required inputMode="numeric" />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-environment`}>Environment</label>
+          <label htmlFor={`${id}-environment`}>{t('settings.engines.environment')}</label>
           <select id={`${id}-environment`} value={form.environment} onChange={(e) => setForm((f) => ({ ...f, environment: e.target.value as 'live' | 'demo' }))}>
-            <option value="live">live (credentials issued here are valid)</option>
-            <option value="demo">demo (for trying things out)</option>
+            <option value="live">{t('settings.engines.live')}</option>
+            <option value="demo">{t('settings.engines.demo')}</option>
           </select>
         </div>
         <div className="field">
-          <label htmlFor={`${id}-explorer_tx_url`}>Explorer transaction URL</label>
-          <input {...field('explorer_tx_url')} placeholder="https://explorer.example/tx/{tx}" />
+          <label htmlFor={`${id}-explorer_tx_url`}>{t('settings.engines.explorerTx')}</label>
+          <input {...field('explorer_tx_url')} placeholder={t('settings.engines.explorerTxPlaceholder')} />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-explorer_address_url`}>Explorer address URL</label>
-          <input {...field('explorer_address_url')} placeholder="https://explorer.example/address/{address}" />
+          <label htmlFor={`${id}-explorer_address_url`}>{t('settings.engines.explorerAddress')}</label>
+          <input {...field('explorer_address_url')} placeholder={t('settings.engines.explorerAddressPlaceholder')} />
         </div>
         <OutcomeLine outcome={outcomes.engineTest} />
         <OutcomeLine outcome={outcomes.engineAdd} />
@@ -119,10 +121,10 @@ export function EnginesPanel() {
             disabled={busy.engineTest || form.rpc_url.trim() === '' || !Number.isSafeInteger(chainId) || chainId < 1}
             onClick={() => void testEngine(form.rpc_url.trim(), chainId)}
           >
-            {busy.engineTest ? 'Testing…' : 'Test connection'}
+            {busy.engineTest ? t('settings.engines.testing') : t('settings.engines.test')}
           </button>
           <button type="submit" disabled={busy.engineAdd}>
-            Add engine
+            {t('settings.engines.add')}
           </button>
         </div>
       </form>

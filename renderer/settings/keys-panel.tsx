@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { LOST_KEY_SENTENCE } from '../../common/ipc/settings.js';
+import { useT } from '../i18n/use-t.js';
 import { OutcomeLine } from './outcome-line.js';
 import { NewPassphraseFields } from './new-passphrase-fields.js';
 import { RestoreForm } from './restore-form.js';
@@ -8,8 +8,8 @@ import { useShellStore } from '../shell/shell-store.js';
 
 const MIN_PASSPHRASE = 10;
 const STORE_TEXT = {
-  keychain: 'In the OS keychain of this computer.',
-  'encrypted-file': 'In the encrypted secrets file of the data directory (secrets.enc.json), under the passphrase Proofdesk was started with.',
+  keychain: 'settings.keys.storeKeychain',
+  'encrypted-file': 'settings.keys.storeFile',
 } as const;
 
 /** Settings › Keys: where they are, the public key, the chain accounts and balances, backup and restore. */
@@ -17,6 +17,7 @@ export function KeysPanel() {
   const keys = useSettingsStore((s) => s.keys);
   const loading = useSettingsStore((s) => s.keysLoading);
   const loadKeys = useSettingsStore((s) => s.loadKeys);
+  const t = useT();
 
   useEffect(() => {
     void loadKeys();
@@ -24,26 +25,26 @@ export function KeysPanel() {
 
   return (
     <div className="settings-panel">
-      <p className="first-run-warning">{LOST_KEY_SENTENCE}</p>
-      {loading && !keys && <p role="status">Asking each engine&apos;s chain for the balance…</p>}
+      <p className="first-run-warning">{t('firstRun.lostKey')}</p>
+      {loading && !keys && <p role="status">{t('settings.keys.asking')}</p>}
       {keys && (
         <>
           <dl className="facts">
-            <dt>Kept</dt>
-            <dd>{keys.keyStore ? STORE_TEXT[keys.keyStore] : 'No key store is open on this machine.'}</dd>
-            <dt>Signing key</dt>
-            <dd><code data-testid="settings-signing-key">{keys.signingPublicKey ?? 'not made yet'}</code> (Ed25519, public part)</dd>
-            <dt>Chain account</dt>
-            <dd><code data-testid="settings-address">{keys.address ?? 'not made yet'}</code></dd>
+            <dt>{t('settings.keys.kept')}</dt>
+            <dd>{keys.keyStore ? t(STORE_TEXT[keys.keyStore]) : t('settings.keys.noStore')}</dd>
+            <dt>{t('settings.keys.signingKey')}</dt>
+            <dd><code data-testid="settings-signing-key">{keys.signingPublicKey ?? t('settings.keys.notMade')}</code>{t('settings.keys.publicPart')}</dd>
+            <dt>{t('settings.keys.chainAccount')}</dt>
+            <dd><code data-testid="settings-address">{keys.address ?? t('settings.keys.notMade')}</code></dd>
           </dl>
-          <table className="settings-table" aria-label="Chain accounts">
+          <table className="settings-table" aria-label={t('settings.keys.accounts')}>
             <thead>
               <tr>
-                <th scope="col">Engine</th>
-                <th scope="col">Chain id</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Balance (ether)</th>
-                <th scope="col">What to do</th>
+                <th scope="col">{t('settings.keys.column.engine')}</th>
+                <th scope="col">{t('settings.keys.column.chainId')}</th>
+                <th scope="col">{t('settings.keys.column.environment')}</th>
+                <th scope="col">{t('settings.keys.column.balance')}</th>
+                <th scope="col">{t('settings.keys.column.todo')}</th>
               </tr>
             </thead>
             <tbody>
@@ -52,14 +53,14 @@ export function KeysPanel() {
                   <td><code>{a.engine}</code></td>
                   <td>{a.chain_id ?? '—'}</td>
                   <td>{a.environment}</td>
-                  <td>{a.balance ?? 'unknown'}</td>
+                  <td>{a.balance ?? t('settings.keys.unknown')}</td>
                   <td>{a.hint}</td>
                 </tr>
               ))}
             </tbody>
           </table>
           <button type="button" onClick={() => void loadKeys()} disabled={loading}>
-            Refresh balances
+            {t('settings.keys.refresh')}
           </button>
         </>
       )}
@@ -79,8 +80,10 @@ function BackupForm() {
   const id = useId();
   const mismatch = second !== '' && first !== second;
   const short = first !== '' && first.length < MIN_PASSPHRASE;
+  const t = useT();
   return (
     <form
+      className="backup-keys"
       aria-labelledby={`${id}-title`}
       onSubmit={(e) => {
         e.preventDefault();
@@ -92,25 +95,24 @@ function BackupForm() {
         });
       }}
     >
-      <h2 id={`${id}-title`}>Back up the keys</h2>
+      <h2 id={`${id}-title`}>{t('settings.backup.title')}</h2>
       <p className="muted">
-        One file, encrypted with a passphrase you choose, to restore this Partner on another machine. It holds no key in clear.{' '}
-        {native ? 'Back up keys asks where to save it.' : 'Your browser downloads it.'}
+        {t('settings.backup.help')} {native ? t('settings.backup.native') : t('settings.backup.browser')}
       </p>
       <NewPassphraseFields
         id={id}
-        label="New backup passphrase"
-        againLabel="Type the backup passphrase again"
-        hint={`At least ${MIN_PASSPHRASE} characters; without it the backup cannot be opened.`}
+        label={t('settings.backup.passphrase')}
+        againLabel={t('settings.backup.again')}
+        hint={t('settings.backup.hint', { min: MIN_PASSPHRASE })}
         first={first}
         second={second}
         onFirst={setFirst}
         onSecond={setSecond}
       />
-      {short && <p className="muted" role="status">The passphrase is shorter than {MIN_PASSPHRASE} characters.</p>}
+      {short && <p className="muted" role="status">{t('settings.backup.short', { min: MIN_PASSPHRASE })}</p>}
       <OutcomeLine outcome={outcome} />
       <button type="submit" disabled={busy || first === '' || mismatch || short || second === ''}>
-        {busy ? 'Backing up…' : 'Back up keys'}
+        {busy ? t('settings.backup.busy') : t('settings.backup.submit')}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * A new passphrase typed twice (the keys file's, a key backup's): both fields, the hint under
@@ -19,6 +20,7 @@ export function NewPassphraseFields(props: {
 }) {
   const { id, label, againLabel, hint, first, second, onFirst, onSecond, autoFocus } = props;
   const mismatch = second !== '' && first !== second;
+  const t = useT();
   return (
     <>
       <div className="field">
@@ -34,7 +36,7 @@ export function NewPassphraseFields(props: {
       </div>
       {mismatch && (
         <div className="error-panel" role="alert">
-          The two passphrases differ: type the same one twice.
+          {t('settings.passphrase.differ')}
         </div>
       )}
     </>

@@ -3,6 +3,8 @@ import { formatDuration } from '../../common/duration.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useSettingsStore } from './settings-store.js';
+import { localDateTime } from '../format/local-format.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Settings › Partner: which Partner is active, its issuing interval, its client credentials. */
 export function PartnerPanel() {
@@ -19,16 +21,17 @@ export function PartnerPanel() {
   const [interval, setIntervalText] = useState('');
   const [confirming, setConfirming] = useState(false);
   const id = useId();
+  const t = useT();
 
   useEffect(() => {
     if (partner) setIntervalText(formatDuration(partner.issuing_interval_seconds));
   }, [partner?.id, partner?.issuing_interval_seconds]); // not on every reload: that would overwrite what is being typed
 
-  if (!partner) return <p>No Partner is active.</p>;
+  if (!partner) return <p>{t('settings.partner.none')}</p>;
   return (
     <div className="settings-panel">
       <div className="field">
-        <label htmlFor={`${id}-partner`}>Active Partner</label>
+        <label htmlFor={`${id}-partner`}>{t('settings.partner.active')}</label>
         <select id={`${id}-partner`} value={partner.id} onChange={(e) => void switchPartner(e.target.value).then(() => useSettingsStore.getState().load())}>
           {partners.map((p) => (
             <option key={p.id} value={p.id}>
@@ -38,45 +41,45 @@ export function PartnerPanel() {
         </select>
       </div>
       <dl className="facts">
-        <dt>Partner id</dt>
+        <dt>{t('settings.partner.id')}</dt>
         <dd><code>{partner.id}</code></dd>
-        <dt>Since</dt>
-        <dd>{partner.created_date}</dd>
-        <dt>Client id</dt>
+        <dt>{t('settings.partner.since')}</dt>
+        <dd>{localDateTime(partner.created_date)}</dd>
+        <dt>{t('settings.partner.clientId')}</dt>
         <dd><code data-testid="settings-client-id">{partner.client_id}</code></dd>
       </dl>
       <form
-        aria-label="Issuing interval"
+        aria-label={t('settings.partner.interval')}
         onSubmit={(e) => {
           e.preventDefault();
           void saveInterval(interval);
         }}
       >
         <div className="field">
-          <label htmlFor={`${id}-interval`}>Issuing interval</label>
+          <label htmlFor={`${id}-interval`}>{t('settings.partner.interval')}</label>
           <input id={`${id}-interval`} value={interval} onChange={(e) => setIntervalText(e.target.value)} aria-describedby={`${id}-interval-help`} />
-          <span id={`${id}-interval-help`} className="muted">How often scheduled credentials are issued together: a number with s, m, h or d.</span>
+          <span id={`${id}-interval-help`} className="muted">{t('settings.partner.intervalHelp')}</span>
         </div>
         <OutcomeLine outcome={outcomes.interval} />
-        <button type="submit" disabled={busy.interval}>Save interval</button>
+        <button type="submit" disabled={busy.interval}>{t('settings.partner.saveInterval')}</button>
       </form>
-      <h2>Client secret</h2>
-      <p className="muted">Tools that call this Partner&apos;s service use the client id and its secret. A new secret replaces the old one at once.</p>
+      <h2>{t('settings.partner.secret')}</h2>
+      <p className="muted">{t('settings.partner.secretHelp')}</p>
       {newSecret ? (
         <div className="settings-secret" role="status">
-          <p>New client secret, shown this once: copy it now.</p>
+          <p>{t('settings.partner.newSecretShown')}</p>
           <code data-testid="settings-new-secret">{newSecret.client_secret}</code>
         </div>
       ) : confirming ? (
-        <div role="group" aria-label="Confirm new client secret">
-          <p>Tools using the old secret stop working until they get the new one. Make a new secret?</p>
+        <div role="group" aria-label={t('settings.partner.confirmGroup')}>
+          <p>{t('settings.partner.confirmText')}</p>
           <button type="button" onClick={() => void makeNewSecret().then(() => setConfirming(false))} disabled={busy.secret}>
-            Make the new secret
+            {t('settings.partner.makeSecret')}
           </button>{' '}
-          <button type="button" onClick={() => setConfirming(false)}>Keep the old one</button>
+          <button type="button" onClick={() => setConfirming(false)}>{t('settings.partner.keepSecret')}</button>
         </div>
       ) : (
-        <button type="button" onClick={() => setConfirming(true)}>New client secret</button>
+        <button type="button" onClick={() => setConfirming(true)}>{t('settings.partner.newSecret')}</button>
       )}
       <OutcomeLine outcome={outcomes.secret} />
     </div>

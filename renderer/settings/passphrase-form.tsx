@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { MIN_KEYS_PASSPHRASE, type SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
 import { NewPassphraseFields } from './new-passphrase-fields.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * The encrypted keys file's passphrase, typed in the app where there is no keychain: `unlock`
@@ -17,7 +18,8 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
   const creating = mode === 'create';
   const mismatch = creating && second !== '' && first !== second;
   const short = creating && first !== '' && first.length < MIN_KEYS_PASSPHRASE;
-  const title = creating ? 'Choose a passphrase for the keys' : 'Unlock the keys';
+  const t = useT();
+  const title = creating ? t('settings.keysPass.createTitle') : t('settings.keysPass.unlockTitle');
 
   return (
     <form
@@ -47,15 +49,15 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
       {titled && <h2 id={`${id}-title`}>{title}</h2>}
       <p className="muted">
         {creating
-          ? `There is no OS keychain here, so the keys go into an encrypted file in the data directory (secrets.enc.json), locked with a passphrase you choose. Proofdesk asks for it each time it starts; without it the keys cannot be used.`
-          : 'The keys are in the encrypted file of the data directory (secrets.enc.json). Type its passphrase to issue and sign; Proofdesk keeps it in memory until it quits.'}
+          ? t('settings.keysPass.createHelp')
+          : t('settings.keysPass.unlockHelp')}
       </p>
       {creating ? (
         <NewPassphraseFields
           id={id}
-          label="Keys passphrase"
-          againLabel="Type the keys passphrase again"
-          hint={`At least ${MIN_KEYS_PASSPHRASE} characters.`}
+          label={t('settings.keysPass.label')}
+          againLabel={t('settings.keysPass.again')}
+          hint={t('settings.keysPass.hint', { min: MIN_KEYS_PASSPHRASE })}
           first={first}
           second={second}
           onFirst={setFirst}
@@ -64,7 +66,7 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
         />
       ) : (
         <div className="field">
-          <label htmlFor={`${id}-pass`}>Keys passphrase</label>
+          <label htmlFor={`${id}-pass`}>{t('settings.keysPass.label')}</label>
           <input id={`${id}-pass`} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoFocus autoComplete="current-password" />
         </div>
       )}
@@ -74,7 +76,7 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
         </div>
       )}
       <button type="submit" disabled={busy || first === '' || (creating && (second === '' || mismatch || short))}>
-        {busy ? 'Opening the keys…' : creating ? 'Set passphrase' : 'Unlock keys'}
+        {busy ? t('settings.keysPass.busy') : creating ? t('settings.keysPass.set') : t('settings.keysPass.unlock')}
       </button>
     </form>
   );

@@ -4,6 +4,7 @@ import { toServiceError } from '../ipc-error.js';
 import { OutcomeLine } from './outcome-line.js';
 import type { Outcome } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { code, Message, useT } from '../i18n/use-t.js';
 
 /**
  * Settings › Remote connections: a remote instance of the service (base URL, client id, the
@@ -15,6 +16,7 @@ export function RemotePanel() {
   const [outcome, setOutcome] = useState<Outcome | undefined>();
   const [busy, setBusy] = useState(false);
   const id = useId();
+  const t = useT();
 
   useEffect(() => {
     void window.proofdesk.settingsRemote().then(setSaved, () => undefined);
@@ -34,12 +36,12 @@ export function RemotePanel() {
         const connection = await window.proofdesk.settingsUseRemote();
         setSaved(connection);
         await useShellStore.getState().loadStatus();
-        setOutcome({ tone: 'success', text: `Every view now works over ${connection.base_url} as ${connection.client_id}.` });
+        setOutcome({ tone: 'success', text: t('settings.remote.usingNow', { url: connection.base_url, client: connection.client_id }) });
       } else if (action === 'embedded') {
         await window.proofdesk.settingsUseEmbedded();
         setSaved((s) => (s ? { ...s, active: false, problem: undefined } : s));
         await useShellStore.getState().loadStatus();
-        setOutcome({ tone: 'success', text: "Every view works on this machine's engine again." });
+        setOutcome({ tone: 'success', text: t('settings.remote.backHome') });
       } else if (action === 'test') {
         const result = await window.proofdesk.settingsTestRemote(input());
         setOutcome({ tone: result.ok ? 'success' : 'error', text: result.message });
@@ -47,7 +49,7 @@ export function RemotePanel() {
         const connection = await window.proofdesk.settingsSaveRemote(input());
         setSaved(connection);
         setForm((f) => ({ ...f, client_secret: '' }));
-        setOutcome({ tone: 'success', text: `Saved: the client secret is in the key store, the rest in remote.json of the data directory.` });
+        setOutcome({ tone: 'success', text: t('settings.remote.saved') });
       }
     } catch (error) {
       const { message, id: errorId } = toServiceError(error);
@@ -66,19 +68,17 @@ export function RemotePanel() {
   return (
     <div className="settings-panel">
       <p>
-        A remote instance of the Credential Issuing Service (the Live or Demo service, or another Proofdesk&apos;s <code>serve</code>). With &ldquo;Use this
-        connection&rdquo; every view works over it: Records lists its credentials by tags and upload date, and tagging, scheduling, jobs, detail, verifying and proof
-        downloads go through its API. Word search, the state on each engine and watch folders need this machine&apos;s engine and are off meanwhile.
+        <Message id="settings.remote.intro" values={{ code }} />
       </p>
       {saved && (
         <>
-          <dl className="facts" aria-label="Saved connection">
-            <dt>Base URL</dt>
+          <dl className="facts" aria-label={t('settings.remote.savedConnection')}>
+            <dt>{t('settings.remote.baseUrl')}</dt>
             <dd><code data-testid="remote-saved-url">{saved.base_url}</code></dd>
-            <dt>Client id</dt>
+            <dt>{t('settings.remote.clientId')}</dt>
             <dd><code>{saved.client_id}</code></dd>
-            <dt>In use</dt>
-            <dd data-testid="remote-in-use">{saved.active ? 'Yes: every view works over this connection' : "No: the views work on this machine's engine"}</dd>
+            <dt>{t('settings.remote.inUse')}</dt>
+            <dd data-testid="remote-in-use">{saved.active ? t('settings.remote.inUseYes') : t('settings.remote.inUseNo')}</dd>
           </dl>
           {saved.problem && (
             <div className="error-panel" role="alert">
@@ -88,11 +88,11 @@ export function RemotePanel() {
           <div className="settings-buttons">
             {saved.active ? (
               <button type="button" disabled={busy} onClick={() => void run('embedded')}>
-                Use this machine&apos;s engine
+                {t('settings.remote.useEmbedded')}
               </button>
             ) : (
               <button type="button" disabled={busy} onClick={() => void run('use')}>
-                Use this connection
+                {t('settings.remote.use')}
               </button>
             )}
           </div>
@@ -105,30 +105,30 @@ export function RemotePanel() {
           void run('save');
         }}
       >
-        <h2 id={`${id}-title`}>Connect to a remote service</h2>
+        <h2 id={`${id}-title`}>{t('settings.remote.connectTitle')}</h2>
         <div className="field">
-          <label htmlFor={`${id}-base_url`}>Base URL</label>
-          <input {...field('base_url')} required placeholder="https://issuer.example/api" />
+          <label htmlFor={`${id}-base_url`}>{t('settings.remote.baseUrl')}</label>
+          <input {...field('base_url')} required placeholder={t('settings.remote.baseUrlPlaceholder')} />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-auth_url`}>Auth URL (optional)</label>
-          <input {...field('auth_url')} placeholder="the base URL's origin" />
+          <label htmlFor={`${id}-auth_url`}>{t('settings.remote.authUrl')}</label>
+          <input {...field('auth_url')} placeholder={t('settings.remote.authUrlPlaceholder')} />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-client_id`}>Client id</label>
+          <label htmlFor={`${id}-client_id`}>{t('settings.remote.clientId')}</label>
           <input {...field('client_id')} required />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-client_secret`}>Client secret</label>
+          <label htmlFor={`${id}-client_secret`}>{t('settings.remote.clientSecret')}</label>
           <input {...field('client_secret')} type="password" required autoComplete="off" />
         </div>
         <OutcomeLine outcome={outcome} />
         <div className="settings-buttons">
           <button type="button" disabled={busy || !complete} onClick={() => void run('test')}>
-            Test remote connection
+            {t('settings.remote.test')}
           </button>
           <button type="submit" disabled={busy || !complete}>
-            Save connection
+            {t('settings.remote.save')}
           </button>
         </div>
       </form>

@@ -3,6 +3,7 @@ import type { PartnerSettings } from '../../common/ipc/settings.js';
 import { useSettingsStore } from './settings-store.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Restore a Partner's keys from a backup file: used by Settings › Keys and by the first run. */
 export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSettings) => void }) {
@@ -12,6 +13,7 @@ export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSett
   // Main's open dialog in the Electron window; a file input (an upload) in the browser.
   const native = useShellStore((s) => s.status?.canChooseFolder ?? false);
   const [file, setFile] = useState<File | null>(null);
+  const t = useT();
   const [passphrase, setPassphrase] = useState('');
   const id = useId();
   return (
@@ -26,23 +28,23 @@ export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSett
         });
       }}
     >
-      <h2 id={`${id}-title`}>Restore keys from a backup</h2>
-      <p className="muted">The same Partner, chain account and signing key as on the machine the backup was made on.</p>
+      <h2 id={`${id}-title`}>{t('settings.restore.title')}</h2>
+      <p className="muted">{t('settings.restore.help')}</p>
       {native ? (
-        <p className="muted">Restore keys asks for the backup file.</p>
+        <p className="muted">{t('settings.restore.native')}</p>
       ) : (
         <div className="field">
-          <label htmlFor={`${id}-file`}>Backup file to restore</label>
+          <label htmlFor={`${id}-file`}>{t('settings.restore.file')}</label>
           <input id={`${id}-file`} type="file" accept=".proofdesk-keys,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} required />
         </div>
       )}
       <div className="field">
-        <label htmlFor={`${id}-pass`}>Backup passphrase</label>
+        <label htmlFor={`${id}-pass`}>{t('settings.restore.passphrase')}</label>
         <input id={`${id}-pass`} type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required autoComplete="off" />
       </div>
       <OutcomeLine outcome={outcome} />
       <button type="submit" disabled={busy || (!native && file === null) || passphrase === ''}>
-        {busy ? 'Restoring…' : 'Restore keys'}
+        {busy ? t('settings.restore.busy') : t('settings.restore.submit')}
       </button>
     </form>
   );

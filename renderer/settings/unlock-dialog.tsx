@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { PassphraseForm } from './passphrase-form.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * The status bar's "Unlock keys": shown while the encrypted keys file waits for its passphrase
@@ -13,6 +14,7 @@ export function UnlockKeys({ issuingOff }: { issuingOff: string | null }) {
   const [open, setOpen] = useState(false);
   const hasPartner = useShellStore((s) => s.status?.partner !== null && s.status?.partner !== undefined);
   const loadStatus = useShellStore((s) => s.loadStatus);
+  const t = useT();
 
   useEffect(() => {
     if (!issuingOff) {
@@ -38,10 +40,10 @@ export function UnlockKeys({ issuingOff }: { issuingOff: string | null }) {
   return (
     <>
       <button type="button" className="link-button" onClick={() => setOpen(true)}>
-        Unlock keys
+        {t('settings.keysPass.unlock')}
       </button>
       {open && (
-        <Modal title="Unlock the keys" onClose={() => setOpen(false)}>
+        <Modal title={t('settings.keysPass.unlockTitle')} onClose={() => setOpen(false)}>
           <PassphraseForm
             mode="unlock"
             titled={false}
@@ -52,7 +54,7 @@ export function UnlockKeys({ issuingOff }: { issuingOff: string | null }) {
             }}
           />
           <button type="button" onClick={() => setOpen(false)}>
-            Not now
+            {t('settings.unlock.notNow')}
           </button>
         </Modal>
       )}

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { ServiceError } from '../../common/errors.js';
 import { errorSentence, toServiceError } from '../ipc-error.js';
+import { Message } from '../i18n/use-t.js';
 
 /** The error line of a dialog: announced (role alert), nothing when there is no error. */
 export function DialogError({ error }: { error: string | null }) {
@@ -17,7 +18,7 @@ export function DialogActions({ label, disabled, onCancel }: { label: string; di
   return (
     <div className="dialog-actions">
       <button type="button" onClick={onCancel}>
-        Cancel
+        <Message id="common.cancel" />
       </button>
       <button type="submit" className="primary" disabled={disabled}>
         {label}
@@ -33,10 +34,10 @@ export function ConfirmStep({ busy, onBack, onConfirm, children }: { busy: boole
       <p>{children}</p>
       <div className="dialog-actions">
         <button type="button" onClick={onBack}>
-          Back
+          <Message id="common.back" />
         </button>
         <button type="button" className="primary" disabled={busy} onClick={onConfirm} autoFocus>
-          Confirm
+          <Message id="common.confirm" />
         </button>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { useI18nStore } from '../i18n/i18n-store.js';
 import type { AppStatus } from '../../common/ipc-contract.js';
 import type { TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
@@ -16,7 +17,7 @@ export interface Toast {
  * `s.status?.engines ?? []` would then make a new array on every read, which React's store
  * subscription takes for a change on every render (an endless update loop).
  */
-const LOADING_STATUS: AppStatus = { partner: null, partners: [], engines: [], keyStore: null, issuingOff: null, mode: 'embedded', canChooseFolder: false, nativeMenu: false, version: '' };
+const LOADING_STATUS: AppStatus = { partner: null, partners: [], engines: [], keyStore: null, issuingOff: null, mode: 'embedded', canChooseFolder: false, nativeMenu: false, version: '', osLocale: null };
 
 export interface ShellStore {
   section: SectionId;
@@ -51,7 +52,9 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
   go: (section) => set({ section }),
   async loadStatus() {
     try {
-      set({ status: await window.proofdesk.appStatus(), statusLoaded: true, statusError: null });
+      const status = await window.proofdesk.appStatus();
+      useI18nStore.getState().setOsLocale(status.osLocale);
+      set({ status, statusLoaded: true, statusError: null });
     } catch (error) {
       set({ statusError: toServiceError(error).message });
     }

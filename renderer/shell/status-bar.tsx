@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { EngineFunds } from '../../common/ipc/app.js';
 import { useShellStore, runningTasks } from './shell-store.js';
 import { UnlockKeys } from '../settings/unlock-dialog.js';
+import { Message, strong, useT } from '../i18n/use-t.js';
+import { t as translate } from '../i18n/i18n-store.js';
 
 /** Which service the views work on: this machine's engine, or the remote one (its address). */
 function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
@@ -21,7 +23,7 @@ function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
     <span className="status-item" data-testid="status-service">
       {mode === 'remote' ? (
         <>
-          Service <strong>remote</strong>
+          <Message id="shell.status.serviceRemote" values={{ b: strong }} />
           {remote && (
             <>
               {' '}
@@ -30,7 +32,7 @@ function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
           )}
         </>
       ) : (
-        <>Service <strong>this machine</strong></>
+        <Message id="shell.status.serviceLocal" values={{ b: strong }} />
       )}
     </span>
   );
@@ -38,11 +40,10 @@ function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
 
 /** The low-funds warning, the same words in the status bar and Settings › Engines. */
 export function lowFundsText(engine: string, funds: EngineFunds): string {
-  const jobs = funds.jobs_covered === 1 ? '1 job' : `${funds.jobs_covered} jobs`;
-  return `Low funds on ${engine}: ${funds.balance} pays for ${jobs} (about ${funds.job_cost} each at today's fees); fund ${funds.address}`;
+  return translate('shell.status.lowFunds', { engine, balance: funds.balance, jobs: funds.jobs_covered, cost: funds.job_cost, address: funds.address });
 }
 
-const KEY_STORE_LABEL = { keychain: 'Keys in the OS keychain', 'encrypted-file': 'Keys in an encrypted file' } as const;
+const KEY_STORE_LABEL = { keychain: 'shell.status.keysKeychain', 'encrypted-file': 'shell.status.keysFile' } as const;
 
 /** The status bar: active Partner (and switcher), engines and their chains, key store, background work. */
 export function StatusBar() {
@@ -53,18 +54,19 @@ export function StatusBar() {
   const switchPartner = useShellStore((s) => s.switchPartner);
   const cancelTask = useShellStore((s) => s.cancelTask);
   const running = runningTasks(tasks);
+  const t = useT();
 
   return (
-    <footer className="status-bar" aria-label="Status">
+    <footer className="status-bar" aria-label={t('shell.status.label')}>
       {statusError && <span className="status-item status-error">{statusError}</span>}
-      {!loaded && !statusError && <span className="status-item muted">Loading…</span>}
+      {!loaded && !statusError && <span className="status-item muted">{t('shell.status.loading')}</span>}
       {status && (
         <>
           <span className="status-item" data-testid="status-partner">
             {status.partners.length > 1 ? (
               <label>
-                Partner{' '}
-                <select value={status.partner?.id ?? ''} onChange={(e) => void switchPartner(e.target.value)} aria-label="Partner">
+                {t('shell.status.partner')}{' '}
+                <select value={status.partner?.id ?? ''} onChange={(e) => void switchPartner(e.target.value)} aria-label={t('shell.status.partner')}>
                   {status.partners.map((p) => (
                     <option key={p.id} value={p.id}>
                       {p.name}
@@ -73,19 +75,19 @@ export function StatusBar() {
                 </select>
               </label>
             ) : status.partner ? (
-              <>
-                Partner <strong>{status.partner.name}</strong>
-              </>
+              <Message id="shell.status.partnerName" values={{ b: strong, name: status.partner.name }} />
             ) : (
-              <span>No Partner yet: set one up on the first-run page.</span> /* the first run makes it */
+              <span>{t('shell.status.noPartner')}</span> /* the first run makes it */
             )}
           </span>
           <ServiceInUse mode={status.mode} />
           {status.engines.map((engine) => (
             <span key={engine.id} className="status-item" title={engine.detail ?? undefined} data-testid={`status-engine-${engine.id}`}>
               <span className={`dot dot-${status.mode === 'remote' ? 'unknown' : engine.chain}`} aria-hidden="true" />
-              <code>{engine.id}</code> {engine.environment},{' '}
-              {status.mode === 'remote' ? 'on the remote service' : `chain ${engine.chain === 'connected' ? 'connected' : engine.chain === 'unreachable' ? 'unreachable' : 'not checked yet'}`}
+              <code>{engine.id}</code>{' '}
+              {status.mode === 'remote'
+                ? t('shell.status.engineOnRemote', { environment: engine.environment })
+                : t('shell.status.engineChain', { environment: engine.environment, state: engine.chain })}
             </span>
           ))}
           {status.mode === 'embedded' &&
@@ -97,11 +99,11 @@ export function StatusBar() {
               ) : null,
             )}
           <span className="status-item" data-testid="status-keys">
-            {status.mode === 'remote' ? 'Keys kept by the remote service' : status.keyStore ? KEY_STORE_LABEL[status.keyStore] : 'No key store'}
+            {status.mode === 'remote' ? t('shell.status.keysRemote') : status.keyStore ? t(KEY_STORE_LABEL[status.keyStore]) : t('shell.status.noKeyStore')}
           </span>
           {status.issuingOff && (
             <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
-              Issuing is off: {status.issuingOff}
+              {t('shell.status.issuingOff', { reason: status.issuingOff })}
             </span>
           )}
           {status.issuingOff && status.mode === 'embedded' && (
@@ -114,8 +116,8 @@ export function StatusBar() {
           <span key={task.id} className="status-task">
             <span>{task.label}</span>
             <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
-            <button type="button" className="link-button" aria-label={`Cancel ${task.label}`} onClick={() => void cancelTask(task.id)}>
-              Cancel
+            <button type="button" className="link-button" aria-label={t('shell.task.cancelNamed', { task: task.label })} onClick={() => void cancelTask(task.id)}>
+              {t('common.cancel')}
             </button>
           </span>
         ))}

@@ -3,6 +3,7 @@ import { useWindowDrop } from '../shell/window-drop.js';
 import { commandHint } from '../commands/command-hint.js';
 import { useCommandHandler } from '../commands/command-registry.js';
 import { useStagingStore } from './staging-store.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * The window takes a drop of files or folders anywhere; region `Drop files to add` shows where,
@@ -11,10 +12,11 @@ import { useStagingStore } from './staging-store.js';
 export function DropZone() {
   const addDrop = useStagingStore((s) => s.addDrop);
   const dragging = useWindowDrop(useCallback((data: DataTransfer) => void addDrop(data), [addDrop]));
+  const t = useT();
 
   return (
-    <div role="region" aria-label="Drop files to add" className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
-      {dragging ? 'Drop to add these files and folders to staging' : 'Drop files or whole folders anywhere on the window to stage them'}
+    <div role="region" aria-label={t('staging.drop.region')} className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
+      {dragging ? t('staging.drop.active') : t('staging.drop.idle')}
     </div>
   );
 }
@@ -25,6 +27,7 @@ export function AddFilesButtons() {
   const busy = useStagingStore((s) => s.phase !== 'idle');
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const t = useT();
   const take = (input: HTMLInputElement | null) => {
     const files = [...(input?.files ?? [])];
     if (input) input.value = '';
@@ -43,13 +46,13 @@ export function AddFilesButtons() {
   return (
     <>
       <button type="button" onClick={() => filesInput.current?.click()} disabled={busy} {...commandHint('file.addFiles')}>
-        Add files
+        {t('staging.addFiles')}
       </button>
       <button type="button" onClick={() => folderInput.current?.click()} disabled={busy} {...commandHint('file.addFolder')}>
-        Add folder
+        {t('staging.addFolder')}
       </button>
-      <input ref={filesInput} type="file" multiple hidden aria-label="Files to add" onChange={(e) => take(e.target)} />
-      <input ref={folderInput} type="file" hidden aria-label="Folder to add" onChange={(e) => take(e.target)} />
+      <input ref={filesInput} type="file" multiple hidden aria-label={t('staging.filesInput')} onChange={(e) => take(e.target)} />
+      <input ref={folderInput} type="file" hidden aria-label={t('staging.folderInput')} onChange={(e) => take(e.target)} />
     </>
   );
 }

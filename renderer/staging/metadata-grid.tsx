@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '../i18n/use-t.js';
 
 /** A metadata value as text in the grid: strings as they are, anything else as JSON. */
 function asText(value: unknown): string {
@@ -12,6 +13,7 @@ function asText(value: unknown): string {
  */
 export function MetadataGrid({ owner, metadata, onChange }: { owner: string; metadata: Record<string, unknown>; onChange(next: Record<string, unknown>): void }) {
   const [newKey, setNewKey] = useState('');
+  const t = useT();
   const entries = Object.entries(metadata);
   const rename = (from: string, to: string) => onChange(Object.fromEntries(entries.map(([k, v]) => (k === from ? [to, v] : [k, v]))));
   const add = () => {
@@ -21,13 +23,13 @@ export function MetadataGrid({ owner, metadata, onChange }: { owner: string; met
     setNewKey('');
   };
   return (
-    <table className="metadata-grid" aria-label={`Metadata of ${owner}`}>
+    <table className="metadata-grid" aria-label={t('staging.metadata.table', { owner })}>
       <thead>
         <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Value</th>
+          <th scope="col">{t('staging.metadata.field')}</th>
+          <th scope="col">{t('staging.metadata.value')}</th>
           <th scope="col">
-            <span className="visually-hidden">Remove</span>
+            <span className="visually-hidden">{t('staging.metadata.remove')}</span>
           </th>
         </tr>
       </thead>
@@ -35,13 +37,13 @@ export function MetadataGrid({ owner, metadata, onChange }: { owner: string; met
         {entries.map(([key, value]) => (
           <tr key={key}>
             <td>
-              <input aria-label={`Field name ${key}`} defaultValue={key} onBlur={(e) => e.target.value.trim() && e.target.value !== key && rename(key, e.target.value.trim())} />
+              <input aria-label={t('staging.metadata.fieldName', { key })} defaultValue={key} onBlur={(e) => e.target.value.trim() && e.target.value !== key && rename(key, e.target.value.trim())} />
             </td>
             <td>
-              <input aria-label={`Value of ${key}`} value={asText(value)} onChange={(e) => onChange({ ...metadata, [key]: e.target.value })} />
+              <input aria-label={t('staging.metadata.valueOf', { key })} value={asText(value)} onChange={(e) => onChange({ ...metadata, [key]: e.target.value })} />
             </td>
             <td>
-              <button type="button" className="link-button" aria-label={`Remove field ${key}`} onClick={() => onChange(Object.fromEntries(entries.filter(([k]) => k !== key)))}>
+              <button type="button" className="link-button" aria-label={t('staging.metadata.removeField', { key })} onClick={() => onChange(Object.fromEntries(entries.filter(([k]) => k !== key)))}>
                 ×
               </button>
             </td>
@@ -50,8 +52,8 @@ export function MetadataGrid({ owner, metadata, onChange }: { owner: string; met
         <tr>
           <td colSpan={2}>
             <input
-              aria-label={`New metadata field of ${owner}`}
-              placeholder="New field name"
+              aria-label={t('staging.metadata.newField', { owner })}
+              placeholder={t('staging.metadata.newFieldPlaceholder')}
               value={newKey}
               onChange={(e) => setNewKey(e.target.value)}
               onKeyDown={(e) => {
@@ -64,7 +66,7 @@ export function MetadataGrid({ owner, metadata, onChange }: { owner: string; met
           </td>
           <td>
             <button type="button" onClick={add} disabled={newKey.trim() === ''}>
-              Add field
+              {t('staging.metadata.addField')}
             </button>
           </td>
         </tr>

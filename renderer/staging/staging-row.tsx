@@ -3,8 +3,12 @@ import { checkRowFields, type FieldProblem, type RowOutcome, type StagedRow } fr
 import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
 import { useStagingStore } from './staging-store.js';
+import { useT } from '../i18n/use-t.js';
 
 /** "a, b ,c" → ['a', 'b', 'c']. */
+/** The spec's error id for a link to nothing: an id, shown as it is in every language. */
+const MISSING_CREDENTIAL = 'missing_credential';
+
 function splitList(text: string): string[] {
   return text
     .split(',')
@@ -18,12 +22,13 @@ export function rowName(row: StagedRow): string {
 }
 
 function Outcome({ outcome }: { outcome: RowOutcome }) {
+  const t = useT();
   if (outcome.status === 'created') {
     return (
       <span className="row-ok">
-        Created{' '}
+        {t('staging.row.created')}{' '}
         <button type="button" className="link-button" onClick={() => openDetail(outcome.uid)}>
-          Open
+          {t('staging.row.open')}
         </button>
       </span>
     );
@@ -35,7 +40,7 @@ function Outcome({ outcome }: { outcome: RowOutcome }) {
       </span>
     );
   }
-  return <span className="row-warn">Not created: {outcome.reason}</span>;
+  return <span className="row-warn">{t('staging.row.notCreated', { reason: outcome.reason })}</span>;
 }
 
 /**
@@ -48,6 +53,7 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
   const remove = useStagingStore((s) => s.remove);
   const outcome = useStagingStore((s) => s.outcomes[row.key]);
   const busy = useStagingStore((s) => s.phase === 'creating');
+  const t = useT();
   const [tagsText, setTagsText] = useState(row.tags.join(', '));
   const [linksText, setLinksText] = useState(row.links.join(', '));
   const [showMetadata, setShowMetadata] = useState(false);
@@ -66,19 +72,19 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
         {row.file ? (
           <>
             <span className="staging-name">{row.file.rel_path}</span>
-            <span className="muted">{(row.file.size / 1024).toFixed(1)} KB</span>
+            <span className="muted">{t('staging.row.size', { kb: Math.round(row.file.size / 102.4) / 10 })}</span>
           </>
         ) : (
-          <span className="muted">Metadata only</span>
+          <span className="muted">{t('staging.row.metadataOnly')}</span>
         )}
       </div>
       <div role="cell">
-        <input aria-label={`Title of ${name}`} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} />
+        <input aria-label={t('staging.row.title', { name })} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} />
       </div>
       <div role="cell">
         <input
-          aria-label={`Tags of ${name}`}
-          placeholder="tag-one, tag-two"
+          aria-label={t('staging.row.tags', { name })}
+          placeholder={t('staging.row.tagsPlaceholder')}
           value={tagsText}
           disabled={locked}
           aria-invalid={!!problemOf('tags')}
@@ -92,7 +98,7 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
       <div role="cell">
         <input
           type="date"
-          aria-label={`Expiry date of ${name}`}
+          aria-label={t('staging.row.expiry', { name })}
           value={row.expiry_date?.slice(0, 10) ?? ''}
           disabled={locked}
           aria-invalid={!!problemOf('expiry_date')}
@@ -102,8 +108,8 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
       </div>
       <div role="cell">
         <input
-          aria-label={`Linked records of ${name}`}
-          placeholder="uid or staged file"
+          aria-label={t('staging.row.links', { name })}
+          placeholder={t('staging.row.linksPlaceholder')}
           value={linksText}
           disabled={locked}
           aria-invalid={!!problemOf('links') || unknownLinks.length > 0}
@@ -114,8 +120,8 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
         />
       </div>
       <div role="cell">
-        <button type="button" aria-expanded={showMetadata} aria-label={`Metadata of ${name}: ${metadataCount} field${metadataCount === 1 ? '' : 's'}`} onClick={() => setShowMetadata(!showMetadata)}>
-          Metadata ({metadataCount})
+        <button type="button" aria-expanded={showMetadata} aria-label={t('staging.row.metadata', { name, count: metadataCount })} onClick={() => setShowMetadata(!showMetadata)}>
+          {t('staging.row.metadataButton', { count: metadataCount })}
         </button>
       </div>
       <div role="cell" className="staging-state">
@@ -135,21 +141,21 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
           </ul>
         ) : unknownLinks.length > 0 ? (
           <span className="row-error">
-            <code>missing_credential</code> {unknownLinks[0]} is neither a staged row nor a credential uid
+            <code>{MISSING_CREDENTIAL}</code> {t('staging.row.unknownLink', { link: unknownLinks[0] })}
           </span>
         ) : row.duplicate_of.length > 0 ? (
           <span className="row-warn">
-            Already uploaded:{' '}
+            {t('staging.row.alreadyUploaded')}{' '}
             <button type="button" className="link-button" onClick={() => openDetail(row.duplicate_of[0]!.uid)}>
               {row.duplicate_of[0]!.title}
             </button>
           </span>
         ) : (
-          <span className="muted">Ready</span>
+          <span className="muted">{t('staging.row.ready')}</span>
         )}
       </div>
       <div role="cell">
-        <button type="button" className="link-button" aria-label={`Remove ${name} from staging`} disabled={busy} onClick={() => remove(row.key)}>
+        <button type="button" className="link-button" aria-label={t('staging.row.remove', { name })} disabled={busy} onClick={() => remove(row.key)}>
           ×
         </button>
       </div>

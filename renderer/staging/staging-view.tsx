@@ -5,7 +5,11 @@ import { StagingRow } from './staging-row.js';
 import { useStagingStore } from './staging-store.js';
 import './staging.css';
 import type { EngineStatus } from '../../common/ipc/app.js';
+
+const HEADS: MessageId[] = ['staging.column.file', 'staging.column.title', 'staging.column.tags', 'staging.column.expiry', 'staging.column.linked', 'staging.column.metadata', 'staging.column.state', 'staging.column.remove'];
 import { ErrorLine } from '../shell/error-line.js';
+import { useT } from '../i18n/use-t.js';
+import type { MessageId } from '../i18n/i18n-store.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -30,6 +34,7 @@ export function StagingView() {
   const [engine, setEngine] = useState('');
   const chosenEngine = engine || engines[0]?.id || '';
   const scrollRef = useRef<HTMLDivElement>(null);
+  const t = useT();
 
   const names = useMemo(() => new Set(rows.flatMap((r) => [r.key, r.file?.rel_path ?? '', r.title.trim()].filter((n) => n !== ''))), [rows]);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => 44, overscan: 8 });
@@ -44,26 +49,26 @@ export function StagingView() {
   const running = phase === 'creating' && task?.state === 'running';
 
   return (
-    <section className="staging" aria-label="Staging">
+    <section className="staging" aria-label={t('staging.region')}>
       <header className="staging-header">
-        <h2>Staging</h2>
+        <h2>{t('staging.title')}</h2>
         <span className="muted">
-          {rows.length.toLocaleString('en-US')} row{rows.length === 1 ? '' : 's'}
-          {summary.length > 0 && ` · ${created.toLocaleString('en-US')} created, ${failed.toLocaleString('en-US')} failed, ${notCreated.toLocaleString('en-US')} not created`}
+          {t('staging.rows', { count: rows.length })}
+          {summary.length > 0 && t('staging.summary', { created, failed, notCreated })}
         </span>
         <div className="staging-actions">
           <button type="button" onClick={() => addMetadataRow()} disabled={phase !== 'idle'}>
-            Add metadata row
+            {t('staging.addMetadataRow')}
           </button>
           <label className="checkbox">
-            <input type="checkbox" checked={allowDuplicates} onChange={(e) => setAllowDuplicates(e.target.checked)} /> Allow content already uploaded
+            <input type="checkbox" checked={allowDuplicates} onChange={(e) => setAllowDuplicates(e.target.checked)} /> {t('staging.allowDuplicates')}
           </label>
           <button type="button" className="primary" disabled={phase !== 'idle' || pending === 0} onClick={() => void create(null)}>
-            Create
+            {t('staging.create')}
           </button>
           <label className="staging-engine">
-            <span>Schedule on</span>
-            <select aria-label="Engine to schedule on" value={chosenEngine} onChange={(e) => setEngine(e.target.value)}>
+            <span>{t('staging.scheduleOn')}</span>
+            <select aria-label={t('staging.engine')} value={chosenEngine} onChange={(e) => setEngine(e.target.value)}>
               {engines.map((e) => (
                 <option key={e.id} value={e.id}>
                   {e.id}
@@ -72,39 +77,39 @@ export function StagingView() {
             </select>
           </label>
           <button type="button" disabled={phase !== 'idle' || pending === 0 || chosenEngine === ''} onClick={() => void create(chosenEngine)}>
-            Create and schedule
+            {t('staging.createAndSchedule')}
           </button>
           {created > 0 && phase === 'idle' && (
             <button type="button" onClick={clearCreated}>
-              Clear created
+              {t('staging.clearCreated')}
             </button>
           )}
           <button type="button" onClick={clear} disabled={phase !== 'idle'}>
-            Clear all
+            {t('staging.clearAll')}
           </button>
         </div>
       </header>
 
       {addingTo && (
         <p className="staging-adding" role="status">
-          Adding to the record of “{addingTo.title}”: files you add now link to it.{' '}
+          {t('staging.addingTo', { title: addingTo.title })}{' '}
           <button type="button" className="link-button" onClick={stopAddingToRecord}>
-            Stop adding to this record
+            {t('staging.stopAdding')}
           </button>
         </p>
       )}
       {phase === 'adding' && (
         <p className="staging-progress">
-          <progress aria-label="Adding files" max={adding?.total || undefined} value={adding?.total ? adding.done : undefined} />
+          <progress aria-label={t('staging.addingFiles')} max={adding?.total || undefined} value={adding?.total ? adding.done : undefined} />
           <span role="status">
             {adding?.total
               ? adding.done < adding.total
-                ? `Uploading ${adding.done.toLocaleString('en-US')} of ${adding.total.toLocaleString('en-US')} files…`
-                : `Reading and hashing ${adding.total.toLocaleString('en-US')} files…`
-              : 'Reading and hashing the files…'}
+                ? t('staging.uploading', { done: adding.done, total: adding.total })
+                : t('staging.hashing', { total: adding.total })
+              : t('staging.hashingAll')}
           </span>
           <button type="button" onClick={cancelAdding}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </p>
       )}
@@ -112,10 +117,10 @@ export function StagingView() {
         <p className="staging-progress">
           <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
           <span role="status">
-            {task.label}: {task.done.toLocaleString('en-US')} of {(task.total ?? 0).toLocaleString('en-US')}
+            {t('staging.taskProgress', { task: task.label, done: task.done, total: task.total ?? 0 })}
           </span>
           <button type="button" onClick={() => void cancel()}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </p>
       )}
@@ -123,7 +128,7 @@ export function StagingView() {
       {skipped.length > 0 && (
         <details className="staging-skipped">
           <summary>
-            {skipped.length} item{skipped.length === 1 ? '' : 's'} left out
+            {t('staging.leftOut', { count: skipped.length })}
           </summary>
           <ul>
             {skipped.map((s) => (
@@ -136,11 +141,11 @@ export function StagingView() {
       )}
 
       <div ref={scrollRef} className="staging-scroll">
-        <div role="table" aria-label="Staged files" aria-rowcount={rows.length + 1} className="staging-table">
+        <div role="table" aria-label={t('staging.table')} aria-rowcount={rows.length + 1} className="staging-table">
           <div role="row" className="staging-row staging-head" aria-rowindex={1}>
-            {['File', 'Title', 'Tags', 'Expiry', 'Linked records', 'Metadata', 'State', 'Remove'].map((h) => (
+            {HEADS.map((h) => (
               <div role="columnheader" key={h}>
-                {h === 'Remove' ? <span className="visually-hidden">Remove</span> : h}
+                {h === 'staging.column.remove' ? <span className="visually-hidden">{t(h)}</span> : t(h)}
               </div>
             ))}
           </div>

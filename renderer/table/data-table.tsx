@@ -9,6 +9,7 @@ import { memo, useCallback, useEffect, useId, useRef, type CSSProperties, type K
 import { tableMinRem } from './column-widths.js';
 import { TableHeader } from './table-header.js';
 import { clearSelection, clickRow, extendTo, isMoveKey, isSelected, moveWithKey, selectAll, toggleFocused, toggleRow, type TableSelection } from './selection.js';
+import { t } from '../i18n/i18n-store.js';
 
 /** One column: its header, CSS grid width, and how a loaded row shows in it. */
 export interface TableColumn<T> {
@@ -64,7 +65,7 @@ export interface DataTableProps<T> {
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, columns, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = 'Nothing here yet.', onRowMenu } = props;
+  const { label, columns, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = t('table.empty'), onRowMenu } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const idPrefix = useId().replace(/:/g, '');
 
@@ -247,7 +248,7 @@ const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, fo
         if (row === undefined) {
           return (
             <div key={column.id} role="gridcell" className="dt-cell muted">
-              {i === 0 ? 'Loading…' : null}
+              {i === 0 ? t('common.loading') : null}
             </div>
           );
         }

@@ -4,6 +4,8 @@ import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-foote
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
+import { t as translate } from '../i18n/i18n-store.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Parses the metadata template field: empty, or a JSON object. */
 function parseTemplate(text: string): Record<string, unknown> | undefined | string {
@@ -14,7 +16,7 @@ function parseTemplate(text: string): Record<string, unknown> | undefined | stri
   } catch {
     // told below
   }
-  return 'The metadata template must be a JSON object, like {"course": "CS 2026"}.';
+  return translate('watch.form.badTemplate');
 }
 
 /**
@@ -34,6 +36,7 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
   const [allowDuplicates, setAllowDuplicates] = useState(false);
   const { busy, error, setError, run } = useDialogTask();
   const engineIds = engines.length > 0 ? engines.map((e) => e.id) : ['local'];
+  const t = useT();
 
   const submit = () => {
     const metadata = parseTemplate(template);
@@ -46,7 +49,7 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
       engine,
       tags: tags
         .split(',')
-        .map((t) => t.trim())
+        .map((tag) => tag.trim())
         .filter(Boolean),
       recursive,
       allowDuplicates,
@@ -60,7 +63,7 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal title="Add watch folder" onClose={onClose}>
+    <Modal title={t('watch.form.title')} onClose={onClose}>
       <form
         className="watch-form"
         onSubmit={(event) => {
@@ -69,18 +72,18 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
         }}
       >
         <label className="field">
-          Folder to watch
+          {t('watch.form.folder')}
           <span className="watch-path">
-            <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/diplomas-inbox" autoFocus />
+            <input value={path} onChange={(e) => setPath(e.target.value)} placeholder={t('watch.form.folderPlaceholder')} autoFocus />
             {canPick && (
               <button type="button" onClick={() => void window.proofdesk.watchFoldersPickFolder().then((p) => p && setPath(p))}>
-                Choose…
+                {t('watch.form.choose')}
               </button>
             )}
           </span>
         </label>
         <label className="field">
-          Engine
+          {t('watch.form.engine')}
           <select value={engine} onChange={(e) => setEngine(e.target.value)}>
             {engineIds.map((id) => (
               <option key={id} value={id}>
@@ -90,25 +93,25 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
           </select>
         </label>
         <label className="field">
-          Tags (comma-separated)
-          <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder="cs2026, diploma" />
+          {t('watch.form.tags')}
+          <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder={t('watch.form.tagsPlaceholder')} />
         </label>
         <label className="field">
-          Metadata template (JSON, merged into every credential)
-          <textarea rows={3} value={template} onChange={(e) => setTemplate(e.target.value)} placeholder='{"course": "CS 2026"}' />
+          {t('watch.form.template')}
+          <textarea rows={3} value={template} onChange={(e) => setTemplate(e.target.value)} placeholder={t('watch.form.templatePlaceholder')} />
         </label>
         <label className="field">
-          Output folder for proofs (default: the folder’s proofs/)
-          <input value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder="/home/me/proofs" />
+          {t('watch.form.outDir')}
+          <input value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder={t('watch.form.outDirPlaceholder')} />
         </label>
         <label className="check">
-          <input type="checkbox" checked={recursive} onChange={(e) => setRecursive(e.target.checked)} /> Include subfolders
+          <input type="checkbox" checked={recursive} onChange={(e) => setRecursive(e.target.checked)} /> {t('watch.form.recursive')}
         </label>
         <label className="check">
-          <input type="checkbox" checked={allowDuplicates} onChange={(e) => setAllowDuplicates(e.target.checked)} /> Issue identical files again (otherwise they go to duplicate/)
+          <input type="checkbox" checked={allowDuplicates} onChange={(e) => setAllowDuplicates(e.target.checked)} /> {t('watch.form.duplicates')}
         </label>
         <DialogError error={error} />
-        <DialogActions label="Add" disabled={busy || path.trim() === ''} onCancel={onClose} />
+        <DialogActions label={t('watch.form.add')} disabled={busy || path.trim() === ''} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -3,7 +3,8 @@ import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
+import { localCount, localDateTime } from '../format/local-format.js';
+import { code, Message, useT } from '../i18n/use-t.js';
 import { AddWatchFolderDialog } from './add-watch-folder.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
 import { useElementMenu } from '../commands/row-menu.js';
@@ -11,7 +12,7 @@ import { watchFolderMenu } from './watch-folder-menu.js';
 import './watch-folders.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 
-const n = (value: number) => value.toLocaleString('en-US');
+const n = (value: number) => localCount(value);
 
 /** One folder: its settings, live counts and actions. */
 function FolderCard({ folder }: { folder: WatchFolderStatus }) {
@@ -19,6 +20,7 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
   const { setPaused, remove, showFailed } = useWatchFoldersStore.getState();
   const toast = useShellStore((s) => s.toast);
   const [shownPath, setShownPath] = useState<string | null>(null);
+  const t = useT();
   const c = folder.counts;
   const headingId = `watch-${folder.id}`;
 
@@ -29,7 +31,7 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
     );
 
   const askRemove = () => {
-    if (window.confirm(`Stop watching ${folder.path}? Its files stay where they are.`)) void remove(folder.id);
+    if (window.confirm(t('watch.confirmRemove', { path: folder.path }))) void remove(folder.id);
   };
   const folderMenu = useElementMenu('Watch folder', () =>
     watchFolderMenu(folder, {
@@ -46,64 +48,67 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
         <h2 id={headingId}>
           <code>{folder.path}</code>
         </h2>
-        <span className={`state watch-state-${folder.state}`}>{folder.state}</span>
+        <span className={`state watch-state-${folder.state}`}>{t('watch.state', { state: folder.state })}</span>
       </header>
       {folder.problem && (
         <p className="error-panel" role="alert">
           {folder.problem}
         </p>
       )}
-      <dl className="watch-counts" aria-label={`Counts of ${folder.path}`}>
+      <dl className="watch-counts" aria-label={t('watch.counts', { path: folder.path })}>
         <div>
-          <dt>Seen</dt>
+          <dt>{t('watch.seen')}</dt>
           <dd>{n(c.seen)}</dd>
         </div>
         <div>
-          <dt>In progress</dt>
+          <dt>{t('watch.inProgress')}</dt>
           <dd>{n(c.inProgress)}</dd>
         </div>
         <div>
-          <dt>Waiting for the issuing date</dt>
+          <dt>{t('watch.waiting')}</dt>
           <dd>{n(c.waiting)}</dd>
         </div>
         <div>
-          <dt>Issued</dt>
+          <dt>{t('watch.issued')}</dt>
           <dd>{n(c.issued)}</dd>
         </div>
         <div>
-          <dt>Failed</dt>
+          <dt>{t('watch.failed')}</dt>
           <dd>{n(c.failed)}</dd>
         </div>
         <div>
-          <dt>Duplicates</dt>
+          <dt>{t('watch.duplicates')}</dt>
           <dd>{n(c.duplicates)}</dd>
         </div>
       </dl>
       <p className="muted watch-settings">
-        Engine <code>{folder.engine}</code> · tags {folder.tags.length > 0 ? folder.tags.join(', ') : 'none'} · {folder.recursive ? 'with subfolders' : 'this folder only'} ·{' '}
-        {folder.allowDuplicates ? 'identical files issued again' : 'identical files to duplicate/'}
-        {Object.keys(folder.metadata).length > 0 && (
-          <>
-            {' '}
-            · metadata <code>{JSON.stringify(folder.metadata)}</code>
-          </>
-        )}
+        <Message
+          id="watch.settings"
+          values={{
+            engine: folder.engine,
+            tags: folder.tags.length > 0 ? folder.tags.join(', ') : t('watch.noTags'),
+            recursive: folder.recursive ? 'yes' : 'no',
+            duplicates: folder.allowDuplicates ? 'yes' : 'no',
+            code,
+          }}
+        />
+        {Object.keys(folder.metadata).length > 0 && <Message id="watch.metadata" values={{ metadata: JSON.stringify(folder.metadata), code }} />}
         <br />
-        Proofs go to <code>{folder.outDir}</code>
+        <Message id="watch.proofsGoTo" values={{ path: folder.outDir, code }} />
       </p>
-      {shownPath && <p className="watch-shown-path">Output folder: <code>{shownPath}</code> (open it in your file manager)</p>}
+      {shownPath && <p className="watch-shown-path"><Message id="watch.outputFolder" values={{ path: shownPath, code }} /></p>}
       <div className="toolbar">
         <button type="button" onClick={() => void setPaused(folder.id, folder.state === 'watching')}>
-          {folder.state === 'paused' ? 'Resume' : folder.state === 'stopped' ? 'Watch again' : 'Pause'}
+          {t('watch.toggle', { state: folder.state })}
         </button>
         <button type="button" aria-expanded={failedOf === folder.id} onClick={() => void showFailed(failedOf === folder.id ? null : folder.id)}>
-          Failed files
+          {t('watch.failedFiles')}
         </button>
         <button type="button" onClick={openOutput}>
-          Open output folder
+          {t('watch.openOutput')}
         </button>
         <button type="button" onClick={askRemove}>
-          Remove
+          {t('watch.remove')}
         </button>
       </div>
       {failedOf === folder.id && <FailedFiles />}
@@ -116,10 +121,11 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
 function FailedFiles() {
   const failed = useWatchFoldersStore((s) => s.failed);
   const toast = useShellStore((s) => s.toast);
-  if (failed.length === 0) return <p className="muted">No failed files.</p>;
+  const t = useT();
+  if (failed.length === 0) return <p className="muted">{t('watch.noFailed')}</p>;
   return (
-    <table className="watch-failed" aria-label="Failed files">
-      <ColumnHeads names={['File', 'Reason', 'When', 'Action']} />
+    <table className="watch-failed" aria-label={t('watch.failedFiles')}>
+      <ColumnHeads names={[t('watch.column.file'), t('watch.column.reason'), t('watch.column.when'), t('watch.column.action')]} />
       <tbody>
         {failed.map((file) => (
           <tr key={`${file.path}|${file.failedPath ?? ''}|${file.when}`}>
@@ -129,22 +135,22 @@ function FailedFiles() {
             <td>
               {file.message} <span className="muted">({file.id})</span>
             </td>
-            <td>{new Date(file.when).toLocaleString()}</td>
+            <td>{localDateTime(file.when)}</td>
             <td>
               <button
                 type="button"
-                aria-label={`Retry ${file.path}`}
+                aria-label={t('watch.retryNamed', { path: file.path })}
                 onClick={() =>
                   void useWatchFoldersStore
                     .getState()
                     .retry(file)
                     .then(
-                      (back) => toast('info', `${file.path} is back in the folder (${back}) and will be taken again.`),
+                      (back) => toast('info', t('watch.back', { path: file.path, back })),
                       (e: unknown) => toast('error', toServiceError(e).message),
                     )
                 }
               >
-                Retry
+                {t('watch.retry')}
               </button>
             </td>
           </tr>
@@ -163,6 +169,7 @@ export function WatchFoldersView() {
   const [adding, setAdding] = useState(false);
   // Watch folders issue through this machine's engine: off while a remote service is in use.
   const remote = useShellStore((s) => s.status?.mode === 'remote');
+  const t = useT();
 
   useEffect(() => void load(), [load]);
   useEffect(() => onAppEvent('watch-folder', ({ folder }) => update(folder)), [update]);
@@ -170,23 +177,23 @@ export function WatchFoldersView() {
   return (
     <section className="view watch-view" aria-labelledby="watch-title">
       <div className="toolbar">
-        <h1 id="watch-title">Watch folders</h1>
+        <h1 id="watch-title">{t('watch.title')}</h1>
         <button type="button" className="primary" onClick={() => setAdding(true)} disabled={remote} aria-describedby={remote ? 'watch-remote-note' : undefined}>
-          Add watch folder
+          {t('watch.add')}
         </button>
       </div>
       {remote && (
         <p id="watch-remote-note" data-testid="watch-remote-note">
-          {REMOTE_LIMITS.watch}
+          {t('watch.remote')}
         </p>
       )}
-      <p className="muted">Files dropped into a watched folder are issued once each: proofs go to its output folder, originals to done/, rejects to failed/ with a note.</p>
+      <p className="muted">{t('watch.intro')}</p>
       {error && (
         <div className="error-panel" role="alert">
           {error}
         </div>
       )}
-      {loaded && !remote && folders.length === 0 && !error && <p>No folder is watched yet. Add one to issue every file dropped into it.</p>}
+      {loaded && !remote && folders.length === 0 && !error && <p>{t('watch.none')}</p>}
       <div className="watch-list">
         {folders.map((folder) => (
           <FolderCard key={folder.id} folder={folder} />

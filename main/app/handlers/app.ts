@@ -26,6 +26,7 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       canChooseFolder: ctx.chooseFolder !== null,
       nativeMenu: ctx.menu !== null,
       version: packageVersion(),
+      osLocale: ctx.osLocale,
     };
   };
   return {
