@@ -4,11 +4,11 @@
  * (a crash before its state reached disk, a deleted or damaged DATA/chain/local); a real chain
  * can reorganise or drop a transaction. Either way the stored signed transactions are sent again
  * in nonce order — on the local chain at their original block times, so the proofs already
- * handed out verify again. What cannot be recovered (a nonce another transaction took, an
- * account that cannot pay) ends its jobs `failed` with the reason, their credentials free to be
- * scheduled again. One loud line tells the user what happened.
+ * handed out verify again. A re-send refused for now (a fee spike, an account that cannot pay)
+ * waits with its job; what the chain refuses for good ends its jobs `failed` with the reason,
+ * their credentials free to be scheduled again. One loud line tells the user what happened.
  */
-import { BelowBaseFeeError, ChainError, ChainUnreachableError, KeyInUseElsewhereError, NonceConflictError, ReplacementUnderpricedError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
+import { BelowBaseFeeError, ChainError, ChainUnreachableError, InsufficientFundsError, KeyInUseElsewhereError, NonceConflictError, ReplacementUnderpricedError, type Address, type ChainClient, type Hex } from '../../chain/index.js';
 import { inTransaction } from '../database.js';
 import { cached } from '../list-query.js';
 import { settleTx, type ChainTx } from './chain-txs.js';
@@ -24,7 +24,7 @@ export interface Reconciliation {
   lost: number;
   /** Transactions sent again from their stored signed copies. */
   resent: number;
-  /** Transactions the chain refused for now (the base fee above their max fee): their jobs wait to send them again. */
+  /** Transactions the chain refused for now (the base fee above their max fee, or the account cannot pay): their jobs wait to send them again. */
   waiting: number;
   /** Jobs failed because their transaction could not be recovered. */
   failedJobs: string[];
@@ -122,11 +122,14 @@ async function resend(ctx: IssuingContext, issuer: JobIssuer, engine: string, cl
       await client.broadcast(tx.raw);
     } catch (error) {
       if (error instanceof ChainUnreachableError) throw error;
-      if (error instanceof BelowBaseFeeError) {
-        // Refused for now (a fee spike), not lost: it stays stored and its job waits, its
-        // credentials kept; the job's next looks send it again, unchanged, once the fee falls.
+      if (error instanceof BelowBaseFeeError || error instanceof InsufficientFundsError) {
+        // Refused for now (a fee spike, an account that cannot pay), not lost: it stays stored
+        // and its job waits with its credentials (proofs handed out name this transaction); the
+        // job's next looks send it again, unchanged, once the fee falls or the account is funded.
         cached(ctx.db, "UPDATE chain_txs SET state = 'sent', block_number = NULL WHERE id = ?").run(tx.id);
         cached(ctx.db, "UPDATE jobs SET status = 'started', issued_date = NULL, finished_date = NULL WHERE issue_tx = ? AND status IN ('unconfirmed', 'finished')").run(tx.id);
+        const why = error instanceof InsufficientFundsError ? `waiting for funds: ${error.shortMessage}` : `waiting: ${error.shortMessage}`;
+        cached(ctx.db, 'UPDATE jobs SET waiting = ? WHERE issue_tx = ?').run(why, tx.id);
         result.waiting++;
         continue;
       }
@@ -203,7 +206,7 @@ export async function reconcileChain(ctx: IssuingContext, issuer: JobIssuer, eng
 export function describeReconciliation(engine: string, r: Reconciliation): string {
   const parts = [`WARNING: the ${engine} chain had lost ${r.lost} transaction(s) recorded as mined (it was reset or rolled back)`];
   parts.push(`${r.resent} re-sent from their stored signed copies${engine === 'local' ? ' at their original block times' : ''}`);
-  if (r.waiting > 0) parts.push(`${r.waiting} refused by the chain for now (the base fee above their max fee): sent again unchanged once it falls`);
+  if (r.waiting > 0) parts.push(`${r.waiting} refused by the chain for now (the base fee above their max fee, or the account cannot pay): sent again unchanged once the fee falls or the account is funded`);
   if (r.failedJobs.length > 0) parts.push(`could not recover job(s) ${r.failedJobs.join(', ')}: now failed, their credentials can be scheduled again`);
   if (r.undoneRevocations > 0) parts.push(`${r.undoneRevocations} revocation(s) undone: revoke those certificates again`);
   return `${parts.join('; ')}.`;
