@@ -77,9 +77,13 @@ export class IssuingScheduler {
         // Its account is asked again once per block of the chain (or after the backoff), not every round.
         if (!this.issuer.pace.ready(job.engine)) continue;
         // The round's look (at most one head per block time) also tells the pace which block the
-        // job is sent in, so its first look after sending waits for the next block.
+        // job is sent in, so its first look after sending waits for the next block. When the round
+        // did not ask (a head asked within the last block time may be a block behind), the head is
+        // asked now: otherwise that first look would find the block it was sent in "new" and ask
+        // for a receipt a block too early.
         const look = looks ? await looks(job.engine) : undefined;
         if (job.waiting && look && !look.due) continue;
+        if (look && !look.head) await this.watch!.look(job.engine, false).catch(() => undefined);
         await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
