@@ -14,20 +14,13 @@ import { useT } from '../i18n/use-t.js';
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
 
-const USES: { value: ColumnUse; text: string }[] = [
-  { value: 'title', text: 'Title' },
-  { value: 'key', text: 'Row key (for links)' },
-  { value: 'tags', text: 'Tags' },
-  { value: 'expiry_date', text: 'Expiry date' },
-  { value: 'link', text: 'Link (row key or uid)' },
-  { value: 'metadata', text: 'Metadata' },
-  { value: 'ignore', text: 'Not imported' },
-];
+const USES: readonly ColumnUse[] = ['title', 'key', 'tags', 'expiry_date', 'link', 'metadata', 'ignore'];
 
 function RowsTable({ label, rows }: { label: string; rows: CsvRowCheck[] }) {
+  const t = useT();
   return (
     <table className="plain-table csv-table" aria-label={label}>
-      <ColumnHeads names={['Row', 'Line', 'Title', 'Tags', 'Links', 'Metadata', 'Check']} />
+      <ColumnHeads names={[t('csvImport.column.row'), t('csvImport.column.line'), t('csvImport.column.title'), t('csvImport.column.tags'), t('csvImport.column.links'), t('csvImport.column.metadata'), t('csvImport.column.check')]} />
       <tbody>
         {rows.map((r) => (
           <tr key={r.row}>
@@ -43,7 +36,7 @@ function RowsTable({ label, rows }: { label: string; rows: CsvRowCheck[] }) {
             </td>
             <td>
               {r.errors.length === 0 ? (
-                <span className="row-ok">ok</span>
+                <span className="row-ok">{t('csvImport.rowOk')}</span>
               ) : (
                 r.errors.map((e, i) => (
                   <div key={i} className="row-error">
@@ -92,6 +85,7 @@ export function CsvImportDialog() {
   const corrected = useRef<HTMLInputElement>(null);
   const engines = useShellStore((s) => s.status?.engines) ?? NO_ENGINES;
   const [engine, setEngine] = useState('');
+  const t = useT();
   if (!open) return null;
   const running = task?.state === 'running';
   const target = engine === '' ? null : engine;
@@ -106,34 +100,33 @@ export function CsvImportDialog() {
       onClose={close}
     >
       <header className="csv-header">
-        <h2 id="csv-import-title">Import CSV</h2>
-        <button type="button" onClick={() => void window.proofdesk.csvImportTemplate().then((t) => saveText(t.file_name, t.text, 'text/csv'))}>
-          Download template
+        <h2 id="csv-import-title">{t('csvImport.button')}</h2>
+        <button type="button" onClick={() => void window.proofdesk.csvImportTemplate().then((template) => saveText(template.file_name, template.text, 'text/csv'))}>
+          {t('csvImport.template')}
         </button>
-        <button type="button" className="link-button" aria-label="Close import" onClick={close}>
+        <button type="button" className="link-button" aria-label={t('csvImport.close')} onClick={close}>
           ×
         </button>
       </header>
       <ErrorLine error={error} />
-      {checking && !preview && <p role="status">Reading the file…</p>}
+      {checking && !preview && <p role="status">{t('csvImport.reading')}</p>}
       {preview && mapping && (
         <>
           <p role="status">
-            {preview.file_name}: {preview.total_rows.toLocaleString('en-US')} rows, {preview.valid_rows.toLocaleString('en-US')} ready to import,{' '}
-            {(preview.total_rows - preview.valid_rows).toLocaleString('en-US')} with errors.
+            {t('csvImport.summary', { file: preview.file_name, total: preview.total_rows, valid: preview.valid_rows, errors: preview.total_rows - preview.valid_rows })}
           </p>
           <ErrorLine error={preview.file_error} />
-          <table className="plain-table csv-table" aria-label="Column mapping">
-            <ColumnHeads names={['Column', 'Imported as']} />
+          <table className="plain-table csv-table" aria-label={t('csvImport.mapping')}>
+            <ColumnHeads names={[t('csvImport.mapping.column'), t('csvImport.mapping.use')]} />
             <tbody>
               {preview.columns.map((column) => (
                 <tr key={column}>
                   <th scope="row">{column}</th>
                   <td>
-                    <select aria-label={`Use column ${column} as`} value={columnUseOf(mapping, column)} disabled={checking || running} onChange={(e) => void setUse(column, e.target.value as ColumnUse)}>
-                      {USES.map((u) => (
-                        <option key={u.value} value={u.value}>
-                          {u.text}
+                    <select aria-label={t('csvImport.mapping.useColumn', { column })} value={columnUseOf(mapping, column)} disabled={checking || running} onChange={(e) => void setUse(column, e.target.value as ColumnUse)}>
+                      {USES.map((use) => (
+                        <option key={use} value={use}>
+                          {t('csvImport.use', { use })}
                         </option>
                       ))}
                     </select>
@@ -144,26 +137,26 @@ export function CsvImportDialog() {
           </table>
           {preview.error_rows.length > 0 && (
             <>
-              <h3>Rows with errors</h3>
-              <RowsTable label="Rows with errors" rows={preview.error_rows} />
+              <h3>{t('csvImport.errorRows')}</h3>
+              <RowsTable label={t('csvImport.errorRows')} rows={preview.error_rows} />
             </>
           )}
-          <h3>Preview</h3>
-          <RowsTable label="Preview" rows={preview.rows} />
+          <h3>{t('csvImport.preview')}</h3>
+          <RowsTable label={t('csvImport.preview')} rows={preview.rows} />
           <div className="csv-actions">
             <label>
-              <span>After import </span>
-              <select aria-label="Schedule imported credentials on" value={engine} onChange={(e) => setEngine(e.target.value)}>
-                <option value="">create only</option>
+              <span>{t('csvImport.after')} </span>
+              <select aria-label={t('csvImport.scheduleOn')} value={engine} onChange={(e) => setEngine(e.target.value)}>
+                <option value="">{t('csvImport.createOnly')}</option>
                 {engines.map((e) => (
                   <option key={e.id} value={e.id}>
-                    schedule on {e.id}
+                    {t('csvImport.scheduleOnEngine', { engine: e.id })}
                   </option>
                 ))}
               </select>
             </label>
             <button type="button" className="primary" disabled={checking || running || preview.valid_rows === 0 || preview.file_error !== null} onClick={() => void run(target)}>
-              Import {preview.valid_rows.toLocaleString('en-US')} rows
+              {t('csvImport.import', { count: preview.valid_rows })}
             </button>
           </div>
         </>
@@ -172,20 +165,17 @@ export function CsvImportDialog() {
         <p className="staging-progress">
           <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
           <button type="button" onClick={() => void cancel()}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </p>
       )}
       {result && (
-        <section aria-label="Import result">
-          <h3>Result</h3>
-          <p role="status">
-            Created {result.created.length.toLocaleString('en-US')}, refused {result.refused.length.toLocaleString('en-US')}
-            {result.not_created.length > 0 && `, not created ${result.not_created.length.toLocaleString('en-US')}`}.
-          </p>
+        <section aria-label={t('csvImport.result')}>
+          <h3>{t('csvImport.result.heading')}</h3>
+          <p role="status">{t('csvImport.result.counts', { created: result.created.length, refused: result.refused.length, notCreated: result.not_created.length })}</p>
           {result.not_created.length > 0 && (
-            <table className="plain-table csv-table" aria-label="Rows not created">
-              <ColumnHeads names={['Row', 'Title', 'Why']} />
+            <table className="plain-table csv-table" aria-label={t('csvImport.notCreated')}>
+              <ColumnHeads names={[t('csvImport.column.row'), t('csvImport.column.title'), t('csvImport.column.why')]} />
               <tbody>
                 {result.not_created.map((r) => (
                   <tr key={r.row}>
@@ -199,8 +189,8 @@ export function CsvImportDialog() {
           )}
           {result.refused.length + result.not_created.length > 0 && (
             <>
-              <table className="plain-table csv-table" aria-label="Refused rows">
-                <ColumnHeads names={['Row', 'Title', 'Reason']} />
+              <table className="plain-table csv-table" aria-label={t('csvImport.refused')}>
+                <ColumnHeads names={[t('csvImport.column.row'), t('csvImport.column.title'), t('csvImport.column.reason')]} />
                 <tbody>
                   {result.refused.map((r) => (
                     <tr key={r.row}>
@@ -213,16 +203,16 @@ export function CsvImportDialog() {
                   ))}
                 </tbody>
               </table>
-              <p className="muted">Correct the refused rows in the file, choose it again, then retry them (rows not created are tried again too).</p>
+              <p className="muted">{t('csvImport.retryHelp')}</p>
               <button type="button" disabled={running} onClick={() => corrected.current?.click()}>
-                Choose the corrected file
+                {t('csvImport.chooseCorrected')}
               </button>
               <input
                 ref={corrected}
                 type="file"
                 accept=".csv,text/csv"
                 hidden
-                aria-label="Corrected CSV file"
+                aria-label={t('csvImport.corrected')}
                 onChange={(e) => {
                   const file = e.target.files?.[0];
                   e.target.value = '';
@@ -230,7 +220,7 @@ export function CsvImportDialog() {
                 }}
               />{' '}
               <button type="button" disabled={running || checking} onClick={() => void retryRefused(target)}>
-                Retry the refused
+                {t('csvImport.retry')}
               </button>
             </>
           )}

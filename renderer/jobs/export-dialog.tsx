@@ -3,19 +3,16 @@ import type { ProofExportFormat, ProofExportSource } from '../../common/records.
 import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { useT } from '../i18n/use-t.js';
 
-const FORMATS: readonly { value: ProofExportFormat; label: string; files: string }[] = [
-  { value: 'proof', label: 'Proof file', files: 'one NAME.proof.json' },
-  { value: 'vc', label: 'Wallet credential (VC)', files: 'one NAME.vc.json' },
-  { value: 'both', label: 'Both', files: 'a NAME.proof.json and a NAME.vc.json' },
-];
+const FORMATS: readonly ProofExportFormat[] = ['proof', 'vc', 'both'];
 // The last format chosen, kept in this window's storage: the next export offers it again.
 const FORMAT_KEY = 'proofdesk.export-format';
 
 function lastFormat(): ProofExportFormat {
   try {
     const kept = window.localStorage.getItem(FORMAT_KEY);
-    return FORMATS.find((f) => f.value === kept)?.value ?? 'proof';
+    return FORMATS.find((f) => f === kept) ?? 'proof';
   } catch {
     return 'proof'; // storage refused (e.g. disabled): the default
   }
@@ -40,8 +37,9 @@ export function ExportDialog({ source, what, onClose }: { source: () => Promise<
   const [format, setFormat] = useState<ProofExportFormat>(lastFormat);
   const { busy, error, run } = useDialogTask();
   const canChoose = useShellStore((s) => s.status?.canChooseFolder === true);
+  const t = useT();
   return (
-    <Modal title="Export proofs" onClose={onClose}>
+    <Modal title={t('exportProofs.title')} onClose={onClose}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -53,27 +51,27 @@ export function ExportDialog({ source, what, onClose }: { source: () => Promise<
         }}
       >
         <p className="muted">
-          {what}, {FORMATS.find((f) => f.value === format)!.files} per certificate.
+          {t('exportProofs.what', { what, format })}
         </p>
         <fieldset className="field">
-          <legend>Format</legend>
+          <legend>{t('exportProofs.format')}</legend>
           {FORMATS.map((f) => (
-            <label key={f.value}>
-              <input type="radio" name="export-format" value={f.value} checked={format === f.value} onChange={() => setFormat(f.value)} /> {f.label}
+            <label key={f}>
+              <input type="radio" name="export-format" value={f} checked={format === f} onChange={() => setFormat(f)} /> {t('exportProofs.format.option', { format: f })}
             </label>
           ))}
         </fieldset>
         <label className="field">
-          Folder
-          <input aria-label="Folder" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/home/me/proofs" autoFocus />
+          {t('exportProofs.folder')}
+          <input aria-label={t('exportProofs.folder')} value={folder} onChange={(e) => setFolder(e.target.value)} placeholder={t('exportProofs.folderPlaceholder')} autoFocus />
         </label>
         {canChoose && (
-          <button type="button" onClick={() => void window.proofdesk.appChooseFolder('Export the proofs into').then((chosen) => chosen && setFolder(chosen))}>
-            Choose folder…
+          <button type="button" onClick={() => void window.proofdesk.appChooseFolder(t('exportProofs.chooseTitle')).then((chosen) => chosen && setFolder(chosen))}>
+            {t('exportProofs.choose')}
           </button>
         )}
         <DialogError error={error} />
-        <DialogActions label="Export" disabled={busy || folder.trim() === ''} onCancel={onClose} />
+        <DialogActions label={t('exportProofs.submit')} disabled={busy || folder.trim() === ''} onCancel={onClose} />
       </form>
     </Modal>
   );
