@@ -6,10 +6,10 @@
 import { ServiceError, type ErrorId } from './errors.js';
 import { LIMITS } from './limits.js';
 import type { TagList } from './requests.js';
-import { DATE_OR_DATE_TIME_PATTERN, SHA256_PATTERN, TAG_PATTERN } from './schemas/patterns.js';
+import { DATE_OR_DATE_TIME_PATTERN, SHA256_PATTERN, TAG_PATTERN, UUID_PATTERN } from './schemas/patterns.js';
 
 const TAG = new RegExp(TAG_PATTERN);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = new RegExp(UUID_PATTERN);
 const SHA256 = new RegExp(SHA256_PATTERN);
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_OR_DATE_TIME = new RegExp(DATE_OR_DATE_TIME_PATTERN);

@@ -5,6 +5,9 @@
  */
 import { LIMITS } from '../limits.js';
 
+/** A uid: a UUID in its 8-4-4-4-12 hex form (either case). */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 /** SHA-256, lowercase hex (DESIGN.md). */
 export const SHA256_PATTERN = '^[0-9a-f]{64}$';
 

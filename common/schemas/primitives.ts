@@ -2,7 +2,7 @@
  * The small shapes every wire schema is built from (TypeBox, JSON Schema draft 2020-12 as
  * OpenAPI 3.1 uses it): uids, hashes, dates, tags, pagination.
  */
-import { Type, type SchemaOptions, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TLiteral, type TSchema, type TString, type TUnion } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
 import { DATE_OR_DATE_TIME_PATTERN, TAG_PATTERN } from './patterns.js';
 
@@ -10,6 +10,11 @@ import { DATE_OR_DATE_TIME_PATTERN, TAG_PATTERN } from './patterns.js';
 export function ref<T extends TSchema>(schema: T & { $id?: string }): T {
   if (schema.$id === undefined) throw new TypeError('ref() needs a schema with an $id');
   return Type.Unsafe({ $ref: `#/components/schemas/${schema.$id}` }) as unknown as T;
+}
+
+/** One of a fixed list of texts (a union of literals, so that TypeBox's compiler checks it too). */
+export function OneOf<T extends string>(values: readonly T[], options: SchemaOptions = {}): TUnion<TLiteral<T>[]> {
+  return Type.Union(values.map((value) => Type.Literal(value)), options);
 }
 
 export const Uuid = (description?: string): TString => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -54,6 +59,9 @@ export const TAG_FILTERS = {
   and_tags: Type.Optional(TagFilter('Objects that carry all of these tags')),
   or_tags: Type.Optional(TagFilter('Objects that carry at least one of these tags')),
 };
+
+/** The names of the pagination parameters: a bad one is `wrong_pagination_argument`. */
+export const PAGINATION_PARAMETERS: readonly string[] = ['sort_by', 'order', 'per_page', 'page'];
 
 /** The pagination parameters of a bulk retrieval with its sort_by values. */
 export function pagination(sortBy: readonly string[], defaultSort: string) {

@@ -12,6 +12,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/index.js';
@@ -30,6 +31,7 @@ import { HostCheck } from './host-check.js';
 import { statusListRoute } from './status-list-route.js';
 import { REQUEST_ID_HEADER, installRequestLog, requestIdOf, type LogFormat } from './request-log.js';
 import { readTlsPair, type TlsFiles } from './tls.js';
+import { schemaErrorFormatter, validatorCompiler } from './request-validation.js';
 import { API_PREFIX, swaggerOptions } from './openapi-document.js';
 import { certificateRoutes } from './routes/certificates.js';
 import { credentialRoutes } from './routes/credentials.js';
@@ -151,18 +153,16 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // The router's own refusals would otherwise be fastify's body, quoting the path.
     frameworkErrors: frameworkErrorHandler(ctx),
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onClose', async () => {
     await rm(spoolDir, { recursive: true, force: true });
   });
   try {
-    // The schemas generate the OpenAPI document; the engine checks the input. An embedded and a
-    // remote service must refuse bad input alike, to the message (test/remote/differential),
-    // and the engine's answer depends on look-ups between its shape checks (an unknown engine
-    // before an empty list, tag entries one by one, `missing_file_and_metadata` when no file is
-    // named), so fastify's validation would answer differently. Nor do they serialize:
+    // fastify checks each request's shape from the route's schema; the engine's parsers check
+    // what the fields hold (request-validation.ts says why). Nor do the schemas serialize:
     // JSON.stringify keeps every field as the engine made it.
-    app.setValidatorCompiler(() => () => true);
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSchemaErrorFormatter(schemaErrorFormatter);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.decorateRequest('service', null as never);
     installErrorHandling(app, ctx);

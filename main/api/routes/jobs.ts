@@ -1,5 +1,4 @@
 /** Jobs: list, get, tags, their credentials and certificates, immediate issuing (demo only). */
-import { ServiceError } from '../../../common/errors.js';
 import type { IssueNowBody, JobTagsBody } from '../../../common/requests.js';
 import * as S from '../schemas/jobs.js';
 import type { ApiRoute } from './route.js';
@@ -12,12 +11,8 @@ export const jobRoutes: ApiRoute[] = [
     schema: S.issueJobNow,
     body: 'json',
     status: 201,
-    handle: (request, ctx) => {
-      if (ctx.environment !== 'demo') {
-        throw new ServiceError('not_found', 'Immediate issuing is available on the demo environment only; this server runs as live');
-      }
-      return request.service.issueJobNow(request.body as IssueNowBody);
-    },
+    demoOnly: 'Immediate issuing is available on the demo environment only; this server runs as live',
+    handle: (request) => request.service.issueJobNow(request.body as IssueNowBody),
   },
   { method: 'GET', url: '/jobs/:uid', schema: S.getJob, status: 200, handle: (request) => request.service.getJob(request.params.uid!) },
   { method: 'PATCH', url: '/jobs', schema: S.addJobTags, body: 'json', status: 200, handle: (request) => request.service.addJobTags(request.body as JobTagsBody) },
