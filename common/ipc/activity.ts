@@ -3,9 +3,10 @@
  * GET /activity filters it (the service checks the filters' values and answers `invalid_value`).
  */
 import type { ActivityEntry, ActivityQuery } from '../activity.js';
-import { ServiceError } from '../errors.js';
+import { Type } from '@sinclair/typebox';
+import { OneOf } from '../schemas/primitives.js';
 import type { Page } from '../wire-types.js';
-import { expectArgCount, expectInteger, expectObject, expectOneOf, expectOptionalString, type IpcValidators } from './slice.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** Rows per page the view may ask for at most. */
 export const MAX_ACTIVITY_PAGE = 1000;
@@ -14,24 +15,24 @@ export interface ActivityIpc {
   'activity:list': { args: [query: ActivityQuery]; result: Page<ActivityEntry> };
 }
 
-const TEXT_FIELDS = ['kind', 'date_from', 'date_until', 'credential_uid', 'job_uid'] as const;
+const Filter = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
+
+/** What the view asks: a page, and the filters the service checks the values of. */
+const ActivityQuerySchema = Type.Object(
+  {
+    kind: Filter,
+    date_from: Filter,
+    date_until: Filter,
+    credential_uid: Filter,
+    job_uid: Filter,
+    page: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+    per_page: Type.Integer({ minimum: 1, maximum: MAX_ACTIVITY_PAGE }),
+    order: Type.Optional(OneOf(['asc', 'desc'] as const)),
+    sort_by: Type.Optional(OneOf(['id', 'date'] as const)),
+  },
+  { additionalProperties: false },
+);
 
 export const ACTIVITY_IPC: IpcValidators<ActivityIpc> = {
-  'activity:list': (args) => {
-    expectArgCount('activity:list', args, 1);
-    const body = expectObject(args[0], 'query');
-    const known = [...TEXT_FIELDS, 'page', 'per_page', 'order', 'sort_by'];
-    for (const key of Object.keys(body)) if (!known.includes(key)) throw new ServiceError('invalid_value', `Unknown field "${key}" in the query`);
-    const query: ActivityQuery = {
-      page: expectInteger(body.page, 'page', 1, Number.MAX_SAFE_INTEGER),
-      per_page: expectInteger(body.per_page, 'per_page', 1, MAX_ACTIVITY_PAGE),
-    };
-    for (const field of TEXT_FIELDS) {
-      const value = expectOptionalString(body[field], field, 200);
-      if (value !== undefined) query[field] = value;
-    }
-    if (body.order !== undefined) query.order = expectOneOf(body.order, 'order', ['asc', 'desc'] as const);
-    if (body.sort_by !== undefined) query.sort_by = expectOneOf(body.sort_by, 'sort_by', ['id', 'date'] as const);
-    return [query];
-  },
+  'activity:list': argsOf('activity:list', ['query'], ActivityQuerySchema),
 };

@@ -4,9 +4,10 @@
  */
 import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
 import type { ChainState, TaskInfo } from '../tasks.js';
-import { COMMAND_IDS, isCommandId, type CommandId } from '../commands.js';
-import { ServiceError } from '../errors.js';
-import { expectArgCount, expectObject, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
+import { Type } from '@sinclair/typebox';
+import { COMMAND_IDS, type CommandId } from '../commands.js';
+import { OneOf } from '../schemas/primitives.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** What the home screen shows: who is issuing, and how much the engine holds. */
 export interface Overview {
@@ -97,38 +98,22 @@ export interface AppNotification {
   body: string;
 }
 
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+const Command = OneOf(COMMAND_IDS);
+const NotificationSchema = Type.Object({ title: Type.String({ minLength: 1, maxLength: 120 }), body: Type.String({ minLength: 1, maxLength: 500 }) });
+const notify = argsOf('app:notify', ['notification'], NotificationSchema);
+
 export const APP_IPC: IpcValidators<AppIpc> = {
-  'overview:get': noArgs('overview:get'),
-  'app:status': noArgs('app:status'),
-  'app:switchPartner': (args) => {
-    expectArgCount('app:switchPartner', args, 1);
-    return [expectString(args[0], 'partnerId', 200)];
-  },
-  'app:chooseFolder': (args) => {
-    expectArgCount('app:chooseFolder', args, 1);
-    return [expectString(args[0], 'title', 200)];
-  },
-  'tasks:list': noArgs('tasks:list'),
-  'tasks:cancel': (args) => {
-    expectArgCount('tasks:cancel', args, 1);
-    return [expectString(args[0], 'taskId', 200)];
-  },
-  'app:commandsEnabled': (args) => {
-    expectArgCount('app:commandsEnabled', args, 1);
-    const ids = expectStringArray(args[0], 'enabled', COMMAND_IDS.length, (v, name) => {
-      if (!isCommandId(v)) throw new ServiceError('invalid_value', `${name} must be a command id of the command table`);
-      return v;
-    });
-    return [ids as CommandId[]];
-  },
-  'app:runCommand': (args) => {
-    expectArgCount('app:runCommand', args, 1);
-    if (!isCommandId(args[0])) throw new ServiceError('invalid_value', 'command must be a command id of the command table');
-    return [args[0]];
-  },
+  'overview:get': argsOf('overview:get', []),
+  'app:status': argsOf('app:status', []),
+  'app:switchPartner': argsOf('app:switchPartner', ['partnerId'], Id),
+  'app:chooseFolder': argsOf('app:chooseFolder', ['title'], Id),
+  'tasks:list': argsOf('tasks:list', []),
+  'tasks:cancel': argsOf('tasks:cancel', ['taskId'], Id),
+  'app:commandsEnabled': argsOf('app:commandsEnabled', ['enabled'], Type.Array(Command, { maxItems: COMMAND_IDS.length })),
+  'app:runCommand': argsOf('app:runCommand', ['command'], Command),
   'app:notify': (args) => {
-    expectArgCount('app:notify', args, 1);
-    const notification = expectObject(args[0], 'notification');
-    return [{ title: expectString(notification['title'], 'title', 120), body: expectString(notification['body'], 'body', 500) }];
+    const [{ title, body }] = notify(args);
+    return [{ title, body }];
   },
 };

@@ -3,11 +3,11 @@
  * its record (the tree of credentials linked to and from it), its state and certificate on
  * each engine; verify now, download the proof, unschedule, revoke.
  */
+import { Type } from '@sinclair/typebox';
 import type { Credential, JobStatus, VerificationResult, VerificationStatus } from '../wire-types.js';
-import { isUuid } from '../validate.js';
 import type { RecordState } from '../records.js';
-import { ServiceError } from '../errors.js';
-import { expectArgCount, expectString, type IpcValidators } from './slice.js';
+import { UUID_PATTERN } from '../schemas/patterns.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** A credential's state on one engine, as the records table shows it. */
 export type EngineState = RecordState;
@@ -63,29 +63,14 @@ export interface DetailIpc {
   'detail:openOriginal': { args: [uid: string, fileHash: string]; result: OriginalFileResult };
 }
 
-function expectUid(value: unknown, name: string): string {
-  if (!isUuid(value)) throw new ServiceError('invalid_value', `${name} must be a uid`);
-  return value;
-}
+const Uid = Type.String({ pattern: UUID_PATTERN });
+const Engine = Type.String({ minLength: 1, maxLength: 100 });
+/** Either case: the file's hash is looked up in lowercase. */
+const FileHash = Type.String({ pattern: '^[0-9a-fA-F]{64}$' });
 
-function uidArg(channel: string) {
-  return (args: unknown[]): [string] => {
-    expectArgCount(channel, args, 1);
-    return [expectUid(args[0], 'uid')];
-  };
-}
-
-function uidEngineArgs(channel: string) {
-  return (args: unknown[]): [string, string] => {
-    expectArgCount(channel, args, 2);
-    return [expectUid(args[0], 'uid'), expectString(args[1], 'engine', 100)];
-  };
-}
-
-function expectFileHash(value: unknown): string {
-  if (typeof value !== 'string' || !/^[0-9a-fA-F]{64}$/.test(value)) throw new ServiceError('invalid_value', 'fileHash must be a SHA-256 hash (64 hexadecimal digits)');
-  return value.toLowerCase();
-}
+const uidArg = (channel: string) => argsOf(channel, ['uid'], Uid);
+const uidEngineArgs = (channel: string) => argsOf(channel, ['uid', 'engine'], Uid, Engine);
+const openOriginal = argsOf('detail:openOriginal', ['uid', 'fileHash'], Uid, FileHash);
 
 export const DETAIL_IPC: IpcValidators<DetailIpc> = {
   'detail:get': uidArg('detail:get'),
@@ -95,7 +80,7 @@ export const DETAIL_IPC: IpcValidators<DetailIpc> = {
   'detail:unschedule': uidEngineArgs('detail:unschedule'),
   'detail:revoke': uidEngineArgs('detail:revoke'),
   'detail:openOriginal': (args) => {
-    expectArgCount('detail:openOriginal', args, 2);
-    return [expectUid(args[0], 'uid'), expectFileHash(args[1])];
+    const [uid, fileHash] = openOriginal(args);
+    return [uid, fileHash.toLowerCase()];
   },
 };

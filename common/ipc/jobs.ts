@@ -2,30 +2,36 @@
  * The IPC slice of the Jobs view: jobs by status, a job's detail, job tags, issue now (demo
  * engines), the Partner's next issuing date, and exporting proofs to a folder as a task.
  */
-import { ServiceError } from '../errors.js';
+import { Type, type Static } from '@sinclair/typebox';
 import { validateSelection, type ProofExportFormat, type ProofExportRequest, type ProofExportResult } from '../records.js';
 import type { TaskInfo } from '../tasks.js';
 import { validateTags } from '../validate.js';
+import { OneOf } from '../schemas/primitives.js';
 import { JOB_STATUSES, type Certificate, type Credential, type Job, type JobStatus } from '../wire-types.js';
-import { expectArgCount, expectInteger, expectObject, expectOneOf, expectString, type IpcValidators } from './slice.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** The spec's sort_by values of GET /jobs (`ready_date` is the finished date); absent: newest first. */
 export const JOB_SORT_FIELDS = ['created_date', 'status', 'chain', 'start_date', 'issued_date', 'ready_date', 'failed_date'] as const;
 export type JobSortField = (typeof JOB_SORT_FIELDS)[number];
-export interface JobSort {
-  by: JobSortField;
-  order: 'asc' | 'desc';
-}
+
+const JobSortSchema = Type.Object({ by: OneOf(JOB_SORT_FIELDS), order: OneOf(['asc', 'desc'] as const) }, { additionalProperties: false });
+export type JobSort = Static<typeof JobSortSchema>;
 export const DEFAULT_JOB_SORT: JobSort = { by: 'created_date', order: 'desc' };
 
-export interface JobListRequest {
-  /** All statuses when absent. */
-  status?: JobStatus;
-  /** Sorted in the service, as GET /jobs allows; newest first when absent. */
-  sort?: JobSort;
-  offset: number;
-  limit: number;
-}
+const MAX_JOB_WINDOW = 500;
+
+const JobListRequestSchema = Type.Object(
+  {
+    /** All statuses when absent. */
+    status: Type.Optional(OneOf(JOB_STATUSES)),
+    /** Sorted in the service, as GET /jobs allows; newest first when absent. */
+    sort: Type.Optional(JobSortSchema),
+    offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    limit: Type.Integer({ minimum: 1, maximum: MAX_JOB_WINDOW }),
+  },
+  { additionalProperties: false },
+);
+export type JobListRequest = Static<typeof JobListRequestSchema>;
 
 export interface JobWindow {
   offset: number;
@@ -66,57 +72,42 @@ export interface JobsIpc {
   'jobs:exportProofs': { args: [request: ProofExportRequest]; result: TaskInfo<ProofExportResult> };
 }
 
-const MAX_JOB_WINDOW = 500;
+const JobUid = Type.String({ minLength: 1, maxLength: 100 });
+const EngineId = Type.String({ minLength: 1, maxLength: 100 });
 
-function uidArg(value: unknown): string {
-  return expectString(value, 'jobUid', 100);
+const ProofExportShape = Type.Object({
+  folder: Type.String({ minLength: 1, maxLength: 4096 }),
+  source: Type.Union([
+    Type.Object({ kind: Type.Literal('job'), jobUid: JobUid }),
+    // The selection's own checks (common/records.ts) give its ids (`empty_credential_list`).
+    Type.Object({ kind: Type.Literal('selection'), selection: Type.Unknown(), engine: Type.Optional(EngineId) }),
+  ]),
+  format: Type.Optional(OneOf<ProofExportFormat>(['proof', 'vc', 'both'])),
+});
+
+/** Tags are checked by validateTags, for the spec's `invalid_tag` and `duplicated_tags`. */
+function tagsArgs(channel: string): (args: unknown[]) => [string, string[]] {
+  const check = argsOf(channel, ['jobUid', 'tags'], JobUid, Type.Unknown());
+  return (args) => {
+    const [uid, tags] = check(args);
+    return [uid, validateTags(tags)];
+  };
 }
 
+const exportProofs = argsOf('jobs:exportProofs', ['request'], ProofExportShape);
+
 export const JOBS_IPC: IpcValidators<JobsIpc> = {
-  'jobs:list': (args) => {
-    expectArgCount('jobs:list', args, 1);
-    const body = expectObject(args[0], 'request');
-    for (const key of Object.keys(body)) if (!['status', 'sort', 'offset', 'limit'].includes(key)) throw new ServiceError('invalid_value', `Unknown field "${key}" in the request`);
-    const request: JobListRequest = { offset: expectInteger(body.offset, 'offset', 0, Number.MAX_SAFE_INTEGER), limit: expectInteger(body.limit, 'limit', 1, MAX_JOB_WINDOW) };
-    if (body.status !== undefined && body.status !== null) request.status = expectOneOf(body.status, 'status', JOB_STATUSES);
-    if (body.sort !== undefined && body.sort !== null) {
-      const sort = expectObject(body.sort, 'sort');
-      for (const key of Object.keys(sort)) if (key !== 'by' && key !== 'order') throw new ServiceError('invalid_value', `Unknown field "${key}" in the sort`);
-      request.sort = { by: expectOneOf(sort.by, 'sort.by', JOB_SORT_FIELDS), order: expectOneOf(sort.order, 'sort.order', ['asc', 'desc'] as const) };
-    }
-    return [request];
-  },
-  'jobs:get': (args) => {
-    expectArgCount('jobs:get', args, 1);
-    return [uidArg(args[0])];
-  },
-  'jobs:addTags': (args) => {
-    expectArgCount('jobs:addTags', args, 2);
-    return [uidArg(args[0]), validateTags(args[1])];
-  },
-  'jobs:replaceTags': (args) => {
-    expectArgCount('jobs:replaceTags', args, 2);
-    return [uidArg(args[0]), validateTags(args[1])];
-  },
-  'jobs:issueNow': (args) => {
-    expectArgCount('jobs:issueNow', args, 1);
-    return [expectString(args[0], 'engine', 100)];
-  },
-  'jobs:nextIssuing': (args) => {
-    expectArgCount('jobs:nextIssuing', args, 0);
-    return [];
-  },
+  'jobs:list': argsOf('jobs:list', ['request'], JobListRequestSchema),
+  'jobs:get': argsOf('jobs:get', ['jobUid'], JobUid),
+  'jobs:addTags': tagsArgs('jobs:addTags'),
+  'jobs:replaceTags': tagsArgs('jobs:replaceTags'),
+  'jobs:issueNow': argsOf('jobs:issueNow', ['engine'], EngineId),
+  'jobs:nextIssuing': argsOf('jobs:nextIssuing', []),
   'jobs:exportProofs': (args) => {
-    expectArgCount('jobs:exportProofs', args, 1);
-    const body = expectObject(args[0], 'request');
-    const folder = expectString(body.folder, 'folder', 4096);
-    const source = expectObject(body.source, 'source');
-    const format = body.format === undefined ? {} : { format: expectOneOf<ProofExportFormat>(body.format, 'format', ['proof', 'vc', 'both']) };
-    if (source.kind === 'job') return [{ folder, source: { kind: 'job', jobUid: uidArg(source.jobUid) }, ...format }];
-    if (source.kind === 'selection') {
-      const engine = source.engine === undefined ? undefined : expectString(source.engine, 'engine', 100);
-      return [{ folder, source: { kind: 'selection', selection: validateSelection(source.selection), ...(engine ? { engine } : {}) }, ...format }];
-    }
-    throw new ServiceError('invalid_value', 'source must be {kind: "job", jobUid} or {kind: "selection", selection}');
+    const [{ folder, source, format }] = exportProofs(args);
+    const formatted = format === undefined ? {} : { format };
+    if (source.kind === 'job') return [{ folder, source: { kind: 'job', jobUid: source.jobUid }, ...formatted }];
+    const engine = source.engine === undefined ? {} : { engine: source.engine };
+    return [{ folder, source: { kind: 'selection', selection: validateSelection(source.selection), ...engine }, ...formatted }];
   },
 };

@@ -3,7 +3,9 @@
  * argument checks every slice uses. A slice exports a type map channel → {args, result} and
  * a validator per channel; common/ipc-contract.ts merges the slices into the one contract.
  */
+import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
+import { checker } from '../schemas/check.js';
 import { isPlainObject } from '../validate.js';
 
 /** A map from channel name (`<scope>:<action>`) to its arguments tuple and promised result. */
@@ -66,4 +68,19 @@ export function expectOneOf<T extends string>(value: unknown, name: string, allo
     throw new ServiceError('invalid_value', `${name} must be one of ${allowed.join(', ')}`);
   }
   return value as T;
+}
+
+/** The arguments' types of a list of TypeBox schemas. */
+export type ArgsOf<T extends readonly TSchema[]> = { -readonly [K in keyof T]: Static<T[K]> };
+
+/**
+ * A channel's validator from the TypeBox schemas of its arguments (common/schemas/check.ts):
+ * the count, then each argument, `invalid_value` naming the argument and the place in it.
+ */
+export function argsOf<const T extends readonly TSchema[]>(channel: string, names: { [K in keyof T]: string }, ...schemas: T): (args: unknown[]) => ArgsOf<T> {
+  const checks = schemas.map((schema, i) => checker(schema, `${channel}: ${names[i]}`));
+  return (args) => {
+    expectArgCount(channel, args, schemas.length);
+    return checks.map((check, i) => check(args[i])) as ArgsOf<T>;
+  };
 }

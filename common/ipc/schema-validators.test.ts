@@ -1,0 +1,58 @@
+/**
+ * The channels whose arguments are checked from TypeBox schemas (common/ipc/slice.ts argsOf):
+ * a wrong shape is `invalid_value` with a message naming the channel, the argument and the
+ * place in it; a right one comes back as it was sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../errors.js';
+import { IPC_ARGUMENT_VALIDATORS as v } from '../ipc-contract.js';
+
+const UID = '0192f1c4-7b1e-7cc0-8b6a-0123456789ab';
+const HASH = 'AB'.repeat(32);
+
+/** The ServiceError a call throws (fails when it throws none). */
+function refusal(call: () => unknown): ServiceError {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ServiceError);
+    return error as ServiceError;
+  }
+  throw new Error('expected the arguments to be refused');
+}
+
+describe('IPC arguments checked from schemas', () => {
+  it('jobs: a listing request of the wrong shape names the field', () => {
+    const offset = refusal(() => v['jobs:list']([{ offset: '0', limit: 10 }]));
+    expect(offset.id).toBe('invalid_value');
+    expect(offset.message).toMatch(/^jobs:list: request at offset: Expected integer/);
+    expect(refusal(() => v['jobs:list']([{ offset: 0, limit: 10, sort: { by: 'title', order: 'asc' } }])).message).toMatch(/^jobs:list: request at sort\.by/);
+    expect(refusal(() => v['jobs:get']([''])).message).toMatch(/^jobs:get: jobUid:/);
+    expect(refusal(() => v['jobs:issueNow']([])).message).toBe('jobs:issueNow takes 1 argument');
+    expect(refusal(() => v['jobs:addTags']([7, ['good-tag']])).id).toBe('invalid_value');
+    expect(v['jobs:list']([{ offset: 0, limit: 10, sort: { by: 'ready_date', order: 'desc' } }])).toEqual([{ offset: 0, limit: 10, sort: { by: 'ready_date', order: 'desc' } }]);
+    expect(v['jobs:exportProofs']([{ folder: '/out', source: { kind: 'job', jobUid: UID }, extra: 1 }])).toEqual([{ folder: '/out', source: { kind: 'job', jobUid: UID } }]);
+  });
+
+  it('app: a notification or command of the wrong shape names it', () => {
+    expect(refusal(() => v['app:notify']([{ title: 'Done', body: 42 }])).message).toMatch(/^app:notify: notification at body: Expected string/);
+    expect(refusal(() => v['app:commandsEnabled']([[1]])).message).toMatch(/^app:commandsEnabled: enabled at 0:/);
+    expect(refusal(() => v['tasks:cancel']([{ id: 'task' }])).id).toBe('invalid_value');
+    expect(refusal(() => v['overview:get'](['x'])).message).toBe('overview:get takes no arguments');
+    expect(v['app:notify']([{ title: 'Done', body: 'All sent', icon: 'x' }])).toEqual([{ title: 'Done', body: 'All sent' }]);
+  });
+
+  it('activity: a query of the wrong shape names the field; filters pass on for the service to check', () => {
+    expect(refusal(() => v['activity:list']([{ page: 1, per_page: 5000 }])).message).toMatch(/^activity:list: query at per_page:/);
+    expect(refusal(() => v['activity:list']([{ page: 1, per_page: 10, kind: ['issued'] }])).message).toMatch(/^activity:list: query at kind:/);
+    expect(refusal(() => v['activity:list']([{ page: 1, per_page: 10, sql: 'drop' }])).id).toBe('invalid_value');
+    expect(v['activity:list']([{ page: 2, per_page: 10, order: 'desc', kind: 'anything' }])).toEqual([{ page: 2, per_page: 10, order: 'desc', kind: 'anything' }]);
+  });
+
+  it('detail: a uid or file hash of the wrong shape names the argument', () => {
+    expect(refusal(() => v['detail:get'](['not-a-uid'])).message).toMatch(/^detail:get: uid:/);
+    expect(refusal(() => v['detail:revoke']([UID, ''])).message).toMatch(/^detail:revoke: engine:/);
+    expect(refusal(() => v['detail:openOriginal']([UID, 'abc'])).message).toMatch(/^detail:openOriginal: fileHash:/);
+    expect(v['detail:openOriginal']([UID.toUpperCase(), HASH])).toEqual([UID.toUpperCase(), HASH.toLowerCase()]);
+  });
+});
