@@ -55,4 +55,19 @@ describe('IPC arguments checked from schemas', () => {
     expect(refusal(() => v['detail:openOriginal']([UID, 'abc'])).message).toMatch(/^detail:openOriginal: fileHash:/);
     expect(v['detail:openOriginal']([UID.toUpperCase(), HASH])).toEqual([UID.toUpperCase(), HASH.toLowerCase()]);
   });
+
+  it('settings: an engine or connection of the wrong shape names the field, never quoting a secret', () => {
+    const engine = { id: 'sepolia', rpc_url: 'https://rpc.example', chain_id: 11155111, confirmations: 2, environment: 'live' };
+    expect(refusal(() => v['settings:addEngine']([{ ...engine, chain_id: '11155111' }])).message).toMatch(/^settings:addEngine: engine at chain_id: Expected integer/);
+    expect(refusal(() => v['settings:addEngine']([{ ...engine, environment: 'prod' }])).message).toMatch(/^settings:addEngine: engine at environment:/);
+    expect(v['settings:addEngine']([{ ...engine, explorer_tx_url: '', explorer_address_url: null }])).toEqual([{ ...engine, explorer_tx_url: undefined, explorer_address_url: undefined }]);
+    const secret = 's3cret-'.repeat(200);
+    const refused = refusal(() => v['settings:saveRemote']([{ base_url: 'https://api.example/api', client_id: 'c', client_secret: secret }]));
+    expect(refused.message).toMatch(/^settings:saveRemote: connection at client_secret:/);
+    expect(refused.message).not.toContain('s3cret');
+    expect(v['settings:testRemote']([{ base_url: 'https://a.example/api', auth_url: '', client_id: 'c', client_secret: 'x' }])).toEqual([
+      { base_url: 'https://a.example/api', client_id: 'c', client_secret: 'x' },
+    ]);
+    expect(refusal(() => v['settings:unlockKeys']([42])).id).toBe('invalid_value');
+  });
 });

@@ -3,7 +3,9 @@
  * new client secret shown once), the keys (where they are kept, the public key, the chain
  * account on each engine with its balance, backup and restore), and the first run's setup.
  */
-import { expectArgCount, expectInteger, expectObject, expectOneOf, expectString, noArgs, type IpcValidators } from './slice.js';
+import { Type } from '@sinclair/typebox';
+import { OneOf } from '../schemas/primitives.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** One sentence on what a lost key means; the first run and Settings › Keys both say it. */
 export const LOST_KEY_SENTENCE =
@@ -181,89 +183,97 @@ export interface SettingsEnginesIpc {
   'settings:testEngine': { args: [rpcUrl: string, chainId: number]; result: EngineTestResult };
 }
 
+const Url = Type.String({ minLength: 1, maxLength: 2000 });
+/** Left blank in a form: absent. */
+const Blank = Type.Union([Type.Literal(''), Type.Null()]);
+const OptionalUrl = Type.Optional(Type.Union([Url, Blank]));
+const ChainId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const Passphrase = Type.String({ minLength: 1, maxLength: 1000 });
+const Interval = Type.String({ minLength: 1, maxLength: 20 });
+
+const NewEngineSchema = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  rpc_url: Url,
+  chain_id: ChainId,
+  confirmations: Type.Integer({ minimum: 1, maximum: 1000 }),
+  environment: OneOf(['live', 'demo'] as const),
+  explorer_tx_url: OptionalUrl,
+  explorer_address_url: OptionalUrl,
+});
+
+const RemoteConnectionSchema = Type.Object({
+  base_url: Url,
+  auth_url: OptionalUrl,
+  client_id: Type.String({ minLength: 1, maxLength: 200 }),
+  client_secret: Passphrase,
+});
+
+/** A blank optional text as absent. */
+function present(value: string | null | undefined): string | undefined {
+  return value === '' || value === null ? undefined : value;
+}
+
+const addEngine = argsOf('settings:addEngine', ['engine'], NewEngineSchema);
+
 export const SETTINGS_ENGINES_IPC: IpcValidators<SettingsEnginesIpc> = {
-  'settings:engines': noArgs('settings:engines'),
+  'settings:engines': argsOf('settings:engines', []),
   'settings:addEngine': (args) => {
-    expectArgCount('settings:addEngine', args, 1);
-    const e = expectObject(args[0], 'engine');
-    const optional = (v: unknown, name: string) => (v === undefined || v === null || v === '' ? undefined : expectString(v, name, 2000));
+    const [e] = addEngine(args);
     return [
       {
-        id: expectString(e.id, 'id', 64),
-        rpc_url: expectString(e.rpc_url, 'rpc_url', 2000),
-        chain_id: expectInteger(e.chain_id, 'chain_id', 1, Number.MAX_SAFE_INTEGER),
-        confirmations: expectInteger(e.confirmations, 'confirmations', 1, 1000),
-        environment: expectOneOf(e.environment, 'environment', ['live', 'demo'] as const),
-        explorer_tx_url: optional(e.explorer_tx_url, 'explorer_tx_url'),
-        explorer_address_url: optional(e.explorer_address_url, 'explorer_address_url'),
+        id: e.id,
+        rpc_url: e.rpc_url,
+        chain_id: e.chain_id,
+        confirmations: e.confirmations,
+        environment: e.environment,
+        explorer_tx_url: present(e.explorer_tx_url),
+        explorer_address_url: present(e.explorer_address_url),
       },
     ];
   },
-  'settings:testEngine': (args) => {
-    expectArgCount('settings:testEngine', args, 2);
-    return [expectString(args[0], 'rpcUrl', 2000), expectInteger(args[1], 'chainId', 1, Number.MAX_SAFE_INTEGER)];
-  },
+  'settings:testEngine': argsOf('settings:testEngine', ['rpcUrl', 'chainId'], Url, ChainId),
 };
 
-function remoteInput(channel: string, args: unknown[]): [RemoteConnectionInput] {
-  expectArgCount(channel, args, 1);
-  const r = expectObject(args[0], 'connection');
-  const authUrl = r.auth_url === undefined || r.auth_url === null || r.auth_url === '' ? undefined : expectString(r.auth_url, 'auth_url', 2000);
-  return [
-    {
-      base_url: expectString(r.base_url, 'base_url', 2000),
-      ...(authUrl ? { auth_url: authUrl } : {}),
-      client_id: expectString(r.client_id, 'client_id', 200),
-      client_secret: expectString(r.client_secret, 'client_secret', 1000),
-    },
-  ];
+function remoteInput(channel: string): (args: unknown[]) => [RemoteConnectionInput] {
+  const check = argsOf(channel, ['connection'], RemoteConnectionSchema);
+  return (args) => {
+    const [r] = check(args);
+    const authUrl = present(r.auth_url);
+    return [{ base_url: r.base_url, ...(authUrl ? { auth_url: authUrl } : {}), client_id: r.client_id, client_secret: r.client_secret }];
+  };
 }
 
 export const SETTINGS_REMOTE_IPC: IpcValidators<SettingsRemoteIpc> = {
-  'settings:remote': noArgs('settings:remote'),
-  'settings:testRemote': (args) => remoteInput('settings:testRemote', args),
-  'settings:saveRemote': (args) => remoteInput('settings:saveRemote', args),
-  'settings:useRemote': noArgs('settings:useRemote'),
-  'settings:useEmbedded': noArgs('settings:useEmbedded'),
+  'settings:remote': argsOf('settings:remote', []),
+  'settings:testRemote': remoteInput('settings:testRemote'),
+  'settings:saveRemote': remoteInput('settings:saveRemote'),
+  'settings:useRemote': argsOf('settings:useRemote', []),
+  'settings:useEmbedded': argsOf('settings:useEmbedded', []),
 };
+
+const firstRun = argsOf('settings:firstRun', ['input'], Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), issuingInterval: Interval }));
 
 export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
   ...SETTINGS_ENGINES_IPC,
   ...SETTINGS_REMOTE_IPC,
-  'settings:get': noArgs('settings:get'),
+  'settings:get': argsOf('settings:get', []),
   'settings:firstRun': (args) => {
-    expectArgCount('settings:firstRun', args, 1);
-    const input = expectObject(args[0], 'input');
-    return [{ name: expectString(input.name, 'name', 200), issuingInterval: expectString(input.issuingInterval, 'issuingInterval', 20) }];
+    const [{ name, issuingInterval }] = firstRun(args);
+    return [{ name, issuingInterval }];
   },
-  'settings:setInterval': (args) => {
-    expectArgCount('settings:setInterval', args, 1);
-    return [expectString(args[0], 'interval', 20)];
-  },
-  'settings:newSecret': noArgs('settings:newSecret'),
-  'settings:unlockKeys': (args) => {
-    expectArgCount('settings:unlockKeys', args, 1);
-    return [expectString(args[0], 'passphrase', 1000)];
-  },
-  'settings:createPassphrase': (args) => {
-    expectArgCount('settings:createPassphrase', args, 2);
-    return [expectString(args[0], 'passphrase', 1000), expectString(args[1], 'again', 1000)];
-  },
-  'settings:keys': noArgs('settings:keys'),
-  'settings:backupKeys': (args) => {
-    expectArgCount('settings:backupKeys', args, 1);
-    return [expectString(args[0], 'passphrase', 1000)];
-  },
-  'settings:backupKeysFile': (args) => {
-    expectArgCount('settings:backupKeysFile', args, 1);
-    return [expectString(args[0], 'passphrase', 1000)];
-  },
-  'settings:restoreKeys': (args) => {
-    expectArgCount('settings:restoreKeys', args, 1);
-    return [expectString(args[0], 'passphrase', 1000)];
-  },
-  'settings:restoreKeysFile': (args) => {
-    expectArgCount('settings:restoreKeysFile', args, 3);
-    return [expectString(args[0], 'fileName', 1000), expectString(args[1], 'content', 1024 * 1024), expectString(args[2], 'passphrase', 1000)];
-  },
+  'settings:setInterval': argsOf('settings:setInterval', ['interval'], Interval),
+  'settings:newSecret': argsOf('settings:newSecret', []),
+  'settings:unlockKeys': argsOf('settings:unlockKeys', ['passphrase'], Passphrase),
+  'settings:createPassphrase': argsOf('settings:createPassphrase', ['passphrase', 'again'], Passphrase, Passphrase),
+  'settings:keys': argsOf('settings:keys', []),
+  'settings:backupKeys': argsOf('settings:backupKeys', ['passphrase'], Passphrase),
+  'settings:backupKeysFile': argsOf('settings:backupKeysFile', ['passphrase'], Passphrase),
+  'settings:restoreKeys': argsOf('settings:restoreKeys', ['passphrase'], Passphrase),
+  'settings:restoreKeysFile': argsOf(
+    'settings:restoreKeysFile',
+    ['fileName', 'content', 'passphrase'],
+    Type.String({ minLength: 1, maxLength: 1000 }),
+    Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
+    Passphrase,
+  ),
 };
