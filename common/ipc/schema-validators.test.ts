@@ -70,4 +70,15 @@ describe('IPC arguments checked from schemas', () => {
     ]);
     expect(refusal(() => v['settings:unlockKeys']([42])).id).toBe('invalid_value');
   });
+
+  it('verify: paths, a row window or an endpoint of the wrong shape names it', () => {
+    expect(refusal(() => v['verify:start']([[]])).message).toMatch(/^verify:start: paths:/);
+    expect(refusal(() => v['verify:start']([['/a.proof.json', 7]])).message).toMatch(/^verify:start: paths at 1:/);
+    expect(refusal(() => v['verify:rows'](['run', { offset: 0, limit: 10, failures_only: 'yes' }])).message).toMatch(/^verify:rows: query at failures_only:/);
+    expect(refusal(() => v['verify:setEndpoint'](['Sepolia!', null])).message).toMatch(/^verify:setEndpoint: engine:/);
+    expect(refusal(() => v['verify:setEndpoint'](['sepolia', 'ftp://x'])).message).toContain('is not an endpoint');
+    expect(refusal(() => v['verify:setNetwork'](['on'])).id).toBe('invalid_value');
+    expect(v['verify:rows'](['run', { offset: 0, limit: 10, failures_only: true, more: 1 }])).toEqual(['run', { offset: 0, limit: 10, failures_only: true }]);
+    expect(v['verify:setEndpoint'](['sepolia', 'https://rpc.example'])).toEqual(['sepolia', 'https://rpc.example']);
+  });
 });

@@ -4,10 +4,12 @@
  * time as progress events arrive, opens one row's six steps, and downloads the run's audit
  * report. Only paths cross IPC (as for staging), never file bytes.
  */
+import { Type } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import type { TaskInfo } from '../tasks.js';
 import { VERIFICATION_STEP_KEYS, type StepStatus, type VerificationResult, type VerificationStatus, type VerificationStepKey } from '../wire-types.js';
-import { expectArgCount, expectInteger, expectObject, expectOneOf, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
+import { OneOf } from '../schemas/primitives.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** One proof's outcome; `error` also for a file that is not a proof at all. */
 export interface VerifyRow {
@@ -146,7 +148,8 @@ export const STEP_ORDER = VERIFICATION_STEP_KEYS;
 
 const MAX_PATHS = 100_000;
 const MAX_PATH = 4096;
-const ENGINE_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** An engine id such as `local` or `sepolia`. */
+const ENGINE_ID = '^[a-z0-9][a-z0-9_-]{0,63}$';
 
 /** An http(s) URL (the endpoint is the user's: any host they choose). */
 export function checkRpcUrl(value: string): string {
@@ -157,48 +160,32 @@ export function checkRpcUrl(value: string): string {
   return value;
 }
 
+const RunId = Type.String({ minLength: 1, maxLength: 200 });
+const Path = Type.String({ minLength: 1, maxLength: MAX_PATH });
+const RowsQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+  limit: Type.Integer({ minimum: 0, maximum: 1000 }),
+  failures_only: Type.Boolean(),
+});
+const rows = argsOf('verify:rows', ['runId', 'query'], RunId, RowsQuerySchema);
+const setEndpoint = argsOf('verify:setEndpoint', ['engine', 'rpcUrl'], Type.String({ pattern: ENGINE_ID }), Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]));
+
 export const VERIFY_IPC: IpcValidators<VerifyIpc> = {
-  'verify:start': (args) => {
-    expectArgCount('verify:start', args, 1);
-    const paths = expectStringArray(args[0], 'paths', MAX_PATHS, (v, n) => expectString(v, n, MAX_PATH));
-    if (paths.length === 0) throw new ServiceError('invalid_value', 'paths must name at least one file or folder');
-    return [paths];
-  },
-  'verify:summary': (args) => {
-    expectArgCount('verify:summary', args, 1);
-    return [expectString(args[0], 'runId', 200)];
-  },
+  'verify:start': argsOf('verify:start', ['paths'], Type.Array(Path, { minItems: 1, maxItems: MAX_PATHS })),
+  'verify:summary': argsOf('verify:summary', ['runId'], RunId),
   'verify:rows': (args) => {
-    expectArgCount('verify:rows', args, 2);
-    const q = expectObject(args[1], 'query');
-    if (typeof q.failures_only !== 'boolean') throw new ServiceError('invalid_value', 'query.failures_only must be true or false');
-    return [expectString(args[0], 'runId', 200), { offset: expectInteger(q.offset, 'query.offset', 0, 10_000_000), limit: expectInteger(q.limit, 'query.limit', 0, 1000), failures_only: q.failures_only }];
+    const [runId, { offset, limit, failures_only }] = rows(args);
+    return [runId, { offset, limit, failures_only }];
   },
-  'verify:detail': (args) => {
-    expectArgCount('verify:detail', args, 2);
-    return [expectString(args[0], 'runId', 200), expectInteger(args[1], 'index', 0, 10_000_000)];
-  },
-  'verify:report': (args) => {
-    expectArgCount('verify:report', args, 2);
-    return [expectString(args[0], 'runId', 200), expectOneOf(args[1], 'format', ['csv', 'html'] as const)];
-  },
-  'verify:endpoints': noArgs('verify:endpoints'),
-  'verify:warm': noArgs('verify:warm'),
+  'verify:detail': argsOf('verify:detail', ['runId', 'index'], RunId, Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+  'verify:report': argsOf('verify:report', ['runId', 'format'], RunId, OneOf(['csv', 'html'] as const)),
+  'verify:endpoints': argsOf('verify:endpoints', []),
+  'verify:warm': argsOf('verify:warm', []),
   'verify:setEndpoint': (args) => {
-    expectArgCount('verify:setEndpoint', args, 2);
-    const engine = expectString(args[0], 'engine', 64);
-    if (!ENGINE_ID.test(engine)) throw new ServiceError('invalid_value', 'engine must be an engine id such as "local" or "sepolia"');
-    const url = args[1] === null ? null : checkRpcUrl(expectString(args[1], 'rpcUrl', 2000));
-    return [engine, url];
+    const [engine, url] = setEndpoint(args);
+    return [engine, url === null ? null : checkRpcUrl(url)];
   },
-  'verify:network': noArgs('verify:network'),
-  'verify:setNetwork': (args) => {
-    expectArgCount('verify:setNetwork', args, 1);
-    if (typeof args[0] !== 'boolean') throw new ServiceError('invalid_value', 'on must be true or false');
-    return [args[0]];
-  },
-  'verify:whichCredential': (args) => {
-    expectArgCount('verify:whichCredential', args, 2);
-    return [expectString(args[0], 'runId', 200), expectString(args[1], 'name', MAX_PATH)];
-  },
+  'verify:network': argsOf('verify:network', []),
+  'verify:setNetwork': argsOf('verify:setNetwork', ['on'], Type.Boolean()),
+  'verify:whichCredential': argsOf('verify:whichCredential', ['runId', 'name'], RunId, Path),
 };
