@@ -4,7 +4,7 @@
  */
 import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
 import type { ChainState, TaskInfo } from '../tasks.js';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { COMMAND_IDS, type CommandId } from '../commands.js';
 import { OneOf } from '../schemas/primitives.js';
 import { argsOf, type IpcValidators } from './slice.js';
@@ -93,14 +93,12 @@ export interface AppIpc {
 }
 
 /** An OS notification: a short title and one sentence. */
-export interface AppNotification {
-  title: string;
-  body: string;
-}
+const NotificationSchema = Type.Object({ title: Type.String({ minLength: 1, maxLength: 120 }), body: Type.String({ minLength: 1, maxLength: 500 }) });
+/** A system notification: a short title and a sentence. */
+export type AppNotification = Static<typeof NotificationSchema>;
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Command = OneOf(COMMAND_IDS);
-const NotificationSchema = Type.Object({ title: Type.String({ minLength: 1, maxLength: 120 }), body: Type.String({ minLength: 1, maxLength: 500 }) });
 const notify = argsOf('app:notify', ['notification'], NotificationSchema);
 
 export const APP_IPC: IpcValidators<AppIpc> = {

@@ -3,7 +3,7 @@
  * new client secret shown once), the keys (where they are kept, the public key, the chain
  * account on each engine with its balance, backup and restore), and the first run's setup.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { OneOf } from '../schemas/primitives.js';
 import { argsOf, type IpcValidators } from './slice.js';
 
@@ -42,11 +42,10 @@ export interface SettingsOverview {
 export const MIN_KEYS_PASSPHRASE = 10;
 
 /** The first run's answers. */
-export interface FirstRunInput {
-  name: string;
-  /** A duration as people type it: `30s`, `5m`, `24h`, `7d`. */
-  issuingInterval: string;
-}
+/** A duration as people type it: `30s`, `5m`, `24h`, `7d`. */
+const Interval = Type.String({ minLength: 1, maxLength: 20 });
+const FirstRunInputSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), issuingInterval: Interval });
+export type FirstRunInput = Static<typeof FirstRunInputSchema>;
 
 /** Client credentials, the secret shown once and never again. */
 export interface NewClientSecret {
@@ -189,7 +188,6 @@ const Blank = Type.Union([Type.Literal(''), Type.Null()]);
 const OptionalUrl = Type.Optional(Type.Union([Url, Blank]));
 const ChainId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const Passphrase = Type.String({ minLength: 1, maxLength: 1000 });
-const Interval = Type.String({ minLength: 1, maxLength: 20 });
 
 const NewEngineSchema = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64 }),
@@ -251,7 +249,7 @@ export const SETTINGS_REMOTE_IPC: IpcValidators<SettingsRemoteIpc> = {
   'settings:useEmbedded': argsOf('settings:useEmbedded', []),
 };
 
-const firstRun = argsOf('settings:firstRun', ['input'], Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), issuingInterval: Interval }));
+const firstRun = argsOf('settings:firstRun', ['input'], FirstRunInputSchema);
 
 export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
   ...SETTINGS_ENGINES_IPC,

@@ -4,7 +4,7 @@
  * time as progress events arrive, opens one row's six steps, and downloads the run's audit
  * report. Only paths cross IPC (as for staging), never file bytes.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import type { TaskInfo } from '../tasks.js';
 import { VERIFICATION_STEP_KEYS, type StepStatus, type VerificationResult, type VerificationStatus, type VerificationStepKey } from '../wire-types.js';
@@ -56,12 +56,13 @@ export interface VerifyRunSummary {
   state: 'running' | 'done' | 'cancelled' | 'failed';
 }
 
-export interface VerifyRowsQuery {
-  offset: number;
-  limit: number;
+const VerifyRowsQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+  limit: Type.Integer({ minimum: 0, maximum: 1000 }),
   /** Only rows whose result is not ok (the failures filter). */
-  failures_only: boolean;
-}
+  failures_only: Type.Boolean(),
+});
+export type VerifyRowsQuery = Static<typeof VerifyRowsQuerySchema>;
 
 export interface VerifyRowsPage {
   /** Rows matching the filter so far. */
@@ -162,12 +163,7 @@ export function checkRpcUrl(value: string): string {
 
 const RunId = Type.String({ minLength: 1, maxLength: 200 });
 const Path = Type.String({ minLength: 1, maxLength: MAX_PATH });
-const RowsQuerySchema = Type.Object({
-  offset: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
-  limit: Type.Integer({ minimum: 0, maximum: 1000 }),
-  failures_only: Type.Boolean(),
-});
-const rows = argsOf('verify:rows', ['runId', 'query'], RunId, RowsQuerySchema);
+const rows = argsOf('verify:rows', ['runId', 'query'], RunId, VerifyRowsQuerySchema);
 const setEndpoint = argsOf('verify:setEndpoint', ['engine', 'rpcUrl'], Type.String({ pattern: ENGINE_ID }), Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]));
 
 export const VERIFY_IPC: IpcValidators<VerifyIpc> = {
