@@ -81,4 +81,12 @@ describe('IPC arguments checked from schemas', () => {
     expect(v['verify:rows'](['run', { offset: 0, limit: 10, failures_only: true, more: 1 }])).toEqual(['run', { offset: 0, limit: 10, failures_only: true }]);
     expect(v['verify:setEndpoint'](['sepolia', 'https://rpc.example'])).toEqual(['sepolia', 'https://rpc.example']);
   });
+
+  it('watch folders: a folder or failed file of the wrong shape names the field', () => {
+    expect(refusal(() => v['watchFolders:add']([{ path: '/in', recursive: 'yes' }])).message).toMatch(/^watchFolders:add: the folder at recursive:/);
+    expect(refusal(() => v['watchFolders:add']([{ path: 42 }])).message).toMatch(/^watchFolders:add: the folder at path:/);
+    expect(refusal(() => v['watchFolders:add']([{ path: '/in', engine: '' }])).id).toBe('invalid_value');
+    expect(refusal(() => v['watchFolders:retry'](['id', { path: 'a.pdf', failedPath: 7 }])).message).toMatch(/^watchFolders:retry: file at failedPath:/);
+    expect(v['watchFolders:add']([{ path: '/in', engine: null, metadata: null, recursive: null, allowDuplicates: true }])).toEqual([{ path: '/in', allowDuplicates: true }]);
+  });
 });

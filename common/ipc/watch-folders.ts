@@ -3,9 +3,10 @@
  * data directory, watched again at start), their live counts, pause/resume, failed files with
  * their reasons and retry, and the output folder. Counts also arrive as `watch-folder` events.
  */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
-import { isPlainObject, validateTags } from '../validate.js';
-import { expectArgCount, expectObject, expectOptionalString, expectString, noArgs, type IpcValidators } from './slice.js';
+import { validateTags } from '../validate.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** What the admin gives when adding a folder. */
 export interface WatchFolderInput {
@@ -88,55 +89,56 @@ export interface WatchFoldersIpc {
 
 const MAX_PATH = 4096;
 
-function idArg(channel: string, args: unknown[], count = 1): string {
-  expectArgCount(channel, args, count);
-  return expectString(args[0], 'id', 100);
-}
+/** Absent, or left blank (null) by a form. */
+const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
-function optionalBoolean(value: unknown, name: string): boolean | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw new ServiceError('invalid_value', `${name} must be true or false`);
-  return value;
-}
+const WatchFolderInputSchema = Type.Object(
+  {
+    path: Type.String({ maxLength: MAX_PATH }),
+    engine: Maybe(Type.String({ minLength: 1, maxLength: 100 })),
+    // Checked by validateTags, for the spec's `invalid_tag` and `duplicated_tags`.
+    tags: Type.Optional(Type.Unknown()),
+    metadata: Maybe(Type.Record(Type.String(), Type.Unknown())),
+    outDir: Maybe(Type.String({ maxLength: MAX_PATH })),
+    recursive: Maybe(Type.Boolean()),
+    allowDuplicates: Maybe(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
-/** Checks a folder to add: a path, and the options the CLI's `watch` takes. */
-export function validateWatchFolderInput(value: unknown): WatchFolderInput {
-  const body = expectObject(value, 'the folder');
-  const known = ['path', 'engine', 'tags', 'metadata', 'outDir', 'recursive', 'allowDuplicates'];
-  for (const key of Object.keys(body)) if (!known.includes(key)) throw new ServiceError('invalid_value', `Unknown field "${key}" for a watch folder (use ${known.join(', ')})`);
-  const input: WatchFolderInput = { path: expectString(typeof body.path === 'string' ? body.path.trim() : body.path, 'The folder path', MAX_PATH) };
-  const engine = expectOptionalString(body.engine, 'engine', 100);
-  if (engine) input.engine = engine;
+const FolderId = Type.String({ minLength: 1, maxLength: 100 });
+const FailedFileSchema = Type.Object({ path: Type.String({ minLength: 1, maxLength: MAX_PATH }), failedPath: Type.Union([Type.String({ minLength: 1, maxLength: MAX_PATH }), Type.Null()]) });
+
+const add = argsOf('watchFolders:add', ['the folder'], WatchFolderInputSchema);
+const retry = argsOf('watchFolders:retry', ['id', 'file'], FolderId, FailedFileSchema);
+const idArg = (channel: string) => argsOf(channel, ['id'], FolderId);
+
+/** The folder as the service takes it: paths trimmed, blank optional fields dropped. */
+function watchFolderInput(body: Static<typeof WatchFolderInputSchema>): WatchFolderInput {
+  const path = body.path.trim();
+  if (path === '') throw new ServiceError('invalid_value', 'The folder path must not be blank');
+  const input: WatchFolderInput = { path };
+  if (body.engine) input.engine = body.engine;
   if (body.tags !== undefined && body.tags !== null) input.tags = validateTags(body.tags, 'the tags');
-  if (body.metadata !== undefined && body.metadata !== null) {
-    if (!isPlainObject(body.metadata)) throw new ServiceError('invalid_value', 'The metadata template must be a JSON object, like {"course": "CS 2026"}');
-    input.metadata = body.metadata;
-  }
-  const outDir = expectOptionalString(typeof body.outDir === 'string' && body.outDir.trim() === '' ? undefined : body.outDir, 'The output folder', MAX_PATH);
-  if (outDir) input.outDir = outDir.trim();
-  const recursive = optionalBoolean(body.recursive, 'recursive');
-  if (recursive !== undefined) input.recursive = recursive;
-  const allowDuplicates = optionalBoolean(body.allowDuplicates, 'allowDuplicates');
-  if (allowDuplicates !== undefined) input.allowDuplicates = allowDuplicates;
+  if (body.metadata) input.metadata = body.metadata;
+  const outDir = body.outDir?.trim();
+  if (outDir) input.outDir = outDir;
+  if (typeof body.recursive === 'boolean') input.recursive = body.recursive;
+  if (typeof body.allowDuplicates === 'boolean') input.allowDuplicates = body.allowDuplicates;
   return input;
 }
 
 export const WATCH_FOLDERS_IPC: IpcValidators<WatchFoldersIpc> = {
-  'watchFolders:list': noArgs('watchFolders:list'),
-  'watchFolders:pickFolder': noArgs('watchFolders:pickFolder'),
-  'watchFolders:add': (args) => {
-    expectArgCount('watchFolders:add', args, 1);
-    return [validateWatchFolderInput(args[0])];
-  },
-  'watchFolders:remove': (args) => [idArg('watchFolders:remove', args)],
-  'watchFolders:pause': (args) => [idArg('watchFolders:pause', args)],
-  'watchFolders:resume': (args) => [idArg('watchFolders:resume', args)],
-  'watchFolders:failed': (args) => [idArg('watchFolders:failed', args)],
+  'watchFolders:list': argsOf('watchFolders:list', []),
+  'watchFolders:pickFolder': argsOf('watchFolders:pickFolder', []),
+  'watchFolders:add': (args) => [watchFolderInput(add(args)[0])],
+  'watchFolders:remove': idArg('watchFolders:remove'),
+  'watchFolders:pause': idArg('watchFolders:pause'),
+  'watchFolders:resume': idArg('watchFolders:resume'),
+  'watchFolders:failed': idArg('watchFolders:failed'),
   'watchFolders:retry': (args) => {
-    const id = idArg('watchFolders:retry', args, 2);
-    const file = expectObject(args[1], 'file');
-    const failedPath = file.failedPath === null ? null : expectString(file.failedPath, 'failedPath', MAX_PATH);
-    return [id, { path: expectString(file.path, 'path', MAX_PATH), failedPath }];
+    const [id, { path, failedPath }] = retry(args);
+    return [id, { path, failedPath }];
   },
-  'watchFolders:openOutput': (args) => [idArg('watchFolders:openOutput', args)],
+  'watchFolders:openOutput': idArg('watchFolders:openOutput'),
 };
