@@ -6,7 +6,7 @@
  */
 import type { TaskError, TaskInfo } from '../tasks.js';
 import { ServiceError } from '../errors.js';
-import { expectArgCount, expectObject, expectString, expectInteger, noArgs, type IpcValidators } from './slice.js';
+import { argsOf, expectArgCount, expectObject, expectString, expectInteger, type IpcValidators } from './slice.js';
 
 /** Which column becomes what. Column names are the CSV header's; null means "not used". */
 export interface CsvMapping {
@@ -126,5 +126,5 @@ export const CSV_IMPORT_IPC: IpcValidators<CsvImportIpc> = {
     expectArgCount('csvImport:outcome', args, 1);
     return [expectString(args[0], 'taskId', 200)];
   },
-  'csvImport:template': noArgs('csvImport:template'),
+  'csvImport:template': argsOf('csvImport:template', []),
 };

@@ -1,7 +1,10 @@
 /**
- * The shape of one feature's slice of the IPC contract (common/ipc/<feature>.ts), and small
- * argument checks every slice uses. A slice exports a type map channel → {args, result} and
- * a validator per channel; common/ipc-contract.ts merges the slices into the one contract.
+ * The shape of one feature's slice of the IPC contract (common/ipc/<feature>.ts), and how its
+ * arguments are checked. A slice exports a type map channel → {args, result} and a validator
+ * per channel; common/ipc-contract.ts merges the slices into the one contract. A validator is
+ * made from the TypeBox schemas of the channel's arguments (`argsOf`); the `expect*` checks
+ * serve the slices whose arguments go through hand-written checks with ids of their own
+ * (selections, filters, staged rows).
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
@@ -21,25 +24,12 @@ export function expectArgCount(channel: string, args: unknown[], count: number):
   }
 }
 
-/** A channel without arguments. */
-export function noArgs(channel: string): (args: unknown[]) => [] {
-  return (args) => {
-    expectArgCount(channel, args, 0);
-    return [];
-  };
-}
-
 /** Checks a non-empty string argument of at most `max` characters. */
 export function expectString(value: unknown, name: string, max = 1000): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > max) {
     throw new ServiceError('invalid_value', `${name} must be a non-empty text of at most ${max} characters`);
   }
   return value;
-}
-
-/** Checks an optional string argument. */
-export function expectOptionalString(value: unknown, name: string, max = 1000): string | undefined {
-  return value === undefined || value === null ? undefined : expectString(value, name, max);
 }
 
 /** Checks an integer in [min, max]. */
