@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  too_many_requests: 429,
   internal_error: 500,
 } as const;
 

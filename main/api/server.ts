@@ -15,7 +15,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Engine } from '../engine/index.js';
+import { systemClock, type Clock, type Engine } from '../engine/index.js';
 import { partnerDidDocument } from '../engine/vc/did-web.js';
 import { Authenticator } from './auth/authenticator.js';
 import { ExternalIssuer } from './auth/external-issuer.js';
@@ -29,6 +29,7 @@ import { MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from '.
 import { healthRoutes } from './health.js';
 import { HostCheck } from './host-check.js';
 import { statusListRoute } from './status-list-route.js';
+import { RequestLimiter } from './request-limiter.js';
 import { REQUEST_ID_HEADER, installRequestLog, requestIdOf, type LogFormat } from './request-log.js';
 import { readTlsPair, type TlsFiles } from './tls.js';
 import { schemaErrorFormatter, validatorCompiler } from './request-validation.js';
@@ -73,6 +74,8 @@ export interface ServeOptions {
   tls?: TlsFiles;
   /** One line per request, in this format, to `write` (docs/api.md); default none. */
   requestLog?: { format: LogFormat; write: (line: string) => void };
+  /** The time request limits count in; default the system clock. */
+  clock?: Clock;
 }
 
 export interface RunningServer {
@@ -203,6 +206,8 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
 
     statusListRoute(app, options.engine);
 
+    // The spec's demo environment has no request limits; a live one has each Partner's.
+    const limiter = options.environment === 'live' ? new RequestLimiter(options.engine, options.clock ?? systemClock) : undefined;
     await app.register(
       async (api) => {
         api.addHook('onRequest', async (request, reply) => {
@@ -210,6 +215,10 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
           if (request.routeOptions.config.public) return;
           request.service = await authenticator.serviceFor(request.headers.authorization);
           request.partnerId = authenticator.partnerOf(request.service);
+          if (limiter === undefined || request.partnerId === undefined) return;
+          const { headers, refusal } = limiter.admit(request.partnerId);
+          reply.headers(headers);
+          if (refusal) throw refusal;
         });
         addRoutes(api, ctx, [...fileRoutes, ...credentialRoutes, ...jobRoutes, ...certificateRoutes, ...engineRoutes, ...activityRoutes]);
         let text: string | undefined;

@@ -384,4 +384,18 @@ export const MIGRATIONS: readonly string[] = [
       WHERE (partner_id, list) = (SELECT partner_id, list FROM status_entries WHERE certificate_id = new.id);
   END;
   `,
+  `
+  -- A Partner's request limits on a live server: requests per second and per UTC day (none
+  -- when NULL). Every serve node on this database enforces them together.
+  ALTER TABLE partners ADD COLUMN requests_per_second INTEGER CHECK (requests_per_second > 0);
+  ALTER TABLE partners ADD COLUMN requests_per_day INTEGER CHECK (requests_per_day > 0);
+  -- Requests granted to the nodes in a Partner's current window of each kind ('second', 'day').
+  CREATE TABLE request_windows (
+    partner_id TEXT NOT NULL REFERENCES partners(id),
+    kind TEXT NOT NULL CHECK (kind IN ('second', 'day')),
+    starts INTEGER NOT NULL,
+    granted INTEGER NOT NULL CHECK (granted >= 0),
+    PRIMARY KEY (partner_id, kind)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -4,6 +4,7 @@ import { formatDate } from '../../common/validate.js';
 import type { Partner } from '../../common/wire-types.js';
 import type { Clock } from './clock.js';
 import type { Db } from './database.js';
+import { claimRequests, readRequestLimits, writeRequestLimits, type Grant, type RequestLimits } from './request-limits.js';
 
 /** The OAuth realm Partners authenticate in (the spec's `/realms/<realm>/...`). */
 export const REALM = 'proofdesk';
@@ -28,6 +29,9 @@ export interface PartnerRecord {
   created_date: string;
   /** The Partner's chain account (fund it to issue on live chains); null until its keys are made. */
   chain_address: string | null;
+  /** Requests a live server answers per second and per UTC day; null for no limit. */
+  requests_per_second: number | null;
+  requests_per_day: number | null;
 }
 
 /** A Partner's row as a key backup carries it. */
@@ -48,6 +52,8 @@ interface PartnerRow {
   issuing_interval_s: number;
   created_date: number;
   chain_address: string | null;
+  requests_per_second: number | null;
+  requests_per_day: number | null;
 }
 
 const SELECT_PARTNERS = 'SELECT p.*, k.chain_address FROM partners p LEFT JOIN partner_keys k ON k.partner_id = p.id';
@@ -78,6 +84,8 @@ function toRecord(row: PartnerRow): PartnerRecord {
     issuing_interval_seconds: row.issuing_interval_s,
     created_date: formatDate(row.created_date),
     chain_address: row.chain_address,
+    requests_per_second: row.requests_per_second,
+    requests_per_day: row.requests_per_day,
   };
 }
 
@@ -126,6 +134,21 @@ export class PartnerRegistry {
     const changed = this.db.prepare('UPDATE partners SET issuing_interval_s = ? WHERE id = ?').run(seconds, id).changes;
     if (changed === 0) throw new ServiceError('invalid_value', `No partner with id ${JSON.stringify(id)}`);
     return this.find(id)!;
+  }
+
+  /** A Partner's request limits (docs/deploying.md: per-Partner limits). */
+  requestLimits(id: string): RequestLimits {
+    return readRequestLimits(this.db, id);
+  }
+
+  setRequestLimits(id: string, limits: RequestLimits): PartnerRecord {
+    writeRequestLimits(this.db, id, limits);
+    return this.find(id)!;
+  }
+
+  /** Takes up to `want` of the Partner's requests at `now` for this node (request-limits.ts). */
+  claimRequests(id: string, limits: RequestLimits, now: number, want: number, unused?: { dayStart: number; count: number }): Grant {
+    return claimRequests(this.db, id, limits, now, want, unused);
   }
 
   // Settings: a new client secret, and a Partner's row as a key backup carries it.

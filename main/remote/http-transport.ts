@@ -3,7 +3,9 @@
  * every request and one retry with a fresh token after a 401; timeouts for the headers and
  * between body chunks; a cap on what is read; redirects never followed; retries with
  * exponential backoff and jitter only where repeating cannot do harm (GET, and any call the
- * service answered `try_again_later`, which means it did nothing).
+ * service answered `try_again_later` or `too_many_requests`, which mean it did nothing). A
+ * service's RateLimit fields pace the calls: when one says a window has nothing left, the
+ * next call waits for it to reset rather than be refused.
  */
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -82,6 +84,22 @@ function header(headers: Answer['headers'], name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * How long until a window the service's RateLimit field (draft-ietf-httpapi-ratelimit-headers:
+ * `"second";r=0;t=1, "day";r=997;t=4200`) says has nothing left resets; 0 when none is out.
+ */
+export function rateLimitWaitMs(headers: Answer['headers']): number {
+  const value = header(headers, 'ratelimit');
+  if (value === undefined) return 0;
+  let wait = 0;
+  for (const item of value.split(',')) {
+    const remaining = /;\s*r=(\d+)/.exec(item);
+    const reset = /;\s*t=(\d+)/.exec(item);
+    if (remaining?.[1] === '0' && reset) wait = Math.max(wait, Number(reset[1]) * 1000);
+  }
+  return wait;
+}
+
 function retryAfterMs(headers: Answer['headers']): number | undefined {
   const value = header(headers, 'retry-after');
   if (value === undefined) return undefined;
@@ -93,6 +111,8 @@ function retryAfterMs(headers: Answer['headers']): number | undefined {
 
 export class HttpTransport {
   private readonly base: URL;
+  /** No call goes out before this time: a rate-limit window the service said is used up. */
+  private pausedUntil = 0;
 
   constructor(private readonly options: HttpTransportOptions) {
     this.base = new URL(options.baseUrl.replace(/\/+$/, ''));
@@ -114,6 +134,8 @@ export class HttpTransport {
     let renewedToken = false;
     let resent = 0;
     for (;;) {
+      const paused = this.pausedUntil - Date.now();
+      if (paused > 0) await this.sleep(paused);
       const token = await this.options.tokens.token();
       let failure: Failure;
       // Whether the request body was read to its end (a stream body; a buffer goes whole).
@@ -139,6 +161,7 @@ export class HttpTransport {
           bodyTimeout: timeoutMs,
         });
         const answer: Answer = { status: response.statusCode, headers: response.headers, body: response.body, url };
+        this.pace(answer.headers);
         if (answer.status === 401 && !renewedToken && (call.body?.replayable ?? true)) {
           // The token may have expired early or the service restarted: once more with a new one.
           await response.body.dump();
@@ -170,8 +193,18 @@ export class HttpTransport {
       const backoff = this.options.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2);
       const wait = Math.min(this.options.maxDelayMs, Math.max(backoff, failure.kind === 'answer' ? (failure.retryAfterMs ?? 0) : 0));
       attempt += 1;
-      await (this.options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(wait);
+      await this.sleep(wait);
     }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return (this.options.sleep ?? ((wait) => new Promise((resolve) => setTimeout(resolve, wait))))(ms);
+  }
+
+  /** Holds the next calls while a window is used up, unless that is longer than a retry would wait (a day's limit). */
+  private pace(headers: Answer['headers']): void {
+    const wait = rateLimitWaitMs(headers);
+    if (wait > 0 && wait <= this.options.maxDelayMs) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
   }
 
   /** Sends a call whose answer is the `{result, meta}` envelope; returns `result`. */
@@ -213,6 +246,11 @@ export class HttpTransport {
     if (call.body && !call.body.replayable) return false;
     // The service itself said it did nothing and to ask again: safe for every method.
     if (failure.kind === 'answer' && failure.declared && failure.error.id === 'try_again_later') return true;
+    // Over a request limit (429 means the request was not handled, whoever answered it): again
+    // once the window resets, unless that is further off than a retry waits (a used-up day).
+    if (failure.kind === 'answer' && failure.error.id === 'too_many_requests') {
+      return (failure.retryAfterMs ?? Infinity) <= this.options.maxDelayMs;
+    }
     if (call.method !== 'GET') return false;
     if (failure.kind === 'wire') return true;
     // A gateway between us and the service failed, timed out or was unavailable.

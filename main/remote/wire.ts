@@ -13,6 +13,7 @@ const ID_BY_STATUS: Partial<Record<number, ErrorId>> = {
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',
+  429: 'too_many_requests',
   503: 'try_again_later',
 };
 
@@ -36,7 +37,7 @@ export function declaredError(bodyText: string): { id: ErrorId; message?: unknow
 /**
  * The ServiceError an error response stands for. The body `{error: {id, message}}` gives the
  * id and message as the server raised them; a body without one of the table's ids (a proxy's
- * HTML page, say) is mapped by status: 401, 404, 405, 413 and 503 to their ids, anything else
+ * HTML page, say) is mapped by status: 401, 404, 405, 413, 429 and 503 to their ids, anything else
  * to `internal_error`, with the real status and an excerpt in the message.
  */
 export function errorFromResponse(status: number, bodyText: string, where: string): ServiceError {

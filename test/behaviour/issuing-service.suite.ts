@@ -44,6 +44,7 @@ export const IDS_OUTSIDE_PART_1: readonly ErrorId[] = [
   'not_found',
   'method_not_allowed',
   'payload_too_large',
+  'too_many_requests',
   'internal_error',
 ];
 

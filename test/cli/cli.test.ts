@@ -112,6 +112,20 @@ describe('cli commands', () => {
     const set = await cli('partner', 'set', 'Uni B', '--issuing-interval', '30s', '--data', data);
     expect(set.out).toBe('Uni B: issuing interval 30s');
   });
+
+  it("sets a Partner's request limits for a live server, lists them, and refuses a bad value changing nothing", async () => {
+    await cli('partner', 'add', '--name', 'Uni L', '--data', data);
+    const set = await cli('partner', 'set', 'Uni L', '--requests-per-second', '10', '--requests-per-day', '5000', '--data', data);
+    expect(set.out).toBe('Uni L: issuing interval 1d; request limits 10/s, 5000/day');
+    const bad = await cli('partner', 'set', 'Uni L', '--requests-per-second', '0', '--data', data);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--requests-per-second takes a whole number of at least 1, or none');
+    const listed = JSON.parse((await cli('partner', 'list', '--json', '--data', data)).out) as { name: string; requests_per_second: number | null; requests_per_day: number | null }[];
+    expect(listed.find((p) => p.name === 'Uni L')).toMatchObject({ requests_per_second: 10, requests_per_day: 5000 });
+    const cleared = await cli('partner', 'set', 'Uni L', '--requests-per-day', 'none', '--data', data);
+    expect(cleared.out).toBe('Uni L: issuing interval 1d; request limits 10/s');
+    expect((await cli('partner', 'list', '--data', data)).out).toMatch(/Uni L .* 10\/s /);
+  });
 });
 
 describe('issue and verify (real anvil)', () => {

@@ -51,10 +51,13 @@ export function errorResponses(ids: readonly ErrorId[]): Record<number, TSchema>
   return responses;
 }
 
-/** A route's schema from its parts; `errors` are the ids it answers with besides the router's, `unauthorized` and `internal_error`. */
+/**
+ * A route's schema from its parts; `errors` are the ids it answers with besides the router's,
+ * `internal_error`, and for a Partner's routes `unauthorized` and `too_many_requests`.
+ */
 export function route(o: Omit<RouteSchema, 'response'> & { response: Record<number, TSchema>; errors: ErrorId[] }): RouteSchema {
   const { errors, response, form, ...rest } = o;
-  const ids: ErrorId[] = [...errors, ...(o.public ? [] : (['unauthorized'] as const)), ...ROUTER_ERRORS, 'internal_error'];
+  const ids: ErrorId[] = [...errors, ...(o.public ? [] : (['unauthorized', 'too_many_requests'] as const)), ...ROUTER_ERRORS, 'internal_error'];
   return {
     ...rest,
     ...(form ? { form, consumes: ['multipart/form-data'] } : {}),

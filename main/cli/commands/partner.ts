@@ -10,7 +10,24 @@ export const PARTNER_USAGE = `partner add --name NAME [--issuing-interval DURATI
                                                         its client credentials once
 partner list [--json]                                   the Partners of the data directory
 partner set PARTNER --issuing-interval DURATION         change how often a Partner's scheduled jobs are issued
+partner set PARTNER --requests-per-second N|none        the Partner's request limits on a live server (serve
+                    --requests-per-day N|none           --environment live), enforced across every node
   DURATION: 30s, 5m, 24h, 7d. PARTNER: its id or name.`;
+
+/** `N` or `none` for a request limit; undefined when the option was not given. */
+function limitOption(value: string | undefined, flag: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number of at least 1, or none; got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** `10/s, 5,000/day`, or `none`. */
+function limitsText(p: { requests_per_second: number | null; requests_per_day: number | null }): string {
+  const parts = [p.requests_per_second === null ? null : `${p.requests_per_second}/s`, p.requests_per_day === null ? null : `${p.requests_per_day}/day`].filter((x) => x !== null);
+  return parts.length === 0 ? 'none' : parts.join(', ');
+}
 
 /** `partner add | list | set` */
 export async function partnerCommand(args: string[], ctx: CliContext): Promise<number> {
@@ -23,6 +40,8 @@ export async function partnerCommand(args: string[], ctx: CliContext): Promise<n
     ...COMMON_OPTIONS,
     name: { type: 'string' },
     'issuing-interval': { type: 'string' },
+    'requests-per-second': { type: 'string' },
+    'requests-per-day': { type: 'string' },
     },
   });
   const interval = values['issuing-interval'] === undefined ? undefined : parseDuration(values['issuing-interval']);
@@ -47,17 +66,27 @@ export async function partnerCommand(args: string[], ctx: CliContext): Promise<n
       else {
         ctx.stdout(
           table(
-            ['id', 'name', 'client_id', 'issuing interval', 'chain account'],
-            all.map((p) => [p.id, p.name, p.client_id, formatDuration(p.issuing_interval_seconds), p.chain_address ?? '(made at first issue)']),
+            ['id', 'name', 'client_id', 'issuing interval', 'request limits', 'chain account'],
+            all.map((p) => [p.id, p.name, p.client_id, formatDuration(p.issuing_interval_seconds), limitsText(p), p.chain_address ?? '(made at first issue)']),
           ),
         );
       }
       return 0;
     }
     if (positionals.length !== 1) throw new UsageError('partner set takes one PARTNER (id or name)');
-    if (interval === undefined) throw new UsageError('partner set needs --issuing-interval DURATION');
-    const partner = partners.setIssuingInterval(partners.resolve(positionals[0]!).id, interval);
-    ctx.stdout(values.json ? json(partner) : `${partner.name}: issuing interval ${formatDuration(partner.issuing_interval_seconds)}`);
+    const perSecond = limitOption(values['requests-per-second'], '--requests-per-second');
+    const perDay = limitOption(values['requests-per-day'], '--requests-per-day');
+    if (interval === undefined && perSecond === undefined && perDay === undefined) {
+      throw new UsageError('partner set needs --issuing-interval DURATION, --requests-per-second N|none or --requests-per-day N|none');
+    }
+    let partner = partners.resolve(positionals[0]!);
+    if (interval !== undefined) partner = partners.setIssuingInterval(partner.id, interval);
+    if (perSecond !== undefined || perDay !== undefined) {
+      const now = partners.requestLimits(partner.id);
+      partner = partners.setRequestLimits(partner.id, { perSecond: perSecond === undefined ? now.perSecond : perSecond, perDay: perDay === undefined ? now.perDay : perDay });
+    }
+    const limits = perSecond === undefined && perDay === undefined ? '' : `; request limits ${limitsText(partner)}`;
+    ctx.stdout(values.json ? json(partner) : `${partner.name}: issuing interval ${formatDuration(partner.issuing_interval_seconds)}${limits}`);
     return 0;
   });
 }
