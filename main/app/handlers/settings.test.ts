@@ -62,6 +62,24 @@ describe('settings handlers', () => {
     expect(engine.partners.list()).toEqual([]);
   });
 
+  it('an engine of the wrong shape is refused naming the field, and the engines stay as they were', async () => {
+    const { handlers, engine } = handlersFor();
+    const before = await invokeIpcHandler(handlers, 'settings:engines', []);
+    const good = { id: 'sepolia', rpc_url: 'https://rpc.example', chain_id: 11155111, confirmations: 2, environment: 'live' };
+    for (const [bad, field] of [
+      [{ ...good, chain_id: '11155111' }, 'chain_id'],
+      [{ ...good, confirmations: 0 }, 'confirmations'],
+      [{ ...good, environment: 'prod' }, 'environment'],
+      [{ ...good, rpc_url: undefined }, 'rpc_url'],
+    ] as const) {
+      const refused = await refusal(invokeIpcHandler(handlers, 'settings:addEngine', [bad as never]));
+      expect(refused.id).toBe('invalid_value');
+      expect(refused.message).toContain(`engine at ${field}`);
+    }
+    expect(await invokeIpcHandler(handlers, 'settings:engines', [])).toEqual(before);
+    expect(existsSync(join(engine.dataDir, 'engines.json'))).toBe(false);
+  });
+
   it('first run without a key store: says what to install or set, and makes nothing', async () => {
     const guidance = 'No OS keychain is reachable: install gnome-keyring, or set PROOFDESK_PASSPHRASE for an encrypted file.';
     const { handlers, engine } = handlersFor({ issuingOff: guidance, secrets: false });
