@@ -1,6 +1,7 @@
 /**
  * Handlers of the CSV import slice (common/ipc/csv-import.ts): preview with row errors, import
- * as a task, the template. Rows created by an earlier import of a file of the same name are
+ * as a task, the template. Both apply the dialog's cell edits to the table read from disk and
+ * check it with the same function, so what the preview says will import is what imports. Rows created by an earlier import of a file of the same name are
  * remembered by key, so retrying the refused rows of the corrected file links to the rows
  * created the first time. (By name, not path: the browser bridge stores each upload anew.)
  */
@@ -8,7 +9,7 @@ import { basename } from 'node:path';
 import type { CsvImportIpc, CsvImportResult, CsvMapping } from '../../../common/ipc/csv-import.js';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
-import { CSV_TEMPLATE, checkCsvRows, guessMapping, readCsvTable, rowKey, toPreview, uidLinks, type CsvTable } from '../../workspace/bringing-in/csv-rows.js';
+import { CSV_TEMPLATE, applyEdits, checkCsvRows, guessMapping, readCsvTable, rowKey, toPreview, uidLinks, type CsvTable } from '../../workspace/bringing-in/csv-rows.js';
 import { createRows } from '../../workspace/bringing-in/create-rows.js';
 import { existingCredentials } from '../../workspace/bringing-in/existing-credentials.js';
 import type { PartnerScope } from '../../engine/scope.js';
@@ -29,17 +30,18 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
   const scopeOf = (partnerId: string) => (ctx.engine ? ctx.engine.scopeFor(partnerId) : null);
 
   return {
-    'csvImport:preview': async (path, mapping) => {
+    'csvImport:preview': async (path, mapping, edits) => {
       const { partner, service } = ctx.require();
-      const table = await readCsvTable(path);
+      const table = applyEdits(await readCsvTable(path), edits);
       const used = mapping ?? guessMapping(table.columns);
       const earlier = createdKeys.get(basename(path)) ?? new Map<string, string>();
       const checked = await check(scopeOf(partner.id), service, resolveEarlier(table, used, earlier), used, earlier);
-      return toPreview(table, used, checked);
+      return toPreview(table, used, checked, edits);
     },
     'csvImport:run': async (path, mapping, options) => {
       const { partner, service } = ctx.require();
-      const table = await readCsvTable(path);
+      // Edits naming no cell of the file are refused here, before the task starts.
+      const table = applyEdits(await readCsvTable(path), options.edits);
       const wanted = options.rows ? new Set(options.rows) : null;
       const total = wanted ? wanted.size : table.records.length;
       const label = `Importing ${total.toLocaleString('en-US')} credential${total === 1 ? '' : 's'} from ${table.file_name}`;
