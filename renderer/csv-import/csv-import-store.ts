@@ -46,12 +46,14 @@ export function rowStateOf(row: CsvRowCheck, created: ReadonlySet<number>, resul
   return { kind: 'ready', edited: edited.has(row.row) };
 }
 
-/** The rows an "Errors only" view shows: those that need the admin (and those fixed, so a fix stays in view). */
+/** The rows an "Errors only" view shows: those that need the admin, and those fixed (so a fix stays in view). */
 export function visibleRows(preview: CsvPreview, errorsOnly: boolean, created: ReadonlySet<number>, result: CsvImportResult | null, edited: ReadonlySet<number>): CsvRowCheck[] {
   if (!errorsOnly) return preview.rows;
   return preview.rows.filter((r) => {
-    const state = rowStateOf(r, created, result, edited);
-    return state.kind === 'problem' || state.kind === 'refused' || state.kind === 'not_created' || (state.kind === 'ready' && state.edited);
+    // A fixed row stays (ready, then created): the admin sees what the fix did.
+    if (edited.has(r.row)) return true;
+    const kind = rowStateOf(r, created, result, edited).kind;
+    return kind === 'problem' || kind === 'refused' || kind === 'not_created';
   });
 }
 
