@@ -2,7 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState, type MutableRefObject } from 'react';
 import type { CsvMapping, CsvPreview, CsvRowCheck, CsvRowProblem } from '../../common/ipc/csv-import.js';
 import { useT } from '../i18n/use-t.js';
-import { columnUseOf, editedRows, rowStateOf, useCsvImportStore, type ColumnUse, type RowState } from './csv-import-store.js';
+import { columnUseOf, useCsvImportStore, type ColumnUse } from './csv-import-store.js';
+import { editedRows, rowStateOf, type RowState } from './row-state.js';
 
 const USES: readonly ColumnUse[] = ['title', 'key', 'tags', 'expiry_date', 'link', 'metadata', 'ignore'];
 
