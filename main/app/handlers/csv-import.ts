@@ -5,6 +5,7 @@
  * remembered by key, so retrying the refused rows of the corrected file links to the rows
  * created the first time. (By name, not path: the browser bridge stores each upload anew.)
  */
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { CsvImportIpc, CsvImportResult, CsvMapping } from '../../../common/ipc/csv-import.js';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
@@ -28,11 +29,23 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
   /** Results of the latest import tasks, for `csvImport:outcome` (at most 20). */
   const results = new Map<string, CsvImportResult>();
   const scopeOf = (partnerId: string) => (ctx.engine ? ctx.engine.scopeFor(partnerId) : null);
+  /**
+   * The file read last, kept while its size and modification time stay the same: the dialog
+   * checks again after every edited cell, and reading and parsing is half of that work.
+   */
+  let lastRead: { path: string; size: number; mtimeMs: number; table: CsvTable } | null = null;
+  const read = async (path: string): Promise<CsvTable> => {
+    const info = await stat(path).catch(() => null);
+    if (info && lastRead && lastRead.path === path && lastRead.size === info.size && lastRead.mtimeMs === info.mtimeMs) return lastRead.table;
+    const table = await readCsvTable(path);
+    lastRead = info && !table.file_error ? { path, size: info.size, mtimeMs: info.mtimeMs, table } : null;
+    return table;
+  };
 
   return {
     'csvImport:preview': async (path, mapping, edits) => {
       const { partner, service } = ctx.require();
-      const table = applyEdits(await readCsvTable(path), edits);
+      const table = applyEdits(await read(path), edits);
       const used = mapping ?? guessMapping(table.columns);
       const earlier = createdKeys.get(basename(path)) ?? new Map<string, string>();
       const checked = await check(scopeOf(partner.id), service, resolveEarlier(table, used, earlier), used, earlier);
@@ -41,7 +54,7 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
     'csvImport:run': async (path, mapping, options) => {
       const { partner, service } = ctx.require();
       // Edits naming no cell of the file are refused here, before the task starts.
-      const table = applyEdits(await readCsvTable(path), options.edits);
+      const table = applyEdits(await read(path), options.edits);
       const wanted = options.rows ? new Set(options.rows) : null;
       const total = wanted ? wanted.size : table.records.length;
       const label = `Importing ${total.toLocaleString('en-US')} credential${total === 1 ? '' : 's'} from ${table.file_name}`;
