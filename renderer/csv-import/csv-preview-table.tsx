@@ -202,7 +202,9 @@ export function CsvPreviewTable({ preview, mapping, rows, running, editing }: { 
                 {preview.columns.map((column, i) =>
                   state.kind === 'created' ? (
                     <td key={column} className="csv-cell">
-                      {row.cells[i]}
+                      <span className="csv-cell-text" title={row.cells[i]}>
+                        {row.cells[i]}
+                      </span>
                     </td>
                   ) : (
                     <Cell key={column} row={row} column={column} value={row.cells[i] ?? ''} wrong={wrongColumns.has(column)} locked={running} editing={editing} />
