@@ -24,6 +24,32 @@ function focusCell(row: number, column: string) {
   requestAnimationFrame(() => document.getElementById(cellId(row, column))?.focus());
 }
 
+/**
+ * Moves focus to the cell button beside a cell (arrow keys, as in a spreadsheet): along the row,
+ * or in the same column of the row drawn above or below. Spacer rows and read-only cells are skipped.
+ */
+function moveFrom(cell: HTMLElement, key: string): boolean {
+  const td = cell.closest('td');
+  const tr = td?.parentElement;
+  if (!td || !tr) return false;
+  const rtl = getComputedStyle(td).direction === 'rtl';
+  const step = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [rtl ? 1 : -1, 0], ArrowRight: [rtl ? -1 : 1, 0] }[key];
+  if (!step) return false;
+  const [dx, dy] = step as [number, number];
+  const index = [...tr.children].indexOf(td);
+  let target: Element | null = null;
+  if (dx !== 0) {
+    for (let i = index + dx; !target && i >= 0 && i < tr.children.length; i += dx) target = tr.children[i]!.querySelector('button.csv-cell-button');
+  } else {
+    for (let row = dy < 0 ? tr.previousElementSibling : tr.nextElementSibling; !target && row; row = dy < 0 ? row.previousElementSibling : row.nextElementSibling) {
+      target = row.children[index]?.querySelector('button.csv-cell-button') ?? null;
+    }
+  }
+  if (!(target instanceof HTMLElement)) return false;
+  target.focus();
+  return true;
+}
+
 /** One problem in plain words, naming its cell; the spec's id and the technical text under Details. */
 function Problem({ row, problem }: { row: number; problem: CsvRowProblem }) {
   const t = useT();
@@ -74,7 +100,10 @@ function StateCell({ row, state }: { row: CsvRowCheck; state: RowState }) {
   }
 }
 
-/** A cell: its text as a button (Enter or F2 edits it) or, while edited, a text field (Enter keeps, Escape cancels). */
+/**
+ * A cell: its text as a button (Enter or F2 edits it, arrow keys move to the next cell) or, while
+ * edited, a text field (Enter keeps, Escape cancels).
+ */
 function Cell({ row, column, value, wrong, locked, editing }: { row: CsvRowCheck; column: string; value: string; wrong: boolean; locked: boolean; editing: MutableRefObject<CellEditing | null> }) {
   const t = useT();
   const [draft, setDraft] = useState<string | null>(null);
@@ -132,7 +161,7 @@ function Cell({ row, column, value, wrong, locked, editing }: { row: CsvRowCheck
           if (e.key === 'F2') {
             e.preventDefault();
             start();
-          }
+          } else if (moveFrom(e.currentTarget, e.key)) e.preventDefault();
         }}
       >
         {value === '' ? <span className="muted">{t('csvImport.cell.empty')}</span> : value}
