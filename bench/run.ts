@@ -27,6 +27,7 @@ import { workspaceBenchmarks } from './workspace.bench.js';
 import { remoteModeBenchmarks } from './remote-mode.bench.js';
 import { publicChainBenchmarks } from './public-chain.bench.js';
 import { listExportBenchmarks } from './list-export.bench.js';
+import { csvImportBenchmarks } from './csv-import.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -49,6 +50,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'vc', run: vcBenchmarks },
   { name: 'public-chain', run: publicChainBenchmarks },
   { name: 'list-export', run: listExportBenchmarks },
+  { name: 'csv-import', run: csvImportBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

@@ -55,16 +55,20 @@ describe('CSV import and detail slices', () => {
   const mapping = { title: 'title', tags: null, expiry_date: null, key: null, link: null, metadata: [{ column: 'grade', key: 'grade' }] };
 
   it('take well-formed calls', () => {
-    expect(CSV_IMPORT_IPC['csvImport:preview'](['/tmp/a.csv', null])).toEqual(['/tmp/a.csv', null]);
-    expect(CSV_IMPORT_IPC['csvImport:run'](['/tmp/a.csv', mapping, { engine: null, rows: [3, 4] }])[2]).toEqual({ engine: null, rows: [3, 4] });
+    expect(CSV_IMPORT_IPC['csvImport:preview'](['/tmp/a.csv', null, []])).toEqual(['/tmp/a.csv', null, []]);
+    const edits = [{ row: 3, column: 'title', value: '' }];
+    expect(CSV_IMPORT_IPC['csvImport:run'](['/tmp/a.csv', mapping, { engine: null, rows: [3, 4], edits }])[2]).toEqual({ engine: null, rows: [3, 4], edits });
     expect(DETAIL_IPC['detail:revoke']([UID, 'local'])).toEqual([UID, 'local']);
   });
 
   it('refuse bad ones', () => {
-    expect(refused(() => CSV_IMPORT_IPC['csvImport:preview'](['', null]))).toBe('invalid_value');
-    expect(refused(() => CSV_IMPORT_IPC['csvImport:preview'](['/a.csv', { ...mapping, metadata: 'grade' }]))).toBe('invalid_value');
-    expect(refused(() => CSV_IMPORT_IPC['csvImport:run'](['/a.csv', mapping, { engine: null, rows: [0] }]))).toBe('invalid_value');
-    expect(refused(() => CSV_IMPORT_IPC['csvImport:run'](['/a.csv', mapping, { engine: null, rows: [] }]))).toBe('invalid_value');
+    expect(refused(() => CSV_IMPORT_IPC['csvImport:preview'](['', null, []]))).toBe('invalid_value');
+    expect(refused(() => CSV_IMPORT_IPC['csvImport:preview'](['/a.csv', { ...mapping, metadata: 'grade' }, []]))).toBe('invalid_value');
+    expect(refused(() => CSV_IMPORT_IPC['csvImport:preview'](['/a.csv', null, [{ row: 0, column: 'title', value: 'x' }]]))).toBe('invalid_value');
+    expect(refused(() => CSV_IMPORT_IPC['csvImport:preview'](['/a.csv', null, [{ row: 1, column: 'title', value: 7 }]]))).toBe('invalid_value');
+    expect(refused(() => CSV_IMPORT_IPC['csvImport:run'](['/a.csv', mapping, { engine: null, rows: [0], edits: [] }]))).toBe('invalid_value');
+    expect(refused(() => CSV_IMPORT_IPC['csvImport:run'](['/a.csv', mapping, { engine: null, rows: [], edits: [] }]))).toBe('invalid_value');
+    expect(refused(() => CSV_IMPORT_IPC['csvImport:run'](['/a.csv', mapping, { engine: null, rows: null }]))).toBe('invalid_value');
     expect(refused(() => CSV_IMPORT_IPC['csvImport:template'](['x']))).toBe('invalid_value');
     expect(refused(() => DETAIL_IPC['detail:get'](['not-a-uid']))).toBe('invalid_value');
     expect(refused(() => DETAIL_IPC['detail:unschedule']([UID]))).toBe('invalid_value');

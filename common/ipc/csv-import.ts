@@ -1,8 +1,9 @@
 /**
  * The IPC slice of CSV import: metadata-only credentials from a CSV file.
- * Preview and check first (column mapping, every row's errors), then import as a task; the
- * result lists what was created and what was refused with the reason, and the refused rows can
- * be tried again. The CSV itself stays on disk: only its path crosses.
+ * Preview and check first (column mapping, every row's problems, each on its cell), fix refused
+ * cells in the dialog (the edits travel with every call and are checked by the same code the
+ * import runs), then import as a task; the result lists what was created and what was refused
+ * with the reason. The CSV itself stays on disk, unchanged: only its path crosses.
  */
 import type { TaskError, TaskInfo } from '../tasks.js';
 import { ServiceError } from '../errors.js';
@@ -22,6 +23,42 @@ export interface CsvMapping {
   metadata: { column: string; key: string }[];
 }
 
+/** A cell the admin changed in the dialog; applied in memory, never written to the file. */
+export interface CsvCellEdit {
+  /** 1-based data row. */
+  row: number;
+  /** The header's name of the column. */
+  column: string;
+  value: string;
+}
+
+/**
+ * What is wrong with a row, as a code the dialog turns into a plain sentence (the spec's id and
+ * the technical message stay beside it, for the details).
+ */
+export type CsvProblemReason =
+  | 'title_missing'
+  | 'title_too_long'
+  | 'metadata_missing'
+  | 'metadata_invalid'
+  | 'tags_invalid'
+  | 'tags_duplicated'
+  | 'date_invalid'
+  | 'links_invalid'
+  | 'link_unknown'
+  | 'link_self'
+  | 'link_circle'
+  | 'link_blocked'
+  | 'key_duplicate'
+  | 'too_many_fields';
+
+/** One problem of a row: the spec's id, the technical message, the cell it is in and why in a code. */
+export interface CsvRowProblem extends TaskError {
+  /** The header's name of the column whose cell is wrong; null for the row as a whole. */
+  column: string | null;
+  reason: CsvProblemReason;
+}
+
 /** One data row as it will be created (or why it cannot be). */
 export interface CsvRowCheck {
   /** 1-based data row (the header is row 0). */
@@ -34,8 +71,10 @@ export interface CsvRowCheck {
   expiry_date: string | null;
   metadata: Record<string, string>;
   links: string[];
+  /** The row's cells in the header's order (edits applied), for the preview table. */
+  cells: string[];
   /** Every problem found, each with the spec's error id. Empty: the row can be created. */
-  errors: TaskError[];
+  errors: CsvRowProblem[];
 }
 
 export interface CsvPreview {
@@ -45,10 +84,11 @@ export interface CsvPreview {
   mapping: CsvMapping;
   total_rows: number;
   valid_rows: number;
-  /** The first rows, for the preview table. */
+  /**
+   * The rows of the preview table, in row order: the first PREVIEW_ROWS, every row with a
+   * problem (at most MAX_ERROR_ROWS) and every edited row.
+   */
   rows: CsvRowCheck[];
-  /** Every row with an error (at most MAX_ERROR_ROWS of them). */
-  error_rows: CsvRowCheck[];
   /** A problem with the file as a whole (no header, unreadable): nothing can be imported. */
   file_error: TaskError | null;
 }
@@ -56,8 +96,10 @@ export interface CsvPreview {
 export interface CsvImportOptions {
   /** Schedule every created credential on this engine; null creates only. */
   engine: string | null;
-  /** Only these data rows (retry the refused); null means every row. */
+  /** Only these data rows (those not created yet); null means every row. */
   rows: number[] | null;
+  /** Cells changed in the dialog, applied before the rows are checked and created. */
+  edits: CsvCellEdit[];
 }
 
 export interface CsvImportResult {
@@ -68,8 +110,8 @@ export interface CsvImportResult {
 }
 
 export interface CsvImportIpc {
-  /** Reads and checks the file: columns, a mapping, the first rows, every row error. Creates nothing. */
-  'csvImport:preview': { args: [path: string, mapping: CsvMapping | null]; result: CsvPreview };
+  /** Reads and checks the file with the edits applied: columns, a mapping, the rows to show, every row's problems. Creates nothing. */
+  'csvImport:preview': { args: [path: string, mapping: CsvMapping | null, edits: CsvCellEdit[]]; result: CsvPreview };
   /** Imports the rows as a task, in link order; each row all or nothing. */
   'csvImport:run': { args: [path: string, mapping: CsvMapping, options: CsvImportOptions]; result: TaskInfo<CsvImportResult> };
   /** What an import task created and refused, also after a cancel (a cancelled task carries no result). Null for an unknown task. */
@@ -78,7 +120,10 @@ export interface CsvImportIpc {
   'csvImport:template': { args: []; result: { file_name: string; text: string } };
 }
 
-export const PREVIEW_ROWS = 50;
+export const PREVIEW_ROWS = 1000;
+/** Most edits one import carries (a dialog is for fixing the refused, not retyping a file). */
+export const MAX_EDITS = 10_000;
+const CELL_MAX = 100_000;
 export const MAX_ERROR_ROWS = 1000;
 
 const COLUMN_MAX = 200;
@@ -104,10 +149,25 @@ export function expectMapping(value: unknown): CsvMapping {
   };
 }
 
+/** A cell's new text: any text, empty too (emptying a cell is an edit). */
+function expectCell(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.length > CELL_MAX) throw new ServiceError('invalid_value', `${name} must be a text of at most ${CELL_MAX} characters`);
+  return value;
+}
+
+/** Checks the cell edits from the renderer (that each names a row and column of the file is checked in main). */
+export function expectEdits(value: unknown): CsvCellEdit[] {
+  if (!Array.isArray(value) || value.length > MAX_EDITS) throw new ServiceError('invalid_value', `edits must be a list of at most ${MAX_EDITS} changed cells`);
+  return value.map((e: unknown, i) => {
+    const edit = expectObject(e, `edits[${i}]`);
+    return { row: expectInteger(edit.row, `edits[${i}].row`, 1, 10_000_000), column: expectString(edit.column, `edits[${i}].column`, COLUMN_MAX), value: expectCell(edit.value, `edits[${i}].value`) };
+  });
+}
+
 export const CSV_IMPORT_IPC: IpcValidators<CsvImportIpc> = {
   'csvImport:preview': (args) => {
-    expectArgCount('csvImport:preview', args, 2);
-    return [expectString(args[0], 'path', 4096), args[1] === null ? null : expectMapping(args[1])];
+    expectArgCount('csvImport:preview', args, 3);
+    return [expectString(args[0], 'path', 4096), args[1] === null ? null : expectMapping(args[1]), expectEdits(args[2])];
   },
   'csvImport:run': (args) => {
     expectArgCount('csvImport:run', args, 3);
@@ -120,7 +180,7 @@ export const CSV_IMPORT_IPC: IpcValidators<CsvImportIpc> = {
       }
       rows = options.rows.map((r: unknown, i) => expectInteger(r, `options.rows[${i}]`, 1, 10_000_000));
     }
-    return [expectString(args[0], 'path', 4096), expectMapping(args[1]), { engine, rows }];
+    return [expectString(args[0], 'path', 4096), expectMapping(args[1]), { engine, rows, edits: expectEdits(options.edits) }];
   },
   'csvImport:outcome': (args) => {
     expectArgCount('csvImport:outcome', args, 1);

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CsvImportResult, CsvMapping, CsvPreview } from '../../common/ipc/csv-import.js';
+import type { CsvCellEdit, CsvImportResult, CsvMapping, CsvPreview } from '../../common/ipc/csv-import.js';
 import type { TaskError, TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
@@ -31,37 +31,51 @@ export interface CsvImportStore {
   mapping: CsvMapping | null;
   checking: boolean;
   task: TaskInfo<CsvImportResult> | null;
+  /** The latest import's result. */
   result: CsvImportResult | null;
+  /** Rows created by the imports of this file so far (never imported twice). */
+  created: ReadonlySet<number>;
+  /** Cells changed in the dialog, by `row` + NUL + column: sent with every check and the import. */
+  edits: ReadonlyMap<string, CsvCellEdit>;
+  errorsOnly: boolean;
   error: TaskError | null;
-  /** Reads a CSV; `keepResult` keeps the last result (its refused rows) to retry them from the corrected file. */
-  choose(file: File, keepResult?: boolean): Promise<void>;
+  /** Reads a CSV: a new file starts a new import (no edits, nothing created). */
+  choose(file: File): Promise<void>;
   setUse(column: string, use: ColumnUse): Promise<void>;
-  run(engine: string | null, rows?: number[] | null): Promise<void>;
-  retryRefused(engine: string | null): Promise<void>;
+  /** Changes a cell (in the dialog only) and checks the rows again with the import's own check. */
+  editCell(row: number, column: string, value: string): Promise<void>;
+  setErrorsOnly(on: boolean): void;
+  /** Imports every row that passes and is not created yet. */
+  run(engine: string | null): Promise<void>;
   cancel(): Promise<void>;
   close(): void;
 }
 
-/** CSV import: the file, its mapping and preview, the import task and its result. */
+/** CSV import: the file, its mapping, the cells fixed in the dialog, the preview, the import task and its result. */
 export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
   const fail = (error: unknown) => {
     const { id, message } = toServiceError(error);
     set({ error: { id, message }, checking: false });
   };
+  /** Numbers the checks: an answer to an older check (an earlier edit) is dropped. */
+  let latest = 0;
   const check = async (path: string, mapping: CsvMapping | null) => {
+    const mine = ++latest;
     set({ checking: true, error: null });
     try {
-      const preview = await window.proofdesk.csvImportPreview(path, mapping);
-      set({ preview, mapping: preview.mapping, checking: false });
+      const preview = await window.proofdesk.csvImportPreview(path, mapping, [...get().edits.values()]);
+      if (mine === latest) set({ preview, mapping: preview.mapping, checking: false });
     } catch (error) {
-      fail(error);
+      if (mine === latest) fail(error);
     }
   };
   const finish = async (task: TaskInfo) => {
     // A cancelled task carries no result: ask what was created and refused before it stopped.
     const result = (task.result as CsvImportResult | undefined) ?? (await window.proofdesk.csvImportOutcome(task.id).catch(() => null));
-    set({ task: task as TaskInfo<CsvImportResult>, result, error: task.error ?? null });
-    // The file is read again: what is left to fix shows in the preview.
+    const created = new Set(get().created);
+    for (const c of result?.created ?? []) created.add(c.row);
+    set({ task: task as TaskInfo<CsvImportResult>, result, created, error: task.error ?? null });
+    // Checked again: what is left to fix shows in the table.
     const { path, mapping } = get();
     if (path) void check(path, mapping);
   };
@@ -80,17 +94,18 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
     checking: false,
     task: null,
     result: null,
+    created: new Set(),
+    edits: new Map(),
+    errorsOnly: false,
     error: null,
-    async choose(file, keepResult = false) {
-      set((s) => ({ open: true, path: null, preview: null, mapping: keepResult ? s.mapping : null, result: keepResult ? s.result : null, task: null, error: null, checking: true }));
+    async choose(file) {
+      latest++;
+      set({ open: true, path: null, preview: null, mapping: null, result: null, created: new Set(), edits: new Map(), errorsOnly: false, task: null, error: null, checking: true });
       try {
         const [path] = await pathsOfFiles([file]);
         if (!path) throw new Error('The file could not be read.');
         set({ path });
-        // The corrected file keeps the mapping chosen for the first one (when its columns allow).
-        const kept = get().mapping;
-        await check(path, kept);
-        if (get().error && kept) await check(path, null);
+        await check(path, null);
       } catch (error) {
         fail(error);
       }
@@ -100,23 +115,29 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
       if (!path || !mapping) return;
       await check(path, withColumnUse(mapping, column, use));
     },
-    async run(engine, rows = null) {
-      const { path, mapping } = get();
+    async editCell(row, column, value) {
+      const { path, mapping, edits } = get();
       if (!path || !mapping) return;
-      set({ error: null, result: null });
+      const next = new Map(edits);
+      next.set(`${row}\u0000${column}`, { row, column, value });
+      set({ edits: next });
+      await check(path, mapping);
+    },
+    setErrorsOnly: (on) => set({ errorsOnly: on }),
+    async run(engine) {
+      const { path, mapping, preview, created, edits } = get();
+      if (!path || !mapping || !preview) return;
+      set({ error: null });
+      // Rows created by an earlier import of this file are left out: nothing is created twice.
+      const rows = created.size === 0 ? null : Array.from({ length: preview.total_rows }, (_, i) => i + 1).filter((r) => !created.has(r));
       try {
-        const task = await window.proofdesk.csvImportRun(path, mapping, { engine, rows });
+        const task = await window.proofdesk.csvImportRun(path, mapping, { engine, rows, edits: [...edits.values()] });
         set({ task });
-        const latest = task.state === 'running' ? (await window.proofdesk.tasksList()).find((t) => t.id === task.id) : task;
-        if (latest && latest.state !== 'running' && get().task?.state === 'running') await finish(latest);
+        const latestTask = task.state === 'running' ? (await window.proofdesk.tasksList()).find((t) => t.id === task.id) : task;
+        if (latestTask && latestTask.state !== 'running' && get().task?.state === 'running') await finish(latestTask);
       } catch (error) {
         fail(error);
       }
-    },
-    async retryRefused(engine) {
-      const result = get().result;
-      const refused = [...(result?.refused ?? []), ...(result?.not_created ?? [])].map((r) => r.row).filter((r) => r > 0);
-      if (refused.length > 0) await get().run(engine, refused);
     },
     async cancel() {
       const task = get().task;

@@ -3,7 +3,7 @@
  * per-row results; the detail of a credential shows its whole record (links both ways) and its
  * state; unscheduling the last hold deletes it, as the spec says.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
@@ -58,10 +58,10 @@ describe('CSV import handlers', () => {
     const dir = makeTempDir('proofdesk-csv-handlers-');
     const path = join(dir, 'results.csv');
     writeFileSync(path, 'title,key,link,grade\nTranscript,t1,,A\nResult,r1,t1,B\nBad,b1,t1,\n');
-    const preview = await handlers['csvImport:preview'](path, null);
-    expect([preview.total_rows, preview.valid_rows, preview.error_rows.map((r) => r.errors[0]!.id)]).toEqual([3, 2, ['missing_file_and_metadata']]);
+    const preview = await handlers['csvImport:preview'](path, null, []);
+    expect([preview.total_rows, preview.valid_rows, preview.rows.filter((r) => r.errors.length > 0).map((r) => r.errors[0]!.id)]).toEqual([3, 2, ['missing_file_and_metadata']]);
 
-    const task = await handlers['csvImport:run'](path, preview.mapping, { engine: 'local', rows: null });
+    const task = await handlers['csvImport:run'](path, preview.mapping, { engine: 'local', rows: null, edits: [] });
     expect(task.label).toBe('Importing 3 credentials from results.csv');
     const end = await finished(task.id);
     const result = end.result as { created: { row: number }[]; refused: { row: number }[] };
@@ -72,7 +72,7 @@ describe('CSV import handlers', () => {
     const fixedDir = makeTempDir('proofdesk-csv-handlers-');
     const fixed = join(fixedDir, 'results.csv');
     writeFileSync(fixed, 'title,key,link,grade\nTranscript,t1,,A\nResult,r1,t1,B\nBad,b1,t1,C\n');
-    const retry = await handlers['csvImport:run'](fixed, preview.mapping, { engine: null, rows: [3] });
+    const retry = await handlers['csvImport:run'](fixed, preview.mapping, { engine: null, rows: [3], edits: [] });
     const again = (await finished(retry.id)).result as { created: { uid: string }[]; refused: unknown[] };
     expect(again.refused).toEqual([]);
     const bad = await partner.service.getCredential(again.created[0]!.uid);
@@ -80,13 +80,42 @@ describe('CSV import handlers', () => {
     expect(bad.credentials.map((c) => c.uid)).toEqual([transcript.uid]);
     expect((await partner.service.listCredentials({ per_page: 1 })).total_items).toBe(3);
 
-    const cancelled = await handlers['csvImport:run'](fixed, preview.mapping, { engine: null, rows: null });
+    const cancelled = await handlers['csvImport:run'](fixed, preview.mapping, { engine: null, rows: null, edits: [] });
     const stop = finished(cancelled.id);
     await handlers['tasks:cancel'](cancelled.id);
     expect((await stop).state).toBe('cancelled');
     const outcome = await handlers['csvImport:outcome'](cancelled.id);
     expect(outcome!.created.length + outcome!.refused.length + outcome!.not_created.length).toBe(3);
     for (const row of outcome!.not_created) expect(row.reason).toMatch(/Cancelled|not created/);
+  });
+});
+
+describe('CSV import with cells fixed in the dialog', () => {
+  it('re-checks with the edits, imports the rows that then pass, and never writes the file', async () => {
+    const path = join(makeTempDir('proofdesk-csv-edits-'), 'grades.csv');
+    const text = 'title,expiry_date,link,grade\nAda,,,A\n,,,B\nCy,31.12.2030,,C\nDi,,018f0000-0000-7000-8000-00000000dead,D\n';
+    writeFileSync(path, text);
+    const before = await handlers['csvImport:preview'](path, null, []);
+    expect(before.valid_rows).toBe(1);
+    expect(before.rows.map((r) => r.errors.map((e) => [e.column, e.reason]))).toEqual([[], [['title', 'title_missing']], [['expiry_date', 'date_invalid']], [['link', 'link_unknown']]]);
+
+    const edits = [
+      { row: 2, column: 'title', value: 'Bo' },
+      { row: 3, column: 'expiry_date', value: '2030-12-31' },
+    ];
+    const after = await handlers['csvImport:preview'](path, before.mapping, edits);
+    expect(after.valid_rows).toBe(3);
+    expect(after.rows[1]!.cells).toEqual(['Bo', '', '', 'B']);
+    await expect(handlers['csvImport:preview'](path, before.mapping, [{ row: 9, column: 'title', value: 'x' }])).rejects.toMatchObject({ id: 'invalid_value' });
+    await expect(handlers['csvImport:preview'](path, before.mapping, [{ row: 1, column: 'nope', value: 'x' }])).rejects.toMatchObject({ id: 'invalid_value' });
+
+    const count = (await partner.service.listCredentials({ per_page: 1 })).total_items;
+    const task = await handlers['csvImport:run'](path, before.mapping, { engine: null, rows: null, edits });
+    const result = (await finished(task.id)).result as { created: { row: number; title: string }[]; refused: { row: number; error: { id: string } }[] };
+    expect(result.created.map((c) => [c.row, c.title])).toEqual([[1, 'Ada'], [2, 'Bo'], [3, 'Cy']]);
+    expect(result.refused.map((r) => [r.row, r.error.id])).toEqual([[4, 'missing_credential']]);
+    expect((await partner.service.listCredentials({ per_page: 1 })).total_items).toBe(count + 3);
+    expect(readFileSync(path, 'utf8')).toBe(text);
   });
 });
 

@@ -1,14 +1,16 @@
 /**
  * Handlers of the CSV import slice (common/ipc/csv-import.ts): preview with row errors, import
- * as a task, the template. Rows created by an earlier import of a file of the same name are
+ * as a task, the template. Both apply the dialog's cell edits to the table read from disk and
+ * check it with the same function, so what the preview says will import is what imports. Rows created by an earlier import of a file of the same name are
  * remembered by key, so retrying the refused rows of the corrected file links to the rows
  * created the first time. (By name, not path: the browser bridge stores each upload anew.)
  */
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { CsvImportIpc, CsvImportResult, CsvMapping } from '../../../common/ipc/csv-import.js';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
-import { CSV_TEMPLATE, checkCsvRows, guessMapping, readCsvTable, rowKey, toPreview, uidLinks, type CsvTable } from '../../workspace/bringing-in/csv-rows.js';
+import { CSV_TEMPLATE, applyEdits, checkCsvRows, guessMapping, readCsvTable, rowKey, toPreview, uidLinks, type CsvTable } from '../../workspace/bringing-in/csv-rows.js';
 import { createRows } from '../../workspace/bringing-in/create-rows.js';
 import { existingCredentials } from '../../workspace/bringing-in/existing-credentials.js';
 import type { PartnerScope } from '../../engine/scope.js';
@@ -27,19 +29,32 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
   /** Results of the latest import tasks, for `csvImport:outcome` (at most 20). */
   const results = new Map<string, CsvImportResult>();
   const scopeOf = (partnerId: string) => (ctx.engine ? ctx.engine.scopeFor(partnerId) : null);
+  /**
+   * The file read last, kept while its size and modification time stay the same: the dialog
+   * checks again after every edited cell, and reading and parsing is half of that work.
+   */
+  let lastRead: { path: string; size: number; mtimeMs: number; table: CsvTable } | null = null;
+  const read = async (path: string): Promise<CsvTable> => {
+    const info = await stat(path).catch(() => null);
+    if (info && lastRead && lastRead.path === path && lastRead.size === info.size && lastRead.mtimeMs === info.mtimeMs) return lastRead.table;
+    const table = await readCsvTable(path);
+    lastRead = info && !table.file_error ? { path, size: info.size, mtimeMs: info.mtimeMs, table } : null;
+    return table;
+  };
 
   return {
-    'csvImport:preview': async (path, mapping) => {
+    'csvImport:preview': async (path, mapping, edits) => {
       const { partner, service } = ctx.require();
-      const table = await readCsvTable(path);
+      const table = applyEdits(await read(path), edits);
       const used = mapping ?? guessMapping(table.columns);
       const earlier = createdKeys.get(basename(path)) ?? new Map<string, string>();
       const checked = await check(scopeOf(partner.id), service, resolveEarlier(table, used, earlier), used, earlier);
-      return toPreview(table, used, checked);
+      return toPreview(table, used, checked, edits);
     },
     'csvImport:run': async (path, mapping, options) => {
       const { partner, service } = ctx.require();
-      const table = await readCsvTable(path);
+      // Edits naming no cell of the file are refused here, before the task starts.
+      const table = applyEdits(await read(path), options.edits);
       const wanted = options.rows ? new Set(options.rows) : null;
       const total = wanted ? wanted.size : table.records.length;
       const label = `Importing ${total.toLocaleString('en-US')} credential${total === 1 ? '' : 's'} from ${table.file_name}`;

@@ -1,13 +1,16 @@
 /**
- * CSV import's core: reads a CSV with csv-parse, guesses a column mapping from its header, and
- * turns every data row into the credential it will be, with every problem found (the spec's
- * rules, duplicate keys, links that name nothing, circles of links), before anything is made.
+ * CSV import's core: reads a CSV with csv-parse, applies the cells the admin changed in the
+ * dialog, guesses a column mapping from its header, and turns every data row into the
+ * credential it will be, with every problem found (the spec's rules, duplicate keys, links that
+ * name nothing, circles of links) on the cell it is in, before anything is made. The preview
+ * and the import both check with `checkCsvRows`: a re-check after an edit is the import's check.
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseCsv } from '../../files/parse-csv.js';
-import { MAX_ERROR_ROWS, PREVIEW_ROWS, type CsvMapping, type CsvPreview, type CsvRowCheck } from '../../../common/ipc/csv-import.js';
-import { checkRowFields } from '../../../common/ipc/staging.js';
+import { MAX_ERROR_ROWS, PREVIEW_ROWS, type CsvCellEdit, type CsvMapping, type CsvPreview, type CsvProblemReason, type CsvRowCheck, type CsvRowProblem } from '../../../common/ipc/csv-import.js';
+import { ServiceError } from '../../../common/errors.js';
+import { checkRowFields, type FieldProblem } from '../../../common/ipc/staging.js';
 import type { TaskError } from '../../../common/tasks.js';
 import { isUuid } from '../../../common/validate.js';
 import { orderByLinks } from './link-order.js';
@@ -50,6 +53,26 @@ export async function readCsvTable(path: string): Promise<CsvTable> {
   return { file_name, columns, records, file_error: null };
 }
 
+/**
+ * The table with the dialog's edits applied, in memory (the file is never written). An edit
+ * naming a row or column the file does not have is refused with `invalid_value`.
+ */
+export function applyEdits(table: CsvTable, edits: readonly CsvCellEdit[]): CsvTable {
+  if (edits.length === 0 || table.file_error) return table;
+  const records = [...table.records];
+  for (const edit of edits) {
+    const i = table.columns.indexOf(edit.column);
+    if (i < 0) throw new ServiceError('invalid_value', `The file has no column "${edit.column}"`);
+    const record = records[edit.row - 1];
+    if (!record) throw new ServiceError('invalid_value', `The file has no row ${edit.row}`);
+    const fields = [...record.fields];
+    while (fields.length <= i) fields.push('');
+    fields[i] = edit.value;
+    records[edit.row - 1] = { ...record, fields };
+  }
+  return { ...table, records };
+}
+
 const GUESS: Record<Exclude<keyof CsvMapping, 'metadata'>, RegExp> = {
   title: /^(title|name)$/i,
   tags: /^tags?$/i,
@@ -88,6 +111,29 @@ function mappingProblem(columns: string[], mapping: CsvMapping): TaskError | nul
   return null;
 }
 
+/** The plain reason of a field problem of `checkRowFields` (its ids are the spec's, shared by several causes). */
+function fieldReason(problem: FieldProblem): CsvProblemReason {
+  switch (problem.field) {
+    case 'title':
+      return problem.id === 'missing_field' ? 'title_missing' : 'title_too_long';
+    case 'metadata':
+      return problem.id === 'missing_file_and_metadata' ? 'metadata_missing' : 'metadata_invalid';
+    case 'tags':
+      return problem.id === 'duplicated_tags' ? 'tags_duplicated' : 'tags_invalid';
+    case 'expiry_date':
+      return 'date_invalid';
+    case 'links':
+      return 'links_invalid';
+  }
+}
+
+/** The plain reason of a link-order problem (link-order.ts). */
+function linkReason(error: TaskError): CsvProblemReason {
+  if (error.id === 'missing_credential') return 'link_unknown';
+  if (/itself/.test(error.message)) return 'link_self';
+  return /circle/.test(error.message) ? 'link_circle' : 'link_blocked';
+}
+
 /** The internal key of a data row: its key cell, or a name no cell can have. */
 export function rowKey(check: Pick<CsvRowCheck, 'row' | 'key'>): string {
   return check.key ?? `\u0000row ${check.row}`;
@@ -105,6 +151,9 @@ export function checkCsvRows(table: CsvTable, mapping: CsvMapping, isExisting: (
   const at = (name: string | null) => (name === null ? -1 : table.columns.indexOf(name));
   const [iTitle, iTags, iExpiry, iKey, iLink] = [at(mapping.title), at(mapping.tags), at(mapping.expiry_date), at(mapping.key), at(mapping.link)];
   const cell = (fields: string[], i: number) => (i < 0 ? '' : (fields[i] ?? '').trim());
+  /** The column a field problem is in: metadata's is the first metadata column (a row with none fills any). */
+  const columnOf = (field: FieldProblem['field']): string | null =>
+    ({ title: mapping.title, metadata: mapping.metadata[0]?.column ?? null, tags: mapping.tags, expiry_date: mapping.expiry_date, links: mapping.link })[field];
   const keyRows = new Map<string, number>();
   const checks = table.records.map(({ line, fields }, index): CsvRowCheck => {
     const row = index + 1;
@@ -122,13 +171,16 @@ export function checkCsvRows(table: CsvTable, mapping: CsvMapping, isExisting: (
       expiry_date: cell(fields, iExpiry) || null,
       metadata,
       links: splitList(cell(fields, iLink)),
+      cells: table.columns.map((_, i) => fields[i] ?? ''),
       errors: [],
     };
-    if (fields.length > table.columns.length) check.errors.push({ id: 'invalid_value', message: `Line ${line} has ${fields.length} fields, but the header has ${table.columns.length}` });
-    check.errors.push(...checkRowFields(check, false, now).map(({ id, message }) => ({ id, message })));
+    if (fields.length > table.columns.length) {
+      check.errors.push({ id: 'invalid_value', message: `Line ${line} has ${fields.length} fields, but the header has ${table.columns.length}`, column: null, reason: 'too_many_fields' });
+    }
+    check.errors.push(...checkRowFields(check, false, now).map((p) => ({ id: p.id, message: p.message, column: columnOf(p.field), reason: fieldReason(p) })));
     if (check.key !== null) {
       const first = keyRows.get(check.key);
-      if (first !== undefined) check.errors.push({ id: 'invalid_value', message: `The key "${check.key}" is also the key of row ${first}` });
+      if (first !== undefined) check.errors.push({ id: 'invalid_value', message: `The key "${check.key}" is also the key of row ${first}`, column: mapping.key, reason: 'key_duplicate' });
       else keyRows.set(check.key, row);
     }
     return check;
@@ -145,22 +197,32 @@ export function checkCsvRows(table: CsvTable, mapping: CsvMapping, isExisting: (
   );
   for (const check of checks) {
     const error = plan.errors.get(rowKey(check));
-    if (error && !check.errors.some((e) => e.message === error.message)) check.errors.push(error);
+    if (error && !check.errors.some((e) => e.message === error.message)) check.errors.push({ ...error, column: mapping.link, reason: linkReason(error) } satisfies CsvRowProblem);
   }
   return { checks, file_error: null };
 }
 
-/** The preview the import dialog shows. */
-export function toPreview(table: CsvTable, mapping: CsvMapping, checked: { checks: CsvRowCheck[]; file_error: TaskError | null }): CsvPreview {
-  const errorRows = checked.checks.filter((c) => c.errors.length > 0);
+/**
+ * The preview the import dialog shows: one list of rows in row order — the first PREVIEW_ROWS,
+ * every row with a problem (up to MAX_ERROR_ROWS) and every edited row, so a fixed row stays in
+ * view.
+ */
+export function toPreview(table: CsvTable, mapping: CsvMapping, checked: { checks: CsvRowCheck[]; file_error: TaskError | null }, edits: readonly CsvCellEdit[] = []): CsvPreview {
+  const edited = new Set(edits.map((e) => e.row));
+  let problems = 0;
+  let valid = 0;
+  const rows = checked.checks.filter((c, i) => {
+    if (c.errors.length === 0) valid++;
+    else problems++;
+    return i < PREVIEW_ROWS || edited.has(c.row) || (c.errors.length > 0 && problems <= MAX_ERROR_ROWS);
+  });
   return {
     file_name: table.file_name,
     columns: table.columns,
     mapping,
     total_rows: table.records.length,
-    valid_rows: checked.checks.length - errorRows.length,
-    rows: checked.checks.slice(0, PREVIEW_ROWS),
-    error_rows: errorRows.slice(0, MAX_ERROR_ROWS),
+    valid_rows: valid,
+    rows,
     file_error: checked.file_error,
   };
 }
