@@ -398,4 +398,19 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (partner_id, kind)
   ) WITHOUT ROWID;
   `,
+  `
+  -- The issuing lease: the one process (a serve node, the app, watch) that issues for this
+  -- database. Its holder renews it; another process takes it once it has expired, or at once
+  -- when the holder was a process of the same node that is gone. \`token\` grows with every new
+  -- holder: a fencing token that writes of a holder which lost the lease are checked against.
+  CREATE TABLE issuing_lease (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    holder TEXT NOT NULL,
+    node TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    token INTEGER NOT NULL,
+    taken_date INTEGER NOT NULL,
+    expires INTEGER NOT NULL
+  );
+  `,
 ];
