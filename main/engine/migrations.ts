@@ -413,4 +413,15 @@ export const MIGRATIONS: readonly string[] = [
     expires INTEGER NOT NULL
   );
   `,
+  `
+  -- The public keys the serve nodes sharing this database sign access tokens with (each node
+  -- makes its own key pair at start and keeps the private half in memory): a token one node
+  -- issued verifies on every node. A key lasts while its node runs, and a token lifetime after.
+  CREATE TABLE token_keys (
+    kid TEXT PRIMARY KEY,
+    public_jwk TEXT NOT NULL,
+    issuer TEXT NOT NULL,
+    expires INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
