@@ -110,6 +110,11 @@ export class IssuingLease {
     if (this.locksOut(row, this.now())) throw new IssuingElsewhereError(`Issuing runs in ${row!.holder}; this process stores no transaction`);
   }
 
+  /** Whether the database is still open (an engine closing under a timer). */
+  get databaseOpen(): boolean {
+    return this.db.open;
+  }
+
   /** Gives the lease up (its token stays, so the next holder's is higher). */
   release(): void {
     if (this.token === undefined) return;
