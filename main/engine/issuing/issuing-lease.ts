@@ -17,6 +17,9 @@ import { cached } from '../list-query.js';
 /** How long a lease lasts without renewal: a dead holder's work resumes elsewhere within this and a tick. */
 export const LEASE_MS = 10_000;
 
+/** A held lease is written again only once less than this is left: a tick every 100 ms need not write. */
+const RENEW_WHEN_LEFT_MS = (LEASE_MS * 2) / 3;
+
 interface LeaseRow {
   holder: string;
   node: string;
@@ -66,6 +69,8 @@ export class IssuingLease {
 
   /** Takes the lease, or renews it when this holds it; false while another live holder has it. */
   acquire(): boolean {
+    const seen = this.row();
+    if (this.token !== undefined && seen?.holder === this.holder && seen.token === this.token && seen.expires - this.now() > RENEW_WHEN_LEFT_MS) return true;
     return inWriteLock(this.db, () => {
       const now = this.now();
       const row = this.row();
@@ -108,6 +113,11 @@ export class IssuingLease {
   fence(): void {
     const row = this.row();
     if (this.locksOut(row, this.now())) throw new IssuingElsewhereError(`Issuing runs in ${row!.holder}; this process stores no transaction`);
+  }
+
+  /** Whether the database is still open (an engine closing under a timer). */
+  get databaseOpen(): boolean {
+    return this.db.open;
   }
 
   /** Gives the lease up (its token stays, so the next holder's is higher). */

@@ -55,7 +55,17 @@ export class IssuingScheduler {
    */
   tick(paced = false): Promise<void> {
     // Renewed at every tick (also while a long round runs); another live holder: issuing is its.
-    if (!this.lease.acquire()) return Promise.resolve();
+    let holds: boolean;
+    try {
+      holds = this.lease.acquire();
+    } catch (error) {
+      // The database closed under the timer (an engine that failed to open): nothing to tick for.
+      if (!this.lease.databaseOpen) clearInterval(this.timer);
+      // A full disk, say: said (once a minute), and tried again at the next tick.
+      else this.onError(error);
+      return Promise.resolve();
+    }
+    if (!holds) return Promise.resolve();
     this.running ??= this.round(paced).finally(() => (this.running = undefined));
     return this.running;
   }
@@ -108,6 +118,10 @@ export class IssuingScheduler {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
-    this.lease.release();
+    try {
+      this.lease.release();
+    } catch {
+      // A database that cannot be written (full) keeps the lease until it expires: others wait that long.
+    }
   }
 }
