@@ -36,7 +36,7 @@ function description(ctx: ApiContext, tokenUrl: string): string {
     '',
     'Authentication: OAuth 2.0 client credentials. POST form-urlencoded `grant_type=client_credentials`, `client_id`, `client_secret`',
     `to ${tokenUrl}; send the access token as \`Authorization: Bearer <token>\`.`,
-    'Tokens last 300 s; tokens of this server do not survive its restart (ask for a new one after a 401).',
+    'Tokens last 300 s; every node of this service accepts them (ask for a new one after a 401).',
     '',
     `Limits: JSON bodies up to ${mib(limits.jsonBody)}; uploads up to ${mib(limits.upload.fileSize)} per file, one file per request,`,
     `form fields up to ${mib(limits.upload.fieldSize)}, at most ${limits.upload.fields} fields and ${limits.upload.parts} parts. Past a limit: 413 \`payload_too_large\`.`,

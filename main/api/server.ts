@@ -59,8 +59,8 @@ export interface ServeOptions {
   /** Request limits; defaults in DEFAULT_LIMITS (docs/api.md). */
   limits?: { jsonBody?: number; upload?: Partial<UploadLimits> };
   /**
-   * The Ed25519 key pair our tokens are signed with; default a new one at each start, so tokens
-   * do not survive a restart. (Tests use it to forge tokens; a deployment could keep one.)
+   * The Ed25519 key pair this node signs tokens with; default a new one at each start (its public
+   * half published in the database, so every node accepts its tokens). Tests use it to forge tokens.
    */
   tokenKeys?: TokenKeys;
   /**
@@ -189,7 +189,15 @@ async function createApp(options: ServeOptions): Promise<BuiltApp> {
     if (external !== undefined) {
       authenticator = new Authenticator(options.engine, external);
     } else {
-      const tokens = await LocalTokens.create(() => LocalTokens.issuerOf(ctx.origin), options.tokenKeys);
+      const tokens = await LocalTokens.create(() => LocalTokens.issuerOf(ctx.origin), options.tokenKeys, options.engine.tokenKeys);
+      // The tokens this node signed stay good on the other nodes until they expire, then its key goes.
+      app.addHook('onClose', async () => {
+        try {
+          tokens.retire();
+        } catch {
+          // The engine closed first: its database keeps the key until it lapses, which is as safe.
+        }
+      });
       authenticator = new Authenticator(options.engine, tokens);
       await app.register(tokenRoutes(ctx, tokens));
     }

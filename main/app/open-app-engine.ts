@@ -56,9 +56,11 @@ export async function openAppEngine(dataDir: string = defaultDataDir(), options:
   if (keyLock) {
     result.keyLock = keyLock;
     // The scheduler was not started locked (it would fail to sign): it starts once the keys are
-    // unlocked, taking the issuing lock then, and stops with the engine.
+    // unlocked, taking the issuing lease then (or once another process holding it goes), and stops with the engine.
     result.startIssuing = () => {
-      if (!engine.issuing.startScheduler(ISSUING_TICK_MS)) process.stderr.write('proofdesk issuing: another Proofdesk process issues for this data directory\n');
+      if (!engine.issuing.startScheduler(ISSUING_TICK_MS)) {
+        process.stderr.write('proofdesk issuing: another Proofdesk process issues for this data directory; this one takes over when it stops\n');
+      }
     };
   }
   return result;

@@ -9,6 +9,7 @@ import { FileStore } from './file-store.js';
 import { sweepUnusedFiles } from './files.js';
 import { IssuingRuntime, type IssuingOptions } from './issuing/issuing-runtime.js';
 import { ensurePartnerKeys, exportPartnerKeys, importPartnerKeys, type PartnerKeyMaterial } from './issuing/partner-keys.js';
+import { TokenKeyRegistry } from './token-keys.js';
 import { PartnerRegistry, type NewPartnerCredentials, type PartnerBackupRow, type PartnerRecord } from './partners.js';
 import { recordPartnerActivity } from './activity.js';
 import { makeTreePrivate } from './private-files.js';
@@ -49,6 +50,8 @@ export function osActor(): string {
  */
 export class Engine {
   readonly partners: PartnerRegistry;
+  /** The token-signing public keys of the serve nodes on this database. */
+  readonly tokenKeys: TokenKeyRegistry;
   readonly catalog: EngineCatalog;
   readonly issuing: IssuingRuntime;
   /** What changed, after it is committed: by this process (at once) or another one sharing the data directory (within a second). */
@@ -71,6 +74,7 @@ export class Engine {
     this.catalog = EngineCatalog.load(dataDir);
     this.store = new FileStore(dataDir);
     this.partners = new PartnerRegistry(db, clock);
+    this.tokenKeys = new TokenKeyRegistry(db);
     this.events = engineEventsOf(db);
     announceChanges(db, this.events);
     this.stopWatchingOthers = watchOtherWriters(db, this.events);
@@ -186,7 +190,7 @@ export class Engine {
 
   /** Whether the engine can serve now: database answering, schema current, issuing running somewhere. */
   readiness(): Readiness {
-    return checkReadiness(this.db, this.issuing.schedulerPlace());
+    return checkReadiness(this.db, () => this.issuing.schedulerPlace());
   }
 
   /**

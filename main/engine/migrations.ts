@@ -398,4 +398,30 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (partner_id, kind)
   ) WITHOUT ROWID;
   `,
+  `
+  -- The issuing lease: the one process (a serve node, the app, watch) that issues for this
+  -- database. Its holder renews it; another process takes it once it has expired, or at once
+  -- when the holder was a process of the same node that is gone. \`token\` grows with every new
+  -- holder: a fencing token that writes of a holder which lost the lease are checked against.
+  CREATE TABLE issuing_lease (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    holder TEXT NOT NULL,
+    node TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    token INTEGER NOT NULL,
+    taken_date INTEGER NOT NULL,
+    expires INTEGER NOT NULL
+  );
+  `,
+  `
+  -- The public keys the serve nodes sharing this database sign access tokens with (each node
+  -- makes its own key pair at start and keeps the private half in memory): a token one node
+  -- issued verifies on every node. A key lasts while its node runs, and a token lifetime after.
+  CREATE TABLE token_keys (
+    kid TEXT PRIMARY KEY,
+    public_jwk TEXT NOT NULL,
+    issuer TEXT NOT NULL,
+    expires INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -19,14 +19,19 @@ export interface Readiness {
   scheduler: SchedulerPlace;
 }
 
-/** Asks the database a trivial question and its schema version; never throws. */
-export function checkReadiness(db: Db, scheduler: SchedulerPlace): Readiness {
+/**
+ * Asks the database a trivial question and its schema version, then where the scheduler runs
+ * (the issuing lease is in the database too); never throws.
+ */
+export function checkReadiness(db: Db, schedulerPlace: () => SchedulerPlace): Readiness {
   let version: number;
+  let scheduler: SchedulerPlace;
   try {
     db.prepare('SELECT 1').pluck().get();
     version = db.pragma('user_version', { simple: true }) as number;
+    scheduler = schedulerPlace();
   } catch (error) {
-    return { ready: false, reason: `The database does not answer: ${(error as Error).message}`, database: 'unavailable', migrations: 'unknown', scheduler };
+    return { ready: false, reason: `The database does not answer: ${(error as Error).message}`, database: 'unavailable', migrations: 'unknown', scheduler: 'nowhere' };
   }
   const migrations = version === MIGRATIONS.length ? 'current' : version < MIGRATIONS.length ? 'behind' : 'ahead';
   if (migrations !== 'current') {

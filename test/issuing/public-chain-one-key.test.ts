@@ -6,13 +6,12 @@
  * both jobs finish, each root anchored once. And an endpoint that hides a mined transaction by
  * hash (a stand-in for a load balancer whose nodes disagree) never gets a mined job's
  * credentials released, neither while it waits nor when a finished job is reconciled. And a
- * live process holding the data directory's issuing lock keeps another from issuing.
+ * live process holding the issuing lease keeps another from issuing.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keccak256, parseEther, toHex, type Hex } from 'viem';
+import { nodeName } from '../../main/engine/issuing/issuing-lease.js';
 import { ManualClock, type EmbeddedService, type Engine } from '../../main/engine/index.js';
 import { rpc, startRpcProxy, type RpcProxy } from '../chain/chain-fixture.js';
 import {
@@ -295,7 +294,7 @@ describe('a load-balanced endpoint stand-in that hides a finished job\'s transac
   });
 });
 
-describe('one data directory, two processes: the issuing lock', () => {
+describe('one data directory, two processes: the issuing lease', () => {
   let chain: SecondChain;
   let fx: IssuingFixture;
 
@@ -310,14 +309,17 @@ describe('one data directory, two processes: the issuing lock', () => {
     removeTempDirs();
   });
 
-  it('while another live process holds DATA/issuing.lock (a stand-in process), this one signs and sends nothing; once it is gone, issuing goes on', async () => {
+  it('while another live process of this node holds the issuing lease (a stand-in process), this one signs and sends nothing; once it is gone, issuing goes on at once', async () => {
     const partner = await addIssuingPartner(fx.engine, 'Locked Out Academy');
     await chain.client.fund(partner.address, parseEther('10'));
     await createAndSchedule(partner.service, 'second', 2);
     const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     const gone = new Promise((resolve) => holder.once('exit', resolve));
     try {
-      writeFileSync(join(fx.dataDir, 'issuing.lock'), String(holder.pid));
+      // The stand-in's lease, good for an hour: only its death ends it early.
+      fx.engine.issuing.ctx.db
+        .prepare('INSERT OR REPLACE INTO issuing_lease (id, holder, node, pid, token, taken_date, expires) VALUES (1, ?, ?, ?, 1, ?, ?)')
+        .run(`${nodeName()}/${holder.pid}/stand-in`, nodeName(), holder.pid, Date.now(), Date.now() + 3_600_000);
       const job = await partner.service.issueJobNow({ engine: 'second' });
       for (let round = 0; round < 3; round++) await fx.engine.issuing.tick();
       const held = await partner.service.getJob(job.uid);

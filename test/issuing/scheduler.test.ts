@@ -3,7 +3,6 @@
  * empty ones wait another interval, and only one Engine per data directory schedules.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +24,11 @@ import {
   type IssuingFixture,
   type SecondChain,
 } from '../support/issuing-fixture.js';
+
+/** The issuing lease's row (issuing-lease.ts). */
+function leaseOf(fx: IssuingFixture): { holder: string; pid: number; token: number; expires: number } {
+  return fx.engine.issuing.ctx.db.prepare('SELECT holder, pid, token, expires FROM issuing_lease').get() as { holder: string; pid: number; token: number; expires: number };
+}
 
 const SCHEDULER_CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'scheduler-child.ts');
 const PASSPHRASE = 'correct horse battery staple';
@@ -107,9 +111,9 @@ describe('a second Engine with the scheduler in the same process', () => {
     removeTempDirs();
   });
 
-  it('does not issue (the first holds issuing.lock): exactly one transaction, and the lock stays', async () => {
-    const lockFile = join(first.dataDir, 'issuing.lock');
-    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+  it('does not issue (the first holds the issuing lease): exactly one transaction, and the lease stays', async () => {
+    const firstHolder = leaseOf(first).holder;
+    expect(leaseOf(first).pid).toBe(process.pid);
     second = Engine.open({
       dataDir: first.dataDir,
       sweepIntervalMs: false,
@@ -131,10 +135,11 @@ describe('a second Engine with the scheduler in the same process', () => {
     // A second scheduler working the same job shows as errors (its certificates collide with the first's).
     expect(errors.map((e) => String((e as Error).message ?? e))).toEqual([]);
 
-    // The second Engine going away leaves the first one's lock in place.
+    // The second Engine going away leaves the first one's lease in place.
     await second.close();
     second = undefined;
-    expect(existsSync(lockFile)).toBe(true);
+    expect(leaseOf(first)).toMatchObject({ holder: firstHolder });
+    expect(leaseOf(first).expires).toBeGreaterThan(Date.now());
   });
 });
 
@@ -158,8 +163,8 @@ describe('a second process with the scheduler on the same data directory', () =>
     removeTempDirs();
   });
 
-  it('leaves issuing to the process holding issuing.lock: exactly one transaction', async () => {
-    const lockFile = join(first.dataDir, 'issuing.lock');
+  it('leaves issuing to the process holding the issuing lease: exactly one transaction', async () => {
+    const firstHolder = leaseOf(first).holder;
     child = spawn(process.execPath, ['--import', 'tsx', SCHEDULER_CHILD, first.dataDir], {
       cwd: REPO_ROOT,
       env: { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE },
@@ -187,6 +192,6 @@ describe('a second process with the scheduler on the same data directory', () =>
     expect(await transactionCount(chain.client, partner.address)).toBe(2);
     expect((await partner.service.listJobCertificates(job.uid, { per_page: 1 })).total_items).toBe(1_000);
     expect(errors).toEqual([]);
-    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+    expect(leaseOf(first)).toMatchObject({ holder: firstHolder, pid: process.pid });
   });
 });

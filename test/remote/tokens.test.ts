@@ -52,6 +52,10 @@ describe('remote client tokens against serve', () => {
     await counting.agent.close();
   });
 
+  /** Ends every published token key now: the database forgets the tokens issued so far. */
+  const forgetTokenKeys = (): void => {
+    for (const key of served.engine.tokenKeys.list()) served.engine.tokenKeys.retire(key.kid, Date.now());
+  };
   const tokenRequests = (): number => counting.seen.filter((s) => s === `POST ${TOKEN_PATH}`).length;
   const apiRequests = (): number => counting.seen.filter((s) => s.includes(' /api/')).length;
 
@@ -82,7 +86,9 @@ describe('remote client tokens against serve', () => {
     const c = await svc.createCredential({ title: 'Before restart', metadata: { a: 1 } });
     const port = Number(new URL(served.server.baseUrl).port);
     await served.server.close();
-    // Same engine, same port, new signing key: the old token means nothing to it.
+    // Same engine, same port, new signing key, and a database that no longer knows the old key (as
+    // one restored from a backup taken before it was published): the old token means nothing.
+    forgetTokenKeys();
     const restarted = await startServer({ engine: served.engine, environment: 'demo', port, log: () => undefined });
     try {
       counting.seen.length = 0;
@@ -90,6 +96,7 @@ describe('remote client tokens against serve', () => {
       expect(counting.seen).toEqual([`GET /api/credentials/${c.uid}`, `POST ${TOKEN_PATH}`, `GET /api/credentials/${c.uid}`]);
       // And a POST with a body is replayed the same way after the next restart.
       await restarted.close();
+      forgetTokenKeys();
       const again = await startServer({ engine: served.engine, environment: 'demo', port, log: () => undefined });
       try {
         counting.seen.length = 0;
@@ -100,6 +107,7 @@ describe('remote client tokens against serve', () => {
         // An upload streamed from disk is refused before its body is read, and sent again whole
         // with a new token.
         await again.close();
+        forgetTokenKeys();
         const third = await startServer({ engine: served.engine, environment: 'demo', port, log: () => undefined });
         try {
           const dir = mkdtempSync(join(tmpdir(), 'proofdesk-upload-'));

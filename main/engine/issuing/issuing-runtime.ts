@@ -10,7 +10,7 @@ import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
 import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
-import { IssuingLock } from './issuing-lock.js';
+import { IssuingLease } from './issuing-lease.js';
 import { JobIssuer } from './job-issuer.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
 import { IssuingScheduler } from './scheduler.js';
@@ -34,6 +34,8 @@ export interface IssuingOptions extends ChainRuntimeOptions {
    * endpoint, not the engine's dates); tests drive a minute of it without waiting one.
    */
   paceClock?: () => number;
+  /** This node's name in the issuing lease (default PROOFDESK_NODE_NAME, else the host name). */
+  nodeName?: string;
 }
 
 /** The issuing half of an engine: chains, signer, job issuer and scheduler of one data directory. */
@@ -64,17 +66,18 @@ export class IssuingRuntime {
         return localGenesisTimestamp(dataDir, first === null ? undefined : Math.floor(first / 1000) - 1, Math.floor(clock.now() / 1000));
       },
     });
-    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir, notice: onNotice };
-    const lock = new IssuingLock(dataDir);
-    this.issuer = new JobIssuer(this.ctx, lock, options.paceClock);
+    const lease = new IssuingLease(db, undefined, options.nodeName);
+    this.ctx = { db, clock, secrets, chains, signer: new SignerPool(), dataDir, notice: onNotice, lease };
+    this.issuer = new JobIssuer(this.ctx, options.paceClock);
     const onError = options.onError ?? ((error: unknown) => process.stderr.write(`proofdesk issuing: ${(error as Error).message ?? String(error)}\n`));
-    this.scheduler = new IssuingScheduler(this.issuer, lock, onError, new ChainWatch(this.ctx, this.issuer));
+    this.scheduler = new IssuingScheduler(this.issuer, lease, onError, new ChainWatch(this.ctx, this.issuer));
     if (options.scheduler) this.scheduler.start(options.tickMs ?? 1_000);
   }
 
   /**
    * Starts the scheduler later (the app whose keys were locked at start, once they are unlocked),
-   * taking the issuing lock like one started at open; false when another live process holds it.
+   * taking the issuing lease like one started at open; false when another live process holds it
+   * (the scheduler then takes over when that one stops or dies).
    */
   startScheduler(tickMs = 1_000): boolean {
     return this.scheduler.start(tickMs);

@@ -23,7 +23,6 @@ import { ChainPace, UNREACHABLE_AFTER_MS } from './chain-pace.js';
 import { ChainStateLostError, loadTx, sendTx, settleTx, signAndStore, type ChainTx, type ReplacementPolicy } from './chain-txs.js';
 import { buildJobCertificates } from './certificate-builder.js';
 import { Exclusive } from './exclusive.js';
-import type { IssuingLock } from './issuing-lock.js';
 import { LOCAL_FUNDING_WEI, LOCAL_LOW_WATER_WEI } from './local-funding.js';
 import type { IssuingContext } from './issuing-context.js';
 import { ensurePartnerKeys, loadChainKey } from './partner-keys.js';
@@ -76,8 +75,6 @@ export class JobIssuer {
 
   constructor(
     private readonly ctx: IssuingContext,
-    /** The data directory's issuing lock: while another live process holds it, this one signs and sends nothing. */
-    private readonly lock?: IssuingLock,
     /** The clock of the pace (default: the wall clock). */
     paceClock?: () => number,
   ) {
@@ -87,9 +84,9 @@ export class JobIssuer {
     }, paceClock);
   }
 
-  /** Whether another live process holds the data directory's issuing lock (then issuing is its). */
+  /** Whether another live process holds the issuing lease (then issuing is its). */
   issuingElsewhere(): boolean {
-    return this.lock?.heldElsewhere() !== undefined;
+    return this.ctx.lease.heldElsewhere() !== undefined;
   }
 
   private job(id: number): JobRow {
@@ -387,7 +384,10 @@ export class JobIssuer {
           this.ctx.clock,
           client,
           { engine: job.engine, sender: identity.address, privateKey: chainKey, purpose: 'issue', to: registry, data: client.encodeIssue(job.root as Hex), maxFeeCap: this.feeCap(job.engine) },
-          (txId) => claim(cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ? AND issue_tx IS NULL').run(txId, jobId).changes, 'job'),
+          (txId) => {
+            this.ctx.lease.fence();
+            claim(cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ? AND issue_tx IS NULL').run(txId, jobId).changes, 'job');
+          },
         );
         await this.mineNotBeforeStart(jobId, job.engine, client);
         await sendTx(this.ctx.db, client, tx);

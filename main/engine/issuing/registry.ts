@@ -30,7 +30,10 @@ export async function ensureRegistry(
       ctx.clock,
       client,
       { engine, sender: identity.address, privateKey: chainKey, purpose: 'deploy', data: client.encodeDeploy(`0x${identity.signingPublicKey}`), maxFeeCap: policy?.maxFeeCap },
-      (txId) => cached(ctx.db, 'INSERT INTO registries (partner_id, engine, deploy_tx) VALUES (?, ?, ?)').run(partnerId, engine, txId),
+      (txId) => {
+        ctx.lease.fence();
+        cached(ctx.db, 'INSERT INTO registries (partner_id, engine, deploy_tx) VALUES (?, ?, ?)').run(partnerId, engine, txId);
+      },
     );
     try {
       await sendTx(ctx.db, client, tx);

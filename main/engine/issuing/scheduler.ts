@@ -1,6 +1,6 @@
 import type { SchedulerPlace } from '../readiness.js';
 import type { ChainWatch } from './chain-watch.js';
-import type { IssuingLock } from './issuing-lock.js';
+import type { IssuingLease } from './issuing-lease.js';
 import type { JobIssuer } from './job-issuer.js';
 
 /** The same error message is reported again only after this long. */
@@ -8,8 +8,9 @@ const REPEAT_AFTER_MS = 60_000;
 
 /**
  * Issues each Partner's due jobs at its issuing interval and moves jobs under way towards
- * `finished`, on a timer. One process per data directory runs it (the app, `serve` or
- * `watch`): it holds `issuing.lock`; others sharing the directory leave issuing to it.
+ * `finished`, on a timer. Every process that runs it (the app, `serve` nodes, `watch`) ticks,
+ * but only the holder of the issuing lease works: each tick renews it, and the others take it
+ * over when the holder stops or dies (issuing-lease.ts).
  */
 export class IssuingScheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -19,7 +20,7 @@ export class IssuingScheduler {
 
   constructor(
     private readonly issuer: JobIssuer,
-    private readonly lock: IssuingLock,
+    private readonly lease: IssuingLease,
     onError: (error: unknown) => void,
     private readonly watch?: ChainWatch,
   ) {
@@ -35,13 +36,16 @@ export class IssuingScheduler {
     };
   }
 
-  /** Takes the lock (false when a live process holds it) and ticks every `tickMs`. */
+  /**
+   * Ticks every `tickMs`, issuing while this holds the lease; false when another live process
+   * holds it now (this one takes over when it goes).
+   */
   start(tickMs: number): boolean {
-    if (!this.lock.acquire()) return false;
+    const holds = this.lease.acquire();
     this.timer = setInterval(() => void this.tick(true), tickMs);
     this.timer.unref();
     void this.tick();
-    return true;
+    return holds;
   }
 
   /**
@@ -50,8 +54,18 @@ export class IssuingScheduler {
    * time about jobs that wait for blocks; an explicit round asks now.
    */
   tick(paced = false): Promise<void> {
-    // Another live process holds the data directory's issuing lock: issuing is its.
-    if (this.lock.heldElsewhere() !== undefined) return Promise.resolve();
+    // Renewed at every tick (also while a long round runs); another live holder: issuing is its.
+    let holds: boolean;
+    try {
+      holds = this.lease.acquire();
+    } catch (error) {
+      // The database closed under the timer (an engine that failed to open): nothing to tick for.
+      if (!this.lease.databaseOpen) clearInterval(this.timer);
+      // A full disk, say: said (once a minute), and tried again at the next tick.
+      else this.onError(error);
+      return Promise.resolve();
+    }
+    if (!holds) return Promise.resolve();
     this.running ??= this.round(paced).finally(() => (this.running = undefined));
     return this.running;
   }
@@ -94,16 +108,20 @@ export class IssuingScheduler {
     if (looks) await this.watch!.recheckFinished(looks, this.onError);
   }
 
-  /** Where issuing runs for this data directory: here (this scheduler holds the lock), in another live holder, or nowhere. */
+  /** Where issuing runs for this database: here (this scheduler holds the lease), in another live holder, or nowhere. */
   where(): SchedulerPlace {
-    if (this.lock.heldHere) return 'here';
-    return this.lock.heldElsewhere() !== undefined ? 'elsewhere' : 'nowhere';
+    if (this.timer !== undefined && this.lease.heldHere) return 'here';
+    return this.lease.heldElsewhere() !== undefined ? 'elsewhere' : 'nowhere';
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
-    this.lock.release();
+    try {
+      this.lease.release();
+    } catch {
+      // A database that cannot be written (full) keeps the lease until it expires: others wait that long.
+    }
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * The token-signing public keys of the `serve` nodes sharing this database (main/api/auth/
+ * local-tokens.ts): each node publishes its own, so any node verifies a token any other issued.
+ * Public halves only; the private keys never leave their node's memory.
+ */
+import type { Db } from './database.js';
+import { cached } from './list-query.js';
+
+export interface PublishedTokenKey {
+  kid: string;
+  /** The public JWK, as JSON. */
+  publicJwk: string;
+  /** The `iss` of the tokens it signs. */
+  issuer: string;
+}
+
+/** The token keys of one database, by the wall clock (a token's expiry is wall-clock time). */
+export class TokenKeyRegistry {
+  constructor(private readonly db: Db) {}
+
+  /** Publishes (or keeps publishing) a key until `expires`; drops the keys that have expired. */
+  publish(key: PublishedTokenKey, expires: number): void {
+    cached(this.db, 'DELETE FROM token_keys WHERE expires <= ?').run(Date.now());
+    cached(
+      this.db,
+      'INSERT INTO token_keys (kid, public_jwk, issuer, expires) VALUES (?, ?, ?, ?) ON CONFLICT (kid) DO UPDATE SET expires = excluded.expires',
+    ).run(key.kid, key.publicJwk, key.issuer, expires);
+  }
+
+  /** A key that has not expired, by its id. */
+  find(kid: string): PublishedTokenKey | undefined {
+    const row = cached(this.db, 'SELECT kid, public_jwk, issuer FROM token_keys WHERE kid = ? AND expires > ?').get(kid, Date.now()) as
+      | { kid: string; public_jwk: string; issuer: string }
+      | undefined;
+    return row && { kid: row.kid, publicJwk: row.public_jwk, issuer: row.issuer };
+  }
+
+  /** Every key that has not expired (the realm's key set). */
+  list(): PublishedTokenKey[] {
+    return (cached(this.db, 'SELECT kid, public_jwk, issuer FROM token_keys WHERE expires > ? ORDER BY kid').all(Date.now()) as { kid: string; public_jwk: string; issuer: string }[]).map(
+      (row) => ({ kid: row.kid, publicJwk: row.public_jwk, issuer: row.issuer }),
+    );
+  }
+
+  /** Ends a key's life at `expires` (its node stops; the tokens it signed stay good until then). */
+  retire(kid: string, expires: number): void {
+    cached(this.db, 'UPDATE token_keys SET expires = min(expires, ?) WHERE kid = ?').run(expires, kid);
+  }
+}
