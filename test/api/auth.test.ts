@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify } from 'jose';
 import { removeTempDirs } from '../support/issuing-fixture.js';
-import { TOKEN_PATH, expectError, expectResult, requestToken, startApiFixture, type ApiFixture } from './api-fixture.js';
+import { TOKEN_PATH, expectError, expectResult, startApiFixture, type ApiFixture } from './api-fixture.js';
 
 const keys = await generateKeyPair('EdDSA');
 
