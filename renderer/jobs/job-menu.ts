@@ -3,7 +3,8 @@ import { copyText } from '../commands/copy-text.js';
 import type { MenuGroup } from '../commands/popup-menu.js';
 import { toServiceError } from '../ipc-error.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { useJobsStore } from './jobs-store.js';
+import { jobSummaryOf, useJobsStore } from './jobs-store.js';
+import { issueNowBlocked } from './job-text.js';
 
 /**
  * A job row's context menu: open it, copy its uid, issue it now (a scheduled job on a demo
@@ -25,6 +26,8 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
               {
                 key: 'issue-now',
                 label: 'Issue now',
+                // The reason is in the job detail, beside its own Issue now.
+                disabled: issueNowBlocked(job, jobSummaryOf(job.uid), useShellStore.getState().status) !== null,
                 run: () =>
                   void window.proofdesk.jobsIssueNow(job.chain).then(
                     () => useJobsStore.getState().refresh(),
