@@ -73,6 +73,7 @@ function FilterBar() {
         <DateField
           label={t('activity.filter.until')}
           value={draft.until ? dayOfInstant(draft.until) : null}
+          near={draft.from ? dayOfInstant(draft.from) : null}
           onChange={(day) => setDraft({ ...draft, until: day ? endOfLocalDay(day) : '' })}
         />
       </span>

@@ -18,7 +18,18 @@ function pickerLocale(locale: string) {
  * calendar's button is `Choose <label>`. A day that cannot be read is marked invalid with the
  * expected form and changes nothing.
  */
-export function DateField({ label, value, onChange }: { label: string; value: CalendarDay | null; onChange: (day: CalendarDay | null) => void }) {
+export function DateField({
+  label,
+  value,
+  near = null,
+  onChange,
+}: {
+  label: string;
+  value: CalendarDay | null;
+  /** The month the calendar opens on while the field is empty (e.g. the start of a range); else this month. */
+  near?: CalendarDay | null;
+  onChange: (day: CalendarDay | null) => void;
+}) {
   const t = useT();
   const locale = pageLocale();
   const shown = value ? formatCalendarDay(value, locale) : '';
@@ -26,6 +37,7 @@ export function DateField({ label, value, onChange }: { label: string; value: Ca
   const [invalid, setInvalid] = useState(false);
   const [open, setOpen] = useState(false);
   const errorId = useId();
+  const opensOn = value ?? near;
   const button = useRef<HTMLButtonElement>(null);
   const popup = useRef<HTMLDivElement>(null);
   const pattern = datePattern(locale)
@@ -106,7 +118,7 @@ export function DateField({ label, value, onChange }: { label: string; value: Ca
             mode="single"
             locale={pickerLocale(locale)}
             autoFocus
-            defaultMonth={value ? new Date(value.year, value.month - 1, 1) : undefined}
+            defaultMonth={opensOn ? new Date(opensOn.year, opensOn.month - 1, 1) : undefined}
             selected={value ? new Date(value.year, value.month - 1, value.day) : undefined}
             onSelect={(date) => {
               onChange(date ? { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() } : null);

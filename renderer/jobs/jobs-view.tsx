@@ -33,7 +33,7 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
   return [
   { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
   { id: 'uid', header: t('jobs.column.job'), width: 'minmax(12rem, 2fr)', cell: name },
-  { id: 'credentials', header: t('jobs.column.credentials'), width: '7rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
+  { id: 'credentials', header: t('jobs.column.credentials'), width: '8.5rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
   { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(11rem, 1.5fr)', cell: progress },
   { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => j.chain },
   { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },

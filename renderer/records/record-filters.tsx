@@ -97,6 +97,7 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
         <DateField
           label={t('records.filter.uploadedTo')}
           value={filter.uploadedTo ? dayOfInstant(filter.uploadedTo) : null}
+          near={filter.uploadedFrom ? dayOfInstant(filter.uploadedFrom) : null}
           onChange={(day) => setFilter({ uploadedTo: day ? endOfLocalDay(day) : '' })}
         />
       </span>
