@@ -68,6 +68,7 @@ describe('date fields', () => {
     expect(parseCalendarDay('24.12.2026', 'de')).toEqual({ year: 2026, month: 12, day: 24 });
     expect(parseCalendarDay('1.2.2026', 'de')).toEqual({ year: 2026, month: 2, day: 1 });
     expect(parseCalendarDay('12/24/2026', 'en')).toEqual({ year: 2026, month: 12, day: 24 });
+    expect(parseCalendarDay('2026-12-24', 'de')).toEqual({ year: 2026, month: 12, day: 24 });
   });
 
   it('refuse what is not a real day', () => {
@@ -75,6 +76,7 @@ describe('date fields', () => {
     expect(parseCalendarDay('24/12/2026', 'en')).toBeNull();
     expect(parseCalendarDay('24.12.26', 'de')).toBeNull();
     expect(parseCalendarDay('tomorrow', 'en')).toBeNull();
+    expect(parseCalendarDay('2026-02-31', 'en')).toBeNull();
   });
 });
 

@@ -73,9 +73,15 @@ export function formatCalendarDay(day: CalendarDay, locale = pageLocale()): stri
 
 /**
  * Reads a day typed in the locale's order (`24.12.2026` in German, `12/24/2026` in English);
- * any separator, one- or two-digit day and month. Null when it is not a real day.
+ * any separator, one- or two-digit day and month. An ISO date (`2026-12-24`, as pasted from
+ * an export) is read in any locale. Null when it is not a real day.
  */
 export function parseCalendarDay(text: string, locale = pageLocale()): CalendarDay | null {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text.trim());
+  if (iso) {
+    const day = { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
+    return isRealDay(day) ? day : null;
+  }
   const numbers = text.trim().match(/\d+/g);
   if (!numbers || numbers.length !== 3) return null;
   const order = datePattern(locale).match(/dd|mm|yyyy/g) ?? ['mm', 'dd', 'yyyy'];
