@@ -83,16 +83,15 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
           </option>
         ))}
       </datalist>
-      {/* Local days: the range runs from the first day's local midnight to the end of the last day. */}
+      {/* Local days: the range runs from the first day's local midnight to the end of the last
+          day. One unit, so a narrow toolbar wraps the range whole. */}
       <span className="filter-label">
         {t('records.filter.from')}{' '}
         <DateField
           label={t('records.filter.uploadedFrom')}
           value={filter.uploadedFrom ? dayOfInstant(filter.uploadedFrom) : null}
           onChange={(day) => setFilter({ uploadedFrom: day ? startOfLocalDay(day) : '' })}
-        />
-      </span>
-      <span className="filter-label">
+        />{' '}
         {t('records.filter.to')}{' '}
         <DateField
           label={t('records.filter.uploadedTo')}

@@ -85,6 +85,14 @@ describe('one date format', () => {
       await expect.poll(() => detail.textContent()).toContain('Nov 26, 2026, 10:30 PM');
       expect(await detail.textContent()).not.toContain('2026-11-27T03:30');
       await screenshot(page, 'dates-and-jobs', `new-york-${colorScheme}`);
+      // A dialog in the one layout (title, body, footer with Cancel then the primary action): its dates local too.
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Schedule' });
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      expect(await dialog.textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+      expect(await seriousA11yProblems(page)).toEqual([]);
+      await screenshot(page, 'dates-and-jobs', `dialog-${colorScheme}`);
+      await page.keyboard.press('Escape');
       expect(problems).toEqual([]);
       await page.context().close();
     });
