@@ -8,6 +8,7 @@ import {
   localDateTime,
   localDay,
   localTime,
+  localWeekdayTime,
   parseCalendarDay,
   relativeTime,
   startOfLocalDay,
@@ -27,6 +28,8 @@ describe('local formats', () => {
     expect(localDateTime(EVENING_IN_NEW_YORK, 'de-DE', 'Europe/Berlin')).toBe('27.11.2026, 04:30');
     expect(localTime('2026-11-26T13:00:00Z', 'de', 'Europe/Berlin')).toBe('14:00');
     expect(localTime('2026-11-26T13:00:00Z', 'en', 'Europe/Berlin')).toBe('2:00 PM');
+    expect(localWeekdayTime('2026-11-27T13:00:00Z', 'en', 'Europe/Berlin')).toBe('Fri 2:00 PM');
+    expect(localWeekdayTime('2026-11-27T13:00:00Z', 'de', 'Europe/Berlin')).toBe('Fr., 14:00');
   });
 
   it('shows a dash for no date, and groups digits by locale', () => {

@@ -27,6 +27,12 @@ export function localTime(iso: string | null, locale = pageLocale(), zone?: stri
   return new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: zone }).format(new Date(iso));
 }
 
+/** The weekday and time of an instant, e.g. `Fri 2:00 PM` or `Fr., 14:00`; `—` for none. */
+export function localWeekdayTime(iso: string | null, locale = pageLocale(), zone?: string): string {
+  if (!iso) return '—';
+  return new Intl.DateTimeFormat(locale, { weekday: 'short', hour: 'numeric', minute: '2-digit', timeZone: zone }).format(new Date(iso));
+}
+
 /** A count with the locale's digit grouping, e.g. `5,000`. */
 export function localCount(n: number, locale = pageLocale()): string {
   return new Intl.NumberFormat(locale).format(n);

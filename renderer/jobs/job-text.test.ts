@@ -38,9 +38,12 @@ describe('a job in words', () => {
     expect(jobName(job({ tags: ['Zeugnisse'] }), summary(2, ['A', 'B']))).toBe('Zeugnisse (2 Nachweise)');
   });
 
-  it('says when a scheduled job is due, its time alone on the same day', () => {
+  it('says when a scheduled job is due: the time today, the weekday this week, else the day', () => {
     const due = new Date(NOW + 5 * 3_600_000).toISOString();
     expect(jobProgress(job({ scheduled_date: due }), undefined, NOW, 'en')).toBe(`scheduled for ${new Intl.DateTimeFormat('en', { timeStyle: 'short' }).format(new Date(due))}`);
+    const friday = new Date(NOW + 26 * 3_600_000).toISOString();
+    expect(jobProgress(job({ scheduled_date: friday }), undefined, NOW, 'en')).toBe(`scheduled for ${new Intl.DateTimeFormat('en', { weekday: 'short', hour: 'numeric', minute: '2-digit' }).format(new Date(friday))}`);
+    expect(jobProgress(job({ scheduled_date: '2026-12-24T12:00:00' }), undefined, NOW, 'en')).toBe('scheduled for Dec 24, 2026');
     expect(jobProgress(job({ scheduled_date: new Date(NOW - 1000).toISOString() }), undefined, NOW)).toBe('due now');
   });
 

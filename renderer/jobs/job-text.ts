@@ -7,7 +7,7 @@ import type { AppStatus } from '../../common/ipc/app.js';
 import type { JobSummary } from '../../common/ipc/jobs.js';
 import type { Job } from '../../common/wire-types.js';
 import { t } from '../i18n/i18n-store.js';
-import { localDateTime, localTime, pageLocale } from '../format/local-format.js';
+import { localDay, localTime, localWeekdayTime, pageLocale } from '../format/local-format.js';
 
 /** A job's name: its tags, else its first titles; with its credential count, e.g. `Diplomas 2026 (120 credentials)`. */
 export function jobName(job: Job, summary: JobSummary | undefined): string {
@@ -37,7 +37,9 @@ export function jobProgress(job: Job, summary: JobSummary | undefined, now: numb
       if (job.waiting) return waitingReason(job.waiting);
       if (!job.scheduled_date) return t('jobs.pending.scheduled');
       if (new Date(job.scheduled_date).getTime() <= now) return t('jobs.pending.due');
-      const at = sameDay(job.scheduled_date, now) ? localTime(job.scheduled_date, locale) : localDateTime(job.scheduled_date, locale);
+      // As short as says it: the time today, the weekday and time this week, else the day.
+      const soon = new Date(job.scheduled_date).getTime() - now < 6 * 86_400_000;
+      const at = sameDay(job.scheduled_date, now) ? localTime(job.scheduled_date, locale) : soon ? localWeekdayTime(job.scheduled_date, locale) : localDay(job.scheduled_date, locale);
       return t('jobs.pending.scheduledFor', { at });
     }
     case 'started':

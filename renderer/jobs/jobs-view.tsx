@@ -19,7 +19,7 @@ import { code, Message, useT } from '../i18n/use-t.js';
  * Column ids are the spec's sort_by values of GET /jobs where it allows sorting by them
  * (`ready_date` is the finished date); the other columns cannot be sorted. Job is the job's
  * name (its tags or first titles), Progress what it waits for or how far it is towards
- * final, Failed what failed; Due is relative to now, its full date on hover.
+ * final, Failed what failed; dates are relative to now, their full date on hover.
  */
 function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[] {
   const status = (j: Job) => t('jobs.status', { status: j.status });
@@ -30,17 +30,19 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
     return summary ? localCount(summary.credentials) : '—';
   };
   const due = (j: Job) => (j.status === 'scheduled' ? relativeTime(j.scheduled_date, now) : '—');
+  // Created and Finished are relative (`3 hr. ago`; the day past a week), their full date on hover.
+  const ago = (iso: string | null) => relativeTime(iso, now);
   return [
-  { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
-  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(12rem, 2fr)', cell: name },
-  { id: 'credentials', header: t('jobs.column.credentials'), width: '8.5rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
+  { id: 'status', header: t('jobs.column.status'), width: '7rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
+  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', cell: name },
+  { id: 'credentials', header: t('jobs.column.credentials'), width: '7rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
   { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(11rem, 1.5fr)', cell: progress },
   { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => j.chain },
-  { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
-  { id: 'created_date', header: t('jobs.column.created'), width: '10.5rem', sortable: true, cell: (j) => localDateTime(j.created_date) },
-  { id: 'due', header: t('jobs.column.due'), width: '7rem', cell: due, text: (j) => (j.status === 'scheduled' ? localDateTime(j.scheduled_date) : '—') },
-  { id: 'ready_date', header: t('jobs.column.finished'), width: '10.5rem', sortable: true, cell: (j) => localDateTime(j.finished_date) },
-  { id: 'failed_date', header: t('jobs.column.failed'), width: 'minmax(10rem, 1.5fr)', sortable: true, cell: jobFailure, text: (j) => (j.status === 'failed' ? `${jobFailure(j)} (${localDateTime(j.failed_date)})` : '—') },
+  { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(5rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
+  { id: 'created_date', header: t('jobs.column.created'), width: '8rem', sortable: true, cell: (j) => ago(j.created_date), text: (j) => localDateTime(j.created_date) },
+  { id: 'due', header: t('jobs.column.due'), width: '6.5rem', cell: due, text: (j) => (j.status === 'scheduled' ? localDateTime(j.scheduled_date) : '—') },
+  { id: 'ready_date', header: t('jobs.column.finished'), width: '8rem', sortable: true, cell: (j) => ago(j.finished_date), text: (j) => localDateTime(j.finished_date) },
+  { id: 'failed_date', header: t('jobs.column.failed'), width: 'minmax(8rem, 1.5fr)', sortable: true, cell: jobFailure, text: (j) => (j.status === 'failed' ? `${jobFailure(j)} (${localDateTime(j.failed_date)})` : '—') },
   ];
 }
 

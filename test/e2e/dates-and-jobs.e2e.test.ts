@@ -142,8 +142,8 @@ describe('jobs that explain themselves', () => {
       await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Jobs', exact: true }).click();
       const row = page.getByRole('grid', { name: 'Jobs' }).getByRole('row').filter({ hasText: 'diplomas-2026 (3 credentials)' });
       await expect.poll(() => row.count()).toBe(1);
-      // Due an hour after Christmas Eve noon, Berlin time; not today, so with its day.
-      expect(await row.textContent()).toContain('scheduled for Dec 24, 2026, 1:00 PM');
+      // Due an hour after Christmas Eve noon, Berlin time: weeks away, so its day.
+      expect(await row.textContent()).toContain('scheduled for Dec 24, 2026');
       await expect.poll(() => page.getByRole('contentinfo').textContent(), { timeout: 20_000 }).toMatch(/sepolia[^]*unreachable|unreachable[^]*sepolia/i);
       await row.click();
       const detail = page.getByRole('complementary', { name: 'Job detail' });
