@@ -35,8 +35,8 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
   return [
   { id: 'status', header: t('jobs.column.status'), width: '7rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
   { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', cell: name },
-  { id: 'credentials', header: t('jobs.column.credentials'), width: '7rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
-  { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(11rem, 1.5fr)', cell: progress },
+  { id: 'credentials', header: t('jobs.column.credentials'), width: '8rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
+  { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(10rem, 1.5fr)', cell: progress },
   { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => j.chain },
   { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(5rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
   { id: 'created_date', header: t('jobs.column.created'), width: '8rem', sortable: true, cell: (j) => ago(j.created_date), text: (j) => localDateTime(j.created_date) },
