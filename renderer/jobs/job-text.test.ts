@@ -3,7 +3,7 @@ import type { AppStatus, EngineStatus } from '../../common/ipc/app.js';
 import type { JobSummary } from '../../common/ipc/jobs.js';
 import type { Job } from '../../common/wire-types.js';
 import { useI18nStore } from '../i18n/i18n-store.js';
-import { issueNowBlocked, jobFailure, jobName, jobProgress } from './job-text.js';
+import { issueNowBlocked, jobFailure, jobLabel, jobName, jobProgress } from './job-text.js';
 
 const NOW = Date.parse('2026-11-26T09:00:00');
 
@@ -34,6 +34,9 @@ describe('a job in words', () => {
     expect(jobName(job({}), summary(120, ['Diploma 001', 'Diploma 002']))).toBe('Diploma 001, Diploma 002 … (120 credentials)');
     expect(jobName(job({}), summary(1, ['Diploma 001']))).toBe('Diploma 001 (1 credential)');
     expect(jobName(job({}), summary(0, []))).toBe('Empty job');
+    // In the table, beside its Credentials column: the name alone.
+    expect(jobLabel(job({}), summary(120, ['Diploma 001', 'Diploma 002']))).toBe('Diploma 001, Diploma 002 …');
+    expect(jobLabel(job({ tags: ['diplomas-2026'] }), summary(120, ['A', 'B']))).toBe('diplomas-2026');
     useI18nStore.getState().choose('de');
     expect(jobName(job({ tags: ['Zeugnisse'] }), summary(2, ['A', 'B']))).toBe('Zeugnisse (2 Nachweise)');
   });

@@ -9,12 +9,19 @@ import type { Job } from '../../common/wire-types.js';
 import { t } from '../i18n/i18n-store.js';
 import { localDay, localTime, localWeekdayTime, pageLocale } from '../format/local-format.js';
 
-/** A job's name: its tags, else its first titles; with its credential count, e.g. `Diplomas 2026 (120 credentials)`. */
-export function jobName(job: Job, summary: JobSummary | undefined): string {
-  if (!summary) return job.tags.join(', ');
+/** A job's name: its tags, else its first titles (`…` when it holds more); `Empty job` for none. */
+export function jobLabel(job: Job, summary: JobSummary | undefined): string {
+  if (job.tags.length > 0 || !summary) return job.tags.join(', ');
   if (summary.credentials === 0) return t('jobs.name.empty');
-  const name = job.tags.length > 0 ? job.tags.join(', ') : summary.titles.join(', ');
-  return t(summary.credentials > summary.titles.length && job.tags.length === 0 ? 'jobs.name.titlesMore' : 'jobs.name', { name, count: summary.credentials });
+  const titles = summary.titles.join(', ');
+  return summary.credentials > summary.titles.length ? t('jobs.name.more', { titles }) : titles;
+}
+
+/** A job's name with its credential count, e.g. `Diplomas 2026 (120 credentials)`: where no column counts them. */
+export function jobName(job: Job, summary: JobSummary | undefined): string {
+  if (!summary) return jobLabel(job, summary);
+  if (summary.credentials === 0) return t('jobs.name.empty');
+  return t('jobs.name', { name: jobLabel(job, summary), count: summary.credentials });
 }
 
 /** Where a waiting job is stuck, from the engine's note: funds, else the chain. */

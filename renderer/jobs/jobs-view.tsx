@@ -10,7 +10,7 @@ import { commandHint } from '../commands/command-hint.js';
 import { openListExport } from '../list-export/list-export-store.js';
 import { jobMenu } from './job-menu.js';
 import { jobAt, jobSummaryOf, useJobsStore } from './jobs-store.js';
-import { jobFailure, jobName, jobProgress } from './job-text.js';
+import { jobFailure, jobLabel, jobName, jobProgress } from './job-text.js';
 import { localCount, localDateTime, relativeTime } from '../format/local-format.js';
 import { useNow } from '../format/use-now.js';
 import { code, Message, useT } from '../i18n/use-t.js';
@@ -23,7 +23,8 @@ import { code, Message, useT } from '../i18n/use-t.js';
  */
 function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[] {
   const status = (j: Job) => t('jobs.status', { status: j.status });
-  const name = (j: Job) => jobName(j, jobSummaryOf(j.uid));
+  // The name alone: the Credentials column counts them.
+  const name = (j: Job) => jobLabel(j, jobSummaryOf(j.uid));
   const progress = (j: Job) => jobProgress(j, jobSummaryOf(j.uid), now);
   const count = (j: Job) => {
     const summary = jobSummaryOf(j.uid);
@@ -36,13 +37,13 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
   { id: 'status', header: t('jobs.column.status'), width: '7rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
   { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', cell: name },
   { id: 'credentials', header: t('jobs.column.credentials'), width: '8rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
-  { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(10rem, 1.5fr)', cell: progress },
+  { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(10rem, 2fr)', cell: progress },
   { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => j.chain },
   { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(5rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
   { id: 'created_date', header: t('jobs.column.created'), width: '8rem', sortable: true, cell: (j) => ago(j.created_date), text: (j) => localDateTime(j.created_date) },
   { id: 'due', header: t('jobs.column.due'), width: '6.5rem', cell: due, text: (j) => (j.status === 'scheduled' ? localDateTime(j.scheduled_date) : '—') },
   { id: 'ready_date', header: t('jobs.column.finished'), width: '8rem', sortable: true, cell: (j) => ago(j.finished_date), text: (j) => localDateTime(j.finished_date) },
-  { id: 'failed_date', header: t('jobs.column.failed'), width: 'minmax(8rem, 1.5fr)', sortable: true, cell: jobFailure, text: (j) => (j.status === 'failed' ? `${jobFailure(j)} (${localDateTime(j.failed_date)})` : '—') },
+  { id: 'failed_date', header: t('jobs.column.failed'), width: 'minmax(8rem, 1fr)', sortable: true, cell: jobFailure, text: (j) => (j.status === 'failed' ? `${jobFailure(j)} (${localDateTime(j.failed_date)})` : '—') },
   ];
 }
 
