@@ -98,41 +98,43 @@ describe('one date format', () => {
     });
   }
 
-  it('takes 24.12.2026 in the German date filter, typed or picked from its calendar', async () => {
-    const { page, problems } = await open({ timezoneId: 'Europe/Berlin', locale: 'de-DE', colorScheme: 'light' });
-    const grid = page.getByRole('grid', { name: de['records.table.label'] });
-    await expect.poll(() => grid.getByRole('row').count()).toBe(5); // the header row and four credentials
-    const from = page.getByRole('textbox', { name: de['records.filter.uploadedFrom'] });
-    expect(await from.getAttribute('placeholder')).toBe('TT.MM.JJJJ');
-    await from.fill('24.12.2026');
-    await from.press('Enter');
-    await expect.poll(() => grid.getByRole('row').count()).toBe(4); // the evening upload is left out
-    expect(await from.inputValue()).toBe('24.12.2026');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`takes 24.12.2026 in the German date filter, typed or picked from its calendar (${colorScheme})`, async () => {
+      const { page, problems } = await open({ timezoneId: 'Europe/Berlin', locale: 'de-DE', colorScheme });
+      const grid = page.getByRole('grid', { name: de['records.table.label'] });
+      await expect.poll(() => grid.getByRole('row').count()).toBe(5); // the header row and four credentials
+      const from = page.getByRole('textbox', { name: de['records.filter.uploadedFrom'] });
+      expect(await from.getAttribute('placeholder')).toBe('TT.MM.JJJJ');
+      await from.fill('24.12.2026');
+      await from.press('Enter');
+      await expect.poll(() => grid.getByRole('row').count()).toBe(4); // the evening upload is left out
+      expect(await from.inputValue()).toBe('24.12.2026');
 
-    // A day that is not one is refused with the expected form and changes nothing.
-    const to = page.getByRole('textbox', { name: de['records.filter.uploadedTo'] });
-    await to.fill('31.02.2026');
-    await to.press('Enter');
-    expect(await to.getAttribute('aria-invalid')).toBe('true');
-    expect(await grid.getByRole('row').count()).toBe(4);
+      // A day that is not one is refused with the expected form and changes nothing.
+      const to = page.getByRole('textbox', { name: de['records.filter.uploadedTo'] });
+      await to.fill('31.02.2026');
+      await to.press('Enter');
+      expect(await to.getAttribute('aria-invalid')).toBe('true');
+      expect(await grid.getByRole('row').count()).toBe(4);
 
-    // The calendar: in German, on the month of the range's start; picking the 24th sets its end.
-    await to.fill('');
-    await to.press('Enter');
-    await page.getByRole('button', { name: `${de['records.filter.uploadedTo']} wählen` }).click();
-    const calendar = page.getByRole('dialog', { name: `Kalender für ${de['records.filter.uploadedTo']}` });
-    await expect.poll(() => calendar.textContent()).toContain('Dezember 2026');
-    expect(await seriousA11yProblems(page)).toEqual([]);
-    await screenshot(page, 'dates-and-jobs', 'german-calendar');
-    await page.keyboard.press('Escape');
-    await expect.poll(() => calendar.count()).toBe(0);
-    await page.getByRole('button', { name: `${de['records.filter.uploadedTo']} wählen` }).click();
-    await calendar.getByRole('button', { name: /24\. Dezember 2026/ }).click();
-    await expect.poll(() => to.inputValue()).toBe('24.12.2026');
-    await expect.poll(() => grid.getByRole('row').count()).toBe(4);
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
+      // The calendar: in German, on the month of the range's start; picking the 24th sets its end.
+      await to.fill('');
+      await to.press('Enter');
+      await page.getByRole('button', { name: `${de['records.filter.uploadedTo']} wählen` }).click();
+      const calendar = page.getByRole('dialog', { name: `Kalender für ${de['records.filter.uploadedTo']}` });
+      await expect.poll(() => calendar.textContent()).toContain('Dezember 2026');
+      expect(await seriousA11yProblems(page)).toEqual([]);
+      await screenshot(page, 'dates-and-jobs', `german-calendar-${colorScheme}`);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => calendar.count()).toBe(0);
+      await page.getByRole('button', { name: `${de['records.filter.uploadedTo']} wählen` }).click();
+      await calendar.getByRole('button', { name: /24\. Dezember 2026/ }).click();
+      await expect.poll(() => to.inputValue()).toBe('24.12.2026');
+      await expect.poll(() => grid.getByRole('row').count()).toBe(4);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
 });
 
 describe('jobs that explain themselves', () => {
