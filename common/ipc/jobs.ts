@@ -33,10 +33,22 @@ const JobListRequestSchema = Type.Object(
 );
 export type JobListRequest = Static<typeof JobListRequestSchema>;
 
+/** What the Jobs table says of a job beside the spec's fields. */
+export interface JobSummary {
+  /** Credentials the job carries (as GET /jobs/<uid>/credentials lists them). */
+  credentials: number;
+  /** The titles of its first credentials, in creation order: its name when it has no tags. */
+  titles: string[];
+  /** An unconfirmed job's progress towards final, as last seen on its chain; null otherwise. */
+  finality: { confirmations: number; required: number | null } | null;
+}
+
 export interface JobWindow {
   offset: number;
   total: number;
   rows: Job[];
+  /** Each row's summary by job uid. */
+  summaries: Record<string, JobSummary>;
   /** Jobs per status, for the status filter's counts. */
   counts: Record<JobStatus, number>;
 }

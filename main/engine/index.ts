@@ -9,7 +9,7 @@ export type { PartnerKeyMaterial } from './issuing/partner-keys.js';
 export { LOCAL_ENGINE, ENGINES_FILE, type EngineConfig } from './engine-catalog.js';
 export { ensurePrivateFile, ensurePrivateDir, makeTreePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
 export type { PartnerScope } from './scope.js';
-export { jobStatuses, jobTransactionHash, nextScheduledDate } from './job-detail.js';
+export { jobStatuses, jobSummaries, jobTransactionHash, nextScheduledDate } from './job-detail.js';
 export { signingPublicKey } from './engine-settings.js';
 export { filterWindowIds, partnerTagCounts, readRecordRows } from './records/records-window.js';
 export { searchMatch } from './records/record-search.js';

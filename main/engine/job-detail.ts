@@ -1,4 +1,5 @@
 /** What the app's Jobs view shows beside the spec's job: its transaction, the next issuing and every job's state. */
+import type { JobSummary } from '../../common/ipc/jobs.js';
 import type { JobStatus } from '../../common/wire-types.js';
 import type { PartnerScope } from './scope.js';
 
@@ -21,4 +22,33 @@ export function nextScheduledDate(scope: PartnerScope): number | null {
 /** Every job of the Partner with its engine and status. */
 export function jobStatuses(scope: PartnerScope): { uid: string; engine: string; status: JobStatus }[] {
   return scope.db.prepare('SELECT uid, engine, status FROM jobs WHERE partner_id = ?').all(scope.partner.id) as { uid: string; engine: string; status: JobStatus }[];
+}
+
+/** Titles read per job to name it when it has no tags. */
+const TITLES_SHOWN = 2;
+
+/** The summaries of some of the Partner's jobs by uid; uids of other Partners' jobs are left out. */
+export function jobSummaries(scope: PartnerScope, uids: readonly string[]): Record<string, JobSummary> {
+  const rows = scope.db
+    .prepare(
+      `SELECT j.id, j.uid, j.status, t.confirmations, t.confirmations_required AS required,
+         (SELECT count(*) FROM job_credentials jc WHERE jc.job_id = j.id) AS credentials
+       FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx
+       WHERE j.partner_id = ? AND j.uid IN (SELECT value FROM json_each(?))`,
+    )
+    .all(scope.partner.id, JSON.stringify(uids)) as { id: number; uid: string; status: JobStatus; confirmations: number | null; required: number | null; credentials: number }[];
+  const titles = scope.db.prepare(
+    `SELECT c.title FROM job_credentials jc JOIN credentials c ON c.id = jc.credential_id WHERE jc.job_id = ? ORDER BY jc.credential_id LIMIT ${TITLES_SHOWN}`,
+  ).pluck();
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.uid,
+      {
+        credentials: r.credentials,
+        titles: titles.all(r.id) as string[],
+        // The same reading as GET /jobs/<uid>: one block deep once mined, until the chain says more.
+        finality: r.status === 'unconfirmed' ? { confirmations: r.confirmations ?? 1, required: r.required } : null,
+      },
+    ]),
+  );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ACTIVITY_KINDS, type ActivityEntry } from '../../common/activity.js';
 import { NO_FILTERS, useActivityStore, type ActivityFilters } from './activity-store.js';
-import { localDateTime } from '../format/local-format.js';
+import { dayOfInstant, endOfLocalDay, localDateTime, startOfLocalDay } from '../format/local-format.js';
+import { DateField } from '../format/date-field.js';
 import { t as translate } from '../i18n/i18n-store.js';
 import { useT } from '../i18n/use-t.js';
 import './activity.css';
@@ -58,12 +59,24 @@ function FilterBar() {
           ))}
         </select>
       </label>
-      <label>
-        {t('activity.filter.from')} <input type="date" {...field('from')} />
-      </label>
-      <label>
-        {t('activity.filter.until')} <input type="date" {...field('until')} />
-      </label>
+      {/* Local days: from the first day's local midnight to the end of the last day. */}
+      <span className="filter-label">
+        {t('activity.filter.from')}{' '}
+        <DateField
+          label={t('activity.filter.from')}
+          value={draft.from ? dayOfInstant(draft.from) : null}
+          onChange={(day) => setDraft({ ...draft, from: day ? startOfLocalDay(day) : '' })}
+        />
+      </span>
+      <span className="filter-label">
+        {t('activity.filter.until')}{' '}
+        <DateField
+          label={t('activity.filter.until')}
+          value={draft.until ? dayOfInstant(draft.until) : null}
+          near={draft.from ? dayOfInstant(draft.from) : null}
+          onChange={(day) => setDraft({ ...draft, until: day ? endOfLocalDay(day) : '' })}
+        />
+      </span>
       <label>
         {t('activity.filter.credential')} <input type="text" placeholder={t('activity.filter.credentialPlaceholder')} spellCheck={false} {...field('credential')} />
       </label>

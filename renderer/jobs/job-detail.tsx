@@ -1,5 +1,4 @@
-import { shortUid } from './short-uid.js';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { JobDetail } from '../../common/ipc/jobs.js';
 import { errorSentence } from '../ipc-error.js';
 import { useShellStore } from '../shell/shell-store.js';
@@ -7,7 +6,9 @@ import { parseTagInput } from '../records/tag-dialog.js';
 import { ExportDialog } from './export-dialog.js';
 import { useJobsStore } from './jobs-store.js';
 import { localDateTime } from '../format/local-format.js';
-import { code, Message, useT } from '../i18n/use-t.js';
+import { useT } from '../i18n/use-t.js';
+import { useNow } from '../format/use-now.js';
+import { issueNowBlocked, jobName, jobProgress } from './job-text.js';
 
 const when = (iso: string | null) => localDateTime(iso);
 
@@ -19,6 +20,11 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const [tagText, setTagText] = useState('');
   const [busy, setBusy] = useState(false);
   const t = useT();
+  const now = useNow();
+  const status = useShellStore((s) => (s.statusLoaded ? s.status : null));
+  const summary = { credentials: credentials.total, titles: credentials.items.slice(0, 2).map((c) => c.title), finality: job.finality ?? null };
+  const blocked = issueNowBlocked(job, summary, status);
+  const blockedId = useId();
 
   const run = async (what: () => Promise<unknown>) => {
     setBusy(true);
@@ -34,9 +40,7 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   return (
     <aside className="job-detail" aria-label={t('jobs.detail.label')}>
       <header className="detail-header">
-        <h2 title={job.uid}>
-          <Message id="jobs.detail.heading" values={{ job: shortUid(job.uid), engine: job.chain, code }} />
-        </h2>
+        <h2>{jobName(job, summary)}</h2>
         <button type="button" className="link-button" aria-label={t('jobs.detail.close')} onClick={() => void useJobsStore.getState().open(null)}>
           ×
         </button>
@@ -44,6 +48,8 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
       <dl className="facts">
         <dt>{t('jobs.detail.status')}</dt>
         <dd data-testid="job-status">{t('jobs.status', { status: job.status })}</dd>
+        <dt>{t('jobs.detail.progress')}</dt>
+        <dd data-testid="job-progress">{jobProgress(job, summary, now)}</dd>
         {job.finality && (
           <>
             <dt>{t('jobs.detail.finality')}</dt>
@@ -105,6 +111,23 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
           {job.tags.length === 0 ? '—' : job.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}
         </dd>
       </dl>
+      <details className="technical">
+        <summary>{t('jobs.detail.technical')}</summary>
+        <dl className="facts">
+          <dt>{t('jobs.detail.uid')}</dt>
+          <dd>
+            <code>{job.uid}</code>
+          </dd>
+          <dt>{t('jobs.detail.engineId')}</dt>
+          <dd>
+            <code>{job.chain}</code>
+          </dd>
+          <dt>{t('jobs.detail.createdIso')}</dt>
+          <dd>
+            <code>{job.created_date}</code>
+          </dd>
+        </dl>
+      </details>
       <form
         className="toolbar"
         onSubmit={(event) => {
@@ -127,7 +150,8 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
           <button
             type="button"
             className="primary"
-            disabled={busy}
+            disabled={busy || blocked !== null}
+            aria-describedby={blocked ? blockedId : undefined}
             onClick={() =>
               void run(async () => {
                 await window.proofdesk.jobsIssueNow(job.chain);
@@ -142,6 +166,11 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
           {t('jobs.detail.exportProofs')}
         </button>
       </div>
+      {demo && job.status === 'scheduled' && blocked && (
+        <p className="muted" id={blockedId} data-testid="issue-now-blocked">
+          {blocked}
+        </p>
+      )}
       <h3>{t('jobs.detail.credentials', { count: credentials.total })}</h3>
       <ul className="plain-list">
         {credentials.items.map((c) => (

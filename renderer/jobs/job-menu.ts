@@ -2,8 +2,10 @@ import type { Job } from '../../common/wire-types.js';
 import { copyText } from '../commands/copy-text.js';
 import type { MenuGroup } from '../commands/popup-menu.js';
 import { toServiceError } from '../ipc-error.js';
+import { t } from '../i18n/i18n-store.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { useJobsStore } from './jobs-store.js';
+import { jobSummaryOf, useJobsStore } from './jobs-store.js';
+import { issueNowBlocked } from './job-text.js';
 
 /**
  * A job row's context menu: open it, copy its uid, issue it now (a scheduled job on a demo
@@ -14,8 +16,8 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
   return [
     {
       entries: [
-        { key: 'open', label: 'Open', run: () => void useJobsStore.getState().open(job.uid) },
-        { key: 'copy-uid', label: 'Copy job uid', run: () => void copyText(job.uid, 'The job uid') },
+        { key: 'open', label: t('jobs.menu.open'), run: () => void useJobsStore.getState().open(job.uid) },
+        { key: 'copy-uid', label: t('jobs.menu.copyUid'), run: () => void copyText(job.uid, t('jobs.menu.uid')) },
       ],
     },
     {
@@ -24,19 +26,21 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
           ? [
               {
                 key: 'issue-now',
-                label: 'Issue now',
+                label: t('jobs.detail.issueNow'),
+                // The reason is in the job detail, beside its own Issue now.
+                disabled: issueNowBlocked(job, jobSummaryOf(job.uid), useShellStore.getState().status) !== null,
                 run: () =>
                   void window.proofdesk.jobsIssueNow(job.chain).then(
                     () => useJobsStore.getState().refresh(),
                     (error: unknown) => {
                       const { id, message } = toServiceError(error);
-                      useShellStore.getState().toast('error', `Issue now failed: ${message} (${id})`);
+                      useShellStore.getState().toast('error', t('jobs.menu.issueNowFailed', { message, id }));
                     },
                   ),
               },
             ]
           : []),
-        { key: 'export-proofs', label: 'Export proofs…', disabled: job.status !== 'finished' && job.status !== 'unconfirmed', run: () => actions.exportProofs(job) },
+        { key: 'export-proofs', label: t('jobs.menu.exportProofs'), disabled: job.status !== 'finished' && job.status !== 'unconfirmed', run: () => actions.exportProofs(job) },
       ],
     },
   ];

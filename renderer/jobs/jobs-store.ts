@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
-import { DEFAULT_JOB_SORT, type JobDetail, type JobSort } from '../../common/ipc/jobs.js';
+import { DEFAULT_JOB_SORT, type JobDetail, type JobSort, type JobSummary } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job, type JobStatus } from '../../common/wire-types.js';
 import { errorSentence, toServiceError } from '../ipc-error.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
@@ -14,6 +14,8 @@ export interface JobsStore {
   total: number;
   counts: Record<JobStatus, number>;
   pages: ReadonlyMap<number, Job[]>;
+  /** Each loaded job's credential count, first titles and finality, by uid. */
+  summaries: Readonly<Record<string, JobSummary>>;
   generation: number;
   error: { id: ErrorId; message: string } | null;
   selection: TableSelection;
@@ -40,7 +42,7 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
       if (get().generation !== generation) return;
       const pages = new Map(get().pages);
       pages.set(page, window.rows);
-      set({ pages, total: window.total, counts: window.counts, error: null });
+      set({ pages, summaries: { ...get().summaries, ...window.summaries }, total: window.total, counts: window.counts, error: null });
     } catch (error) {
       const { id, message } = toServiceError(error);
       set({ error: { id, message } });
@@ -52,6 +54,7 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
     total: 0,
     counts: ZERO,
     pages: new Map(),
+    summaries: {},
     generation: 0,
     error: null,
     selection: EMPTY_SELECTION,
@@ -96,6 +99,11 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
 
 function window_jobs(request: Parameters<typeof window.proofdesk.jobsList>[0]) {
   return window.proofdesk.jobsList(request);
+}
+
+/** The summary of a loaded job. */
+export function jobSummaryOf(uid: string): JobSummary | undefined {
+  return useJobsStore.getState().summaries[uid];
 }
 
 export function jobAt(index: number): Job | undefined {

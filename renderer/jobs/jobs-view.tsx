@@ -1,4 +1,3 @@
-import { shortUid } from './short-uid.js';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
@@ -10,32 +9,41 @@ import { ExportDialog } from './export-dialog.js';
 import { commandHint } from '../commands/command-hint.js';
 import { openListExport } from '../list-export/list-export-store.js';
 import { jobMenu } from './job-menu.js';
-import { jobAt, useJobsStore } from './jobs-store.js';
+import { jobAt, jobSummaryOf, useJobsStore } from './jobs-store.js';
+import { jobFailure, jobLabel, jobName, jobProgress } from './job-text.js';
+import { localCount, localDateTime, relativeTime } from '../format/local-format.js';
+import { useNow } from '../format/use-now.js';
 import { code, Message, useT } from '../i18n/use-t.js';
-
-/** `2026-11-23 23:04` in local time: a date column fits in 9rem beside the job detail. */
-function when(iso: string | null): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
 
 /**
  * Column ids are the spec's sort_by values of GET /jobs where it allows sorting by them
- * (`ready_date` is the finished date); Job, Tags and Due (scheduled date) cannot be sorted.
+ * (`ready_date` is the finished date); the other columns cannot be sorted. Job is the job's
+ * name (its tags or first titles), Progress what it waits for or how far it is towards
+ * final, Failed what failed; dates are relative to now, their full date on hover.
  */
-function jobColumns(t: ReturnType<typeof useT>): TableColumn<Job>[] {
+function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[] {
   const status = (j: Job) => t('jobs.status', { status: j.status });
+  // The name alone: the Credentials column counts them.
+  const name = (j: Job) => jobLabel(j, jobSummaryOf(j.uid));
+  const progress = (j: Job) => jobProgress(j, jobSummaryOf(j.uid), now);
+  const count = (j: Job) => {
+    const summary = jobSummaryOf(j.uid);
+    return summary ? localCount(summary.credentials) : '—';
+  };
+  const due = (j: Job) => (j.status === 'scheduled' ? relativeTime(j.scheduled_date, now) : '—');
+  // Created and Finished are relative (`3 hr. ago`; the day past a week), their full date on hover.
+  const ago = (iso: string | null) => relativeTime(iso, now);
   return [
-  { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
-  { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code>, text: (j) => j.chain },
-  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(6rem, 1fr)', cell: (j) => <code>{shortUid(j.uid)}</code>, text: (j) => j.uid },
-  { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
-  { id: 'created_date', header: t('jobs.column.created'), width: '9.5rem', sortable: true, cell: (j) => when(j.created_date) },
-  { id: 'due', header: t('jobs.column.due'), width: '9.5rem', cell: (j) => when(j.scheduled_date) },
-  { id: 'ready_date', header: t('jobs.column.finished'), width: '9.5rem', sortable: true, cell: (j) => when(j.finished_date) },
-  { id: 'failed_date', header: t('jobs.column.failed'), width: '9.5rem', sortable: true, cell: (j) => when(j.failed_date) },
+  { id: 'status', header: t('jobs.column.status'), width: '7rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
+  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', cell: name },
+  { id: 'credentials', header: t('jobs.column.credentials'), width: '8rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
+  { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(10rem, 2fr)', cell: progress },
+  { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => j.chain },
+  { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(5rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
+  { id: 'created_date', header: t('jobs.column.created'), width: '8rem', sortable: true, cell: (j) => ago(j.created_date), text: (j) => localDateTime(j.created_date) },
+  { id: 'due', header: t('jobs.column.due'), width: '6.5rem', cell: due, text: (j) => (j.status === 'scheduled' ? localDateTime(j.scheduled_date) : '—') },
+  { id: 'ready_date', header: t('jobs.column.finished'), width: '8rem', sortable: true, cell: (j) => ago(j.finished_date), text: (j) => localDateTime(j.finished_date) },
+  { id: 'failed_date', header: t('jobs.column.failed'), width: 'minmax(8rem, 1fr)', sortable: true, cell: jobFailure, text: (j) => (j.status === 'failed' ? `${jobFailure(j)} (${localDateTime(j.failed_date)})` : '—') },
   ];
 }
 
@@ -62,7 +70,9 @@ export function JobsView() {
   const rowMenu = useRowMenu<Job>('Job', (job) => jobMenu(job, { exportProofs: setExporting }));
   const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
   const t = useT();
-  const columns = useMemo(() => jobColumns(t), [t]);
+  const now = useNow();
+  useJobsStore((s) => s.summaries);
+  const columns = useMemo(() => jobColumns(t, now), [t, now]);
 
   return (
     <div className="records-layout">
@@ -109,7 +119,7 @@ export function JobsView() {
           onRowMenu={rowMenu.open}
         />
         {rowMenu.menu}
-        {exporting && <ExportDialog source={async () => ({ kind: 'job', jobUid: exporting.uid })} what={t('jobs.export.what', { job: shortUid(exporting.uid) })} onClose={() => setExporting(null)} />}
+        {exporting && <ExportDialog source={async () => ({ kind: 'job', jobUid: exporting.uid })} what={t('jobs.export.what', { job: jobName(exporting, jobSummaryOf(exporting.uid)) })} onClose={() => setExporting(null)} />}
       </section>
       {detailError && (
         <aside className="job-detail" aria-label={t('jobs.detail.label')}>

@@ -5,6 +5,8 @@ import { useRecordsStore } from './records-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { commandHint } from '../commands/command-hint.js';
 import { useT } from '../i18n/use-t.js';
+import { DateField } from '../format/date-field.js';
+import { dayOfInstant, endOfLocalDay, startOfLocalDay } from '../format/local-format.js';
 
 /** The filters above the records table: search, tags (and/or, with autocomplete and counts), upload dates, state. */
 export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLInputElement | null> }) {
@@ -81,12 +83,23 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
           </option>
         ))}
       </datalist>
-      <label>
-        {t('records.filter.from')} <input type="date" aria-label={t('records.filter.uploadedFrom')} value={filter.uploadedFrom ?? ''} onChange={(e) => setFilter({ uploadedFrom: e.target.value })} />
-      </label>
-      <label>
-        {t('records.filter.to')} <input type="date" aria-label={t('records.filter.uploadedTo')} value={filter.uploadedTo ?? ''} onChange={(e) => setFilter({ uploadedTo: e.target.value })} />
-      </label>
+      {/* Local days: the range runs from the first day's local midnight to the end of the last
+          day. One unit, so a narrow toolbar wraps the range whole. */}
+      <span className="filter-label">
+        {t('records.filter.from')}{' '}
+        <DateField
+          label={t('records.filter.uploadedFrom')}
+          value={filter.uploadedFrom ? dayOfInstant(filter.uploadedFrom) : null}
+          onChange={(day) => setFilter({ uploadedFrom: day ? startOfLocalDay(day) : '' })}
+        />{' '}
+        {t('records.filter.to')}{' '}
+        <DateField
+          label={t('records.filter.uploadedTo')}
+          value={filter.uploadedTo ? dayOfInstant(filter.uploadedTo) : null}
+          near={filter.uploadedFrom ? dayOfInstant(filter.uploadedFrom) : null}
+          onChange={(day) => setFilter({ uploadedTo: day ? endOfLocalDay(day) : '' })}
+        />
+      </span>
       <select
         aria-label={t('records.filter.state')}
         disabled={remote}

@@ -1,9 +1,8 @@
 import type { VerifyRowDetail } from '../../common/ipc/verify.js';
 import { useVerifyStore } from './verify-store.js';
+import { localDateTime } from '../format/local-format.js';
 
-function when(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
-}
+const when = (iso: string | null) => localDateTime(iso);
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);

@@ -56,7 +56,7 @@ describe('activity view', () => {
     expect(csv[0]).toBe('date,kind,actor,engine,credential_uid,job_uid,certificate_uid,transaction,detail');
     expect(csv.slice(1, -1).map((line) => line.split(',').slice(1, 5))).toEqual([['created', userInfo().username, '', uids[0]]]);
 
-    await page.getByLabel('From').fill('2099-01-01');
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill('01/01/2099');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => page.getByText('Nothing was done that matches these filters.').count()).toBe(1);
     expect(problems).toEqual([]);
