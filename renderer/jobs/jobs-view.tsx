@@ -4,6 +4,7 @@ import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
+import { ColumnsButton } from '../table/column-menu.js';
 import { JobDetailPane } from './job-detail.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { ExportDialog } from './export-dialog.js';
@@ -28,7 +29,7 @@ function when(iso: string | null): string {
 function jobColumns(t: ReturnType<typeof useT>): TableColumn<Job>[] {
   const status = (j: Job) => t('jobs.status', { status: j.status });
   return [
-  { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
+  { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, identifying: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
   { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code>, text: (j) => j.chain },
   { id: 'uid', header: t('jobs.column.job'), width: 'minmax(6rem, 1fr)', cell: (j) => <code>{shortUid(j.uid)}</code>, text: (j) => j.uid },
   { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
@@ -71,6 +72,7 @@ export function JobsView() {
           <h1 id="jobs-title">{t('jobs.title')}</h1>
           <span className="muted">{t('jobs.shown', { count: total })}</span>
           <span className="spacer" />
+          <ColumnsButton view="jobs" />
           <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('jobs')}>
             {t('listExport.button')}
           </button>
@@ -93,6 +95,7 @@ export function JobsView() {
         <DataTable
           label={t('jobs.table.label')}
           columns={columns}
+          columnsView="jobs"
           rowCount={total}
           rowAt={jobAt}
           onRangeChange={onRangeChange}

@@ -12,6 +12,7 @@ import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialo
 import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
 import { useRowMenu } from '../commands/row-menu.js';
+import { ColumnsButton } from '../table/column-menu.js';
 import { recordMenu } from './record-menu.js';
 import { credentials } from './count-text.js';
 import { recordColumns } from './record-columns.js';
@@ -71,6 +72,7 @@ export function RecordsView() {
           <span className="spacer" />
           <AddFilesButtons />
           <CsvImportButton />
+          <ColumnsButton view="records" />
           <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')}>
             {t('listExport.button')}
           </button>
@@ -146,6 +148,7 @@ function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onR
     <DataTable
       label={t('records.table.label')}
       columns={columns}
+      columnsView="records"
       rowCount={total}
       rowAt={recordAt}
       onRangeChange={onRangeChange}
