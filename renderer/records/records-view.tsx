@@ -15,7 +15,10 @@ import { useRowMenu } from '../commands/row-menu.js';
 import { ColumnsButton } from '../table/column-menu.js';
 import { recordMenu } from './record-menu.js';
 import { credentials } from './count-text.js';
-import { recordColumns } from './record-columns.js';
+import { metadataColumnsNote, recordColumns } from './record-columns.js';
+import { useMetadataKeysStore } from './metadata-keys-store.js';
+import { searchWords } from './search-highlight.js';
+import { useColumnState } from '../table/column-store.js';
 import { RecordFilters } from './record-filters.js';
 import { recordAt, useRecordsStore, useSelectedCount } from './records-store.js';
 import { ScheduleDialog } from './schedule-dialog.js';
@@ -43,6 +46,11 @@ export function RecordsView() {
   useEffect(() => refresh(), [refresh]);
   useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && refresh()), [refresh]);
   useEffect(() => onAppEvent('partner', () => refresh()), [refresh]);
+  // The metadata keys the `Columns` dialog offers, asked again as credentials change.
+  const loadKeys = useMetadataKeysStore((s) => s.load);
+  useEffect(() => void loadKeys(), [loadKeys]);
+  useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && void loadKeys()), [loadKeys]);
+  useEffect(() => onAppEvent('partner', () => void loadKeys()), [loadKeys]);
 
   // The command table's Records commands (menu, palette, shortcuts): enabled while Records is
   // open, the selection ones when something is selected (common/commands.ts judges).
@@ -142,13 +150,20 @@ function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onR
   const { ensureRange, setSelection, setSort } = useRecordsStore.getState();
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
   const tableSort: TableSort = { id: sort.by, desc: sort.order === 'desc' };
+  const search = useRecordsStore((s) => s.filter.search);
+  const metadataKeys = useMetadataKeysStore((s) => s.keys);
+  const columnState = useColumnState('records');
   const t = useT();
-  const columns = useMemo(() => recordColumns(engines, t), [engines, t]);
+  // A metadata column shown unless the admin hid it (they are hidden until chosen).
+  const shownKeys = useMemo(() => new Set(Object.keys(columnState.visible).filter((id) => id.startsWith('meta:') && columnState.visible[id]).map((id) => id.slice(5))), [columnState]);
+  const words = useMemo(() => searchWords(search), [search]);
+  const columns = useMemo(() => recordColumns({ engines, metadataKeys, shownKeys, search: words }, t), [engines, metadataKeys, shownKeys, words, t]);
   return (
     <DataTable
       label={t('records.table.label')}
       columns={columns}
       columnsView="records"
+      columnsNote={metadataColumnsNote(metadataKeys, t)}
       rowCount={total}
       rowAt={recordAt}
       onRangeChange={onRangeChange}

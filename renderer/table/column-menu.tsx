@@ -10,7 +10,8 @@ import { useT } from '../i18n/use-t.js';
 import { t as translate } from '../i18n/i18n-store.js';
 import { isPinned, isShown, moveColumn, orderedColumns, setPinned, setShown, setWidth, type ColumnState } from './column-state.js';
 import { useColumnState, useColumnStore } from './column-store.js';
-import type { TableColumn } from './data-table.js';
+import type { TableColumn } from './table-column.js';
+import './columns.css';
 
 /** The column menu of one column: move, pin, hide, width, the `Columns` dialog and a reset. */
 export function columnMenuGroups<T>(view: string, columns: readonly TableColumn<T>[], id: string): MenuGroup[] {
@@ -73,7 +74,7 @@ export function ColumnsButton({ view }: { view: string }) {
  * The `Columns` dialog: one line per column with `Show <name>` and `Pin <name>` checkboxes and
  * `Move <name> up` / `down` buttons; columns of a group (the metadata keys) in a list of their own.
  */
-export function ColumnsDialog<T>({ view, columns }: { view: string; columns: readonly TableColumn<T>[] }) {
+export function ColumnsDialog<T>({ view, columns, note }: { view: string; columns: readonly TableColumn<T>[]; note?: string | undefined }) {
   const t = useT();
   const state = useColumnState(view);
   const { update, reset, closeDialog } = useColumnStore.getState();
@@ -93,6 +94,7 @@ export function ColumnsDialog<T>({ view, columns }: { view: string; columns: rea
             update={(change) => update(view, change)}
           />
         ))}
+        {note && <p className="muted">{note}</p>}
       </div>
       <div className="dialog-actions">
         <button type="button" onClick={() => reset(view)}>

@@ -56,17 +56,31 @@ describe('column state', () => {
     expect(shownIds(student)).toEqual(['title', 'files', 'uploaded', 'tags', 'meta:student']);
   });
 
-  it('puts pinned columns right after the identifying column, with fixed widths and where each sticks', () => {
+  it('puts pinned columns right after the identifying column, numbered for where each sticks', () => {
     const pinned = setPinned(setWidth(EMPTY_COLUMN_STATE, 'uploaded', 150), COLUMNS[3]!, true);
     const placed = placeColumns(COLUMNS, pinned);
     expect(placed.map((p) => p.column.id)).toEqual(['title', 'uploaded', 'tags', 'files']);
-    expect(placed.map((p) => p.track)).toEqual(['12rem', '150px', 'minmax(8rem, 2fr)', '5.5rem']);
-    expect(placed.map((p) => p.pinnedAt)).toEqual(['0px', '12rem', null, null]);
+    expect(placed.map((p) => p.track)).toEqual(['minmax(12rem, 3fr)', '150px', 'minmax(8rem, 2fr)', '5.5rem']);
+    expect(placed.map((p) => p.pin)).toEqual([0, 1, null, null]);
     const two = setPinned(pinned, COLUMNS[2]!, true);
-    expect(placeColumns(COLUMNS, two).map((p) => p.pinnedAt)).toEqual(['0px', '12rem', 'calc(12rem + 150px)', null]);
-    // Unpinned, it goes back among the others and the title is flexible again.
-    const back = setPinned(two, COLUMNS[3]!, false);
-    expect(placeColumns(COLUMNS, setPinned(back, COLUMNS[2]!, false))[0]!.track).toBe('minmax(12rem, 3fr)');
+    expect(placeColumns(COLUMNS, two).map((p) => p.pin)).toEqual([0, 1, 2, null]);
+    // Unpinned, it goes back among the others, in its place.
+    expect(shownIds(setPinned(two, COLUMNS[3]!, false))).toEqual(['title', 'files', 'tags', 'uploaded']);
+  });
+
+  it('keeps a column pinned by default pinned until the admin unpins it, and remembers that', () => {
+    const withState: ColumnShape[] = [...COLUMNS, { id: 'state:local', width: '9.5rem', defaultPinned: true }];
+    expect(placeColumns(withState, EMPTY_COLUMN_STATE).map((p) => [p.column.id, p.pin])).toEqual([
+      ['title', 0],
+      ['state:local', 1],
+      ['tags', null],
+      ['files', null],
+      ['uploaded', null],
+    ]);
+    const unpinned = setPinned(EMPTY_COLUMN_STATE, withState[5]!, false);
+    expect(unpinned.unpinned).toEqual(['state:local']);
+    expect(placeColumns(withState, unpinned).map((p) => p.column.id)).toEqual(['title', 'tags', 'files', 'uploaded', 'state:local']);
+    expect(setPinned(unpinned, withState[5]!, true)).toEqual(EMPTY_COLUMN_STATE);
   });
 
   it('moves pinned columns among the pinned only', () => {
@@ -91,6 +105,7 @@ describe('column state', () => {
       order: ['tags'],
       visible: { tags: false },
       pinned: [],
+      unpinned: [],
       widths: { tags: 1200 },
     });
   });

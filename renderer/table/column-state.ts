@@ -4,7 +4,6 @@
  * table (./column-store.ts remembers it); ids the table no longer has are kept but ignored, so a
  * metadata key that comes back finds its column as it was.
  */
-import { trackMinRem } from './column-widths.js';
 
 /** What the admin changed; everything absent is the table's default. */
 export interface ColumnState {
@@ -12,8 +11,10 @@ export interface ColumnState {
   order: string[];
   /** Shown (true) or hidden (false) where that differs from the column's default. */
   visible: Record<string, boolean>;
-  /** Ids of columns pinned at the start, beside the identifying column. */
+  /** Ids of columns pinned at the start, beside the identifying column, in the order pinned. */
   pinned: string[];
+  /** Ids of columns pinned by default that the admin unpinned. */
+  unpinned: string[];
   /** Widths in CSS pixels of resized columns. */
   widths: Record<string, number>;
 }
@@ -27,6 +28,8 @@ export interface ColumnShape {
   identifying?: boolean;
   /** Offered in the column menu but hidden until chosen (metadata columns). */
   defaultHidden?: boolean;
+  /** Pinned unless the admin unpins it (Records' state columns: a row's state stays in view). */
+  defaultPinned?: boolean;
 }
 
 /** A column as the table lays it out. */
@@ -34,19 +37,16 @@ export interface PlacedColumn<C extends ColumnShape> {
   column: C;
   /** The CSS grid track it gets. */
   track: string;
-  /** Where a pinned column sticks (a CSS length from the start), or null when it scrolls. */
-  pinnedAt: string | null;
+  /** Its place among the pinned columns (0 for the first), or null when it scrolls. */
+  pin: number | null;
 }
 
-export const EMPTY_COLUMN_STATE: ColumnState = { order: [], visible: {}, pinned: [], widths: {} };
+export const EMPTY_COLUMN_STATE: ColumnState = { order: [], visible: {}, pinned: [], unpinned: [], widths: {} };
 
 /** The narrowest a column may be resized to, in CSS pixels. */
 export const MIN_COLUMN_PX = 48;
 /** The widest a column may be resized to, in CSS pixels. */
 export const MAX_COLUMN_PX = 1200;
-
-/** How a column pinned without a width of its own is sized, so the next pinned one knows where to stick. */
-const PINNED_FALLBACK_REM = 10;
 
 /** Whether a column is shown under the state. */
 export function isShown(state: ColumnState, column: ColumnShape): boolean {
@@ -56,7 +56,8 @@ export function isShown(state: ColumnState, column: ColumnShape): boolean {
 
 /** Whether a column is pinned under the state. */
 export function isPinned(state: ColumnState, column: ColumnShape): boolean {
-  return column.identifying === true || state.pinned.includes(column.id);
+  if (column.identifying || state.pinned.includes(column.id)) return true;
+  return column.defaultPinned === true && !state.unpinned.includes(column.id);
 }
 
 /** The columns in the admin's order (hidden ones too): the identifying column first, then the pinned, then the rest. */
@@ -65,33 +66,24 @@ export function orderedColumns<C extends ColumnShape>(columns: readonly C[], sta
   const pinRank = new Map(state.pinned.map((id, i) => [id, i]));
   // Columns the state has not ordered (a metadata key or engine new since) come after the ordered ones.
   const place = (c: C, i: number) => rank.get(c.id) ?? state.order.length + i;
-  // The identifying column first, then the pinned ones in the order they were pinned, then the rest.
-  const group = (c: C) => (c.identifying ? -1 : pinRank.get(c.id) ?? Infinity);
+  // The identifying column first, then those pinned by default, those the admin pinned (in the
+  // order pinned), then the rest.
+  const group = (c: C) => (c.identifying ? -2 : pinRank.get(c.id) ?? (isPinned(state, c) ? -1 : Infinity));
   return columns
     .map((c, i) => ({ c, g: group(c), p: place(c, i) }))
     .sort((a, b) => (a.g === b.g ? a.p - b.p : a.g - b.g))
     .map((k) => k.c);
 }
 
-/**
- * The shown columns in order with their tracks and where pinned ones stick. When more than one
- * column is pinned, each pinned column has a fixed width (its resized width, else its smallest
- * one), so the sum of the widths before each pinned column is known to CSS; a lone pinned
- * column keeps its flexible track.
- */
+/** The shown columns in order with their tracks (a resized one in pixels) and their places among the pinned. */
 export function placeColumns<C extends ColumnShape>(columns: readonly C[], state: ColumnState): PlacedColumn<C>[] {
-  const shown = orderedColumns(columns, state).filter((c) => isShown(state, c));
-  const pinnedCount = shown.filter((c) => isPinned(state, c)).length;
-  const before: string[] = [];
-  return shown.map((column) => {
-    const px = state.widths[column.id];
-    const pinned = isPinned(state, column);
-    const fixed = pinned && pinnedCount > 1;
-    const track = px !== undefined ? `${px}px` : fixed ? `${trackMinRem(column.width) || PINNED_FALLBACK_REM}rem` : column.width;
-    const pinnedAt = pinned ? (before.length === 0 ? '0px' : before.length === 1 ? before[0]! : `calc(${before.join(' + ')})`) : null;
-    if (pinned) before.push(track);
-    return { column, track, pinnedAt };
-  });
+  let pins = 0;
+  return orderedColumns(columns, state)
+    .filter((c) => isShown(state, c))
+    .map((column) => {
+      const px = state.widths[column.id];
+      return { column, track: px !== undefined ? `${px}px` : column.width, pin: isPinned(state, column) ? pins++ : null };
+    });
 }
 
 /** The state with a column shown or hidden (the identifying column is always shown). */
@@ -107,7 +99,9 @@ export function setShown(state: ColumnState, column: ColumnShape, shown: boolean
 export function setPinned(state: ColumnState, column: ColumnShape, pinned: boolean): ColumnState {
   if (column.identifying) return state;
   const rest = state.pinned.filter((id) => id !== column.id);
-  return { ...state, pinned: pinned ? [...rest, column.id] : rest };
+  const unpinned = state.unpinned.filter((id) => id !== column.id);
+  if (pinned) return { ...state, pinned: column.defaultPinned ? rest : [...rest, column.id], unpinned };
+  return { ...state, pinned: rest, unpinned: column.defaultPinned ? [...unpinned, column.id] : unpinned };
 }
 
 /** The state with a column's width set (clamped to MIN_COLUMN_PX .. MAX_COLUMN_PX), or back to its default with null. */
@@ -169,6 +163,7 @@ export function parseColumnState(text: string | null): ColumnState {
     order: strings(v['order']),
     visible: record(v['visible'], (y): y is boolean => typeof y === 'boolean'),
     pinned: strings(v['pinned']),
+    unpinned: strings(v['unpinned']),
     widths,
   };
 }

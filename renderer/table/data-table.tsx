@@ -12,42 +12,16 @@ import { EMPTY_COLUMN_STATE, placeColumns, setWidth, type PlacedColumn } from '.
 import { useColumnState, useColumnStore } from './column-store.js';
 import { tableMinWidth } from './column-widths.js';
 import { TableHeader, type HeaderColumnActions } from './table-header.js';
+import { pinStyle, type TableColumn, type TableSort } from './table-column.js';
+
+export type { TableColumn, TableSort } from './table-column.js';
 import { clearSelection, clickRow, extendTo, isMoveKey, isSelected, moveWithKey, selectAll, toggleFocused, toggleRow, type TableSelection } from './selection.js';
 import { t } from '../i18n/i18n-store.js';
-
-/** One column: its header, CSS grid width, and how a loaded row shows in it. */
-export interface TableColumn<T> {
-  id: string;
-  header: string;
-  /** A CSS grid track, e.g. `2fr` or `8rem`. */
-  width: string;
-  sortable?: boolean;
-  cell: (row: T) => ReactNode;
-  /**
-   * The cell's full text, shown on hover and given to assistive technology when the cell is
-   * cut to an ellipsis; needed when `cell` returns elements rather than a string or number.
-   */
-  text?: (row: T) => string;
-  /** Names the row (Records' Title, Jobs' Status): always shown and pinned first. Default: the first column. */
-  identifying?: boolean;
-  /** Offered in the `Columns` dialog but hidden until chosen (metadata keys). */
-  defaultHidden?: boolean;
-  /** A list of its own in the `Columns` dialog (e.g. `Metadata`), with a sentence under its heading. */
-  group?: string;
-  groupHint?: string;
-  /** A note beside the column's name in the `Columns` dialog (e.g. how many credentials have the key). */
-  hint?: string;
-}
 
 /** The full text of a loaded cell: the column's `text`, else what `cell` gave when it is plain text. */
 function cellText<T>(column: TableColumn<T>, row: T, content: ReactNode): string | undefined {
   if (column.text) return column.text(row);
   return typeof content === 'string' || typeof content === 'number' ? String(content) : undefined;
-}
-
-export interface TableSort {
-  id: string;
-  desc: boolean;
 }
 
 export interface DataTableProps<T> {
@@ -78,12 +52,14 @@ export interface DataTableProps<T> {
    * be resized, moved, hidden and pinned (header menu, resize handles, the `Columns` dialog).
    */
   columnsView?: string;
+  /** A sentence at the end of the `Columns` dialog (e.g. why no metadata columns are offered). */
+  columnsNote?: string;
 }
 
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, columns: given, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = t('table.empty'), onRowMenu, columnsView } = props;
+  const { label, columns: given, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = t('table.empty'), onRowMenu, columnsView, columnsNote } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const idPrefix = useId().replace(/:/g, '');
 
@@ -265,7 +241,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           onClose={columnMenu.close}
         />
       )}
-      {dialogOpen && columnsView && <ColumnsDialog view={columnsView} columns={all} />}
+      {dialogOpen && columnsView && <ColumnsDialog view={columnsView} columns={all} note={columnsNote} />}
     </>
   );
 }
@@ -300,9 +276,9 @@ const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, fo
       onMouseDown={(event) => onMouseDown(event, index)}
       onDoubleClick={() => onOpen(index)}
     >
-      {placed.map(({ column, pinnedAt }, i) => {
-        const pin = pinnedAt === null ? undefined : ({ insetInlineStart: pinnedAt } as CSSProperties);
-        const className = pinnedAt === null ? 'dt-cell' : 'dt-cell dt-pinned';
+      {placed.map(({ column, pin: place }, i) => {
+        const pin = pinStyle(place);
+        const className = place === null ? 'dt-cell' : 'dt-cell dt-pinned';
         if (row === undefined) {
           return (
             <div key={column.id} role="gridcell" className={`${className} muted`} style={pin}>

@@ -6,8 +6,8 @@
  * and use the arrow keys) and a right click or Shift+F10 on a header opens the column menu.
  */
 import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
-import { memo, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
-import type { TableColumn, TableSort } from './data-table.js';
+import { memo, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
+import { pinStyle, type TableColumn, type TableSort } from './table-column.js';
 import { MAX_COLUMN_PX, MIN_COLUMN_PX, type PlacedColumn } from './column-state.js';
 import { t } from '../i18n/i18n-store.js';
 
@@ -63,16 +63,26 @@ export const TableHeader = memo(function TableHeader<T>({ placed, sortId, sortDe
     },
   });
 
-  // The columns' widths as laid out, for the resize handles' aria-valuenow.
+  // The columns' widths as laid out: for the resize handles' aria-valuenow, and where each
+  // pinned column sticks (the sum of the pinned widths before it, as `--dt-pin-<n>` on the table).
   const rowRef = useRef<HTMLDivElement>(null);
   const [widths, setWidths] = useState<Record<string, number>>({});
   useLayoutEffect(() => {
     const row = rowRef.current;
-    if (!row || !actions) return;
+    if (!row) return;
     const measure = () => {
       const next: Record<string, number> = {};
-      for (const cell of row.querySelectorAll<HTMLElement>('[data-column-id]')) next[cell.dataset['columnId']!] = Math.round(cell.getBoundingClientRect().width);
-      setWidths((old) => (JSON.stringify(old) === JSON.stringify(next) ? old : next));
+      const grid = row.closest<HTMLElement>('[role="grid"]');
+      let offset = 0;
+      for (const cell of row.querySelectorAll<HTMLElement>('[data-column-id]')) {
+        const width = cell.getBoundingClientRect().width;
+        next[cell.dataset['columnId']!] = Math.round(width);
+        const pin = cell.dataset['pin'];
+        if (pin === undefined) continue;
+        grid?.style.setProperty(`--dt-pin-${pin}`, `${offset}px`);
+        offset += width;
+      }
+      if (actions) setWidths((old) => (JSON.stringify(old) === JSON.stringify(next) ? old : next));
     };
     measure();
     const observer = new ResizeObserver(measure);
@@ -102,8 +112,9 @@ export const TableHeader = memo(function TableHeader<T>({ placed, sortId, sortDe
                 key={header.id}
                 role="columnheader"
                 data-column-id={header.column.id}
-                className={place?.pinnedAt ? 'dt-header-cell dt-pinned' : 'dt-header-cell'}
-                style={place?.pinnedAt ? ({ insetInlineStart: place.pinnedAt } as CSSProperties) : undefined}
+                data-pin={place?.pin ?? undefined}
+                className={place?.pin != null ? 'dt-header-cell dt-pinned' : 'dt-header-cell'}
+                style={pinStyle(place?.pin ?? null)}
                 aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
               >
                 {header.column.getCanSort() ? (
