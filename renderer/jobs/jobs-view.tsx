@@ -5,6 +5,7 @@ import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { ColumnsButton } from '../table/column-menu.js';
+import { ToolbarButton } from '../table/toolbar-button.js';
 import { JobDetailPane } from './job-detail.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { ExportDialog } from './export-dialog.js';
@@ -30,7 +31,7 @@ function jobColumns(t: ReturnType<typeof useT>): TableColumn<Job>[] {
   const status = (j: Job) => t('jobs.status', { status: j.status });
   return [
   { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, identifying: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
-  { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => <code>{j.chain}</code>, text: (j) => j.chain },
+  { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, defaultPinned: true, cell: (j) => <code>{j.chain}</code>, text: (j) => j.chain },
   { id: 'uid', header: t('jobs.column.job'), width: 'minmax(6rem, 1fr)', cell: (j) => <code>{shortUid(j.uid)}</code>, text: (j) => j.uid },
   { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(6rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
   { id: 'created_date', header: t('jobs.column.created'), width: '9.5rem', sortable: true, cell: (j) => when(j.created_date) },
@@ -73,9 +74,7 @@ export function JobsView() {
           <span className="muted">{t('jobs.shown', { count: total })}</span>
           <span className="spacer" />
           <ColumnsButton view="jobs" />
-          <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('jobs')}>
-            {t('listExport.button')}
-          </button>
+          <ToolbarButton icon="export" label={t('listExport.button')} {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('jobs')} />
         </div>
         <div className="toolbar" role="group" aria-label={t('jobs.statusGroup')}>
           <button type="button" aria-pressed={status === null} onClick={() => setStatus(null)}>

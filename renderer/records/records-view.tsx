@@ -13,6 +13,7 @@ import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { ColumnsButton } from '../table/column-menu.js';
+import { ToolbarButton } from '../table/toolbar-button.js';
 import { recordMenu } from './record-menu.js';
 import { credentials } from './count-text.js';
 import { metadataColumnsNote, recordColumns } from './record-columns.js';
@@ -81,37 +82,27 @@ export function RecordsView() {
           <AddFilesButtons />
           <CsvImportButton />
           <ColumnsButton view="records" />
-          <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')}>
-            {t('listExport.button')}
-          </button>
+          <ToolbarButton icon="export" label={t('listExport.button')} {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')} />
         </div>
         <RecordFilters searchRef={searchRef} />
         <div className="toolbar selection-bar">
           <span role="status" data-testid="selected-count">
             {none ? t('records.selection.none') : t('records.selection.count', { count })}
           </span>
-          <button type="button" {...commandHint('edit.selectAllMatching')} onClick={selectAllMatching} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
-            {t('records.toolbar.selectAllMatching')}
-          </button>
+          <ToolbarButton
+            icon="selectAll"
+            label={t('records.toolbar.selectAllMatching')}
+            {...commandHint('edit.selectAllMatching')}
+            onClick={selectAllMatching}
+            disabled={total === 0 || (selection.all && selection.ranges.length === 0)}
+          />
           <span className="spacer" />
-          <button type="button" disabled={none} {...commandHint('edit.addTags')} onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
-            {t('records.toolbar.addTags')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })}>
-            {t('records.toolbar.replaceTags')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })}>
-            {t('records.toolbar.removeTag')}
-          </button>
-          <button type="button" disabled={none} {...commandHint('edit.schedule')} onClick={() => setDialog({ kind: 'schedule' })}>
-            {t('records.toolbar.schedule')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'unschedule' })}>
-            {t('records.toolbar.unschedule')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'export' })}>
-            {t('records.toolbar.exportProofs')}
-          </button>
+          <ToolbarButton icon="tagAdd" label={t('records.toolbar.addTags')} disabled={none} {...commandHint('edit.addTags')} onClick={() => setDialog({ kind: 'tags', mode: 'add' })} />
+          <ToolbarButton icon="tagReplace" label={t('records.toolbar.replaceTags')} disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })} />
+          <ToolbarButton icon="tagRemove" label={t('records.toolbar.removeTag')} disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })} />
+          <ToolbarButton icon="schedule" label={t('records.toolbar.schedule')} disabled={none} {...commandHint('edit.schedule')} onClick={() => setDialog({ kind: 'schedule' })} />
+          <ToolbarButton icon="unschedule" label={t('records.toolbar.unschedule')} disabled={none} onClick={() => setDialog({ kind: 'unschedule' })} />
+          <ToolbarButton icon="proof" label={t('records.toolbar.exportProofs')} disabled={none} onClick={() => setDialog({ kind: 'export' })} />
         </div>
         {error && (
           <div className="error-panel" role="alert">

@@ -12,6 +12,7 @@ import { isPinned, isShown, moveColumn, orderedColumns, setPinned, setShown, set
 import { useColumnState, useColumnStore } from './column-store.js';
 import type { TableColumn } from './table-column.js';
 import './columns.css';
+import { ToolbarButton } from './toolbar-button.js';
 
 /** The column menu of one column: move, pin, hide, width, the `Columns` dialog and a reset. */
 export function columnMenuGroups<T>(view: string, columns: readonly TableColumn<T>[], id: string): MenuGroup[] {
@@ -64,9 +65,7 @@ export function columnMenuGroups<T>(view: string, columns: readonly TableColumn<
 export function ColumnsButton({ view }: { view: string }) {
   const t = useT();
   return (
-    <button type="button" aria-haspopup="dialog" onClick={() => useColumnStore.getState().openDialog(view)}>
-      {t('table.columns.button')}
-    </button>
+    <ToolbarButton icon="columns" label={t('table.columns.button')} aria-haspopup="dialog" onClick={() => useColumnStore.getState().openDialog(view)} />
   );
 }
 
