@@ -145,8 +145,10 @@ function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onR
   const metadataKeys = useMetadataKeysStore((s) => s.keys);
   const columnState = useColumnState('records');
   const t = useT();
-  // A metadata column shown unless the admin hid it (they are hidden until chosen).
-  const shownKeys = useMemo(() => new Set(Object.keys(columnState.visible).filter((id) => id.startsWith('meta:') && columnState.visible[id]).map((id) => id.slice(5))), [columnState]);
+  // The metadata columns the admin chose (hidden until chosen); as one string, so a resize or a
+  // move does not make new columns (and re-render every row).
+  const chosen = Object.keys(columnState.visible).filter((id) => id.startsWith('meta:') && columnState.visible[id]).map((id) => id.slice('meta:'.length)).join('\n');
+  const shownKeys = useMemo(() => new Set(chosen ? chosen.split('\n') : []), [chosen]);
   const words = useMemo(() => searchWords(search), [search]);
   const columns = useMemo(() => recordColumns({ engines, metadataKeys, shownKeys, search: words }, t), [engines, metadataKeys, shownKeys, words, t]);
   return (
