@@ -5,7 +5,7 @@ import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { ColumnsButton } from '../table/column-menu.js';
-import { ToolbarButton } from '../table/toolbar-button.js';
+import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
 import { JobDetailPane } from './job-detail.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { ExportDialog } from './export-dialog.js';
@@ -65,11 +65,12 @@ export function JobsView() {
   const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
   const t = useT();
   const columns = useMemo(() => jobColumns(t), [t]);
+  const mainBar = useFittedToolbar();
 
   return (
     <div className="records-layout">
       <section className="view" aria-labelledby="jobs-title">
-        <div className="toolbar">
+        <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="jobs-title">{t('jobs.title')}</h1>
           <span className="muted">{t('jobs.shown', { count: total })}</span>
           <span className="spacer" />

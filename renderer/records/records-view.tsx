@@ -13,7 +13,7 @@ import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { ColumnsButton } from '../table/column-menu.js';
-import { ToolbarButton } from '../table/toolbar-button.js';
+import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
 import { recordMenu } from './record-menu.js';
 import { credentials } from './count-text.js';
 import { metadataColumnsNote, recordColumns } from './record-columns.js';
@@ -41,6 +41,8 @@ export function RecordsView() {
   const count = useSelectedCount();
   const [dialog, setDialog] = useState<Dialog>(null);
   const searchRef = useRef<HTMLInputElement>(null);
+  const mainBar = useFittedToolbar();
+  const selectionBar = useFittedToolbar();
   const t = useT();
 
   // Fresh rows whenever the view opens (the table's own range callbacks need rows to exist).
@@ -73,7 +75,7 @@ export function RecordsView() {
   return (
     <div className="records-layout">
       <section className="view" aria-labelledby="records-title">
-        <div className="toolbar">
+        <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="records-title">{t('records.title')}</h1>
           <span className="muted" data-testid="records-total">
             {status === 'loading' && total === 0 ? t('common.loading') : credentials(total)}
@@ -85,7 +87,7 @@ export function RecordsView() {
           <ToolbarButton icon="export" label={t('listExport.button')} {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')} />
         </div>
         <RecordFilters searchRef={searchRef} />
-        <div className="toolbar selection-bar">
+        <div ref={selectionBar.ref} className={`toolbar selection-bar ${selectionBar.className}`}>
           <span role="status" data-testid="selected-count">
             {none ? t('records.selection.none') : t('records.selection.count', { count })}
           </span>

@@ -1,10 +1,10 @@
 /**
- * A button of a table's toolbar that shrinks to its icon when the view is narrow (a detail panel
- * open beside it, a long German label): its name stays the label (UI.md's names), its tooltip
- * says it, and the row never wraps into a stray second line. The rule is a container query on
- * `.view` (columns.css).
+ * A button of a table's toolbar that shrinks to its icon when its toolbar does not fit on one
+ * line (a detail panel open beside it, long German labels): its name stays the label (UI.md's
+ * names), its tooltip says it, and the row does not wrap a stray button onto a second line.
+ * `useFittedToolbar` decides, per toolbar, by measuring.
  */
-import type { ButtonHTMLAttributes } from 'react';
+import { useLayoutEffect, useRef, useState, type ButtonHTMLAttributes } from 'react';
 import './columns.css';
 
 /** 16×16 line icons, drawn in the text colour. */
@@ -32,4 +32,46 @@ export function ToolbarButton({ icon, label, ...button }: { icon: ToolbarIcon; l
       <span className="toolbar-label">{label}</span>
     </button>
   );
+}
+
+/** The width a toolbar's items need on one line with their labels: the sum of their widths and gaps (a spacer needs none). */
+function naturalWidth(toolbar: HTMLElement): number {
+  const items = [...toolbar.children].filter((c): c is HTMLElement => c instanceof HTMLElement && !c.classList.contains('spacer'));
+  const gap = parseFloat(getComputedStyle(toolbar).columnGap) || 0;
+  return items.reduce((sum, item) => sum + item.getBoundingClientRect().width, 0) + gap * Math.max(0, items.length - 1);
+}
+
+/**
+ * A toolbar's ref and class: `toolbar-compact` (its ToolbarButtons as icons) while its items
+ * with their labels would not fit its width. The labelled width is measured whenever the
+ * labels show, and kept while they do not, so the toolbar does not flip back and forth.
+ *
+ * @example const fitted = useFittedToolbar(); <div ref={fitted.ref} className={`toolbar ${fitted.className}`}>…</div>
+ */
+export function useFittedToolbar<T extends HTMLElement = HTMLDivElement>() {
+  const ref = useRef<T>(null);
+  const [compact, setCompact] = useState(false);
+  const labelled = useRef(0);
+  useLayoutEffect(() => {
+    const toolbar = ref.current;
+    if (!toolbar) return;
+    const check = () => {
+      if (!toolbar.classList.contains('toolbar-compact')) labelled.current = naturalWidth(toolbar);
+      setCompact(labelled.current > toolbar.clientWidth + 0.5);
+    };
+    check();
+    // Next frame, not inside the observer's callback: changing sizes there would loop it.
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(check);
+    });
+    observer.observe(toolbar);
+    for (const child of toolbar.children) observer.observe(child);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  });
+  return { ref, className: compact ? 'toolbar-compact' : '' };
 }

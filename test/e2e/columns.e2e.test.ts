@@ -68,6 +68,14 @@ async function bothThemes(page: Page, step: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/** How many lines a toolbar's items take (1 when nothing wrapped). */
+async function lines(toolbar: Locator): Promise<number> {
+  return toolbar.evaluate((el) => {
+    const centres = [...el.children].filter((c) => c.getClientRects().length > 0).map((c) => c.getBoundingClientRect()).map((b) => b.top + b.height / 2);
+    return centres.filter((c, i) => centres.slice(0, i).every((d) => Math.abs(c - d) > 8)).length;
+  });
+}
+
 async function headerWidth(page: Page, name: string): Promise<number> {
   return (await grid(page).getByRole('columnheader', { name }).boundingBox())!.width;
 }
@@ -85,6 +93,10 @@ describe('columns and panes', () => {
     expect(await readable(page, opened.getByRole('gridcell').filter({ hasText: 'Diploma 007' }))).toBe(true);
     expect(await readable(page, opened.getByRole('gridcell').filter({ hasText: 'not scheduled' }))).toBe(true);
     expect(await silentlyCutCells(page)).toEqual([]);
+    // The selection bar keeps to one line: its buttons show their icons, named as before.
+    await expect.poll(() => lines(page.locator('.selection-bar'))).toBe(1);
+    expect(await page.getByRole('button', { name: 'Replace tags' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Replace tags' }).getAttribute('title')).toBe('Replace tags');
     await bothThemes(page, 'records-detail');
 
     const edge = page.getByRole('separator', { name: 'Resize credential detail' });
