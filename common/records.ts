@@ -65,6 +65,8 @@ export interface RecordRow {
   expiryDate: string | null;
   /** State per engine id, for every engine of the catalog (not_scheduled when none). */
   states: Record<string, RecordState>;
+  /** The top-level metadata values that are text, numbers or booleans, as text (the metadata columns). */
+  metadata: Record<string, string>;
 }
 
 /** A request for rows `offset .. offset+limit-1` of the filtered, sorted records. */
@@ -84,6 +86,26 @@ export interface RecordWindow {
   rows: RecordRow[];
   /** The engine ids the `states` of each row cover, in catalog order. */
   engines: string[];
+}
+
+/** The longest metadata value a row carries to the table; a longer one is cut (the detail panel shows it whole). */
+const METADATA_VALUE_MAX = 200;
+
+/** A credential's top-level metadata values that are text, numbers or booleans, as text: what the metadata columns show. */
+export function metadataColumnValues(metadata: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return out;
+  for (const [key, v] of Object.entries(metadata)) {
+    if (typeof v === 'string') out[key] = v.length > METADATA_VALUE_MAX ? `${v.slice(0, METADATA_VALUE_MAX)}…` : v;
+    else if (typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
+  }
+  return out;
+}
+
+/** A top-level metadata key of the Partner's credentials and how many have a value for it (the metadata columns). */
+export interface MetadataKeyCount {
+  key: string;
+  count: number;
 }
 
 /** A tag of the Partner's credentials and how many carry it (autocomplete). */

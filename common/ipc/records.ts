@@ -12,6 +12,7 @@ import {
   type BulkScheduleResult,
   type BulkTagResult,
   type BulkUnscheduleResult,
+  type MetadataKeyCount,
   type RecordFilter,
   type RecordWindow,
   type RecordWindowRequest,
@@ -27,6 +28,11 @@ export interface RecordsIpc {
   'records:window': { args: [request: RecordWindowRequest]; result: RecordWindow };
   /** The Partner's tags starting with `prefix` (empty: the most used), with counts. */
   'records:tags': { args: [prefix: string, limit: number]; result: TagSuggestion[] };
+  /**
+   * The Partner's metadata keys most used first, with counts (at most `limit`): the metadata
+   * columns the table offers. Null where the connection cannot count them (a remote service).
+   */
+  'records:metadataKeys': { args: [limit: number]; result: MetadataKeyCount[] | null };
   /** How many records a selection holds (for the confirmation that names the count). */
   'records:count': { args: [selection: Selection]; result: number };
   /** Edits the tags of a selection, all or nothing; answers the running task. */
@@ -39,6 +45,9 @@ export interface RecordsIpc {
   'records:total': { args: [filter: RecordFilter]; result: number };
 }
 
+/** The most metadata keys one call answers. */
+export const METADATA_KEYS_MAX = 500;
+
 export const RECORDS_IPC: IpcValidators<RecordsIpc> = {
   'records:window': (args) => {
     expectArgCount('records:window', args, 1);
@@ -49,6 +58,10 @@ export const RECORDS_IPC: IpcValidators<RecordsIpc> = {
     const prefix = args[0];
     if (typeof prefix !== 'string' || prefix.length > 100) expectString(null, 'prefix', 100);
     return [prefix as string, expectInteger(args[1], 'limit', 1, 200)];
+  },
+  'records:metadataKeys': (args) => {
+    expectArgCount('records:metadataKeys', args, 1);
+    return [expectInteger(args[0], 'limit', 1, METADATA_KEYS_MAX)];
   },
   'records:count': (args) => {
     expectArgCount('records:count', args, 1);

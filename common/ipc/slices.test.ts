@@ -29,6 +29,8 @@ describe('the IPC contract slices', () => {
     expect(idOf(() => v['records:editTags']([{ kind: 'filter', filter: {} }, { mode: 'explode' }]))).toBe('invalid_value');
     expect(idOf(() => v['records:schedule']([{ kind: 'filter', filter: {} }, []]))).toBe('invalid_value');
     expect(idOf(() => v['records:tags'](['cla', 0]))).toBe('invalid_value');
+    expect(idOf(() => v['records:metadataKeys']([0]))).toBe('invalid_value');
+    expect(idOf(() => v['records:metadataKeys'](['10']))).toBe('invalid_value');
     expect(v['records:editTags']([{ kind: 'filter', filter: { andTags: ['class-2026'] } }, { mode: 'remove', tag: 'honours' }])).toEqual([
       { kind: 'filter', filter: { andTags: ['class-2026'] } },
       { mode: 'remove', tag: 'honours' },

@@ -12,6 +12,7 @@ export type { PartnerScope } from './scope.js';
 export { jobStatuses, jobSummaries, jobTransactionHash, nextScheduledDate } from './job-detail.js';
 export { signingPublicKey } from './engine-settings.js';
 export { filterWindowIds, partnerTagCounts, readRecordRows } from './records/records-window.js';
+export { partnerMetadataKeyCounts } from './records/metadata-keys.js';
 export { searchMatch } from './records/record-search.js';
 export { STALE_RANGES, countFilter, idsOfExisting, idsOfFilter, idsOfRanges, idsOfUids, uidsOf } from './records/selection-ids.js';
 export { editTagsOf, scheduleIds, unscheduleUids } from './records/bulk-changes.js';

@@ -8,6 +8,7 @@ import type {
   BulkScheduleResult,
   BulkTagResult,
   BulkUnscheduleResult,
+  MetadataKeyCount,
   RecordFilter,
   RecordWindow,
   RecordWindowRequest,
@@ -16,7 +17,7 @@ import type {
   TagSuggestion,
 } from '../../common/records.js';
 import type { TaskContext } from '../../common/tasks.js';
-import { uidsOf, type PartnerScope } from '../engine/index.js';
+import { partnerMetadataKeyCounts, uidsOf, type PartnerScope } from '../engine/index.js';
 import { scheduleSelection, unscheduleSelection } from './bulk-schedule.js';
 import { editSelectionTags } from './bulk-tags.js';
 import { recordWindow, tagSuggestions } from './record-query.js';
@@ -28,6 +29,8 @@ export interface RecordsBackend {
   window(request: RecordWindowRequest): Promise<RecordWindow>;
   /** The tag filter's autocomplete (a remote service lists no tags: none). */
   tags(prefix: string, limit?: number): Promise<TagSuggestion[]>;
+  /** The Partner's metadata keys most used first, with counts; null where they cannot be counted (a remote service's API lists no keys). */
+  metadataKeys(limit: number): Promise<MetadataKeyCount[] | null>;
   count(selection: Selection): Promise<number>;
   total(filter: RecordFilter): Promise<number>;
   /** The uids a selection holds (in creation order for a filter), with progress and cancel. */
@@ -45,6 +48,7 @@ export function embeddedRecords(scope: PartnerScope): RecordsBackend {
     kind: 'embedded',
     window: async (request) => recordWindow(scope, request),
     tags: async (prefix, limit) => tagSuggestions(scope, prefix, limit),
+    metadataKeys: async (limit) => partnerMetadataKeyCounts(scope, limit),
     count: async (selection) => countSelection(scope, selection),
     total: async (filter) => countSelection(scope, { kind: 'filter', filter }),
     uids: async (selection, task) => uidsOf(scope, await resolveSelection(scope, selection, task)),
@@ -63,6 +67,8 @@ export function remoteRecords(service: IssuingService): RecordsBackend {
     kind: 'remote',
     window: (request) => remoteRecordWindow(service, request),
     tags: async () => [],
+    // Counting keys would mean reading every credential of the Partner page by page.
+    metadataKeys: async () => null,
     count: (selection) => remoteCount(service, selection),
     total: (filter) => remoteCount(service, { kind: 'filter', filter }),
     uids: (selection, task) => remoteUids(service, selection, task),

@@ -8,6 +8,7 @@
 import { ServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 import {
+  metadataColumnValues,
   RECORD_WINDOW_MAX_LIMIT,
   type BulkScheduleResult,
   type BulkTagResult,
@@ -56,6 +57,7 @@ export function toRecordRow(credential: Credential): RecordRow {
     uploadDate: credential.upload_date,
     expiryDate: credential.expiry_date,
     states: {},
+    metadata: metadataColumnValues(credential.metadata),
   };
 }
 

@@ -1,8 +1,9 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { VERIFICATION_STEP_KEYS, type VerificationResult } from '../../common/wire-types.js';
 import { useStagingStore } from '../staging/staging-store.js';
 import { useDetailStore } from './detail-store.js';
 import { RecordTree } from './record-tree.js';
+import { usePaneWidth, type PaneWidthOptions } from './pane-width.js';
 import './detail.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { ErrorLine } from '../shell/error-line.js';
@@ -65,6 +66,23 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
   );
 }
 
+/** The panel's width: 30rem at first, never under 20rem, never over 60 % of the window. */
+const PANEL_WIDTH: PaneWidthOptions = { storageKey: 'proofdesk.detail-width', initial: 420, min: 280, maxShare: 0.6 };
+
+/** The detail panel's box, its width set by dragging its edge (a `separator`: `Resize credential detail`). */
+function PanelBox({ children }: { children: ReactNode }) {
+  const t = useT();
+  const { width, separator } = usePaneWidth(PANEL_WIDTH, t('detail.resize'));
+  return (
+    <div className="detail-panel-box" style={{ flexBasis: width }}>
+      <div className="pane-edge" {...separator} />
+      <aside className="detail-panel" aria-label={t('detail.label')}>
+        {children}
+      </aside>
+    </div>
+  );
+}
+
 /** The detail panel of one credential (region `Credential detail`). */
 export function DetailPanel() {
   const { uid, detail, loading, error, verifications, busy, notice } = useDetailStore();
@@ -75,14 +93,14 @@ export function DetailPanel() {
   if (!uid && !notice) return null;
   if (!uid) {
     return (
-      <aside className="detail-panel" aria-label={t('detail.label')}>
+      <PanelBox>
         <p role="status">{notice}</p>
-      </aside>
+      </PanelBox>
     );
   }
   const credential = detail?.credential;
   return (
-    <aside className="detail-panel" aria-label={t('detail.label')}>
+    <PanelBox>
       <header className="detail-header">
         <h2>{credential?.title ?? (loading ? t('common.loading') : t('detail.credential'))}</h2>
         <button type="button" className="link-button" aria-label={t('detail.close')} onClick={close}>
@@ -208,6 +226,6 @@ export function DetailPanel() {
           {confirming && <RevokeDialog engine={confirming} title={credential.title} onConfirm={() => void revoke(confirming)} onClose={() => setConfirming(null)} />}
         </>
       )}
-    </aside>
+    </PanelBox>
   );
 }

@@ -3,6 +3,8 @@ import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
+import { ColumnsButton } from '../table/column-menu.js';
+import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
 import { JobDetailPane } from './job-detail.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { ExportDialog } from './export-dialog.js';
@@ -34,8 +36,8 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
   // Created and Finished are relative (`3 hr. ago`; the day past a week), their full date on hover.
   const ago = (iso: string | null) => relativeTime(iso, now);
   return [
-  { id: 'status', header: t('jobs.column.status'), width: '7rem', sortable: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
-  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', cell: name },
+  { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, identifying: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
+  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', defaultPinned: true, cell: name },
   { id: 'credentials', header: t('jobs.column.credentials'), width: '8rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
   { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(10rem, 2fr)', cell: progress },
   { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => j.chain },
@@ -73,17 +75,17 @@ export function JobsView() {
   const now = useNow();
   useJobsStore((s) => s.summaries);
   const columns = useMemo(() => jobColumns(t, now), [t, now]);
+  const mainBar = useFittedToolbar();
 
   return (
     <div className="records-layout">
       <section className="view" aria-labelledby="jobs-title">
-        <div className="toolbar">
+        <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="jobs-title">{t('jobs.title')}</h1>
           <span className="muted">{t('jobs.shown', { count: total })}</span>
           <span className="spacer" />
-          <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('jobs')}>
-            {t('listExport.button')}
-          </button>
+          <ColumnsButton view="jobs" />
+          <ToolbarButton icon="export" label={t('listExport.button')} {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('jobs')} />
         </div>
         <div className="toolbar" role="group" aria-label={t('jobs.statusGroup')}>
           <button type="button" aria-pressed={status === null} onClick={() => setStatus(null)}>
@@ -103,6 +105,7 @@ export function JobsView() {
         <DataTable
           label={t('jobs.table.label')}
           columns={columns}
+          columnsView="jobs"
           rowCount={total}
           rowAt={jobAt}
           onRangeChange={onRangeChange}

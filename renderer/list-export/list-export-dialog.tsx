@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ExportList, ListExportFormat, ListExportRequest, ListExportResult } from '../../common/ipc/list-export.js';
 import type { TaskInfo } from '../../common/tasks.js';
 import { useJobsStore } from '../jobs/jobs-store.js';
-import { recordColumns } from '../records/record-columns.js';
+import { recordColumnIds } from '../records/record-columns.js';
 import { useRecordsStore } from '../records/records-store.js';
 import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
@@ -16,7 +16,7 @@ function requestFor(list: ExportList, format: ListExportFormat): ListExportReque
   if (list === 'records') {
     const { filter, sort, engines } = useRecordsStore.getState();
     // The uid first: the table names a record by its title, a program reading the file needs the uid.
-    return { list, format, filter, sort, columns: ['uid', ...recordColumns(engines, translate).map((c) => c.id)] };
+    return { list, format, filter, sort, columns: ['uid', ...recordColumnIds(engines, translate)] };
   }
   const { status, sort } = useJobsStore.getState();
   return { list, format, ...(status ? { status } : {}), sort };

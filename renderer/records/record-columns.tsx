@@ -1,15 +1,88 @@
-import type { RecordRow } from '../../common/records.js';
+import type { MetadataKeyCount, RecordRow } from '../../common/records.js';
 import type { useT } from '../i18n/use-t.js';
 import { localDay } from '../format/local-format.js';
 import type { TableColumn } from '../table/data-table.js';
 import { TagList } from '../table/tag-list.js';
+import { matchedKeys, matchParts, matches, type SearchWords } from './search-highlight.js';
 
+/** A text with the words a search matched marked (`<mark>`). */
+function Highlighted({ text, search }: { text: string; search: SearchWords }) {
+  return (
+    <>
+      {matchParts(text, search).map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : part.text))}
+    </>
+  );
+}
 
-/** The Records table's columns: title, tags, files, linked records, dates, one state column per engine. */
-export function recordColumns(engines: readonly string[], t: ReturnType<typeof useT>): TableColumn<RecordRow>[] {
+/** What the Records columns need beyond the rows. */
+export interface RecordColumnsInput {
+  engines: readonly string[];
+  /** The Partner's metadata keys most used first; null where the connection cannot count them. */
+  metadataKeys: readonly MetadataKeyCount[] | null;
+  /** The metadata keys whose columns are shown: a match in any other is named beside the title. */
+  shownKeys: ReadonlySet<string>;
+  search: SearchWords;
+}
+
+/** What the `Columns` dialog says when it offers no metadata column: not available here, or no keys yet. */
+export function metadataColumnsNote(metadataKeys: readonly MetadataKeyCount[] | null, t: ReturnType<typeof useT>): string | undefined {
+  if (metadataKeys === null) return t('records.columns.metadataRemote');
+  return metadataKeys.length === 0 ? t('records.columns.metadataNone') : undefined;
+}
+
+/**
+ * The Records table's columns: title, tags, files, linked records, dates, one state column per
+ * engine (pinned beside the title), then one (hidden until chosen) column per metadata key. The search's words are marked
+ * in the title and metadata cells, and a match in a metadata key whose column is hidden is named
+ * under the title ("Matched in: student").
+ */
+export function recordColumns({ engines, metadataKeys, shownKeys, search }: RecordColumnsInput, t: ReturnType<typeof useT>): TableColumn<RecordRow>[] {
   const stateLabel = (state: string) => t('records.state', { state });
+  const hiddenMatches = (r: RecordRow) => (search.words.length === 0 ? [] : matchedKeys(r.metadata, search).filter((key) => !shownKeys.has(key)));
+  const matchedIn = (r: RecordRow) => {
+    const keys = hiddenMatches(r);
+    // Only where the title does not show the match itself.
+    return keys.length === 0 || matches(r.title, search) ? null : t('records.matchedIn', { keys: keys.join(', ') });
+  };
+  const group = t('records.columns.metadata');
+  const groupHint = t('records.columns.metadataHint');
+  const metadataColumns = (metadataKeys ?? []).map(
+    ({ key, count }): TableColumn<RecordRow> => ({
+      id: `meta:${key}`,
+      header: key,
+      width: 'minmax(8rem, 2fr)',
+      defaultHidden: true,
+      group,
+      groupHint,
+      hint: t('records.columns.keyCount', { count }),
+      cell: (r) => {
+        const value = r.metadata[key];
+        return value === undefined ? '—' : <Highlighted text={value} search={search} />;
+      },
+      text: (r) => r.metadata[key] ?? '—',
+    }),
+  );
   return [
-    { id: 'title', header: t('records.column.title'), width: 'minmax(12rem, 3fr)', sortable: true, cell: (r) => r.title },
+    {
+      id: 'title',
+      header: t('records.column.title'),
+      width: 'minmax(12rem, 3fr)',
+      sortable: true,
+      identifying: true,
+      cell: (r) => {
+        const hint = matchedIn(r);
+        return (
+          <>
+            <Highlighted text={r.title} search={search} />
+            {hint && <span className="match-hint"> {hint}</span>}
+          </>
+        );
+      },
+      text: (r) => {
+        const hint = matchedIn(r);
+        return hint ? `${r.title} — ${hint}` : r.title;
+      },
+    },
     {
       id: 'tags',
       header: t('records.column.tags'),
@@ -38,6 +111,8 @@ export function recordColumns(engines: readonly string[], t: ReturnType<typeof u
         id: `state:${engine}`,
         header: engine,
         width: '9.5rem',
+        // A row's state stays in view beside the title, e.g. with the detail panel open.
+        defaultPinned: true,
         cell: (r) => {
           const state = r.states[engine] ?? 'not_scheduled';
           return <span className={`state state-${state}`}>{stateLabel(state)}</span>;
@@ -45,5 +120,11 @@ export function recordColumns(engines: readonly string[], t: ReturnType<typeof u
         text: (r) => stateLabel(r.states[engine] ?? 'not_scheduled'),
       }),
     ),
+    ...metadataColumns,
   ];
+}
+
+/** The ids of the Records table's own columns in their default order (what a list export holds). */
+export function recordColumnIds(engines: readonly string[], t: ReturnType<typeof useT>): string[] {
+  return recordColumns({ engines, metadataKeys: [], shownKeys: new Set(), search: { words: [], lastIsPrefix: false } }, t).map((c) => c.id);
 }

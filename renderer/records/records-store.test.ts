@@ -18,7 +18,7 @@ beforeEach(async () => {
     asked.push(request);
     const rows = Array.from({ length: Math.min(request.limit, TOTAL - request.offset) }, (_, k): RecordRow => {
       const i = request.offset + k;
-      return { uid: uidOf(i), title: `Diploma ${i}`, tags: [], fileCount: 0, files: [], linkedUids: [], linkedFromCount: 0, uploadDate: '2026-01-01T00:00:00.000Z', expiryDate: null, states: {} };
+      return { uid: uidOf(i), title: `Diploma ${i}`, tags: [], fileCount: 0, files: [], linkedUids: [], linkedFromCount: 0, uploadDate: '2026-01-01T00:00:00.000Z', expiryDate: null, states: {}, metadata: {} };
     });
     return { offset: request.offset, total: TOTAL, rows, engines: [] };
   };

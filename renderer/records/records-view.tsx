@@ -12,9 +12,14 @@ import { CsvImportButton, CsvImportDialog } from '../csv-import/csv-import-dialo
 import { StagingView } from '../staging/staging-view.js';
 import { DataTable, type DataTableProps, type TableSort } from '../table/data-table.js';
 import { useRowMenu } from '../commands/row-menu.js';
+import { ColumnsButton } from '../table/column-menu.js';
+import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
 import { recordMenu } from './record-menu.js';
 import { credentials } from './count-text.js';
-import { recordColumns } from './record-columns.js';
+import { metadataColumnsNote, recordColumns } from './record-columns.js';
+import { useMetadataKeysStore } from './metadata-keys-store.js';
+import { searchWords } from './search-highlight.js';
+import { useColumnState } from '../table/column-store.js';
 import { RecordFilters } from './record-filters.js';
 import { recordAt, useRecordsStore, useSelectedCount } from './records-store.js';
 import { ScheduleDialog } from './schedule-dialog.js';
@@ -36,12 +41,19 @@ export function RecordsView() {
   const count = useSelectedCount();
   const [dialog, setDialog] = useState<Dialog>(null);
   const searchRef = useRef<HTMLInputElement>(null);
+  const mainBar = useFittedToolbar();
+  const selectionBar = useFittedToolbar();
   const t = useT();
 
   // Fresh rows whenever the view opens (the table's own range callbacks need rows to exist).
   useEffect(() => refresh(), [refresh]);
   useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && refresh()), [refresh]);
   useEffect(() => onAppEvent('partner', () => refresh()), [refresh]);
+  // The metadata keys the `Columns` dialog offers, asked again as credentials change.
+  const loadKeys = useMetadataKeysStore((s) => s.load);
+  useEffect(() => void loadKeys(), [loadKeys]);
+  useEffect(() => onAppEvent('counts', ({ scopes }) => scopes.includes('credentials') && void loadKeys()), [loadKeys]);
+  useEffect(() => onAppEvent('partner', () => void loadKeys()), [loadKeys]);
 
   // The command table's Records commands (menu, palette, shortcuts): enabled while Records is
   // open, the selection ones when something is selected (common/commands.ts judges).
@@ -63,7 +75,7 @@ export function RecordsView() {
   return (
     <div className="records-layout">
       <section className="view" aria-labelledby="records-title">
-        <div className="toolbar">
+        <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="records-title">{t('records.title')}</h1>
           <span className="muted" data-testid="records-total">
             {status === 'loading' && total === 0 ? t('common.loading') : credentials(total)}
@@ -71,37 +83,28 @@ export function RecordsView() {
           <span className="spacer" />
           <AddFilesButtons />
           <CsvImportButton />
-          <button type="button" {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')}>
-            {t('listExport.button')}
-          </button>
+          <ColumnsButton view="records" />
+          <ToolbarButton icon="export" label={t('listExport.button')} {...commandHint('file.exportList')} disabled={total === 0} onClick={() => openListExport('records')} />
         </div>
         <RecordFilters searchRef={searchRef} />
-        <div className="toolbar selection-bar">
+        <div ref={selectionBar.ref} className={`toolbar selection-bar ${selectionBar.className}`}>
           <span role="status" data-testid="selected-count">
             {none ? t('records.selection.none') : t('records.selection.count', { count })}
           </span>
-          <button type="button" {...commandHint('edit.selectAllMatching')} onClick={selectAllMatching} disabled={total === 0 || (selection.all && selection.ranges.length === 0)}>
-            {t('records.toolbar.selectAllMatching')}
-          </button>
+          <ToolbarButton
+            icon="selectAll"
+            label={t('records.toolbar.selectAllMatching')}
+            {...commandHint('edit.selectAllMatching')}
+            onClick={selectAllMatching}
+            disabled={total === 0 || (selection.all && selection.ranges.length === 0)}
+          />
           <span className="spacer" />
-          <button type="button" disabled={none} {...commandHint('edit.addTags')} onClick={() => setDialog({ kind: 'tags', mode: 'add' })}>
-            {t('records.toolbar.addTags')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })}>
-            {t('records.toolbar.replaceTags')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })}>
-            {t('records.toolbar.removeTag')}
-          </button>
-          <button type="button" disabled={none} {...commandHint('edit.schedule')} onClick={() => setDialog({ kind: 'schedule' })}>
-            {t('records.toolbar.schedule')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'unschedule' })}>
-            {t('records.toolbar.unschedule')}
-          </button>
-          <button type="button" disabled={none} onClick={() => setDialog({ kind: 'export' })}>
-            {t('records.toolbar.exportProofs')}
-          </button>
+          <ToolbarButton icon="tagAdd" label={t('records.toolbar.addTags')} disabled={none} {...commandHint('edit.addTags')} onClick={() => setDialog({ kind: 'tags', mode: 'add' })} />
+          <ToolbarButton icon="tagReplace" label={t('records.toolbar.replaceTags')} disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'replace' })} />
+          <ToolbarButton icon="tagRemove" label={t('records.toolbar.removeTag')} disabled={none} onClick={() => setDialog({ kind: 'tags', mode: 'remove' })} />
+          <ToolbarButton icon="schedule" label={t('records.toolbar.schedule')} disabled={none} {...commandHint('edit.schedule')} onClick={() => setDialog({ kind: 'schedule' })} />
+          <ToolbarButton icon="unschedule" label={t('records.toolbar.unschedule')} disabled={none} onClick={() => setDialog({ kind: 'unschedule' })} />
+          <ToolbarButton icon="proof" label={t('records.toolbar.exportProofs')} disabled={none} onClick={() => setDialog({ kind: 'export' })} />
         </div>
         {error && (
           <div className="error-panel" role="alert">
@@ -140,12 +143,22 @@ function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onR
   const { ensureRange, setSelection, setSort } = useRecordsStore.getState();
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
   const tableSort: TableSort = { id: sort.by, desc: sort.order === 'desc' };
+  const search = useRecordsStore((s) => s.filter.search);
+  const metadataKeys = useMetadataKeysStore((s) => s.keys);
+  const columnState = useColumnState('records');
   const t = useT();
-  const columns = useMemo(() => recordColumns(engines, t), [engines, t]);
+  // The metadata columns the admin chose (hidden until chosen); as one string, so a resize or a
+  // move does not make new columns (and re-render every row).
+  const chosen = Object.keys(columnState.visible).filter((id) => id.startsWith('meta:') && columnState.visible[id]).map((id) => id.slice('meta:'.length)).join('\n');
+  const shownKeys = useMemo(() => new Set(chosen ? chosen.split('\n') : []), [chosen]);
+  const words = useMemo(() => searchWords(search), [search]);
+  const columns = useMemo(() => recordColumns({ engines, metadataKeys, shownKeys, search: words }, t), [engines, metadataKeys, shownKeys, words, t]);
   return (
     <DataTable
       label={t('records.table.label')}
       columns={columns}
+      columnsView="records"
+      columnsNote={metadataColumnsNote(metadataKeys, t)}
       rowCount={total}
       rowAt={recordAt}
       onRangeChange={onRangeChange}

@@ -5,36 +5,23 @@
  * scroll into view (`onRangeChange`); the table never holds more than what is on screen.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useId, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
-import { tableMinRem } from './column-widths.js';
-import { TableHeader } from './table-header.js';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { PopupMenu, useMenuAnchor } from '../commands/popup-menu.js';
+import { columnMenuGroups, ColumnsDialog } from './column-menu.js';
+import { EMPTY_COLUMN_STATE, placeColumns, setWidth, type PlacedColumn } from './column-state.js';
+import { useColumnState, useColumnStore } from './column-store.js';
+import { tableMinWidth } from './column-widths.js';
+import { TableHeader, type HeaderColumnActions } from './table-header.js';
+import { pinStyle, type TableColumn, type TableSort } from './table-column.js';
+
+export type { TableColumn, TableSort } from './table-column.js';
 import { clearSelection, clickRow, extendTo, isMoveKey, isSelected, moveWithKey, selectAll, toggleFocused, toggleRow, type TableSelection } from './selection.js';
 import { t } from '../i18n/i18n-store.js';
-
-/** One column: its header, CSS grid width, and how a loaded row shows in it. */
-export interface TableColumn<T> {
-  id: string;
-  header: string;
-  /** A CSS grid track, e.g. `2fr` or `8rem`. */
-  width: string;
-  sortable?: boolean;
-  cell: (row: T) => ReactNode;
-  /**
-   * The cell's full text, shown on hover and given to assistive technology when the cell is
-   * cut to an ellipsis; needed when `cell` returns elements rather than a string or number.
-   */
-  text?: (row: T) => string;
-}
 
 /** The full text of a loaded cell: the column's `text`, else what `cell` gave when it is plain text. */
 function cellText<T>(column: TableColumn<T>, row: T, content: ReactNode): string | undefined {
   if (column.text) return column.text(row);
   return typeof content === 'string' || typeof content === 'number' ? String(content) : undefined;
-}
-
-export interface TableSort {
-  id: string;
-  desc: boolean;
 }
 
 export interface DataTableProps<T> {
@@ -60,12 +47,19 @@ export interface DataTableProps<T> {
    * focused row. `at` is where the menu goes, in viewport pixels.
    */
   onRowMenu?: (index: number, row: T, at: { x: number; y: number }) => void;
+  /**
+   * The view whose column choices the table remembers (`records`, `jobs`): with it, columns can
+   * be resized, moved, hidden and pinned (header menu, resize handles, the `Columns` dialog).
+   */
+  columnsView?: string;
+  /** A sentence at the end of the `Columns` dialog (e.g. why no metadata columns are offered). */
+  columnsNote?: string;
 }
 
 
 /** The table. See the file comment. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, columns, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = t('table.empty'), onRowMenu } = props;
+  const { label, columns: given, rowCount, rowAt, onRangeChange, selection, onSelectionChange, onOpen, sort, onSortChange, rowHeight = 34, emptyText = t('table.empty'), onRowMenu, columnsView, columnsNote } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const idPrefix = useId().replace(/:/g, '');
 
@@ -95,8 +89,31 @@ export function DataTable<T>(props: DataTableProps<T>) {
   onSort.current = onSortChange;
   const sortChanged = useCallback((next: TableSort) => onSort.current?.(next), []);
 
-  const template = columns.map((c) => c.width).join(' ');
-  const minWidth = `${tableMinRem(columns.map((c) => c.width))}rem`;
+  // The columns as the admin arranged them (or the table's own, first one pinned).
+  const columnState = useColumnState(columnsView ?? '');
+  const all = useMemo(() => (given.some((c) => c.identifying) || given.length === 0 ? given : [{ ...given[0]!, identifying: true }, ...given.slice(1)]), [given]);
+  const placed = useMemo(() => placeColumns(all, columnsView ? columnState : EMPTY_COLUMN_STATE), [all, columnsView, columnState]);
+  const columns = useMemo(() => placed.map((p) => p.column), [placed]);
+  const columnMenu = useMenuAnchor();
+  const menuFor = useRef<string | null>(null);
+  const dialogOpen = useColumnStore((s) => columnsView !== undefined && s.dialog === columnsView);
+  const headerActions = useMemo<HeaderColumnActions | null>(
+    () =>
+      columnsView
+        ? {
+            resize: (id, px) => useColumnStore.getState().update(columnsView, (s) => setWidth(s, id, px)),
+            menu: (id, at) => {
+              menuFor.current = id;
+              columnMenu.open(at);
+            },
+          }
+        : null,
+    // columnMenu.open only sets state: the actions stay the same for the header's memo.
+    [columnsView],
+  );
+
+  const template = placed.map((p) => p.track).join(' ');
+  const minWidth = tableMinWidth(placed.map((p) => p.track));
   const pageSize = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight * 10) / rowHeight) - 1);
 
   const change = (next: TableSelection) => {
@@ -131,6 +148,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Keys on a header's resize handle are the handle's.
+    if (event.target !== event.currentTarget) return;
     const ctrl = event.ctrlKey || event.metaKey;
     if ((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu') {
       if (rowMenuForFocus()) event.preventDefault();
@@ -174,43 +193,56 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const focusId = selection.focus !== null && selection.focus < rowCount ? `${idPrefix}-row-${selection.focus}` : undefined;
 
   return (
-    <div
-      ref={scrollRef}
-      className="data-table"
-      role="grid"
-      aria-label={label}
-      aria-rowcount={rowCount + 1}
-      aria-colcount={columns.length}
-      aria-multiselectable="true"
-      aria-activedescendant={focusId}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      onContextMenu={onContextMenu}
-      // One grid template and row height for every row, set once here rather than on each row;
-      // below the columns' smallest widths the table scrolls sideways instead of cutting them off.
-      style={{ '--dt-columns': template, '--dt-row-height': `${rowHeight}px`, '--dt-min-width': minWidth } as CSSProperties}
-    >
-      <TableHeader columns={columns} sortId={sort?.id ?? null} sortDesc={sort?.desc ?? false} onSortChange={sortChanged} />
-      <div role="rowgroup" className="dt-body" style={{ height: virtualizer.getTotalSize() }}>
-        {items.map((item) => (
-          <TableRow
-            // Keyed by slot, not by index: rows scrolled away hand their DOM nodes to the rows
-            // scrolling in, so a frame updates text instead of building new nodes.
-            key={item.index % slots.current}
-            id={`${idPrefix}-row-${item.index}`}
-            index={item.index}
-            start={item.start}
-            row={rowAt(item.index)}
-            selected={isSelected(selection, item.index)}
-            focused={selection.focus === item.index}
-            columns={columns}
-            onMouseDown={onRowMouseDown}
-            onOpen={onOpenRow}
-          />
-        ))}
+    <>
+      <div
+        ref={scrollRef}
+        className="data-table"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rowCount + 1}
+        aria-colcount={columns.length}
+        aria-multiselectable="true"
+        aria-activedescendant={focusId}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onContextMenu={onContextMenu}
+        // One grid template and row height for every row, set once here rather than on each row;
+        // below the columns' smallest widths the table scrolls sideways instead of cutting them off.
+        style={{ '--dt-columns': template, '--dt-row-height': `${rowHeight}px`, '--dt-min-width': minWidth } as CSSProperties}
+      >
+        <TableHeader placed={placed} sortId={sort?.id ?? null} sortDesc={sort?.desc ?? false} onSortChange={sortChanged} actions={headerActions} />
+        <div role="rowgroup" className="dt-body" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => (
+            <TableRow
+              // Keyed by slot, not by index: rows scrolled away hand their DOM nodes to the rows
+              // scrolling in, so a frame updates text instead of building new nodes.
+              key={item.index % slots.current}
+              id={`${idPrefix}-row-${item.index}`}
+              index={item.index}
+              start={item.start}
+              row={rowAt(item.index)}
+              selected={isSelected(selection, item.index)}
+              focused={selection.focus === item.index}
+              placed={placed}
+              onMouseDown={onRowMouseDown}
+              onOpen={onOpenRow}
+            />
+          ))}
+        </div>
+        {rowCount === 0 && <div className="dt-empty">{emptyText}</div>}
       </div>
-      {rowCount === 0 && <div className="dt-empty">{emptyText}</div>}
-    </div>
+      {/* Beside the grid, not in it: its keys (Space, arrows) are the rows', not the menu's or the dialog's. */}
+      {columnsView && columnMenu.anchor && menuFor.current && (
+        <PopupMenu
+          label={t('table.columns.menu', { column: all.find((c) => c.id === menuFor.current)?.header ?? '' })}
+          groups={columnMenuGroups(columnsView, all, menuFor.current)}
+          at={columnMenu.anchor.at}
+          returnFocus={columnMenu.anchor.returnFocus}
+          onClose={columnMenu.close}
+        />
+      )}
+      {dialogOpen && columnsView && <ColumnsDialog view={columnsView} columns={all} note={columnsNote} />}
+    </>
   );
 }
 
@@ -221,7 +253,7 @@ interface TableRowProps<T> {
   row: T | undefined;
   selected: boolean;
   focused: boolean;
-  columns: TableColumn<T>[];
+  placed: PlacedColumn<TableColumn<T>>[];
   onMouseDown: (event: MouseEvent, index: number) => void;
   onOpen: (index: number) => void;
 }
@@ -231,7 +263,7 @@ interface TableRowProps<T> {
  * another row, and a row still loading has the same cells as a loaded one (empty), so its
  * data arriving fills text into nodes that exist instead of building new ones.
  */
-const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, focused, columns, onMouseDown, onOpen }: TableRowProps<T>) {
+const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, focused, placed, onMouseDown, onOpen }: TableRowProps<T>) {
   return (
     <div
       id={id}
@@ -244,10 +276,12 @@ const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, fo
       onMouseDown={(event) => onMouseDown(event, index)}
       onDoubleClick={() => onOpen(index)}
     >
-      {columns.map((column, i) => {
+      {placed.map(({ column, pin: place }, i) => {
+        const pin = pinStyle(place);
+        const className = place === null ? 'dt-cell' : 'dt-cell dt-pinned';
         if (row === undefined) {
           return (
-            <div key={column.id} role="gridcell" className="dt-cell muted">
+            <div key={column.id} role="gridcell" className={`${className} muted`} style={pin}>
               {i === 0 ? t('common.loading') : null}
             </div>
           );
@@ -255,7 +289,7 @@ const TableRow = memo(function TableRow<T>({ id, index, start, row, selected, fo
         const content = column.cell(row);
         // Every cell may be cut to an ellipsis by its column's width: its full text is its title.
         return (
-          <div key={column.id} role="gridcell" className="dt-cell" title={cellText(column, row, content)}>
+          <div key={column.id} role="gridcell" className={className} style={pin} title={cellText(column, row, content)}>
             {content}
           </div>
         );

@@ -37,6 +37,7 @@ describe('the records backend of a connection', () => {
       expect(ctx.records().kind).toBe('embedded');
       expect((await invokeIpcHandler(handlers, 'records:window', [everything])).rows.map((r) => r.title)).toEqual(['Embedded diploma']);
       expect(await invokeIpcHandler(handlers, 'records:tags', ['he', 20])).toEqual([{ tag: 'here', count: 1 }]);
+      expect(await invokeIpcHandler(handlers, 'records:metadataKeys', [50])).toEqual([{ key: 'n', count: 1 }]);
 
       const partner = await served.addPartner('Remote University');
       // The app owns the service once in use (and closes it on the way back to the engine).
@@ -48,6 +49,9 @@ describe('the records backend of a connection', () => {
       expect((await invokeIpcHandler(handlers, 'records:window', [everything])).rows.map((r) => r.title)).toEqual(['Remote diploma A', 'Remote diploma B']);
       // The spec lists no tags: a remote service suggests none.
       expect(await invokeIpcHandler(handlers, 'records:tags', ['he', 20])).toEqual([]);
+      // Nor its metadata keys: the table says metadata columns are not available.
+      expect(await invokeIpcHandler(handlers, 'records:metadataKeys', [50])).toBeNull();
+      expect((await invokeIpcHandler(handlers, 'records:window', [everything])).rows.map((r) => r.metadata)).toEqual([{ n: '1' }, { n: '2' }]);
       expect(await invokeIpcHandler(handlers, 'records:total', [{}])).toBe(2);
 
       await ctx.useEmbedded();
@@ -66,6 +70,7 @@ describe('the records backend of a connection', () => {
     try {
       ctx.switchPartner(other.partner_id);
       expect((await invokeIpcHandler(handlers, 'records:window', [everything])).rows.map((r) => r.title)).toEqual(['Other diploma']);
+      expect(await invokeIpcHandler(handlers, 'records:metadataKeys', [50])).toEqual([{ key: 'n', count: 1 }]);
     } finally {
       ctx.close();
     }

@@ -13,7 +13,7 @@ import type { PartnerScope } from '../../main/engine/scope.js';
 import { DEFAULT_RECORD_SORT, validateRecordFilter, validateRecordWindowRequest, type RecordFilter } from '../../common/records.js';
 import { ServiceError } from '../../common/errors.js';
 import { recordWindow, tagSuggestions } from '../../main/workspace/record-query.js';
-import { searchMatch } from '../../main/engine/index.js';
+import { partnerMetadataKeyCounts, searchMatch } from '../../main/engine/index.js';
 import { addPartner, makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
 
 let fixture: EngineFixture;
@@ -151,6 +151,27 @@ describe('records window', () => {
     await partner.service.addCredentialTags({ credentials: [{ credential_uid: (await partner.service.listCredentials()).items[0]!.uid, tags: ['Mixed-Case'] }] });
     expect(tagSuggestions(scope, 'mixed')).toEqual([{ tag: 'Mixed-Case', count: 1 }]);
     expect(tagSuggestions(scope, 'EVEN')).toEqual([{ tag: 'even', count: 10 }]);
+  });
+
+  it('counts the metadata keys with a plain value, most used first, only the Partner’s own, and shows their values in rows', async () => {
+    await seed(6);
+    await partner.service.createCredential({ title: 'Extra', metadata: { student: 'Ada', grade: 1.3, honours: true, list: [1] } });
+    const other = addPartner(fixture.engine, 'College B');
+    await other.service.createCredential({ title: 'B', metadata: { secret_key: 'x', student: 'Bob' } });
+    // `nested` and `list` hold no plain value: no column for them.
+    expect(partnerMetadataKeyCounts(scope, 10)).toEqual([
+      { key: 'student', count: 7 },
+      { key: 'programme', count: 6 },
+      { key: 'grade', count: 1 },
+      { key: 'honours', count: 1 },
+    ]);
+    expect(partnerMetadataKeyCounts(scope, 2).map((k) => k.key)).toEqual(['student', 'programme']);
+    // Counts follow writes at once.
+    await partner.service.createCredential({ title: 'Later', metadata: { honours: false } });
+    expect(partnerMetadataKeyCounts(scope, 10).find((k) => k.key === 'honours')?.count).toBe(2);
+    const rows = window({}, 0, 10).rows;
+    expect(rows[0]!.metadata).toEqual({ student: 'Student0', programme: 'Mathematics' });
+    expect(rows[6]!.metadata).toEqual({ student: 'Ada', grade: '1.3', honours: 'true' });
   });
 });
 

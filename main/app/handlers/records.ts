@@ -35,6 +35,7 @@ export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
   return {
     'records:window': (request) => ctx.records().window(request),
     'records:tags': (prefix, limit) => ctx.records().tags(prefix, limit),
+    'records:metadataKeys': (limit) => ctx.records().metadataKeys(limit),
     'records:count': (selection) => ctx.records().count(selection),
     'records:total': (filter) => ctx.records().total(filter),
     'records:editTags': async (selection, edit) => {

@@ -2,7 +2,7 @@
  * The records table's reads: the ids and total of one window of a filter (totals and tag counts
  * kept until anything is written), and the rows of those ids.
  */
-import type { RecordFile, RecordFilter, RecordRow, RecordSort, RecordState, TagSuggestion } from '../../../common/records.js';
+import { metadataColumnValues, type RecordFile, type RecordFilter, type RecordRow, type RecordSort, type RecordState, type TagSuggestion } from '../../../common/records.js';
 import { formatDate } from '../../../common/validate.js';
 import type { Db } from '../database.js';
 import { cached, type Conditions } from '../list-query.js';
@@ -48,7 +48,7 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
  * connection (another process sharing the data directory), `total_changes()` with every row
  * this connection changes.
  */
-function databaseVersion(db: Db): string {
+export function databaseVersion(db: Db): string {
   return `${db.pragma('data_version', { simple: true }) as number}:${cached(db, 'SELECT total_changes()').pluck().get() as number}`;
 }
 
@@ -88,6 +88,7 @@ interface CredentialRow {
   ingest_sha256: string | null;
   ingest_path: string | null;
   linked_from: number;
+  metadata: string;
 }
 
 /**
@@ -100,7 +101,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
   const list = JSON.stringify(ids);
   const credentials = cached(
     db,
-    `SELECT c.id, c.uid, c.title, c.tags, c.upload_date, c.expiry_date,
+    `SELECT c.id, c.uid, c.title, c.tags, c.upload_date, c.expiry_date, c.metadata,
        json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path,
        (SELECT count(*) FROM credential_links l WHERE l.linked_id = c.id) AS linked_from
      FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?))`,
@@ -121,6 +122,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
       uploadDate: formatDate(c.upload_date),
       expiryDate: formatDate(c.expiry_date),
       states,
+      metadata: metadataColumnValues(JSON.parse(c.metadata)),
     });
     // The watch folder records the file's path in metadata: the one name the engine knows.
     if (c.ingest_sha256 && c.ingest_path) ingestName.set(c.id, { sha256: c.ingest_sha256, name: c.ingest_path.split('/').pop()! });

@@ -1,0 +1,34 @@
+/** The metadata keys of a Partner's credentials, most used first: the metadata columns the Records table offers. */
+import type { MetadataKeyCount } from '../../../common/records.js';
+import type { Db } from '../database.js';
+import { cached } from '../list-query.js';
+import type { PartnerScope } from '../scope.js';
+import { databaseVersion } from './records-window.js';
+
+/** Per database and Partner: the key counts as of one database version. */
+const keyCounts = new WeakMap<Db, Map<string, { version: string; keys: MetadataKeyCount[] }>>();
+
+/**
+ * The top-level metadata keys with a text, number or boolean value among the Partner's
+ * credentials, with how many credentials have each, most used first (then by key); at most
+ * `limit`. One scan of the Partner's metadata, then kept until anything is written.
+ */
+export function partnerMetadataKeyCounts(scope: PartnerScope, limit: number): MetadataKeyCount[] {
+  const { db } = scope;
+  const read = () =>
+    cached(
+      db,
+      `SELECT j.key AS key, count(*) AS count FROM credentials c, json_each(c.metadata) j
+       WHERE c.partner_id = ? AND j.type IN ('text', 'integer', 'real', 'true', 'false')
+       GROUP BY j.key ORDER BY count DESC, j.key LIMIT ?`,
+    ).all(scope.partner.id, limit) as MetadataKeyCount[];
+  if (db.inTransaction) return read();
+  const version = `${databaseVersion(db)}:${limit}`;
+  let byPartner = keyCounts.get(db);
+  if (!byPartner) keyCounts.set(db, (byPartner = new Map()));
+  const hit = byPartner.get(scope.partner.id);
+  if (hit && hit.version === version) return hit.keys;
+  const keys = read();
+  byPartner.set(scope.partner.id, { version, keys });
+  return keys;
+}
