@@ -15,7 +15,7 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
     {
       entries: [
         { key: 'open', label: 'Open', run: () => void useJobsStore.getState().open(job.uid) },
-        { key: 'copy-uid', label: 'Copy job uid', run: () => void copyText(job.uid, 'The job uid') },
+        { key: 'copy-uid', label: 'Copy job uid', run: () => void copyText(job.uid, 'jobUid') },
       ],
     },
     {

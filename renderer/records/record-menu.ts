@@ -22,7 +22,7 @@ export function recordMenu(row: RecordRow, actions: RecordMenuActions): MenuGrou
     {
       entries: [
         { key: 'open', label: 'Open', run: () => void openDetail(row.uid) },
-        { key: 'copy-uid', label: 'Copy uid', run: () => void copyText(row.uid, 'The uid') },
+        { key: 'copy-uid', label: 'Copy uid', run: () => void copyText(row.uid, 'uid') },
       ],
     },
     {

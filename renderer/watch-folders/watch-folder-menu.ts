@@ -22,8 +22,8 @@ export function watchFolderMenu(folder: WatchFolderStatus, actions: WatchFolderA
     },
     {
       entries: [
-        { key: 'copy-path', label: 'Copy folder path', run: () => void copyText(folder.path, 'The folder path') },
-        { key: 'copy-output', label: 'Copy output folder path', run: () => void copyText(folder.outDir, 'The output folder path') },
+        { key: 'copy-path', label: 'Copy folder path', run: () => void copyText(folder.path, 'folderPath') },
+        { key: 'copy-output', label: 'Copy output folder path', run: () => void copyText(folder.outDir, 'outputFolderPath') },
       ],
     },
     { entries: [{ key: 'remove', label: 'Remove…', run: actions.remove }] },
