@@ -4,6 +4,7 @@ import type { TaskError, TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { pathsOfFiles } from '../staging/file-intake.js';
+import { t } from '../i18n/i18n-store.js';
 
 /** What a column is used as in the mapping. */
 export type ColumnUse = 'title' | 'key' | 'tags' | 'expiry_date' | 'link' | 'metadata' | 'ignore';
@@ -85,7 +86,7 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
       set((s) => ({ open: true, path: null, preview: null, mapping: keepResult ? s.mapping : null, result: keepResult ? s.result : null, task: null, error: null, checking: true }));
       try {
         const [path] = await pathsOfFiles([file]);
-        if (!path) throw new Error('The file could not be read.');
+        if (!path) throw new Error(t('csvImport.unreadable'));
         set({ path });
         // The corrected file keeps the mapping chosen for the first one (when its columns allow).
         const kept = get().mapping;

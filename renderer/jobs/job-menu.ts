@@ -4,6 +4,7 @@ import type { MenuGroup } from '../commands/popup-menu.js';
 import { toServiceError } from '../ipc-error.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useJobsStore } from './jobs-store.js';
+import { t } from '../i18n/i18n-store.js';
 
 /**
  * A job row's context menu: open it, copy its uid, issue it now (a scheduled job on a demo
@@ -14,8 +15,8 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
   return [
     {
       entries: [
-        { key: 'open', label: 'Open', run: () => void useJobsStore.getState().open(job.uid) },
-        { key: 'copy-uid', label: 'Copy job uid', run: () => void copyText(job.uid, 'jobUid') },
+        { key: 'open', label: t('jobs.menu.open'), run: () => void useJobsStore.getState().open(job.uid) },
+        { key: 'copy-uid', label: t('jobs.menu.copyUid'), run: () => void copyText(job.uid, 'jobUid') },
       ],
     },
     {
@@ -24,19 +25,19 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
           ? [
               {
                 key: 'issue-now',
-                label: 'Issue now',
+                label: t('jobs.detail.issueNow'),
                 run: () =>
                   void window.proofdesk.jobsIssueNow(job.chain).then(
                     () => useJobsStore.getState().refresh(),
                     (error: unknown) => {
                       const { id, message } = toServiceError(error);
-                      useShellStore.getState().toast('error', `Issue now failed: ${message} (${id})`);
+                      useShellStore.getState().toast('error', t('jobs.issueNowFailed', { message, id }));
                     },
                   ),
               },
             ]
           : []),
-        { key: 'export-proofs', label: 'Export proofs…', disabled: job.status !== 'finished' && job.status !== 'unconfirmed', run: () => actions.exportProofs(job) },
+        { key: 'export-proofs', label: t('jobs.menu.exportProofs'), disabled: job.status !== 'finished' && job.status !== 'unconfirmed', run: () => actions.exportProofs(job) },
       ],
     },
   ];
