@@ -6,6 +6,7 @@ import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
 import type { ChainState, TaskInfo } from '../tasks.js';
 import { COMMAND_IDS, isCommandId, type CommandId } from '../commands.js';
 import { ServiceError } from '../errors.js';
+import { isUiLocale, UI_LOCALES, type UiLocale } from '../ui-locales.js';
 import { expectArgCount, expectObject, expectString, expectStringArray, noArgs, type IpcValidators } from './slice.js';
 
 /** What the home screen shows: who is issuing, and how much the engine holds. */
@@ -83,6 +84,8 @@ export interface AppIpc {
   'app:commandsEnabled': { args: [enabled: CommandId[]]; result: void };
   /** Runs a command main carries out (the platform's roles, the theme) as its menu item would. */
   'app:runCommand': { args: [command: CommandId]; result: void };
+  /** The language the page speaks now (Settings, the OS or the browser): main's menus follow it. */
+  'app:uiLocale': { args: [locale: UiLocale]; result: void };
   /**
    * Shows an OS notification (the page decides when: background work ended while the window
    * was in the background). False where main has no OS notifier (the browser bridge: the
@@ -124,6 +127,11 @@ export const APP_IPC: IpcValidators<AppIpc> = {
   'app:runCommand': (args) => {
     expectArgCount('app:runCommand', args, 1);
     if (!isCommandId(args[0])) throw new ServiceError('invalid_value', 'command must be a command id of the command table');
+    return [args[0]];
+  },
+  'app:uiLocale': (args) => {
+    expectArgCount('app:uiLocale', args, 1);
+    if (!isUiLocale(args[0])) throw new ServiceError('invalid_value', `locale must be one of ${UI_LOCALES.join(', ')}`);
     return [args[0]];
   },
   'app:notify': (args) => {

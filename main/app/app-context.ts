@@ -17,6 +17,7 @@ import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
 import { watchRemoteJobs } from './remote-job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
+import type { UiLocale } from '../../common/ui-locales.js';
 
 /** The remote service the app uses instead of the embedded engine (Settings › Remote connections). */
 export interface RemoteInUse {
@@ -102,6 +103,8 @@ export interface AppMenu {
   setEnabled(enabled: readonly CommandId[]): void;
   /** Runs a command's menu item as a click on it would (the palette's way to the platform's roles). */
   run(command: CommandId): void;
+  /** Rebuilds the menu's labels in the language the page speaks. */
+  setLocale(locale: UiLocale): void;
 }
 
 /** A key store that opens with a passphrase typed in the app (main/workspace/settings/unlockable-store.ts). */

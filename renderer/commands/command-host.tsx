@@ -12,6 +12,7 @@ import { canRun, runCommand, useCommandContext, useCommandHandler, useCommandHan
 import { useCommandShortcuts } from './command-shortcuts.js';
 import { askForNotifications, startNotifier } from '../notifications/notifier.js';
 import { useT } from '../i18n/use-t.js';
+import { useI18nStore } from '../i18n/i18n-store.js';
 
 type Open = 'palette' | 'shortcuts' | 'about' | null;
 
@@ -76,6 +77,12 @@ export function CommandHost() {
   useEffect(() => {
     document.title = partnerName ? t('shell.windowTitle', { partner: partnerName }) : t('shell.brand');
   }, [partnerName, t]);
+
+  // The application menu (Electron) speaks the page's language: main rebuilds it when it changes.
+  const locale = useI18nStore((s) => s.locale);
+  useEffect(() => {
+    window.proofdesk.appUiLocale(locale).catch(() => undefined);
+  }, [locale]);
 
   // The application menu's clicks (Electron) arrive as `command` events.
   useEffect(() => onAppEvent('command', ({ command }) => void runCommand(command)), []);

@@ -44,6 +44,9 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       if (!ctx.menu) throw new ServiceError('not_found', 'This window has no application menu: the browser carries out its own window, zoom and clipboard commands.');
       ctx.menu.run(command);
     },
+    'app:uiLocale': async (locale) => {
+      ctx.menu?.setLocale(locale);
+    },
     'app:notify': async (notification) => {
       if (!ctx.notify) return { shown: false };
       ctx.notify(notification);
