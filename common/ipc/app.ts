@@ -23,8 +23,10 @@ export interface Overview {
 /** One engine with its chain's state, for the status bar. */
 export interface EngineStatus extends EngineInfo {
   chain: ChainState;
-  /** Why the chain is not reachable, when it is not. */
+  /** Where the chain stands (`at block 12`), or why it does not answer (the node's or the network's error, English). */
   detail: string | null;
+  /** The chain's latest block when it last answered; null while it does not. */
+  block: number | null;
   /** What the active Partner's account can pay for there; null before the first probe, on the local chain (it funds itself) and in remote mode. */
   funds: EngineFunds | null;
 }
