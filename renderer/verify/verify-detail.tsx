@@ -2,6 +2,7 @@ import type { VerifyRowDetail } from '../../common/ipc/verify.js';
 import { localDateTime } from '../format/local-format.js';
 import { MainWords } from '../i18n/main-words.js';
 import { code, Message, useT } from '../i18n/use-t.js';
+import { StepReason } from './step-reason.js';
 import { useVerifyStore } from './verify-store.js';
 
 function text(value: unknown): string {
@@ -45,7 +46,7 @@ export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
                   id="verify.detail.step"
                   values={{ step: t('verify.step', { step: s.key }), status: t('verify.stepStatus', { status: s.status }), b: (chunks) => <span className={`step-${s.status}`}>{chunks}</span> }}
                 />
-                <MainWords className="step-reason">{s.reason}</MainWords>
+                <StepReason className="step-reason" reason={s.reason} code={s.reason_code} t={t} />
               </li>
             ))}
           </ol>

@@ -9,6 +9,7 @@ import { MainWords } from '../i18n/main-words.js';
 import { Message, useT } from '../i18n/use-t.js';
 import { EndpointSettings, NetworkSetting, UnmatchedOriginals } from './verify-extras.js';
 import { VerifyDetailPane } from './verify-detail.js';
+import { StepReason, stepReasonText } from './step-reason.js';
 import { useVerifyStore, verifyRowAt } from './verify-store.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { verifyRowMenu } from './verify-row-menu.js';
@@ -32,13 +33,15 @@ function stepTitle(r: VerifyRow, t: T): string {
 function why(r: VerifyRow, t: T) {
   // An ok row with a reason: another issuer's credential, whose Proofdesk-only steps do not apply.
   if (r.result === 'ok' && !r.reason) return t('verify.why.allPassed');
-  if (!r.step) return <MainWords>{r.reason}</MainWords>;
-  return <Message id="verify.why.step" values={{ step: stepTitle(r, t), reason: <MainWords>{r.reason}</MainWords> }} />;
+  const reason = <StepReason reason={r.reason} code={r.reason_code} t={t} />;
+  if (!r.step) return reason;
+  return <Message id="verify.why.step" values={{ step: stepTitle(r, t), reason }} />;
 }
 
 function whyText(r: VerifyRow, t: T): string {
   if (r.result === 'ok' && !r.reason) return t('verify.why.allPassed');
-  return r.step ? t('verify.why.step', { step: stepTitle(r, t), reason: r.reason }) : r.reason;
+  const reason = r.reason_code ? stepReasonText(r.reason_code, t) : r.reason;
+  return r.step ? t('verify.why.step', { step: stepTitle(r, t), reason }) : reason;
 }
 
 function verifyColumns(t: T): TableColumn<VerifyRow>[] {

@@ -149,6 +149,10 @@ describe('the window in German', () => {
       await changed.click();
       await page.getByRole('complementary', { name: de['verify.detail.label'] }).waitFor();
       await expect.poll(() => page.getByRole('complementary', { name: de['verify.detail.label'] }).textContent()).toContain('Integrität des Zertifikats: nicht bestanden');
+      // The verifier's reasons in German too, with the spec's step order kept.
+      const detailText = await page.getByRole('complementary', { name: de['verify.detail.label'] }).textContent();
+      expect(detailText).toContain('Das Zertifikat wurde nach dem Signieren verändert');
+      expect(detailText).toContain('Nicht geprüft: Ein früherer Schritt ist fehlgeschlagen.');
       await look(page, `${theme}-verify-detail`);
       await changed.click({ button: 'right' });
       await page.getByRole('menu', { name: de['verify.menu.label'] }).waitFor();
