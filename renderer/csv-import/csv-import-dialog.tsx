@@ -10,6 +10,7 @@ import type { EngineStatus } from '../../common/ipc/app.js';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { ErrorLine } from '../shell/error-line.js';
 import { useT } from '../i18n/use-t.js';
+import { taskLabel } from '../shell/task-label.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -163,7 +164,7 @@ export function CsvImportDialog() {
       )}
       {running && task && (
         <p className="staging-progress">
-          <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
+          <progress aria-label={taskLabel(task)} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
           <button type="button" onClick={() => void cancel()}>
             {t('common.cancel')}
           </button>

@@ -8,6 +8,7 @@ import type { JobStatus } from '../../common/wire-types.js';
 import type { TaskInfo } from '../../common/tasks.js';
 import { shortUid } from '../jobs/short-uid.js';
 import { t } from '../i18n/i18n-store.js';
+import { taskLabel } from '../shell/task-label.js';
 
 /** A job that finished or failed; null for the other states. */
 export function jobNotification(jobUid: string, engine: string, status: JobStatus): AppNotification | null {
@@ -26,7 +27,7 @@ export function refusedNotification(folder: Pick<WatchFolderStatus, 'path'>, ref
 
 /** Background work that ended; null while it runs. */
 export function taskNotification(task: TaskInfo): AppNotification | null {
-  if (task.state === 'done') return { title: task.label, body: t('notify.task.done') };
-  if (task.state === 'failed') return { title: task.label, body: t('notify.task.failed', { message: task.error?.message ?? t('notify.task.unknownError'), id: task.error?.id ?? 'internal_error' }) };
+  if (task.state === 'done') return { title: taskLabel(task), body: t('notify.task.done') };
+  if (task.state === 'failed') return { title: taskLabel(task), body: t('notify.task.failed', { message: task.error?.message ?? t('notify.task.unknownError'), id: task.error?.id ?? 'internal_error' }) };
   return null;
 }

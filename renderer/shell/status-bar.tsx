@@ -4,6 +4,7 @@ import { useShellStore, runningTasks } from './shell-store.js';
 import { UnlockKeys } from '../settings/unlock-dialog.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
 import { t as translate } from '../i18n/i18n-store.js';
+import { taskLabel } from './task-label.js';
 
 /** Which service the views work on: this machine's engine, or the remote one (its address). */
 function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
@@ -120,9 +121,9 @@ export function StatusBar() {
       <span className="status-tasks">
         {running.map((task) => (
           <span key={task.id} className="status-task">
-            <span>{task.label}</span>
-            <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
-            <button type="button" className="link-button" aria-label={t('shell.task.cancelNamed', { task: task.label })} onClick={() => void cancelTask(task.id)}>
+            <span>{taskLabel(task)}</span>
+            <progress aria-label={taskLabel(task)} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
+            <button type="button" className="link-button" aria-label={t('shell.task.cancelNamed', { task: taskLabel(task) })} onClick={() => void cancelTask(task.id)}>
               {t('common.cancel')}
             </button>
           </span>

@@ -20,6 +20,7 @@ import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 import { exportDownloads } from './list-export-downloads.js';
 import { credentialCount } from './records.js';
+import type { TaskLabelCode } from '../../../common/tasks.js';
 
 const MEDIA_TYPES: Record<ListExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -85,9 +86,11 @@ export function createListExportHandlers(ctx: AppContext): HandlersOf<ListExport
       }
       const sheetName = request.list === 'records' ? 'Records' : 'Jobs';
       const label = `Exporting ${what} to ${request.format === 'csv' ? 'CSV' : 'an Excel workbook'}`;
+      const code: TaskLabelCode =
+        request.list === 'jobs' ? { id: 'exportJobs', count: total, format: request.format, ...(request.status ? { name: request.status } : {}) } : { id: 'exportRecords', count: total, format: request.format };
       return ctx.tasks.start<ListExportResult>(
         'export-list',
-        label,
+        { text: label, code },
         async (task) => {
           let written: number;
           try {

@@ -61,7 +61,7 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
       const run = new VerifyRun('', { dataDir: dataDir(), endpoints: readEndpoints(ctx.engine?.dataDir ?? null), engineOptions: ctx.engine?.issuing.verifyOptions(), network });
       runs.set(run.id, run);
       for (const old of [...runs.keys()].slice(0, Math.max(0, runs.size - KEEP_RUNS))) runs.delete(old);
-      const task = ctx.tasks.start('verify', verifyingLabel(null), (context) => run.run(paths, context), null);
+      const task = ctx.tasks.start('verify', { text: verifyingLabel(null), code: { id: 'verify' } }, (context) => run.run(paths, context), null);
       run.setTask(task.id);
       return { summary: { ...run.summary }, task };
     },
