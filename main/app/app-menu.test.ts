@@ -84,4 +84,12 @@ describe('the application menu', () => {
     // The pseudo-locale checks the page's words; the native menu stays English under it.
     expect(labelsOf(build(false, 'en-XA').template)).toEqual(labelsOf(build(false, 'en').template));
   });
+
+  it("words main's native dialogs in the page's language too", () => {
+    const ids = ['native.dialog.saveKeyBackup', 'native.dialog.restoreKeyBackup', 'native.dialog.exportList', 'native.dialog.watchFolder', 'native.filter.keyBackup', 'native.filter.xlsx'] as const;
+    const english = ids.map((id) => menuLabels('en').native(id));
+    const german = ids.map((id) => menuLabels('de').native(id));
+    expect(english).toEqual(['Save the key backup', 'Choose the key backup to restore', 'Export the list', 'Choose a folder to watch', 'Proofdesk key backup', 'Excel workbook']);
+    expect(german.filter((text, i) => text === english[i])).toEqual([]);
+  });
 });

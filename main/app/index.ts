@@ -119,6 +119,8 @@ async function main(): Promise<void> {
     }
   };
   let menuLocale: UiLocale | null = null;
+  /** The words of the native dialogs, in the language of the menu. */
+  const nativeWords = () => menuLabels(menuLocale ?? uiLocaleOf([app.getLocale()]));
 
   const context = createAppContext({
     osLocale: app.getLocale(),
@@ -159,13 +161,14 @@ async function main(): Promise<void> {
     },
     // Key backup and restore ask where with the OS dialogs, never a typed path.
     chooseFile: async ({ kind, title, defaultName, extensions, filterName }) => {
-      const filters = extensions ? [{ name: filterName ?? 'Proofdesk key backup', extensions }] : [];
+      const words = nativeWords();
+      const filters = extensions ? [{ name: words.native(filterName ?? 'native.filter.keyBackup'), extensions }] : [];
       if (kind === 'save') {
-        const options = { title, defaultPath: defaultName, filters };
+        const options = { title: words.native(title), defaultPath: defaultName, filters };
         const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
         return chosen.canceled ? null : (chosen.filePath ?? null);
       }
-      const options = { title, filters, properties: ['openFile'] as 'openFile'[] };
+      const options = { title: words.native(title), filters, properties: ['openFile'] as 'openFile'[] };
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
@@ -173,7 +176,7 @@ async function main(): Promise<void> {
   await resumeServiceChoice(context); // a remote connection in use stays in use
   // The same OS folder picker, and the file manager, for the Watch folders view.
   setWatchFolderDesktop({
-    pickFolder: () => context.chooseFolder!('Choose a folder to watch'),
+    pickFolder: () => context.chooseFolder!(nativeWords().native('native.dialog.watchFolder')),
     openPath: (path) => shell.openPath(path),
   });
   handleAll(createIpcHandlers(context), { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });

@@ -9,6 +9,16 @@ import type { UiLocale } from '../../common/ui-locales.js';
 import de from '../../renderer/i18n/messages/de.json' with { type: 'json' };
 import en from '../../renderer/i18n/messages/en.json' with { type: 'json' };
 
+/** The words of main's native dialogs (titles and file type names), by their catalogue ids. */
+export type NativeWordId =
+  | 'native.dialog.saveKeyBackup'
+  | 'native.dialog.restoreKeyBackup'
+  | 'native.dialog.exportList'
+  | 'native.dialog.watchFolder'
+  | 'native.filter.keyBackup'
+  | 'native.filter.csv'
+  | 'native.filter.xlsx';
+
 /** The macOS app menu's platform items (their roles' own labels are English). */
 export type MacItem = 'hide' | 'hideOthers' | 'unhide';
 
@@ -17,6 +27,8 @@ export interface MenuLabels {
   command(id: CommandId): string;
   section(section: CommandSection): string;
   mac(item: MacItem): string;
+  /** A native dialog's title or file type name. */
+  native(id: NativeWordId): string;
 }
 
 const CATALOGUES: Record<'en' | 'de', Record<string, string>> = { en, de };
@@ -37,5 +49,6 @@ export function menuLabels(locale: UiLocale): MenuLabels {
     command: (id) => say(`command.${id}`),
     section: (section) => say(`command.section.${section}`),
     mac: (item) => say(`command.mac.${item}`),
+    native: (id) => say(id),
   };
 }

@@ -26,7 +26,6 @@ const MEDIA_TYPES: Record<ListExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-const FORMAT_NAMES: Record<ListExportFormat, string> = { csv: 'CSV', xlsx: 'Excel workbook' };
 
 /** `records-2026-11-26.csv`: the list and the day (UTC) it was exported. */
 export function exportFileName(request: Pick<ListExportRequest, 'list' | 'format'>, now = new Date()): string {
@@ -76,7 +75,7 @@ export function createListExportHandlers(ctx: AppContext): HandlersOf<ListExport
       let path: string;
       let download: { token: string; url: string } | null = null;
       if (ctx.chooseFile) {
-        const chosen = await ctx.chooseFile({ kind: 'save', title: 'Export the list', defaultName: fileName, extensions: [request.format], filterName: FORMAT_NAMES[request.format] });
+        const chosen = await ctx.chooseFile({ kind: 'save', title: 'native.dialog.exportList', defaultName: fileName, extensions: [request.format], filterName: request.format === 'csv' ? 'native.filter.csv' : 'native.filter.xlsx' });
         if (chosen === null) return null;
         path = await checkSavePath(chosen, request.format);
       } else {
