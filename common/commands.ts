@@ -211,12 +211,21 @@ export function commandForKey(commands: readonly CommandSpec[], press: KeyPress)
   return commands.find((c) => c.accelerator !== undefined && matchesAccelerator(c.accelerator, press));
 }
 
+/** The names of the modifier keys as a keyboard of the window's language prints them (German: Strg, Umschalt). */
+export interface ModifierNames {
+  ctrl: string;
+  alt: string;
+  shift: string;
+}
+
+const ENGLISH_MODIFIERS: ModifierNames = { ctrl: 'Ctrl', alt: 'Alt', shift: 'Shift' };
+
 /** A shortcut as people read it: `Ctrl+Shift+T`, or `⌘⇧T` on macOS. */
-export function shortcutLabel(accelerator: string, mac: boolean): string {
+export function shortcutLabel(accelerator: string, mac: boolean, keys: ModifierNames = ENGLISH_MODIFIERS): string {
   const a = parseAccelerator(accelerator);
   const key = a.key.length === 1 ? a.key.toUpperCase() : a.key;
   if (mac) return `${a.mod ? '⌘' : ''}${a.alt ? '⌥' : ''}${a.shift ? '⇧' : ''}${key}`;
-  return [a.mod ? 'Ctrl' : null, a.alt ? 'Alt' : null, a.shift ? 'Shift' : null, key].filter((p) => p !== null).join('+');
+  return [a.mod ? keys.ctrl : null, a.alt ? keys.alt : null, a.shift ? keys.shift : null, key].filter((p) => p !== null).join('+');
 }
 
 /** A shortcut as `aria-keyshortcuts` spells it: `Control+Shift+T` (`Meta+Shift+T` on macOS). */

@@ -44,6 +44,8 @@ export interface TaskInfo<R = unknown> {
   kind: TaskKind;
   /** Human label, also the progressbar's accessible name, e.g. "Adding tags to 50,000 credentials". */
   label: string;
+  /** The label as a code the window words in its language (`task.label` in its catalogue); absent where there is none. */
+  label_code?: TaskLabelCode;
   done: number;
   total: number | null;
   state: TaskState;
@@ -77,13 +79,42 @@ export interface TaskContext {
   progress(done: number, total?: number): void;
 }
 
+/** What a task is called, as data: which work, on how many, and the names it needs. */
+export interface TaskLabelCode {
+  id:
+    | 'tagsAdd'
+    | 'tagsReplace'
+    | 'tagRemove'
+    | 'schedule'
+    | 'unschedule'
+    | 'create'
+    | 'createSchedule'
+    | 'verify'
+    | 'verifyCount'
+    | 'csvImport'
+    | 'exportRecords'
+    | 'exportJobs'
+    | 'exportProofsJob'
+    | 'exportProofsSelection';
+  count?: number;
+  /** A tag, engine ids (comma-separated), a file name, a job uid or a job status, as the label needs. */
+  name?: string;
+  format?: 'csv' | 'xlsx';
+}
+
+/** A task's label in English and as a code (the code is for the window). */
+export interface TaskLabel {
+  text: string;
+  code: TaskLabelCode;
+}
+
 /** Runs long work in main; implemented in main (task runner), used by the IPC handlers. */
 export interface TaskRunner {
   /**
    * Starts work and answers at once with the running task. The work's return value becomes
    * the task's result; a thrown ServiceError its error; an abort makes it `cancelled`.
    */
-  start<R>(kind: TaskKind, label: string, work: (task: TaskContext) => Promise<R>, total?: number | null): TaskInfo<R>;
+  start<R>(kind: TaskKind, label: string | TaskLabel, work: (task: TaskContext) => Promise<R>, total?: number | null): TaskInfo<R>;
   /** Asks a running task to stop; false when there is no such running task. */
   cancel(id: string): boolean;
   get(id: string): TaskInfo | undefined;

@@ -59,6 +59,16 @@ export interface VerificationStep<D = Record<string, unknown>> {
 export const VERIFICATION_STEP_KEYS = ['certificate', 'blockchain', 'issuer', 'file', 'expiry', 'revocation'] as const;
 export type VerificationStepKey = (typeof VERIFICATION_STEP_KEYS)[number];
 
+/** The spec's step names, as a result carries them. */
+export const VERIFICATION_STEP_NAMES: Readonly<Record<VerificationStepKey, string>> = {
+  certificate: 'Checking certificate integrity',
+  blockchain: 'Checking certificate is anchored to the blockchain',
+  issuer: 'Checking issuer authenticity',
+  file: 'Checking file integrity',
+  expiry: 'Checking expiry date',
+  revocation: 'Checking revocation date',
+};
+
 /** The result of verifying one certificate. */
 export interface VerificationResult {
   verification: Record<VerificationStepKey, VerificationStep>;

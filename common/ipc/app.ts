@@ -6,6 +6,7 @@ import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
 import type { ChainState, TaskInfo } from '../tasks.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { COMMAND_IDS, type CommandId } from '../commands.js';
+import { UI_LOCALES, type UiLocale } from '../ui-locales.js';
 import { OneOf } from '../schemas/primitives.js';
 import { argsOf, type IpcValidators } from './slice.js';
 
@@ -23,8 +24,10 @@ export interface Overview {
 /** One engine with its chain's state, for the status bar. */
 export interface EngineStatus extends EngineInfo {
   chain: ChainState;
-  /** Why the chain is not reachable, when it is not. */
+  /** Where the chain stands (`at block 12`), or why it does not answer (the node's or the network's error, English). */
   detail: string | null;
+  /** The chain's latest block when it last answered; null while it does not. */
+  block: number | null;
   /** What the active Partner's account can pay for there; null before the first probe, on the local chain (it funds itself) and in remote mode. */
   funds: EngineFunds | null;
 }
@@ -84,6 +87,8 @@ export interface AppIpc {
   'app:commandsEnabled': { args: [enabled: CommandId[]]; result: void };
   /** Runs a command main carries out (the platform's roles, the theme) as its menu item would. */
   'app:runCommand': { args: [command: CommandId]; result: void };
+  /** The language the page speaks now (Settings, the OS or the browser): main's menus follow it. */
+  'app:uiLocale': { args: [locale: UiLocale]; result: void };
   /**
    * Shows an OS notification (the page decides when: background work ended while the window
    * was in the background). False where main has no OS notifier (the browser bridge: the
@@ -110,6 +115,7 @@ export const APP_IPC: IpcValidators<AppIpc> = {
   'tasks:cancel': argsOf('tasks:cancel', ['taskId'], Id),
   'app:commandsEnabled': argsOf('app:commandsEnabled', ['enabled'], Type.Array(Command, { maxItems: COMMAND_IDS.length })),
   'app:runCommand': argsOf('app:runCommand', ['command'], Command),
+  'app:uiLocale': argsOf('app:uiLocale', ['locale'], OneOf(UI_LOCALES)),
   'app:notify': (args) => {
     const [{ title, body }] = notify(args);
     return [{ title, body }];

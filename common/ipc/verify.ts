@@ -30,6 +30,19 @@ export interface VerifyRow {
   step: string;
   /** Its plain-language reason; for an ok row of another issuer's credential, why the Proofdesk-only steps do not apply (else empty when ok). */
   reason: string;
+  /** The reason as a code the window words in its language; null when it is the verifier's own sentence (then `reason` is shown). */
+  reason_code: StepReasonCode | null;
+}
+
+/** The reasons main writes for a step, by what happened (the window's catalogue words them: `verify.reason`). */
+export const STEP_REASONS = ['passed', 'notChecked', 'unconfirmed', 'waiting', 'certificate', 'blockchain', 'issuer', 'file', 'expired', 'revoked', 'other'] as const;
+
+/** A step's reason as data: which one, and its values (a count of confirmations, an ISO 8601 date, a status). */
+export interface StepReasonCode {
+  id: (typeof STEP_REASONS)[number];
+  confirmations?: number;
+  date?: string;
+  status?: string;
 }
 
 /** An original dropped without any proof: "Which credential is this?" */
@@ -95,7 +108,7 @@ export interface VerifyRowDetail {
   /** The six steps; null when the file is not a proof (row.reason says why). */
   result: VerificationResult | null;
   /** The six steps in the spec's order, each with a plain-language reason; empty for a non-proof. */
-  steps: { key: VerificationStepKey; name: string; status: StepStatus; reason: string }[];
+  steps: { key: VerificationStepKey; name: string; status: StepStatus; reason: string; reason_code: StepReasonCode | null }[];
   credential: VerifiedCredential | null;
 }
 

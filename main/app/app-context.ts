@@ -17,6 +17,8 @@ import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
 import { watchRemoteJobs } from './remote-job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
+import type { UiLocale } from '../../common/ui-locales.js';
+import type { NativeWordId } from './menu-labels.js';
 
 /** The remote service the app uses instead of the embedded engine (Settings › Remote connections). */
 export interface RemoteInUse {
@@ -86,12 +88,13 @@ export interface AppContext {
 /** What main's file dialog asks: save a new file (with a suggested name) or open one. */
 export interface FileDialogRequest {
   kind: 'save' | 'open';
-  title: string;
+  /** The title, as a catalogue id: the desktop window words it in the page's language. */
+  title: NativeWordId;
   defaultName?: string;
   /** File name extensions offered (without the dot). */
   extensions?: string[];
-  /** What the dialog's file type filter calls those files (default: Proofdesk key backup). */
-  filterName?: string;
+  /** What the dialog's file type filter calls those files, as a catalogue id (default: a Proofdesk key backup). */
+  filterName?: NativeWordId;
 }
 
 export type KeyLockState = 'unlock' | 'create' | null;
@@ -102,6 +105,8 @@ export interface AppMenu {
   setEnabled(enabled: readonly CommandId[]): void;
   /** Runs a command's menu item as a click on it would (the palette's way to the platform's roles). */
   run(command: CommandId): void;
+  /** Rebuilds the menu's labels in the language the page speaks. */
+  setLocale(locale: UiLocale): void;
 }
 
 /** A key store that opens with a passphrase typed in the app (main/workspace/settings/unlockable-store.ts). */

@@ -5,7 +5,8 @@
  * hands the template to `Menu.buildFromTemplate`.
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import { COMMAND_SECTIONS, COMMAND_SECTION_TITLES, commandsFor, isCommandId, type CommandId, type CommandSpec } from '../../common/commands.js';
+import { COMMAND_SECTIONS, commandsFor, isCommandId, type CommandId, type CommandSpec } from '../../common/commands.js';
+import { menuLabels, type MenuLabels } from './menu-labels.js';
 
 /** The theme commands, carried out in main (Electron's `nativeTheme.themeSource`). */
 export const THEME_COMMANDS = {
@@ -23,15 +24,20 @@ export interface MenuActions {
   setTheme(theme: ThemeSource): void;
   /** macOS puts the app's name menu first and uses Cmd glyphs; others use `&` mnemonics. */
   mac: boolean;
+  /** The words, in the window's language (default: English). */
+  labels?: MenuLabels;
+  /** The theme whose radio item is checked (default: the system's). */
+  theme?: ThemeSource;
 }
 
 function isThemeCommand(id: string): id is keyof typeof THEME_COMMANDS {
   return id in THEME_COMMANDS;
 }
 
-function itemFor(command: CommandSpec, actions: MenuActions): MenuItemConstructorOptions {
+function itemFor(command: CommandSpec, actions: MenuActions, labels: MenuLabels): MenuItemConstructorOptions {
   const id = command.id as CommandId;
-  const item: MenuItemConstructorOptions = { id, label: command.title };
+  // Every item is labelled, roles too: Electron's role labels are English in every language.
+  const item: MenuItemConstructorOptions = { id, label: labels.command(id) };
   if (command.accelerator) item.accelerator = command.accelerator;
   if (command.role) {
     // The platform carries it out (text field clipboard, zoom, window, quit).
@@ -39,7 +45,7 @@ function itemFor(command: CommandSpec, actions: MenuActions): MenuItemConstructo
   } else if (isThemeCommand(id)) {
     const theme = THEME_COMMANDS[id];
     item.type = 'radio';
-    item.checked = theme === 'system';
+    item.checked = theme === (actions.theme ?? 'system');
     item.click = () => actions.setTheme(theme);
   } else {
     item.click = () => actions.send(id);
@@ -55,12 +61,24 @@ function itemFor(command: CommandSpec, actions: MenuActions): MenuItemConstructo
  */
 export function buildMenuTemplate(actions: MenuActions): MenuItemConstructorOptions[] {
   const commands = commandsFor('desktop');
+  const labels = actions.labels ?? menuLabels('en');
   const template: MenuItemConstructorOptions[] = [];
   if (actions.mac) {
     // macOS expects About and Quit under the app's name; they leave Help and File there.
     const about = commands.find((c) => c.id === 'help.about')!;
     const quit = commands.find((c) => c.id === 'file.quit')!;
-    template.push({ label: 'Proofdesk', submenu: [itemFor(about, actions), { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, itemFor(quit, actions)] });
+    template.push({
+      label: 'Proofdesk',
+      submenu: [
+        itemFor(about, actions, labels),
+        { type: 'separator' },
+        { role: 'hide', label: labels.mac('hide') },
+        { role: 'hideOthers', label: labels.mac('hideOthers') },
+        { role: 'unhide', label: labels.mac('unhide') },
+        { type: 'separator' },
+        itemFor(quit, actions, labels),
+      ],
+    });
   }
   for (const section of COMMAND_SECTIONS) {
     const items: MenuItemConstructorOptions[] = [];
@@ -70,9 +88,9 @@ export function buildMenuTemplate(actions: MenuActions): MenuItemConstructorOpti
       if (actions.mac && (command.id === 'help.about' || command.id === 'file.quit')) continue;
       if (group !== null && command.group !== group) items.push({ type: 'separator' });
       group = command.group;
-      items.push(itemFor(command, actions));
+      items.push(itemFor(command, actions, labels));
     }
-    const title = COMMAND_SECTION_TITLES[section];
+    const title = labels.section(section);
     template.push({ label: actions.mac ? title : `&${title}`, submenu: items });
   }
   return template;

@@ -23,12 +23,12 @@ const PROBE_TIMEOUT_MS = 5_000;
 
 export interface ChainProbe {
   /** The last known state of an engine's chain (unknown before the first probe ends). */
-  state(engine: string): Pick<EngineStatus, 'chain' | 'detail' | 'funds'>;
+  state(engine: string): Pick<EngineStatus, 'chain' | 'detail' | 'block' | 'funds'>;
   /** Probes every engine unless that was done less than 30 s ago; never throws. */
   refresh(): void;
 }
 
-type Probed = { chain: ChainState; detail: string | null; funds: EngineFunds | null };
+type Probed = { chain: ChainState; detail: string | null; block: number | null; funds: EngineFunds | null };
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([promise, new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS).unref())]);
@@ -59,9 +59,9 @@ export function createChainProbe(ctx: AppContext, everyMs = PROBE_EVERY_MS): Cha
       const block = await withTimeout(engine.issuing.ctx.chains.client(engineId).then((client) => client.blockNumber()));
       // Fees above the cap or a slow answer leave the last known funds as they were.
       const funds = await withTimeout(fundsOf(engine, engineId, ctx.partner()?.id)).catch(() => states.get(engineId)?.funds ?? null);
-      next = { chain: 'connected', detail: `at block ${block}`, funds };
+      next = { chain: 'connected', detail: `at block ${block}`, block: Number(block), funds };
     } catch (error) {
-      next = { chain: 'unreachable', detail: `The chain of ${engineId} does not answer: ${error instanceof Error ? error.message : String(error)}`, funds: states.get(engineId)?.funds ?? null };
+      next = { chain: 'unreachable', detail: error instanceof Error ? error.message : String(error), block: null, funds: states.get(engineId)?.funds ?? null };
     }
     const before = states.get(engineId);
     states.set(engineId, next);
@@ -77,7 +77,7 @@ export function createChainProbe(ctx: AppContext, everyMs = PROBE_EVERY_MS): Cha
   };
 
   return {
-    state: (engine) => states.get(engine) ?? { chain: 'unknown', detail: null, funds: null },
+    state: (engine) => states.get(engine) ?? { chain: 'unknown', detail: null, block: null, funds: null },
     refresh() {
       if (!ctx.engine) return;
       // From the first look on, the chains are asked again every `everyMs` while the app runs.

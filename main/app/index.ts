@@ -14,7 +14,10 @@ import { isTrustedSender } from './trusted-sender.js';
 import { stopWatchFolders } from './handlers/watch-folders.js';
 import { setWatchFolderDesktop } from './handlers/watch-folders-desktop.js';
 import { resumeServiceChoice } from './handlers/settings-remote.js';
-import { buildMenuTemplate, pageCommandIds } from './app-menu.js';
+import { buildMenuTemplate, pageCommandIds, type ThemeSource } from './app-menu.js';
+import { menuLabels } from './menu-labels.js';
+import type { CommandId } from '../../common/commands.js';
+import { uiLocaleOf, type UiLocale } from '../../common/ui-locales.js';
 
 // electron-vite sets ELECTRON_RENDERER_URL to its dev server in `electron-vite dev` only.
 // Otherwise the renderer is served by the app: protocol (app-protocol.ts), never from file://.
@@ -85,19 +88,39 @@ async function main(): Promise<void> {
 
   // The application menu, from the command table: a click on a command the page carries out
   // is sent to the page as a `command` event (to this window only, never to a bridge client).
-  const menuTemplate = buildMenuTemplate({
-    mac: process.platform === 'darwin',
-    send: (command) => {
-      const contents = mainWindow?.webContents;
-      if (contents && !contents.isDestroyed()) contents.send(APP_EVENT_CHANNEL, { type: 'command', command });
-    },
-    setTheme: (theme) => {
-      nativeTheme.themeSource = theme;
-    },
-  });
-  const appMenu = Menu.buildFromTemplate(menuTemplate);
-  Menu.setApplicationMenu(appMenu);
-  const pageCommands = pageCommandIds(menuTemplate);
+  // It speaks the OS language until the page says which one it speaks (app:uiLocale), and is
+  // rebuilt then, keeping what is greyed out and the theme chosen.
+  let theme: ThemeSource = 'system';
+  let enabledNow: readonly CommandId[] | null = null;
+  const buildAppMenu = (locale: UiLocale) => {
+    const template = buildMenuTemplate({
+      mac: process.platform === 'darwin',
+      labels: menuLabels(locale),
+      theme,
+      send: (command) => {
+        const contents = mainWindow?.webContents;
+        if (contents && !contents.isDestroyed()) contents.send(APP_EVENT_CHANNEL, { type: 'command', command });
+      },
+      setTheme: (next) => {
+        theme = next;
+        nativeTheme.themeSource = next;
+      },
+    });
+    const menu = Menu.buildFromTemplate(template);
+    Menu.setApplicationMenu(menu);
+    return { menu, pageCommands: pageCommandIds(template) };
+  };
+  let appMenu = buildAppMenu(uiLocaleOf([app.getLocale()]));
+  const setEnabled = (enabled: readonly CommandId[]) => {
+    enabledNow = enabled;
+    for (const id of appMenu.pageCommands) {
+      const item = appMenu.menu.getMenuItemById(id);
+      if (item) item.enabled = enabled.includes(id);
+    }
+  };
+  let menuLocale: UiLocale | null = null;
+  /** The words of the native dialogs, in the language of the menu. */
+  const nativeWords = () => menuLabels(menuLocale ?? uiLocaleOf([app.getLocale()]));
 
   const context = createAppContext({
     osLocale: app.getLocale(),
@@ -112,15 +135,16 @@ async function main(): Promise<void> {
       notification.show();
     },
     menu: {
-      setEnabled: (enabled) => {
-        for (const id of pageCommands) {
-          const item = appMenu.getMenuItemById(id);
-          if (item) item.enabled = enabled.includes(id);
-        }
-      },
+      setEnabled,
       // A menu item's click runs its role on the window given (Electron's MenuItem wraps it).
       run: (command) => {
-        if (mainWindow) appMenu.getMenuItemById(command)?.click({}, mainWindow, mainWindow.webContents);
+        if (mainWindow) appMenu.menu.getMenuItemById(command)?.click({}, mainWindow, mainWindow.webContents);
+      },
+      setLocale: (locale) => {
+        if (locale === menuLocale) return;
+        menuLocale = locale;
+        appMenu = buildAppMenu(locale);
+        if (enabledNow) setEnabled(enabledNow);
       },
     },
     engine,
@@ -137,13 +161,14 @@ async function main(): Promise<void> {
     },
     // Key backup and restore ask where with the OS dialogs, never a typed path.
     chooseFile: async ({ kind, title, defaultName, extensions, filterName }) => {
-      const filters = extensions ? [{ name: filterName ?? 'Proofdesk key backup', extensions }] : [];
+      const words = nativeWords();
+      const filters = extensions ? [{ name: words.native(filterName ?? 'native.filter.keyBackup'), extensions }] : [];
       if (kind === 'save') {
-        const options = { title, defaultPath: defaultName, filters };
+        const options = { title: words.native(title), defaultPath: defaultName, filters };
         const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
         return chosen.canceled ? null : (chosen.filePath ?? null);
       }
-      const options = { title, filters, properties: ['openFile'] as 'openFile'[] };
+      const options = { title: words.native(title), filters, properties: ['openFile'] as 'openFile'[] };
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
@@ -151,7 +176,7 @@ async function main(): Promise<void> {
   await resumeServiceChoice(context); // a remote connection in use stays in use
   // The same OS folder picker, and the file manager, for the Watch folders view.
   setWatchFolderDesktop({
-    pickFolder: () => context.chooseFolder!('Choose a folder to watch'),
+    pickFolder: () => context.chooseFolder!(nativeWords().native('native.dialog.watchFolder')),
     openPath: (path) => shell.openPath(path),
   });
   handleAll(createIpcHandlers(context), { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });

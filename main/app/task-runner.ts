@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isServiceError } from '../../common/errors.js';
-import type { AppEventSink, TaskContext, TaskInfo, TaskKind, TaskRunner } from '../../common/tasks.js';
+import type { AppEventSink, TaskContext, TaskInfo, TaskKind, TaskLabel, TaskRunner } from '../../common/tasks.js';
 
 /** How often a running task's progress is pushed at most. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -18,11 +18,13 @@ export class InProcessTaskRunner implements TaskRunner {
 
   constructor(private readonly emit: AppEventSink) {}
 
-  start<R>(kind: TaskKind, label: string, work: (task: TaskContext) => Promise<R>, total: number | null = null): TaskInfo<R> {
+  start<R>(kind: TaskKind, named: string | TaskLabel, work: (task: TaskContext) => Promise<R>, total: number | null = null): TaskInfo<R> {
+    const label = typeof named === 'string' ? named : named.text;
     const info: TaskInfo = {
       id: randomUUID(),
       kind,
       label,
+      ...(typeof named === 'string' ? {} : { label_code: named.code }),
       done: 0,
       total,
       state: 'running',

@@ -1,10 +1,11 @@
 import { useRef } from 'react';
-import { COMMAND_SECTIONS, ariaKeyShortcuts, shortcutLabel, type CommandId } from '../../common/commands.js';
+import { COMMAND_SECTIONS, ariaKeyShortcuts, type CommandId } from '../../common/commands.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { IS_MAC, canRun, runCommand, useCommandContext, useCommandHandlers, windowCommands } from './command-registry.js';
 import { PopupMenu, useMenuAnchor, type MenuGroup } from './popup-menu.js';
 import { commandSectionTitle, commandTitle } from './command-title.js';
 import { t as translate } from '../i18n/i18n-store.js';
+import { shortcutText } from './shortcut-text.js';
 
 /**
  * The browser bridge's application menu: a `Menu` button opening every command of the window
@@ -29,7 +30,7 @@ export function AppMenuButton() {
       .map((c) => ({
         key: c.id,
         label: commandTitle(c.id as CommandId),
-        ...(c.accelerator ? { shortcut: shortcutLabel(c.accelerator, IS_MAC), keyShortcuts: ariaKeyShortcuts(c.accelerator, IS_MAC) } : {}),
+        ...(c.accelerator ? { shortcut: shortcutText(c.accelerator), keyShortcuts: ariaKeyShortcuts(c.accelerator, IS_MAC) } : {}),
         disabled: !canRun(c, ctx, handlers),
         run: () => void runCommand(c.id as CommandId),
       })),

@@ -1,6 +1,7 @@
-import { ariaKeyShortcuts, commandById, shortcutLabel, type CommandId } from '../../common/commands.js';
+import { ariaKeyShortcuts, commandById, type CommandId } from '../../common/commands.js';
 import { IS_MAC } from './command-registry.js';
 import type { MenuEntry } from './popup-menu.js';
+import { shortcutText } from './shortcut-text.js';
 
 /**
  * A context menu entry that does what a command of the table does: its shortcut shows beside it.
@@ -9,5 +10,5 @@ import type { MenuEntry } from './popup-menu.js';
  */
 export function commandEntry(id: CommandId, label: string, run: () => void): MenuEntry {
   const accelerator = commandById(id).accelerator;
-  return { key: id, label, run, ...(accelerator ? { shortcut: shortcutLabel(accelerator, IS_MAC), keyShortcuts: ariaKeyShortcuts(accelerator, IS_MAC) } : {}) };
+  return { key: id, label, run, ...(accelerator ? { shortcut: shortcutText(accelerator), keyShortcuts: ariaKeyShortcuts(accelerator, IS_MAC) } : {}) };
 }

@@ -1,7 +1,8 @@
-import { ariaKeyShortcuts, commandById, shortcutLabel, type CommandId } from '../../common/commands.js';
+import { ariaKeyShortcuts, commandById, type CommandId } from '../../common/commands.js';
 import { IS_MAC } from './command-registry.js';
 import { commandTitle } from './command-title.js';
 import { t } from '../i18n/i18n-store.js';
+import { shortcutText } from './shortcut-text.js';
 
 /**
  * The attributes that show a control's shortcut from the command table: a tooltip naming it
@@ -14,7 +15,7 @@ export function commandHint(id: CommandId): { title?: string; 'aria-keyshortcuts
   const command = commandById(id);
   if (!command.accelerator) return {};
   return {
-    title: t('command.hint', { title: commandTitle(id).replace(/…$/, ''), shortcut: shortcutLabel(command.accelerator, IS_MAC) }),
+    title: t('command.hint', { title: commandTitle(id).replace(/…$/, ''), shortcut: shortcutText(command.accelerator) }),
     'aria-keyshortcuts': ariaKeyShortcuts(command.accelerator, IS_MAC),
   };
 }

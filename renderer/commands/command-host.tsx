@@ -11,6 +11,8 @@ import { CommandPalette } from './command-palette.js';
 import { canRun, runCommand, useCommandContext, useCommandHandler, useCommandHandlers, windowCommands } from './command-registry.js';
 import { useCommandShortcuts } from './command-shortcuts.js';
 import { askForNotifications, startNotifier } from '../notifications/notifier.js';
+import { useT } from '../i18n/use-t.js';
+import { useI18nStore } from '../i18n/i18n-store.js';
 
 type Open = 'palette' | 'shortcuts' | 'about' | null;
 
@@ -37,6 +39,7 @@ function focusWhenShown(find: () => HTMLElement | null): void {
 export function CommandHost() {
   const [open, setOpen] = useState<Open>(null);
   const go = useShellStore((s) => s.go);
+  const t = useT();
   useCommandShortcuts();
 
   useCommandHandler('view.records', () => go('records'));
@@ -72,8 +75,14 @@ export function CommandHost() {
   // The window's title names the Partner (the taskbar, the window switcher, the browser tab).
   const partnerName = useShellStore((s) => s.status?.partner?.name ?? null);
   useEffect(() => {
-    document.title = partnerName ? `${partnerName} — Proofdesk` : 'Proofdesk';
-  }, [partnerName]);
+    document.title = partnerName ? t('shell.windowTitle', { partner: partnerName }) : t('shell.brand');
+  }, [partnerName, t]);
+
+  // The application menu (Electron) speaks the page's language: main rebuilds it when it changes.
+  const locale = useI18nStore((s) => s.locale);
+  useEffect(() => {
+    window.proofdesk.appUiLocale(locale).catch(() => undefined);
+  }, [locale]);
 
   // The application menu's clicks (Electron) arrive as `command` events.
   useEffect(() => onAppEvent('command', ({ command }) => void runCommand(command)), []);

@@ -1,14 +1,15 @@
 import { useId, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { shortcutLabel, type CommandId } from '../../common/commands.js';
+import { type CommandId } from '../../common/commands.js';
 import { openDetail } from '../detail/detail-store.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { IS_MAC, canRun, runCommand, useCommandContext, useCommandHandlers, windowCommands } from './command-registry.js';
+import { canRun, runCommand, useCommandContext, useCommandHandlers, windowCommands } from './command-registry.js';
 import { filterOptions } from './palette-filter.js';
 import { useRecentRecords } from './recent-records.js';
 import { commandSectionTitle, commandTitle } from './command-title.js';
 import { useT } from '../i18n/use-t.js';
+import { shortcutText } from './shortcut-text.js';
 
 /** One line of the palette: a command, or a record opened lately. */
 interface PaletteOption {
@@ -41,7 +42,7 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
       .map((c) => ({
         key: c.id,
         label: commandTitle(c.id as CommandId).replace(/…$/, ''),
-        hint: c.accelerator ? shortcutLabel(c.accelerator, IS_MAC) : '',
+        hint: c.accelerator ? shortcutText(c.accelerator) : '',
         context: commandSectionTitle(c.section),
         disabled: !canRun(c, ctx, handlers),
         run: () => void runCommand(c.id as CommandId),

@@ -1,11 +1,15 @@
+import { t } from '../i18n/i18n-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 
+/** What was copied: the toast names it in a sentence of its own (`copy.done` in the catalogue). */
+export type CopiedThing = 'uid' | 'jobUid' | 'certificateUid' | 'fileName' | 'folderPath' | 'outputFolderPath' | 'diagnostics';
+
 /**
- * Puts text on the clipboard and says so in a toast (`what` names it: "Uid copied.").
+ * Puts text on the clipboard and says so in a toast (`what` names it: "The uid copied to the clipboard.").
  * The Electron window grants the page no clipboard permission, so when the Clipboard API
  * refuses, the text is copied the old way, from a hidden field.
  */
-export async function copyText(text: string, what: string): Promise<void> {
+export async function copyText(text: string, what: CopiedThing): Promise<void> {
   const { toast } = useShellStore.getState();
   try {
     await navigator.clipboard.writeText(text);
@@ -22,9 +26,9 @@ export async function copyText(text: string, what: string): Promise<void> {
     area.remove();
     focused?.focus();
     if (!copied) {
-      toast('error', `${what} could not be copied: the clipboard refused it.`);
+      toast('error', t('copy.failed', { what }));
       return;
     }
   }
-  toast('success', `${what} copied to the clipboard.`);
+  toast('success', t('copy.done', { what }));
 }

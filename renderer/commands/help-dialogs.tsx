@@ -1,10 +1,11 @@
-import { shortcutLabel, type CommandId } from '../../common/commands.js';
+import { type CommandId } from '../../common/commands.js';
 import { useT } from '../i18n/use-t.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
-import { IS_MAC, windowCommands } from './command-registry.js';
+import { windowCommands } from './command-registry.js';
 import { copyText } from './copy-text.js';
 import { commandSectionTitle, commandTitle } from './command-title.js';
+import { shortcutText } from './shortcut-text.js';
 
 /** Help › Keyboard shortcuts: every command that has one, from the command table. */
 export function ShortcutsDialog({ onClose }: { onClose(): void }) {
@@ -24,7 +25,7 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
           {commands.map((c) => (
             <tr key={c.id}>
               <td>
-                <kbd>{shortcutLabel(c.accelerator!, IS_MAC)}</kbd>
+                <kbd>{shortcutText(c.accelerator!)}</kbd>
               </td>
               <td>{commandTitle(c.id as CommandId).replace(/…$/, '')}</td>
               <td>{commandSectionTitle(c.section)}</td>
@@ -76,5 +77,5 @@ export function diagnosticsText(): string {
 
 /** Copies the diagnostics and says so. */
 export function copyDiagnostics(): Promise<void> {
-  return copyText(diagnosticsText(), 'The diagnostics');
+  return copyText(diagnosticsText(), 'diagnostics');
 }

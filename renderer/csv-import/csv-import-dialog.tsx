@@ -11,6 +11,7 @@ import type { EngineStatus } from '../../common/ipc/app.js';
 import { PREVIEW_ROWS } from '../../common/ipc/csv-import.js';
 import { ErrorLine } from '../shell/error-line.js';
 import { useT } from '../i18n/use-t.js';
+import { taskLabel } from '../shell/task-label.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -109,7 +110,7 @@ export function CsvImportDialog() {
         )}
       </div>
       <footer className="csv-footer">
-        {running && task && <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />}
+        {running && task && <progress aria-label={taskLabel(task)} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />}
         <label className="csv-engine">
           <span>{t('csvImport.after')} </span>
           <select aria-label={t('csvImport.scheduleOn')} value={engine} onChange={(e) => setEngine(e.target.value)}>

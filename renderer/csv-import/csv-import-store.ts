@@ -4,6 +4,7 @@ import type { TaskError, TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { pathsOfFiles } from '../staging/file-intake.js';
+import { t } from '../i18n/i18n-store.js';
 
 /** What a column is used as in the mapping. */
 export type ColumnUse = 'title' | 'key' | 'tags' | 'expiry_date' | 'link' | 'metadata' | 'ignore';
@@ -103,7 +104,7 @@ export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
       set({ open: true, path: null, preview: null, mapping: null, result: null, created: new Set(), edits: new Map(), errorsOnly: false, task: null, error: null, checking: true });
       try {
         const [path] = await pathsOfFiles([file]);
-        if (!path) throw new Error('The file could not be read.');
+        if (!path) throw new Error(t('csvImport.unreadable'));
         set({ path });
         await check(path, null);
       } catch (error) {

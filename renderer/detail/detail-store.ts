@@ -4,6 +4,7 @@ import type { TaskError } from '../../common/tasks.js';
 import type { VerificationResult } from '../../common/wire-types.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
+import { t } from '../i18n/i18n-store.js';
 
 export interface DetailStore {
   /** The credential shown, or null when the panel is closed. */
@@ -97,42 +98,42 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
     verify: (certificateUid) =>
       run(`verify:${certificateUid}`, async () => {
         const result = await window.proofdesk.detailVerify(certificateUid);
-        set((s) => ({ verifications: { ...s.verifications, [certificateUid]: result }, notice: `Verification result: ${result.result.status}` }));
+        set((s) => ({ verifications: { ...s.verifications, [certificateUid]: result }, notice: t('detail.notice.verified', { status: t('verify.result', { result: result.result.status }) }) }));
       }),
     downloadProof: (certificateUid) =>
       run(`proof:${certificateUid}`, async () => {
         const proof = await window.proofdesk.detailProof(certificateUid);
         saveText(proof.file_name, proof.text, 'application/json');
-        set({ notice: `Saved ${proof.file_name}` });
+        set({ notice: t('detail.notice.saved', { file: proof.file_name }) });
       }),
     downloadCredential: (certificateUid) =>
       run(`credential:${certificateUid}`, async () => {
         const credential = await window.proofdesk.detailCredential(certificateUid);
         saveText(credential.file_name, credential.text, 'application/json');
-        set({ notice: `Saved ${credential.file_name}` });
+        set({ notice: t('detail.notice.saved', { file: credential.file_name }) });
       }),
     unschedule: (engine) =>
       run(`unschedule:${engine}`, async () => {
         const uid = get().uid!;
         const detail = await window.proofdesk.detailUnschedule(uid, engine);
-        if (detail) set({ detail, notice: `Unscheduled from ${engine}` });
-        else set({ detail: null, uid: null, notice: `Unscheduled from ${engine}; the credential was held nowhere else, so it was deleted` });
+        if (detail) set({ detail, notice: t('detail.notice.unscheduled', { engine }) });
+        else set({ detail: null, uid: null, notice: t('detail.notice.unscheduledDeleted', { engine }) });
       }),
     openOriginal: (fileHash) =>
       run(`open:${fileHash}`, async () => {
         const result = await window.proofdesk.detailOpenOriginal(get().uid!, fileHash);
         if (result.kind === 'opened') {
-          set({ notice: `Opened ${result.path}` });
+          set({ notice: t('detail.notice.opened', { path: result.path }) });
           return;
         }
         const bytes = Uint8Array.from(atob(result.base64), (c) => c.charCodeAt(0));
         saveText(result.fileName, bytes, result.type ?? 'application/octet-stream');
-        set({ notice: `Saved ${result.fileName}` });
+        set({ notice: t('detail.notice.saved', { file: result.fileName }) });
       }),
     revoke: (engine) =>
       run(`revoke:${engine}`, async () => {
         const detail = await window.proofdesk.detailRevoke(get().uid!, engine);
-        set({ detail, notice: `Revoked on ${engine}` });
+        set({ detail, notice: t('detail.notice.revoked', { engine }) });
       }),
   };
 });

@@ -3,18 +3,12 @@
  * system's (Electron) or the browser's languages (the browser bridge), else English.
  */
 
-/** The languages the catalogue is complete in. */
-export const LANGUAGES = ['en', 'de'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGES, PSEUDO_LOCALE, uiLocaleOf, type Language, type UiLocale } from '../../common/ui-locales.js';
 
-/** The pseudo-locale: English accented, 30 % longer and bracketed, to find strings outside the catalogue. */
-export const PSEUDO_LOCALE = 'en-XA';
+export { LANGUAGES, PSEUDO_LOCALE, type Language, type UiLocale };
 
 /** What Settings offers: follow the system, or one language. */
 export type LanguageChoice = 'system' | Language;
-
-/** A locale the window can show: a catalogued language or the pseudo-locale. */
-export type UiLocale = Language | typeof PSEUDO_LOCALE;
 
 /** Scripts written right to left, by their language subtag. */
 const RTL_LANGUAGES = new Set(['ar', 'fa', 'he', 'ur', 'ps', 'yi', 'dv', 'ku']);
@@ -29,14 +23,7 @@ const RTL_LANGUAGES = new Set(['ar', 'fa', 'he', 'ur', 'ps', 'yi', 'dv', 'ku']);
  */
 export function pickLocale(choice: LanguageChoice, osLocale: string | null, browserLanguages: readonly string[]): UiLocale {
   if (choice !== 'system') return choice;
-  const wanted = osLocale ? [osLocale] : browserLanguages;
-  for (const tag of wanted) {
-    if (tag.toLowerCase() === PSEUDO_LOCALE.toLowerCase()) return PSEUDO_LOCALE;
-    const language = tag.split('-')[0]?.toLowerCase();
-    const known = LANGUAGES.find((l) => l === language);
-    if (known) return known;
-  }
-  return 'en';
+  return uiLocaleOf(osLocale ? [osLocale] : browserLanguages);
 }
 
 /** The writing direction of a locale, for `<html dir>`. */

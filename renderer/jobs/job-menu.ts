@@ -17,7 +17,7 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
     {
       entries: [
         { key: 'open', label: t('jobs.menu.open'), run: () => void useJobsStore.getState().open(job.uid) },
-        { key: 'copy-uid', label: t('jobs.menu.copyUid'), run: () => void copyText(job.uid, t('jobs.menu.uid')) },
+        { key: 'copy-uid', label: t('jobs.menu.copyUid'), run: () => void copyText(job.uid, 'jobUid') },
       ],
     },
     {
@@ -34,7 +34,7 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
                     () => useJobsStore.getState().refresh(),
                     (error: unknown) => {
                       const { id, message } = toServiceError(error);
-                      useShellStore.getState().toast('error', t('jobs.menu.issueNowFailed', { message, id }));
+                      useShellStore.getState().toast('error', t('jobs.issueNowFailed', { message, id }));
                     },
                   ),
               },

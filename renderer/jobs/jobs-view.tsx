@@ -69,9 +69,9 @@ export function JobsView() {
 
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
   const [exporting, setExporting] = useState<Job | null>(null);
-  const rowMenu = useRowMenu<Job>('Job', (job) => jobMenu(job, { exportProofs: setExporting }));
-  const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
   const t = useT();
+  const rowMenu = useRowMenu<Job>(t('jobs.menu.label'), (job) => jobMenu(job, { exportProofs: setExporting }));
+  const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
   const now = useNow();
   useJobsStore((s) => s.summaries);
   const columns = useMemo(() => jobColumns(t, now), [t, now]);

@@ -10,6 +10,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { t as translate } from '../i18n/i18n-store.js';
 import { useT } from '../i18n/use-t.js';
 import './list-export.css';
+import { taskLabel } from '../shell/task-label.js';
 
 /** The request for the list as its view shows it now: filter, sort and (Records) the table's columns in order. */
 function requestFor(list: ExportList, format: ListExportFormat): ListExportRequest {
@@ -65,8 +66,8 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
     const running = !task || task.state === 'running';
     return (
       <Modal title={t('listExport.title')} onClose={() => (running ? undefined : onClose())}>
-        <p>{task?.label ?? t('listExport.exporting')}</p>
-        <progress className="list-export-progress" aria-label={task?.label ?? t('listExport.exporting')} max={task?.total ?? undefined} value={task && task.total !== null ? task.done : undefined} />
+        <p>{task ? taskLabel(task) : t('listExport.exporting')}</p>
+        <progress className="list-export-progress" aria-label={task ? taskLabel(task) : t('listExport.exporting')} max={task?.total ?? undefined} value={task && task.total !== null ? task.done : undefined} />
         <p role="status" data-testid="export-progress">
           {task ? t('listExport.progress', { done: task.done, total: task.total ?? 0 }) : ''}
           {task?.state === 'done' && result && (result.path ? t('listExport.saved', { path: result.path }) : t('listExport.downloaded', { file: result.fileName }))}

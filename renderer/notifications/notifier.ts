@@ -9,6 +9,7 @@ import type { AppNotification } from '../../common/ipc/app.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { jobNotification, refusedNotification, taskNotification } from './notification-text.js';
+import { t } from '../i18n/i18n-store.js';
 
 export interface BadgeStore {
   /** Jobs that failed since Jobs was last open. */
@@ -41,12 +42,12 @@ export function showNotification(notification: AppNotification): void {
  */
 export async function askForNotifications(): Promise<void> {
   const { toast } = useShellStore.getState();
-  if (useShellStore.getState().status?.nativeMenu) return toast('info', 'Notifications are on: the app notifies when background work ends while it is in the background.');
-  if (typeof Notification === 'undefined') return toast('error', 'This browser cannot show notifications.');
-  if (Notification.permission === 'denied') return toast('error', 'The browser blocks notifications for this page: allow them in its site settings, then try again.');
+  if (useShellStore.getState().status?.nativeMenu) return toast('info', t('notify.ask.native'));
+  if (typeof Notification === 'undefined') return toast('error', t('notify.ask.unsupported'));
+  if (Notification.permission === 'denied') return toast('error', t('notify.ask.denied'));
   const answer = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
-  if (answer === 'granted') toast('success', 'Notifications are on: you will hear when background work ends while this tab is in the background.');
-  else toast('info', 'Notifications stay off.');
+  if (answer === 'granted') toast('success', t('notify.ask.granted'));
+  else toast('info', t('notify.ask.off'));
 }
 
 /** Starts listening (once, from the shell); returns the function that stops. */

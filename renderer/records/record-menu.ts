@@ -4,6 +4,8 @@ import { copyText } from '../commands/copy-text.js';
 import type { MenuGroup } from '../commands/popup-menu.js';
 import { openDetail } from '../detail/detail-store.js';
 import type { TagDialogMode } from './tag-dialog.js';
+import { t } from '../i18n/i18n-store.js';
+import { commandTitle } from '../commands/command-title.js';
 
 /** What the Records view opens for the selection (its dialogs). */
 export interface RecordMenuActions {
@@ -21,19 +23,19 @@ export function recordMenu(row: RecordRow, actions: RecordMenuActions): MenuGrou
   return [
     {
       entries: [
-        { key: 'open', label: 'Open', run: () => void openDetail(row.uid) },
-        { key: 'copy-uid', label: 'Copy uid', run: () => void copyText(row.uid, 'The uid') },
+        { key: 'open', label: t('records.menu.open'), run: () => void openDetail(row.uid) },
+        { key: 'copy-uid', label: t('records.menu.copyUid'), run: () => void copyText(row.uid, 'uid') },
       ],
     },
     {
       entries: [
-        commandEntry('edit.addTags', 'Add tags…', () => actions.tags('add')),
-        { key: 'replace-tags', label: 'Replace tags…', run: () => actions.tags('replace') },
-        { key: 'remove-tag', label: 'Remove tag…', run: () => actions.tags('remove') },
-        commandEntry('edit.schedule', 'Schedule…', actions.schedule),
-        { key: 'unschedule', label: 'Unschedule…', run: actions.unschedule },
+        commandEntry('edit.addTags', commandTitle('edit.addTags'), () => actions.tags('add')),
+        { key: 'replace-tags', label: t('records.menu.replaceTags'), run: () => actions.tags('replace') },
+        { key: 'remove-tag', label: t('records.menu.removeTag'), run: () => actions.tags('remove') },
+        commandEntry('edit.schedule', commandTitle('edit.schedule'), actions.schedule),
+        { key: 'unschedule', label: t('records.menu.unschedule'), run: actions.unschedule },
       ],
     },
-    { entries: [{ key: 'export-proofs', label: 'Export proofs…', run: actions.exportProofs }] },
+    { entries: [{ key: 'export-proofs', label: t('records.menu.exportProofs'), run: actions.exportProofs }] },
   ];
 }

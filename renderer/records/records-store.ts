@@ -3,6 +3,7 @@ import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_RECORD_SORT, type RecordFilter, type RecordRow, type RecordSort, type Selection, type TagSuggestion } from '../../common/records.js';
 import { toServiceError } from '../ipc-error.js';
 import { EMPTY_SELECTION, rangesForMain, selectAll, selectedCount, type TableSelection } from '../table/selection.js';
+import { t } from '../i18n/i18n-store.js';
 
 /** Rows per fetch from main. */
 export const PAGE_SIZE = 250;
@@ -153,10 +154,10 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
       for (const page of new Set(ends.map((i) => Math.floor(i / PAGE_SIZE)))) {
         if (!pages.has(page)) pages.set(page, (await window_({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE })).rows);
       }
-      if (get().generation !== generation) throw new Error('The list changed meanwhile; select again.');
+      if (get().generation !== generation) throw new Error(t('records.listChanged'));
       const uidAt = (i: number) => {
         const uid = rowAtIndex(pages, i)?.uid;
-        if (!uid) throw new Error('The list changed meanwhile; select again.');
+        if (!uid) throw new Error(t('records.listChanged'));
         return uid;
       };
       return {

@@ -63,7 +63,7 @@ export function RecordsView() {
   useCommandHandler('edit.selectAllMatching', selectAllMatching);
 
   const none = count === 0;
-  const rowMenu = useRowMenu<RecordRow>('Credential', (row) =>
+  const rowMenu = useRowMenu<RecordRow>(t('records.menu.label'), (row) =>
     recordMenu(row, {
       tags: (mode) => setDialog({ kind: 'tags', mode }),
       schedule: () => setDialog({ kind: 'schedule' }),

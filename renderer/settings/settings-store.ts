@@ -3,6 +3,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
+import { t } from '../i18n/i18n-store.js';
 
 export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
 
@@ -80,7 +81,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
       try {
         const partner = await window.proofdesk.settingsSetInterval(interval);
         set((s) => ({ overview: s.overview ? { ...s.overview, partner } : s.overview }));
-        outcome('interval', { tone: 'success', text: 'Saved: scheduled credentials are issued at this interval from now on.' });
+        outcome('interval', { tone: 'success', text: t('settings.interval.saved') });
       } catch (error) {
         outcome('interval', failure(error));
       } finally {
@@ -101,18 +102,17 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     async backUp(passphrase) {
       busy('backup', true);
       try {
-        const keepApart = 'Keep it and its passphrase apart: with both, anyone can issue as this Partner.';
         if (useShellStore.getState().status?.canChooseFolder) {
           const done = await window.proofdesk.settingsBackupKeys(passphrase);
           if (!done) {
             outcome('backup', undefined);
             return false;
           }
-          outcome('backup', { tone: 'success', text: `Backed up to ${done.path}. ${keepApart}` });
+          outcome('backup', { tone: 'success', text: t('settings.backup.savedTo', { path: done.path }) });
         } else {
           const file = await window.proofdesk.settingsBackupKeysFile(passphrase);
           saveText(file.fileName, file.content, 'application/json');
-          outcome('backup', { tone: 'success', text: `Backed up: your browser downloads ${file.fileName}. ${keepApart}` });
+          outcome('backup', { tone: 'success', text: t('settings.backup.downloaded', { file: file.fileName }) });
         }
         return true;
       } catch (error) {
@@ -130,7 +130,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
           outcome('restore', undefined);
           return null;
         }
-        outcome('restore', { tone: 'success', text: `Restored ${partner.name} with its chain account ${partner.chain_address ?? ''}; it is now the active Partner.` });
+        outcome('restore', { tone: 'success', text: t('settings.restore.done', { name: partner.name, address: partner.chain_address ?? '' }) });
         await get().load();
         await get().loadKeys();
         return partner;
@@ -165,7 +165,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
       try {
         set({ engines: await window.proofdesk.settingsAddEngine(engine) });
         outcome('engineTest', undefined);
-        outcome('engineAdd', { tone: 'success', text: `Added ${engine.id}: it is kept in engines.json and can be used for issuing now.` });
+        outcome('engineAdd', { tone: 'success', text: t('settings.engines.added', { id: engine.id }) });
         return true;
       } catch (error) {
         outcome('engineAdd', failure(error));

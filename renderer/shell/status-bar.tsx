@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { EngineFunds } from '../../common/ipc/app.js';
+import type { EngineFunds, EngineStatus } from '../../common/ipc/app.js';
 import { useShellStore, runningTasks } from './shell-store.js';
 import { UnlockKeys } from '../settings/unlock-dialog.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
 import { t as translate } from '../i18n/i18n-store.js';
+import { taskLabel } from './task-label.js';
 
 /** Which service the views work on: this machine's engine, or the remote one (its address). */
 function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
@@ -45,6 +46,12 @@ export function lowFundsText(engine: string, funds: EngineFunds): string {
 
 const KEY_STORE_LABEL = { keychain: 'shell.status.keysKeychain', 'encrypted-file': 'shell.status.keysFile' } as const;
 
+
+/** The tooltip of an engine's chain: its block, or why it does not answer (main's reason, English). */
+function chainDetail(engine: EngineStatus, t: ReturnType<typeof useT>): string | undefined {
+  if (engine.block !== null) return t('shell.status.atBlock', { block: engine.block });
+  return engine.detail ? t('shell.status.unreachable', { engine: engine.id, reason: engine.detail }) : undefined;
+}
 /** The status bar: active Partner (and switcher), engines and their chains, key store, background work. */
 export function StatusBar() {
   const loaded = useShellStore((s) => s.statusLoaded);
@@ -82,7 +89,7 @@ export function StatusBar() {
           </span>
           <ServiceInUse mode={status.mode} />
           {status.engines.map((engine) => (
-            <span key={engine.id} className="status-item" title={engine.detail ?? undefined} data-testid={`status-engine-${engine.id}`}>
+            <span key={engine.id} className="status-item" title={chainDetail(engine, t)} data-testid={`status-engine-${engine.id}`}>
               <span className={`dot dot-${status.mode === 'remote' ? 'unknown' : engine.chain}`} aria-hidden="true" />
               <code>{engine.id}</code>{' '}
               {status.mode === 'remote'
@@ -114,9 +121,9 @@ export function StatusBar() {
       <span className="status-tasks">
         {running.map((task) => (
           <span key={task.id} className="status-task">
-            <span>{task.label}</span>
-            <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
-            <button type="button" className="link-button" aria-label={t('shell.task.cancelNamed', { task: task.label })} onClick={() => void cancelTask(task.id)}>
+            <span>{taskLabel(task)}</span>
+            <progress aria-label={taskLabel(task)} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
+            <button type="button" className="link-button" aria-label={t('shell.task.cancelNamed', { task: taskLabel(task) })} onClick={() => void cancelTask(task.id)}>
               {t('common.cancel')}
             </button>
           </span>

@@ -4,6 +4,7 @@
  * in the browser bridge the files are uploaded to the bridge, which answers where it put them.
  * Both are exposed as `window.proofdeskFiles` by the preload or the bridge's script.
  */
+import { t } from '../i18n/i18n-store.js';
 
 /** A file with its path relative to what was dropped (`folder/sub/name.pdf`, or `name.pdf`). */
 export interface PickedFile {
@@ -31,7 +32,7 @@ declare global {
 
 function intake(): FileIntakeBridge {
   const bridge = window.proofdeskFiles;
-  if (!bridge) throw new Error('This window cannot take files: restart Proofdesk.');
+  if (!bridge) throw new Error(t('staging.noBridge'));
   return bridge;
 }
 

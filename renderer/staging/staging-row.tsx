@@ -4,6 +4,7 @@ import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
 import { useStagingStore } from './staging-store.js';
 import { useT } from '../i18n/use-t.js';
+import { t } from '../i18n/i18n-store.js';
 
 /** "a, b ,c" → ['a', 'b', 'c']. */
 /** The spec's error id for a link to nothing: an id, shown as it is in every language. */
@@ -18,7 +19,7 @@ function splitList(text: string): string[] {
 
 /** A row's name in accessible labels: its file's path, or its title for a metadata row. */
 export function rowName(row: StagedRow): string {
-  return row.file?.rel_path ?? (row.title || 'new metadata row');
+  return row.file?.rel_path ?? (row.title || t('staging.row.newMetadata'));
 }
 
 function Outcome({ outcome }: { outcome: RowOutcome }) {

@@ -4,6 +4,7 @@ import type { TaskError, TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { pathsOfDrop, pathsOfFiles, type IntakeOptions } from './file-intake.js';
+import { t } from '../i18n/i18n-store.js';
 
 export type StagingPhase = 'idle' | 'adding' | 'creating';
 
@@ -111,7 +112,7 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     addingTo: null,
     addToRecord(uid, title) {
       set({ addingTo: { uid, title } });
-      get().addMetadataRow([uid], `Addition to ${title}`);
+      get().addMetadataRow([uid], t('staging.additionTitle', { title }));
     },
     stopAddingToRecord: () => set({ addingTo: null }),
     addDrop: (data) => addPaths((options) => pathsOfDrop(data, options)),

@@ -10,6 +10,7 @@ const HEADS: MessageId[] = ['staging.column.file', 'staging.column.title', 'stag
 import { ErrorLine } from '../shell/error-line.js';
 import { useT } from '../i18n/use-t.js';
 import type { MessageId } from '../i18n/i18n-store.js';
+import { taskLabel } from '../shell/task-label.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -115,9 +116,9 @@ export function StagingView() {
       )}
       {running && task && (
         <p className="staging-progress">
-          <progress aria-label={task.label} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
+          <progress aria-label={taskLabel(task)} max={task.total ?? undefined} value={task.total === null ? undefined : task.done} />
           <span role="status">
-            {t('staging.taskProgress', { task: task.label, done: task.done, total: task.total ?? 0 })}
+            {t('staging.taskProgress', { task: taskLabel(task), done: task.done, total: task.total ?? 0 })}
           </span>
           <button type="button" onClick={() => void cancel()}>
             {t('common.cancel')}

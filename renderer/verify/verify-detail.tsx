@@ -1,8 +1,9 @@
 import type { VerifyRowDetail } from '../../common/ipc/verify.js';
+import { MainWords } from '../i18n/main-words.js';
+import { code, Message, useT } from '../i18n/use-t.js';
+import { StepReason } from './step-reason.js';
 import { useVerifyStore } from './verify-store.js';
 import { localDateTime } from '../format/local-format.js';
-
-const when = (iso: string | null) => localDateTime(iso);
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -10,38 +11,42 @@ function text(value: unknown): string {
 
 /** One proof's detail (region `Verification detail`): the six steps with reasons, and what the credential says. */
 export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
+  const t = useT();
   const { row, steps, credential } = detail;
   return (
-    <aside className="job-detail verify-detail" aria-label="Verification detail">
+    <aside className="job-detail verify-detail" aria-label={t('verify.detail.label')}>
       <header className="detail-header">
         <h2>{row.title || row.name.split('/').pop()}</h2>
-        <button type="button" className="link-button" aria-label="Close verification detail" onClick={() => void useVerifyStore.getState().open(null)}>
+        <button type="button" className="link-button" aria-label={t('verify.detail.close')} onClick={() => void useVerifyStore.getState().open(null)}>
           ×
         </button>
       </header>
       <p>
-        Result: <strong className={`verify-${row.result}`}>{row.result}</strong>
+        <Message id="verify.detail.result" values={{ result: row.result, b: (chunks) => <strong className={`verify-${row.result}`}>{chunks}</strong> }} />
         <br />
         <span className="muted">{row.name}</span>
         {row.original && (
           <>
             <br />
-            <span className="muted">
-              Original: {row.original} (matched by {row.matched_by})
-            </span>
+            <span className="muted">{t('verify.detail.original', { path: row.original, by: row.matched_by })}</span>
           </>
         )}
       </p>
       {steps.length === 0 ? (
-        <p className="error-panel">{row.reason}</p>
+        <p className="error-panel">
+          <MainWords>{row.reason}</MainWords>
+        </p>
       ) : (
         <>
-          <h3>The six steps</h3>
+          <h3>{t('verify.detail.steps')}</h3>
           <ol className="verify-steps">
             {steps.map((s) => (
               <li key={s.key}>
-                {s.name}: <span className={`step-${s.status}`}>{s.status === 'not_started' ? 'not checked' : s.status}</span>
-                <span className="step-reason">{s.reason}</span>
+                <Message
+                  id="verify.detail.step"
+                  values={{ step: t('verify.step', { step: s.key }), status: t('verify.stepStatus', { status: s.status }), b: (chunks) => <span className={`step-${s.status}`}>{chunks}</span> }}
+                />
+                <StepReason className="step-reason" reason={s.reason} code={s.reason_code} t={t} />
               </li>
             ))}
           </ol>
@@ -49,9 +54,9 @@ export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
       )}
       {credential && (
         <>
-          <h3>What the credential says</h3>
+          <h3>{t('verify.detail.says')}</h3>
           <dl>
-            <dt>Title</dt>
+            <dt>{t('verify.detail.title')}</dt>
             <dd>{credential.title}</dd>
             {Object.entries(credential.metadata).map(([key, value]) => (
               <div key={key} style={{ display: 'contents' }}>
@@ -59,23 +64,23 @@ export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
                 <dd>{text(value)}</dd>
               </div>
             ))}
-            <dt>Issuer</dt>
+            <dt>{t('verify.detail.issuer')}</dt>
             <dd>
               {credential.issuer_name} <code>{credential.issuer_address}</code>
             </dd>
-            <dt>Uploaded</dt>
-            <dd>{when(credential.upload_date)}</dd>
-            <dt>Issued</dt>
-            <dd>{when(credential.issued_date)}</dd>
-            <dt>Expires</dt>
-            <dd>{credential.expiry_date ? when(credential.expiry_date) : 'never'}</dd>
-            <dt>Files</dt>
-            <dd>{credential.files.length === 0 ? 'none (metadata only)' : credential.files.map((f) => <code key={f.file_hash}>{f.file_hash.slice(0, 16)}… </code>)}</dd>
-            <dt>Engine</dt>
+            <dt>{t('verify.detail.uploaded')}</dt>
+            <dd>{localDateTime(credential.upload_date)}</dd>
+            <dt>{t('verify.detail.issued')}</dt>
+            <dd>{localDateTime(credential.issued_date)}</dd>
+            <dt>{t('verify.detail.expires')}</dt>
+            <dd>{credential.expiry_date ? localDateTime(credential.expiry_date) : t('verify.detail.never')}</dd>
+            <dt>{t('verify.detail.files')}</dt>
+            <dd>{credential.files.length === 0 ? t('verify.detail.noFiles') : credential.files.map((f) => <code key={f.file_hash}>{f.file_hash.slice(0, 16)}… </code>)}</dd>
+            <dt>{t('verify.detail.engine')}</dt>
             <dd>
-              <code>{credential.engine}</code> (chain id {credential.chain_id})
+              <Message id="verify.detail.chainId" values={{ engine: credential.engine, chainId: String(credential.chain_id), code }} />
             </dd>
-            <dt>Transaction</dt>
+            <dt>{t('verify.detail.transaction')}</dt>
             <dd>
               {credential.transaction_url ? (
                 <a href={credential.transaction_url} target="_blank" rel="noreferrer">
@@ -85,7 +90,7 @@ export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
                 <code>{credential.transaction_id}</code>
               )}
             </dd>
-            <dt>Certificate</dt>
+            <dt>{t('verify.detail.certificate')}</dt>
             <dd>
               <code>{credential.certificate_uid}</code>
             </dd>

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { OriginalMatch, VerifyEndpoint, VerifyRow, VerifyRowDetail, VerifyRunSummary } from '../../common/ipc/verify.js';
 import type { TaskInfo } from '../../common/tasks.js';
-import { toServiceError } from '../ipc-error.js';
+import { errorSentence, toServiceError } from '../ipc-error.js';
 import { pathsOfDrop, pathsOfFiles } from '../staging/file-intake.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 
@@ -58,11 +58,6 @@ const SEEN_TASKS = 16;
 const WARM_EVERY_MS = 10_000;
 let warmedAt = -Infinity;
 
-function message(error: unknown): string {
-  const { id, message: text } = toServiceError(error);
-  return `${text} (${id})`;
-}
-
 /** The summary a finished verify task answered, when it is the current run's. */
 function finalSummary(task: TaskInfo, current: VerifyRunSummary | null): VerifyRunSummary | null {
   const result = task.result as Partial<VerifyRunSummary> | undefined;
@@ -83,7 +78,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       pages.set(page, result.rows);
       set({ pages, total: result.total });
     } catch (error) {
-      set({ error: message(error) });
+      set({ error: errorSentence(error) });
     }
   };
 
@@ -109,7 +104,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
         if (!rows || rows.length < PAGE_SIZE) await fetchPage(page);
       }
     } catch (error) {
-      set({ error: message(error) });
+      set({ error: errorSentence(error) });
     } finally {
       refreshing = false;
       if (again) {
@@ -131,7 +126,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       // The rows (and the summary's state) as they are now, whatever events are still to come.
       void refresh();
     } catch (error) {
-      set({ error: message(error) });
+      set({ error: errorSentence(error) });
     } finally {
       set({ reading: false });
     }
@@ -174,7 +169,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     },
     async cancel() {
       const task = get().task;
-      if (task) await window.proofdesk.tasksCancel(task.id).catch((error: unknown) => set({ error: message(error) }));
+      if (task) await window.proofdesk.tasksCancel(task.id).catch((error: unknown) => set({ error: errorSentence(error) }));
     },
     setFailuresOnly(on) {
       set((s) => ({ failuresOnly: on, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
@@ -194,7 +189,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       try {
         set({ detail: await window.proofdesk.verifyDetail(summary.run_id, index) });
       } catch (error) {
-        set({ error: message(error) });
+        set({ error: errorSentence(error) });
       }
     },
     async report(format) {
@@ -209,28 +204,28 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
         link.click();
         setTimeout(() => URL.revokeObjectURL(url), 60_000);
       } catch (error) {
-        set({ error: message(error) });
+        set({ error: errorSentence(error) });
       }
     },
     async loadEndpoints() {
       try {
         set({ endpoints: await window.proofdesk.verifyEndpoints() });
       } catch (error) {
-        set({ error: message(error) });
+        set({ error: errorSentence(error) });
       }
     },
     async setEndpoint(engine, rpcUrl) {
       try {
         set({ endpoints: await window.proofdesk.verifySetEndpoint(engine, rpcUrl), error: null });
       } catch (error) {
-        set({ error: message(error) });
+        set({ error: errorSentence(error) });
       }
     },
     async loadNetwork() {
       try {
         set({ network: await window.proofdesk.verifyNetwork() });
       } catch (error) {
-        set({ error: message(error) });
+        set({ error: errorSentence(error) });
       }
     },
     async setNetwork(on) {
@@ -240,7 +235,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       try {
         set({ network: await window.proofdesk.verifySetNetwork(on), error: null });
       } catch (error) {
-        set({ network: was, error: message(error) });
+        set({ network: was, error: errorSentence(error) });
       }
     },
     async askWhich(name) {

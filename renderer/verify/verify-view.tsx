@@ -1,35 +1,69 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { VerifyRow } from '../../common/ipc/verify.js';
-import { VERIFICATION_STATUSES } from '../../common/wire-types.js';
+import { VERIFICATION_STATUSES, VERIFICATION_STEP_NAMES, type VerificationStepKey } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
+import { MainWords } from '../i18n/main-words.js';
+import { Message, useT } from '../i18n/use-t.js';
 import { EndpointSettings, NetworkSetting, UnmatchedOriginals } from './verify-extras.js';
 import { VerifyDetailPane } from './verify-detail.js';
+import { StepReason, stepReasonText } from './step-reason.js';
 import { useVerifyStore, verifyRowAt } from './verify-store.js';
 import { useRowMenu } from '../commands/row-menu.js';
 import { verifyRowMenu } from './verify-row-menu.js';
 import './verify.css';
 
-/** The Why column: the first step that did not pass and the reason. */
-function whyText(r: VerifyRow): string {
-  // An ok row with a reason: another issuer's credential, whose Proofdesk-only steps do not apply.
-  if (r.result === 'ok') return r.reason || 'All six steps passed';
-  return `${r.step ? `${r.step}: ` : ''}${r.reason}`;
+type T = ReturnType<typeof useT>;
+
+/** The key of a step by the spec's name a row carries, or null for a name of no step. */
+function stepKeyOf(name: string): VerificationStepKey | null {
+  const found = Object.entries(VERIFICATION_STEP_NAMES).find(([, spec]) => spec === name);
+  return found ? (found[0] as VerificationStepKey) : null;
 }
 
-const COLUMNS: TableColumn<VerifyRow>[] = [
-  { id: 'result', header: 'Result', width: '6.5rem', cell: (r) => <span className={`state verify-${r.result}`}>{r.result}</span>, text: (r) => r.result },
-  { id: 'name', header: 'Proof file', width: 'minmax(10rem, 2fr)', cell: (r) => r.name },
-  { id: 'title', header: 'Credential', width: 'minmax(8rem, 1.5fr)', cell: (r) => r.title || '—' },
-  { id: 'issuer', header: 'Issuer', width: 'minmax(6rem, 1fr)', cell: (r) => r.issuer || '—' },
-  { id: 'original', header: 'Original', width: 'minmax(6rem, 1fr)', cell: (r) => (r.original ? `${r.original.split('/').pop()} (by ${r.matched_by})` : '—') },
-  { id: 'reason', header: 'Why', width: 'minmax(10rem, 3fr)', cell: (r) => whyText(r) },
-];
+/** A row's first step that did not pass, in the window's language (main names it as the spec does). */
+function stepTitle(r: VerifyRow, t: T): string {
+  const key = stepKeyOf(r.step);
+  return key ? t('verify.step', { step: key }) : r.step;
+}
+
+/** The Why column: the first step that did not pass and main's reason for it. */
+function why(r: VerifyRow, t: T) {
+  // An ok row with a reason: another issuer's credential, whose Proofdesk-only steps do not apply.
+  if (r.result === 'ok' && !r.reason) return t('verify.why.allPassed');
+  const reason = <StepReason reason={r.reason} code={r.reason_code} t={t} />;
+  if (!r.step) return reason;
+  return <Message id="verify.why.step" values={{ step: stepTitle(r, t), reason }} />;
+}
+
+function whyText(r: VerifyRow, t: T): string {
+  if (r.result === 'ok' && !r.reason) return t('verify.why.allPassed');
+  const reason = r.reason_code ? stepReasonText(r.reason_code, t) : r.reason;
+  return r.step ? t('verify.why.step', { step: stepTitle(r, t), reason }) : reason;
+}
+
+function verifyColumns(t: T): TableColumn<VerifyRow>[] {
+  const result = (r: VerifyRow) => t('verify.result', { result: r.result });
+  return [
+    { id: 'result', header: t('verify.column.result'), width: '6.5rem', cell: (r) => <span className={`state verify-${r.result}`}>{result(r)}</span>, text: result },
+    { id: 'name', header: t('verify.column.name'), width: 'minmax(10rem, 2fr)', cell: (r) => r.name },
+    { id: 'title', header: t('verify.column.title'), width: 'minmax(8rem, 1.5fr)', cell: (r) => r.title || '—' },
+    { id: 'issuer', header: t('verify.column.issuer'), width: 'minmax(6rem, 1fr)', cell: (r) => r.issuer || '—' },
+    {
+      id: 'original',
+      header: t('verify.column.original'),
+      width: 'minmax(6rem, 1fr)',
+      cell: (r) => (r.original ? t('verify.original', { name: r.original.split('/').pop(), by: r.matched_by }) : '—'),
+    },
+    { id: 'reason', header: t('verify.column.why'), width: 'minmax(10rem, 3fr)', cell: (r) => why(r, t), text: (r) => whyText(r, t) },
+  ];
+}
 
 /** `Choose proof files` and `Choose a folder`: the same as a drop. */
 function ChooseButtons({ disabled }: { disabled: boolean }) {
+  const t = useT();
   const verifyFiles = useVerifyStore((s) => s.verifyFiles);
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -45,19 +79,20 @@ function ChooseButtons({ disabled }: { disabled: boolean }) {
   return (
     <>
       <button type="button" onClick={() => filesInput.current?.click()} disabled={disabled}>
-        Choose proof files
+        {t('verify.chooseFiles')}
       </button>
       <button type="button" onClick={() => folderInput.current?.click()} disabled={disabled}>
-        Choose a folder
+        {t('verify.chooseFolder')}
       </button>
-      <input ref={filesInput} type="file" multiple hidden aria-label="Proof files to verify" onChange={(e) => take(e.target)} />
-      <input ref={folderInput} type="file" hidden aria-label="Folder to verify" onChange={(e) => take(e.target)} />
+      <input ref={filesInput} type="file" multiple hidden aria-label={t('verify.filesInput')} onChange={(e) => take(e.target)} />
+      <input ref={folderInput} type="file" hidden aria-label={t('verify.folderInput')} onChange={(e) => take(e.target)} />
     </>
   );
 }
 
 /** Verify: proof files dropped on the window, verified in main, their results streamed into `Verification results`. */
 export function VerifyView() {
+  const t = useT();
   const reading = useVerifyStore((s) => s.reading);
   const summary = useVerifyStore((s) => s.summary);
   const task = useVerifyStore((s) => s.task);
@@ -69,7 +104,7 @@ export function VerifyView() {
   useVerifyStore((s) => s.pages);
   const { verifyDrop, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints, loadNetwork, warm } = useVerifyStore.getState();
 
-  useEffect(() => onAppEvent('task', ({ task: t }) => onTask(t)), [onTask]);
+  useEffect(() => onAppEvent('task', ({ task: next }) => onTask(next)), [onTask]);
   useEffect(() => void loadEndpoints(), [loadEndpoints]);
   useEffect(() => void loadNetwork(), [loadNetwork]);
   const onDrop = useCallback((data: DataTransfer) => void verifyDrop(data), [verifyDrop]);
@@ -83,7 +118,8 @@ export function VerifyView() {
     return () => window.removeEventListener('dragenter', enter);
   }, [warm]);
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
-  const rowMenu = useRowMenu<VerifyRow>('Verification result', verifyRowMenu);
+  const rowMenu = useRowMenu<VerifyRow>(t('verify.menu.label'), verifyRowMenu);
+  const columns = useMemo(() => verifyColumns(t), [t]);
 
   const running = task?.state === 'running';
   const failures = summary ? summary.done - summary.counts.ok : 0;
@@ -91,56 +127,54 @@ export function VerifyView() {
     <div className="records-layout">
       <section className="view verify-view" aria-labelledby="verify-title">
         <div className="toolbar">
-          <h1 id="verify-title">Verify</h1>
+          <h1 id="verify-title">{t('verify.title')}</h1>
           <ChooseButtons disabled={reading} />
           {summary && (
             <>
               <button type="button" onClick={() => void report('csv')} disabled={running}>
-                Download report (CSV)
+                {t('verify.reportCsv')}
               </button>
               <button type="button" onClick={() => void report('html')} disabled={running}>
-                Download printable report (HTML)
+                {t('verify.reportHtml')}
               </button>
             </>
           )}
         </div>
-        <div role="region" aria-label="Drop proof files to verify" className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
-          {reading
-            ? 'Reading the dropped files…'
-            : dragging
-              ? 'Drop to verify these proof files'
-              : 'Drop proof files (NAME.proof.json), with or without their original files, or whole folders anywhere on the window to verify them. An original dropped alone is looked up: “Which credential is this?”'}
+        <div role="region" aria-label={t('verify.drop.label')} className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
+          {reading ? t('verify.drop.reading') : dragging ? t('verify.drop.active') : t('verify.drop.hint')}
         </div>
         {error && (
           <div className="error-panel" role="alert">
-            {error}
+            <MainWords>{error}</MainWords>
           </div>
         )}
         {summary && (
-          <div className="toolbar verify-summary" role="group" aria-label="Verification summary">
+          <div className="toolbar verify-summary" role="group" aria-label={t('verify.summary.label')}>
             <span role="status" data-testid="verify-progress">
-              {running ? `Verifying: ${summary.done.toLocaleString('en-US')} of ${(task.total ?? summary.total).toLocaleString('en-US')} proofs` : `${summary.done.toLocaleString('en-US')} proofs verified${task?.state === 'cancelled' ? ' (cancelled)' : ''}`}
+              {running
+                ? t('verify.summary.running', { done: summary.done, total: task.total ?? summary.total })
+                : t('verify.summary.done', { done: summary.done, cancelled: task?.state === 'cancelled' ? 'yes' : 'no' })}
             </span>
             {running && (
               <button type="button" onClick={() => void cancel()}>
-                Cancel verification
+                {t('verify.cancel')}
               </button>
             )}
-            <ul className="verify-counts" aria-label="Results by kind">
+            <ul className="verify-counts" aria-label={t('verify.counts.label')}>
               {VERIFICATION_STATUSES.map((s) => (
                 <li key={s} className={`verify-${s}`} data-testid={`verify-count-${s}`}>
-                  {s} {summary.counts[s].toLocaleString('en-US')}
+                  {t('verify.count', { result: s, count: summary.counts[s] })}
                 </li>
               ))}
             </ul>
             <button type="button" aria-pressed={failuresOnly} onClick={() => setFailuresOnly(!failuresOnly)}>
-              Show only failures ({failures.toLocaleString('en-US')})
+              {t('verify.failuresOnly', { count: failures })}
             </button>
           </div>
         )}
         <DataTable
-          label="Verification results"
-          columns={COLUMNS}
+          label={t('verify.table.label')}
+          columns={columns}
           rowCount={total}
           rowAt={verifyRowAt}
           onRangeChange={onRangeChange}
@@ -152,13 +186,13 @@ export function VerifyView() {
           }}
           onOpen={(_index, row) => void open(row.index)}
           onRowMenu={rowMenu.open}
-          emptyText={summary ? (failuresOnly ? 'No failures.' : 'No proofs verified yet.') : 'Drop proof files to see their results here.'}
+          emptyText={summary ? (failuresOnly ? t('verify.empty.noFailures') : t('verify.empty.noProofs')) : t('verify.empty.none')}
         />
         {rowMenu.menu}
         {summary && summary.unmatched_originals.length > 0 && <UnmatchedOriginals originals={summary.unmatched_originals} />}
         {summary && summary.skipped.length > 0 && (
           <p className="muted">
-            Not read: {summary.skipped.map((s) => `${s.name} (${s.reason})`).join('; ')}
+            {t('verify.skipped', { files: summary.skipped.map((s) => t('verify.skippedFile', { name: s.name, reason: s.reason })).join('; ') })}
           </p>
         )}
         <NetworkSetting />

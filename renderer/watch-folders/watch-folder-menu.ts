@@ -1,6 +1,7 @@
 import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
 import { copyText } from '../commands/copy-text.js';
 import type { MenuGroup } from '../commands/popup-menu.js';
+import { t } from '../i18n/i18n-store.js';
 
 /** What a watch folder's card does (its buttons). */
 export interface WatchFolderActions {
@@ -15,17 +16,17 @@ export function watchFolderMenu(folder: WatchFolderStatus, actions: WatchFolderA
   return [
     {
       entries: [
-        { key: 'pause', label: folder.state === 'paused' ? 'Resume' : folder.state === 'stopped' ? 'Watch again' : 'Pause', run: actions.togglePaused },
-        { key: 'failed', label: 'Failed files', run: actions.failedFiles },
-        { key: 'open-output', label: 'Open output folder', run: actions.openOutput },
+        { key: 'pause', label: t('watch.toggle', { state: folder.state }), run: actions.togglePaused },
+        { key: 'failed', label: t('watch.failedFiles'), run: actions.failedFiles },
+        { key: 'open-output', label: t('watch.openOutput'), run: actions.openOutput },
       ],
     },
     {
       entries: [
-        { key: 'copy-path', label: 'Copy folder path', run: () => void copyText(folder.path, 'The folder path') },
-        { key: 'copy-output', label: 'Copy output folder path', run: () => void copyText(folder.outDir, 'The output folder path') },
+        { key: 'copy-path', label: t('watch.menu.copyPath'), run: () => void copyText(folder.path, 'folderPath') },
+        { key: 'copy-output', label: t('watch.menu.copyOutput'), run: () => void copyText(folder.outDir, 'outputFolderPath') },
       ],
     },
-    { entries: [{ key: 'remove', label: 'Remove…', run: actions.remove }] },
+    { entries: [{ key: 'remove', label: t('watch.menu.remove'), run: actions.remove }] },
   ];
 }

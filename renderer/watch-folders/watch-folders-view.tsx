@@ -33,7 +33,7 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
   const askRemove = () => {
     if (window.confirm(t('watch.confirmRemove', { path: folder.path }))) void remove(folder.id);
   };
-  const folderMenu = useElementMenu('Watch folder', () =>
+  const folderMenu = useElementMenu(t('watch.menu.label'), () =>
     watchFolderMenu(folder, {
       togglePaused: () => void setPaused(folder.id, folder.state === 'watching'),
       failedFiles: () => void showFailed(useWatchFoldersStore.getState().failedOf === folder.id ? null : folder.id),

@@ -53,7 +53,7 @@ describe('the app slice: menu enablement and notifications', () => {
   it('passes the commands that can run to the native menu (a stand-in for Electron Menu), runs its items, and refuses ids not in the command table', async () => {
     const enabled: CommandId[][] = [];
     const ran: CommandId[] = [];
-    const handlers = createIpcHandlers(createAppContext({ engine, partner: null, menu: { setEnabled: (ids) => enabled.push([...ids]), run: (id) => ran.push(id) } }));
+    const handlers = createIpcHandlers(createAppContext({ engine, partner: null, menu: { setEnabled: (ids) => enabled.push([...ids]), run: (id) => ran.push(id), setLocale: () => undefined } }));
     await invokeIpcHandler(handlers, 'app:commandsEnabled', [['view.jobs', 'edit.addTags']]);
     expect(enabled).toEqual([['view.jobs', 'edit.addTags']]);
     expect(await errorId(invokeIpcHandler(handlers, 'app:commandsEnabled', [['view.jobs', 'app.deleteEverything']]))).toBe('invalid_value');
@@ -68,5 +68,19 @@ describe('the app slice: menu enablement and notifications', () => {
     const status = await invokeIpcHandler(handlers, 'app:status', []);
     expect(status.nativeMenu).toBe(true);
     expect(status.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("hands the page's language to the native menu (a stand-in for Electron Menu), and refuses a locale the catalogue does not have", async () => {
+    const locales: string[] = [];
+    const handlers = createIpcHandlers(createAppContext({ engine, partner: null, menu: { setEnabled: () => undefined, run: () => undefined, setLocale: (locale) => locales.push(locale) } }));
+    await invokeIpcHandler(handlers, 'app:uiLocale', ['de']);
+    await invokeIpcHandler(handlers, 'app:uiLocale', ['en-XA']);
+    for (const bad of [['fr'], ['DE'], [''], [42], [null], [], ['de', 'en']]) {
+      expect(await errorId(invokeIpcHandler(handlers, 'app:uiLocale', bad as never)), JSON.stringify(bad)).toBe('invalid_value');
+    }
+    expect(locales).toEqual(['de', 'en-XA']);
+    // The browser bridge has no native menu: the call is answered and changes nothing.
+    const bridge = createIpcHandlers(createAppContext({ engine, partner: null }));
+    await expect(invokeIpcHandler(bridge, 'app:uiLocale', ['de'])).resolves.toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@ import type { HandlersOf } from './handlers-of.js';
 
 const ZERO_JOBS = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
 
-export function createAppHandlers(ctx: AppContext, chains: { state(engine: string): Pick<EngineStatus, 'chain' | 'detail' | 'funds'>; refresh(): void }): HandlersOf<AppIpc> {
+export function createAppHandlers(ctx: AppContext, chains: { state(engine: string): Pick<EngineStatus, 'chain' | 'detail' | 'block' | 'funds'>; refresh(): void }): HandlersOf<AppIpc> {
   const chainState = (engine: string) => chains.state(engine);
   const status = async (): Promise<AppStatus> => {
     chains.refresh();
@@ -43,6 +43,9 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
     'app:runCommand': async (command) => {
       if (!ctx.menu) throw new ServiceError('not_found', 'This window has no application menu: the browser carries out its own window, zoom and clipboard commands.');
       ctx.menu.run(command);
+    },
+    'app:uiLocale': async (locale) => {
+      ctx.menu?.setLocale(locale);
     },
     'app:notify': async (notification) => {
       if (!ctx.notify) return { shown: false };

@@ -61,7 +61,7 @@ export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIp
       let taskId = '';
       const started = ctx.tasks.start(
         'csv-import',
-        label,
+        { text: label, code: { id: 'csvImport', count: total, name: table.file_name } },
         async (task): Promise<CsvImportResult> => {
           const earlier = createdKeys.get(table.file_name) ?? new Map<string, string>();
           createdKeys.set(table.file_name, earlier);

@@ -9,7 +9,7 @@ import { ServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { DEFAULT_JOB_SORT, type JobDetail, type JobsIpc, type JobSummary, type JobWindow, type NextIssuing } from '../../../common/ipc/jobs.js';
 import type { ProofExportRequest, ProofExportResult } from '../../../common/records.js';
-import type { TaskContext } from '../../../common/tasks.js';
+import type { TaskContext, TaskLabel } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type Job, type JobStatus } from '../../../common/wire-types.js';
 import { exportProofs as exportProofsFromEngine } from '../../workspace/proof-export.js';
 import { jobSummaries, jobTransactionHash, nextScheduledDate } from '../../engine/index.js';
@@ -76,7 +76,10 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
     'jobs:exportProofs': async (request) => {
       const { service } = ctx.require();
       await checkFolder(request.folder);
-      const label = request.source.kind === 'job' ? `Exporting the proofs of job ${request.source.jobUid}` : 'Exporting the proofs of the selection';
+      const label: TaskLabel =
+        request.source.kind === 'job'
+          ? { text: `Exporting the proofs of job ${request.source.jobUid}`, code: { id: 'exportProofsJob', name: request.source.jobUid } }
+          : { text: 'Exporting the proofs of the selection', code: { id: 'exportProofsSelection' } };
       // The embedded engine builds the proofs from its database (atomic writes, main/workspace);
       // a remote service is asked for each proof over the spec's download endpoint.
       if (ctx.engine) {

@@ -20,12 +20,12 @@ import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 import { exportDownloads } from './list-export-downloads.js';
 import { credentialCount } from './records.js';
+import type { TaskLabelCode } from '../../../common/tasks.js';
 
 const MEDIA_TYPES: Record<ListExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-const FORMAT_NAMES: Record<ListExportFormat, string> = { csv: 'CSV', xlsx: 'Excel workbook' };
 
 /** `records-2026-11-26.csv`: the list and the day (UTC) it was exported. */
 export function exportFileName(request: Pick<ListExportRequest, 'list' | 'format'>, now = new Date()): string {
@@ -75,7 +75,7 @@ export function createListExportHandlers(ctx: AppContext): HandlersOf<ListExport
       let path: string;
       let download: { token: string; url: string } | null = null;
       if (ctx.chooseFile) {
-        const chosen = await ctx.chooseFile({ kind: 'save', title: 'Export the list', defaultName: fileName, extensions: [request.format], filterName: FORMAT_NAMES[request.format] });
+        const chosen = await ctx.chooseFile({ kind: 'save', title: 'native.dialog.exportList', defaultName: fileName, extensions: [request.format], filterName: request.format === 'csv' ? 'native.filter.csv' : 'native.filter.xlsx' });
         if (chosen === null) return null;
         path = await checkSavePath(chosen, request.format);
       } else {
@@ -85,9 +85,11 @@ export function createListExportHandlers(ctx: AppContext): HandlersOf<ListExport
       }
       const sheetName = request.list === 'records' ? 'Records' : 'Jobs';
       const label = `Exporting ${what} to ${request.format === 'csv' ? 'CSV' : 'an Excel workbook'}`;
+      const code: TaskLabelCode =
+        request.list === 'jobs' ? { id: 'exportJobs', count: total, format: request.format, ...(request.status ? { name: request.status } : {}) } : { id: 'exportRecords', count: total, format: request.format };
       return ctx.tasks.start<ListExportResult>(
         'export-list',
-        label,
+        { text: label, code },
         async (task) => {
           let written: number;
           try {

@@ -5,7 +5,7 @@
  */
 import type { RecordsIpc } from '../../../common/ipc/records.js';
 import type { Selection, TagEdit } from '../../../common/records.js';
-import type { TaskKind } from '../../../common/tasks.js';
+import type { TaskKind, TaskLabelCode } from '../../../common/tasks.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 
@@ -21,8 +21,9 @@ function tagVerb(edit: TagEdit): string {
 
 export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
   /** Starts bulk work on a selection; the label names the count, as the progressbar's name. */
-  const startBulk = async <R>(kind: TaskKind, verb: (count: string) => string, selection: Selection, work: Parameters<AppContext['tasks']['start']>[2]) => {
-    const label = verb(credentialCount(await ctx.records().count(selection)));
+  const startBulk = async <R>(kind: TaskKind, verb: (count: string) => string, code: Omit<TaskLabelCode, 'count'>, selection: Selection, work: Parameters<AppContext['tasks']['start']>[2]) => {
+    const count = await ctx.records().count(selection);
+    const label = { text: verb(credentialCount(count)), code: { ...code, count } };
     return ctx.tasks.start<R>(kind, label, async (task) => {
       try {
         return (await work(task)) as R;
@@ -41,18 +42,19 @@ export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
     'records:editTags': async (selection, edit) => {
       const records = ctx.records();
       const kind: TaskKind = edit.mode === 'add' ? 'tags-add' : edit.mode === 'replace' ? 'tags-replace' : 'tag-remove';
-      return startBulk(kind, (n) => `${tagVerb(edit)} ${n}`, selection, (task) => records.editTags(selection, edit, task));
+      const code: Omit<TaskLabelCode, 'count'> = edit.mode === 'remove' ? { id: 'tagRemove', name: edit.tag } : { id: edit.mode === 'add' ? 'tagsAdd' : 'tagsReplace' };
+      return startBulk(kind, (n) => `${tagVerb(edit)} ${n}`, code, selection, (task) => records.editTags(selection, edit, task));
     },
     'records:schedule': async (selection, engines) => {
       const records = ctx.records();
       // An unknown engine fails now, before a task starts (wrong_blockchain_engine).
       records.checkEngines(engines);
-      return startBulk('schedule', (n) => `Scheduling ${n} on ${engines.join(', ')}`, selection, (task) => records.schedule(selection, engines, task));
+      return startBulk('schedule', (n) => `Scheduling ${n} on ${engines.join(', ')}`, { id: 'schedule', name: engines.join(', ') }, selection, (task) => records.schedule(selection, engines, task));
     },
     'records:unschedule': async (selection, engine) => {
       const records = ctx.records();
       records.checkEngines([engine]);
-      return startBulk('unschedule', (n) => `Unscheduling ${n} from ${engine}`, selection, (task) => records.unschedule(selection, engine, task));
+      return startBulk('unschedule', (n) => `Unscheduling ${n} from ${engine}`, { id: 'unschedule', name: engine }, selection, (task) => records.unschedule(selection, engine, task));
     },
   };
 }

@@ -92,7 +92,7 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
     'settings:backupKeys': async (passphrase) => {
       requireKeyStore();
       const partner = active();
-      const path = await dialog()({ kind: 'save', title: 'Save the key backup', defaultName: backupFileName(partner.name), extensions: [BACKUP_EXTENSION] });
+      const path = await dialog()({ kind: 'save', title: 'native.dialog.saveKeyBackup', defaultName: backupFileName(partner.name), extensions: [BACKUP_EXTENSION] });
       return path === null ? null : backUpPartnerKeys(engine(), partner.id, path, passphrase);
     },
     'settings:backupKeysFile': async (passphrase) => {
@@ -101,7 +101,7 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
     },
     'settings:restoreKeys': async (passphrase) => {
       requireKeyStore();
-      const path = await dialog()({ kind: 'open', title: 'Choose the key backup to restore', extensions: [BACKUP_EXTENSION] });
+      const path = await dialog()({ kind: 'open', title: 'native.dialog.restoreKeyBackup', extensions: [BACKUP_EXTENSION] });
       if (path === null) return null;
       return restored(await restorePartnerKeys(engine(), path, passphrase));
     },

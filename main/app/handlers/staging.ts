@@ -50,7 +50,7 @@ export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
       let taskId = '';
       const task = ctx.tasks.start(
         'create-credentials',
-        creatingLabel(total, request.engine !== null),
+        { text: creatingLabel(total, request.engine !== null), code: { id: request.engine !== null ? 'createSchedule' : 'create', count: total } },
         async (context): Promise<StagingCreateResult> => {
           try {
             const rows = await createRows(service, request.rows, { engine: request.engine, allowDuplicates: request.allow_duplicates }, context);

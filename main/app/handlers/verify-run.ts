@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import { isServiceError } from '../../../common/errors.js';
-import type { UnmatchedOriginal, VerifiedCredential, VerifyRow, VerifyRunSummary } from '../../../common/ipc/verify.js';
+import type { StepReasonCode, UnmatchedOriginal, VerifiedCredential, VerifyRow, VerifyRunSummary } from '../../../common/ipc/verify.js';
 import type { TaskContext } from '../../../common/tasks.js';
-import { VERIFICATION_STATUSES, type VerificationResult, type VerificationStatus } from '../../../common/wire-types.js';
+import { VERIFICATION_STATUSES, VERIFICATION_STEP_NAMES, type VerificationResult, type VerificationStatus, type VerificationStepKey } from '../../../common/wire-types.js';
 import { VerifyChains } from '../../engine/proofs/verify-chains.js';
 import { EngineCatalog } from '../../engine/engine-catalog.js';
 import type { ProofFile } from '../../engine/proofs/proof-file.js';
@@ -43,11 +43,23 @@ export function emptyCounts(): Record<VerificationStatus, number> {
  * The first step that did not pass, and its reason in words. When all that apply passed, the
  * steps that do not apply (another issuer's credential: no anchor) say why, with no step named.
  */
-function worstStep(result: VerificationResult): { step: string; reason: string } {
+function worstStep(result: VerificationResult): { step: string; reason: string; reason_code: StepReasonCode | null } {
   const steps = Object.values(result.verification);
   const worst = steps.find((s) => s.status === 'failed' || s.status === 'error') ?? steps.find((s) => s.status === 'pending');
-  if (!worst) return { step: '', reason: notApplicableSummary(result) };
-  return { step: worst.name, reason: stepReason(worst.name, worst.status, worst.description) };
+  if (!worst) return { step: '', reason: notApplicableSummary(result), reason_code: null };
+  return { step: worst.name, reason: stepReason(worst.name, worst.status, worst.description), reason_code: stepReasonCode(worst.name, worst.status, worst.description) };
+}
+
+/** A step's reason as a code the window words in its language; null for the verifier's own sentence. */
+export function stepReasonCode(name: string, status: string, description: Record<string, unknown>): StepReasonCode | null {
+  if (typeof description.reason === 'string') return null;
+  if (status === 'passed') return { id: 'passed' };
+  if (status === 'not_started') return { id: 'notChecked' };
+  if (status === 'pending') return name.includes('anchored') ? { id: 'unconfirmed', confirmations: Number(description.confirmations ?? 0) } : { id: 'waiting' };
+  const key = (Object.keys(VERIFICATION_STEP_NAMES) as VerificationStepKey[]).find((k) => VERIFICATION_STEP_NAMES[k] === name);
+  if (key === 'expiry') return { id: 'expired', date: String(description.expiry_date) };
+  if (key === 'revocation') return { id: 'revoked', date: String(description.revocation_date) };
+  return key ? { id: key } : { id: 'other', status };
 }
 
 /** A plain-language reason for a step's status (the verifier's own, or one written for the step). */
@@ -246,7 +258,7 @@ export class VerifyRun {
       }
     }
     const certificate = proof?.certificate;
-    const worst = result ? worstStep(result) : { step: '', reason };
+    const worst = result ? worstStep(result) : { step: '', reason, reason_code: null };
     const row: VerifyRow = {
       index: this.rows.length,
       name: file.name,
@@ -259,6 +271,7 @@ export class VerifyRun {
       result: result?.result.status ?? 'error',
       step: worst.step,
       reason: worst.reason,
+      reason_code: worst.reason_code,
     };
     this.rows.push(row);
     this.results.push(result);

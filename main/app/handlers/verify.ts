@@ -15,7 +15,7 @@ import { warmOfflinePool } from '../../engine/proofs/verify-offline-pool.js';
 import { certificatesOfFile } from '../../engine/index.js';
 import type { HandlersOf } from './handlers-of.js';
 import { verifyReport } from './verify-report.js';
-import { credentialOf, stepReason, VerifyRun } from './verify-run.js';
+import { credentialOf, stepReason, stepReasonCode, VerifyRun } from './verify-run.js';
 
 /** Runs kept for their rows and reports (a run of 10,000 proofs is a few tens of MB). */
 const KEEP_RUNS = 5;
@@ -61,7 +61,7 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
       const run = new VerifyRun('', { dataDir: dataDir(), endpoints: readEndpoints(ctx.engine?.dataDir ?? null), engineOptions: ctx.engine?.issuing.verifyOptions(), network });
       runs.set(run.id, run);
       for (const old of [...runs.keys()].slice(0, Math.max(0, runs.size - KEEP_RUNS))) runs.delete(old);
-      const task = ctx.tasks.start('verify', verifyingLabel(null), (context) => run.run(paths, context), null);
+      const task = ctx.tasks.start('verify', { text: verifyingLabel(null), code: { id: 'verify' } }, (context) => run.run(paths, context), null);
       run.setTask(task.id);
       return { summary: { ...run.summary }, task };
     },
@@ -81,7 +81,7 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
       const steps = result
         ? STEP_ORDER.map((key) => {
             const s = result.verification[key];
-            return { key, name: s.name, status: s.status, reason: stepReason(s.name, s.status, s.description) };
+            return { key, name: s.name, status: s.status, reason: stepReason(s.name, s.status, s.description), reason_code: stepReasonCode(s.name, s.status, s.description) };
           })
         : [];
       return { row, result, steps, credential: proof ? credentialOf(proof, result) : null };

@@ -20,6 +20,7 @@ import type { Address, Hex, RegistryInfo, TransactionReceiptSummary } from '../.
 import { ChainError, ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
 import {
   VERIFICATION_STEP_KEYS,
+  VERIFICATION_STEP_NAMES,
   type StepStatus,
   type VerificationResult,
   type VerificationStatus,
@@ -121,15 +122,7 @@ export interface VerifyOptions {
   share?<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
-/** The spec's step names. */
-export const VERIFICATION_STEP_NAMES: Readonly<Record<VerificationStepKey, string>> = {
-  certificate: 'Checking certificate integrity',
-  blockchain: 'Checking certificate is anchored to the blockchain',
-  issuer: 'Checking issuer authenticity',
-  file: 'Checking file integrity',
-  expiry: 'Checking expiry date',
-  revocation: 'Checking revocation date',
-};
+export { VERIFICATION_STEP_NAMES };
 
 /** The spec's description fields, per step. `reason` only on a chain step pending for lack of a chain. */
 export interface CertificateStepDescription {
