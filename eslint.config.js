@@ -19,7 +19,7 @@ const DATABASE_STATEMENTS = [
 ];
 
 /** Modules that keep SQLite files of their own (not the engine's tables): the intake journals, the app's dropped-file paths. */
-const OWN_DATABASES = ['main/ingest/journal.ts', 'main/cli/issue/issue-journal.ts', 'main/workspace/original-paths.ts'];
+const OWN_DATABASES = ['main/ingest/journal.ts', 'main/ingest/older-issue-journal.ts', 'main/workspace/original-paths.ts'];
 
 /** An import restriction: the given module patterns are not allowed here, with the reason. */
 function forbid(patterns, message) {

@@ -10,7 +10,7 @@ import type { ErrorId } from '../../common/errors.js';
 import type { Folder, IngestCore } from './core.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
-import type { FileRow } from './journal.js';
+import { newFileRow, type FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
 import { ReadAheadStage } from './read-ahead.js';
 import pMap from 'p-map';
@@ -195,30 +195,20 @@ export class Settler {
             if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
             this.core.refused.delete(key);
           }
-          const row = this.core.journal.insert({
-            folder_id: folder.id,
-            rel_path: rel,
-            state: 'seen',
-            target: folder.target,
-            size: info.kind === 'file' ? info.size : -1,
-            mtime_ms: info.kind === 'file' ? info.mtimeMs : -1,
-            sha256: null,
-            details: null,
-            sidecar: null,
-            engine: folder.engine,
-            attempt_at: null,
-            credential_uid: null,
-            job_uid: null,
-            job_failures: 0,
-            proof_path: null,
-            final_path: null,
-            error_id: null,
-            error_message: null,
-            duplicate_of: null,
-            seen_at: after,
-            updated_at: after,
-            closed_at: null,
-          });
+          const row = this.core.journal.insert(
+            newFileRow(
+              {
+                folder_id: folder.id,
+                rel_path: rel,
+                state: 'seen',
+                target: folder.target,
+                size: info.kind === 'file' ? info.size : -1,
+                mtime_ms: info.kind === 'file' ? info.mtimeMs : -1,
+                engine: folder.engine,
+              },
+              after,
+            ),
+          );
           inserted.push({ row, info });
         }
         for (const { row, info } of checked) {

@@ -1,8 +1,12 @@
 /**
- * The ingester's journal: its own SQLite file in the data directory (never the engine's
- * database — the ingester also works against a remote service). One row per file taken from
- * a watched folder, written BEFORE each side effect, so that a restart resumes every file
- * where it stopped. See docs/ingest.md for the states and the guarantees.
+ * The journal of file intake: its own SQLite file in the data directory (never the engine's
+ * database — intake also works against a remote service). One row per file taken from a
+ * watched folder or given to `issue`, written BEFORE each side effect, so that a restart
+ * resumes every file where it stopped. See docs/ingest.md for the states and the guarantees.
+ *
+ * A row belongs to a source (table `folders`): a watched folder, named by its absolute path,
+ * or one `issue` command line, named `issue:` and the command line's fingerprint
+ * (`runSource`).
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
@@ -116,6 +120,28 @@ export interface FileRow {
   closed_at: number | null;
 }
 
+/** A new row: `fields`, seen `now`, and nothing else known yet. Journal.insert() writes it. */
+export function newFileRow(fields: Pick<FileRow, 'folder_id' | 'rel_path' | 'state' | 'target' | 'size' | 'mtime_ms' | 'engine'>, now: number): Omit<FileRow, 'id'> {
+  return {
+    ...fields,
+    sha256: null,
+    details: null,
+    sidecar: null,
+    attempt_at: null,
+    credential_uid: null,
+    job_uid: null,
+    job_failures: 0,
+    proof_path: null,
+    final_path: null,
+    error_id: null,
+    error_message: null,
+    duplicate_of: null,
+    seen_at: now,
+    updated_at: now,
+    closed_at: null,
+  };
+}
+
 const MUTABLE = [
   'state',
   'size',
@@ -137,6 +163,9 @@ const MUTABLE = [
 ] as const satisfies readonly (keyof FileRow)[];
 
 const MUTABLE_SET: ReadonlySet<string> = new Set(MUTABLE);
+
+/** The prefix of a source that is an `issue` command line rather than a folder (paths are absolute, so never start with it). */
+const RUN_SOURCE_PREFIX = 'issue:';
 
 /** How long a folder's owner may stay silent before its claim counts as abandoned. */
 export const OWNER_STALE_MS = 30_000;
@@ -171,15 +200,19 @@ export class Journal {
     this.tx = db.transaction((fn: () => unknown) => fn());
   }
 
-  /** Opens (creating if needed) `<dataDir>/<file>` (default `ingest.sqlite`) and applies pending migrations. */
-  static open(dataDir: string, file: string = JOURNAL_FILE): Journal {
+  /**
+   * Opens (creating if needed) `<dataDir>/<file>` (default `ingest.sqlite`) and applies pending
+   * migrations. `fullSync` makes every commit of this connection an fsync (survives an OS crash,
+   * not only a killed process): for callers that commit a few large transactions.
+   */
+  static open(dataDir: string, file: string = JOURNAL_FILE, options: { fullSync?: boolean } = {}): Journal {
     mkdirSync(dataDir, { recursive: true });
     const db = new Database(join(dataDir, file));
     try {
       db.pragma('journal_mode = WAL');
       // Durable across process crashes (what the journal is for); only an OS crash can lose
       // the last transactions, never corrupt the file.
-      db.pragma('synchronous = NORMAL');
+      db.pragma(options.fullSync ? 'synchronous = FULL' : 'synchronous = NORMAL');
       // As in the engine's database: checkpoints (the only fsyncs in WAL mode) every 20,000
       // pages instead of 1,000 make the many one-row transactions much cheaper.
       db.pragma('wal_autocheckpoint = 20000');
@@ -222,6 +255,21 @@ export class Journal {
       }
       return ids;
     });
+  }
+
+  /**
+   * The source of one `issue` command line (`runKey`, its fingerprint), made if new. Its open
+   * rows are the unfinished run of that command line; `closeSource` ends the run.
+   */
+  runSource(runKey: string): number {
+    const path = `${RUN_SOURCE_PREFIX}${runKey}`;
+    this.db.prepare('INSERT OR IGNORE INTO folders (path) VALUES (?)').run(path);
+    return this.db.prepare('SELECT id FROM folders WHERE path = ?').pluck().get(path) as number;
+  }
+
+  /** Closes every open row of a source: nothing is left to do for them. */
+  closeSource(folderId: number, now: number): void {
+    this.db.prepare('UPDATE files SET closed_at = ?, updated_at = ? WHERE folder_id = ? AND closed_at IS NULL').run(now, now, folderId);
   }
 
   /** Says the claim is still held. */

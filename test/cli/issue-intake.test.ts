@@ -8,8 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IssuingService } from '../../common/issuing-service.js';
-import { IssueJournal } from '../../main/cli/issue/issue-journal.js';
 import { issueRun } from '../../main/cli/issue/issue-run.js';
+import { Journal } from '../../main/ingest/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
 
 let fixture: IssuingFixture | undefined;
@@ -46,15 +46,13 @@ describe('issue through the intake (real engine, real anvil)', () => {
     writeFileSync(files[300]!, 'file number 3'); // the same content as f3, in the same batch: not issued twice
 
     const { service, calls } = counting(partner.service);
-    const journal = IssueJournal.open(dir);
+    const journal = Journal.open(dir);
     const stderr: string[] = [];
     try {
-      const run = journal.openRun('run', 'target', Date.now());
       const result = await issueRun(
         service,
         journal,
-        run.id,
-        { files, engineId: 'local', target: 'target', now: true, outDir: join(dir, 'out'), allowDuplicates: false, title: undefined, meta: {}, tags: [], expiry: undefined, links: [] },
+        { sourceId: journal.runSource('run'), files, engineId: 'local', target: 'target', now: true, outDir: join(dir, 'out'), allowDuplicates: false, title: undefined, meta: {}, tags: [], expiry: undefined, links: [] },
         { stdout: () => undefined, stderr: (line) => stderr.push(line) },
         {},
       );
