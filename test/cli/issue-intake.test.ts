@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IssuingService } from '../../common/issuing-service.js';
 import { issueRun } from '../../main/cli/issue/issue-run.js';
-import { Journal } from '../../main/ingest/index.js';
+import { Journal } from '../../main/intake/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
 
 let fixture: IssuingFixture | undefined;

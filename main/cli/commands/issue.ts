@@ -6,7 +6,7 @@ import { parseIsoDate, validateTags } from '../../../common/validate.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { defaultDataDir, ensurePrivateFile } from '../../engine/index.js';
-import { JOURNAL_FILE, Journal, resumeOlderIssueRun } from '../../ingest/index.js';
+import { JOURNAL_FILE, Journal, resumeOlderIssueRun } from '../../intake/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { sha256Hex } from '../../files/hash-file.js';

@@ -2,7 +2,7 @@
  * One `issue` run through the shared file intake (main/intake/): files are read and hashed a
  * few at a time (one read serves hash, MIME sniff and upload; never more than a window of them
  * in memory), their credentials created and scheduled a chunk per write transaction, the
- * journal (main/ingest/journal.ts, the one the watched folders use) written once per chunk
+ * journal (main/intake/journal.ts, the one the watched folders use) written once per chunk
  * BEFORE each side effect, and the proofs written per job.
  *
  * A run is one source of the journal (`Journal.runSource`), one row per file named by its
@@ -17,7 +17,7 @@ import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
-import { newFileRow, type FileRow, type Journal } from '../../ingest/index.js';
+import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
 import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from './issue-fault-points.js';
