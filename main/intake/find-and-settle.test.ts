@@ -91,6 +91,14 @@ describe('find and settle', () => {
     expect(rowOf('link.txt')).toMatchObject({ state: 'failed', error_id: 'no_file_on_payload', error_message: SYMLINK_REASON });
   });
 
+  it("a failure is dated by the intake's clock, not the system's", async () => {
+    f.clock.advance(86_400_000);
+    writeFileSync(Buffer.concat([Buffer.from(`${f.root}/x-`), Buffer.from([0xc3, 0x28]), Buffer.from('.txt')]), 'bad name');
+    await f.core.settler.rescan();
+    expect(f.core.failures).toHaveLength(1);
+    expect(Date.parse(f.core.failures[0]!.when)).toBeGreaterThanOrEqual(Date.now() + 86_400_000 - 60_000);
+  });
+
   it("a file the watcher looked at is stable a stable time after that look, not after the round that journaled it (up to a tick later)", async () => {
     // Time stands still but where the test moves it.
     vi.useFakeTimers({ toFake: ['Date'] });

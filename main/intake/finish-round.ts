@@ -350,7 +350,7 @@ export class FinishRounds {
     const message = `${row.rel_path} changed after it was taken: credential ${row.credential_uid} was issued for its earlier content (sha256 ${row.sha256}), so this proof is superseded. The file was not moved to ${DONE_DIR}/; its new content is taken as a new file.`;
     await writeAtomic(
       fitPath(row.proof_path!, '.superseded.json'),
-      `${JSON.stringify({ id: 'superseded', message, when: new Date().toISOString(), file: row.rel_path, sha256: row.sha256, credential_uid: row.credential_uid, proof: row.proof_path }, null, 2)}\n`,
+      `${JSON.stringify({ id: 'superseded', message, when: new Date(this.core.clock.now()).toISOString(), file: row.rel_path, sha256: row.sha256, credential_uid: row.credential_uid, proof: row.proof_path }, null, 2)}\n`,
     );
     this.core.warn(message);
     this.core.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: this.core.clock.now() });

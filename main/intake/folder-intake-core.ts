@@ -404,7 +404,7 @@ export class FolderIntakeCore {
   /** Counts a failed file, tells the listener and keeps it for failedFiles(). */
   reportFailure(folder: Folder, path: string, id: string, message: string, failedPath: string | null = null): void {
     this.counts.failed++;
-    this.failures.push({ folder: folder.root, path, id, message, failed_path: failedPath, when: new Date().toISOString() });
+    this.failures.push({ folder: folder.root, path, id, message, failed_path: failedPath, when: new Date(this.clock.now()).toISOString() });
     if (this.failures.length > 1000) this.failures.shift();
     this.options.onEvent?.({ type: 'failed', folder: folder.root, path, id, message });
   }

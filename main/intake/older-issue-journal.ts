@@ -30,7 +30,7 @@ interface OlderItem {
  * the older run is marked, so a crash in between leaves the run open here, which is resumed
  * first next time.
  */
-export function resumeOlderIssueRun(dataDir: string, runKey: string, journal: Journal, sourceId: number, run: { target: string; engine: string }): boolean {
+export function resumeOlderIssueRun(dataDir: string, runKey: string, journal: Journal, sourceId: number, run: { target: string; engine: string }, now: number): boolean {
   const file = join(dataDir, OLDER_ISSUE_JOURNAL_FILE);
   if (!existsSync(file)) return false;
   const older = new Database(file, { fileMustExist: true });
@@ -39,7 +39,6 @@ export function resumeOlderIssueRun(dataDir: string, runKey: string, journal: Jo
     const runId = older.prepare('SELECT id FROM runs WHERE run_key = ? AND done = 0 ORDER BY id DESC LIMIT 1').pluck().get(runKey) as number | undefined;
     if (runId === undefined) return false;
     const items = older.prepare('SELECT idx, path, sha256, state, attempt_at, credential_uid, proof FROM items WHERE run_id = ?').all(runId) as OlderItem[];
-    const now = Date.now();
     journal.transaction(() => {
       for (const item of items) {
         // The run's fingerprint holds each file's size and time, so they are as the older run saw them.

@@ -100,7 +100,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
     ensurePrivateFile(join(dataDir, JOURNAL_FILE));
     try {
       const sourceId = journal.runSource(runKey);
-      const resumed = journal.openRows([sourceId]).length > 0 || resumeOlderIssueRun(dataDir, runKey, journal, sourceId, { target, engine: engineId });
+      const resumed = journal.openRows([sourceId]).length > 0 || resumeOlderIssueRun(dataDir, runKey, journal, sourceId, { target, engine: engineId }, Date.now());
       if (resumed) ctx.stderr('Resuming the earlier run of this command: files it already sent are not sent again.');
       const result = await issueRun(
         service,

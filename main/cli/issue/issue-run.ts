@@ -19,6 +19,7 @@ import type { Credential, Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
 import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
+import { systemClock, type Clock } from '../../engine/clock.js';
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from './issue-fault-points.js';
 import { allPages } from '../../../common/all-pages.js';
@@ -52,6 +53,8 @@ export interface IssueRunOptions {
   tags: string[];
   expiry: string | undefined;
   links: string[];
+  /** The time journaled and asked about (the system clock unless a test passes one). */
+  clock?: Clock;
 }
 
 /** What `issue` writes per file. */
@@ -250,8 +253,9 @@ class RunRows {
 export async function issueRun(service: IssuingService, journal: Journal, options: IssueRunOptions, ctx: CliContext, trouble: Trouble): Promise<IssueRunResult> {
   const { files, engineId, target, allowDuplicates } = options;
   const rows = new RunRows(journal, options.sourceId, target, engineId);
+  const time = options.clock ?? systemClock;
   const sender = new IntakeSender(service);
-  const clock = new StageClock();
+  const stages = new StageClock();
   const credentialUids: (string | undefined)[] = new Array(files.length).fill(undefined);
   const claimedNow = new Set<string>();
   let sent = 0;
@@ -282,7 +286,7 @@ export async function issueRun(service: IssuingService, journal: Journal, option
     const chunk = next.value;
     upcoming = chunkIterator.next();
     upcoming.catch(() => undefined);
-    clock.lap('read+hash');
+    stages.lap('read+hash');
     const toSend: { i: number; read: IntakeRead }[] = [];
     const known: { i: number; read: IntakeRead; uid: string }[] = [];
     const recover: { i: number; read: IntakeRead; since: number }[] = [];
@@ -299,7 +303,7 @@ export async function issueRun(service: IssuingService, journal: Journal, option
       const found = await findCreated(service, journal, recover.map((r) => ({ since: r.since, hash: r.read.sha256 })), claimedNow);
       recover.forEach((r, n) => (found[n] ? known.push({ ...r, uid: found[n] }) : toSend.push(r)));
     }
-    const attemptAt = Date.now();
+    const attemptAt = time.now();
     journal.transaction(() => {
       // A file already journaled with its credential keeps its row as it is (its proof may be written).
       for (const k of known) if (rows.get(k.i)?.credential_uid !== k.uid) rows.record(k.i, k.read, { state: 'scheduled', credential_uid: k.uid }, attemptAt);
@@ -308,13 +312,13 @@ export async function issueRun(service: IssuingService, journal: Journal, option
     for (const k of known) credentialUids[k.i] = k.uid;
     if (known.length > 0) ctx.stderr(`already sent: ${known.length} file(s) of this chunk (their credentials are taken, not created again)`);
     for (let n = 0; n < toSend.length; n++) issueFaultPoint('after-uploading');
-    clock.lap('journal');
+    stages.lap('journal');
     const outcomes = await sender.createAndScheduleMany(
       engineId,
       toSend.map((s) => request(s.read)),
       toSend.map((s) => s.read.sha256),
     );
-    clock.lap('create+schedule');
+    stages.lap('create+schedule');
     let refused: unknown;
     const skipped: { i: number; read: IntakeRead }[] = [];
     toSend.forEach((s, n) => {
@@ -327,12 +331,12 @@ export async function issueRun(service: IssuingService, journal: Journal, option
         ctx.stderr(`not issued again: ${basename(s.read.path)} — this Partner uploaded the same content before (add --allow-duplicates to issue it again)`);
       } else refused ??= outcome.error;
     });
-    const recordedAt = Date.now();
+    const recordedAt = time.now();
     journal.transaction(() => {
       for (const s of toSend) if (credentialUids[s.i]) rows.record(s.i, s.read, { state: 'scheduled', credential_uid: credentialUids[s.i]! }, recordedAt);
       for (const s of skipped) rows.record(s.i, s.read, { state: 'duplicate' }, recordedAt);
     });
-    clock.lap('journal');
+    stages.lap('journal');
     // Requests that were refused for another reason stop the run (what was created is journaled).
     for (const { read } of chunk) budget.release(read.bytes?.length ?? 0);
     if (refused !== undefined) {
@@ -358,7 +362,7 @@ export async function issueRun(service: IssuingService, journal: Journal, option
     // A failed job's certificates are deleted: the one left is the issued one.
     if (!certificateOf.has(uid)) throw new ServiceError('missing_certificate_by_credential', `No certificate for credential ${uid} on ${engineId}`);
   }
-  clock.lap('jobs');
+  stages.lap('jobs');
 
   // 3. Proofs (and/or Verifiable Credentials), a chunk of files at a time: written durably,
   // then journaled as done under the first file of each (the proof, or the credential alone).
@@ -381,20 +385,20 @@ export async function issueRun(service: IssuingService, journal: Journal, option
       if (kinds.includes('proof')) toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificates[n]!) });
       if (kinds.includes('vc')) toWrite.push({ i, path: vcPathOf(paths[i]!), text: credentials[n]! });
     }
-    clock.lap('proofs: build');
+    stages.lap('proofs: build');
     const errors = await writeRound(toWrite, { mode: 0o644, afterStep: (step) => {
         if (step === 'synced') issueFaultPoint('proofs-unrenamed');
       },
     });
-    clock.lap('proofs: write');
+    stages.lap('proofs: write');
     const failedItems = new Set(toWrite.filter((_, n) => errors[n] !== undefined).map((w) => w.i));
     const done = pending.filter((i) => !failedItems.has(i));
     for (let n = 0; n < done.length; n++) issueFaultPoint('after-proof');
-    const doneAt = Date.now();
+    const doneAt = time.now();
     journal.transaction(() => {
       for (const i of done) rows.issued(i, primary(i), doneAt);
     });
-    clock.lap('proofs: journal');
+    stages.lap('proofs: journal');
     const failed = errors.findIndex((e) => e !== undefined);
     if (failed >= 0) {
       const error = errors[failed];
@@ -407,7 +411,7 @@ export async function issueRun(service: IssuingService, journal: Journal, option
       written.push({ file: files[i]!, credential_uid: credentialUids[i]!, certificate_uid: certificate, proof: primary(i), ...(format === 'both' ? { vc: vcPathOf(paths[i]!) } : {}) });
     }
   }
-  journal.closeSource(options.sourceId, Date.now());
-  ctx.stderr(`intake: ${files.length} files; ${clock.toString()}${sender.batched ? '' : ' (single requests: the service has no batched call)'}`);
+  journal.closeSource(options.sourceId, time.now());
+  ctx.stderr(`intake: ${files.length} files; ${stages.toString()}${sender.batched ? '' : ' (single requests: the service has no batched call)'}`);
   return { code: 0, jobUids, written, skipped: credentialUids.filter((u) => !u).length };
 }
