@@ -164,9 +164,9 @@ export class ProofCollector {
       checked++;
       const job = await this.core.uploader.activeJob(row.credential_uid!, row.engine);
       if (!job) {
-        this.core.save(row, { state: 'created', job_uid: null });
+        this.core.rows.save(row, { state: 'created', job_uid: null });
         this.core.route(row);
-      } else if (row.job_uid !== job.uid) this.core.save(row, { job_uid: job.uid });
+      } else if (row.job_uid !== job.uid) this.core.rows.save(row, { job_uid: job.uid });
     }
     this.core.pump();
   }
@@ -182,15 +182,15 @@ export class ProofCollector {
     }
     for (const [engine, group] of byEngine) {
       const at = this.core.clock.now();
-      for (const row of group) this.core.save(row, { attempt_at: at, job_failures: row.job_failures + 1 });
+      for (const row of group) this.core.rows.save(row, { attempt_at: at, job_failures: row.job_failures + 1 });
       await this.core.durable();
       try {
         const job = await this.core.service.scheduleCredentials({ engine, credentials: group.map((r) => r.credential_uid!) });
-        for (const row of group) this.core.save(row, { job_uid: job.uid });
+        for (const row of group) this.core.rows.save(row, { job_uid: job.uid });
       } catch {
         // Some are scheduled already (or gone): each finds its own way.
         for (const row of group) {
-          this.core.save(row, { state: 'created', job_uid: null });
+          this.core.rows.save(row, { state: 'created', job_uid: null });
           this.core.route(row);
         }
         this.core.pump();
@@ -219,8 +219,8 @@ export class ProofCollector {
         throw error;
       }
       this.core.warn(`${row.rel_path} changed after it was taken, before it was issued: its credential ${uid} is withdrawn, and the new content is taken once it is stable`);
-      this.core.unindexContent(row);
-      this.core.save(row, { state: 'seen', size: info.size, mtime_ms: info.mtimeMs, sha256: null, details: null, sidecar: null, credential_uid: null, job_uid: null });
+      this.core.rows.unindexContent(row);
+      this.core.rows.save(row, { state: 'seen', size: info.size, mtime_ms: info.mtimeMs, sha256: null, details: null, sidecar: null, credential_uid: null, job_uid: null });
       const now = this.core.clock.now();
       this.core.settling.set(row.id, { stableSince: now, checkAt: now + this.core.stableMs });
     }

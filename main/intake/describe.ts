@@ -64,17 +64,17 @@ export class Describer {
       return undefined;
     }
     if (lookup.kind === 'fail') {
-      this.core.remember(row, { sidecar: lookup.sidecar });
+      this.core.rows.remember(row, { sidecar: lookup.sidecar });
       this.core.filer.fail(row, lookup.error.id, lookup.error.message);
       return undefined;
     }
     try {
       const details = this.details(folder, row, hashed.sha256, lookup.fields);
-      this.core.remember(row, { state: 'hashed', sha256: hashed.sha256, details: JSON.stringify(details), sidecar: lookup.sidecar });
-      this.core.indexContent(row);
+      this.core.rows.remember(row, { state: 'hashed', sha256: hashed.sha256, details: JSON.stringify(details), sidecar: lookup.sidecar });
+      this.core.rows.indexContent(row);
     } catch (error) {
       if (!(error instanceof MetadataError)) throw error;
-      this.core.remember(row, { sidecar: lookup.sidecar });
+      this.core.rows.remember(row, { sidecar: lookup.sidecar });
       this.core.filer.fail(row, error.id, error.message);
       return undefined;
     }

@@ -31,17 +31,17 @@ export class Filer {
   fail(row: FileRow, id: string, message: string): void {
     const folder = this.core.folderOf(row);
     this.failedPathsOf(folder.id).add(row.rel_path);
-    const [final] = firstFree((n) => [join(folder.root, FAILED_DIR, numbered(row.rel_path, n))], this.core.reserved);
-    this.core.reserved.add(final!);
-    this.core.save(row, { state: 'failed', error_id: id, error_message: message, final_path: final! });
+    const [final] = firstFree((n) => [join(folder.root, FAILED_DIR, numbered(row.rel_path, n))], this.core.rows.reserved);
+    this.core.rows.reserve(final!);
+    this.core.rows.save(row, { state: 'failed', error_id: id, error_message: message, final_path: final! });
     this.core.reportFailure(folder, row.rel_path, id, message, final!);
   }
 
   duplicate(row: FileRow, of: number | null, message: string): void {
     const folder = this.core.folderOf(row);
-    const [final] = firstFree((n) => [join(folder.root, DUPLICATE_DIR, numbered(row.rel_path, n))], this.core.reserved);
-    this.core.reserved.add(final!);
-    this.core.save(row, { state: 'duplicate', duplicate_of: of, error_message: message, final_path: final! });
+    const [final] = firstFree((n) => [join(folder.root, DUPLICATE_DIR, numbered(row.rel_path, n))], this.core.rows.reserved);
+    this.core.rows.reserve(final!);
+    this.core.rows.save(row, { state: 'duplicate', duplicate_of: of, error_message: message, final_path: final! });
     this.core.counts.duplicates++;
     this.core.options.onEvent?.({ type: 'duplicate', folder: folder.root, path: row.rel_path, message });
   }
@@ -49,7 +49,7 @@ export class Filer {
   /** Writes the note beside where the file goes, then moves it (and its sidecar) there. */
   async fileAway(row: FileRow): Promise<void> {
     if (row.state === 'moved') {
-      this.core.save(row, { closed_at: row.closed_at ?? this.core.clock.now() });
+      this.core.rows.save(row, { closed_at: row.closed_at ?? this.core.clock.now() });
       return;
     }
     if (row.state !== 'failed' && row.state !== 'duplicate') return;
@@ -65,7 +65,7 @@ export class Filer {
     } else {
       let original: Record<string, unknown> | null = null;
       if (row.duplicate_of !== null) {
-        const of = this.core.sameContent(row).find((r) => r.id === row.duplicate_of);
+        const of = this.core.rows.sameContent(row).find((r) => r.id === row.duplicate_of);
         if (of) original = { path: of.rel_path, moved_to: of.final_path, proof: of.proof_path, credential_uid: of.credential_uid };
       }
       await writeAtomic(
@@ -77,7 +77,7 @@ export class Filer {
     if (this.movable(row, this.core.pathOf(row))) await moveFile(this.core.pathOf(row), row.final_path!, this.core.folderOf(row).realRoot);
     await this.moveSidecar(row);
     if (row.state === 'duplicate') await this.removeStaleNote(row);
-    this.core.save(row, { closed_at: this.core.clock.now() });
+    this.core.rows.save(row, { closed_at: this.core.clock.now() });
   }
 
   /**

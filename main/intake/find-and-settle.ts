@@ -74,7 +74,7 @@ export class Settler {
    * anyway). Most events of a busy folder are the intake's own moves to done/.
    */
   private pastCaring(folder: Folder, path: string): boolean {
-    const id = this.core.byPath.get(this.core.key(folder, toPosix(relative(folder.root, path))));
+    const id = this.core.rows.idAt(this.core.key(folder, toPosix(relative(folder.root, path))));
     if (id === undefined || this.core.settling.has(id)) return false;
     const state = this.core.rows.get(id)?.state;
     return state !== undefined && state !== 'scheduled';
@@ -87,7 +87,7 @@ export class Settler {
     if (this.ignoredRel(folder, rel, path)) return;
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     if (!isCandidateName(name)) return;
-    const id = this.core.byPath.get(this.core.key(folder, rel));
+    const id = this.core.rows.idAt(this.core.key(folder, rel));
     if (id !== undefined) {
       const s = this.core.settling.get(id);
       if (s) s.checkAt = Math.min(s.checkAt, this.core.clock.now());
@@ -150,7 +150,7 @@ export class Settler {
         continue;
       }
       if (!isCandidateName(name)) continue;
-      if (!this.core.byPath.has(this.core.key(folder, rel))) this.core.discovered.set(this.core.key(folder, rel), { folder, rel });
+      if (this.core.rows.idAt(this.core.key(folder, rel)) === undefined) this.core.discovered.set(this.core.key(folder, rel), { folder, rel });
     }
   }
 
@@ -189,7 +189,7 @@ export class Settler {
       this.core.journal.flush();
       this.core.journal.transaction(() => {
         for (const { key, folder, rel, info } of found) {
-          if (info.kind === 'gone' || this.core.byPath.has(key)) continue;
+          if (info.kind === 'gone' || this.core.rows.idAt(key) !== undefined) continue;
           // An entry refused and left in place before (a link), unchanged since, is not reported again.
           if (this.core.refused.has(key)) {
             if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
@@ -220,11 +220,11 @@ export class Settler {
       });
     } catch (error) {
       // Nothing of this round was journaled: what was heard of is looked at again next round.
-      for (const { key, folder, rel } of found) if (!this.core.byPath.has(key)) this.core.discovered.set(key, { folder, rel });
+      for (const { key, folder, rel } of found) if (this.core.rows.idAt(key) === undefined) this.core.discovered.set(key, { folder, rel });
       throw error;
     }
     for (const { row, info } of inserted) {
-      this.core.track(row);
+      this.core.rows.add(row);
       this.core.counts.seen++;
       // Stable since the first look at it (the watcher's, when it gave one: up to a round ago).
       const since = info.kind === 'file' && info.at !== undefined && info.at <= after ? info.at : after;
@@ -245,7 +245,7 @@ export class Settler {
       if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
         // Still being written: what was read ahead is of no use (and the file is not read ahead again).
         this.readAhead.forget(row.id);
-        this.core.save(row, { size: info.size, mtime_ms: info.mtimeMs });
+        this.core.rows.save(row, { size: info.size, mtime_ms: info.mtimeMs });
         Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
         continue;
       }
@@ -262,12 +262,7 @@ export class Settler {
     for (const row of ready) this.core.queues.take.push(row.id);
     this.core.counts.settled += ready.length;
     this.readAhead.resume();
-    for (const [id, at] of this.core.retryAt) {
-      if (at > after) continue;
-      this.core.retryAt.delete(id);
-      const row = this.core.rows.get(id);
-      if (row) this.core.route(row);
-    }
+    this.core.routeDue(after);
     this.core.pump();
     this.roundAtNextDue(after);
   }

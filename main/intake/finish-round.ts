@@ -136,14 +136,13 @@ export class FinishRounds {
           const certificateUid = this.certificateOf.get(row.credential_uid!) ?? (await this.findCertificate(row.credential_uid!));
           if (!certificateUid) {
             // Not in the job after all: find where it is.
-            this.core.save(row, { state: 'created', job_uid: null });
+            this.core.rows.save(row, { state: 'created', job_uid: null });
             return;
           }
           if (!row.final_path || !row.proof_path) {
             const { final, proof } = this.chooseDonePaths(row);
-            this.core.save(row, { final_path: final, proof_path: proof });
-            this.core.reserved.add(final);
-            this.core.reserved.add(proof);
+            this.core.rows.save(row, { final_path: final, proof_path: proof });
+            this.core.rows.reserve(final, proof);
           }
           ready.push({ row, certificateUid });
         } catch (error) {
@@ -245,7 +244,7 @@ export class FinishRounds {
         }
       } else {
         if (change === 'same') checked.add(row.id);
-        this.core.save(row, { state: 'issued' });
+        this.core.rows.save(row, { state: 'issued' });
         this.certificateOf.delete(row.credential_uid!);
         issued.push(row);
       }
@@ -298,7 +297,7 @@ export class FinishRounds {
           await this.core.filer.moveSidecar(row);
           await this.core.filer.removeStaleNote(row);
           if (!moved) this.core.warn(`${row.rel_path} was issued but had gone from the folder before it could be moved to ${DONE_DIR}/`);
-          this.core.save(row, { state: 'moved', closed_at: this.core.clock.now() });
+          this.core.rows.save(row, { state: 'moved', closed_at: this.core.clock.now() });
           this.core.counts.issued++;
           this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
         } catch (error) {
@@ -316,7 +315,7 @@ export class FinishRounds {
         const rel = numbered(row.rel_path, n);
         return [join(folder.root, DONE_DIR, rel), fitPath(join(folder.outDir, rel), '.proof.json')];
       },
-      this.core.reserved,
+      this.core.rows.reserved,
     );
     return { final: final!, proof: proof! };
   }
@@ -353,7 +352,7 @@ export class FinishRounds {
       `${JSON.stringify({ id: 'superseded', message, when: new Date(this.core.clock.now()).toISOString(), file: row.rel_path, sha256: row.sha256, credential_uid: row.credential_uid, proof: row.proof_path }, null, 2)}\n`,
     );
     this.core.warn(message);
-    this.core.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: this.core.clock.now() });
+    this.core.rows.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: this.core.clock.now() });
     this.core.counts.issued++;
     this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
     // Taken again right away as a new file (not only at the next rescan).

@@ -1,7 +1,7 @@
 /**
- * The state the intake's stages share: the journal, the open rows in memory, the work
- * queues, and the few steps every stage takes (journal a change, route a row to its next
- * stage, retry later, warn). Each stage (find-and-settle.ts, describe.ts,
+ * The state the intake's stages share: the journal, the open rows (row-store.ts: every change
+ * to a row goes through it), the work queues, and the few steps every stage takes (route a row
+ * to its next stage, retry later, warn). Each stage (find-and-settle.ts, describe.ts,
  * upload-and-schedule.ts, collect-proofs.ts, file-away.ts) works on rows through it.
  */
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import { signatureOf, type EntryInfo } from './entries.js';
 import type { Filer } from './file-away.js';
 import type { FolderWatcher } from './folder-watcher.js';
 import type { Settler } from './find-and-settle.js';
-import { FILE_STATES, JOURNAL_FILE, Journal, type FileRow, type FileState } from './journal.js';
+import { JOURNAL_FILE, Journal, type FileRow } from './journal.js';
+import { RowStore, pathKey } from './row-store.js';
 import type { FailedFile, FolderIntakeOptions } from './types.js';
 import type { Uploader } from './upload-and-schedule.js';
 import { ROUND_MAX } from './finish-round.js';
@@ -80,31 +81,23 @@ export class FolderIntakeCore {
   readonly service: IssuingService;
   readonly folders: Folder[] = [];
   readonly byId = new Map<number, Folder>();
-  readonly rows = new Map<number, FileRow>();
-  readonly byPath = new Map<string, number>();
+  /** The open rows, with their indexes: every change to a row goes through it. */
+  readonly rows: RowStore;
   readonly settling = new Map<number, Settling>();
   /** Paths heard of and not journaled yet, with the watcher's stat of them when it gave one. */
   readonly discovered = new Map<string, { folder: Folder; rel: string; info?: EntryInfo }>();
   readonly busy = new Set<number>();
-  readonly retryAt = new Map<number, number>();
-  readonly attempts = new Map<number, number>();
-  readonly recovery = new Set<number>();
-  /** Rows with changes not yet journaled (see remember). */
-  readonly unsaved = new Map<number, Set<string>>();
-  /** Open rows per state, kept as they change (the status line asks often). */
-  readonly stateCounts = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
-  /** How many rows reached each state since start (cumulative: where the time goes, per stage). */
-  readonly reached = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
-  readonly reserved = new Set<string>();
-  /** Open rows by content (target and SHA-256), to tell an identical file ahead of another. */
-  readonly byContent = new Map<string, Set<number>>();
+  /** Rows waiting to be tried again, with when (see retryIn). */
+  private readonly retryAt = new Map<number, number>();
+  private readonly attempts = new Map<number, number>();
+  private readonly recovery = new Set<number>();
   readonly tasks = new Set<Promise<void>>();
   /** Links refused and left in place, by path key, with their lstat signature: reported once while they stay the same. */
   readonly refused = new Map<string, string>();
   readonly queues: { take: WorkQueue; finish: WorkQueue; file: WorkQueue };
   readonly diskFull: DiskFullReporter;
   /** The first wait after a failed try; it doubles with each try (up to 30 s). */
-  readonly retryBaseMs: number;
+  private readonly retryBaseMs: number;
   /** `settled`: files taken off settling since start (stable, on to be described). */
   readonly counts = { seen: 0, settled: 0, issued: 0, failed: 0, duplicates: 0 };
   /** Files failed since start, with their reasons (the newest 1,000), for failedFiles(). */
@@ -113,11 +106,11 @@ export class FolderIntakeCore {
   /** The time every stage reads (the system clock; tests pass one they move by hand). */
   readonly clock: Clock;
   readonly token: string;
-  recovering = false;
+  private recovering = false;
   stopping = false;
   /** Paused: no new work starts (work under way finishes); the watchers keep noting what arrives. */
   paused = false;
-  lastWarning = '';
+  private lastWarning = '';
   // The stages, set by the coordinator right after construction (they refer to one another).
   settler!: Settler;
   describer!: Describer;
@@ -156,54 +149,22 @@ export class FolderIntakeCore {
       throw error;
     }
     this.journal.onFlushError = (error) => this.problem('writing the journal', error);
+    this.rows = new RowStore(this.journal, this.clock);
   }
 
   key(folder: Folder, rel: string): string {
-    return `${folder.id}\0${rel}`;
+    return pathKey(folder.id, rel);
   }
 
-  track(row: FileRow): void {
-    this.countState(undefined, row.state);
-    this.rows.set(row.id, row);
-    this.indexContent(row);
-    this.byPath.set(`${row.folder_id}\0${row.rel_path}`, row.id);
-    if (row.final_path) this.reserved.add(row.final_path);
-    if (row.proof_path) this.reserved.add(row.proof_path);
-  }
-
-  contentKey(row: FileRow): string {
-    return `${row.target}\0${row.sha256}`;
-  }
-
-  indexContent(row: FileRow): void {
-    if (row.sha256 === null) return;
-    const key = this.contentKey(row);
-    let ids = this.byContent.get(key);
-    if (!ids) this.byContent.set(key, (ids = new Set()));
-    ids.add(row.id);
-  }
-
-  unindexContent(row: FileRow): void {
-    if (row.sha256 === null) return;
-    const ids = this.byContent.get(this.contentKey(row));
-    ids?.delete(row.id);
-    if (ids?.size === 0) this.byContent.delete(this.contentKey(row));
-  }
-
+  /** Lets a row go (closed or gone) with everything the stages kept for it. */
   untrack(row: FileRow): void {
-    if (this.rows.get(row.id) === row) this.countState(row.state, undefined);
-    this.unsaved.delete(row.id);
-    this.unindexContent(row);
-    this.rows.delete(row.id);
-    this.byPath.delete(`${row.folder_id}\0${row.rel_path}`);
+    this.rows.delete(row);
     this.settling.delete(row.id);
     this.retryAt.delete(row.id);
     this.attempts.delete(row.id);
     this.collector.lastAsked.delete(row.id);
     this.settler.readAhead.drop(row.id);
     this.recovery.delete(row.id);
-    if (row.final_path) this.reserved.delete(row.final_path);
-    if (row.proof_path) this.reserved.delete(row.proof_path);
   }
 
   /** Puts a row where its state says it goes next. */
@@ -290,15 +251,30 @@ export class FolderIntakeCore {
   retryLater(row: FileRow, error: unknown): void {
     if (isDiskFull(error)) {
       this.diskFull.report(fullPath(error, this.options.dataDir), Math.max(row.size, 0) + 64 * 1024, this.clock.now());
-      this.retryAt.set(row.id, this.clock.now() + DISK_FULL_RETRY_MS);
+      this.retryIn(row, DISK_FULL_RETRY_MS);
       return;
     }
     const n = (this.attempts.get(row.id) ?? 0) + 1;
     this.attempts.set(row.id, n);
     const what = isServiceError(error) ? `${error.id}: ${error.message}` : (error as Error).message ?? String(error);
     if (isLocalFailure(error) && n >= MAX_TRIES) return this.giveUp(row, n, what);
-    this.retryAt.set(row.id, this.clock.now() + Math.min(30_000, this.retryBaseMs * 2 ** Math.min(n, 6)));
+    this.retryIn(row, Math.min(30_000, this.retryBaseMs * 2 ** Math.min(n, 6)));
     this.warn(`${row.rel_path}: ${what} (will try again)`);
+  }
+
+  /** Holds a row back from its next stage for `ms`; the first settling round after routes it again (routeDue). */
+  retryIn(row: FileRow, ms: number): void {
+    this.retryAt.set(row.id, this.clock.now() + ms);
+  }
+
+  /** Routes the rows whose wait (retryIn) is over by `now`. */
+  routeDue(now: number): void {
+    for (const [id, at] of this.retryAt) {
+      if (at > now) continue;
+      this.retryAt.delete(id);
+      const row = this.rows.get(id);
+      if (row) this.route(row);
+    }
   }
 
   /** A local side effect failed MAX_TRIES times: the file is failed with the reason, or, when filing it fails, left where it is. */
@@ -309,7 +285,7 @@ export class FolderIntakeCore {
       // Not taken again by the next scan while it stays as it is.
       const signature = signatureOf(this.pathOf(row));
       if (signature) this.refused.set(`${row.folder_id}\0${row.rel_path}`, signature);
-      this.save(row, { closed_at: this.clock.now() });
+      this.rows.save(row, { closed_at: this.clock.now() });
       return;
     }
     const step = row.state === 'scheduled' ? 'Its proof could not be written' : row.state === 'issued' ? `It could not be moved to done/` : 'It could not be sent';
@@ -331,42 +307,16 @@ export class FolderIntakeCore {
     return join(this.folderOf(row).root, row.rel_path);
   }
 
-  /**
-   * Journals changes to a row (and applies them in memory). A row first journaled here (its
-   * `hashed` fields were kept in memory only) is written whole.
-   */
-  save(row: FileRow, changes: Partial<FileRow>): void {
-    if (changes.state !== undefined && changes.state !== row.state) this.countState(row.state, changes.state);
-    Object.assign(row, changes, { updated_at: this.clock.now() });
-    const remembered = this.unsaved.get(row.id);
-    this.unsaved.delete(row.id);
-    this.journal.queue(row, [...Object.keys(changes), ...(remembered ?? []), 'updated_at']);
-  }
 
   /** Waits until every journal write so far is committed: called before each side effect. */
   durable(): Promise<void> {
     return this.journal.flushed();
   }
 
-  /** A change kept in memory only (it is journaled with the row's next write). */
-  remember(row: FileRow, changes: Partial<FileRow>): void {
-    if (changes.state !== undefined && changes.state !== row.state) this.countState(row.state, changes.state);
-    Object.assign(row, changes);
-    let columns = this.unsaved.get(row.id);
-    if (!columns) this.unsaved.set(row.id, (columns = new Set()));
-    for (const c of Object.keys(changes)) columns.add(c);
-  }
-
-  countState(from: FileState | undefined, to: FileState | undefined): void {
-    if (from) this.stateCounts[from]--;
-    if (to) this.stateCounts[to]++;
-    if (to && from !== undefined && to !== from) this.reached[to]++;
-  }
-
   /** Back to settling: the file changed after it was taken. */
   resettle(row: FileRow, size: number, mtimeMs: number): void {
-    this.unindexContent(row);
-    this.save(row, { state: 'seen', size, mtime_ms: mtimeMs, sha256: null, details: null, sidecar: null });
+    this.rows.unindexContent(row);
+    this.rows.save(row, { state: 'seen', size, mtime_ms: mtimeMs, sha256: null, details: null, sidecar: null });
     const now = this.clock.now();
     this.settling.set(row.id, { stableSince: now, checkAt: now + this.stableMs });
   }
@@ -374,25 +324,6 @@ export class FolderIntakeCore {
   vanish(row: FileRow): void {
     this.journal.remove(row.id);
     this.untrack(row);
-  }
-
-  /**
-   * Other rows with the same content and target, in a live state (not failed or duplicate):
-   * open ones as they are in memory (ahead of the journal's batched writes), the others as the
-   * journal has them.
-   */
-  sameContent(row: FileRow): Pick<FileRow, 'id' | 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path' | 'proof_path'>[] {
-    const found = new Map<number, Pick<FileRow, 'id' | 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path' | 'proof_path'>>();
-    // Rows not open here (closed, or of folders this process does not watch) count once they
-    // hold a credential: one left `uploading` by a folder no longer watched must not hold this up.
-    for (const r of this.journal.sameContent(row.sha256!, row.target, row.id)) {
-      if (!this.rows.has(r.id) && r.state !== 'hashed' && r.state !== 'uploading') found.set(r.id, r);
-    }
-    for (const id of this.byContent.get(this.contentKey(row)) ?? []) {
-      const r = this.rows.get(id);
-      if (r && id !== row.id && r.state !== 'failed' && r.state !== 'duplicate' && r.state !== 'seen') found.set(id, r);
-    }
-    return [...found.values()].sort((a, b) => a.id - b.id);
   }
 
   describeOriginal(original: Pick<FileRow, 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path'>): string {

@@ -116,7 +116,7 @@ export class FolderIntake {
     // Resume what the journal has in progress.
     const now = this.core.clock.now();
     for (const row of this.core.journal.openRows(this.core.folders.map((f) => f.id))) {
-      this.core.track(row);
+      this.core.rows.add(row);
       this.core.counts.seen++;
       if (row.state === 'seen') this.core.settling.set(row.id, { stableSince: now, checkAt: now });
       else this.core.route(row);
@@ -159,7 +159,7 @@ export class FolderIntake {
 
   /** Live counts. */
   progress(): FolderIntakeProgress {
-    const c = this.core.stateCounts;
+    const c = this.core.rows.stateCounts;
     return {
       seen: this.core.counts.seen,
       inProgress: this.core.discovered.size + c.seen + c.hashed + c.uploading + c.created + c.issued,
@@ -176,7 +176,7 @@ export class FolderIntake {
    * where the time goes stage by stage (bench/ingest.bench.ts).
    */
   reached(): Record<FileState | 'settled', number> {
-    return { ...this.core.reached, seen: this.core.counts.seen, settled: this.core.counts.settled };
+    return { ...this.core.rows.reached, seen: this.core.counts.seen, settled: this.core.counts.settled };
   }
 
   /** The journal's group commits so far and the row writes they carried. */
@@ -263,7 +263,7 @@ export class FolderIntake {
     }
     if (!isInside(join(folder.root, FAILED_DIR), resolve(failed.failed_path))) throw new ServiceError('invalid_value', `${failed.failed_path} is not in ${join(folder.root, FAILED_DIR)}`);
     if (!existsSync(failed.failed_path)) throw new ServiceError('missing_file', `${failed.failed_path} is no longer there`);
-    const [back] = firstFree((n) => [join(folder.root, numbered(failed.path, n))], this.core.reserved);
+    const [back] = firstFree((n) => [join(folder.root, numbered(failed.path, n))], this.core.rows.reserved);
     await moveFile(failed.failed_path, back!, folder.realRoot);
     const sidecar = fitPath(failed.failed_path, '.json');
     if (existsSync(sidecar)) await moveFile(sidecar, fitPath(back!, '.json'), folder.realRoot);

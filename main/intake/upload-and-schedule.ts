@@ -100,17 +100,17 @@ export class Uploader {
       }
     }
     if (!folder.allowDuplicates) {
-      const same = this.core.sameContent(row);
+      const same = this.core.rows.sameContent(row);
       const original = same.find((r) => r.state !== 'hashed' && r.state !== 'uploading');
       if (original) return this.core.filer.duplicate(row, original.id, this.core.describeOriginal(original));
       // An identical file is being sent, or is ahead of this one: wait for its outcome.
       if (same.some((r) => r.state === 'uploading' || r.id < row.id)) {
-        this.core.save(row, {});
-        this.core.retryAt.set(row.id, this.core.clock.now() + Math.max(100, this.core.stableMs / 2));
+        this.core.rows.save(row, {});
+        this.core.retryIn(row, Math.max(100, this.core.stableMs / 2));
         return;
       }
     }
-    this.core.save(row, { state: 'uploading', attempt_at: this.core.clock.now() });
+    this.core.rows.save(row, { state: 'uploading', attempt_at: this.core.clock.now() });
     await this.core.durable();
     folderFaultPoint('after-uploading');
     let credential: Credential;
@@ -128,14 +128,14 @@ export class Uploader {
       if (error instanceof ContainmentError) return this.core.filer.fail(row, 'no_file_on_payload', error.message);
       if (isRefusal(error) && isDiskFull(error)) {
         // The service's disk is full: nothing changed; the file waits and is sent again.
-        this.core.save(row, { state: 'hashed' });
+        this.core.rows.save(row, { state: 'hashed' });
         this.core.retryLater(row, error);
         return;
       }
       if (isRefusal(error)) {
         // A refused request changed nothing (the service's rule): the outcome is known.
         if (error.id === 'file_already_exists') {
-          const original = this.core.sameContent(row).find((r) => r.state !== 'hashed' && r.state !== 'uploading');
+          const original = this.core.rows.sameContent(row).find((r) => r.state !== 'hashed' && r.state !== 'uploading');
           return this.core.filer.duplicate(row, original?.id ?? null, original ? this.core.describeOriginal(original) : `The service already holds this content (${error.message})`);
         }
         if (error.id === 'no_file_on_payload' && (await statEntry(path)).kind === 'gone') return this.core.vanish(row);
@@ -162,8 +162,8 @@ export class Uploader {
         const result = await this.core.service.unscheduleCredential(credential.uid, row.engine);
         if (result.credential_deleted) {
           this.core.warn(`${row.rel_path} changed while it was uploaded; it will be taken again once it is stable`);
-          this.core.unindexContent(row);
-          this.core.save(row, { state: 'seen', credential_uid: null, sha256: null, details: null });
+          this.core.rows.unindexContent(row);
+          this.core.rows.save(row, { state: 'seen', credential_uid: null, sha256: null, details: null });
           const now = this.core.clock.now();
           this.core.settling.set(row.id, { stableSince: now, checkAt: now });
           return;
@@ -172,7 +172,7 @@ export class Uploader {
         this.core.warn(`${row.rel_path} changed while it was uploaded, and its credential could not be withdrawn: ${(error as Error).message}`);
       }
     }
-    this.core.save(row, { state: 'scheduled', credential_uid: credential.uid });
+    this.core.rows.save(row, { state: 'scheduled', credential_uid: credential.uid });
   }
 
   /** The job (not failed) the credential is in on the engine, if any. */
@@ -189,18 +189,18 @@ export class Uploader {
     const uid = row.credential_uid!;
     const active = await this.activeJob(uid, row.engine);
     if (active) {
-      this.core.save(row, { state: 'scheduled', job_uid: active.uid });
+      this.core.rows.save(row, { state: 'scheduled', job_uid: active.uid });
       return;
     }
-    this.core.save(row, { attempt_at: this.core.clock.now() });
+    this.core.rows.save(row, { attempt_at: this.core.clock.now() });
     await this.core.durable();
     try {
       const job = await this.core.service.scheduleCredentials({ engine: row.engine, credentials: [uid] });
-      this.core.save(row, { state: 'scheduled', job_uid: job.uid });
+      this.core.rows.save(row, { state: 'scheduled', job_uid: job.uid });
     } catch (error) {
       if (isServiceError(error) && error.id === 'missing_credential') {
         // Withdrawn by someone else: nothing was issued, so it is created again.
-        this.core.save(row, { state: 'hashed', credential_uid: null, job_uid: null });
+        this.core.rows.save(row, { state: 'hashed', credential_uid: null, job_uid: null });
         return;
       }
       throw error;
@@ -239,7 +239,7 @@ export class Uploader {
         await this.created(row, match);
       } else {
         resent++;
-        this.core.save(row, { state: 'hashed' });
+        this.core.rows.save(row, { state: 'hashed' });
       }
     }
     this.core.options.onEvent?.({ type: 'recovered', found, resent });
