@@ -95,7 +95,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
   });
 
   async function issueFiles(service: IssuingService): Promise<number> {
-    // The watched folders' journal, its commits synced to disk: a run commits a few large transactions.
+    // The intake journal (the watched folders' too), its commits synced to disk: a run commits a few large transactions.
     const journal = Journal.open(dataDir, JOURNAL_FILE, { fullSync: true });
     ensurePrivateFile(join(dataDir, JOURNAL_FILE));
     try {
