@@ -19,7 +19,7 @@ const DATABASE_STATEMENTS = [
 ];
 
 /** Modules that keep SQLite files of their own (not the engine's tables): the intake journals, the app's dropped-file paths. */
-const OWN_DATABASES = ['main/ingest/journal.ts', 'main/cli/issue/issue-journal.ts', 'main/workspace/original-paths.ts'];
+const OWN_DATABASES = ['main/intake/journal.ts', 'main/intake/older-issue-journal.ts', 'main/workspace/original-paths.ts'];
 
 /** An import restriction: the given module patterns are not allowed here, with the reason. */
 function forbid(patterns, message) {
@@ -71,31 +71,14 @@ export default tseslint.config(
         {
           patterns: [
             forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'chokidar', 'node:http', 'node:https', 'http', 'https'], 'The engine takes no HTTP, keychain, file watching or Electron.'),
-            forbid(['**/api/**', '**/remote/**', '**/ingest/**', '**/cli/**', '**/app/**'], 'The engine imports only common/ and chain/.'),
+            forbid(['**/api/**', '**/remote/**', '**/intake/**', '**/cli/**', '**/app/**'], 'The engine imports only common/ and chain/.'),
           ],
         },
       ],
     },
   },
   {
-    // File intake (issue, watch, drag-in, REST upload) works through IssuingService only, so it
-    // is the same over the embedded engine and a remote service.
-    files: ['main/intake/**/*.ts'],
-    ignores: ['main/intake/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'chokidar', 'node:http', 'node:https', 'http', 'https'], 'main/intake takes no HTTP, keychain, file watching or Electron.'),
-            forbid(['**/engine/**', '**/api/**', '**/remote/**', '**/ingest/**', '**/cli/**', '**/app/**', '**/workspace/**'], 'main/intake imports only common/: it works through IssuingService.'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The app's main-side services: plain Node over the engine (and the ingester's rules,
+    // The app's main-side services: plain Node over the engine (and the intake's rules,
     // read-only); called by main/app's handlers, never calling them, HTTP or Electron.
     files: ['main/workspace/**/*.ts'],
     rules: {
@@ -104,7 +87,7 @@ export default tseslint.config(
         {
           patterns: [
             forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'node:http', 'node:https', 'http', 'https'], 'main/workspace takes no HTTP, keychain or Electron.'),
-            forbid(['**/api/**', '**/remote/**', '**/cli/**', '**/app/**', '**/renderer/**', '**/preload/**'], 'main/workspace imports only common/, engine/ and ingest/.'),
+            forbid(['**/api/**', '**/remote/**', '**/cli/**', '**/app/**', '**/renderer/**', '**/preload/**'], 'main/workspace imports only common/, engine/ and intake/.'),
           ],
         },
       ],
@@ -112,7 +95,7 @@ export default tseslint.config(
   },
   {
     // The REST service: fastify over the engine's public face; it never reaches into the app,
-    // the CLI, the desktop's services, the watched folders or the database itself.
+    // the CLI, the desktop's services or the database itself.
     files: ['main/api/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -120,7 +103,7 @@ export default tseslint.config(
         {
           patterns: [
             forbid(['electron', 'keytar', 'chokidar', 'better-sqlite3'], 'main/api takes no Electron, keychain, file watching or SQL: the engine owns its data.'),
-            forbid(['**/app/**', '**/cli/**', '**/workspace/**', '**/ingest/**', '**/remote/**', '**/secrets/**'], 'main/api imports only common/, engine/ and intake/.'),
+            forbid(['**/app/**', '**/cli/**', '**/workspace/**', '**/remote/**', '**/secrets/**'], 'main/api imports only common/, engine/ and intake/.'),
           ],
         },
       ],
@@ -136,7 +119,7 @@ export default tseslint.config(
         {
           patterns: [
             forbid(['electron', 'keytar', 'chokidar', 'better-sqlite3', 'fastify', 'fastify/*', '@fastify/*'], 'main/remote is an HTTP client: no Electron, keychain, file watching, SQL or server.'),
-            forbid(['**/engine/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/ingest/**', '**/intake/**', '**/secrets/**'], 'main/remote imports only common/.'),
+            forbid(['**/engine/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/intake/**', '**/secrets/**'], 'main/remote imports only common/.'),
           ],
         },
       ],
@@ -151,24 +134,26 @@ export default tseslint.config(
         {
           patterns: [
             forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'chokidar', 'better-sqlite3', 'node:http', 'node:https', 'http', 'https'], 'main/secrets takes no HTTP, SQL, file watching or Electron.'),
-            forbid(['**/engine/**', '**/chain/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/ingest/**', '**/intake/**', '**/remote/**'], 'main/secrets imports only common/ and process/.'),
+            forbid(['**/engine/**', '**/chain/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/intake/**', '**/remote/**'], 'main/secrets imports only common/ and process/.'),
           ],
         },
       ],
     },
   },
   {
-    // Watched folders: files to IssuingService through main/intake, with a journal of their own;
-    // the engine's tables and internals stay out of reach (its clock is the one shared type).
-    files: ['main/ingest/**/*.ts'],
-    ignores: ['main/ingest/**/*.test.ts', 'main/ingest/**/*.fixture.ts'],
+    // File intake (issue, watched folders, drag-in, CSV create, REST upload) works through
+    // IssuingService only, so it is the same over the embedded engine and a remote service, with
+    // a journal of its own; the engine's tables and internals stay out of reach (its clock is the
+    // one shared type).
+    files: ['main/intake/**/*.ts'],
+    ignores: ['main/intake/**/*.test.ts', 'main/intake/**/*.fixture.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'node:http', 'node:https', 'http', 'https'], 'main/ingest takes no HTTP, keychain or Electron.'),
-            forbid(['**/engine/**', '!**/engine/clock.js', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/remote/**', '**/secrets/**'], 'main/ingest imports only common/, intake/, files/, process/ and durable/.'),
+            forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'keytar', 'node:http', 'node:https', 'http', 'https'], 'main/intake takes no HTTP, keychain or Electron.'),
+            forbid(['**/engine/**', '!**/engine/clock.js', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/remote/**', '**/secrets/**'], 'main/intake imports only common/, files/, process/ and durable/.'),
           ],
         },
       ],

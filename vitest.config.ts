@@ -16,7 +16,7 @@ const STARTS_PROCESSES = [
   'main/app/handlers/settings-passphrase.test.ts',
   'main/durable/sync-files.test.ts',
   'main/engine/batch-records.test.ts',
-  'main/ingest/entries.test.ts',
+  'main/intake/entries.test.ts',
   'main/intake/proof-round.test.ts',
 ];
 

@@ -1,5 +1,5 @@
 /**
- * Watched-folder benchmark (the CLI's `watch`: the same Ingester with the CLI's defaults, in
+ * Watched-folder benchmark (the CLI's `watch`: the same FolderIntake with the CLI's defaults, in
  * this process): 10,000 files of 10 KB dropped at once (renamed into the watched folder, as a
  * file manager's move does) → the time until every one is uploaded, made a credential and
  * scheduled, and on to every proof written and every original filed under done/. The
@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ingester, type FileState } from '../main/ingest/index.js';
+import { FolderIntake, type FileState } from '../main/intake/index.js';
 import { observeMachine } from './machine.js';
 import { benchDir, RssSampler, flushBenchWrites, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
 import { watchBenchSetup } from './watch-setup.js';
@@ -25,7 +25,7 @@ const SIZE = 10 * 1024;
 export async function ingestBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
   const dir = benchDir('proofdesk-bench-ingest-');
   const { engine, inbox, staging } = watchBenchSetup(dir);
-  let ingester: Ingester | undefined;
+  let intake: FolderIntake | undefined;
   try {
     log(`writing ${COUNT} files of 10 KB to drop...`);
     const filler = 'x'.repeat(SIZE - 80);
@@ -33,7 +33,7 @@ export async function ingestBenchmarks(log: (line: string) => void): Promise<Ben
     const partner = await engine.addPartner({ name: 'Bench Hot Folder', issuingIntervalSeconds: 3600 });
     await engine.issuing.ctx.chains.client('local'); // start anvil before the clock runs
     const service = engine.serviceFor(partner.partner_id);
-    ingester = await Ingester.start({ service, dataDir: join(dir, 'data'), folders: [{ path: inbox }] });
+    intake = await FolderIntake.start({ service, dataDir: join(dir, 'data'), folders: [{ path: inbox }] });
 
     log(`the peer: SHA-256 of the same ${COUNT} files read from disk...`);
     const raw = await repeatUntilStable(async () => {
@@ -51,7 +51,7 @@ export async function ingestBenchmarks(log: (line: string) => void): Promise<Ben
     for (let i = 0; i < COUNT; i++) renameSync(join(staging, `certificate-${i}.txt`), join(inbox, `certificate-${i}.txt`));
     const since = () => Number(process.hrtime.bigint() - started) / 1e9;
     const milestones: { stage: string; at: number }[] = [];
-    const watching = ingester;
+    const watching = intake;
     const until = async (stage: string, state: FileState | 'settled') => {
       for (;;) {
         const progress = watching.progress();
@@ -77,7 +77,7 @@ export async function ingestBenchmarks(log: (line: string) => void): Promise<Ben
     const peak = rss.peakMiB();
     rss.stop();
     const rate = COUNT / seconds;
-    const journal = ingester.journalStats();
+    const journal = intake.journalStats();
     const once = ['too long to repeat'];
     return [
       { name: `watched folder (CLI watch): ${COUNT} files of 10 KB dropped → all scheduled`, value: scheduledAt, unit: 's', machine: scheduledMachine, notes: once },
@@ -107,7 +107,7 @@ export async function ingestBenchmarks(log: (line: string) => void): Promise<Ben
       { name: 'watched folder (CLI watch), peak RSS', value: peak, unit: 'MiB', machine },
     ];
   } finally {
-    await ingester?.stop();
+    await intake?.stop();
     await engine.close();
   }
 }

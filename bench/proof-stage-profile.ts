@@ -16,7 +16,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Ingester } from '../main/ingest/index.js';
+import { FolderIntake } from '../main/intake/index.js';
 import { watchBenchSetup } from './watch-setup.js';
 
 const COUNT = Number(process.env['BENCH_WATCH_COUNT'] ?? 10_000);
@@ -116,7 +116,7 @@ function mainThread(sample: Map<string, number>): number {
 
 const dir = mkdtempSync(join(tmpdir(), 'proofdesk-proof-stage-'));
 const { engine, inbox, staging } = watchBenchSetup(dir);
-let ingester: Ingester | undefined;
+let intake: FolderIntake | undefined;
 try {
   const filler = 'x'.repeat(SIZE - 80);
   for (let i = 0; i < COUNT; i++) writeFileSync(join(staging, `certificate-${i}.txt`), `Certificate of attendance no. ${i}, issued to participant ${i}\n${filler}`.padEnd(SIZE, '.'));
@@ -126,7 +126,7 @@ try {
   // PROFILE_APP=1: as the app's watch folder (bench/watch-app.bench.ts): proofs to a folder of their own, a tag.
   const asApp = process.env['PROFILE_APP'] === '1';
   const folder = asApp ? { path: inbox, outDir: join(dir, 'proofs'), tags: ['bench-watch'] } : { path: inbox };
-  ingester = await Ingester.start({ service, dataDir: join(dir, 'data'), folders: [folder] });
+  intake = await FolderIntake.start({ service, dataDir: join(dir, 'data'), folders: [folder] });
   const intakeSession = new Session();
   if (process.env['PROFILE_INTAKE_OUT']) {
     intakeSession.connect();
@@ -136,7 +136,7 @@ try {
   }
   const intake0 = { threads: threadCpu(), cpu: process.cpuUsage(), t: performance.now() };
   for (let i = 0; i < COUNT; i++) renameSync(join(staging, `certificate-${i}.txt`), join(inbox, `certificate-${i}.txt`));
-  const watching = ingester;
+  const watching = intake;
   const until = async (state: 'scheduled' | 'moved') => {
     for (;;) {
       const p = watching.progress();
@@ -194,7 +194,7 @@ try {
   console.log(`  journal: ${journal.commits - journalBefore.commits} commits, ${journal.rowWrites - journalBefore.rowWrites} row writes`);
   for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${name}: ${n} (${(n / COUNT).toFixed(2)}/file)`);
 } finally {
-  await ingester?.stop();
+  await intake?.stop();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 }

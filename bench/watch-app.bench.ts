@@ -1,6 +1,6 @@
 /**
  * A watch folder driven from the app: the folder is added through the app's
- * IPC handlers (as the Watch folders view does, with the app's ingester settings: 1 s stable
+ * IPC handlers (as the Watch folders view does, with the app's intake settings: 1 s stable
  * time, jobs looked at every second), then 10,000 files of 10 KB are dropped into it at once
  * (renamed in, as a file manager's move does). Measured from the drop to the last proof written,
  * on the local chain (anvil), in three phases: intake (settle, hash, journal, upload, create and

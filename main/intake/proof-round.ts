@@ -1,6 +1,6 @@
 /**
  * Proof files in rounds, durably and cheaply: the one way `issue` and the watched folder
- * (main/ingest/finish-round.ts) write proofs. A round of files (hundreds) is written with plain
+ * (main/intake/finish-round.ts) write proofs. A round of files (hundreds) is written with plain
  * writes to temporary names, their data made durable in one pass, renamed into place, and each
  * folder synced once for its renames.
  * A kill at any point leaves, for each file, either no file under its name or the whole of it

@@ -11,6 +11,8 @@ export interface IntakeRead {
   path: string;
   sha256: string;
   size: number;
+  /** The modification time seen before the read (epoch ms). */
+  mtimeMs: number;
   /** The bytes that were hashed, for files up to SMALL_FILE_BYTES; absent for larger ones. */
   bytes: Buffer | undefined;
 }
@@ -45,7 +47,7 @@ export async function readForIntake(path: string, budget?: ByteBudget): Promise<
       throw error;
     });
     budget?.release(info.size);
-    if (bytes.length <= SMALL_FILE_BYTES && (budget?.take(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, bytes };
+    if (bytes.length <= SMALL_FILE_BYTES && (budget?.take(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, mtimeMs: info.mtimeMs, bytes };
   }
-  return { path, ...(await hashChunks(createReadStream(path))), bytes: undefined };
+  return { path, ...(await hashChunks(createReadStream(path))), mtimeMs: info.mtimeMs, bytes: undefined };
 }

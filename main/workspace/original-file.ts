@@ -9,7 +9,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 import { fileOfCredential, type PartnerScope } from '../engine/index.js';
-import { DONE_DIR } from '../ingest/names.js';
+import { DONE_DIR } from '../intake/names.js';
 import { originalPathOf } from './original-paths.js';
 import { hashFile, sha256Hex } from '../files/hash-file.js';
 

@@ -13,7 +13,7 @@ import { recordExports } from '../engine/activity.js';
 import { buildProofFile, certificateRow } from '../engine/certificates.js';
 import { exportableOfCredentials, exportableOfJob, type ExportableCertificate, type PartnerScope } from '../engine/index.js';
 import { verifiableCredentials } from '../engine/vc/load-vc.js';
-import { writeAtomic } from '../ingest/paths.js';
+import { writeAtomic } from '../intake/paths.js';
 import { checkpoint, resolveSelection } from './selection.js';
 
 /** Certificates written between two looks at the event loop (progress, cancel); their credentials are signed together. */

@@ -15,7 +15,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
 import { endedWithin, startCliChild, type CliRun } from '../cli/cli-child.js';
-import { removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
+import { removeTempDirs, tempDir, waitFor } from '../intake/helpers.js';
 
 const PASSPHRASE = 'serve https passphrase';
 

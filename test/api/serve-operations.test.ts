@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
 import { endedWithin, startCliChild, type CliRun } from '../cli/cli-child.js';
-import { removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
+import { removeTempDirs, tempDir, waitFor } from '../intake/helpers.js';
 import { expectError, expectResult, requestToken, startApiFixture, type Json } from './api-fixture.js';
 
 const PASSPHRASE = 'serve operations passphrase';

@@ -10,7 +10,7 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOURNAL_FILE } from '../../main/ingest/index.js';
+import { JOURNAL_FILE } from '../../main/intake/index.js';
 import { PASSPHRASE_ENV, SECRETS_FILE, openSecretStore } from '../../main/secrets/index.js';
 import { REPO_ROOT, addIssuingPartner, issueNowAndFinish, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
 

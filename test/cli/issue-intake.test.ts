@@ -5,11 +5,13 @@
  * with its calls counted.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IssuingService } from '../../common/issuing-service.js';
-import { IssueJournal } from '../../main/cli/issue/issue-journal.js';
 import { issueRun } from '../../main/cli/issue/issue-run.js';
+import { ManualClock } from '../../main/engine/clock.js';
+import { Journal } from '../../main/intake/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
 
 let fixture: IssuingFixture | undefined;
@@ -46,21 +48,25 @@ describe('issue through the intake (real engine, real anvil)', () => {
     writeFileSync(files[300]!, 'file number 3'); // the same content as f3, in the same batch: not issued twice
 
     const { service, calls } = counting(partner.service);
-    const journal = IssueJournal.open(dir);
+    const journal = Journal.open(dir);
+    const clock = new ManualClock(Date.UTC(2026, 5, 1));
     const stderr: string[] = [];
     try {
-      const run = journal.openRun('run', 'target', Date.now());
       const result = await issueRun(
         service,
         journal,
-        run.id,
-        { files, engineId: 'local', target: 'target', now: true, outDir: join(dir, 'out'), allowDuplicates: false, title: undefined, meta: {}, tags: [], expiry: undefined, links: [] },
+        { sourceId: journal.runSource('run'), clock, files, engineId: 'local', target: 'target', now: true, outDir: join(dir, 'out'), allowDuplicates: false, title: undefined, meta: {}, tags: [], expiry: undefined, links: [] },
         { stdout: () => undefined, stderr: (line) => stderr.push(line) },
         {},
       );
       expect(result.code, stderr.join('\n')).toBe(0);
       expect(result.written).toHaveLength(1_199);
       expect(result.skipped).toBe(1);
+      // The run journaled with the clock it was given, and is closed.
+      expect(journal.openRows([journal.runSource('run')])).toEqual([]);
+      const run = new Database(join(dir, 'ingest.sqlite'), { readonly: true });
+      expect(run.prepare('SELECT DISTINCT closed_at FROM files').pluck().all()).toEqual([clock.now()]);
+      run.close();
     } finally {
       journal.close();
     }

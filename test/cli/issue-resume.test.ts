@@ -103,6 +103,35 @@ describe('issue after a crash resumes, and issues nothing twice (real anvil, SIG
     await expectAllProofsOk();
   });
 
+  it('a run an older Proofdesk left unfinished in DATA/issue-journal.sqlite is resumed by the same command: nothing is sent again', async () => {
+    const crashed = await child(issueArgs(), { PROOFDESK_ISSUE_FAULT: 'after-create:2' });
+    expect(crashed.signal, crashed.err).toBe('SIGKILL');
+    // The same run as the older journal kept it: the command line's fingerprint and each file's state, then no intake journal.
+    const journal = new Database(join(data, 'ingest.sqlite'));
+    const source = journal.prepare("SELECT id, path FROM folders WHERE path LIKE 'issue:%'").get() as { id: number; path: string };
+    const rows = journal.prepare('SELECT rel_path, sha256, state, attempt_at, credential_uid FROM files WHERE folder_id = ?').all(source.id) as { rel_path: string; sha256: string; state: string; attempt_at: number; credential_uid: string | null }[];
+    journal.close();
+    expect(rows.map((r) => r.state)).toEqual(Array(COUNT).fill('uploading'));
+    for (const name of ['ingest.sqlite', 'ingest.sqlite-wal', 'ingest.sqlite-shm']) rmSync(join(data, name), { force: true });
+    const older = new Database(join(data, 'issue-journal.sqlite'));
+    older.exec(`
+      CREATE TABLE runs (id INTEGER PRIMARY KEY, run_key TEXT NOT NULL, target TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
+      CREATE TABLE items (run_id INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, path TEXT NOT NULL, sha256 TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('uploading', 'created', 'done', 'skipped')), attempt_at INTEGER, credential_uid TEXT, proof TEXT, PRIMARY KEY (run_id, idx));`);
+    older.prepare("INSERT INTO runs (id, run_key, target, created_at) VALUES (1, ?, 'older', 0)").run(source.path.slice('issue:'.length));
+    for (const r of rows) older.prepare("INSERT INTO items (run_id, idx, path, sha256, state, attempt_at) VALUES (1, ?, ?, ?, 'uploading', ?)").run(Number(r.rel_path), files[Number(r.rel_path)], r.sha256, r.attempt_at);
+    older.close();
+
+    const again = await child(issueArgs());
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toContain('Resuming the earlier run of this command');
+    expect(counts()).toEqual({ credentials: COUNT, certificates: COUNT, issueTxs: 1 });
+    await expectAllProofsOk();
+    const after = new Database(join(data, 'issue-journal.sqlite'), { readonly: true });
+    expect(after.prepare('SELECT done FROM runs').pluck().get()).toBe(1);
+    after.close();
+  });
+
   it('content already issued is not issued again, unless --allow-duplicates; --title, --expiry and --link reach the credential', async () => {
     const first = await cli(...issueArgs());
     expect(first.code, first.err).toBe(0);

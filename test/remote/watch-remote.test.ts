@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
 import { EXIT } from '../../main/cli/error-report.js';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
-import { filesUnder, removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
+import { filesUnder, removeTempDirs, tempDir, waitFor } from '../intake/helpers.js';
 import { endedWithin as ended, startCliChild, type CliRun } from '../cli/cli-child.js';
 import { SECRET_ENV, cliWithSecret as inProcess } from '../support/cli-in-process.js';
 

@@ -1,6 +1,6 @@
 /**
  * The app's watch folders (main/workspace/watch-folders): real folders, the real engine on the
- * local chain, the real ingester and journal the CLI uses, and the CLI itself in a child process.
+ * local chain, the real intake and journal the CLI uses, and the CLI itself in a child process.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
 import { Engine, ManualClock } from '../../main/engine/index.js';
-import { Ingester } from '../../main/ingest/index.js';
-import { OWNER_STALE_MS } from '../../main/ingest/journal.js';
+import { FolderIntake } from '../../main/intake/index.js';
+import { OWNER_STALE_MS } from '../../main/intake/journal.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
 import { WATCH_FOLDERS_FILE, writeWatchFolders } from '../../main/workspace/watch-folders/watch-folder-list.js';
 import { WatchFolderManager } from '../../main/workspace/watch-folders/watch-folder-manager.js';
-import { filesUnder, REPO_ROOT, removeTempDirs, tempDir, waitFor } from '../ingest/helpers.js';
+import { filesUnder, REPO_ROOT, removeTempDirs, tempDir, waitFor } from '../intake/helpers.js';
 
 let engine: Engine;
 let dataDir: string;
@@ -30,7 +30,7 @@ function manager(): WatchFolderManager {
     serviceFor: (id) => engine.serviceFor(id),
     activePartner: () => partnerId,
     onChange: (s) => changes.push(s),
-    ingest: { stableMs: 200, rescanMs: 500, jobPollMs: 200 },
+    intake: { stableMs: 200, rescanMs: 500, jobPollMs: 200 },
   });
   managers.push(m);
   return m;
@@ -167,7 +167,7 @@ describe('watch folders in the app', () => {
         }),
       activePartner: () => partnerId,
       onChange: () => undefined,
-      ingest: { stableMs: 200, rescanMs: 60_000, jobPollMs: 200 },
+      intake: { stableMs: 200, rescanMs: 60_000, jobPollMs: 200 },
     });
     managers.push(counted);
     const root = inbox();
@@ -184,14 +184,14 @@ describe('watch folders in the app', () => {
   });
 });
 
-describe('a paused ingester', () => {
+describe('a paused intake', () => {
   it('keeps saying its folders are claimed (another watcher cannot take them while it is paused)', async () => {
     const root = inbox();
-    // The ingester's timers are fake (the heartbeat's every 5 s among them), its clock moved by hand.
+    // The intake's timers are fake (the heartbeat's every 5 s among them), its clock moved by hand.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const clock = new ManualClock(Date.now());
     const started = clock.now();
-    const first = await Ingester.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100, clock });
+    const first = await FolderIntake.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100, clock });
     first.pause();
     try {
       // The claim's heartbeat must go on while paused: 30 s without one and the claim is stale.
@@ -200,7 +200,7 @@ describe('a paused ingester', () => {
       clock.advance(5_000);
       vi.advanceTimersByTime(5_000);
       const later = new ManualClock(started + OWNER_STALE_MS + 2_000);
-      await expect(Ingester.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100, clock: later })).rejects.toThrow(/already watched/);
+      await expect(FolderIntake.start({ service: engine.serviceFor(partnerId), dataDir, folders: [{ path: root }], stableMs: 100, clock: later })).rejects.toThrow(/already watched/);
     } finally {
       await first.stop();
       vi.useRealTimers();

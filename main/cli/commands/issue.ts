@@ -1,17 +1,17 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
 import { parseIsoDate, validateTags } from '../../../common/validate.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
-import { defaultDataDir } from '../../engine/index.js';
+import { defaultDataDir, ensurePrivateFile } from '../../engine/index.js';
+import { JOURNAL_FILE, Journal, resumeOlderIssueRun } from '../../intake/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { sha256Hex } from '../../files/hash-file.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { isProofFormat, issueRun, type ProofFormat, type Trouble } from '../issue/issue-run.js';
-import { IssueJournal } from '../issue/issue-journal.js';
 import { json } from '../output.js';
 
 export const ISSUE_USAGE = `issue FILE... [--engine local] [--title T] [--expiry DATE] [--link UID]... [--tag T]... [--meta KEY=VALUE]...
@@ -95,15 +95,17 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
   });
 
   async function issueFiles(service: IssuingService): Promise<number> {
-    const journal = IssueJournal.open(dataDir);
+    // The intake journal (the watched folders' too), its commits synced to disk: a run commits a few large transactions.
+    const journal = Journal.open(dataDir, JOURNAL_FILE, { fullSync: true });
+    ensurePrivateFile(join(dataDir, JOURNAL_FILE));
     try {
-      const run = journal.openRun(runKey, target, Date.now());
-      if (run.resumed) ctx.stderr('Resuming the earlier run of this command: files it already sent are not sent again.');
+      const sourceId = journal.runSource(runKey);
+      const resumed = journal.openRows([sourceId]).length > 0 || resumeOlderIssueRun(dataDir, runKey, journal, sourceId, { target, engine: engineId }, Date.now());
+      if (resumed) ctx.stderr('Resuming the earlier run of this command: files it already sent are not sent again.');
       const result = await issueRun(
         service,
         journal,
-        run.id,
-        { files, engineId, target, now: values.now === true, outDir, format, allowDuplicates, title: values.title, meta, tags, expiry: values.expiry, links },
+        { sourceId, files, engineId, target, now: values.now === true, outDir, format, allowDuplicates, title: values.title, meta, tags, expiry: values.expiry, links },
         ctx,
         trouble,
       );

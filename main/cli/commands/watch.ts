@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
-import { Ingester, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type IngestEvent, type IngesterOptions, type WatchFolderOptions } from '../../ingest/index.js';
+import { FolderIntake, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type FolderIntakeEvent, type FolderIntakeOptions, type WatchFolderOptions } from '../../intake/index.js';
 import { defaultDataDir, ensurePrivateDir, ensurePrivateFile, onJobEnds } from '../../engine/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
@@ -23,7 +23,7 @@ export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta K
                                                       --remote: issue through that service instead of the embedded
                                                       engine (secret in $PROOFDESK_CLIENT_SECRET); the journal stays
                                                       in --data, one per service and client.
-                                                      Sidecars NAME.EXT.json and manifest.csv: docs/ingest.md`;
+                                                      Sidecars NAME.EXT.json and manifest.csv: docs/intake.md`;
 
 const TICK_MS = 250;
 /** Without a terminal, the status line is printed this often (when it changed). */
@@ -113,7 +113,7 @@ class StatusLine {
   }
 }
 
-function describe(event: IngestEvent): string | undefined {
+function describe(event: FolderIntakeEvent): string | undefined {
   switch (event.type) {
     case 'failed':
       return `failed: ${event.path}: ${event.id}: ${event.message}`;
@@ -197,15 +197,15 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
   }
 
   /** Watches through `service` with the journal `journalFile` of `dataDir` until a signal. */
-  async function watchThrough(service: IssuingService, dir: string, target: string, journalFile: string, jobMoves?: IngesterOptions['jobMoves']): Promise<number> {
-    let ingester: Ingester;
+  async function watchThrough(service: IssuingService, dir: string, target: string, journalFile: string, jobMoves?: FolderIntakeOptions['jobMoves']): Promise<number> {
+    let intake: FolderIntake;
     try {
       // The data directory is private as the engine keeps it (with --remote no engine made it), and
       // the journals are created 0600 before SQLite opens them (their -wal/-shm follow the mode):
       // the folders are claimed in ingest.sqlite whichever file holds the rows.
       ensurePrivateDir(dir);
       for (const file of new Set([JOURNAL_FILE, journalFile])) ensurePrivateFile(join(dir, file));
-      ingester = await Ingester.start({
+      intake = await FolderIntake.start({
         service,
         dataDir: dir,
         journalFile,
@@ -227,7 +227,7 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
       return 1;
     }
     ctx.stderr(`watching ${folders.map((f) => f.path).join(', ')} (Ctrl-C stops; work under way is finished or journaled first)`);
-    const timer = setInterval(() => status.update(formatProgress(ingester.progress())), TICK_MS);
+    const timer = setInterval(() => status.update(formatProgress(intake.progress())), TICK_MS);
     const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
       const onSignal = (s: NodeJS.Signals) => {
         process.removeListener('SIGINT', onSignal);
@@ -241,11 +241,11 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
       process.on('SIGTERM', onSignal);
     });
     clearInterval(timer);
-    status.update(formatProgress(ingester.progress()), true);
+    status.update(formatProgress(intake.progress()), true);
     status.end();
     ctx.stderr(`${signal}: stopping; finishing the work under way...`);
-    await ingester.stop();
-    const left = ingester.progress();
+    await intake.stop();
+    const left = intake.progress();
     ctx.stderr(`stopped. ${formatProgress(left)}${left.waitingForJob > 0 ? ` — the ${left.waitingForJob} file(s) waiting for their job are finished by the next \`watch\`` : ''}`);
     return 0;
   }

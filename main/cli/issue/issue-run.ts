@@ -2,7 +2,13 @@
  * One `issue` run through the shared file intake (main/intake/): files are read and hashed a
  * few at a time (one read serves hash, MIME sniff and upload; never more than a window of them
  * in memory), their credentials created and scheduled a chunk per write transaction, the
- * journal written once per chunk BEFORE each side effect, and the proofs written per job.
+ * journal (main/intake/journal.ts, the one the watched folders use) written once per chunk
+ * BEFORE each side effect, and the proofs written per job.
+ *
+ * A run is one source of the journal (`Journal.runSource`), one row per file named by its
+ * place on the command line: uploading (the create request may have gone out) → scheduled
+ * (its credential is known) → issued (its proof is on disk), or duplicate (content uploaded
+ * before, not issued again). The run's rows are closed when it ends.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -11,10 +17,11 @@ import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
+import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
 import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
+import { systemClock, type Clock } from '../../engine/clock.js';
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from './issue-fault-points.js';
-import type { IssueJournal } from './issue-journal.js';
 import { allPages } from '../../../common/all-pages.js';
 
 const POLL_MS = 250;
@@ -30,6 +37,8 @@ const HELD_BYTES = 64 * 1024 * 1024;
 const PROOF_CHUNK = 1_000;
 
 export interface IssueRunOptions {
+  /** The run's source in the journal (`Journal.runSource` of the command line's fingerprint). */
+  sourceId: number;
   files: string[];
   engineId: string;
   target: string;
@@ -44,6 +53,8 @@ export interface IssueRunOptions {
   tags: string[];
   expiry: string | undefined;
   links: string[];
+  /** The time journaled and asked about (the system clock unless a test passes one). */
+  clock?: Clock;
 }
 
 /** What `issue` writes per file. */
@@ -96,7 +107,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * since the earliest such request, holding the same content, and claimed by no other item.
  * One listing for the whole chunk, not one per file.
  */
-async function findCreated(service: IssuingService, journal: IssueJournal, items: { since: number; hash: string }[], claimedNow: Set<string>): Promise<(string | undefined)[]> {
+async function findCreated(service: IssuingService, journal: Journal, items: { since: number; hash: string }[], claimedNow: Set<string>): Promise<(string | undefined)[]> {
   const byHash = new Map<string, Credential[]>();
   const since = Math.min(...items.map((i) => i.since)) - RECOVERY_SKEW_MS;
   for await (const result of allPages((page) => service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page }))) {
@@ -109,7 +120,7 @@ async function findCreated(service: IssuingService, journal: IssueJournal, items
     }
   }
   return items.map(({ since: at, hash }) => {
-    const match = (byHash.get(hash) ?? []).find((c) => Date.parse(c.upload_date) >= at - RECOVERY_SKEW_MS && !claimedNow.has(c.uid) && !journal.claimed(c.uid));
+    const match = (byHash.get(hash) ?? []).find((c) => Date.parse(c.upload_date) >= at - RECOVERY_SKEW_MS && !claimedNow.has(c.uid) && !journal.credentialClaimed(c.uid));
     if (match) claimedNow.add(match.uid);
     return match?.uid;
   });
@@ -194,11 +205,57 @@ export interface IssueRunResult {
   skipped: number;
 }
 
-/** Runs (or resumes) the journaled run `runId`. */
-export async function issueRun(service: IssuingService, journal: IssueJournal, runId: number, options: IssueRunOptions, ctx: CliContext, trouble: Trouble): Promise<IssueRunResult> {
+/** The journal's rows of one run, by the file's place on the command line; written in the caller's transaction. */
+class RunRows {
+  private readonly rows = new Map<number, FileRow>();
+
+  constructor(
+    private readonly journal: Journal,
+    private readonly sourceId: number,
+    private readonly target: string,
+    private readonly engine: string,
+  ) {
+    for (const row of journal.openRows([sourceId])) this.rows.set(Number(row.rel_path), row);
+  }
+
+  get(i: number): FileRow | undefined {
+    return this.rows.get(i);
+  }
+
+  /** A credential the journal already holds for this content on the target (any run): issuing it again would be a duplicate. */
+  issuedContent(i: number, sha256: string): string | undefined {
+    const same = this.journal.sameContent(sha256, this.target, this.rows.get(i)?.id ?? 0);
+    return same.find((r) => r.credential_uid !== null && (r.state === 'scheduled' || r.state === 'issued'))?.credential_uid ?? undefined;
+  }
+
+  /** Writes file i's new state, making its row if it has none. */
+  record(i: number, read: IntakeRead, changes: Partial<FileRow>, now: number): void {
+    let row = this.rows.get(i);
+    if (!row) {
+      row = this.journal.insert(
+        newFileRow({ folder_id: this.sourceId, rel_path: String(i), state: changes.state ?? 'uploading', target: this.target, size: read.size, mtime_ms: read.mtimeMs, engine: this.engine }, now),
+      );
+      this.rows.set(i, row);
+    }
+    Object.assign(row, { size: read.size, mtime_ms: read.mtimeMs, sha256: read.sha256 }, changes, { updated_at: now });
+    this.journal.save(row);
+  }
+
+  /** Marks file i's proof written. */
+  issued(i: number, proof: string, now: number): void {
+    const row = this.rows.get(i)!;
+    Object.assign(row, { state: 'issued', proof_path: proof, updated_at: now });
+    this.journal.save(row);
+  }
+}
+
+/** Runs (or resumes) the journaled run of `options.sourceId`. */
+export async function issueRun(service: IssuingService, journal: Journal, options: IssueRunOptions, ctx: CliContext, trouble: Trouble): Promise<IssueRunResult> {
   const { files, engineId, target, allowDuplicates } = options;
+  const rows = new RunRows(journal, options.sourceId, target, engineId);
+  const time = options.clock ?? systemClock;
   const sender = new IntakeSender(service);
-  const clock = new StageClock();
+  const stages = new StageClock();
   const credentialUids: (string | undefined)[] = new Array(files.length).fill(undefined);
   const claimedNow = new Set<string>();
   let sent = 0;
@@ -229,15 +286,15 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
     const chunk = next.value;
     upcoming = chunkIterator.next();
     upcoming.catch(() => undefined);
-    clock.lap('read+hash');
+    stages.lap('read+hash');
     const toSend: { i: number; read: IntakeRead }[] = [];
     const known: { i: number; read: IntakeRead; uid: string }[] = [];
     const recover: { i: number; read: IntakeRead; since: number }[] = [];
     for (const { i, read } of chunk) {
-      const item = journal.item(runId, i);
+      const item = rows.get(i);
       let uid = item?.credential_uid ?? undefined;
-      if (!uid && item?.state === 'skipped') continue;
-      if (!uid && !allowDuplicates) uid = journal.issuedContent(target, read.sha256);
+      if (!uid && item?.state === 'duplicate') continue;
+      if (!uid && !allowDuplicates) uid = rows.issuedContent(i, read.sha256);
       if (uid) known.push({ i, read, uid });
       else if (item?.state === 'uploading') recover.push({ i, read, since: item.attempt_at ?? 0 });
       else toSend.push({ i, read });
@@ -246,21 +303,22 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
       const found = await findCreated(service, journal, recover.map((r) => ({ since: r.since, hash: r.read.sha256 })), claimedNow);
       recover.forEach((r, n) => (found[n] ? known.push({ ...r, uid: found[n] }) : toSend.push(r)));
     }
-    const attemptAt = Date.now();
+    const attemptAt = time.now();
     journal.transaction(() => {
-      for (const k of known) journal.created(runId, k.i, k.read.path, k.read.sha256, k.uid);
-      for (const s of toSend) journal.uploading(runId, s.i, s.read.path, s.read.sha256, attemptAt);
+      // A file already journaled with its credential keeps its row as it is (its proof may be written).
+      for (const k of known) if (rows.get(k.i)?.credential_uid !== k.uid) rows.record(k.i, k.read, { state: 'scheduled', credential_uid: k.uid }, attemptAt);
+      for (const s of toSend) rows.record(s.i, s.read, { state: 'uploading', attempt_at: attemptAt }, attemptAt);
     });
     for (const k of known) credentialUids[k.i] = k.uid;
     if (known.length > 0) ctx.stderr(`already sent: ${known.length} file(s) of this chunk (their credentials are taken, not created again)`);
     for (let n = 0; n < toSend.length; n++) issueFaultPoint('after-uploading');
-    clock.lap('journal');
+    stages.lap('journal');
     const outcomes = await sender.createAndScheduleMany(
       engineId,
       toSend.map((s) => request(s.read)),
       toSend.map((s) => s.read.sha256),
     );
-    clock.lap('create+schedule');
+    stages.lap('create+schedule');
     let refused: unknown;
     const skipped: { i: number; read: IntakeRead }[] = [];
     toSend.forEach((s, n) => {
@@ -273,11 +331,12 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
         ctx.stderr(`not issued again: ${basename(s.read.path)} — this Partner uploaded the same content before (add --allow-duplicates to issue it again)`);
       } else refused ??= outcome.error;
     });
+    const recordedAt = time.now();
     journal.transaction(() => {
-      for (const s of toSend) if (credentialUids[s.i]) journal.created(runId, s.i, s.read.path, s.read.sha256, credentialUids[s.i]!);
-      for (const s of skipped) journal.skipped(runId, s.i, s.read.path, s.read.sha256);
+      for (const s of toSend) if (credentialUids[s.i]) rows.record(s.i, s.read, { state: 'scheduled', credential_uid: credentialUids[s.i]! }, recordedAt);
+      for (const s of skipped) rows.record(s.i, s.read, { state: 'duplicate' }, recordedAt);
     });
-    clock.lap('journal');
+    stages.lap('journal');
     // Requests that were refused for another reason stop the run (what was created is journaled).
     for (const { read } of chunk) budget.release(read.bytes?.length ?? 0);
     if (refused !== undefined) {
@@ -303,7 +362,7 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
     // A failed job's certificates are deleted: the one left is the issued one.
     if (!certificateOf.has(uid)) throw new ServiceError('missing_certificate_by_credential', `No certificate for credential ${uid} on ${engineId}`);
   }
-  clock.lap('jobs');
+  stages.lap('jobs');
 
   // 3. Proofs (and/or Verifiable Credentials), a chunk of files at a time: written durably,
   // then journaled as done under the first file of each (the proof, or the credential alone).
@@ -316,8 +375,8 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
   for (let at = 0; at < indices.length; at += PROOF_CHUNK) {
     const round = indices.slice(at, at + PROOF_CHUNK);
     const pending = round.filter((i) => {
-      const item = journal.item(runId, i);
-      return !(item?.state === 'done' && item.proof === primary(i) && existsSync(primary(i)));
+      const item = rows.get(i);
+      return !(item?.state === 'issued' && item.proof_path === primary(i) && existsSync(primary(i)));
     });
     const certificates = pending.map((i) => certificateOf.get(credentialUids[i]!)!);
     const credentials = kinds.includes('vc') ? await credentialTexts(service, certificates) : [];
@@ -326,19 +385,20 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
       if (kinds.includes('proof')) toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificates[n]!) });
       if (kinds.includes('vc')) toWrite.push({ i, path: vcPathOf(paths[i]!), text: credentials[n]! });
     }
-    clock.lap('proofs: build');
+    stages.lap('proofs: build');
     const errors = await writeRound(toWrite, { mode: 0o644, afterStep: (step) => {
         if (step === 'synced') issueFaultPoint('proofs-unrenamed');
       },
     });
-    clock.lap('proofs: write');
+    stages.lap('proofs: write');
     const failedItems = new Set(toWrite.filter((_, n) => errors[n] !== undefined).map((w) => w.i));
     const done = pending.filter((i) => !failedItems.has(i));
     for (let n = 0; n < done.length; n++) issueFaultPoint('after-proof');
+    const doneAt = time.now();
     journal.transaction(() => {
-      for (const i of done) journal.done(runId, i, primary(i));
+      for (const i of done) rows.issued(i, primary(i), doneAt);
     });
-    clock.lap('proofs: journal');
+    stages.lap('proofs: journal');
     const failed = errors.findIndex((e) => e !== undefined);
     if (failed >= 0) {
       const error = errors[failed];
@@ -351,7 +411,7 @@ export async function issueRun(service: IssuingService, journal: IssueJournal, r
       written.push({ file: files[i]!, credential_uid: credentialUids[i]!, certificate_uid: certificate, proof: primary(i), ...(format === 'both' ? { vc: vcPathOf(paths[i]!) } : {}) });
     }
   }
-  journal.finishRun(runId);
-  ctx.stderr(`intake: ${files.length} files; ${clock.toString()}${sender.batched ? '' : ' (single requests: the service has no batched call)'}`);
+  journal.closeSource(options.sourceId, time.now());
+  ctx.stderr(`intake: ${files.length} files; ${stages.toString()}${sender.batched ? '' : ' (single requests: the service has no batched call)'}`);
   return { code: 0, jobUids, written, skipped: credentialUids.filter((u) => !u).length };
 }

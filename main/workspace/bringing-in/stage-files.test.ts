@@ -45,7 +45,7 @@ describe('stagePaths', () => {
     expect(skipped.map((s) => s.path).sort()).toEqual([join(folder, '.DS_Store'), join(folder, 'carol.pdf.part'), join(folder, 'outside.pdf')].sort());
   });
 
-  it('asks the ingester about every file with anything beside it, even a sidecar that is a link or a manifest two folders up', async () => {
+  it('asks the intake about every file with anything beside it, even a sidecar that is a link or a manifest two folders up', async () => {
     const folder = join(dir, 'drop');
     mkdirSync(join(folder, 'a', 'b'), { recursive: true });
     writeFileSync(join(folder, 'plain.pdf'), 'plain');

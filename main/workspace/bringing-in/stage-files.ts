@@ -1,18 +1,18 @@
 /**
  * Staging: the files of a drop become rows to review before anything is created. Each file is
- * hashed (streamed from disk), its sidecar and manifest.csv row applied with the ingester's own
- * code (main/ingest/file-metadata.ts), and its content looked up among the Partner's existing
+ * hashed (streamed from disk), its sidecar and manifest.csv row applied with the intake's own
+ * code (main/intake/file-metadata.ts), and its content looked up among the Partner's existing
  * credentials so a second upload of the same diploma is flagged before it is made.
  */
 import { sep } from 'node:path';
 import type { StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
-import { MetadataSource, type Lookup } from '../../ingest/file-metadata.js';
+import { MetadataSource, type Lookup } from '../../intake/file-metadata.js';
 import pMap from 'p-map';
 import { findExistingByHash, type PartnerScope } from '../../engine/index.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
 import { hashFile } from '../../files/hash-file.js';
 
-/** What the ingester's lookup answers for a file with no sidecar and no manifest. */
+/** What the intake's lookup answers for a file with no sidecar and no manifest. */
 const NOTHING_TO_APPLY: Lookup = { kind: 'ok', fields: {}, sidecar: null };
 
 /** How many files are read at once: enough to keep the disk busy, few enough for 2 cores. */

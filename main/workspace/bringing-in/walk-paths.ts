@@ -1,12 +1,12 @@
 /**
  * Which files a drop (or `Add files`) brings in: loose files as they are, folders walked with
- * the watch folder's rules (main/ingest/names.ts): hidden, temporary and partial files are
+ * the watch folder's rules (main/intake/names.ts): hidden, temporary and partial files are
  * skipped, sidecars and manifest.csv are applied to their files rather than issued, the
- * ingester's own done/failed/duplicate folders are left alone, and links are never followed.
+ * intake's own done/failed/duplicate folders are left alone, and links are never followed.
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isIgnoredName, isManifestName, isSidecarName, sidecarNameOf } from '../../ingest/names.js';
+import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isIgnoredName, isManifestName, isSidecarName, sidecarNameOf } from '../../intake/names.js';
 
 /** A file to stage: where it is, and the folder its sidecars and manifests are looked up in. */
 export interface FoundFile {
@@ -17,7 +17,7 @@ export interface FoundFile {
   relPath: string;
   /**
    * The walk saw no sidecar beside the file and no manifest.csv in its folder or any above it
-   * (up to the dropped folder): the ingester's lookup would find nothing, so it is not asked
+   * (up to the dropped folder): the intake's lookup would find nothing, so it is not asked
    * (1,000 stats fewer for a folder of diplomas). Absent for loose files, which are looked up.
    */
   bare?: boolean;
@@ -28,7 +28,7 @@ export interface WalkResult {
   skipped: { path: string; reason: string }[];
 }
 
-const INGESTER_DIRS = new Set([DONE_DIR, FAILED_DIR, DUPLICATE_DIR]);
+const INTAKE_DIRS = new Set([DONE_DIR, FAILED_DIR, DUPLICATE_DIR]);
 
 /** Why a file with this name is not staged, or null when it is. */
 function skipReason(name: string): string | null {
@@ -72,8 +72,8 @@ export async function walkPaths(paths: string[]): Promise<WalkResult> {
       if (entry.isSymbolicLink()) {
         skipped.push({ path, reason: 'a link: only regular files inside the folder are taken' });
       } else if (entry.isDirectory()) {
-        // The ingester's own folders of a watched folder hold work already done.
-        if (isIgnoredName(entry.name) || (rel === '' && INGESTER_DIRS.has(entry.name))) continue;
+        // The intake's own folders of a watched folder hold work already done.
+        if (isIgnoredName(entry.name) || (rel === '' && INTAKE_DIRS.has(entry.name))) continue;
         await walk(root, path, relPath, manifest);
       } else if (entry.isFile()) {
         const reason = skipReason(entry.name);

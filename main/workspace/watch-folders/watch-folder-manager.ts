@@ -1,5 +1,5 @@
 /**
- * The app's watch folders: one Ingester per folder in the main process (the same ingester and
+ * The app's watch folders: one FolderIntake per folder in the main process (the same intake and
  * journal the CLI's `watch` uses), started from the saved list when the app starts. A folder
  * another process watches (the CLI, or a second app) is refused: the journal's claim on it is
  * held by a live process. Electron-free: the window and the browser bridge share it.
@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { ServiceError, isServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { WatchFailedFile, WatchFolderCounts, WatchFolderInput, WatchFolderStatus } from '../../../common/ipc/watch-folders.js';
-import { DEFAULT_PROOFS_DIR, FolderBusyError, Ingester, JOURNAL_FILE, type IngesterOptions } from '../../ingest/index.js';
+import { DEFAULT_PROOFS_DIR, FolderBusyError, FolderIntake, JOURNAL_FILE, type FolderIntakeOptions } from '../../intake/index.js';
 import { ensurePrivateFile } from '../../engine/private-files.js';
 import { readWatchFolders, writeWatchFolders, type SavedWatchFolder } from './watch-folder-list.js';
 
@@ -26,15 +26,15 @@ export interface WatchFolderManagerOptions {
   activePartner(): string | null;
   /** Called with a folder's status when its counts or state changed. */
   onChange(status: WatchFolderStatus): void;
-  /** Ingester timings (tests make them short). */
-  ingest?: Pick<IngesterOptions, 'stableMs' | 'rescanMs' | 'jobPollMs'>;
+  /** FolderIntake timings (tests make them short). */
+  intake?: Pick<FolderIntakeOptions, 'stableMs' | 'rescanMs' | 'jobPollMs'>;
   /** Tells when a Partner's job ends (the embedded engine's events), so finished jobs' proofs follow at once rather than on a timer. */
   jobEnds?(partnerId: string, listener: () => void): () => void;
 }
 
 interface Entry {
   saved: SavedWatchFolder;
-  ingester: Ingester | null;
+  intake: FolderIntake | null;
   problem: string | null;
   lastSent: string;
 }
@@ -68,10 +68,10 @@ export class WatchFolderManager {
       return;
     }
     for (const folder of saved) {
-      const entry: Entry = { saved: folder, ingester: null, problem: null, lastSent: '' };
+      const entry: Entry = { saved: folder, intake: null, problem: null, lastSent: '' };
       this.entries.set(folder.id, entry);
       try {
-        entry.ingester = await this.startIngester(folder);
+        entry.intake = await this.startFolderIntake(folder);
       } catch (error) {
         entry.problem = problemOf(error, folder.path);
       }
@@ -96,20 +96,20 @@ export class WatchFolderManager {
     }
     const saved: SavedWatchFolder = { ...input, path, ...(input.outDir ? { outDir: resolve(input.outDir) } : {}), id: randomUUID(), partnerId, paused: false };
     if (saved.outDir) mkdirSync(saved.outDir, { recursive: true });
-    let ingester: Ingester;
+    let intake: FolderIntake;
     try {
-      ingester = await this.startIngester(saved);
+      intake = await this.startFolderIntake(saved);
     } catch (error) {
       if (isServiceError(error)) throw error;
       throw new ServiceError('invalid_value', problemOf(error, path));
     }
-    const entry: Entry = { saved, ingester, problem: null, lastSent: '' };
+    const entry: Entry = { saved, intake, problem: null, lastSent: '' };
     this.entries.set(saved.id, entry);
     try {
       this.save();
     } catch (error) {
       this.entries.delete(saved.id);
-      await ingester.stop();
+      await intake.stop();
       throw error;
     }
     return this.statusOf(entry);
@@ -120,13 +120,13 @@ export class WatchFolderManager {
     const entry = this.entry(id);
     this.entries.delete(id);
     this.save();
-    await entry.ingester?.stop();
+    await entry.intake?.stop();
   }
 
   pause(id: string): WatchFolderStatus {
     const entry = this.entry(id);
     entry.saved.paused = true;
-    entry.ingester?.pause();
+    entry.intake?.pause();
     this.save();
     return this.sendChanges(entry);
   }
@@ -135,10 +135,10 @@ export class WatchFolderManager {
   async resume(id: string): Promise<WatchFolderStatus> {
     const entry = this.entry(id);
     entry.saved.paused = false;
-    if (entry.ingester) entry.ingester.resume();
+    if (entry.intake) entry.intake.resume();
     else {
       try {
-        entry.ingester = await this.startIngester(entry.saved);
+        entry.intake = await this.startFolderIntake(entry.saved);
         entry.problem = null;
       } catch (error) {
         entry.problem = problemOf(error, entry.saved.path);
@@ -149,16 +149,16 @@ export class WatchFolderManager {
   }
 
   failed(id: string): WatchFailedFile[] {
-    const ingester = this.entry(id).ingester;
-    if (!ingester) return [];
-    return ingester.failedFiles().map((f) => ({ path: f.path, id: f.id, message: f.message, failedPath: f.failed_path, when: f.when }));
+    const intake = this.entry(id).intake;
+    if (!intake) return [];
+    return intake.failedFiles().map((f) => ({ path: f.path, id: f.id, message: f.message, failedPath: f.failed_path, when: f.when }));
   }
 
   /** Puts a failed file back into its folder; answers where it is now. */
   async retry(id: string, file: { path: string; failedPath: string | null }): Promise<string> {
     const entry = this.entry(id);
-    if (!entry.ingester) throw new ServiceError('invalid_value', `${entry.saved.path} is not watched now (${entry.problem ?? 'stopped'}); nothing can be retried there.`);
-    const back = await entry.ingester.retry({ folder: entry.ingester.folders()[0]!, path: file.path, failed_path: file.failedPath });
+    if (!entry.intake) throw new ServiceError('invalid_value', `${entry.saved.path} is not watched now (${entry.problem ?? 'stopped'}); nothing can be retried there.`);
+    const back = await entry.intake.retry({ folder: entry.intake.folders()[0]!, path: file.path, failed_path: file.failedPath });
     this.sendChanges(entry);
     return back;
   }
@@ -167,12 +167,12 @@ export class WatchFolderManager {
     return this.statusOf(this.entry(id)).outDir;
   }
 
-  /** Stops every ingester (app exit): work under way finishes and is journaled, the claims are given up. */
+  /** Stops every intake (app exit): work under way finishes and is journaled, the claims are given up. */
   async stopAll(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.allSettled([...this.entries.values()].map((e) => e.ingester?.stop()));
+    await Promise.allSettled([...this.entries.values()].map((e) => e.intake?.stop()));
   }
 
   private entry(id: string): Entry {
@@ -181,22 +181,22 @@ export class WatchFolderManager {
     return entry;
   }
 
-  private async startIngester(folder: SavedWatchFolder): Promise<Ingester> {
+  private async startFolderIntake(folder: SavedWatchFolder): Promise<FolderIntake> {
     const { dataDir } = this.options;
     // As the CLI does: the journal is created 0600 before SQLite opens it.
     ensurePrivateFile(join(dataDir, JOURNAL_FILE));
-    const ingester = await Ingester.start({
+    const intake = await FolderIntake.start({
       service: this.options.serviceFor(folder.partnerId),
       dataDir,
       // The CLI's target for the same Partner: duplicates are recognised across the two.
       target: `partner:${folder.partnerId}`,
       folders: [{ path: folder.path, engine: folder.engine, tags: folder.tags, metadata: folder.metadata, outDir: folder.outDir, recursive: folder.recursive, allowDuplicates: folder.allowDuplicates }],
-      ...this.options.ingest,
+      ...this.options.intake,
       ...(this.options.jobEnds ? { jobMoves: (listener: () => void) => this.options.jobEnds!(folder.partnerId, listener) } : {}),
       onEvent: () => undefined,
     });
-    if (folder.paused) ingester.pause();
-    return ingester;
+    if (folder.paused) intake.pause();
+    return intake;
   }
 
   private save(): void {
@@ -207,8 +207,8 @@ export class WatchFolderManager {
   }
 
   private statusOf(entry: Entry): WatchFolderStatus {
-    const { saved, ingester } = entry;
-    const p = ingester?.progress();
+    const { saved, intake } = entry;
+    const p = intake?.progress();
     return {
       id: saved.id,
       path: saved.path,
@@ -218,7 +218,7 @@ export class WatchFolderManager {
       outDir: saved.outDir ?? join(saved.path, DEFAULT_PROOFS_DIR),
       recursive: saved.recursive ?? true,
       allowDuplicates: saved.allowDuplicates ?? false,
-      state: !ingester ? 'stopped' : saved.paused ? 'paused' : 'watching',
+      state: !intake ? 'stopped' : saved.paused ? 'paused' : 'watching',
       problem: entry.problem,
       counts: p ? { seen: p.seen, inProgress: p.inProgress, waiting: p.waitingForJob, issued: p.issued, failed: p.failed, duplicates: p.duplicates } : ZERO,
     };

@@ -1,0 +1,353 @@
+/**
+ * The state the intake's stages share: the journal, the open rows (row-store.ts: every change
+ * to a row goes through it), the work queues, and the few steps every stage takes (route a row
+ * to its next stage, retry later, warn). Each stage (find-and-settle.ts, describe.ts,
+ * upload-and-schedule.ts, collect-proofs.ts, file-away.ts) works on rows through it.
+ */
+import { join } from 'node:path';
+import { isServiceError } from '../../common/errors.js';
+import type { IssuingService } from '../../common/issuing-service.js';
+import { systemClock, type Clock } from '../engine/clock.js';
+import type { ProofCollector } from './collect-proofs.js';
+import type { Describer } from './describe.js';
+import { signatureOf, type EntryInfo } from './entries.js';
+import type { Filer } from './file-away.js';
+import type { FolderWatcher } from './folder-watcher.js';
+import type { Settler } from './find-and-settle.js';
+import { JOURNAL_FILE, Journal, type FileRow } from './journal.js';
+import { RowStore, pathKey } from './row-store.js';
+import type { FailedFile, FolderIntakeOptions } from './types.js';
+import type { Uploader } from './upload-and-schedule.js';
+import { ROUND_MAX } from './finish-round.js';
+import { WorkQueue } from './work-queue.js';
+import { INTAKE_BATCH } from './sender.js';
+import { DISK_FULL_RETRY_MS, DiskFullReporter, fullPath, isDiskFull } from './disk-full.js';
+
+/** How many times a local side effect (a proof, a note, a move) is tried before the file is failed. */
+export const MAX_TRIES = 5;
+
+/** Files whose proof is written and original filed at the same time (local side effects, small files). */
+const FILING_AT_ONCE = 32;
+/**
+ * Files finishing at the same time: they go in rounds of up to ROUND_MAX (finish-round.ts: one
+ * sync pass and three journal commits per round), two rounds side by side so that one is built on
+ * the main thread while the other's files are written and moved.
+ */
+const FINISHING_AT_ONCE = 2 * ROUND_MAX;
+
+/** An error of the local file system (it names a path), not of the service or the network. */
+function isLocalFailure(error: unknown): boolean {
+  const e = error as { code?: unknown; path?: unknown } | null;
+  return typeof e?.code === 'string' && typeof e.path === 'string';
+}
+
+/** One watched folder and what its files become. */
+export interface Folder {
+  id: number;
+  root: string;
+  /** The folder's real path (links resolved): what is read or moved must be inside it. */
+  realRoot: string;
+  engine: string;
+  target: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  recursive: boolean;
+  outDir: string;
+  /** `both`: a Verifiable Credential beside each proof. */
+  format: 'proof' | 'both';
+  allowDuplicates: boolean;
+  watcher?: FolderWatcher;
+}
+
+/** In-memory state of a row still settling (not journaled: a restart settles again). */
+export interface Settling {
+  stableSince: number;
+  checkAt: number;
+  /** The last stat error (an entry that keeps failing to stat is failed once it is stable). */
+  error?: string;
+}
+
+/** How far back of a request's time its credential is looked for (clocks of remote services differ). */
+export const RECOVERY_SKEW_MS = 10 * 60_000;
+
+export class FolderIntakeCore {
+  readonly journal: Journal;
+  /**
+   * Where the folders are claimed when the rows are in a service's own journal file: the data
+   * directory's `ingest.sqlite`, so that one folder is never watched by two processes of one
+   * data directory at a time, whichever services they issue through. Unset: the journal itself.
+   */
+  readonly claims: Journal | undefined;
+  readonly service: IssuingService;
+  readonly folders: Folder[] = [];
+  readonly byId = new Map<number, Folder>();
+  /** The open rows, with their indexes: every change to a row goes through it. */
+  readonly rows: RowStore;
+  readonly settling = new Map<number, Settling>();
+  /** Paths heard of and not journaled yet, with the watcher's stat of them when it gave one. */
+  readonly discovered = new Map<string, { folder: Folder; rel: string; info?: EntryInfo }>();
+  readonly busy = new Set<number>();
+  /** Rows waiting to be tried again, with when (see retryIn). */
+  private readonly retryAt = new Map<number, number>();
+  private readonly attempts = new Map<number, number>();
+  private readonly recovery = new Set<number>();
+  readonly tasks = new Set<Promise<void>>();
+  /** Links refused and left in place, by path key, with their lstat signature: reported once while they stay the same. */
+  readonly refused = new Map<string, string>();
+  readonly queues: { take: WorkQueue; finish: WorkQueue; file: WorkQueue };
+  readonly diskFull: DiskFullReporter;
+  /** The first wait after a failed try; it doubles with each try (up to 30 s). */
+  private readonly retryBaseMs: number;
+  /** `settled`: files taken off settling since start (stable, on to be described). */
+  readonly counts = { seen: 0, settled: 0, issued: 0, failed: 0, duplicates: 0 };
+  /** Files failed since start, with their reasons (the newest 1,000), for failedFiles(). */
+  readonly failures: FailedFile[] = [];
+  readonly stableMs: number;
+  /** The time every stage reads (the system clock; tests pass one they move by hand). */
+  readonly clock: Clock;
+  readonly token: string;
+  private recovering = false;
+  stopping = false;
+  /** Paused: no new work starts (work under way finishes); the watchers keep noting what arrives. */
+  paused = false;
+  private lastWarning = '';
+  // The stages, set by the coordinator right after construction (they refer to one another).
+  settler!: Settler;
+  describer!: Describer;
+  uploader!: Uploader;
+  collector!: ProofCollector;
+  filer!: Filer;
+
+  constructor(
+    readonly options: FolderIntakeOptions,
+    token: string,
+  ) {
+    this.service = options.service;
+    this.token = token;
+    this.stableMs = options.stableMs ?? 1_000;
+    this.clock = options.clock ?? systemClock;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.diskFull = new DiskFullReporter((message) => this.warn(message));
+    // On a service with the batched create-and-schedule (the embedded engine) the files taken
+    // together go as one write transaction (main/intake/): two batches' worth are taken at once,
+    // so one batch is hashed and journaled while the one before is in the engine. Fewer at once
+    // would make small batches: a transaction and a journal commit pair per few files, and an
+    // fdatasync per staged file (too few for one syncfs), with the engine waiting for the next.
+    const concurrency = Math.max(1, options.concurrency ?? (typeof options.service.createAndScheduleCredentials === 'function' ? 2 * INTAKE_BATCH : 4));
+    this.queues = {
+      take: new WorkQueue(concurrency, (row) => this.uploader.take(row)),
+      // Many at once: each waits for the journal twice, and the waits of all of them are one
+      // commit (group commit), so the more files go through together, the fewer commits per file.
+      finish: new WorkQueue(FINISHING_AT_ONCE, (row) => this.collector.finish(row)),
+      file: new WorkQueue(FILING_AT_ONCE, (row) => this.filer.fileAway(row)),
+    };
+    this.journal = Journal.open(options.dataDir, options.journalFile);
+    try {
+      this.claims = options.journalFile === undefined || options.journalFile === JOURNAL_FILE ? undefined : Journal.open(options.dataDir);
+    } catch (error) {
+      this.journal.close();
+      throw error;
+    }
+    this.journal.onFlushError = (error) => this.problem('writing the journal', error);
+    this.rows = new RowStore(this.journal, this.clock);
+  }
+
+  key(folder: Folder, rel: string): string {
+    return pathKey(folder.id, rel);
+  }
+
+  /** Lets a row go (closed or gone) with everything the stages kept for it. */
+  untrack(row: FileRow): void {
+    this.rows.delete(row);
+    this.settling.delete(row.id);
+    this.retryAt.delete(row.id);
+    this.attempts.delete(row.id);
+    this.collector.lastAsked.delete(row.id);
+    this.settler.readAhead.drop(row.id);
+    this.recovery.delete(row.id);
+  }
+
+  /** Puts a row where its state says it goes next. */
+  route(row: FileRow): void {
+    if (row.closed_at !== null) {
+      this.untrack(row);
+      return;
+    }
+    if (this.retryAt.has(row.id)) return;
+    switch (row.state) {
+      case 'seen':
+        if (!this.settling.has(row.id)) this.queues.take.push(row.id);
+        break;
+      case 'hashed':
+      case 'created':
+        this.queues.take.push(row.id);
+        break;
+      case 'uploading':
+        this.recovery.add(row.id);
+        break;
+      case 'issued':
+        this.queues.finish.push(row.id);
+        break;
+      case 'failed':
+      case 'duplicate':
+      case 'moved':
+        this.queues.file.push(row.id);
+        break;
+      case 'scheduled':
+        break; // the job poller takes it from here
+    }
+  }
+
+  pump(): void {
+    if (this.stopping || this.paused) return;
+    for (const queue of Object.values(this.queues)) {
+      while (queue.active < queue.limit && queue.queued.size > 0) {
+        const id = queue.next()!;
+        const row = this.rows.get(id);
+        if (!row || this.busy.has(id)) continue;
+        queue.active++;
+        this.run(row, () => queue.work(row), () => queue.active--);
+      }
+    }
+    if (this.recovery.size > 0 && !this.recovering) {
+      const rows = [...this.recovery].map((id) => this.rows.get(id)).filter((r): r is FileRow => r !== undefined && !this.busy.has(r.id));
+      this.recovery.clear();
+      if (rows.length > 0) {
+        this.recovering = true;
+        this.runMany(rows, () => this.uploader.recoverUploads(rows), () => (this.recovering = false));
+      }
+    }
+  }
+
+  run(row: FileRow, work: () => Promise<void>, done: () => void): void {
+    this.runMany([row], work, done);
+  }
+
+  runMany(rows: FileRow[], work: () => Promise<void>, done: () => void): void {
+    for (const row of rows) this.busy.add(row.id);
+    const task = work()
+      .catch((error) => {
+        for (const row of rows) this.retryLater(row, error);
+      })
+      .finally(() => {
+        this.tasks.delete(task);
+        done();
+        for (const row of rows) {
+          this.busy.delete(row.id);
+          if (this.rows.get(row.id) === row) this.route(row);
+        }
+        this.pump();
+      });
+    this.tasks.add(task);
+  }
+
+  /**
+   * A passing problem (the service unreachable, a full disk, a file system hiccup): the row
+   * waits and tries again. A full disk is waited out however long it lasts, and told once per
+   * disk (DiskFullReporter); the service is waited for too. A local side effect that keeps
+   * failing otherwise (a proof or a note that cannot be written, a file that cannot be moved)
+   * gives up after MAX_TRIES: the file goes to failed/ with the reason.
+   */
+  retryLater(row: FileRow, error: unknown): void {
+    if (isDiskFull(error)) {
+      this.diskFull.report(fullPath(error, this.options.dataDir), Math.max(row.size, 0) + 64 * 1024, this.clock.now());
+      this.retryIn(row, DISK_FULL_RETRY_MS);
+      return;
+    }
+    const n = (this.attempts.get(row.id) ?? 0) + 1;
+    this.attempts.set(row.id, n);
+    const what = isServiceError(error) ? `${error.id}: ${error.message}` : (error as Error).message ?? String(error);
+    if (isLocalFailure(error) && n >= MAX_TRIES) return this.giveUp(row, n, what);
+    this.retryIn(row, Math.min(30_000, this.retryBaseMs * 2 ** Math.min(n, 6)));
+    this.warn(`${row.rel_path}: ${what} (will try again)`);
+  }
+
+  /** Holds a row back from its next stage for `ms`; the first settling round after routes it again (routeDue). */
+  retryIn(row: FileRow, ms: number): void {
+    this.retryAt.set(row.id, this.clock.now() + ms);
+  }
+
+  /** Routes the rows whose wait (retryIn) is over by `now`. */
+  routeDue(now: number): void {
+    for (const [id, at] of this.retryAt) {
+      if (at > now) continue;
+      this.retryAt.delete(id);
+      const row = this.rows.get(id);
+      if (row) this.route(row);
+    }
+  }
+
+  /** A local side effect failed MAX_TRIES times: the file is failed with the reason, or, when filing it fails, left where it is. */
+  private giveUp(row: FileRow, tries: number, what: string): void {
+    this.attempts.delete(row.id);
+    if (row.state === 'failed' || row.state === 'duplicate') {
+      this.warn(`${row.rel_path} could not be filed under ${row.state === 'failed' ? 'failed' : 'duplicate'}/ after ${tries} tries (${what}); it is left where it is`);
+      // Not taken again by the next scan while it stays as it is.
+      const signature = signatureOf(this.pathOf(row));
+      if (signature) this.refused.set(`${row.folder_id}\0${row.rel_path}`, signature);
+      this.rows.save(row, { closed_at: this.clock.now() });
+      return;
+    }
+    const step = row.state === 'scheduled' ? 'Its proof could not be written' : row.state === 'issued' ? `It could not be moved to done/` : 'It could not be sent';
+    const issued = row.credential_uid && (row.state === 'scheduled' || row.state === 'issued') ? ` Its credential ${row.credential_uid} was issued; the proof can be downloaded from the service.` : '';
+    this.filer.fail(row, 'internal_error', `${step}: gave up after ${tries} tries (${what}).${issued}`);
+  }
+
+  warn(message: string): void {
+    if (message === this.lastWarning) return;
+    this.lastWarning = message;
+    this.options.onEvent?.({ type: 'warning', message });
+  }
+
+  folderOf(row: FileRow): Folder {
+    return this.byId.get(row.folder_id)!;
+  }
+
+  pathOf(row: FileRow): string {
+    return join(this.folderOf(row).root, row.rel_path);
+  }
+
+
+  /** Waits until every journal write so far is committed: called before each side effect. */
+  durable(): Promise<void> {
+    return this.journal.flushed();
+  }
+
+  /** Back to settling: the file changed after it was taken. */
+  resettle(row: FileRow, size: number, mtimeMs: number): void {
+    this.rows.unindexContent(row);
+    this.rows.save(row, { state: 'seen', size, mtime_ms: mtimeMs, sha256: null, details: null, sidecar: null });
+    const now = this.clock.now();
+    this.settling.set(row.id, { stableSince: now, checkAt: now + this.stableMs });
+  }
+
+  vanish(row: FileRow): void {
+    this.journal.remove(row.id);
+    this.untrack(row);
+  }
+
+  describeOriginal(original: Pick<FileRow, 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path'>): string {
+    const where = original.final_path ?? join(this.journal.folderPath(original.folder_id) ?? '', original.rel_path);
+    const what = original.state === 'moved' ? 'was issued' : 'is being issued';
+    return `Identical content ${what} as ${where}${original.credential_uid ? ` (credential ${original.credential_uid})` : ''}`;
+  }
+
+  /** Counts a failed file, tells the listener and keeps it for failedFiles(). */
+  reportFailure(folder: Folder, path: string, id: string, message: string, failedPath: string | null = null): void {
+    this.counts.failed++;
+    this.failures.push({ folder: folder.root, path, id, message, failed_path: failedPath, when: new Date(this.clock.now()).toISOString() });
+    if (this.failures.length > 1000) this.failures.shift();
+    this.options.onEvent?.({ type: 'failed', folder: folder.root, path, id, message });
+  }
+
+  /** A problem of a whole round (settling, scanning, following jobs): a full disk is told once per disk, anything else as a warning. */
+  problem(what: string, error: unknown): void {
+    if (isDiskFull(error)) this.diskFull.report(fullPath(error, this.options.dataDir), 64 * 1024, this.clock.now());
+    else this.warn(`${what}: ${(error as Error).message ?? String(error)}`);
+  }
+
+  /** After each settling round: tells a full disk that has room again. */
+  roundDone(): void {
+    if (this.diskFull.any) this.diskFull.check();
+  }
+}
