@@ -7,7 +7,7 @@ import type React from 'react';
 import { t } from '../i18n/i18n-store.js';
 import { cellText, useStagingStore } from './staging-store.js';
 import {
-  applyActiveEdits,
+  applyAnchorEdits,
   copyBlock,
   extendTo,
   fillDownEdits,
@@ -31,10 +31,34 @@ export function cellOf(target: EventTarget | null): SheetCell | null {
 
 const same = (a: SheetCell, b: SheetCell) => a.row === b.row && a.col === b.col;
 
-/** The selection to work from when a key is pressed in this cell (it may have come by Tab). */
+/** Set while the grid itself moves the focus: that focus event follows the selection, it does not set it. */
+let moving = false;
+
+/**
+ * Focuses the field of the selection's active cell, when its row is rendered (answers whether
+ * it was). Read at the time of the call: keys pressed meanwhile may have moved it further.
+ */
+export function focusActiveCell(grid: HTMLElement | null): boolean {
+  const active = useStagingStore.getState().selection?.active;
+  if (!active || !grid) return true;
+  const field = grid.querySelector<HTMLElement>(`[data-sheet-row="${active.row}"][data-sheet-col="${active.col}"]`);
+  if (!field) return false;
+  moving = true;
+  try {
+    field.focus();
+  } finally {
+    moving = false;
+  }
+  return true;
+}
+
+/**
+ * The selection to work from when a key is pressed in this cell. The store's, when there is
+ * one: keys pressed quickly may still reach the field the focus is leaving (it moves on the
+ * next frame), and the focus coming by Tab or a click has already set it.
+ */
 function selectionAt(cell: SheetCell): SheetSelection {
-  const sel = useStagingStore.getState().selection;
-  return sel && same(sel.active, cell) ? sel : selectCell(cell);
+  return useStagingStore.getState().selection ?? selectCell(cell);
 }
 
 const valueOf = (row: number, col: number) => {
@@ -59,10 +83,10 @@ export function fillDown(say: (text: string) => void): void {
   if (sel) applyEdits(fillDownEdits(sel, valueOf), say, 'staging.filled');
 }
 
-/** The active cell's value into every selected row (Ctrl+Enter and `Apply to selected rows`). */
+/** The selection's first cell's value into every selected row (Ctrl+Enter and `Apply to selected rows`). */
 export function applyToSelected(say: (text: string) => void): void {
   const sel = useStagingStore.getState().selection;
-  if (sel) applyEdits(applyActiveEdits(sel, valueOf), say, 'staging.filled');
+  if (sel) applyEdits(applyAnchorEdits(sel, valueOf), say, 'staging.filled');
 }
 
 /** Whether a text field's caret sits at the edge an arrow leaves by (no text selected). */
@@ -86,8 +110,14 @@ export function sheetHandlers(say: (text: string) => void) {
       pressed = true;
       if (cell.col < 0) return; // the row's checkbox acts on its click (mouse or Space)
       const { selection, select } = useStagingStore.getState();
-      if (e.shiftKey && selection) select(extendTo(selection, cell));
-      else if ((e.ctrlKey || e.metaKey) && selection) select(toggleCell(selection, cell));
+      if (e.shiftKey && selection) {
+        // Chromium would extend the text selection of the field that has the focus, and keep the
+        // focus there: the grid moves it to the clicked field itself.
+        e.preventDefault();
+        select(extendTo(selection, cell));
+        focusActiveCell(e.currentTarget as HTMLElement);
+        pressed = false;
+      } else if ((e.ctrlKey || e.metaKey) && selection) select(toggleCell(selection, cell));
       else select(selectCell(cell));
     },
     onMouseUp() {
@@ -98,13 +128,14 @@ export function sheetHandlers(say: (text: string) => void) {
       if (!cell || cell.col >= 0) return;
       const { selection, select } = useStagingStore.getState();
       // A checkbox adds or takes out its row, as in a file list; with Shift, the rows up to it.
-      if (!selection || selection.rows.length === 0) select(selectCell(cell));
-      else if (e.shiftKey) select(extendTo(selection, cell));
+      // After a selection of cells, it starts a selection of rows.
+      if (e.shiftKey && selection) select(extendTo(selection, cell));
+      else if (!selection || selection.rows.length === 0 || selection.anchor.col >= 0) select(selectCell(cell));
       else select(toggleCell(selection, cell));
     },
     onFocus(e: React.FocusEvent) {
       const cell = cellOf(e.target);
-      if (!cell || pressed) {
+      if (!cell || pressed || moving) {
         pressed = false;
         return;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyActiveEdits, copyBlock, extendTo, fillDownEdits, isBlock, moveBy, parseBlock, pasteEdits, selectCell, selectedCells, toggleCell } from './sheet-selection.js';
+import { applyAnchorEdits, copyBlock, extendTo, fillDownEdits, isBlock, moveBy, parseBlock, pasteEdits, selectCell, selectedCells, toggleCell } from './sheet-selection.js';
 
 /** A 10-row grid whose cell text is `r<row>c<col>`. */
 const valueOf = (row: number, col: number) => `r${row}c${col}`;
@@ -71,9 +71,9 @@ describe('filling', () => {
     expect(fillDownEdits(selectCell({ row: 0, col: 0 }), valueOf)).toEqual([]);
   });
 
-  it('applies the active cell to every selected row, and copies the selection as a block', () => {
+  it('applies the first cell to every selected row, and copies the selection as a block', () => {
     const sel = toggleCell(selectCell({ row: 1, col: 0 }), { row: 6, col: 0 });
-    expect(applyActiveEdits(sel, valueOf)).toEqual([
+    expect(applyAnchorEdits(sel, valueOf)).toEqual([
       { row: 1, col: 0, value: 'r6c0' },
       { row: 6, col: 0, value: 'r6c0' },
     ]);

@@ -164,9 +164,12 @@ export function fillDownEdits(sel: SheetSelection, valueOf: (row: number, col: n
   return rest.flatMap((row) => cols.map((col) => ({ row, col, value: valueOf(first, col) })));
 }
 
-/** The active cell's value into every selected cell of its column (and the other selected columns). */
-export function applyActiveEdits(sel: SheetSelection, valueOf: (row: number, col: number) => string): SheetEdit[] {
-  const { row, col } = sel.active;
+/**
+ * The value of the cell the selection started from (typed there, then Shift+arrows or a
+ * ctrl-click picked more rows) into the same column of every selected row.
+ */
+export function applyAnchorEdits(sel: SheetSelection, valueOf: (row: number, col: number) => string): SheetEdit[] {
+  const { row, col } = sel.anchor;
   if (col < 0) return [];
   const value = valueOf(row, col);
   return sel.rows.map((r) => ({ row: r, col, value }));

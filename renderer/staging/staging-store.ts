@@ -146,20 +146,27 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     }
   };
 
+  /**
+   * The rows' real results in a toast, the same words as staging's summary: a task that ran to
+   * its end may still hold failed rows ("3 created, 2 failed"), and its "done" would be untrue.
+   */
+  const reportOutcome = () => {
+    const all = Object.values(get().outcomes);
+    const created = all.filter((o) => o.status === 'created').length;
+    const failed = all.filter((o) => o.status === 'failed').length;
+    const notCreated = all.filter((o) => o.status === 'not_created').length;
+    const text = t('staging.outcome.toast', { outcome: outcomeText(created, failed, notCreated) });
+    useShellStore.getState().toast(failed > 0 ? 'error' : notCreated > 0 ? 'info' : 'success', text);
+  };
+
   const finish = async (task: TaskInfo) => {
     let result = task.result as StagingCreateResult | undefined;
     // A cancelled task carries no result: ask which rows were created before it stopped.
     if (!result) result = (await window.proofdesk.stagingOutcome(task.id).catch(() => null)) ?? undefined;
     const outcomes = Object.fromEntries((result?.outcomes ?? []).map((o) => [o.key, o]));
     set((s) => ({ task: task as TaskInfo<StagingCreateResult>, phase: 'idle', outcomes: { ...s.outcomes, ...outcomes }, error: task.error ?? null }));
-    if (task.state === 'failed') return; // the shell's toast says why the whole task failed
-    // The rows' real results, not the task's "done": a task that ran to its end may have failed rows.
-    const all = result?.outcomes ?? [];
-    const created = all.filter((o) => o.status === 'created').length;
-    const failed = all.filter((o) => o.status === 'failed').length;
-    const notCreated = all.filter((o) => o.status === 'not_created').length;
-    const text = t('staging.outcome.toast', { outcome: outcomeText(created, failed, notCreated) });
-    useShellStore.getState().toast(failed > 0 ? 'error' : notCreated > 0 ? 'info' : 'success', text);
+    // The shell's toast says why a task failed as a whole; otherwise staging says how its rows came out.
+    if (task.state !== 'failed') reportOutcome();
   };
 
   onAppEvent('task', ({ task }) => {
@@ -234,7 +241,10 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
         const failed = Object.fromEntries(broken.map((r) => [r.key, { key: r.key, status: 'failed' as const, error: r.problem! }]));
         set((s) => ({ outcomes: { ...s.outcomes, ...failed } }));
       }
-      if (todo.length === 0) return;
+      if (todo.length === 0) {
+        if (broken.length > 0) reportOutcome();
+        return;
+      }
       set({ phase: 'creating', error: null });
       // A link may name another staged row by its file's path or its title.
       const named = new Map<string, string>();

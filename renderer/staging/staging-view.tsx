@@ -6,12 +6,15 @@ import { ErrorLine } from '../shell/error-line.js';
 import { useT } from '../i18n/use-t.js';
 import type { MessageId } from '../i18n/i18n-store.js';
 import { CreateSplitButton } from './create-split-button.js';
-import { applyToSelected, fillDown, sheetHandlers } from './sheet-handlers.js';
+import { applyToSelected, fillDown, focusActiveCell, sheetHandlers } from './sheet-handlers.js';
 import { StagingRow } from './staging-row.js';
 import { outcomeText, useStagingStore } from './staging-store.js';
 import './staging.css';
 
 const HEADS: MessageId[] = ['staging.column.file', 'staging.column.title', 'staging.column.tags', 'staging.column.expiry', 'staging.column.linked', 'staging.column.metadata', 'staging.column.state', 'staging.column.remove'];
+
+/** A plain row's height in pixels, as staging.css sets it. */
+const ROW_HEIGHT = 52;
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -32,37 +35,12 @@ export function StagingView() {
   const error = useStagingStore((s) => s.error);
   const allowDuplicates = useStagingStore((s) => s.allowDuplicates);
   const addingTo = useStagingStore((s) => s.addingTo);
-  const selection = useStagingStore((s) => s.selection);
-  const focusSeq = useStagingStore((s) => s.focusSeq);
+  const selectedCount = useStagingStore((s) => s.selection?.rows.length ?? 0);
   const cleared = useStagingStore((s) => s.cleared);
   const { create, cancel, cancelAdding, clear, undoClear, clearCreated, addMetadataRow, setAllowDuplicates, stopAddingToRecord } = useStagingStore.getState();
   const engines = useShellStore((s) => s.status?.engines) ?? NO_ENGINES;
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const gridRef = useRef<HTMLDivElement>(null);
   const [said, say] = useState('');
-  const handlers = useMemo(() => sheetHandlers(say), []);
   const t = useT();
-
-  const names = useMemo(() => new Set(rows.flatMap((r) => [r.key, r.file?.rel_path ?? '', r.title.trim()].filter((n) => n !== ''))), [rows]);
-  const selectedRows = useMemo(() => new Set(selection?.rows ?? []), [selection]);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => 44, overscan: 8 });
-
-  // A move by keyboard may go to a row not rendered yet: scroll to it, then focus its field.
-  useEffect(() => {
-    const active = useStagingStore.getState().selection?.active;
-    if (focusSeq === 0 || !active) return;
-    virtualizer.scrollToIndex(active.row, { align: 'auto' });
-    let frame = 0;
-    let tries = 0;
-    const focus = () => {
-      const field = gridRef.current?.querySelector<HTMLElement>(`[data-sheet-row="${active.row}"][data-sheet-col="${active.col}"]`);
-      if (field) field.focus({ preventScroll: false });
-      else if (++tries < 20) frame = requestAnimationFrame(focus);
-    };
-    frame = requestAnimationFrame(focus);
-    return () => cancelAnimationFrame(frame);
-    // Only a new keyboard move focuses (the virtualizer is the same object across renders).
-  }, [focusSeq]);
 
   if (rows.length === 0 && phase === 'idle' && !error) {
     if (!cleared) return null;
@@ -84,7 +62,6 @@ export function StagingView() {
   const notCreated = summary.filter((o) => o.status === 'not_created').length;
   const pending = rows.filter((r) => outcomes[r.key]?.status !== 'created').length;
   const running = phase === 'creating' && task?.state === 'running';
-  const selectedCount = selection?.rows.length ?? 0;
 
   return (
     <section className="staging" aria-label={t('staging.region')}>
@@ -175,42 +152,78 @@ export function StagingView() {
         </details>
       )}
 
-      <div ref={scrollRef} className="staging-scroll">
-        <div
-          ref={gridRef}
-          role="grid"
-          aria-label={t('staging.table')}
-          aria-multiselectable="true"
-          aria-rowcount={rows.length + 1}
-          className="staging-table"
-          onMouseDown={handlers.onMouseDown}
-          onMouseUp={handlers.onMouseUp}
-          onClick={handlers.onClick}
-          onFocus={handlers.onFocus}
-          onKeyDown={handlers.onKeyDown}
-          onPaste={handlers.onPaste}
-          onCopy={handlers.onCopy}
-        >
-          <div role="row" className="staging-row staging-head" aria-rowindex={1}>
-            {HEADS.map((h) => (
-              <div role="columnheader" key={h}>
-                {h === 'staging.column.remove' ? <span className="visually-hidden">{t(h)}</span> : t(h)}
+      <StagingGrid say={say} />
+    </section>
+  );
+}
+
+/**
+ * The grid of staged rows, virtualized: mounted while there are rows, so a list brought back
+ * by Undo starts with a fresh virtualizer on its new scroll box.
+ */
+function StagingGrid({ say }: { say(text: string): void }) {
+  const rows = useStagingStore((s) => s.rows);
+  const selection = useStagingStore((s) => s.selection);
+  const focusSeq = useStagingStore((s) => s.focusSeq);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const handlers = useMemo(() => sheetHandlers(say), [say]);
+  const t = useT();
+  const names = useMemo(() => new Set(rows.flatMap((r) => [r.key, r.file?.rel_path ?? '', r.title.trim()].filter((n) => n !== ''))), [rows]);
+  const selectedRows = useMemo(() => new Set(selection?.rows ?? []), [selection]);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+
+  // A move by keyboard may go to a row not rendered yet: scroll to it, then focus its field.
+  useEffect(() => {
+    const active = useStagingStore.getState().selection?.active;
+    if (focusSeq === 0 || !active) return;
+    virtualizer.scrollToIndex(active.row, { align: 'auto' });
+    let frame = 0;
+    let tries = 0;
+    const focus = () => {
+      if (!focusActiveCell(gridRef.current) && ++tries < 20) frame = requestAnimationFrame(focus);
+    };
+    frame = requestAnimationFrame(focus);
+    return () => cancelAnimationFrame(frame);
+    // Only a new keyboard move focuses (the virtualizer is the same object across renders).
+  }, [focusSeq]);
+
+  return (
+    <div ref={scrollRef} className="staging-scroll">
+      <div
+        ref={gridRef}
+        role="grid"
+        aria-label={t('staging.table')}
+        aria-multiselectable="true"
+        aria-rowcount={rows.length + 1}
+        className="staging-table"
+        onMouseDown={handlers.onMouseDown}
+        onMouseUp={handlers.onMouseUp}
+        onClick={handlers.onClick}
+        onFocus={handlers.onFocus}
+        onKeyDown={handlers.onKeyDown}
+        onPaste={handlers.onPaste}
+        onCopy={handlers.onCopy}
+      >
+        <div role="row" className="staging-row staging-head" aria-rowindex={1}>
+          {HEADS.map((h) => (
+            <div role="columnheader" key={h}>
+              {h === 'staging.column.remove' ? <span className="visually-hidden">{t(h)}</span> : t(h)}
+            </div>
+          ))}
+        </div>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            const picked = selection && selectedRows.has(item.index);
+            return (
+              <div key={row.key} data-index={item.index} ref={virtualizer.measureElement} className="staging-slot" style={{ transform: `translateY(${item.start}px)` }}>
+                <StagingRow row={row} names={names} index={item.index} selectedLo={picked ? selection.cols[0] : null} selectedHi={picked ? selection.cols[1] : null} />
               </div>
-            ))}
-          </div>
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = rows[item.index]!;
-              const picked = selection && selectedRows.has(item.index);
-              return (
-                <div key={row.key} data-index={item.index} ref={virtualizer.measureElement} className="staging-slot" style={{ transform: `translateY(${item.start}px)` }}>
-                  <StagingRow row={row} names={names} index={item.index} selectedLo={picked ? selection.cols[0] : null} selectedHi={picked ? selection.cols[1] : null} />
-                </div>
-              );
-            })}
-          </div>
+            );
+          })}
         </div>
       </div>
-    </section>
+    </div>
   );
 }
