@@ -152,7 +152,7 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
         />
       </div>
       <div role="gridcell">
-        <button type="button" className="staging-metadata-button" aria-expanded={showMetadata} aria-label={t('staging.row.metadata', { name, count: metadataCount })} onClick={() => setShowMetadata(!showMetadata)}>
+        <button type="button" className="staging-metadata-button" title={t('staging.row.metadataButton', { count: metadataCount })} aria-expanded={showMetadata} aria-label={t('staging.row.metadata', { name, count: metadataCount })} onClick={() => setShowMetadata(!showMetadata)}>
           {t('staging.row.metadataButton', { count: metadataCount })}
         </button>
       </div>

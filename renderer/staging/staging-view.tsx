@@ -14,7 +14,7 @@ import './staging.css';
 const HEADS: MessageId[] = ['staging.column.file', 'staging.column.title', 'staging.column.tags', 'staging.column.expiry', 'staging.column.linked', 'staging.column.metadata', 'staging.column.state', 'staging.column.remove'];
 
 /** A plain row's height in pixels, as staging.css sets it. */
-const ROW_HEIGHT = 52;
+const ROW_HEIGHT = 46;
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
