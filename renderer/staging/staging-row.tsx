@@ -23,6 +23,15 @@ function useListText(list: string[]): [string, (text: string) => void] {
   return [text, setText];
 }
 
+function baseName(relPath: string): string {
+  return relPath.slice(relPath.lastIndexOf('/') + 1);
+}
+
+/** The folder part of a relative path (`msc/2027` of `msc/2027/bob.pdf`), or '' for a loose file. */
+function folderOf(relPath: string): string {
+  return relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
+}
+
 /** The grid position of a cell's field, read by the grid's keyboard, mouse and paste handlers. */
 function sheetCell(index: number, col: number) {
   return { 'data-sheet-row': index, 'data-sheet-col': col };
@@ -89,6 +98,9 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
   const selected = selectedLo !== null && selectedHi !== null;
   const cellSelected = (col: number) => selected && col >= selectedLo && col <= selectedHi;
   const size = row.file ? fileSize(row.file.size) : null;
+  const sizeText = size ? t(`staging.row.size.${size.unit}`, { amount: size.amount }) : '';
+  // Name and size are cut to fit: the whole path and the size on hover.
+  const fileTitle = row.file ? `${row.file.rel_path} · ${sizeText}` : '';
 
   return (
     <div role="row" className={`staging-row${outcome ? ` staging-row-${outcome.status}` : ''}${selected ? ' staging-row-selected' : ''}`} aria-rowindex={index + 2} aria-selected={selected}>
@@ -97,10 +109,14 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
         <span className="staging-file-text">
           {row.file ? (
             <>
-              <span className="staging-name" title={row.file.rel_path}>
-                {row.file.rel_path}
+              {/* The file's own name first: a long folder path would push it out of sight. */}
+              <span className="staging-name" title={fileTitle}>
+                {baseName(row.file.rel_path)}
               </span>
-              <span className="muted staging-size">{t(`staging.row.size.${size!.unit}`, { amount: size!.amount })}</span>
+              <span className="muted staging-size" title={fileTitle}>
+                {sizeText}
+                {folderOf(row.file.rel_path) && ` · ${folderOf(row.file.rel_path)}`}
+              </span>
             </>
           ) : (
             <span className="muted staging-name">{t('staging.row.metadataOnly')}</span>
