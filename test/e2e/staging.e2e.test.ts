@@ -481,7 +481,7 @@ describe('detail panel', () => {
     await panel.getByRole('heading', { name: 'Transcript of Ivy' }).waitFor();
     const tree = panel.getByRole('navigation', { name: 'Record' });
     await expect.poll(() => tree.textContent()).toContain('This record holds 3 credentials');
-    expect(await tree.textContent()).toContain('ivy-scan.pdf');
+    expect(await tree.textContent()).toContain('Ivy scan');
     await shot(page, 'detail', '1-record');
     await expectAccessible(page);
 
