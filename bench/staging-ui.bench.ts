@@ -143,7 +143,8 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
         log(`staging-ui: dropping ${FILES} files in Chromium (run ${run + 1} of ${RUNS})...`);
         const drop = await timed(async () => {
           await fireDrop(page);
-          await staging.getByText(`${FILES.toLocaleString('en-US')} rows`, { exact: false }).waitFor({ timeout: 60_000 });
+          // The grid's row count (the text "1,000 rows" is also in the notice left by Clear all).
+          await page.locator(`[role=grid][aria-label="Staged files"][aria-rowcount="${FILES + 1}"]`).waitFor({ timeout: 60_000 });
         });
         const cpuAfter = cpuSoFar();
         const afterDrop = await rendererCost(cdp, page);
@@ -166,7 +167,7 @@ export async function stagingUiBenchmarks(log: (line: string) => void): Promise<
         const inJob = (await service.listJobCredentials(jobs.items[0]!.uid, { per_page: 1 })).total_items;
         if (inJob !== FILES * (run + 1)) throw new Error(`${inJob} of ${FILES * (run + 1)} credentials scheduled`);
         await staging.getByRole('button', { name: 'Clear all' }).click();
-        await staging.waitFor({ state: 'detached' });
+        await staging.getByText('cleared from staging').waitFor();
         log(`staging-ui: run ${run + 1}: staged ${drop.ms.toFixed(0)} ms, created and scheduled ${make.ms.toFixed(0)} ms`);
       }
       const machine = dropMachine.end();
