@@ -88,7 +88,8 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
         const before = get().tasks[task.id];
         set((s) => ({ tasks: { ...s.tasks, [task.id]: task } }));
         if (before?.state === 'running' || (!before && task.state !== 'running')) {
-          if (task.state === 'done') get().toast('success', `${task.label}: done.`);
+          // Staging says how its rows came out ("2 created, 2 failed"): a done task may hold failed rows.
+          if (task.state === 'done' && task.kind !== 'create-credentials') get().toast('success', `${task.label}: done.`);
           if (task.state === 'failed') get().toast('error', `${task.label} failed: ${task.error?.message ?? 'unknown error'} (${task.error?.id ?? 'internal_error'})`);
           if (task.state === 'cancelled') get().toast('info', `${task.label}: cancelled.`);
         }

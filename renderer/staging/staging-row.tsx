@@ -1,20 +1,41 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { checkRowFields, type FieldProblem, type RowOutcome, type StagedRow } from '../../common/ipc/staging.js';
 import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
-import { useStagingStore } from './staging-store.js';
+import { splitList, useStagingStore } from './staging-store.js';
 import { useT } from '../i18n/use-t.js';
 import { t } from '../i18n/i18n-store.js';
+import { fileSize } from '../format/file-size.js';
 
-/** "a, b ,c" → ['a', 'b', 'c']. */
 /** The spec's error id for a link to nothing: an id, shown as it is in every language. */
 const MISSING_CREDENTIAL = 'missing_credential';
 
-function splitList(text: string): string[] {
-  return text
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t.length > 0);
+/**
+ * A list typed as text, kept as the admin types it ("a, " stays) while it means the same list,
+ * and re-read from the row when the list changes elsewhere (a paste, fill down, Undo).
+ */
+function useListText(list: string[]): [string, (text: string) => void] {
+  const [text, setText] = useState(list.join(', '));
+  const joined = list.join('\u0000');
+  useEffect(() => {
+    setText((current) => (splitList(current).join('\u0000') === joined ? current : list.join(', ')));
+    // `joined` stands for `list`'s content.
+  }, [joined]);
+  return [text, setText];
+}
+
+function baseName(relPath: string): string {
+  return relPath.slice(relPath.lastIndexOf('/') + 1);
+}
+
+/** The folder part of a relative path (`msc/2027` of `msc/2027/bob.pdf`), or '' for a loose file. */
+function folderOf(relPath: string): string {
+  return relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/')) : '';
+}
+
+/** The grid position of a cell's field, read by the grid's keyboard, mouse and paste handlers. */
+function sheetCell(index: number, col: number) {
+  return { 'data-sheet-row': index, 'data-sheet-col': col };
 }
 
 /** A row's name in accessible labels: its file's path, or its title for a metadata row. */
@@ -49,14 +70,23 @@ function Outcome({ outcome }: { outcome: RowOutcome }) {
  * Memoized: the view re-renders on every progress event of a create (ten a second), and a row
  * renders again only when it, its outcome or the names it links by change.
  */
-export const StagingRow = memo(function StagingRow({ row, names, index }: { row: StagedRow; names: ReadonlySet<string>; index: number }) {
+export interface StagingRowProps {
+  row: StagedRow;
+  names: ReadonlySet<string>;
+  index: number;
+  /** The selected columns of this row (lowest, highest), or null when the row is not selected. */
+  selectedLo: number | null;
+  selectedHi: number | null;
+}
+
+export const StagingRow = memo(function StagingRow({ row, names, index, selectedLo, selectedHi }: StagingRowProps) {
   const update = useStagingStore((s) => s.update);
   const remove = useStagingStore((s) => s.remove);
   const outcome = useStagingStore((s) => s.outcomes[row.key]);
   const busy = useStagingStore((s) => s.phase === 'creating');
   const t = useT();
-  const [tagsText, setTagsText] = useState(row.tags.join(', '));
-  const [linksText, setLinksText] = useState(row.links.join(', '));
+  const [tagsText, setTagsText] = useListText(row.tags);
+  const [linksText, setLinksText] = useListText(row.links);
   const [showMetadata, setShowMetadata] = useState(false);
   const name = rowName(row);
   // The spec's rules, checked as the admin types (the same checks main makes before creating).
@@ -66,23 +96,38 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
   const described = (field: FieldProblem['field']) => (problemOf(field) ? `${row.key}-${field}-problem` : undefined);
   const locked = busy || outcome?.status === 'created';
   const metadataCount = Object.keys(row.metadata).length;
+  const selected = selectedLo !== null && selectedHi !== null;
+  const cellSelected = (col: number) => selected && col >= selectedLo && col <= selectedHi;
+  const size = row.file ? fileSize(row.file.size) : null;
+  const sizeText = size ? t(`staging.row.size.${size.unit}`, { amount: size.amount }) : '';
+  // Name and size are cut to fit: the whole path and the size on hover.
+  const fileTitle = row.file ? `${row.file.rel_path} · ${sizeText}` : '';
 
   return (
-    <div role="row" className={`staging-row${outcome ? ` staging-row-${outcome.status}` : ''}`} aria-rowindex={index + 2}>
-      <div role="cell" className="staging-file">
-        {row.file ? (
-          <>
-            <span className="staging-name">{row.file.rel_path}</span>
-            <span className="muted">{t('staging.row.size', { kb: Math.round(row.file.size / 102.4) / 10 })}</span>
-          </>
-        ) : (
-          <span className="muted">{t('staging.row.metadataOnly')}</span>
-        )}
+    <div role="row" className={`staging-row${outcome ? ` staging-row-${outcome.status}` : ''}${selected ? ' staging-row-selected' : ''}`} aria-rowindex={index + 2} aria-selected={selected}>
+      <div role="rowheader" className="staging-file">
+        <input type="checkbox" className="staging-pick" aria-label={t('staging.row.select', { name })} checked={selected && selectedLo === 0 && selectedHi === 3} readOnly {...sheetCell(index, -1)} />
+        <span className="staging-file-text">
+          {row.file ? (
+            <>
+              {/* The file's own name first: a long folder path would push it out of sight. */}
+              <span className="staging-name" title={fileTitle}>
+                {baseName(row.file.rel_path)}
+              </span>
+              <span className="muted staging-size" title={fileTitle}>
+                {sizeText}
+                {folderOf(row.file.rel_path) && ` · ${folderOf(row.file.rel_path)}`}
+              </span>
+            </>
+          ) : (
+            <span className="muted staging-name">{t('staging.row.metadataOnly')}</span>
+          )}
+        </span>
       </div>
-      <div role="cell">
-        <input aria-label={t('staging.row.title', { name })} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} />
+      <div role="gridcell" aria-selected={cellSelected(0)}>
+        <input aria-label={t('staging.row.title', { name })} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} {...sheetCell(index, 0)} />
       </div>
-      <div role="cell">
+      <div role="gridcell" aria-selected={cellSelected(1)}>
         <input
           aria-label={t('staging.row.tags', { name })}
           placeholder={t('staging.row.tagsPlaceholder')}
@@ -94,9 +139,10 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
             setTagsText(e.target.value);
             update(row.key, { tags: splitList(e.target.value) });
           }}
+          {...sheetCell(index, 1)}
         />
       </div>
-      <div role="cell">
+      <div role="gridcell" aria-selected={cellSelected(2)}>
         <input
           type="date"
           aria-label={t('staging.row.expiry', { name })}
@@ -105,9 +151,10 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
           aria-invalid={!!problemOf('expiry_date')}
           aria-describedby={described('expiry_date')}
           onChange={(e) => update(row.key, { expiry_date: e.target.value === '' ? null : e.target.value })}
+          {...sheetCell(index, 2)}
         />
       </div>
-      <div role="cell">
+      <div role="gridcell" aria-selected={cellSelected(3)}>
         <input
           aria-label={t('staging.row.links', { name })}
           placeholder={t('staging.row.linksPlaceholder')}
@@ -118,14 +165,15 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
             setLinksText(e.target.value);
             update(row.key, { links: splitList(e.target.value) });
           }}
+          {...sheetCell(index, 3)}
         />
       </div>
-      <div role="cell">
-        <button type="button" aria-expanded={showMetadata} aria-label={t('staging.row.metadata', { name, count: metadataCount })} onClick={() => setShowMetadata(!showMetadata)}>
+      <div role="gridcell">
+        <button type="button" className="staging-metadata-button" title={t('staging.row.metadataButton', { count: metadataCount })} aria-expanded={showMetadata} aria-label={t('staging.row.metadata', { name, count: metadataCount })} onClick={() => setShowMetadata(!showMetadata)}>
           {t('staging.row.metadataButton', { count: metadataCount })}
         </button>
       </div>
-      <div role="cell" className="staging-state">
+      <div role="gridcell" className="staging-state">
         {outcome ? (
           <Outcome outcome={outcome} />
         ) : row.problem ? (
@@ -155,13 +203,13 @@ export const StagingRow = memo(function StagingRow({ row, names, index }: { row:
           <span className="muted">{t('staging.row.ready')}</span>
         )}
       </div>
-      <div role="cell">
+      <div role="gridcell">
         <button type="button" className="link-button" aria-label={t('staging.row.remove', { name })} disabled={busy} onClick={() => remove(row.key)}>
           ×
         </button>
       </div>
       {showMetadata && (
-        <div role="cell" className="staging-metadata">
+        <div role="gridcell" className="staging-metadata">
           <MetadataGrid owner={name} metadata={row.metadata} onChange={(metadata) => update(row.key, { metadata })} />
         </div>
       )}

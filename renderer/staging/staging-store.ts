@@ -5,8 +5,57 @@ import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { pathsOfDrop, pathsOfFiles, type IntakeOptions } from './file-intake.js';
 import { t } from '../i18n/i18n-store.js';
+import { useShellStore } from '../shell/shell-store.js';
+import { SHEET_COLUMNS, type SheetEdit, type SheetSelection } from './sheet-selection.js';
 
 export type StagingPhase = 'idle' | 'adding' | 'creating';
+
+/** What `Clear all` took away, for Undo: the rows with their edits and results. */
+export interface ClearedStaging {
+  rows: StagedRow[];
+  skipped: StagingStore['skipped'];
+  outcomes: Record<string, RowOutcome>;
+  task: StagingStore['task'];
+  addingTo: StagingStore['addingTo'];
+}
+
+/** "a, b ,c" → ['a', 'b', 'c'] (a semicolon separates too: spreadsheets often use it). */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[,;]/)
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+}
+
+/** A cell of the grid as text (what copy, fill down and apply take). */
+export function cellText(row: StagedRow, col: number): string {
+  const column = SHEET_COLUMNS[col];
+  if (column === 'title') return row.title;
+  if (column === 'tags') return row.tags.join(', ');
+  if (column === 'expiry_date') return row.expiry_date ?? '';
+  if (column === 'links') return row.links.join(', ');
+  return '';
+}
+
+/** A row with one cell set from text. */
+function withCell(row: StagedRow, col: number, text: string): StagedRow {
+  const column = SHEET_COLUMNS[col];
+  if (column === 'title') return { ...row, title: text.trim() };
+  if (column === 'tags') return { ...row, tags: splitList(text) };
+  if (column === 'expiry_date') return { ...row, expiry_date: text.trim() === '' ? null : text.trim() };
+  if (column === 'links') return { ...row, links: splitList(text) };
+  return row;
+}
+
+/** The last create's outcome in words: "2 created, 2 failed" (only the parts that happened). */
+export function outcomeText(created: number, failed: number, notCreated: number): string {
+  const parts = [
+    t('staging.outcome.created', { count: created }),
+    failed > 0 ? t('staging.outcome.failed', { count: failed }) : null,
+    notCreated > 0 ? t('staging.outcome.notCreated', { count: notCreated }) : null,
+  ];
+  return parts.filter((p) => p !== null).join(t('staging.outcome.separator'));
+}
 
 export interface StagingStore {
   rows: StagedRow[];
@@ -20,6 +69,12 @@ export interface StagingStore {
   outcomes: Record<string, RowOutcome>;
   error: TaskError | null;
   allowDuplicates: boolean;
+  /** The grid's selected cells and rows, null when nothing is selected. */
+  selection: SheetSelection | null;
+  /** Goes up when the selection moves by keyboard: the view then focuses the active cell. */
+  focusSeq: number;
+  /** What `Clear all` took away, until Undo or new work. */
+  cleared: ClearedStaging | null;
   /** "Add to record": while set, files added to staging link to this credential. */
   addingTo: { uid: string; title: string } | null;
   /** Starts adding to a credential's record: a metadata row linked to it, and files added next link to it too. */
@@ -38,7 +93,13 @@ export interface StagingStore {
   cancel(): Promise<void>;
   /** Drops created rows from the list (what is left are the rows to fix and retry). */
   clearCreated(): void;
+  /** Clears the list at once; `undoClear` brings back exactly what was there. */
   clear(): void;
+  undoClear(): void;
+  /** Sets the selection; `focus` moves the keyboard focus to its active cell. */
+  select(selection: SheetSelection | null, focus?: boolean): void;
+  /** Changes cells from text (paste, fill down, apply); rows already created are left alone. Answers how many cells changed. */
+  setCells(edits: SheetEdit[]): number;
 }
 
 let metadataSeq = 0;
@@ -66,7 +127,7 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
       lastProgress = now;
       if (!signal.aborted) set({ adding: { done, total } });
     };
-    set({ phase: 'adding', adding: { done: 0, total: 0 }, error: null });
+    set({ phase: 'adding', adding: { done: 0, total: 0 }, error: null, cleared: null });
     try {
       const list = await paths({ signal, onProgress });
       if (list.length === 0 || signal.aborted) return;
@@ -85,12 +146,27 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     }
   };
 
+  /**
+   * The rows' real results in a toast, the same words as staging's summary: a task that ran to
+   * its end may still hold failed rows ("3 created, 2 failed"), and its "done" would be untrue.
+   */
+  const reportOutcome = () => {
+    const all = Object.values(get().outcomes);
+    const created = all.filter((o) => o.status === 'created').length;
+    const failed = all.filter((o) => o.status === 'failed').length;
+    const notCreated = all.filter((o) => o.status === 'not_created').length;
+    const text = t('staging.outcome.toast', { outcome: outcomeText(created, failed, notCreated) });
+    useShellStore.getState().toast(failed > 0 ? 'error' : notCreated > 0 ? 'info' : 'success', text);
+  };
+
   const finish = async (task: TaskInfo) => {
     let result = task.result as StagingCreateResult | undefined;
     // A cancelled task carries no result: ask which rows were created before it stopped.
     if (!result) result = (await window.proofdesk.stagingOutcome(task.id).catch(() => null)) ?? undefined;
     const outcomes = Object.fromEntries((result?.outcomes ?? []).map((o) => [o.key, o]));
     set((s) => ({ task: task as TaskInfo<StagingCreateResult>, phase: 'idle', outcomes: { ...s.outcomes, ...outcomes }, error: task.error ?? null }));
+    // The shell's toast says why a task failed as a whole; otherwise staging says how its rows came out.
+    if (task.state !== 'failed') reportOutcome();
   };
 
   onAppEvent('task', ({ task }) => {
@@ -110,6 +186,9 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     error: null,
     allowDuplicates: false,
     addingTo: null,
+    selection: null,
+    focusSeq: 0,
+    cleared: null,
     addToRecord(uid, title) {
       set({ addingTo: { uid, title } });
       get().addMetadataRow([uid], t('staging.additionTitle', { title }));
@@ -132,7 +211,24 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
       set((s) => ({ rows: s.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
     },
     remove(key) {
-      set((s) => ({ rows: s.rows.filter((r) => r.key !== key) }));
+      // The selection is by position: it would point at other rows now.
+      set((s) => ({ rows: s.rows.filter((r) => r.key !== key), selection: null }));
+    },
+    select: (selection, focus = false) => set((s) => ({ selection, focusSeq: focus ? s.focusSeq + 1 : s.focusSeq })),
+    setCells(edits) {
+      const { rows, outcomes, phase } = get();
+      if (phase === 'creating') return 0;
+      const next = [...rows];
+      let changed = 0;
+      for (const { row, col, value } of edits) {
+        const current = next[row];
+        if (!current || outcomes[current.key]?.status === 'created') continue;
+        next[row] = withCell(current, col, value);
+        changed++;
+      }
+      // One change for the whole block: the grid renders once.
+      if (changed > 0) set({ rows: next });
+      return changed;
     },
     setAllowDuplicates: (allowDuplicates) => set({ allowDuplicates }),
     async create(engine) {
@@ -145,7 +241,10 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
         const failed = Object.fromEntries(broken.map((r) => [r.key, { key: r.key, status: 'failed' as const, error: r.problem! }]));
         set((s) => ({ outcomes: { ...s.outcomes, ...failed } }));
       }
-      if (todo.length === 0) return;
+      if (todo.length === 0) {
+        if (broken.length > 0) reportOutcome();
+        return;
+      }
       set({ phase: 'creating', error: null });
       // A link may name another staged row by its file's path or its title.
       const named = new Map<string, string>();
@@ -186,8 +285,16 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
       if (task?.state === 'running') await window.proofdesk.tasksCancel(task.id).catch(() => undefined);
     },
     clearCreated() {
-      set((s) => ({ rows: s.rows.filter((r) => s.outcomes[r.key]?.status !== 'created') }));
+      set((s) => ({ rows: s.rows.filter((r) => s.outcomes[r.key]?.status !== 'created'), selection: null }));
     },
-    clear: () => set({ rows: [], skipped: [], outcomes: {}, task: null, error: null, addingTo: null }),
+    clear() {
+      const { rows, skipped, outcomes, task, addingTo } = get();
+      const cleared = rows.length > 0 ? { rows, skipped, outcomes, task, addingTo } : null;
+      set({ rows: [], skipped: [], outcomes: {}, task: null, error: null, addingTo: null, selection: null, cleared });
+    },
+    undoClear() {
+      const cleared = get().cleared;
+      if (cleared) set({ ...cleared, cleared: null });
+    },
   };
 });

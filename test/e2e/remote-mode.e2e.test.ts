@@ -208,8 +208,8 @@ describe('remote mode against `serve` in another process', () => {
     const staging = page.getByRole('region', { name: 'Staging' });
     await staging.getByRole('textbox', { name: 'Title of remote-transcript.pdf' }).waitFor();
     await staging.getByRole('button', { name: 'Create', exact: true }).click();
-    await expect.poll(async () => (await remote.listCredentials({ per_page: 0 })).items.map((c) => c.title), { timeout: 30_000 }).toContain('remote-transcript.pdf');
-    const made = (await remote.listCredentials({ per_page: 0 })).items.find((c) => c.title === 'remote-transcript.pdf')!;
+    await expect.poll(async () => (await remote.listCredentials({ per_page: 0 })).items.map((c) => c.title), { timeout: 30_000 }).toContain('Remote transcript');
+    const made = (await remote.listCredentials({ per_page: 0 })).items.find((c) => c.title === 'Remote transcript')!;
     expect(made.files[0]!.file_hash).toBe(createHash('sha256').update('a transcript made in remote mode').digest('hex'));
     expect(await workspace.engine.serviceFor(workspace.partner.id).listCredentials({ per_page: 1 })).toMatchObject({ total_items: 1 });
 

@@ -18,6 +18,7 @@ import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import type { EmbeddedService } from '../../main/engine/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
+import { silentlyCutCells } from './cut-cells.js';
 import { dropFiles } from './drop-files.js';
 import { builtRenderer } from './shell-harness.js';
 
@@ -111,7 +112,8 @@ describe('drag files in', () => {
     // The sidecar was applied; the partial download was left out with the reason.
     expect(await staging.getByRole('textbox', { name: 'Title of alice.pdf' }).inputValue()).toBe('Diploma of Alice');
     expect(await staging.getByRole('textbox', { name: 'Tags of alice.pdf' }).inputValue()).toBe('diploma');
-    expect(await staging.getByRole('textbox', { name: 'Title of msc/bob.pdf' }).inputValue()).toBe('bob.pdf');
+    // With no sidecar, the title is the file's name made readable.
+    expect(await staging.getByRole('textbox', { name: 'Title of msc/bob.pdf' }).inputValue()).toBe('Bob');
     await staging.getByText('1 item left out').click();
     await expect.poll(() => staging.textContent()).toContain('carol.pdf.crdownload');
 
@@ -131,6 +133,11 @@ describe('drag files in', () => {
     await staging.getByRole('button', { name: 'Create and schedule' }).click();
     // Bob fails alone with the spec's id, and Dave with his broken sidecar's; the others are created and scheduled.
     await expect.poll(() => staging.getByRole('button', { name: 'Open' }).count(), { timeout: 20_000 }).toBe(3);
+    // The outcome as it happened, in staging and in the toast: never "done" when rows failed.
+    await expect.poll(() => staging.getByText('5 rows · 3 created, 2 failed').count()).toBe(1);
+    const toasts = page.locator('.toasts');
+    await expect.poll(() => toasts.textContent()).toContain('Credentials from staging: 3 created, 2 failed');
+    expect(await toasts.textContent()).not.toContain('done');
     const alerts = (await staging.getByRole('alert').allTextContents()).join(' | ');
     expect(alerts).toContain('invalid_tag');
     expect(alerts).toContain('invalid_expiry_date');
@@ -138,8 +145,8 @@ describe('drag files in', () => {
     await shot(page, 'staging', '2-created');
 
     const all = (await service.listCredentials({ per_page: 0 })).items;
-    expect(all.map((c) => c.title).sort()).toEqual(['Diploma of Alice', 'loose-1.pdf', 'loose-2.pdf']);
-    expect(all.find((c) => c.title === 'loose-1.pdf')!.metadata).toEqual({ student: 'Dana' });
+    expect(all.map((c) => c.title).sort()).toEqual(['Diploma of Alice', 'Loose 1', 'Loose 2']);
+    expect(all.find((c) => c.title === 'Loose 1')!.metadata).toEqual({ student: 'Dana' });
     const jobs = await service.listJobs({ status: 'scheduled' });
     expect((await service.listJobCredentials(jobs.items[0]!.uid, { per_page: 0 })).total_items).toBe(3);
     expect((await service.listFiles({ per_page: 1 })).total_items).toBe(3);
@@ -152,6 +159,7 @@ describe('drag files in', () => {
 
     // The same content again is flagged with the credential that holds it.
     await staging.getByRole('button', { name: 'Clear all' }).click();
+    await staging.getByText('5 rows cleared from staging.').waitFor();
     await dropFiles(page, [join(files, 'loose-1.pdf')], false);
     await expect.poll(() => staging.textContent()).toContain('Already uploaded');
     await shot(page, 'staging', '3-duplicate');
@@ -184,7 +192,7 @@ describe('a drop of 1,000 files', () => {
     // The grid is virtualized: the first rows are rendered, the last are not (yet).
     expect(await staging.getByRole('textbox', { name: 'Title of diploma-0000.pdf' }).count()).toBe(1);
     expect(await staging.getByRole('textbox', { name: 'Title of diploma-0999.pdf' }).count()).toBe(0);
-    expect(await staging.getByRole('table', { name: 'Staged files' }).getAttribute('aria-rowcount')).toBe('1001');
+    expect(await staging.getByRole('grid', { name: 'Staged files' }).getAttribute('aria-rowcount')).toBe('1001');
     await shot(page, 'staging-drop', '1-thousand-staged');
     await staging.getByRole('button', { name: 'Clear all' }).click();
 
@@ -217,6 +225,145 @@ describe('a drop of 1,000 files', () => {
     await page.unroute('**/upload/**');
     expect(problems).toEqual([]);
   });
+});
+
+/** Pastes text into the focused field as a person does: the text on the clipboard, then Ctrl+V (a real paste event). */
+async function pasteText(page: Page, text: string): Promise<void> {
+  await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(text)})`);
+  await page.keyboard.press('Control+V');
+}
+
+/** Which element has the focus, by its accessible name (aria-label). */
+function focusedName(page: Page): Promise<string | null> {
+  return page.evaluate(`document.activeElement && document.activeElement.getAttribute('aria-label')`) as Promise<string | null>;
+}
+
+describe('staging as a spreadsheet', () => {
+  it('fills 1,000 titles and tags from a pasted spreadsheet block, selects and fills down by keyboard and mouse, and undoes Clear all', async () => {
+    const { page, problems } = await openApp();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const folder = join(work, 'sheet');
+    mkdirSync(folder, { recursive: true });
+    for (let i = 0; i < 1000; i++) writeFileSync(join(folder, `diploma-${String(i).padStart(4, '0')}.pdf`), `diploma ${i}`);
+    await dropFiles(page, folder, true);
+    const staging = page.getByRole('region', { name: 'Staging' });
+    await staging.getByText('1,000 rows').waitFor({ timeout: 60_000 });
+    const grid = staging.getByRole('grid', { name: 'Staged files' });
+    const title = (n: number) => staging.getByRole('textbox', { name: `Title of diploma-${String(n).padStart(4, '0')}.pdf` });
+    const tags = (n: number) => staging.getByRole('textbox', { name: `Tags of diploma-${String(n).padStart(4, '0')}.pdf` });
+
+    // Readable titles and real sizes.
+    expect(await title(0).inputValue()).toBe('Diploma 0000');
+    expect(await title(0).locator('xpath=ancestor::*[@role="row"][1]').textContent()).toContain('9 bytes');
+
+    // A block of 1,000 rows × 2 columns from a spreadsheet, pasted at the first title.
+    const block = Array.from({ length: 1000 }, (_, i) => `Student ${i}\tdiploma, spring-2027`).join('\r\n') + '\r\n';
+    await title(0).click();
+    await pasteText(page, block);
+    await staging.getByText('2,000 cells pasted').waitFor();
+    expect(await title(0).inputValue()).toBe('Student 0');
+    expect(await tags(0).inputValue()).toBe('diploma, spring-2027');
+    // The grid stays virtualized: a few dozen rows in the page for 1,000 staged.
+    expect(await grid.getByRole('row').count()).toBeLessThan(60);
+
+    // Keyboard only: arrows move between rows, Shift+arrows select, Ctrl+D fills down.
+    await title(0).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focusedName(page)).toBe('Title of diploma-0001.pdf');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await staging.getByText('3 rows selected').waitFor();
+    await expect.poll(() => focusedName(page)).toBe('Title of diploma-0003.pdf');
+    await page.keyboard.press('Control+D');
+    await staging.getByText('2 cells filled').waitFor();
+    expect(await title(2).inputValue()).toBe('Student 1');
+    expect(await title(3).inputValue()).toBe('Student 1');
+    expect(await title(4).inputValue()).toBe('Student 4');
+    // A value typed once, then Ctrl+Enter: every selected row takes it.
+    await tags(5).focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('honours');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => tags(7).inputValue()).toBe('honours');
+    expect(await tags(6).inputValue()).toBe('honours');
+    expect(await tags(8).inputValue()).toBe('diploma, spring-2027');
+    // Arrows reach rows far below the screen: the grid scrolls to them.
+    await title(8).focus();
+    for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focusedName(page)).toBe('Title of diploma-0038.pdf');
+    expect(await title(38).inputValue()).toBe('Student 38');
+
+    // The mouse: ctrl-click picks rows, shift-click on the row checkboxes takes a range, the buttons act.
+    await title(40).click();
+    await title(43).click({ modifiers: ['Control'] });
+    await staging.getByText('2 rows selected').waitFor();
+    await staging.getByRole('button', { name: 'Apply to selected rows' }).click();
+    expect(await title(40).inputValue()).toBe('Student 43');
+    expect(await title(41).inputValue()).toBe('Student 41');
+    await staging.getByRole('checkbox', { name: 'Select diploma-0044.pdf' }).click();
+    await staging.getByRole('checkbox', { name: 'Select diploma-0047.pdf' }).click({ modifiers: ['Shift'] });
+    await staging.getByText('4 rows selected').waitFor();
+    expect(await staging.getByRole('checkbox', { name: 'Select diploma-0046.pdf' }).isChecked()).toBe(true);
+    await staging.getByRole('button', { name: 'Fill down' }).click();
+    expect(await title(47).inputValue()).toBe('Student 44');
+    expect(await tags(47).inputValue()).toBe('diploma, spring-2027');
+    // One value pasted over a selection goes into every selected cell.
+    await title(50).click();
+    await title(52).click({ modifiers: ['Shift'] });
+    await staging.getByText('3 rows selected').waitFor();
+    await page.evaluate(`navigator.clipboard.writeText('Diploma in Law')`);
+    await page.keyboard.press('Control+V');
+    await expect.poll(() => title(52).inputValue()).toBe('Diploma in Law');
+    expect(await title(51).inputValue()).toBe('Diploma in Law');
+    await shot(page, 'staging-sheet', '1-pasted-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'staging-sheet', '2-pasted-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expectAccessible(page);
+
+    // Clear all clears at once; Undo brings back every row with its edits.
+    await staging.getByRole('button', { name: 'Clear all' }).click();
+    await staging.getByText('1,000 rows cleared from staging.').waitFor();
+    expect(await staging.getByRole('grid').count()).toBe(0);
+    await shot(page, 'staging-sheet', '3-cleared');
+    await staging.getByRole('button', { name: 'Undo' }).click();
+    await staging.getByText('1,000 rows').waitFor();
+    expect(await title(0).inputValue()).toBe('Student 0');
+    expect(await title(3).inputValue()).toBe('Student 1');
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
+
+describe('staging layout', () => {
+  for (const [locale, theme] of [
+    ['en-US', 'light'],
+    ['de-DE', 'dark'],
+    ['de-DE', 'light'],
+  ] as const) {
+    it(`at 1280×800 (${locale}, ${theme}) keeps the records table in view and cuts nothing silently`, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale, colorScheme: theme });
+      const page = await context.newPage();
+      await page.goto(bridge.url);
+      const records = page.getByRole('grid').first();
+      await records.waitFor();
+      const folder = join(work, `layout-${locale}-${theme}`);
+      mkdirSync(join(folder, 'a-folder-with-a-rather-long-name-for-the-cohort-of-2027'), { recursive: true });
+      for (let i = 0; i < 30; i++) writeFileSync(join(folder, 'a-folder-with-a-rather-long-name-for-the-cohort-of-2027', `diploma-of-a-student-with-a-long-name-${i}.pdf`), `layout ${i}`);
+      await dropFiles(page, folder, true);
+      const staging = page.locator('section.staging');
+      await staging.getByText(/30/).first().waitFor({ timeout: 30_000 });
+      const table = page.locator('.data-table').first();
+      await shot(page, 'staging-layout', `${locale}-${theme}`);
+      const [tableBox, stagingBox] = [await table.boundingBox(), await staging.boundingBox()];
+      // The staging pane takes less than half of the window; the table keeps 12rem (a header and five rows).
+      expect(tableBox!.height).toBeGreaterThanOrEqual(168);
+      expect(stagingBox!.height).toBeLessThan(400);
+      expect(await silentlyCutCells(page)).toEqual([]);
+      await context.close();
+    });
+  }
 });
 
 describe('detail panel', () => {
@@ -278,7 +425,7 @@ describe('detail panel', () => {
     await panel.getByRole('heading', { name: 'Transcript of Ivy' }).waitFor();
     const tree = panel.getByRole('navigation', { name: 'Record' });
     await expect.poll(() => tree.textContent()).toContain('This record holds 3 credentials');
-    expect(await tree.textContent()).toContain('ivy-scan.pdf');
+    expect(await tree.textContent()).toContain('Ivy scan');
     await shot(page, 'detail', '1-record');
     await expectAccessible(page);
 

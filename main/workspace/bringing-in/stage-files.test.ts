@@ -39,7 +39,7 @@ describe('stagePaths', () => {
     expect(alice!.file!.file_hash).toBe('2bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90');
     expect(bob).toMatchObject({ title: 'Diploma of Bob', tags: ['diploma', 'bsc'], metadata: { grade: 'B' }, problem: null });
     // A bad sidecar fails that row alone, with the spec's id and where the problem is.
-    expect(dave!.title).toBe('dave.pdf');
+    expect(dave!.title).toBe('Dave');
     expect(dave!.problem).toMatchObject({ id: 'invalid_tag' });
     expect(dave!.problem!.message).toContain('dave.pdf.json');
     expect(skipped.map((s) => s.path).sort()).toEqual([join(folder, '.DS_Store'), join(folder, 'carol.pdf.part'), join(folder, 'outside.pdf')].sort());
@@ -58,7 +58,7 @@ describe('stagePaths', () => {
     const { rows } = await stagePaths([folder], { scope: scope() });
 
     const byPath = Object.fromEntries(rows.map((r) => [r.file!.rel_path, r]));
-    expect(byPath['plain.pdf']).toMatchObject({ title: 'plain.pdf', problem: null });
+    expect(byPath['plain.pdf']).toMatchObject({ title: 'Plain', problem: null });
     expect(byPath['linked.pdf']!.problem).toMatchObject({ id: 'invalid_value' });
     expect(byPath['linked.pdf']!.problem!.message).toContain('symbolic link');
     expect(byPath['a/b/deep.pdf']).toMatchObject({ title: 'Deep diploma', problem: null });
@@ -73,7 +73,7 @@ describe('stagePaths', () => {
 
     const { rows, skipped } = await stagePaths([join(dir, 'one.txt'), join(dir, 'two.txt'), join(dir, 'three.tmp'), join(dir, 'gone.txt')], { scope: scope() });
 
-    expect(rows.map((r) => r.title)).toEqual(['one.txt', 'two.txt']);
+    expect(rows.map((r) => r.title)).toEqual(['One', 'Two']);
     expect(rows[0]!.duplicate_of).toEqual([{ uid: existing.uid, title: 'Earlier one' }]);
     expect(rows[1]!.duplicate_of).toEqual([]);
     expect(skipped.map((s) => s.reason)).toEqual(['a hidden or temporary file', 'it is not there any more']);

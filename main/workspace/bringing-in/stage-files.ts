@@ -11,6 +11,7 @@ import pMap from 'p-map';
 import { findExistingByHash, type PartnerScope } from '../../engine/index.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
 import { hashFile } from '../../files/hash-file.js';
+import { readableTitle } from '../../../common/readable-title.js';
 
 /** What the intake's lookup answers for a file with no sidecar and no manifest. */
 const NOTHING_TO_APPLY: Lookup = { kind: 'ok', fields: {}, sidecar: null };
@@ -67,7 +68,7 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
     return {
       key: file.path,
       file: { path: file.path, rel_path: file.relPath, size, file_hash: fileHash },
-      title: fields.title ?? name,
+      title: fields.title ?? readableTitle(name),
       metadata: fields.metadata ?? {},
       tags: fields.tags ?? [],
       expiry_date: fields.expiry_date ?? null,
