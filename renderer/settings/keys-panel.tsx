@@ -5,6 +5,7 @@ import { NewPassphraseFields } from './new-passphrase-fields.js';
 import { RestoreForm } from './restore-form.js';
 import { useSettingsStore } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { chainName, chainTechnical, etherAmount } from '../format/chain-display.js';
 
 const MIN_PASSPHRASE = 10;
 const STORE_TEXT = {
@@ -41,7 +42,7 @@ export function KeysPanel() {
             <thead>
               <tr>
                 <th scope="col">{t('settings.keys.column.engine')}</th>
-                <th scope="col">{t('settings.keys.column.chainId')}</th>
+                <th scope="col">{t('settings.keys.column.chain')}</th>
                 <th scope="col">{t('settings.keys.column.environment')}</th>
                 <th scope="col">{t('settings.keys.column.balance')}</th>
                 <th scope="col">{t('settings.keys.column.todo')}</th>
@@ -51,9 +52,9 @@ export function KeysPanel() {
               {keys.accounts.map((a) => (
                 <tr key={a.engine}>
                   <td><code>{a.engine}</code></td>
-                  <td>{a.chain_id ?? '—'}</td>
+                  <td title={chainTechnical({ id: a.engine, chain_id: a.chain_id })}>{chainName({ id: a.engine, chain_id: a.chain_id })}</td>
                   <td>{a.environment}</td>
-                  <td>{a.balance ?? t('settings.keys.unknown')}</td>
+                  <td title={a.balance ?? undefined}>{a.balance === null ? t('settings.keys.unknown') : etherAmount(a.balance)}</td>
                   <td>{a.hint}</td>
                 </tr>
               ))}

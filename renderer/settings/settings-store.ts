@@ -3,6 +3,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
+import type { ShownError } from '../shell/error-line.js';
 
 export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
 
@@ -10,6 +11,8 @@ export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
 export interface Outcome {
   tone: 'success' | 'error';
   text: string;
+  /** A refusal from main: its id and text, shown with Details. */
+  error?: ShownError;
 }
 
 export interface SettingsStore {
@@ -41,7 +44,7 @@ export interface SettingsStore {
 
 const failure = (error: unknown): Outcome => {
   const { message, id } = toServiceError(error);
-  return { tone: 'error', text: `${message} (${id})` };
+  return { tone: 'error', text: message, error: { id, message } };
 };
 
 /** Settings: the active Partner, its keys and their backup. */
