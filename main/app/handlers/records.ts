@@ -42,6 +42,16 @@ export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
       const kind: TaskKind = edit.mode === 'add' ? 'tags-add' : edit.mode === 'replace' ? 'tags-replace' : 'tag-remove';
       return startBulk(kind, (n) => `${tagVerb(edit)} ${n}`, selection, (task) => records.editTags(selection, edit, task));
     },
+    'records:undoTags': async (token) => {
+      const records = ctx.records();
+      return ctx.tasks.start('tags-undo', 'Undoing the tag change', async (task) => {
+        try {
+          return await records.undoTags(token, task);
+        } finally {
+          ctx.events.emit({ type: 'counts', scopes: ['credentials', 'tags'] });
+        }
+      });
+    },
     'records:schedule': async (selection, engines) => {
       const records = ctx.records();
       // An unknown engine fails now, before a task starts (wrong_blockchain_engine).
