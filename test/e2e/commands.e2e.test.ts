@@ -339,7 +339,7 @@ describe('commands', () => {
     const notified = () => page.evaluate('window.__notified') as Promise<{ title: string; body: string }[]>;
     const task = async (label: string) => {
       const started = workspace.context.tasks.start('tags-add', label, async () => 'ok');
-      await expect.poll(() => page.locator('.toasts').textContent()).toContain(`${label}: done.`);
+      await expect.poll(() => page.locator('.toasts').textContent()).toContain(`Done: ${label}.`);
       return started;
     };
 

@@ -75,15 +75,20 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
     'jobs:nextIssuing': async () => nextIssuing(ctx),
     'jobs:exportProofs': async (request) => {
       const { service } = ctx.require();
+      /** The folder the proofs went to may be shown in the file manager afterwards. */
+      const remembered = (result: ProofExportResult): ProofExportResult => {
+        ctx.written.remember(result.folder);
+        return result;
+      };
       await checkFolder(request.folder);
       const label = request.source.kind === 'job' ? `Exporting the proofs of job ${request.source.jobUid}` : 'Exporting the proofs of the selection';
       // The embedded engine builds the proofs from its database (atomic writes, main/workspace);
       // a remote service is asked for each proof over the spec's download endpoint.
       if (ctx.engine) {
         const scope = ctx.scope();
-        return ctx.tasks.start<ProofExportResult>('export-proofs', label, (task) => exportProofsFromEngine(scope, request, task));
+        return ctx.tasks.start<ProofExportResult>('export-proofs', label, async (task) => remembered(await exportProofsFromEngine(scope, request, task)));
       }
-      return ctx.tasks.start<ProofExportResult>('export-proofs', label, (task) => exportProofs(ctx, service, request, task));
+      return ctx.tasks.start<ProofExportResult>('export-proofs', label, async (task) => remembered(await exportProofs(ctx, service, request, task)));
     },
   };
 }

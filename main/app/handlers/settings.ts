@@ -93,7 +93,10 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
       requireKeyStore();
       const partner = active();
       const path = await dialog()({ kind: 'save', title: 'Save the key backup', defaultName: backupFileName(partner.name), extensions: [BACKUP_EXTENSION] });
-      return path === null ? null : backUpPartnerKeys(engine(), partner.id, path, passphrase);
+      if (path === null) return null;
+      const written = await backUpPartnerKeys(engine(), partner.id, path, passphrase);
+      ctx.written.remember(written.path);
+      return written;
     },
     'settings:backupKeysFile': async (passphrase) => {
       requireKeyStore();
