@@ -5,7 +5,7 @@ import { useShellStore } from '../shell/shell-store.js';
  * The Electron window grants the page no clipboard permission, so when the Clipboard API
  * refuses, the text is copied the old way, from a hidden field.
  */
-export async function copyText(text: string, what: string): Promise<void> {
+export async function copyText(text: string, what: string): Promise<boolean> {
   const { toast } = useShellStore.getState();
   try {
     await navigator.clipboard.writeText(text);
@@ -23,8 +23,9 @@ export async function copyText(text: string, what: string): Promise<void> {
     focused?.focus();
     if (!copied) {
       toast('error', `${what} could not be copied: the clipboard refused it.`);
-      return;
+      return false;
     }
   }
   toast('success', `${what} copied to the clipboard.`);
+  return true;
 }

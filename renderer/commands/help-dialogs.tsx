@@ -76,5 +76,5 @@ export function diagnosticsText(): string {
 
 /** Copies the diagnostics and says so. */
 export function copyDiagnostics(): Promise<void> {
-  return copyText(diagnosticsText(), 'The diagnostics');
+  return copyText(diagnosticsText(), 'The diagnostics').then(() => undefined);
 }

@@ -3,6 +3,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
+import { t } from '../i18n/i18n-store.js';
 import type { ShownError } from '../shell/error-line.js';
 
 export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
@@ -23,6 +24,12 @@ export interface SettingsStore {
   /** A new client secret, kept only until the admin leaves the Partner tab. */
   newSecret: NewClientSecret | null;
   engines: EngineSettings[] | null;
+  /**
+   * The key backup made in this window, once it was written: where main saved it (Electron), or
+   * the file the browser was given to save (the browser bridge). Null until then: nothing claims
+   * a backup that did not happen.
+   */
+  backedUp: { path: string | null; fileName: string; at: string } | null;
   outcomes: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'load' | 'engineTest' | 'engineAdd', Outcome>>;
   busy: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'engineTest' | 'engineAdd', boolean>>;
   setTab(tab: SettingsTab): void;
@@ -57,6 +64,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     keys: null,
     keysLoading: false,
     engines: null,
+    backedUp: null,
     newSecret: null,
     outcomes: {},
     busy: {},
@@ -83,7 +91,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
       try {
         const partner = await window.proofdesk.settingsSetInterval(interval);
         set((s) => ({ overview: s.overview ? { ...s.overview, partner } : s.overview }));
-        outcome('interval', { tone: 'success', text: 'Saved: scheduled credentials are issued at this interval from now on.' });
+        outcome('interval', { tone: 'success', text: t('settings.outcome.interval') });
       } catch (error) {
         outcome('interval', failure(error));
       } finally {
@@ -104,18 +112,21 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     async backUp(passphrase) {
       busy('backup', true);
       try {
-        const keepApart = 'Keep it and its passphrase apart: with both, anyone can issue as this Partner.';
+        const at = new Date().toISOString();
         if (useShellStore.getState().status?.canChooseFolder) {
+          // Main asks where (the OS save dialog) and answers only once the file is written.
           const done = await window.proofdesk.settingsBackupKeys(passphrase);
           if (!done) {
             outcome('backup', undefined);
             return false;
           }
-          outcome('backup', { tone: 'success', text: `Backed up to ${done.path}. ${keepApart}` });
+          set({ backedUp: { path: done.path, fileName: done.path.split(/[\\/]/).pop() ?? done.path, at } });
+          outcome('backup', { tone: 'success', text: t('settings.backup.savedTo', { path: done.path }) });
         } else {
           const file = await window.proofdesk.settingsBackupKeysFile(passphrase);
           saveText(file.fileName, file.content, 'application/json');
-          outcome('backup', { tone: 'success', text: `Backed up: your browser downloads ${file.fileName}. ${keepApart}` });
+          set({ backedUp: { path: null, fileName: file.fileName, at } });
+          outcome('backup', { tone: 'success', text: t('settings.backup.downloaded', { file: file.fileName }) });
         }
         return true;
       } catch (error) {
@@ -133,7 +144,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
           outcome('restore', undefined);
           return null;
         }
-        outcome('restore', { tone: 'success', text: `Restored ${partner.name} with its chain account ${partner.chain_address ?? ''}; it is now the active Partner.` });
+        outcome('restore', { tone: 'success', text: t('settings.outcome.restored', { name: partner.name, address: partner.chain_address ?? '' }) });
         await get().load();
         await get().loadKeys();
         return partner;
@@ -168,7 +179,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
       try {
         set({ engines: await window.proofdesk.settingsAddEngine(engine) });
         outcome('engineTest', undefined);
-        outcome('engineAdd', { tone: 'success', text: `Added ${engine.id}: it is kept in engines.json and can be used for issuing now.` });
+        outcome('engineAdd', { tone: 'success', text: t('settings.outcome.engineAdded', { engine: engine.id }) });
         return true;
       } catch (error) {
         outcome('engineAdd', failure(error));

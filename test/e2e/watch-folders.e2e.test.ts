@@ -101,7 +101,7 @@ async function addFolder(page: Page, fields: { path: string; tags?: string; temp
   if (fields.tags) await dialog.getByRole('textbox', { name: 'Tags (comma-separated)' }).fill(fields.tags);
   if (fields.template) await fillTemplate(page, fields.template);
   if (fields.outDir) await dialog.getByRole('textbox', { name: /Output folder/ }).fill(fields.outDir);
-  await dialog.getByRole('button', { name: 'Add' }).click();
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
 }
 
 const card = (page: Page, path: string) => page.getByRole('article', { name: path });
@@ -192,7 +192,7 @@ describe('watch folders view', () => {
     expect(await seriousA11yProblems(page)).toEqual([]);
     cli.child.kill('SIGTERM');
     await cli.exited;
-    await page.getByRole('dialog', { name: 'Add watch folder' }).getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('dialog', { name: 'Add watch folder' }).getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => card(page, cliFolder).count(), { timeout: 20_000 }).toBe(1);
   }, 180_000);
 });
