@@ -44,15 +44,12 @@ function BackupStep() {
         });
       }}
     >
-      <h2 id={`${id}-title`}>
-        {t('firstRun.backup.title')}
-        {backedUp && (
-          <span className="backed-up" data-testid="backed-up">
-            {' '}
-            {t('firstRun.backup.done', { at: localDateTime(backedUp.at) })}
-          </span>
-        )}
-      </h2>
+      <h2 id={`${id}-title`}>{t('firstRun.backup.title')}</h2>
+      {backedUp && (
+        <p className="backed-up" data-testid="backed-up">
+          {t('firstRun.backup.done', { at: localDateTime(backedUp.at) })}
+        </p>
+      )}
       <p className="first-run-warning" role="note">
         {t('firstRun.lostKey')}
       </p>

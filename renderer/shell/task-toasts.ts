@@ -13,6 +13,7 @@ import { t } from '../i18n/i18n-store.js';
 import { toServiceError } from '../ipc-error.js';
 import { firstSentence, type ShownError } from './error-line.js';
 import type { SectionId } from './sections.js';
+import { useStagingStore } from '../staging/staging-store.js';
 
 /** A button on a toast: its label and what it does; the toast goes once it is pressed. */
 export interface ToastAction {
@@ -66,8 +67,13 @@ function doneToast(task: TaskInfo, shell: ToastShell): ToastInput {
       const r = resultOf<StagingCreateResult>(task, 'created');
       if (!r) break;
       const notCreated = r.outcomes.filter((o) => o.status === 'not_created').length;
-      if (r.failed === 0 && notCreated === 0) return { tone: 'success', text: t('shell.toast.created', { created: r.created }) };
-      return { tone: 'error', text: t('shell.toast.createdPartly', { created: r.created, failed: r.failed, notCreated }), action: { label: t('shell.toast.review'), run: () => reviewStaging(shell) } };
+      // Rows staging refused before sending (a broken sidecar or manifest row) failed too, though main never saw them.
+      const sent = new Set(r.outcomes.map((o) => o.key));
+      const { rows, outcomes } = useStagingStore.getState();
+      const refusedBefore = rows.filter((row) => !sent.has(row.key) && outcomes[row.key]?.status === 'failed').length;
+      const failed = r.failed + refusedBefore;
+      if (failed === 0 && notCreated === 0) return { tone: 'success', text: t('shell.toast.created', { created: r.created }) };
+      return { tone: 'error', text: t('shell.toast.createdPartly', { created: r.created, failed, notCreated }), action: { label: t('shell.toast.review'), run: () => reviewStaging(shell) } };
     }
     case 'csv-import': {
       const r = resultOf<CsvImportResult>(task, 'refused');

@@ -145,7 +145,7 @@ describe('first run, Settings, key backup and restore', () => {
     expect(downloaded.suggestedFilename()).toBe('Acme University.proofdesk-keys');
     await downloaded.saveAs(backup());
     expect(readFileSync(backup(), 'utf8')).toContain('proofdesk-key-backup');
-    await expect.poll(() => page.getByTestId('backed-up').textContent()).toMatch(/^ ?✓ Backed up /);
+    await expect.poll(() => page.getByTestId('backed-up').textContent()).toMatch(/^✓ Backed up /);
     expect(await page.getByRole('status').filter({ hasText: 'your browser saved Acme University.proofdesk-keys' }).count()).toBe(1);
     await screenshot(page, 'settings', '2-first-run-backed-up');
     await expectAccessible(page);
