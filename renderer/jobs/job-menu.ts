@@ -1,7 +1,6 @@
 import type { Job } from '../../common/wire-types.js';
 import { copyText } from '../commands/copy-text.js';
 import type { MenuGroup } from '../commands/popup-menu.js';
-import { toServiceError } from '../ipc-error.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useJobsStore } from './jobs-store.js';
 
@@ -28,10 +27,7 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
                 run: () =>
                   void window.proofdesk.jobsIssueNow(job.chain).then(
                     () => useJobsStore.getState().refresh(),
-                    (error: unknown) => {
-                      const { id, message } = toServiceError(error);
-                      useShellStore.getState().toast('error', `Issue now failed: ${message} (${id})`);
-                    },
+                    (error: unknown) => useShellStore.getState().toastError(error),
                   ),
               },
             ]

@@ -1,4 +1,5 @@
 import { shortUid } from './short-uid.js';
+import { ErrorLine } from '../shell/error-line.js';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
@@ -11,7 +12,7 @@ import { commandHint } from '../commands/command-hint.js';
 import { openListExport } from '../list-export/list-export-store.js';
 import { jobMenu } from './job-menu.js';
 import { jobAt, useJobsStore } from './jobs-store.js';
-import { code, Message, useT } from '../i18n/use-t.js';
+import { useT } from '../i18n/use-t.js';
 
 /** `2026-11-23 23:04` in local time: a date column fits in 9rem beside the job detail. */
 function when(iso: string | null): string {
@@ -85,11 +86,7 @@ export function JobsView() {
             </button>
           ))}
         </div>
-        {error && (
-          <div className="error-panel" role="alert">
-            <Message id="jobs.loadError" values={{ message: error.message, id: error.id, code }} />
-          </div>
-        )}
+        <ErrorLine error={error} className="error-panel" />
         <DataTable
           label={t('jobs.table.label')}
           columns={columns}

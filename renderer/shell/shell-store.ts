@@ -37,6 +37,8 @@ export interface ShellStore {
    * folder), stay until dismissed or acted on; others go after a while.
    */
   toast(tone: Toast['tone'], text: string, options?: { action?: ToastAction; error?: ShownError }): void;
+  /** Says a failed call in an error toast: its sentence, the spec's id and main's whole text under Details. */
+  toastError(error: unknown): void;
   /** Runs a toast's action, then dismisses it. */
   actOnToast(id: string): void;
   dismissToast(id: string): void;
@@ -72,8 +74,7 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
     try {
       set({ status: await window.proofdesk.appSwitchPartner(partnerId) });
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      get().toast('error', message, { error: { id, message } });
+      get().toastError(error);
     }
   },
   async cancelTask(taskId) {
@@ -81,8 +82,7 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
       const task = await window.proofdesk.tasksCancel(taskId);
       set((s) => ({ tasks: { ...s.tasks, [task.id]: task } }));
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      get().toast('error', message, { error: { id, message } });
+      get().toastError(error);
     }
   },
   toast(tone, text, options = {}) {
@@ -90,6 +90,10 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
     set((s) => ({ toasts: [...s.toasts, { id, tone, text, ...options }].slice(-MAX_TOASTS) }));
     // Errors stay until dismissed (the admin has to read them), and so does an offer to act (Undo, Review).
     if (tone !== 'error' && !options.action) setTimeout(() => get().dismissToast(id), TOAST_MS);
+  },
+  toastError(error) {
+    const { id, message } = toServiceError(error);
+    get().toast('error', message, { error: { id, message } });
   },
   actOnToast(id) {
     const toast = get().toasts.find((t) => t.id === id);
@@ -108,10 +112,7 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
             go: (section) => get().go(section),
             engines: get().status?.engines ?? [],
             canShowInFolder: get().status?.canShowInFolder ?? false,
-            fail: (error) => {
-              const { id, message } = toServiceError(error);
-              get().toast('error', message, { error: { id, message } });
-            },
+            fail: (error) => get().toastError(error),
           });
           if (shown) get().toast(shown.tone, shown.text, { ...(shown.action ? { action: shown.action } : {}), ...(shown.error ? { error: shown.error } : {}) });
         }
