@@ -6,6 +6,7 @@ import { RestoreForm } from './restore-form.js';
 import { useSettingsStore } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { chainName, chainTechnical, etherAmount } from '../format/chain-display.js';
+import { localDateTime } from '../format/local-format.js';
 
 const MIN_PASSPHRASE = 10;
 const STORE_TEXT = {
@@ -71,6 +72,16 @@ export function KeysPanel() {
   );
 }
 
+/** Whether the keys were backed up, as far as the app knows it truly. */
+function BackupState() {
+  const recorded = useSettingsStore((s) => s.keys?.lastBackup ?? null);
+  const session = useSettingsStore((s) => s.backedUp);
+  const t = useT();
+  if (recorded) return <p className="backed-up" data-testid="backup-state">{t('settings.backup.last', { at: localDateTime(recorded.at), path: recorded.path })}</p>;
+  if (session) return <p className="backed-up" data-testid="backup-state">{t('settings.backup.lastDownload', { at: localDateTime(session.at), file: session.fileName })}</p>;
+  return <p className="muted" data-testid="backup-state">{t('settings.backup.none')}</p>;
+}
+
 function BackupForm() {
   const backUp = useSettingsStore((s) => s.backUp);
   const busy = useSettingsStore((s) => s.busy.backup ?? false);
@@ -97,6 +108,7 @@ function BackupForm() {
       }}
     >
       <h2 id={`${id}-title`}>{t('settings.backup.title')}</h2>
+      <BackupState />
       <p className="muted">
         {t('settings.backup.help')} {native ? t('settings.backup.native') : t('settings.backup.browser')}
       </p>

@@ -122,6 +122,8 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
           }
           set({ backedUp: { path: done.path, fileName: done.path.split(/[\\/]/).pop() ?? done.path, at } });
           outcome('backup', { tone: 'success', text: t('settings.backup.savedTo', { path: done.path }) });
+          // Main recorded it: Settings › Keys says when and where, also after a restart.
+          void get().loadKeys();
         } else {
           const file = await window.proofdesk.settingsBackupKeysFile(passphrase);
           saveText(file.fileName, file.content, 'application/json');
