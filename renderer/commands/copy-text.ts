@@ -1,4 +1,5 @@
 import { useShellStore } from '../shell/shell-store.js';
+import { t } from '../i18n/i18n-store.js';
 
 /**
  * Puts text on the clipboard and says so in a toast (`what` names it: "Uid copied.").
@@ -22,10 +23,10 @@ export async function copyText(text: string, what: string): Promise<boolean> {
     area.remove();
     focused?.focus();
     if (!copied) {
-      toast('error', `${what} could not be copied: the clipboard refused it.`);
+      toast('error', t('shell.copy.refused', { what }));
       return false;
     }
   }
-  toast('success', `${what} copied to the clipboard.`);
+  toast('success', t('shell.copy.done', { what }));
   return true;
 }
