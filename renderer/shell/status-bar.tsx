@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { EngineFunds, EngineStatus } from '../../common/ipc/app.js';
 import { chainName, chainTechnical, etherAmount } from '../format/chain-display.js';
+import { firstSentence } from './error-line.js';
 import { useShellStore, runningTasks } from './shell-store.js';
 import { UnlockKeys } from '../settings/unlock-dialog.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
@@ -111,8 +112,10 @@ export function StatusBar() {
             {status.mode === 'remote' ? t('shell.status.keysRemote') : status.keyStore ? t(KEY_STORE_LABEL[status.keyStore]) : t('shell.status.noKeyStore')}
           </span>
           {status.issuingOff && (
-            <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
-              {t('shell.status.issuingOff', { reason: status.issuingOff })}
+            // One sentence in the bar; the rest (what to install or set) in the tooltip, and read out to assistive technology.
+            <span className="status-item status-warning" role="status" data-testid="status-issuing-off" title={status.issuingOff}>
+              {t('shell.status.issuingOff', { reason: firstSentence(status.issuingOff)[0] })}
+              {firstSentence(status.issuingOff)[1] && <span className="visually-hidden"> {firstSentence(status.issuingOff)[1]}</span>}
             </span>
           )}
           {status.issuingOff && status.mode === 'embedded' && (
