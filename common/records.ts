@@ -159,6 +159,14 @@ export interface BulkTagResult {
   selected: number;
   /** Records whose tags changed (a remove skips records without the tag). */
   changed: number;
+  /** Undoes the edit with `records:undoTags` while main remembers it; null when nothing changed or undo is not offered (a remote service). */
+  undo?: string | null;
+}
+
+/** What undoing a bulk tag edit did: credentials whose tags are back, and those changed again since (left as they are). */
+export interface TagUndoResult {
+  restored: number;
+  skipped: number;
 }
 
 /** The result of scheduling a selection on engines. */

@@ -16,6 +16,7 @@ export const TASK_KINDS = [
   'tags-add',
   'tags-replace',
   'tag-remove',
+  'tags-undo', // a bulk tag edit put back
   'schedule',
   'unschedule',
   'issue-now',

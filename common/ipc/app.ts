@@ -62,6 +62,8 @@ export interface AppStatus {
   mode: 'embedded' | 'remote';
   /** True where main can show the OS folder picker (the Electron window; not the browser bridge). */
   canChooseFolder: boolean;
+  /** True where main can show a file it wrote in the OS file manager (Electron); the browser bridge downloads instead. */
+  canShowInFolder: boolean;
   /** True where the window has the native application menu (Electron); the browser bridge shows a menu button instead. */
   nativeMenu: boolean;
   /** The app's version, for About and the diagnostics. */
@@ -79,6 +81,11 @@ export interface AppIpc {
   'app:switchPartner': { args: [partnerId: string]; result: AppStatus };
   /** The OS folder picker (Electron only): the chosen folder, or null when cancelled or unavailable. */
   'app:chooseFolder': { args: [title: string]; result: string | null };
+  /**
+   * Shows a file or folder in the OS file manager (Electron). Only a path the app itself wrote in
+   * this session (an export, a key backup) is shown; any other is refused with `invalid_value`.
+   */
+  'app:showInFolder': { args: [path: string]; result: void };
   /** Tasks running or recently finished in main. */
   'tasks:list': { args: []; result: TaskInfo[] };
   /** Asks a running task to stop; answers the task as it is now. */
@@ -116,6 +123,7 @@ export const APP_IPC: IpcValidators<AppIpc> = {
   'app:commandsEnabled': argsOf('app:commandsEnabled', ['enabled'], Type.Array(Command, { maxItems: COMMAND_IDS.length })),
   'app:runCommand': argsOf('app:runCommand', ['command'], Command),
   'app:uiLocale': argsOf('app:uiLocale', ['locale'], OneOf(UI_LOCALES)),
+  'app:showInFolder': argsOf('app:showInFolder', ['path'], Type.String({ minLength: 1, maxLength: 4096 })),
   'app:notify': (args) => {
     const [{ title, body }] = notify(args);
     return [{ title, body }];

@@ -19,6 +19,7 @@ import {
   type Selection,
   type TagEdit,
   type TagSuggestion,
+  type TagUndoResult,
 } from '../records.js';
 import type { TaskInfo } from '../tasks.js';
 import { expectArgCount, expectInteger, expectString, type IpcValidators } from './slice.js';
@@ -37,6 +38,8 @@ export interface RecordsIpc {
   'records:count': { args: [selection: Selection]; result: number };
   /** Edits the tags of a selection, all or nothing; answers the running task. */
   'records:editTags': { args: [selection: Selection, edit: TagEdit]; result: TaskInfo<BulkTagResult> };
+  /** Undoes a bulk tag edit by the token its result carried; answers the running task. */
+  'records:undoTags': { args: [token: string]; result: TaskInfo<TagUndoResult> };
   /** Schedules a selection on engines; answers the running task. */
   'records:schedule': { args: [selection: Selection, engines: string[]]; result: TaskInfo<BulkScheduleResult> };
   /** Unschedules a selection from one engine; answers the running task. */
@@ -70,6 +73,10 @@ export const RECORDS_IPC: IpcValidators<RecordsIpc> = {
   'records:editTags': (args) => {
     expectArgCount('records:editTags', args, 2);
     return [validateSelection(args[0]), validateTagEdit(args[1])];
+  },
+  'records:undoTags': (args) => {
+    expectArgCount('records:undoTags', args, 1);
+    return [expectString(args[0], 'token', 100)];
   },
   'records:schedule': (args) => {
     expectArgCount('records:schedule', args, 2);

@@ -70,6 +70,8 @@ export interface KeysInfo {
   address: string | null;
   signingPublicKey: string | null;
   accounts: EngineAccount[];
+  /** The last backup main wrote to a file (the desktop app's save dialog): when (ISO 8601) and where; null when none is known. */
+  lastBackup: { at: string; path: string } | null;
 }
 
 // Settings › Remote connections.

@@ -4,6 +4,7 @@
  * browser bridge share it. The active Partner can change (the status bar's switcher): handlers
  * ask for the service on every call, never keep one.
  */
+import { WrittenPaths } from './written-paths.js';
 import type { CommandId } from '../../common/commands.js';
 import type { AppNotification } from '../../common/ipc/app.js';
 import { ServiceError } from '../../common/errors.js';
@@ -61,6 +62,10 @@ export interface AppContext {
   readonly menu: AppMenu | null;
   /** The OS notifier, where main has one (the Electron window). */
   readonly notify: ((notification: AppNotification) => void) | null;
+  /** Shows a file or folder in the OS file manager, where there is one (the Electron window). */
+  readonly showInFolder: ((path: string) => void) | null;
+  /** What the app wrote in this session: the only paths `showInFolder` is used for. */
+  readonly written: WrittenPaths;
   /** The operating system's language (Electron's `app.getLocale()`); null where the page asks its browser. */
   readonly osLocale: string | null;
   partner(): Partner | null;
@@ -133,6 +138,8 @@ export interface AppContextOptions {
   menu?: AppMenu;
   /** Shows an OS notification (Electron's Notification). */
   notify?: (notification: AppNotification) => void;
+  /** Shows a path in the OS file manager (Electron's shell.showItemInFolder). */
+  showInFolder?: (path: string) => void;
   /** The operating system's language, e.g. `de-DE` (Electron's `app.getLocale()`). */
   osLocale?: string;
 }
@@ -235,6 +242,8 @@ export function createAppContext(options: AppContextOptions): AppContext {
     chooseFile: options.chooseFile ?? null,
     menu: options.menu ?? null,
     notify: options.notify ?? null,
+    showInFolder: options.showInFolder ?? null,
+    written: new WrittenPaths(),
     osLocale: options.osLocale ?? null,
     partner: () => partner,
     partners,

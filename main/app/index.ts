@@ -125,6 +125,7 @@ async function main(): Promise<void> {
   const context = createAppContext({
     osLocale: app.getLocale(),
     // The page asks (app:notify) when background work ends while the window is in the background.
+    showInFolder: (path) => shell.showItemInFolder(path),
     notify: ({ title, body }) => {
       if (!Notification.isSupported()) return;
       const notification = new Notification({ title, body });

@@ -15,7 +15,7 @@ export { filterWindowIds, partnerTagCounts, readRecordRows } from './records/rec
 export { partnerMetadataKeyCounts } from './records/metadata-keys.js';
 export { searchMatch } from './records/record-search.js';
 export { STALE_RANGES, countFilter, idsOfExisting, idsOfFilter, idsOfRanges, idsOfUids, uidsOf } from './records/selection-ids.js';
-export { editTagsOf, scheduleIds, unscheduleUids } from './records/bulk-changes.js';
+export { editTagsOf, editTagsRemembering, restoreTagsOf, scheduleIds, unscheduleUids, type TagEditChange } from './records/bulk-changes.js';
 export { exportableOfCredentials, exportableOfJob, type ExportableCertificate } from './records/exportable-certificates.js';
 export { existingCredentialUids, fileOfCredential, findExistingByHash, type NamedFile } from './records/credential-lookups.js';
 export { recordGraphOf, type RecordGraph } from './records/record-graph.js';

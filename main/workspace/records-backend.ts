@@ -15,11 +15,13 @@ import type {
   Selection,
   TagEdit,
   TagSuggestion,
+  TagUndoResult,
 } from '../../common/records.js';
+import { ServiceError } from '../../common/errors.js';
 import type { TaskContext } from '../../common/tasks.js';
 import { partnerMetadataKeyCounts, uidsOf, type PartnerScope } from '../engine/index.js';
 import { scheduleSelection, unscheduleSelection } from './bulk-schedule.js';
-import { editSelectionTags } from './bulk-tags.js';
+import { editSelectionTags, undoSelectionTags } from './bulk-tags.js';
 import { recordWindow, tagSuggestions } from './record-query.js';
 import { remoteCount, remoteEditTags, remoteRecordWindow, remoteSchedule, remoteUids, remoteUnschedule } from './remote-records.js';
 import { countSelection, resolveSelection } from './selection.js';
@@ -38,6 +40,8 @@ export interface RecordsBackend {
   /** Refuses an unknown engine before any work starts (`wrong_blockchain_engine`) where the engines are known. */
   checkEngines(engines: readonly string[]): void;
   editTags(selection: Selection, edit: TagEdit, task: TaskContext): Promise<BulkTagResult>;
+  /** Undoes a tag edit by its result's token (the embedded engine only). */
+  undoTags(token: string, task: TaskContext): Promise<TagUndoResult>;
   schedule(selection: Selection, engines: string[], task: TaskContext): Promise<BulkScheduleResult>;
   unschedule(selection: Selection, engine: string, task: TaskContext): Promise<BulkUnscheduleResult>;
 }
@@ -56,6 +60,7 @@ export function embeddedRecords(scope: PartnerScope): RecordsBackend {
       for (const engine of engines) scope.catalog.get(engine);
     },
     editTags: (selection, edit, task) => editSelectionTags(scope, selection, edit, task),
+    undoTags: (token, task) => undoSelectionTags(scope, token, task),
     schedule: (selection, engines, task) => scheduleSelection(scope, selection, engines, task),
     unschedule: (selection, engine, task) => unscheduleSelection(scope, selection, engine, task),
   };
@@ -75,6 +80,10 @@ export function remoteRecords(service: IssuingService): RecordsBackend {
     // The service answers an unknown engine itself, when the work asks.
     checkEngines: () => undefined,
     editTags: (selection, edit, task) => remoteEditTags(service, selection, edit, task),
+    // Its results carry no undo token: the spec has no way to read every credential's tags before an edit in one go.
+    undoTags: async () => {
+      throw new ServiceError('invalid_value', 'Tag changes on a remote service cannot be undone here; change the tags again instead.');
+    },
     schedule: (selection, engines, task) => remoteSchedule(service, selection, engines, task),
     unschedule: (selection, engine, task) => remoteUnschedule(service, selection, engine, task),
   };

@@ -77,5 +77,5 @@ export function diagnosticsText(): string {
 
 /** Copies the diagnostics and says so. */
 export function copyDiagnostics(): Promise<void> {
-  return copyText(diagnosticsText(), 'diagnostics');
+  return copyText(diagnosticsText(), 'diagnostics').then(() => undefined);
 }

@@ -1,11 +1,12 @@
 import { create } from 'zustand';
 import type { NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
+import type { ShownError } from '../shell/error-line.js';
 
 export interface FirstRunStore {
   overview: SettingsOverview | null;
   busy: boolean;
-  error: string | null;
+  error: ShownError | null;
   /** Set once the Partner is made: its client credentials, the secret shown this once. */
   created: ({ partner: PartnerSettings } & NewClientSecret) | null;
   load(): Promise<void>;
@@ -24,7 +25,8 @@ export const useFirstRunStore = create<FirstRunStore>()((set) => ({
     try {
       set({ overview: await window.proofdesk.settingsGet() });
     } catch (error) {
-      set({ error: toServiceError(error).message });
+      const { id, message } = toServiceError(error);
+      set({ error: { id, message } });
     }
   },
   async submit(name, issuingInterval) {
@@ -35,7 +37,7 @@ export const useFirstRunStore = create<FirstRunStore>()((set) => ({
       return true;
     } catch (error) {
       const { message, id } = toServiceError(error);
-      set({ error: `${message} (${id})`, busy: false });
+      set({ error: { id, message }, busy: false });
       return false;
     }
   },

@@ -2,8 +2,77 @@ import { useEffect, useId, useState } from 'react';
 import { useT } from '../i18n/use-t.js';
 import { RestoreForm } from '../settings/restore-form.js';
 import { PassphraseForm } from '../settings/passphrase-form.js';
+import { NewPassphraseFields } from '../settings/new-passphrase-fields.js';
+import { OutcomeLine } from '../settings/outcome-line.js';
+import { useSettingsStore } from '../settings/settings-store.js';
+import { CopyButton } from '../shell/copy-button.js';
+import { ErrorLine } from '../shell/error-line.js';
+import { useShellStore } from '../shell/shell-store.js';
+import { localDateTime } from '../format/local-format.js';
 import '../settings/settings.css';
 import { useFirstRunStore } from './first-run-store.js';
+
+const MIN_BACKUP_PASSPHRASE = 10;
+
+/**
+ * The first step after the keys are made: a backup of them, saved now (the OS save dialog in the
+ * desktop app, a download in the browser). "Backed up" shows only once the file was written.
+ */
+function BackupStep() {
+  const backUp = useSettingsStore((s) => s.backUp);
+  const busy = useSettingsStore((s) => s.busy.backup ?? false);
+  const outcome = useSettingsStore((s) => s.outcomes.backup);
+  const backedUp = useSettingsStore((s) => s.backedUp);
+  const native = useShellStore((s) => s.status?.canChooseFolder ?? false);
+  const [first, setFirst] = useState('');
+  const [second, setSecond] = useState('');
+  const id = useId();
+  const t = useT();
+  const mismatch = second !== '' && first !== second;
+  const short = first !== '' && first.length < MIN_BACKUP_PASSPHRASE;
+  return (
+    <form
+      className="first-run-backup"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (mismatch || short) return;
+        void backUp(first).then((ok) => {
+          if (!ok) return;
+          setFirst('');
+          setSecond('');
+        });
+      }}
+    >
+      <h2 id={`${id}-title`}>{t('firstRun.backup.title')}</h2>
+      {backedUp && (
+        <p className="backed-up" data-testid="backed-up">
+          {t('firstRun.backup.done', { at: localDateTime(backedUp.at) })}
+        </p>
+      )}
+      <p className="first-run-warning" role="note">
+        {t('firstRun.lostKey')}
+      </p>
+      <p className="muted">{native ? t('firstRun.backup.native') : t('firstRun.backup.browser')}</p>
+      <NewPassphraseFields
+        id={id}
+        label={t('settings.backup.passphrase')}
+        againLabel={t('settings.backup.again')}
+        hint={t('settings.backup.hint', { min: MIN_BACKUP_PASSPHRASE })}
+        first={first}
+        second={second}
+        onFirst={setFirst}
+        onSecond={setSecond}
+        autoFocus
+      />
+      {short && <p className="muted" role="status">{t('settings.backup.short', { min: MIN_BACKUP_PASSPHRASE })}</p>}
+      <OutcomeLine outcome={outcome} />
+      <button type="submit" className="primary" disabled={busy || first === '' || second === '' || mismatch || short}>
+        {busy ? t('settings.backup.busy') : backedUp ? t('firstRun.backup.again') : t('firstRun.backup.submit')}
+      </button>
+    </form>
+  );
+}
 
 /**
  * The first run: with no Partner in the data directory, asks for its name and issuing interval,
@@ -18,6 +87,7 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
   const load = useFirstRunStore((s) => s.load);
   const submit = useFirstRunStore((s) => s.submit);
   const finish = useFirstRunStore((s) => s.finish);
+  const backedUp = useSettingsStore((s) => s.backedUp !== null);
   const [name, setName] = useState('');
   const [interval, setInterval] = useState('24h');
   const nameId = useId();
@@ -33,27 +103,34 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
       <section className="view first-run" aria-labelledby="first-run-title">
         <h1 id="first-run-title">{t('firstRun.ready', { name: created.partner.name })}</h1>
         <p>{t('firstRun.keysKept', { store: overview?.keyStore === 'encrypted-file' ? 'file' : 'keychain' })}</p>
-        <p className="first-run-warning" role="note">{t('firstRun.lostKey')} {t('firstRun.makeBackup')}</p>
+        <BackupStep />
+        <h2>{t('firstRun.secrets.title')}</h2>
         <dl className="facts">
           <dt>{t('firstRun.chainAccount')}</dt>
-          <dd><code>{created.partner.chain_address}</code></dd>
+          <dd>
+            <code>{created.partner.chain_address}</code>{' '}
+            {created.partner.chain_address && <CopyButton value={created.partner.chain_address} name={t('firstRun.copyAccount')} what="chainAccount" />}
+          </dd>
           <dt>{t('firstRun.clientId')}</dt>
-          <dd><code>{created.client_id}</code></dd>
+          <dd>
+            <code>{created.client_id}</code> <CopyButton value={created.client_id} name={t('firstRun.copyClientId')} what="clientId" />
+          </dd>
           <dt>{t('firstRun.clientSecret')}</dt>
           <dd>
-            <code data-testid="first-run-secret">{created.client_secret}</code>
+            <code data-testid="first-run-secret">{created.client_secret}</code> <CopyButton value={created.client_secret} name={t('firstRun.copySecret')} what="clientSecret" />
             <div className="muted">{t('firstRun.secretOnce')}</div>
           </dd>
         </dl>
         <div>
           <button
             type="button"
+            className={backedUp ? 'primary' : undefined}
             onClick={() => {
               finish();
               onDone();
             }}
           >
-            {t('firstRun.continue')}
+            {backedUp ? t('firstRun.continue') : t('firstRun.continueWithout')}
           </button>
         </div>
       </section>
@@ -69,14 +146,17 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
       {keyLock ? (
         // No keychain: the keys go into the encrypted file, under a passphrase typed here.
         <div className="first-run-passphrase">
-          {keyLock === 'create' && problem && <p className="muted">{problem}</p>}
+          {keyLock === 'create' && problem && (
+            <details className="error-details">
+              <summary>{t('firstRun.whyFile')}</summary>
+              <p className="error-technical">{problem}</p>
+            </details>
+          )}
           <PassphraseForm mode={keyLock} onDone={() => void load()} />
         </div>
       ) : problem && (
-        <div className="error-panel" role="alert">
-          <p>{t('firstRun.noStore', { problem })}</p>
-          <p>{t('firstRun.thenRestart')}</p>
-        </div>
+        // One sentence and what to do; keytar, D-Bus and the packages to install are in Details.
+        <ErrorLine error={{ id: 'try_again_later', message: problem }} headline={t('firstRun.noStoreHeadline')} className="error-panel" />
       )}
       <form
         className="first-run-form"
@@ -98,11 +178,7 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
           </span>
         </div>
         <p className="first-run-warning">{t('firstRun.lostKey')}</p>
-        {error && (
-          <div className="error-panel" role="alert">
-            {error}
-          </div>
-        )}
+        <ErrorLine error={error} className="error-panel" />
         <div>
           <button type="submit" disabled={busy || problem !== null || name.trim() === ''}>
             {busy ? t('firstRun.making') : t('firstRun.create')}

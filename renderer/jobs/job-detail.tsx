@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import type { JobDetail } from '../../common/ipc/jobs.js';
-import { errorSentence } from '../ipc-error.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { parseTagInput } from '../records/tag-dialog.js';
 import { ExportDialog } from './export-dialog.js';
@@ -15,7 +14,7 @@ const when = (iso: string | null) => localDateTime(iso);
 /** A job's detail (region `Job detail`): dates, tags, transaction with its explorer link, credentials, certificates. */
 export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const { job, credentials, certificates, transaction, demo } = detail;
-  const toast = useShellStore((s) => s.toast);
+  const toastError = useShellStore((s) => s.toastError);
   const [exporting, setExporting] = useState(false);
   const [tagText, setTagText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -31,7 +30,7 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
     try {
       await what();
     } catch (error) {
-      toast('error', errorSentence(error));
+      toastError(error);
     } finally {
       setBusy(false);
     }

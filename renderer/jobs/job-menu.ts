@@ -1,7 +1,6 @@
 import type { Job } from '../../common/wire-types.js';
 import { copyText } from '../commands/copy-text.js';
 import type { MenuGroup } from '../commands/popup-menu.js';
-import { toServiceError } from '../ipc-error.js';
 import { t } from '../i18n/i18n-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { jobSummaryOf, useJobsStore } from './jobs-store.js';
@@ -32,10 +31,7 @@ export function jobMenu(job: Job, actions: { exportProofs(job: Job): void }): Me
                 run: () =>
                   void window.proofdesk.jobsIssueNow(job.chain).then(
                     () => useJobsStore.getState().refresh(),
-                    (error: unknown) => {
-                      const { id, message } = toServiceError(error);
-                      useShellStore.getState().toast('error', t('jobs.issueNowFailed', { message, id }));
-                    },
+                    (error: unknown) => useShellStore.getState().toastError(error),
                   ),
               },
             ]

@@ -1,3 +1,4 @@
+import { ErrorLine } from '../shell/error-line.js';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { JobSortField } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job } from '../../common/wire-types.js';
@@ -15,7 +16,7 @@ import { jobAt, jobSummaryOf, useJobsStore } from './jobs-store.js';
 import { jobFailure, jobLabel, jobName, jobProgress } from './job-text.js';
 import { localCount, localDateTime, relativeTime } from '../format/local-format.js';
 import { useNow } from '../format/use-now.js';
-import { code, Message, useT } from '../i18n/use-t.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * Column ids are the spec's sort_by values of GET /jobs where it allows sorting by them
@@ -97,11 +98,7 @@ export function JobsView() {
             </button>
           ))}
         </div>
-        {error && (
-          <div className="error-panel" role="alert">
-            <Message id="jobs.loadError" values={{ message: error.message, id: error.id, code }} />
-          </div>
-        )}
+        <ErrorLine error={error} className="error-panel" />
         <DataTable
           label={t('jobs.table.label')}
           columns={columns}

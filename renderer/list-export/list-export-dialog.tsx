@@ -73,7 +73,7 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
           {task?.state === 'done' && result && (result.path ? t('listExport.saved', { path: result.path }) : t('listExport.downloaded', { file: result.fileName }))}
           {task?.state === 'cancelled' && t('listExport.cancelled')}
         </p>
-        <DialogError error={task?.state === 'failed' ? `${task.error?.message ?? t('listExport.failed')} (${task.error?.id ?? 'internal_error'})` : null} />
+        <DialogError error={task?.state === 'failed' ? (task.error ?? { id: 'internal_error', message: t('listExport.failed') }) : null} />
         <div className="dialog-actions">
           {running ? (
             <button type="button" onClick={() => void useShellStore.getState().cancelTask(taskId)}>

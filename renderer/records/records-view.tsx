@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ErrorLine } from '../shell/error-line.js';
 import type { RecordRow, RecordSortField } from '../../common/records.js';
 import { DetailPanel } from '../detail/detail-panel.js';
 import { openDetail } from '../detail/detail-store.js';
@@ -24,7 +25,7 @@ import { RecordFilters } from './record-filters.js';
 import { recordAt, useRecordsStore, useSelectedCount } from './records-store.js';
 import { ScheduleDialog } from './schedule-dialog.js';
 import { TagDialog, type TagDialogMode } from './tag-dialog.js';
-import { code, Message, useT } from '../i18n/use-t.js';
+import { useT } from '../i18n/use-t.js';
 
 type Dialog = { kind: 'tags'; mode: TagDialogMode } | { kind: 'schedule' } | { kind: 'unschedule' } | { kind: 'export' } | null;
 
@@ -106,11 +107,7 @@ export function RecordsView() {
           <ToolbarButton icon="unschedule" label={t('records.toolbar.unschedule')} disabled={none} onClick={() => setDialog({ kind: 'unschedule' })} />
           <ToolbarButton icon="proof" label={t('records.toolbar.exportProofs')} disabled={none} onClick={() => setDialog({ kind: 'export' })} />
         </div>
-        {error && (
-          <div className="error-panel" role="alert">
-            <Message id="records.loadError" values={{ message: error.message, id: error.id, code }} />
-          </div>
-        )}
+        <ErrorLine error={error} className="error-panel" />
         <StagingView />
         <RecordsTable onRowMenu={rowMenu.open} />
         {rowMenu.menu}

@@ -21,14 +21,16 @@ export function parseTagInput(text: string): string[] {
 }
 
 /**
- * `Add tags`, `Replace tags` and `Remove tag` on the selection: all or nothing in main, one
- * confirmation naming the count when it touches more than 100 records.
+ * `Add tags`, `Replace tags` and `Remove tag` on the selection: all or nothing in main, in one
+ * step: the toast that says what changed offers Undo. Where there is no undo (a remote service)
+ * a confirmation naming the count comes first when it touches more than 100 records.
  */
 export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () => void }) {
   const count = useSelectedCount();
   const suggestions = useRecordsStore((s) => s.tagSuggestions);
   const loadSuggestions = useRecordsStore((s) => s.loadTagSuggestions);
   const toast = useShellStore((s) => s.toast);
+  const canUndo = useShellStore((s) => s.status?.mode !== 'remote');
   const [text, setText] = useState('');
   const [confirming, setConfirming] = useState(false);
   const task = useDialogTask();
@@ -51,12 +53,12 @@ export function TagDialog({ mode, onClose }: { mode: TagDialogMode; onClose: () 
       },
       ({ id, message }) => {
         setConfirming(false);
-        if (id === 'internal_error') toast('error', message);
+        if (id === 'internal_error') toast('error', message, { error: { id, message } });
       },
     );
 
   const apply = () => {
-    if (count > CONFIRM_OVER && !confirming) setConfirming(true);
+    if (!canUndo && count > CONFIRM_OVER && !confirming) setConfirming(true);
     else void run();
   };
 

@@ -62,7 +62,7 @@ export function EnginesPanel() {
       </table>
       {lowFunds.map((e) => (
         <p key={e.id} className="status-warning" role="status" data-testid={`settings-funds-${e.id}`}>
-          {lowFundsText(e.id, e.funds!)}
+          {lowFundsText(e, e.funds!)}
         </p>
       ))}
       <form

@@ -5,6 +5,8 @@ import { NewPassphraseFields } from './new-passphrase-fields.js';
 import { RestoreForm } from './restore-form.js';
 import { useSettingsStore } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { chainName, chainTechnical, etherAmount } from '../format/chain-display.js';
+import { localDateTime } from '../format/local-format.js';
 
 const MIN_PASSPHRASE = 10;
 const STORE_TEXT = {
@@ -41,7 +43,7 @@ export function KeysPanel() {
             <thead>
               <tr>
                 <th scope="col">{t('settings.keys.column.engine')}</th>
-                <th scope="col">{t('settings.keys.column.chainId')}</th>
+                <th scope="col">{t('settings.keys.column.chain')}</th>
                 <th scope="col">{t('settings.keys.column.environment')}</th>
                 <th scope="col">{t('settings.keys.column.balance')}</th>
                 <th scope="col">{t('settings.keys.column.todo')}</th>
@@ -51,9 +53,9 @@ export function KeysPanel() {
               {keys.accounts.map((a) => (
                 <tr key={a.engine}>
                   <td><code>{a.engine}</code></td>
-                  <td>{a.chain_id ?? '—'}</td>
+                  <td title={chainTechnical({ id: a.engine, chain_id: a.chain_id })}>{chainName({ id: a.engine, chain_id: a.chain_id })}</td>
                   <td>{a.environment}</td>
-                  <td>{a.balance ?? t('settings.keys.unknown')}</td>
+                  <td title={a.balance ?? undefined}>{a.balance === null ? t('settings.keys.unknown') : etherAmount(a.balance)}</td>
                   <td>{a.hint}</td>
                 </tr>
               ))}
@@ -68,6 +70,16 @@ export function KeysPanel() {
       <RestoreForm />
     </div>
   );
+}
+
+/** Whether the keys were backed up, as far as the app knows it truly. */
+function BackupState() {
+  const recorded = useSettingsStore((s) => s.keys?.lastBackup ?? null);
+  const session = useSettingsStore((s) => s.backedUp);
+  const t = useT();
+  if (recorded) return <p className="backed-up" data-testid="backup-state">{t('settings.backup.last', { at: localDateTime(recorded.at), path: recorded.path })}</p>;
+  if (session) return <p className="backed-up" data-testid="backup-state">{t('settings.backup.lastDownload', { at: localDateTime(session.at), file: session.fileName })}</p>;
+  return <p className="muted" data-testid="backup-state">{t('settings.backup.none')}</p>;
 }
 
 function BackupForm() {
@@ -96,6 +108,7 @@ function BackupForm() {
       }}
     >
       <h2 id={`${id}-title`}>{t('settings.backup.title')}</h2>
+      <BackupState />
       <p className="muted">
         {t('settings.backup.help')} {native ? t('settings.backup.native') : t('settings.backup.browser')}
       </p>

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { MIN_KEYS_PASSPHRASE, type SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
+import { ErrorLine, type ShownError } from '../shell/error-line.js';
 import { NewPassphraseFields } from './new-passphrase-fields.js';
 import { useT } from '../i18n/use-t.js';
 
@@ -13,7 +14,7 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
   const [first, setFirst] = useState('');
   const [second, setSecond] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const id = useId();
   const creating = mode === 'create';
   const mismatch = creating && second !== '' && first !== second;
@@ -39,8 +40,7 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
             onDone(overview);
           },
           (failure: unknown) => {
-            const { message, id: errorId } = toServiceError(failure);
-            setError(`${message} (${errorId})`);
+            setError(toServiceError(failure));
             setBusy(false);
           },
         );
@@ -70,11 +70,7 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
           <input id={`${id}-pass`} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoFocus autoComplete="current-password" />
         </div>
       )}
-      {error && (
-        <div className="error-panel" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorLine error={error} className="error-panel" />
       <button type="submit" disabled={busy || first === '' || (creating && (second === '' || mismatch || short))}>
         {busy ? t('settings.keysPass.busy') : creating ? t('settings.keysPass.set') : t('settings.keysPass.unlock')}
       </button>

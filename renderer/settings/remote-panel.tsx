@@ -53,7 +53,7 @@ export function RemotePanel() {
       }
     } catch (error) {
       const { message, id: errorId } = toServiceError(error);
-      setOutcome({ tone: 'error', text: `${message} (${errorId})` });
+      setOutcome({ tone: 'error', text: message, error: { id: errorId, message } });
     } finally {
       setBusy(false);
     }

@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
 import { t } from '../i18n/i18n-store.js';
+import type { ShownError } from '../shell/error-line.js';
 
 export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
 
@@ -11,6 +12,8 @@ export type SettingsTab = 'partner' | 'keys' | 'engines' | 'remote';
 export interface Outcome {
   tone: 'success' | 'error';
   text: string;
+  /** A refusal from main: its id and text, shown with Details. */
+  error?: ShownError;
 }
 
 export interface SettingsStore {
@@ -21,6 +24,12 @@ export interface SettingsStore {
   /** A new client secret, kept only until the admin leaves the Partner tab. */
   newSecret: NewClientSecret | null;
   engines: EngineSettings[] | null;
+  /**
+   * The key backup made in this window, once it was written: where main saved it (Electron), or
+   * the file the browser was given to save (the browser bridge). Null until then: nothing claims
+   * a backup that did not happen.
+   */
+  backedUp: { path: string | null; fileName: string; at: string } | null;
   outcomes: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'load' | 'engineTest' | 'engineAdd', Outcome>>;
   busy: Partial<Record<'interval' | 'secret' | 'backup' | 'restore' | 'engineTest' | 'engineAdd', boolean>>;
   setTab(tab: SettingsTab): void;
@@ -42,7 +51,7 @@ export interface SettingsStore {
 
 const failure = (error: unknown): Outcome => {
   const { message, id } = toServiceError(error);
-  return { tone: 'error', text: `${message} (${id})` };
+  return { tone: 'error', text: message, error: { id, message } };
 };
 
 /** Settings: the active Partner, its keys and their backup. */
@@ -55,6 +64,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     keys: null,
     keysLoading: false,
     engines: null,
+    backedUp: null,
     newSecret: null,
     outcomes: {},
     busy: {},
@@ -102,16 +112,22 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     async backUp(passphrase) {
       busy('backup', true);
       try {
+        const at = new Date().toISOString();
         if (useShellStore.getState().status?.canChooseFolder) {
+          // Main asks where (the OS save dialog) and answers only once the file is written.
           const done = await window.proofdesk.settingsBackupKeys(passphrase);
           if (!done) {
             outcome('backup', undefined);
             return false;
           }
+          set({ backedUp: { path: done.path, fileName: done.path.split(/[\\/]/).pop() ?? done.path, at } });
           outcome('backup', { tone: 'success', text: t('settings.backup.savedTo', { path: done.path }) });
+          // Main recorded it: Settings › Keys says when and where, also after a restart.
+          void get().loadKeys();
         } else {
           const file = await window.proofdesk.settingsBackupKeysFile(passphrase);
           saveText(file.fileName, file.content, 'application/json');
+          set({ backedUp: { path: null, fileName: file.fileName, at } });
           outcome('backup', { tone: 'success', text: t('settings.backup.downloaded', { file: file.fileName }) });
         }
         return true;

@@ -1,16 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import type { ServiceError } from '../../common/errors.js';
-import { errorSentence, toServiceError } from '../ipc-error.js';
+import { toServiceError } from '../ipc-error.js';
 import { Message } from '../i18n/use-t.js';
+import { ErrorLine, type ShownError } from './error-line.js';
 
-/** The error line of a dialog: announced (role alert), nothing when there is no error. */
-export function DialogError({ error }: { error: string | null }) {
-  if (!error) return null;
-  return (
-    <p className="error-panel" role="alert">
-      {error}
-    </p>
-  );
+/** The error line of a dialog: announced (role alert), the id under Details; nothing when there is no error. */
+export function DialogError({ error }: { error: ShownError | string | null }) {
+  return <ErrorLine error={error} className="error-panel" />;
 }
 
 /** A form dialog's footer: `Cancel`, then the submit button named `label` (UI.md names these). */
@@ -46,11 +42,11 @@ export function ConfirmStep({ busy, onBack, onConfirm, children }: { busy: boole
 
 /**
  * The busy flag and error line of a dialog that calls main: `run` clears the error, marks the
- * dialog busy while `task` runs, and on failure shows the error's sentence and hands the
+ * dialog busy while `task` runs, and on failure shows the error (its id under Details) and hands the
  * ServiceError to `onFailure` (e.g. to leave a confirmation step).
  */
 export function useDialogTask() {
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async (task: () => Promise<unknown>, onFailure?: (error: ServiceError) => void): Promise<void> => {
     setBusy(true);
@@ -58,7 +54,7 @@ export function useDialogTask() {
     try {
       await task();
     } catch (e) {
-      setError(errorSentence(e));
+      setError(toServiceError(e));
       onFailure?.(toServiceError(e));
     } finally {
       setBusy(false);

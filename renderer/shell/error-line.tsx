@@ -1,9 +1,56 @@
-/** A refusal as one announced line: the spec's error id, then its sentence. Nothing when there is no error. */
-export function ErrorLine({ error }: { error: { id: string; message: string } | null | undefined }) {
+import { useT } from '../i18n/use-t.js';
+
+/** An error as the window shows it: the spec's id, main's text, and optionally more technical detail. */
+export interface ShownError {
+  id: string;
+  message: string;
+  /** Technical text for the Details disclosure (a path, a library's own message, a command to run). */
+  detail?: string | null;
+}
+
+/**
+ * Splits an error text into its first sentence (what the admin reads) and the rest (for Details).
+ * A sentence ends at `.`, `!` or `?` followed by a space and a capital or a quote, so "e.g. 30m"
+ * and "1.5 ETH" stay whole.
+ *
+ * @example firstSentence('No keychain. Install gnome-keyring.') // ['No keychain.', 'Install gnome-keyring.']
+ */
+export function firstSentence(text: string): [head: string, rest: string] {
+  const match = /[.!?]\s+(?=[\p{Lu}"“„`(])/u.exec(text);
+  if (!match) return [text.trim(), ''];
+  const end = match.index + 1;
+  return [text.slice(0, end).trim(), text.slice(end).trim()];
+}
+
+/**
+ * An error in plain words, announced: one sentence with what to do, and under "Details" the
+ * spec's error id and the technical rest. Every view shows its errors through this (dialogs through
+ * DialogError, Settings through OutcomeLine), so an error looks and reads the same everywhere.
+ * `headline` replaces main's first sentence where the view knows a plainer one; main's whole text then goes to Details.
+ * A string is a sentence the window itself wrote (a form check): shown as it is, with no Details.
+ */
+export function ErrorLine({ error, headline, className = 'row-error' }: { error: ShownError | string | null | undefined; headline?: string; className?: string }) {
+  const t = useT();
   if (!error) return null;
+  if (typeof error === 'string') {
+    return (
+      <div className={className} role="alert">
+        <p className="error-headline">{error}</p>
+      </div>
+    );
+  }
+  const [head, rest] = headline ? [headline, error.message] : firstSentence(error.message);
+  const technical = [rest, error.detail].filter(Boolean).join('\n');
   return (
-    <p className="row-error" role="alert">
-      <code>{error.id}</code> {error.message}
-    </p>
+    <div className={className} role="alert" data-error-id={error.id}>
+      <p className="error-headline">{head}</p>
+      <details className="error-details">
+        <summary>{t('error.details')}</summary>
+        {technical && <p className="error-technical">{technical}</p>}
+        <p>
+          {t('error.id')} <code>{error.id}</code>
+        </p>
+      </details>
+    </div>
   );
 }

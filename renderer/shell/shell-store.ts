@@ -5,11 +5,11 @@ import type { TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from './app-events.js';
 import type { SectionId } from './sections.js';
+import type { ShownError } from './error-line.js';
+import { taskToast, type ToastAction, type ToastInput } from './task-toasts.js';
 
-export interface Toast {
+export interface Toast extends ToastInput {
   id: string;
-  tone: 'success' | 'error' | 'info';
-  text: string;
 }
 
 /**
@@ -17,7 +17,7 @@ export interface Toast {
  * `s.status?.engines ?? []` would then make a new array on every read, which React's store
  * subscription takes for a change on every render (an endless update loop).
  */
-const LOADING_STATUS: AppStatus = { partner: null, partners: [], engines: [], keyStore: null, issuingOff: null, mode: 'embedded', canChooseFolder: false, nativeMenu: false, version: '', osLocale: null };
+const LOADING_STATUS: AppStatus = { partner: null, partners: [], engines: [], keyStore: null, issuingOff: null, mode: 'embedded', canChooseFolder: false, canShowInFolder: false, nativeMenu: false, version: '', osLocale: null };
 
 export interface ShellStore {
   section: SectionId;
@@ -32,14 +32,25 @@ export interface ShellStore {
   loadStatus(): Promise<void>;
   switchPartner(partnerId: string): Promise<void>;
   cancelTask(taskId: string): Promise<void>;
-  toast(tone: Toast['tone'], text: string): void;
+  /**
+   * Shows a toast. Errors, and toasts with an action (Undo, Review, Show in
+   * folder), stay until dismissed or acted on; others go after a while.
+   */
+  toast(tone: Toast['tone'], text: string, options?: { action?: ToastAction; error?: ShownError }): void;
+  /** Says a failed call in an error toast: its sentence, the spec's id and main's whole text under Details. */
+  toastError(error: unknown): void;
+  /** Runs a toast's action, then dismisses it. */
+  actOnToast(id: string): void;
   dismissToast(id: string): void;
   /** Starts listening to main's events (once, from the shell). */
   connect(): () => void;
 }
 
 let toastSeq = 0;
-const TOAST_MS = 6000;
+/** How long a toast with nothing to act on stays: long enough to read a sentence twice. */
+const TOAST_MS = 10_000;
+/** Toasts shown at once; the oldest goes first. */
+const MAX_TOASTS = 5;
 
 /** The shell's state: the open section, the status bar and background work, toasts. */
 export const useShellStore = create<ShellStore>()((set, get) => ({
@@ -63,7 +74,7 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
     try {
       set({ status: await window.proofdesk.appSwitchPartner(partnerId) });
     } catch (error) {
-      get().toast('error', toServiceError(error).message);
+      get().toastError(error);
     }
   },
   async cancelTask(taskId) {
@@ -71,14 +82,23 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
       const task = await window.proofdesk.tasksCancel(taskId);
       set((s) => ({ tasks: { ...s.tasks, [task.id]: task } }));
     } catch (error) {
-      get().toast('error', toServiceError(error).message);
+      get().toastError(error);
     }
   },
-  toast(tone, text) {
+  toast(tone, text, options = {}) {
     const id = `toast-${++toastSeq}`;
-    set((s) => ({ toasts: [...s.toasts, { id, tone, text }].slice(-4) }));
-    // Errors stay until dismissed: the admin has to read them.
-    if (tone !== 'error') setTimeout(() => get().dismissToast(id), TOAST_MS);
+    set((s) => ({ toasts: [...s.toasts, { id, tone, text, ...options }].slice(-MAX_TOASTS) }));
+    // Errors stay until dismissed (the admin has to read them), and so does an offer to act (Undo, Review).
+    if (tone !== 'error' && !options.action) setTimeout(() => get().dismissToast(id), TOAST_MS);
+  },
+  toastError(error) {
+    const { id, message } = toServiceError(error);
+    get().toast('error', message, { error: { id, message } });
+  },
+  actOnToast(id) {
+    const toast = get().toasts.find((t) => t.id === id);
+    get().dismissToast(id);
+    void toast?.action?.run();
   },
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
   connect() {
@@ -88,10 +108,13 @@ export const useShellStore = create<ShellStore>()((set, get) => ({
         const before = get().tasks[task.id];
         set((s) => ({ tasks: { ...s.tasks, [task.id]: task } }));
         if (before?.state === 'running' || (!before && task.state !== 'running')) {
-          // Staging says how its rows came out ("2 created, 2 failed"): a done task may hold failed rows.
-          if (task.state === 'done' && task.kind !== 'create-credentials') get().toast('success', `${task.label}: done.`);
-          if (task.state === 'failed') get().toast('error', `${task.label} failed: ${task.error?.message ?? 'unknown error'} (${task.error?.id ?? 'internal_error'})`);
-          if (task.state === 'cancelled') get().toast('info', `${task.label}: cancelled.`);
+          const shown = taskToast(task, {
+            go: (section) => get().go(section),
+            engines: get().status?.engines ?? [],
+            canShowInFolder: get().status?.canShowInFolder ?? false,
+            fail: (error) => get().toastError(error),
+          });
+          if (shown) get().toast(shown.tone, shown.text, { ...(shown.action ? { action: shown.action } : {}), ...(shown.error ? { error: shown.error } : {}) });
         }
       }),
       onAppEvent('partner', () => void get().loadStatus()),

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { EngineFunds, EngineStatus } from '../../common/ipc/app.js';
+import { chainName, chainTechnical, etherAmount } from '../format/chain-display.js';
+import { firstSentence } from './error-line.js';
 import { useShellStore, runningTasks } from './shell-store.js';
 import { UnlockKeys } from '../settings/unlock-dialog.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
@@ -39,11 +41,12 @@ function ServiceInUse({ mode }: { mode: 'embedded' | 'remote' }) {
   );
 }
 
-/** The low-funds warning, the same words in the status bar and Settings › Engines. */
-export function lowFundsText(engine: string, funds: EngineFunds): string {
-  return translate('shell.status.lowFunds', { engine, balance: funds.balance, jobs: funds.jobs_covered, cost: funds.job_cost, address: funds.address });
+/** The low-funds warning, the same words in the status bar and Settings › Engines: the chain by name, amounts in ETH. */
+export function lowFundsText(engine: Pick<EngineStatus, 'id' | 'chain_id'>, funds: EngineFunds): string {
+  return translate('shell.status.lowFunds', { engine: chainName(engine), balance: etherAmount(funds.balance), jobs: funds.jobs_covered, cost: etherAmount(funds.job_cost), address: funds.address });
 }
 
+/** An engine's tooltip: the ids behind its name, and why its chain does not answer when it does not. */
 const KEY_STORE_LABEL = { keychain: 'shell.status.keysKeychain', 'encrypted-file': 'shell.status.keysFile' } as const;
 
 
@@ -89,19 +92,22 @@ export function StatusBar() {
           </span>
           <ServiceInUse mode={status.mode} />
           {status.engines.map((engine) => (
-            <span key={engine.id} className="status-item" title={chainDetail(engine, t)} data-testid={`status-engine-${engine.id}`}>
+            <span key={engine.id} className="status-item" title={[chainTechnical(engine), chainDetail(engine, t)].filter(Boolean).join('\n')} data-testid={`status-engine-${engine.id}`}>
               <span className={`dot dot-${status.mode === 'remote' ? 'unknown' : engine.chain}`} aria-hidden="true" />
-              <code>{engine.id}</code>{' '}
+              <b>{chainName(engine)}</b>{' '}
               {status.mode === 'remote'
                 ? t('shell.status.engineOnRemote', { environment: engine.environment })
                 : t('shell.status.engineChain', { environment: engine.environment, state: engine.chain })}
+              {status.mode === 'embedded' && engine.funds && !engine.funds.low && (
+                <span data-testid={`status-balance-${engine.id}`}> · {t('shell.status.balance', { balance: etherAmount(engine.funds.balance) })}</span>
+              )}
             </span>
           ))}
           {status.mode === 'embedded' &&
             status.engines.map((engine) =>
               engine.funds?.low ? (
                 <span key={`funds-${engine.id}`} className="status-item status-warning" role="status" data-testid={`status-funds-${engine.id}`} title={engine.funds.address}>
-                  {lowFundsText(engine.id, engine.funds)}
+                  {lowFundsText(engine, engine.funds)}
                 </span>
               ) : null,
             )}
@@ -109,8 +115,10 @@ export function StatusBar() {
             {status.mode === 'remote' ? t('shell.status.keysRemote') : status.keyStore ? t(KEY_STORE_LABEL[status.keyStore]) : t('shell.status.noKeyStore')}
           </span>
           {status.issuingOff && (
-            <span className="status-item status-warning" role="status" data-testid="status-issuing-off">
-              {t('shell.status.issuingOff', { reason: status.issuingOff })}
+            // One sentence in the bar; the rest (what to install or set) in the tooltip, and read out to assistive technology.
+            <span className="status-item status-warning" role="status" data-testid="status-issuing-off" title={status.issuingOff}>
+              {t('shell.status.issuingOff', { reason: firstSentence(status.issuingOff)[0] })}
+              {firstSentence(status.issuingOff)[1] && <span className="visually-hidden"> {firstSentence(status.issuingOff)[1]}</span>}
             </span>
           )}
           {status.issuingOff && status.mode === 'embedded' && (

@@ -109,6 +109,17 @@ function merge(existing: StagedRow[], added: StagedRow[]): StagedRow[] {
   return [...existing, ...added.filter((r) => !keys.has(r.key))];
 }
 
+/** Shows the first staging row that failed: Records holds staging; the row's first field gets the focus. */
+function reviewFailedRow(openRecords: () => void): void {
+  openRecords();
+  requestAnimationFrame(() => {
+    const row = document.querySelector<HTMLElement>('.staging-row-failed');
+    if (!row) return;
+    row.scrollIntoView({ block: 'center' });
+    (row.querySelector<HTMLElement>('input, button') ?? row).focus();
+  });
+}
+
 /** The staging list: files and metadata rows waiting to become credentials. */
 export const useStagingStore = create<StagingStore>()((set, get) => {
   /** The adds in progress (a second drop may come while the first uploads); aborting them is Cancel. */
@@ -156,7 +167,9 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     const failed = all.filter((o) => o.status === 'failed').length;
     const notCreated = all.filter((o) => o.status === 'not_created').length;
     const text = t('staging.outcome.toast', { outcome: outcomeText(created, failed, notCreated) });
-    useShellStore.getState().toast(failed > 0 ? 'error' : notCreated > 0 ? 'info' : 'success', text);
+    const shell = useShellStore.getState();
+    const review = failed > 0 ? { action: { label: t('shell.toast.review'), run: () => reviewFailedRow(() => shell.go('records')) } } : {};
+    shell.toast(failed > 0 ? 'error' : notCreated > 0 ? 'info' : 'success', text, review);
   };
 
   const finish = async (task: TaskInfo) => {

@@ -4,20 +4,9 @@ import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-foote
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useWatchFoldersStore } from './watch-folders-store.js';
-import { t as translate } from '../i18n/i18n-store.js';
 import { useT } from '../i18n/use-t.js';
-
-/** Parses the metadata template field: empty, or a JSON object. */
-function parseTemplate(text: string): Record<string, unknown> | undefined | string {
-  if (text.trim() === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // told below
-  }
-  return translate('watch.form.badTemplate');
-}
+import { MetadataGrid } from '../staging/metadata-grid.js';
+import { chainName } from '../format/chain-display.js';
 
 /**
  * `Add watch folder`: the folder (the OS picker in the desktop app, a typed path in the browser)
@@ -30,20 +19,16 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
   const [path, setPath] = useState('');
   const [engine, setEngine] = useState('local');
   const [tags, setTags] = useState('');
-  const [template, setTemplate] = useState('');
+  const [template, setTemplate] = useState<Record<string, unknown>>({});
   const [outDir, setOutDir] = useState('');
   const [recursive, setRecursive] = useState(true);
   const [allowDuplicates, setAllowDuplicates] = useState(false);
-  const { busy, error, setError, run } = useDialogTask();
-  const engineIds = engines.length > 0 ? engines.map((e) => e.id) : ['local'];
+  const { busy, error, run } = useDialogTask();
+  const engineChoices = engines.length > 0 ? engines : [{ id: 'local', chain_id: null }];
   const t = useT();
 
   const submit = () => {
-    const metadata = parseTemplate(template);
-    if (typeof metadata === 'string') {
-      setError(metadata);
-      return;
-    }
+    const metadata = Object.keys(template).length > 0 ? template : undefined;
     const input: WatchFolderInput = {
       path: path.trim(),
       engine,
@@ -85,9 +70,9 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
         <label className="field">
           {t('watch.form.engine')}
           <select value={engine} onChange={(e) => setEngine(e.target.value)}>
-            {engineIds.map((id) => (
-              <option key={id} value={id}>
-                {id}
+            {engineChoices.map((e) => (
+              <option key={e.id} value={e.id}>
+                {chainName(e)}
               </option>
             ))}
           </select>
@@ -96,10 +81,10 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
           {t('watch.form.tags')}
           <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder={t('watch.form.tagsPlaceholder')} />
         </label>
-        <label className="field">
-          {t('watch.form.template')}
-          <textarea rows={3} value={template} onChange={(e) => setTemplate(e.target.value)} placeholder={t('watch.form.templatePlaceholder')} />
-        </label>
+        <fieldset className="field watch-template">
+          <legend>{t('watch.form.template')}</legend>
+          <MetadataGrid owner={t('watch.form.templateOwner')} metadata={template} onChange={setTemplate} />
+        </fieldset>
         <label className="field">
           {t('watch.form.outDir')}
           <input value={outDir} onChange={(e) => setOutDir(e.target.value)} placeholder={t('watch.form.outDirPlaceholder')} />

@@ -1,12 +1,19 @@
 import { create } from 'zustand';
 import type { WatchFailedFile, WatchFolderInput, WatchFolderStatus } from '../../common/ipc/watch-folders.js';
-import { errorSentence as sentence } from '../ipc-error.js';
+import { toServiceError } from '../ipc-error.js';
+import type { ShownError } from '../shell/error-line.js';
+
+/** A failed call as the view shows it: its sentence, and the id under Details. */
+function sentence(error: unknown): ShownError {
+  const { id, message } = toServiceError(error);
+  return { id, message };
+}
 
 export interface WatchFoldersStore {
   folders: WatchFolderStatus[];
   canPickFolder: boolean;
   loaded: boolean;
-  error: string | null;
+  error: ShownError | null;
   /** The folder whose failed files are open, and those files. */
   failedOf: string | null;
   failed: WatchFailedFile[];

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
+import { ErrorLine } from '../shell/error-line.js';
 import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
-import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { localCount, localDateTime } from '../format/local-format.js';
@@ -18,7 +18,6 @@ const n = (value: number) => localCount(value);
 function FolderCard({ folder }: { folder: WatchFolderStatus }) {
   const failedOf = useWatchFoldersStore((s) => s.failedOf);
   const { setPaused, remove, showFailed } = useWatchFoldersStore.getState();
-  const toast = useShellStore((s) => s.toast);
   const [shownPath, setShownPath] = useState<string | null>(null);
   const t = useT();
   const c = folder.counts;
@@ -27,7 +26,7 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
   const openOutput = () =>
     void window.proofdesk.watchFoldersOpenOutput(folder.id).then(
       (r) => setShownPath(r.opened ? null : r.path),
-      (e: unknown) => toast('error', toServiceError(e).message),
+      (e: unknown) => useShellStore.getState().toastError(e),
     );
 
   const askRemove = () => {
@@ -146,7 +145,7 @@ function FailedFiles() {
                     .retry(file)
                     .then(
                       (back) => toast('info', t('watch.back', { path: file.path, back })),
-                      (e: unknown) => toast('error', toServiceError(e).message),
+                      (e: unknown) => useShellStore.getState().toastError(e),
                     )
                 }
               >
@@ -188,11 +187,7 @@ export function WatchFoldersView() {
         </p>
       )}
       <p className="muted">{t('watch.intro')}</p>
-      {error && (
-        <div className="error-panel" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorLine error={error} className="error-panel" />
       {loaded && !remote && folders.length === 0 && !error && <p>{t('watch.none')}</p>}
       <div className="watch-list">
         {folders.map((folder) => (

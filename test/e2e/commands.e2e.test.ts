@@ -295,7 +295,7 @@ describe('commands', () => {
     await page.getByRole('button', { name: 'Add watch folder' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add watch folder' });
     await dialog.getByRole('textbox', { name: 'Folder to watch' }).fill(inbox);
-    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     const card = page.getByRole('article').filter({ hasText: inbox });
     await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('watching');
 
@@ -339,7 +339,7 @@ describe('commands', () => {
     const notified = () => page.evaluate('window.__notified') as Promise<{ title: string; body: string }[]>;
     const task = async (label: string) => {
       const started = workspace.context.tasks.start('tags-add', label, async () => 'ok');
-      await expect.poll(() => page.locator('.toasts').textContent()).toContain(`${label}: done.`);
+      await expect.poll(() => page.locator('.toasts').textContent()).toContain(`Done: ${label}.`);
       return started;
     };
 
@@ -372,7 +372,7 @@ describe('commands', () => {
     await page.getByRole('button', { name: 'Add watch folder' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add watch folder' });
     await dialog.getByRole('textbox', { name: 'Folder to watch' }).fill(inbox);
-    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => page.getByRole('article').filter({ hasText: inbox }).textContent(), { timeout: 20_000 }).toContain('watching');
     await page.keyboard.press('Control+1');
     await page.evaluate('window.__standInFocus = false');

@@ -78,7 +78,7 @@ describe('jobs view', () => {
     names.forEach((name, i) => expect(name).toMatch(new RegExp(`^Transcript ${i} [0-9a-f-]{36}\\.proof\\.json$`)));
     const proof = JSON.parse(readFileSync(join(exportDir, names[2]!), 'utf8')) as Record<string, unknown>;
     expect(JSON.stringify(proof)).toContain('Transcript 2');
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Exporting the proofs' }).textContent()).toContain('done');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'proofs saved to' }).textContent()).toContain(`5 proofs saved to ${exportDir}`);
     await screenshot(page, 'jobs', 'exported');
     expect(problems).toEqual([]);
   }, 180_000);

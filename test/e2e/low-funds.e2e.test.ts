@@ -59,17 +59,28 @@ describe('low funds', () => {
     await page.goto(bridge.url);
 
     const bar = page.getByRole('contentinfo', { name: 'Status' });
-    const warning = bar.getByRole('status').filter({ hasText: 'Low funds on sepolia' });
-    await expect.poll(() => warning.textContent(), { timeout: 20_000 }).toMatch(new RegExp(`^Low funds on sepolia: [\\d.]+ pays for 3 jobs \\(about [\\d.]+ each at today's fees\\); fund ${address}$`));
+    // The chain by its name (its ids in the tooltip), amounts in ETH to four decimals.
+    const engineItem = bar.getByTestId('status-engine-sepolia');
+    await expect.poll(() => engineItem.textContent()).toMatch(/^Sepolia live, chain (connected|not checked yet)/);
+    expect(await engineItem.getAttribute('title')).toContain('Engine sepolia, chain id 11155111');
+    const warning = bar.getByRole('status').filter({ hasText: 'Low funds on Sepolia' });
+    const amount = '(\\d+\\.\\d{4} ETH|< 0\\.0001 ETH)';
+    await expect.poll(() => warning.textContent(), { timeout: 20_000 }).toMatch(new RegExp(`^Low funds on Sepolia: ${amount} pays for 3 jobs \\(about ${amount} each at today's fees\\); fund ${address}$`));
     await screenshot(page, 'low-funds', '1-status-bar');
 
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('tab', { name: 'Engines' }).click();
-    const inSettings = page.getByRole('tabpanel').getByRole('status').filter({ hasText: 'Low funds on sepolia' });
+    const inSettings = page.getByRole('tabpanel').getByRole('status').filter({ hasText: 'Low funds on Sepolia' });
     await expect.poll(() => inSettings.textContent()).toContain('pays for 3 jobs');
 
     await chain.client.fund(address, parseEther('10'));
     await expect.poll(() => warning.count(), { timeout: 20_000 }).toBe(0);
     expect(await inSettings.count()).toBe(0);
+    // Funded: the status bar shows the balance itself, in ETH to four decimals.
+    await expect.poll(() => bar.getByTestId('status-balance-sepolia').textContent(), { timeout: 20_000 }).toMatch(/^ · Balance 10\.\d{4} ETH$/);
+    await screenshot(page, 'low-funds', '2-funded');
+    await page.getByRole('tab', { name: 'Keys' }).click();
+    const account = page.getByRole('table', { name: 'Chain accounts' }).getByRole('row').filter({ hasText: 'sepolia' });
+    await expect.poll(() => account.textContent(), { timeout: 20_000 }).toMatch(/^sepoliaSepolialive10\.\d{4} ETH/);
   }, 120_000);
 });

@@ -65,9 +65,6 @@ afterAll(async () => {
  */
 const UNMARKED = (data: string[]) => `(() => {
   const data = new Set(${JSON.stringify(data)});
-  // The shell store's toast of background work ended (\`\${task.label}: done.\`): the task's label
-  // is main's, and the stores' toasts are worded in the stores; left out until they move.
-  const taskToast = /: (done|cancelled)\\.$| failed: .* \\([a-z_]+\\)$/;
   const plain = /^[\\d\\s.,:;\\/—–·()+\\-−%×…#▲▼↑↓'"“”„‘’|]*$/;
   const uid = /^[0-9a-f]{8}-[0-9a-f-]{27}$/;
   const date = /^[A-Z][a-z]{2} \\d{1,2}, \\d{4}(, \\d{1,2}:\\d{2}\\s?[AP]M)?$/;
@@ -90,7 +87,7 @@ const UNMARKED = (data: string[]) => `(() => {
     if (!parent || skipped(parent) || parent.closest('[aria-hidden=true]')) continue;
     if (parent.getClientRects().length === 0 && !parent.closest('.visually-hidden')) continue;
     const left = words(node.textContent.trim());
-    if (left && !(parent.closest('.toast') && taskToast.test(left))) found.push(left);
+    if (left) found.push(left);
   }
   for (const element of document.body.querySelectorAll('[aria-label], [title], [placeholder], [aria-description]')) {
     if (skipped(element)) continue;

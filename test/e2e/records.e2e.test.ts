@@ -88,7 +88,7 @@ describe('records view', () => {
     expect(await page.getByTestId('selected-count').textContent()).toBe('60 credentials selected');
   });
 
-  it('selects all matching a tag filter and adds a tag to all of them, confirming the count', async () => {
+  it('selects all matching a tag filter, adds tags to all of them in one step, and Undo puts every credential\'s tags back exactly', async () => {
     const { page } = await open();
     const tags = page.getByRole('combobox', { name: 'Filter by tags' });
     await tags.fill('class-2026');
@@ -102,11 +102,13 @@ describe('records view', () => {
     await dialog.getByRole('textbox', { name: 'Tags' }).fill('honours, signed');
     await screenshot(page, 'records', 'add-tags-dialog');
     expect(await seriousA11yProblems(page)).toEqual([]);
+    const before = new Map((await service().listCredentials({ per_page: 0 })).items.map((c) => [c.uid, c.tags]));
     await dialog.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => dialog.textContent()).toContain('150 credentials');
-    await screenshot(page, 'records', 'add-tags-confirm');
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
 
+    // No second dialog: the toast says what changed and offers Undo.
+    const toast = page.getByRole('status').getByTestId('toast').filter({ hasText: 'Tagged 150 credentials.' });
+    await expect.poll(() => toast.count(), { timeout: 20_000 }).toBe(1);
+    expect(await dialog.count()).toBe(0);
     await expect.poll(() => tagged('honours'), { timeout: 20_000 }).toBe(150);
     expect(await tagged('signed')).toBe(150);
     // Only the filter's records: the others are untouched.
@@ -114,6 +116,15 @@ describe('records view', () => {
     // The table updates live, without a reload.
     await expect.poll(() => row(page, 'Diploma 000').textContent()).toContain('honours');
     await screenshot(page, 'records', 'add-tags-done');
+
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.getByRole('status').getByTestId('toast').filter({ hasText: 'Tags put back on 150 credentials.' }).count(), { timeout: 20_000 }).toBe(1);
+    // Every credential carries exactly the tags it had, in their order; the selection still stands.
+    const after = new Map((await service().listCredentials({ per_page: 0 })).items.map((c) => [c.uid, c.tags]));
+    expect(after).toEqual(before);
+    await expect.poll(() => row(page, 'Diploma 000').textContent()).not.toContain('honours');
+    expect(await page.getByTestId('selected-count').textContent()).toBe('150 credentials selected');
+    await screenshot(page, 'records', 'add-tags-undone');
   });
 
   it('selects with click, Shift-click and Ctrl-click, and schedules the selection on an engine', async () => {

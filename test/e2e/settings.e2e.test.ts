@@ -128,6 +128,28 @@ describe('first run, Settings, key backup and restore', () => {
     await screenshot(page, 'settings', '2-first-run-done');
     await expectAccessible(page);
 
+    // The secret shown once can be copied: the clipboard holds it, the button says so.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: machine.bridge.url });
+    await page.getByRole('button', { name: 'Copy client secret' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copy client secret' }).textContent()).toBe('Copied');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+
+    // The key backup is the first step, and nothing says "Backed up" before the file exists.
+    expect(await page.getByTestId('backed-up').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Continue without a backup' }).count()).toBe(1);
+    await page.getByLabel('New backup passphrase').fill(PASSPHRASE);
+    await page.getByLabel('Type the backup passphrase again').fill(PASSPHRASE);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save a key backup now' }).click();
+    const downloaded = await download;
+    expect(downloaded.suggestedFilename()).toBe('Acme University.proofdesk-keys');
+    await downloaded.saveAs(backup());
+    expect(readFileSync(backup(), 'utf8')).toContain('proofdesk-key-backup');
+    await expect.poll(() => page.getByTestId('backed-up').textContent()).toMatch(/^✓ Backed up /);
+    expect(await page.getByRole('status').filter({ hasText: 'your browser saved Acme University.proofdesk-keys' }).count()).toBe(1);
+    await screenshot(page, 'settings', '2-first-run-backed-up');
+    await expectAccessible(page);
+
     await page.getByRole('button', { name: 'Continue to Records' }).click();
     await page.getByRole('grid', { name: 'Credentials' }).waitFor();
     await issueOne(page, 'first-diploma.pdf', 'the first diploma');
@@ -171,7 +193,7 @@ describe('first run, Settings, key backup and restore', () => {
     await page.getByRole('tab', { name: 'Keys' }).click();
     await expect.poll(() => page.getByTestId('settings-address').textContent()).toBe(firstAddress);
     const accounts = page.getByRole('table', { name: 'Chain accounts' });
-    await expect.poll(() => accounts.getByRole('row').filter({ hasText: 'local' }).textContent(), { timeout: 20_000 }).toMatch(/local.*31337.*demo.*\d/);
+    await expect.poll(() => accounts.getByRole('row').filter({ hasText: 'local' }).textContent(), { timeout: 20_000 }).toMatch(/local.*Local chain.*demo.*\d\.\d{4} ETH/);
     expect(await page.getByTestId('settings-signing-key').textContent()).toMatch(/^[0-9a-f]{64}$/);
 
     // No typed path: the browser bridge downloads the backup (the Electron window asks with main's save dialog).
@@ -186,7 +208,7 @@ describe('first run, Settings, key backup and restore', () => {
     const downloaded = await download;
     expect(downloaded.suggestedFilename()).toBe('Acme University.proofdesk-keys');
     await downloaded.saveAs(backup());
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'your browser downloads Acme University.proofdesk-keys' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'your browser saved Acme University.proofdesk-keys' }).count()).toBe(1);
     const text = readFileSync(backup(), 'utf8');
     expect(text).toContain('proofdesk-key-backup');
     expect(text).not.toContain(PASSPHRASE);
@@ -284,7 +306,14 @@ describe('first run, Settings, key backup and restore', () => {
     machines.push({ fixture, ctx, bridge });
     const { page, problems } = await openPage({ fixture, ctx, bridge });
     await page.getByRole('heading', { name: 'Welcome to Proofdesk' }).waitFor();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('PROOFDESK_PASSPHRASE');
+    // One sentence and what to do; the keytar and D-Bus detail waits under Details.
+    const alert = page.getByRole('alert').first();
+    await expect.poll(() => alert.locator('.error-headline').textContent()).toBe(
+      'This computer has no keychain Proofdesk can use yet: set one up as the Details say, then start Proofdesk again.',
+    );
+    expect(await alert.getByText('PROOFDESK_PASSPHRASE').isVisible()).toBe(false);
+    await alert.getByText('Details', { exact: true }).click();
+    await expect.poll(() => alert.getByText(/PROOFDESK_PASSPHRASE/).isVisible()).toBe(true);
     await page.getByRole('textbox', { name: 'Partner name' }).fill('Acme University');
     expect(await page.getByRole('button', { name: 'Create Partner and keys' }).isDisabled()).toBe(true);
     await screenshot(page, 'settings', '10-first-run-no-keychain');

@@ -55,7 +55,7 @@ describe('app shell', () => {
   it('shows the Partner, each engine, where the keys are, and follows the keyboard shortcuts', async () => {
     const { page } = await openPage(browser, workspace);
     await expect.poll(() => page.getByTestId('status-partner').textContent()).toContain('Acme University');
-    expect(await page.getByTestId('status-engine-local').textContent()).toContain('local');
+    expect(await page.getByTestId('status-engine-local').textContent()).toContain('Local chain');
     // The local chain is asked, and the answer arrives as an event.
     await expect.poll(() => page.getByTestId('status-engine-local').textContent(), { timeout: 30_000 }).toContain('chain connected');
     expect(await page.getByTestId('status-keys').textContent()).toBe('Keys in the OS keychain');

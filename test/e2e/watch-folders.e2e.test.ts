@@ -84,14 +84,24 @@ function cliWatch(dir: string): { child: ChildProcess; stderr: () => string; exi
   return { child, stderr: () => err, exited: new Promise((done) => child.on('exit', (code) => done(code))) };
 }
 
-async function addFolder(page: Page, fields: { path: string; tags?: string; template?: string; outDir?: string }): Promise<void> {
+/** Fills the metadata key/value editor: a row per field (typed name, Enter, then its value). */
+async function fillTemplate(page: Page, template: Record<string, string>): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Add watch folder' });
+  for (const [key, value] of Object.entries(template)) {
+    await dialog.getByRole('textbox', { name: "New metadata field of this folder's credentials" }).fill(key);
+    await dialog.getByRole('textbox', { name: "New metadata field of this folder's credentials" }).press('Enter');
+    await dialog.getByRole('textbox', { name: `Value of ${key}` }).fill(value);
+  }
+}
+
+async function addFolder(page: Page, fields: { path: string; tags?: string; template?: Record<string, string>; outDir?: string }): Promise<void> {
   await page.getByRole('button', { name: 'Add watch folder' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add watch folder' });
   await dialog.getByRole('textbox', { name: 'Folder to watch' }).fill(fields.path);
   if (fields.tags) await dialog.getByRole('textbox', { name: 'Tags (comma-separated)' }).fill(fields.tags);
-  if (fields.template) await dialog.getByRole('textbox', { name: /Metadata template/ }).fill(fields.template);
+  if (fields.template) await fillTemplate(page, fields.template);
   if (fields.outDir) await dialog.getByRole('textbox', { name: /Output folder/ }).fill(fields.outDir);
-  await dialog.getByRole('button', { name: 'Add' }).click();
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
 }
 
 const card = (page: Page, path: string) => page.getByRole('article', { name: path });
@@ -113,8 +123,13 @@ describe('watch folders view', () => {
     await page.getByRole('button', { name: 'Add watch folder' }).click();
     await screenshot(page, 'watch', 'add-dialog');
     expect(await seriousA11yProblems(page)).toEqual([]);
+    // The metadata is a key/value editor: rows are added and removed, no JSON to type.
+    await fillTemplate(page, { course: 'CS 2026', typo: 'x' });
+    await page.getByRole('dialog', { name: 'Add watch folder' }).getByRole('button', { name: 'Remove field typo' }).click();
+    expect(await page.getByRole('dialog', { name: 'Add watch folder' }).getByRole('textbox', { name: 'Value of typo' }).count()).toBe(0);
+    await screenshot(page, 'watch', 'add-dialog-metadata');
     await page.getByRole('dialog', { name: 'Add watch folder' }).getByRole('button', { name: 'Cancel' }).click();
-    await addFolder(page, { path: inbox, tags: 'cs2026', template: '{"course": "CS 2026"}', outDir: out });
+    await addFolder(page, { path: inbox, tags: 'cs2026', template: { course: 'CS 2026', term: 'Fall 2026' }, outDir: out });
     await expect.poll(() => card(page, inbox).count()).toBe(1);
 
     for (const name of ['alice', 'bob', 'carol']) writeFileSync(join(inbox, `${name}.pdf`), `${name} diploma`);
@@ -123,6 +138,7 @@ describe('watch folders view', () => {
     expect(await count(page, inbox, 'Seen')).toBe(3);
     const credentials = (await engine.serviceFor(partner.id).listCredentials({ and_tags: 'cs2026', per_page: 0 })).items;
     expect(credentials.map((c) => c.metadata['course'])).toEqual(['CS 2026', 'CS 2026', 'CS 2026']);
+    expect(credentials.map((c) => c.metadata['term'])).toEqual(['Fall 2026', 'Fall 2026', 'Fall 2026']);
     await screenshot(page, 'watch', 'issued');
     expect(await seriousA11yProblems(page)).toEqual([]);
 
@@ -176,7 +192,7 @@ describe('watch folders view', () => {
     expect(await seriousA11yProblems(page)).toEqual([]);
     cli.child.kill('SIGTERM');
     await cli.exited;
-    await page.getByRole('dialog', { name: 'Add watch folder' }).getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('dialog', { name: 'Add watch folder' }).getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => card(page, cliFolder).count(), { timeout: 20_000 }).toBe(1);
   }, 180_000);
 });

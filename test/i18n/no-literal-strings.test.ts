@@ -84,20 +84,15 @@ export const NOT_SHOWN: readonly { file: string; inside: string; why: string }[]
   { file: 'jobs/job-text.ts', inside: 'waitingReason', why: "the start of the engine's note it recognises, to pick the catalogue's message; the note itself is not shown" },
   { file: 'table/column-store.ts', inside: '', why: 'the storage key the column choices are kept under' },
   { file: 'table/column-widths.ts', inside: 'tableMinWidth', why: 'a CSS length' },
+  { file: 'format/chain-display.ts', inside: '', why: "public chains' own names (Ethereum, Base Sepolia), the same in every language" },
 ];
-
-/**
- * Files whose `toast(` texts are still English: each store's toasts move to the catalogue with
- * the store's own rework. Only the `toast(` calls of these files are skipped; the list only shrinks.
- */
-export const STORE_TOASTS_NOT_YET_CATALOGUED = new Set<string>(['shell/shell-store.ts']);
 
 /**
  * The user-visible literals of code outside JSX (menus, command titles, notifications, notices,
  * errors, the window's title): strings that read as words anywhere, and any word where a
  * person reads it (a spoken property, a spoken call's argument, `document.title`).
  */
-export function codeLiteralsIn(file: string, source: string, skipToasts = false): string[] {
+export function codeLiteralsIn(file: string, source: string): string[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: string[] = [];
   const textOf = (node: ts.Node): string | null => {
@@ -146,8 +141,8 @@ export function codeLiteralsIn(file: string, source: string, skipToasts = false)
     const text = textOf(node);
     if (text !== null) {
       const place = spokenPlace(node);
-      const spoken = place === 'spoken' || (place === 'toast' && !skipToasts);
-      const shown = place !== 'machine' && !(place === 'toast' && skipToasts) && (readsAsWords(node, text) || (spoken && /[A-Za-z]{2}/.test(text)));
+      const spoken = place === 'spoken' || place === 'toast';
+      const shown = place !== 'machine' && (readsAsWords(node, text) || (spoken && /[A-Za-z]{2}/.test(text)));
       if (shown && !MESSAGE_ID.test(text)) found.push(`${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${enclosingFunction(node)}: ${text}`);
       if (ts.isTemplateExpression(node)) node.templateSpans.forEach((span) => visit(span.expression));
       return;
@@ -171,7 +166,7 @@ describe('every word the window shows comes from the catalogue', () => {
   const code = [...sourceFiles(RENDERER, '.ts'), ...sourceFiles(RENDERER, '.tsx')].map((file) => {
     const name = relative(RENDERER, file);
     const exempt = new Set(NOT_SHOWN.filter((e) => e.file === name).map((e) => e.inside));
-    const literals = codeLiteralsIn(file, readFileSync(file, 'utf8'), STORE_TOASTS_NOT_YET_CATALOGUED.has(name));
+    const literals = codeLiteralsIn(file, readFileSync(file, 'utf8'));
     return { name, literals: literals.filter((l) => !exempt.has(insideOf(l))), all: literals };
   });
 
@@ -180,15 +175,9 @@ describe('every word the window shows comes from the catalogue', () => {
     expect(offending).toEqual([]);
   });
 
-  it('names as exceptions only literals that are still there, and store toasts only of files that still have them', () => {
+  it('names as exceptions only literals that are still there', () => {
     const stale = NOT_SHOWN.filter((e) => !code.find((f) => f.name === e.file)?.all.some((l) => insideOf(l) === e.inside)).map((e) => `${e.file}: ${e.inside}`);
     expect(stale).toEqual([]);
-    const done = [...STORE_TOASTS_NOT_YET_CATALOGUED].filter((name) => {
-      const file = join(RENDERER, name);
-      const source = readFileSync(file, 'utf8');
-      return codeLiteralsIn(file, source).length === codeLiteralsIn(file, source, true).length;
-    });
-    expect(done).toEqual([]);
   });
 
   it('finds a menu entry, a toast, a notification, an error and the window title in code, but not keys, selectors or module names', () => {
@@ -204,7 +193,6 @@ describe('every word the window shows comes from the catalogue', () => {
       `const id = \`job:\${uid}:\${status}\`;`,
     ].join('\n');
     expect(codeLiteralsIn('x.ts', source)).toEqual(['2: : Open', '2: : Copying', '3: : Issue now failed: …', '4: : Job finished', '5: : The file could not be read.', '6: : Proofdesk']);
-    expect(codeLiteralsIn('x.ts', source, true)).not.toContain('3: : Issue now failed: …');
   });
 
   it('finds a literal in JSX text, an aria-label and a conditional title', () => {

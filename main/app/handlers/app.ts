@@ -24,6 +24,7 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       issuingOff: ctx.issuingOff,
       mode: ctx.engine ? 'embedded' : 'remote',
       canChooseFolder: ctx.chooseFolder !== null,
+      canShowInFolder: ctx.showInFolder !== null,
       nativeMenu: ctx.menu !== null,
       version: packageVersion(),
       osLocale: ctx.osLocale,
@@ -51,6 +52,11 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
       if (!ctx.notify) return { shown: false };
       ctx.notify(notification);
       return { shown: true };
+    },
+    'app:showInFolder': async (path) => {
+      if (!ctx.showInFolder) throw new ServiceError('invalid_value', 'This window has no file manager to show files in: the browser keeps what it downloaded in its downloads.');
+      if (!ctx.written.has(path)) throw new ServiceError('invalid_value', 'Proofdesk shows only files it saved itself in this session, and this is not one of them.');
+      ctx.showInFolder(path);
     },
     'tasks:list': async () => ctx.tasks.list(),
     'tasks:cancel': async (taskId) => {

@@ -75,6 +75,11 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
     'jobs:nextIssuing': async () => nextIssuing(ctx),
     'jobs:exportProofs': async (request) => {
       const { service } = ctx.require();
+      /** The folder the proofs went to may be shown in the file manager afterwards. */
+      const remembered = (result: ProofExportResult): ProofExportResult => {
+        ctx.written.remember(result.folder);
+        return result;
+      };
       await checkFolder(request.folder);
       const label: TaskLabel =
         request.source.kind === 'job'
@@ -84,9 +89,9 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
       // a remote service is asked for each proof over the spec's download endpoint.
       if (ctx.engine) {
         const scope = ctx.scope();
-        return ctx.tasks.start<ProofExportResult>('export-proofs', label, (task) => exportProofsFromEngine(scope, request, task));
+        return ctx.tasks.start<ProofExportResult>('export-proofs', label, async (task) => remembered(await exportProofsFromEngine(scope, request, task)));
       }
-      return ctx.tasks.start<ProofExportResult>('export-proofs', label, (task) => exportProofs(ctx, service, request, task));
+      return ctx.tasks.start<ProofExportResult>('export-proofs', label, async (task) => remembered(await exportProofs(ctx, service, request, task)));
     },
   };
 }

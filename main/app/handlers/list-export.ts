@@ -99,6 +99,7 @@ export function createListExportHandlers(ctx: AppContext): HandlersOf<ListExport
             throw error;
           }
           if (download) exportDownloads.ready(download.token);
+          else ctx.written.remember(path);
           if (scope) recordPartnerActivity(scope, 'exported', { list: request.list, format: request.format, rows: written, file: download ? fileName : path });
           return { list: request.list, format: request.format, rows: written, fileName, path: download ? null : path, download: download?.url ?? null };
         },

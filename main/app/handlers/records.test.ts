@@ -64,6 +64,32 @@ describe('records handlers (real SQLite)', () => {
     expect(events.filter((e) => e.type === 'task' && e.task.id === task.id).at(-1)).toMatchObject({ task: { state: 'done' } });
   });
 
+  it('undoes a bulk tag change: every credential gets back exactly the tags it had, once, and a later change is kept', async () => {
+    const service = engine.serviceFor(ctx.require().partner.id);
+    const tagsByUid = async () => new Map((await service.listCredentials({ per_page: 0 })).items.map((c) => [c.uid, c.tags]));
+    const before = await tagsByUid();
+    const replaced = await finished(await invokeIpcHandler(handlers, 'records:editTags', [{ kind: 'filter', filter: { andTags: ['group-a'] } }, { mode: 'replace', tags: ['term-2026', 'group-a', 'honours'] }]));
+    const result = replaced.result as { changed: number; undo: string };
+    expect(result.changed).toBe(120);
+    expect(typeof result.undo).toBe('string');
+    // One of them changes again before the undo: its later tags stand.
+    const later = [...before.keys()][0]!;
+    await service.deleteCredentialTag(later, 'honours');
+
+    const undone = await finished(await invokeIpcHandler(handlers, 'records:undoTags', [result.undo]));
+    expect(undone.state).toBe('done');
+    expect(undone.result).toEqual({ restored: 119, skipped: 1 });
+    const after = await tagsByUid();
+    for (const [uid, tags] of before) expect(after.get(uid)).toEqual(uid === later ? ['term-2026', 'group-a'] : tags);
+    expect(events.filter((e) => e.type === 'counts').length).toBeGreaterThanOrEqual(2);
+
+    // Each change is undone once.
+    const again = await finished(await invokeIpcHandler(handlers, 'records:undoTags', [result.undo]));
+    expect(again.state).toBe('failed');
+    expect(again.error?.id).toBe('invalid_value');
+    expect(await tagsByUid()).toEqual(after);
+  });
+
   it('refuses an unknown engine before any task starts, and schedules on a known one', async () => {
     const selection = { kind: 'filter' as const, filter: { andTags: ['group-b'] } };
     expect(await errorId(invokeIpcHandler(handlers, 'records:schedule', [selection, ['no-such-engine']]))).toBe('wrong_blockchain_engine');

@@ -45,6 +45,16 @@ export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
       const code: Omit<TaskLabelCode, 'count'> = edit.mode === 'remove' ? { id: 'tagRemove', name: edit.tag } : { id: edit.mode === 'add' ? 'tagsAdd' : 'tagsReplace' };
       return startBulk(kind, (n) => `${tagVerb(edit)} ${n}`, code, selection, (task) => records.editTags(selection, edit, task));
     },
+    'records:undoTags': async (token) => {
+      const records = ctx.records();
+      return ctx.tasks.start('tags-undo', 'Undoing the tag change', async (task) => {
+        try {
+          return await records.undoTags(token, task);
+        } finally {
+          ctx.events.emit({ type: 'counts', scopes: ['credentials', 'tags'] });
+        }
+      });
+    },
     'records:schedule': async (selection, engines) => {
       const records = ctx.records();
       // An unknown engine fails now, before a task starts (wrong_blockchain_engine).

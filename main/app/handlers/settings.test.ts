@@ -13,6 +13,7 @@ import { makeTempDir } from '../../../test/support/engine-fixture.js';
 import { createAppContext, type FileDialogRequest } from '../app-context.js';
 import { createIpcHandlers, invokeIpcHandler } from '../ipc-handlers.js';
 import { resumeServiceChoice } from './settings-remote.js';
+import { lastBackup } from '../../workspace/settings/backup-record.js';
 
 const open: Array<{ engine: Engine; dir: string }> = [];
 
@@ -124,9 +125,16 @@ describe('settings handlers', () => {
     expect(existsSync(path)).toBe(false);
     expect(asked[0]).toMatchObject({ kind: 'save', defaultName: 'Acme University.proofdesk-keys', extensions: ['proofdesk-keys'] });
 
+    // (Read from the data directory as settings:keys reads it; settings:keys itself would start the local chain for balances.)
+    expect(lastBackup(first.engine.dataDir, made.partner.id)).toBeNull();
+
     answer = path;
     expect(await invokeIpcHandler(first.handlers, 'settings:backupKeys', ['a long backup passphrase'])).toEqual({ path, address: made.partner.chain_address });
     expect(readFileSync(path, 'utf8')).toContain('proofdesk-key-backup');
+    // Remembered once written, in the data directory (so after a restart too).
+    const recorded = lastBackup(first.engine.dataDir, made.partner.id);
+    expect(recorded?.path).toBe(path);
+    expect(Date.parse(recorded!.at)).toBeGreaterThan(Date.now() - 60_000);
 
     const second = handlersFor({ chooseFile });
     const wrong = await refusal(invokeIpcHandler(second.handlers, 'settings:restoreKeys', ['not the passphrase']));

@@ -9,6 +9,7 @@ import { ServiceError } from '../../../common/errors.js';
 import { MIN_KEYS_PASSPHRASE, type EngineAccount, type KeysInfo, type PartnerSettings, type SettingsIpc, type SettingsOverview } from '../../../common/ipc/settings.js';
 import { signingPublicKey, type Engine, type PartnerRecord } from '../../engine/index.js';
 import { backUpPartnerKeys, backupFileName, restorePartnerKeys, restorePartnerKeysFromText, sealPartnerKeys } from '../../workspace/settings/key-backup.js';
+import { lastBackup, recordBackup } from '../../workspace/settings/backup-record.js';
 
 /** The backup file's extension, offered by the save and open dialogs. */
 const BACKUP_EXTENSION = 'proofdesk-keys';
@@ -93,7 +94,11 @@ export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc>
       requireKeyStore();
       const partner = active();
       const path = await dialog()({ kind: 'save', title: 'native.dialog.saveKeyBackup', defaultName: backupFileName(partner.name), extensions: [BACKUP_EXTENSION] });
-      return path === null ? null : backUpPartnerKeys(engine(), partner.id, path, passphrase);
+      if (path === null) return null;
+      const written = await backUpPartnerKeys(engine(), partner.id, path, passphrase);
+      ctx.written.remember(written.path);
+      await recordBackup(engine().dataDir, partner.id, written.path);
+      return written;
     },
     'settings:backupKeysFile': async (passphrase) => {
       requireKeyStore();
@@ -116,7 +121,7 @@ async function keysInfo(ctx: AppContext, engine: Engine, partner: PartnerRecord)
   const signing = signingPublicKey(engine.scopeFor(partner.id));
   const address = partner.chain_address;
   const accounts = await Promise.all(engine.catalog.list().map((config) => accountOn(engine, config.id, config.chain_id, config.environment, address)));
-  return { keyStore: ctx.keyStore, address, signingPublicKey: signing, accounts };
+  return { keyStore: ctx.keyStore, address, signingPublicKey: signing, accounts, lastBackup: lastBackup(engine.dataDir, partner.id) };
 }
 
 async function accountOn(engine: Engine, id: string, chainId: number | null, environment: 'live' | 'demo', address: string | null): Promise<EngineAccount> {

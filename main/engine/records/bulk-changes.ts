@@ -42,6 +42,65 @@ export function editTagsOf(scope: PartnerScope, ids: number[], edit: TagEdit): n
 
 const MISSING = 'A selected credential was deleted meanwhile; nothing was changed. Refresh and try again.';
 
+/** One credential's tags before and after an edit: what an undo needs to put them back exactly. */
+export interface TagEditChange {
+  id: number;
+  before: string[];
+  after: string[];
+}
+
+/**
+ * Like editTagsOf, and says what each changed credential's tags were before and are after, so
+ * the edit can be undone (restoreTagsOf). Read and write are one transaction: no other write
+ * lands between them.
+ */
+export function editTagsRemembering(scope: PartnerScope, ids: number[], edit: TagEdit): { changed: number; changes: TagEditChange[] } {
+  return inTransaction(scope.db, () => {
+    const rows = cached(scope.db, 'SELECT id, tags FROM credentials WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; tags: string }[];
+    const changed = editTagsOf(scope, ids, edit);
+    const changes: TagEditChange[] = [];
+    for (const row of rows) {
+      const before = JSON.parse(row.tags) as string[];
+      const next = after(edit, before);
+      if (next) changes.push({ id: row.id, before, after: next });
+    }
+    return { changed, changes };
+  });
+}
+
+/**
+ * Puts back the tags an edit changed, exactly as they were (their order too), in one
+ * transaction. A credential whose tags changed again since (another edit) or that is gone is
+ * left as it is and counted as skipped: an undo never overwrites a later change.
+ */
+export function restoreTagsOf(scope: PartnerScope, changes: readonly TagEditChange[]): { restored: number; skipped: number } {
+  const { db } = scope;
+  const partnerId = scope.partner.id;
+  const read = cached(db, 'SELECT tags FROM credentials WHERE id = ?');
+  const update = cached(db, 'UPDATE credentials SET tags = ? WHERE id = ?');
+  const insert = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?)');
+  const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
+  return inTransaction(db, () => {
+    const logged: [number, ReturnType<typeof tagChange>][] = [];
+    let skipped = 0;
+    for (const change of changes) {
+      const text = read.pluck().get(change.id) as string | undefined;
+      const current = text === undefined ? undefined : (JSON.parse(text) as string[]);
+      if (!current || current.length !== change.after.length || current.some((tag, i) => tag !== change.after[i])) {
+        skipped += 1;
+        continue;
+      }
+      update.run(JSON.stringify(change.before), change.id);
+      for (const tag of change.after) if (!change.before.includes(tag)) remove.run(partnerId, tag, change.id);
+      for (const tag of change.before) if (!change.after.includes(tag)) insert.run(partnerId, tag, change.id);
+      logged.push([change.id, tagChange(change.after, { mode: 'replace', tags: change.before })]);
+    }
+    recordCredentialActivity(scope, 'tagged', logged);
+    return { restored: logged.length, skipped };
+  });
+}
+
+
 /**
  * Adding tags, set-based: a few statements over the whole selection instead of a read and a
  * write per credential (the common bulk action, and 50,000 credentials must take seconds).
