@@ -83,4 +83,10 @@ describe('Issue now', () => {
     expect(issueNowBlocked(job({}), summary(3, []), status({}, [engine({ funds: { address: '0x1', balance: '0', job_cost: '0.001', jobs_covered: 0, low: true } })]))).toMatch(/cannot pay/);
     expect(issueNowBlocked(job({}), summary(0, []), status({}, [engine({})]))).toMatch(/holds no credentials/);
   });
+
+  it("over a remote service leaves it to the service: this machine's chain and keys do not count", () => {
+    const remote = status({ mode: 'remote', issuingOff: 'no keychain' }, [engine({ chain: 'unreachable' })]);
+    expect(issueNowBlocked(job({}), summary(3, []), remote)).toBeNull();
+    expect(issueNowBlocked(job({}), summary(0, []), remote)).toMatch(/holds no credentials/);
+  });
 });

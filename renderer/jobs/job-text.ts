@@ -85,6 +85,8 @@ export function jobFailure(job: Job): string {
  * unreachable, issuing is off, the account cannot pay, or the job is empty.
  */
 export function issueNowBlocked(job: Job, summary: JobSummary | undefined, status: AppStatus | null): string | null {
+  // Over a remote service its own engines issue: this machine's chains and keys say nothing of them.
+  if (status?.mode === 'remote') return summary && summary.credentials === 0 ? t('jobs.issueNow.empty') : null;
   const engine = status?.engines.find((e) => e.id === job.chain);
   if (status?.issuingOff) return t('jobs.issueNow.issuingOff');
   if (engine?.chain === 'unreachable') return t('jobs.issueNow.unreachable');

@@ -33,9 +33,10 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
     const summary = jobSummaryOf(j.uid);
     return summary ? localCount(summary.credentials) : '—';
   };
-  const due = (j: Job) => (j.status === 'scheduled' ? relativeTime(j.scheduled_date, now) : '—');
-  // Created and Finished are relative (`3 hr. ago`; the day past a week), their full date on hover.
-  const ago = (iso: string | null) => relativeTime(iso, now);
+  // Created, Due and Finished are relative (`3 hr. ago`; the day past a week), their full date on
+  // hover; a <time> says which instant the words stand for.
+  const ago = (iso: string | null) => (iso === null ? '—' : <time dateTime={iso}>{relativeTime(iso, now)}</time>);
+  const due = (j: Job) => (j.status === 'scheduled' ? ago(j.scheduled_date) : '—');
   return [
   { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, identifying: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
   { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', defaultPinned: true, cell: name },

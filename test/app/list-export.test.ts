@@ -109,7 +109,7 @@ describe('list exports (real SQLite, real parsers)', () => {
     expect(done.state).toBe('done');
     expect(done.label).toBe('Exporting 100,002 credentials to CSV');
     expect(done.result).toMatchObject({ rows: COUNT + 2, path, download: null, list: 'records', format: 'csv' });
-    expect(asked.at(-1)).toMatchObject({ kind: 'save', defaultName: expect.stringMatching(/^records-\d{4}-\d{2}-\d{2}\.csv$/), extensions: ['csv'], filterName: 'CSV' });
+    expect(asked.at(-1)).toMatchObject({ kind: 'save', defaultName: expect.stringMatching(/^records-\d{4}-\d{2}-\d{2}\.csv$/), extensions: ['csv'], filterName: 'native.filter.csv' });
     // Progress came as rows written of the total, more than once on the way.
     expect(events.filter((n) => n > 0 && n < COUNT).length).toBeGreaterThan(0);
     const rows = readCsv(path);

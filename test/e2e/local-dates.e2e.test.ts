@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtRenderer, launchChromium, screenshot } from './shell-harness.js';
 import { openTwoEngineWorkspace, type TwoEngineWorkspace } from './two-engines.js';
+import { cellUnder } from './grid-cell.js';
 
 const TITLE = 'Master of Science in Environmental Engineering';
 
@@ -35,9 +36,11 @@ describe('dates in the Records grid', () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId, locale: 'en-US', colorScheme });
       const page = await context.newPage();
       await page.goto(workspace.bridge.url);
-      const row = page.getByRole('grid', { name: 'Credentials' }).getByRole('row').filter({ hasText: TITLE });
+      const grid = page.getByRole('grid', { name: 'Credentials' });
+      const row = grid.getByRole('row').filter({ hasText: TITLE });
       const expected = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: timezoneId }).format(new Date(uploaded));
-      await expect.poll(() => row.getByRole('gridcell').nth(4).textContent()).toBe(expected);
+      await row.waitFor();
+      await expect.poll(async () => (await cellUnder(grid, row, 'Uploaded')).textContent()).toBe(expected);
       shown.push(expected);
       await screenshot(page, 'local-dates', `records-${colorScheme}`);
       await context.close();

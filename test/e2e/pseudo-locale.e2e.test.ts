@@ -29,7 +29,8 @@ let proofs: string;
 const TITLES = Array.from({ length: 5 }, (_, i) => `Diploma ${i}`);
 const PROOF_FILES = ['diploma-0.proof.json', 'tampered.proof.json', 'lonely.pdf'];
 // The activity log names the OS user who did what.
-const DATA = ['Acme University', 'class-2026', 'local', 'demo', 'Proofdesk', 'forged', userInfo().username, ...TITLES, ...PROOF_FILES];
+// A job without tags is named by its first titles, listed.
+const DATA = ['Acme University', 'class-2026', 'local', 'demo', 'Proofdesk', 'forged', userInfo().username, ...TITLES, `${TITLES[0]}, ${TITLES[1]}`, ...PROOF_FILES];
 
 beforeAll(async () => {
   browser = await launchChromium();

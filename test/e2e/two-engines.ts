@@ -15,6 +15,7 @@ import { ENGINES_FILE, Engine, type EmbeddedService } from '../../main/engine/in
 import { MemorySecretStore } from '../../main/secrets/index.js';
 import { SECOND_ENGINE } from '../support/engine-fixture.js';
 import { openPage } from './shell-harness.js';
+import { cellUnder } from './grid-cell.js';
 
 export { SECOND_ENGINE };
 
@@ -56,6 +57,7 @@ export async function openTwoEngineWorkspace(rendererDir: string): Promise<TwoEn
 
 /** The table's state cells of a row, in engine order ([local, sepolia]). */
 export async function stateCells(page: Page, title: string): Promise<string[]> {
-  const row = page.getByRole('grid', { name: 'Credentials' }).getByRole('row').filter({ hasText: title });
-  return (await row.getByRole('gridcell').allTextContents()).slice(-2);
+  const grid = page.getByRole('grid', { name: 'Credentials' });
+  const row = grid.getByRole('row').filter({ hasText: title });
+  return Promise.all(['local', SECOND_ENGINE.id].map(async (engine) => (await cellUnder(grid, row, engine)).textContent().then((text) => text ?? '')));
 }
