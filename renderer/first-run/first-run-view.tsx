@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useT } from '../i18n/use-t.js';
 import { RestoreForm } from '../settings/restore-form.js';
 import { PassphraseForm } from '../settings/passphrase-form.js';
-import { NewPassphraseFields } from '../settings/new-passphrase-fields.js';
+import { useBackupPassphrase } from '../settings/backup-passphrase.js';
 import { OutcomeLine } from '../settings/outcome-line.js';
 import { useSettingsStore } from '../settings/settings-store.js';
 import { CopyButton } from '../shell/copy-button.js';
@@ -12,38 +12,20 @@ import { localDateTime } from '../format/local-format.js';
 import '../settings/settings.css';
 import { useFirstRunStore } from './first-run-store.js';
 
-const MIN_BACKUP_PASSPHRASE = 10;
-
 /**
  * The first step after the keys are made: a backup of them, saved now (the OS save dialog in the
  * desktop app, a download in the browser). "Backed up" shows only once the file was written.
  */
 function BackupStep() {
-  const backUp = useSettingsStore((s) => s.backUp);
   const busy = useSettingsStore((s) => s.busy.backup ?? false);
   const outcome = useSettingsStore((s) => s.outcomes.backup);
   const backedUp = useSettingsStore((s) => s.backedUp);
   const native = useShellStore((s) => s.status?.canChooseFolder ?? false);
-  const [first, setFirst] = useState('');
-  const [second, setSecond] = useState('');
   const id = useId();
   const t = useT();
-  const mismatch = second !== '' && first !== second;
-  const short = first !== '' && first.length < MIN_BACKUP_PASSPHRASE;
+  const { fields, ready, onSubmit } = useBackupPassphrase(id, true);
   return (
-    <form
-      className="first-run-backup"
-      aria-labelledby={`${id}-title`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (mismatch || short) return;
-        void backUp(first).then((ok) => {
-          if (!ok) return;
-          setFirst('');
-          setSecond('');
-        });
-      }}
-    >
+    <form className="first-run-backup" aria-labelledby={`${id}-title`} onSubmit={onSubmit}>
       <h2 id={`${id}-title`}>{t('firstRun.backup.title')}</h2>
       {backedUp && (
         <p className="backed-up" data-testid="backed-up">
@@ -54,20 +36,9 @@ function BackupStep() {
         {t('firstRun.lostKey')}
       </p>
       <p className="muted">{native ? t('firstRun.backup.native') : t('firstRun.backup.browser')}</p>
-      <NewPassphraseFields
-        id={id}
-        label={t('settings.backup.passphrase')}
-        againLabel={t('settings.backup.again')}
-        hint={t('settings.backup.hint', { min: MIN_BACKUP_PASSPHRASE })}
-        first={first}
-        second={second}
-        onFirst={setFirst}
-        onSecond={setSecond}
-        autoFocus
-      />
-      {short && <p className="muted" role="status">{t('settings.backup.short', { min: MIN_BACKUP_PASSPHRASE })}</p>}
+      {fields}
       <OutcomeLine outcome={outcome} />
-      <button type="submit" className="primary" disabled={busy || first === '' || second === '' || mismatch || short}>
+      <button type="submit" className="primary" disabled={busy || !ready}>
         {busy ? t('settings.backup.busy') : backedUp ? t('firstRun.backup.again') : t('firstRun.backup.submit')}
       </button>
     </form>

@@ -1,14 +1,13 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { useT } from '../i18n/use-t.js';
 import { OutcomeLine } from './outcome-line.js';
-import { NewPassphraseFields } from './new-passphrase-fields.js';
+import { useBackupPassphrase } from './backup-passphrase.js';
 import { RestoreForm } from './restore-form.js';
 import { useSettingsStore } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { chainName, chainTechnical, etherAmount } from '../format/chain-display.js';
 import { localDateTime } from '../format/local-format.js';
 
-const MIN_PASSPHRASE = 10;
 const STORE_TEXT = {
   keychain: 'settings.keys.storeKeychain',
   'encrypted-file': 'settings.keys.storeFile',
@@ -83,48 +82,22 @@ function BackupState() {
 }
 
 function BackupForm() {
-  const backUp = useSettingsStore((s) => s.backUp);
   const busy = useSettingsStore((s) => s.busy.backup ?? false);
   const outcome = useSettingsStore((s) => s.outcomes.backup);
   const native = useShellStore((s) => s.status?.canChooseFolder ?? false);
-  const [first, setFirst] = useState('');
-  const [second, setSecond] = useState('');
   const id = useId();
-  const mismatch = second !== '' && first !== second;
-  const short = first !== '' && first.length < MIN_PASSPHRASE;
   const t = useT();
+  const { fields, ready, onSubmit } = useBackupPassphrase(id);
   return (
-    <form
-      className="backup-keys"
-      aria-labelledby={`${id}-title`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (mismatch || short) return;
-        void backUp(first).then((ok) => {
-          if (!ok) return;
-          setFirst('');
-          setSecond('');
-        });
-      }}
-    >
+    <form className="backup-keys" aria-labelledby={`${id}-title`} onSubmit={onSubmit}>
       <h2 id={`${id}-title`}>{t('settings.backup.title')}</h2>
       <BackupState />
       <p className="muted">
         {t('settings.backup.help')} {native ? t('settings.backup.native') : t('settings.backup.browser')}
       </p>
-      <NewPassphraseFields
-        id={id}
-        label={t('settings.backup.passphrase')}
-        againLabel={t('settings.backup.again')}
-        hint={t('settings.backup.hint', { min: MIN_PASSPHRASE })}
-        first={first}
-        second={second}
-        onFirst={setFirst}
-        onSecond={setSecond}
-      />
-      {short && <p className="muted" role="status">{t('settings.backup.short', { min: MIN_PASSPHRASE })}</p>}
+      {fields}
       <OutcomeLine outcome={outcome} />
-      <button type="submit" disabled={busy || first === '' || mismatch || short || second === ''}>
+      <button type="submit" disabled={busy || !ready}>
         {busy ? t('settings.backup.busy') : t('settings.backup.submit')}
       </button>
     </form>
