@@ -52,7 +52,7 @@ describe('toasts', () => {
     const toast = page.getByRole('alert').filter({ hasText: '2 created, 2 failed' });
     await expect.poll(() => toast.count(), { timeout: 30_000 }).toBe(1);
     const created = (await workspace.engine.serviceFor(workspace.partner.id).listCredentials({ per_page: 0 })).items;
-    expect(created.map((c) => c.title).sort()).toEqual(['ada.pdf', 'cy.pdf']);
+    expect(created.map((c) => c.title).sort()).toEqual(['Ada', 'Cy']);
     await bothThemes(page, '1-partly-failed');
 
     // Somewhere else meanwhile: the toast stays, and Review brings the admin back to the failed row.
