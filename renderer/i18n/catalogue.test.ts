@@ -2,6 +2,7 @@ import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messagefor
 import { describe, expect, it } from 'vitest';
 import de from './messages/de.json';
 import en from './messages/en.json';
+import { ERROR_IDS } from '../../common/errors.js';
 import { pseudoMessages } from './pseudo-locale.js';
 
 /** Every argument of a message with its kind (`count:plural`, `name:argument`, …), sorted. */
@@ -20,6 +21,10 @@ function argumentsOf(message: string): string[] {
 }
 
 describe('the string catalogue', () => {
+  it("words every error id of the service in a sentence of its own (the headline of an error in another language than English)", () => {
+    expect(ERROR_IDS.filter((id) => !(`error.headline.${id}` in en))).toEqual([]);
+  });
+
   it('has the same ids in English and German', () => {
     expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
   });

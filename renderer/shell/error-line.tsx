@@ -1,3 +1,5 @@
+import { isErrorId } from '../../common/errors.js';
+import { useI18nStore, type MessageId } from '../i18n/i18n-store.js';
 import { useT } from '../i18n/use-t.js';
 
 /** An error as the window shows it: the spec's id, main's text, and optionally more technical detail. */
@@ -27,10 +29,13 @@ export function firstSentence(text: string): [head: string, rest: string] {
  * spec's error id and the technical rest. Every view shows its errors through this (dialogs through
  * DialogError, Settings through OutcomeLine), so an error looks and reads the same everywhere.
  * `headline` replaces main's first sentence where the view knows a plainer one; main's whole text then goes to Details.
+ * Main words its errors in English (they are the service's, over REST too): in another language
+ * the headline is the catalogue's sentence for the error's id, and main's text goes to Details.
  * A string is a sentence the window itself wrote (a form check): shown as it is, with no Details.
  */
 export function ErrorLine({ error, headline, className = 'row-error' }: { error: ShownError | string | null | undefined; headline?: string; className?: string }) {
   const t = useT();
+  const english = useI18nStore((s) => s.locale === 'en');
   if (!error) return null;
   if (typeof error === 'string') {
     return (
@@ -39,14 +44,19 @@ export function ErrorLine({ error, headline, className = 'row-error' }: { error:
       </div>
     );
   }
-  const [head, rest] = headline ? [headline, error.message] : firstSentence(error.message);
+  const worded = headline ?? (!english && isErrorId(error.id) ? t(`error.headline.${error.id}` as MessageId) : undefined);
+  const [head, rest] = worded !== undefined ? [worded, error.message] : firstSentence(error.message);
   const technical = [rest, error.detail].filter(Boolean).join('\n');
   return (
     <div className={className} role="alert" data-error-id={error.id}>
       <p className="error-headline">{head}</p>
       <details className="error-details">
         <summary>{t('error.details')}</summary>
-        {technical && <p className="error-technical">{technical}</p>}
+        {technical && (
+          <p className="error-technical" lang="en">
+            {technical}
+          </p>
+        )}
         <p>
           {t('error.id')} <code>{error.id}</code>
         </p>
