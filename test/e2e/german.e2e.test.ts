@@ -142,7 +142,7 @@ describe('the window in German', () => {
       await sections.getByRole('button', { name: de['shell.section.verify'], exact: true }).click();
       await dropFiles(page, PROOF_FILES.map((name) => join(proofs, name)));
       const results = page.getByRole('grid', { name: de['verify.table.label'] });
-      await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 30_000 }).toBe('2 Nachweise geprüft');
+      await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 30_000 }).toBe('2 Nachweisdateien geprüft');
       expect(await page.getByTestId('verify-count-failed').textContent()).toBe('ungültig 1');
       await look(page, `${theme}-verify-results`);
       const changed = results.getByRole('row').filter({ hasText: PROOF_FILES[1]! });
@@ -151,7 +151,7 @@ describe('the window in German', () => {
       await expect.poll(() => page.getByRole('complementary', { name: de['verify.detail.label'] }).textContent()).toContain('Integrität des Zertifikats: nicht bestanden');
       // The verifier's reasons in German too, with the spec's step order kept.
       const detailText = await page.getByRole('complementary', { name: de['verify.detail.label'] }).textContent();
-      expect(detailText).toContain('Das Zertifikat wurde nach dem Signieren verändert');
+      expect(detailText).toContain('Die Nachweisdatei wurde nach dem Signieren verändert');
       expect(detailText).toContain('Nicht geprüft: Ein früherer Schritt ist fehlgeschlagen.');
       await look(page, `${theme}-verify-detail`);
       await changed.click({ button: 'right' });

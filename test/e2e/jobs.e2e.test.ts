@@ -65,7 +65,7 @@ describe('jobs view', () => {
     await expect.poll(() => jobsGrid(page).getByRole('row').nth(1).textContent(), { timeout: 90_000, interval: 500 }).toContain('finished');
     await expect.poll(() => detail.getByTestId('job-status').textContent(), { timeout: 10_000 }).toBe('finished');
     expect(await detail.getByTestId('job-transaction').textContent()).toMatch(/^0x[0-9a-f]{64}$/);
-    await expect.poll(() => detail.textContent()).toContain('Certificates (5)');
+    await expect.poll(() => detail.textContent()).toContain('Proofs (5)');
     await screenshot(page, 'jobs', 'finished');
 
     await detail.getByRole('button', { name: 'Export proofs' }).click();
