@@ -5,6 +5,7 @@ import { onAppEvent } from '../shell/app-events.js';
 import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
+import { ColumnsButton } from '../table/column-menu.js';
 import { MainWords } from '../i18n/main-words.js';
 import { Message, useT } from '../i18n/use-t.js';
 import { EndpointSettings, NetworkSetting, UnmatchedOriginals } from './verify-extras.js';
@@ -47,8 +48,8 @@ function whyText(r: VerifyRow, t: T): string {
 function verifyColumns(t: T): TableColumn<VerifyRow>[] {
   const result = (r: VerifyRow) => t('verify.result', { result: r.result });
   return [
-    { id: 'result', header: t('verify.column.result'), width: '6.5rem', cell: (r) => <span className={`state verify-${r.result}`}>{result(r)}</span>, text: result },
-    { id: 'name', header: t('verify.column.name'), width: 'minmax(10rem, 2fr)', cell: (r) => r.name },
+    { id: 'name', header: t('verify.column.name'), width: 'minmax(10rem, 2fr)', identifying: true, cell: (r) => r.name },
+    { id: 'result', header: t('verify.column.result'), width: '6.5rem', defaultPinned: true, cell: (r) => <span className={`state verify-${r.result}`}>{result(r)}</span>, text: result },
     { id: 'title', header: t('verify.column.title'), width: 'minmax(8rem, 1.5fr)', cell: (r) => r.title || '—' },
     { id: 'issuer', header: t('verify.column.issuer'), width: 'minmax(6rem, 1fr)', cell: (r) => r.issuer || '—' },
     {
@@ -139,6 +140,8 @@ export function VerifyView() {
               </button>
             </>
           )}
+          <span className="spacer" />
+          <ColumnsButton view="verify" />
         </div>
         <div role="region" aria-label={t('verify.drop.label')} className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
           {reading ? t('verify.drop.reading') : dragging ? t('verify.drop.active') : t('verify.drop.hint')}
@@ -175,6 +178,7 @@ export function VerifyView() {
         <DataTable
           label={t('verify.table.label')}
           columns={columns}
+          columnsView="verify"
           rowCount={total}
           rowAt={verifyRowAt}
           onRangeChange={onRangeChange}
