@@ -6,6 +6,7 @@ import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { ColumnsButton } from '../table/column-menu.js';
+import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
 import { MainWords } from '../i18n/main-words.js';
 import { Message, useT } from '../i18n/use-t.js';
 import { EndpointSettings, NetworkSetting, UnmatchedOriginals } from './verify-extras.js';
@@ -121,23 +122,21 @@ export function VerifyView() {
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
   const rowMenu = useRowMenu<VerifyRow>(t('verify.menu.label'), verifyRowMenu);
   const columns = useMemo(() => verifyColumns(t), [t]);
+  // The report buttons shrink to icons rather than wrap when the detail panel narrows the view.
+  const mainBar = useFittedToolbar();
 
   const running = task?.state === 'running';
   const failures = summary ? summary.done - summary.counts.ok : 0;
   return (
     <div className="records-layout">
       <section className="view verify-view" aria-labelledby="verify-title">
-        <div className="toolbar">
+        <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="verify-title">{t('verify.title')}</h1>
           <ChooseButtons disabled={reading} />
           {summary && (
             <>
-              <button type="button" onClick={() => void report('csv')} disabled={running}>
-                {t('verify.reportCsv')}
-              </button>
-              <button type="button" onClick={() => void report('html')} disabled={running}>
-                {t('verify.reportHtml')}
-              </button>
+              <ToolbarButton icon="export" label={t('verify.reportCsv')} onClick={() => void report('csv')} disabled={running} />
+              <ToolbarButton icon="proof" label={t('verify.reportHtml')} onClick={() => void report('html')} disabled={running} />
             </>
           )}
           <span className="spacer" />

@@ -215,6 +215,14 @@ describe('Verify view', () => {
     const tampered = grid.getByRole('row').filter({ hasText: 'tampered.proof.json' });
     await tampered.click();
     await page.getByRole('complementary', { name: 'Verification detail' }).waitFor();
+    // The toolbar keeps to one line beside the panel: the report buttons show their icons, named as before.
+    const toolbarLines = () =>
+      page.locator('.verify-view > .toolbar').first().evaluate((el) => {
+        const centres = [...el.children].filter((c) => c.getClientRects().length > 0).map((c) => c.getBoundingClientRect()).map((b) => b.top + b.height / 2);
+        return centres.filter((c, i) => centres.slice(0, i).every((d) => Math.abs(c - d) > 8)).length;
+      });
+    await expect.poll(toolbarLines).toBe(1);
+    expect(await page.getByRole('button', { name: 'Download printable report (HTML)' }).getAttribute('title')).toBe('Download printable report (HTML)');
     await grid.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
     const frame = (await grid.boundingBox())!;
     for (const header of ['Proof file', 'Result']) {
