@@ -5,6 +5,8 @@ import { onAppEvent } from '../shell/app-events.js';
 import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
+import { ColumnsButton } from '../table/column-menu.js';
+import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
 import { MainWords } from '../i18n/main-words.js';
 import { Message, useT } from '../i18n/use-t.js';
 import { EndpointSettings, NetworkSetting, UnmatchedOriginals } from './verify-extras.js';
@@ -47,8 +49,8 @@ function whyText(r: VerifyRow, t: T): string {
 function verifyColumns(t: T): TableColumn<VerifyRow>[] {
   const result = (r: VerifyRow) => t('verify.result', { result: r.result });
   return [
-    { id: 'result', header: t('verify.column.result'), width: '6.5rem', cell: (r) => <span className={`state verify-${r.result}`}>{result(r)}</span>, text: result },
-    { id: 'name', header: t('verify.column.name'), width: 'minmax(10rem, 2fr)', cell: (r) => r.name },
+    { id: 'name', header: t('verify.column.name'), width: 'minmax(10rem, 2fr)', identifying: true, cell: (r) => r.name },
+    { id: 'result', header: t('verify.column.result'), width: '6.5rem', defaultPinned: true, cell: (r) => <span className={`state verify-${r.result}`}>{result(r)}</span>, text: result },
     { id: 'title', header: t('verify.column.title'), width: 'minmax(8rem, 1.5fr)', cell: (r) => r.title || '—' },
     { id: 'issuer', header: t('verify.column.issuer'), width: 'minmax(6rem, 1fr)', cell: (r) => r.issuer || '—' },
     {
@@ -120,25 +122,25 @@ export function VerifyView() {
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
   const rowMenu = useRowMenu<VerifyRow>(t('verify.menu.label'), verifyRowMenu);
   const columns = useMemo(() => verifyColumns(t), [t]);
+  // The report buttons shrink to icons rather than wrap when the detail panel narrows the view.
+  const mainBar = useFittedToolbar();
 
   const running = task?.state === 'running';
   const failures = summary ? summary.done - summary.counts.ok : 0;
   return (
     <div className="records-layout">
       <section className="view verify-view" aria-labelledby="verify-title">
-        <div className="toolbar">
+        <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="verify-title">{t('verify.title')}</h1>
           <ChooseButtons disabled={reading} />
           {summary && (
             <>
-              <button type="button" onClick={() => void report('csv')} disabled={running}>
-                {t('verify.reportCsv')}
-              </button>
-              <button type="button" onClick={() => void report('html')} disabled={running}>
-                {t('verify.reportHtml')}
-              </button>
+              <ToolbarButton icon="export" label={t('verify.reportCsv')} onClick={() => void report('csv')} disabled={running} />
+              <ToolbarButton icon="proof" label={t('verify.reportHtml')} onClick={() => void report('html')} disabled={running} />
             </>
           )}
+          <span className="spacer" />
+          <ColumnsButton view="verify" />
         </div>
         <div role="region" aria-label={t('verify.drop.label')} className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
           {reading ? t('verify.drop.reading') : dragging ? t('verify.drop.active') : t('verify.drop.hint')}
@@ -175,6 +177,7 @@ export function VerifyView() {
         <DataTable
           label={t('verify.table.label')}
           columns={columns}
+          columnsView="verify"
           rowCount={total}
           rowAt={verifyRowAt}
           onRangeChange={onRangeChange}

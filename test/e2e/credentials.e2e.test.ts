@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueNowAndFinish, makeTempDir, removeTempDirs } from '../support/issuing-fixture.js';
 import { signedOpenBadge, signedVc11 } from '../support/third-party-credentials.js';
 import { dropFiles } from './drop-files.js';
+import { rowTextsLedBy } from './grid-cell.js';
 import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
 let work: string;
@@ -22,7 +23,8 @@ let browser: Browser;
 let mix: string;
 
 async function rowTexts(page: Page): Promise<string[]> {
-  return page.getByRole('grid', { name: 'Verification results' }).or(page.getByRole('table', { name: 'Verification results' })).first().getByRole('row').allTextContents();
+  // Led by the Result column, wherever the admin has put it.
+  return rowTextsLedBy(page.getByRole('grid', { name: 'Verification results' }), 'Result');
 }
 
 async function screenshots(page: Page, step: string): Promise<void> {

@@ -11,3 +11,20 @@ export async function cellUnder(grid: Locator, row: Locator, header: string): Pr
   if (index < 0) throw new Error(`No column "${header}" in the grid; its columns: ${heads.join(', ')}`);
   return row.getByRole('gridcell').nth(index);
 }
+
+/**
+ * Each data row's text with the cell under the column headed `header` first and the others after
+ * it in their shown order, so a row reads e.g. "ok diploma.pdf.proof.json …" wherever that column sits.
+ */
+export async function rowTextsLedBy(grid: Locator, header: string): Promise<string[]> {
+  const heads = (await grid.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼↑↓]/g, '').trim());
+  const index = heads.indexOf(header);
+  if (index < 0) throw new Error(`No column "${header}" in the grid; its columns: ${heads.join(', ')}`);
+  const texts: string[] = [];
+  for (const row of await grid.getByRole('row').all()) {
+    const cells = await row.getByRole('gridcell').allTextContents();
+    if (cells.length === 0) continue;
+    texts.push([cells[index] ?? '', ...cells.filter((_, i) => i !== index)].join(''));
+  }
+  return texts;
+}

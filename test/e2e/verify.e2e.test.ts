@@ -13,6 +13,7 @@ import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { issueNowAndFinish, makeTempDir, removeTempDirs, sleep } from '../support/issuing-fixture.js';
 import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 import { dropFiles } from './drop-files.js';
+import { cellUnder, rowTextsLedBy } from './grid-cell.js';
 import { silentlyCutCells } from './cut-cells.js';
 
 let work: string;
@@ -27,7 +28,8 @@ async function openVerify(page: Page): Promise<void> {
 }
 
 async function rowTexts(page: Page): Promise<string[]> {
-  return page.getByRole('grid', { name: 'Verification results' }).or(page.getByRole('table', { name: 'Verification results' })).first().getByRole('row').allTextContents();
+  // Led by the Result column, wherever the admin has put it.
+  return rowTextsLedBy(page.getByRole('grid', { name: 'Verification results' }), 'Result');
 }
 
 async function counts(page: Page): Promise<Record<string, string>> {
@@ -184,6 +186,68 @@ describe('Verify view', () => {
     await dropFiles(page, ['badge.proof.json', 'revoked.proof.json', 'tampered.proof.json'].map((n) => join(mix, n)), false);
     await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 20_000 }).toBe('3 proofs verified');
     expect(await counts(page)).toEqual({ ok: 'ok 1', pending: 'pending 0', expired: 'expired 0', revoked: 'revoked 1', failed: 'failed 1', error: 'error 0' });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('lets the results grid be arranged: the proof file pinned, a column hidden and one moved, remembered after a reload', async () => {
+    const { page, problems } = await openPage(browser, workspace);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openVerify(page);
+    await page.getByRole('region', { name: 'Drop proof files to verify' }).waitFor();
+    await dropFiles(page, ['diploma.pdf.proof.json', 'badge.proof.json', 'revoked.proof.json', 'tampered.proof.json', 'garbage.proof.json'].map((n) => join(mix, n)), false);
+    await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 30_000 }).toBe('5 proofs verified');
+    const grid = page.getByRole('grid', { name: 'Verification results' });
+    const headers = () => grid.getByRole('columnheader').evaluateAll((cells) => cells.map((c) => (c.textContent ?? '').trim()));
+    expect(await headers()).toEqual(['Proof file', 'Result', 'Credential', 'Issuer', 'Original', 'Why']);
+
+    // The proof file names the row: it cannot be hidden.
+    await grid.getByRole('columnheader', { name: 'Proof file' }).click({ button: 'right' });
+    expect(await page.getByRole('menu', { name: 'Column Proof file' }).getByRole('menuitem', { name: 'Hide column' }).getAttribute('aria-disabled')).toBe('true');
+    await page.keyboard.press('Escape');
+    await grid.getByRole('columnheader', { name: 'Issuer' }).click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Column Issuer' }).getByRole('menuitem', { name: 'Hide column' }).click();
+    await grid.getByRole('columnheader', { name: 'Why' }).click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Column Why' }).getByRole('menuitem', { name: 'Move left' }).click();
+    await expect.poll(headers).toEqual(['Proof file', 'Result', 'Credential', 'Why', 'Original']);
+    expect((await rowTexts(page)).find((r) => r.includes('revoked.proof.json'))).toMatch(/^revoked.*Revoked Di.*Checking revocation date/);
+
+    // Beside the detail panel and scrolled sideways to its end, the pinned proof file and result stay in view.
+    const tampered = grid.getByRole('row').filter({ hasText: 'tampered.proof.json' });
+    await tampered.click();
+    await page.getByRole('complementary', { name: 'Verification detail' }).waitFor();
+    // The toolbar keeps to one line beside the panel: the report buttons show their icons, named as before.
+    const toolbarLines = () =>
+      page.locator('.verify-view > .toolbar').first().evaluate((el) => {
+        const centres = [...el.children].filter((c) => c.getClientRects().length > 0).map((c) => c.getBoundingClientRect()).map((b) => b.top + b.height / 2);
+        return centres.filter((c, i) => centres.slice(0, i).every((d) => Math.abs(c - d) > 8)).length;
+      });
+    await expect.poll(toolbarLines).toBe(1);
+    expect(await page.getByRole('button', { name: 'Download printable report (HTML)' }).getAttribute('title')).toBe('Download printable report (HTML)');
+    await grid.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    const frame = (await grid.boundingBox())!;
+    for (const header of ['Proof file', 'Result']) {
+      const box = (await (await cellUnder(grid, tampered, header)).boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(frame.x - 1);
+      expect(box.x + box.width).toBeLessThanOrEqual(frame.x + frame.width + 1);
+    }
+    expect(await silentlyCutCells(page)).toEqual([]);
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, 'verify', `columns-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Remembered: after a reload the Verify view keeps its own arrangement, and the Columns dialog shows it.
+    await page.reload();
+    await openVerify(page);
+    await expect.poll(headers).toEqual(['Proof file', 'Result', 'Credential', 'Why', 'Original']);
+    await page.getByRole('button', { name: 'Columns' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Columns' });
+    expect(await dialog.getByRole('checkbox', { name: 'Show Issuer' }).isChecked()).toBe(false);
+    expect(await dialog.getByRole('checkbox', { name: 'Pin Proof file' }).isDisabled()).toBe(true);
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
     expect(problems).toEqual([]);
   }, 60_000);
 
