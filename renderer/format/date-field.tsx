@@ -22,12 +22,23 @@ export function DateField({
   label,
   value,
   near = null,
+  disabled = false,
+  invalid: invalidOutside = false,
+  describedBy,
+  fieldProps,
   onChange,
 }: {
   label: string;
   value: CalendarDay | null;
   /** The month the calendar opens on while the field is empty (e.g. the start of a range); else this month. */
   near?: CalendarDay | null;
+  disabled?: boolean;
+  /** Marked invalid by the form (e.g. a day in the past), besides text that cannot be read. */
+  invalid?: boolean;
+  /** The id of the form's own explanation of the problem. */
+  describedBy?: string | undefined;
+  /** More attributes for the text field (e.g. a grid's `data-*` position). */
+  fieldProps?: Record<`data-${string}`, string | number>;
   onChange: (day: CalendarDay | null) => void;
 }) {
   const t = useT();
@@ -78,19 +89,22 @@ export function DateField({
   return (
     <span className="date-field">
       <input
+        {...fieldProps}
         type="text"
         inputMode="numeric"
         aria-label={label}
         placeholder={pattern}
-        aria-invalid={invalid || undefined}
-        aria-describedby={invalid ? errorId : undefined}
+        disabled={disabled}
+        aria-invalid={invalid || invalidOutside || undefined}
+        aria-describedby={[invalid ? errorId : undefined, describedBy].filter(Boolean).join(' ') || undefined}
         title={invalid ? t('dateField.invalid', { pattern }) : undefined}
         size={pattern.length + 1}
         value={text}
         onChange={(event) => setText(event.target.value)}
         onBlur={() => commit(text)}
         onKeyDown={(event) => {
-          if (event.key === 'Enter') commit(text);
+          // A grid's fill down (Ctrl+D) reads the committed value, as Enter does.
+          if (event.key === 'Enter' || ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'd')) commit(text);
         }}
       />
       {invalid && (
@@ -98,7 +112,7 @@ export function DateField({
           {t('dateField.invalid', { pattern })}
         </span>
       )}
-      <button ref={button} type="button" className="date-field-button" aria-label={t('dateField.choose', { field: label })} aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" className="date-field-button" disabled={disabled} aria-label={t('dateField.choose', { field: label })} aria-expanded={open} onClick={() => setOpen(!open)}>
         <span aria-hidden="true">▾</span>
       </button>
       {open && (
