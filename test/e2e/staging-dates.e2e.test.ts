@@ -1,7 +1,7 @@
 /**
  * Staging's expiry cells in the window's locale, in Chromium (browser locale de-DE) through the
  * web bridge on a real engine: a day typed as German writes it (24.12.2030), an ISO date pasted
- * into one cell, and a column pasted from a spreadsheet in either form all reach the service as
+ * into one cell, and a column pasted from a spreadsheet in either form and a fill down all reach the service as
  * ISO dates. Screenshots in build/screenshots/staging-dates-*.png, light and dark.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,11 +40,11 @@ describe('staging expiry in German', () => {
 
     const folder = join(workspace.engine.dataDir, '..', 'dated');
     mkdirSync(folder, { recursive: true });
-    for (const name of ['ann', 'ben', 'cai', 'dee']) writeFileSync(join(folder, `${name}.pdf`), `diploma of ${name} with an expiry`);
+    for (const name of ['ann', 'ben', 'cai', 'dee', 'eve']) writeFileSync(join(folder, `${name}.pdf`), `diploma of ${name} with an expiry`);
     await page.getByRole('region', { name: de['staging.drop.region'] }).waitFor();
     await dropFiles(page, folder, true);
     const staging = page.getByRole('region', { name: de['staging.region'] });
-    await staging.getByText('4 Zeilen').waitFor({ timeout: 30_000 });
+    await staging.getByText('5 Zeilen').waitFor({ timeout: 30_000 });
     // The UI.md name, in German: "Ablaufdatum von <file>".
     const expiryOf = (name: string) => staging.getByRole('textbox', { name: de['staging.row.expiry']!.replace('{name}', `${name}.pdf`), exact: true });
 
@@ -71,6 +71,13 @@ describe('staging expiry in German', () => {
     expect(await expiryOf('cai').inputValue()).toBe('01.03.2032');
     expect(await expiryOf('dee').inputValue()).toBe('02.03.2032');
 
+    // Fill down by keyboard: Shift+ArrowDown from dee takes in eve, Ctrl+D copies dee's day.
+    await expiryOf('dee').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+D');
+    await staging.getByText('1 Zelle ausgefüllt').waitFor();
+    expect(await expiryOf('eve').inputValue()).toBe('02.03.2032');
+
     await screenshot(page, 'staging-dates', '1-german-light');
     expect(await seriousA11yProblems(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -78,10 +85,10 @@ describe('staging expiry in German', () => {
     await page.emulateMedia({ colorScheme: 'light' });
 
     await staging.getByRole('group', { name: de['staging.createGroup'] }).getByRole('button', { name: de['staging.create'], exact: true }).click();
-    await staging.getByText('4 Zeilen · 4 erstellt').waitFor({ timeout: 30_000 });
+    await staging.getByText('5 Zeilen · 5 erstellt').waitFor({ timeout: 30_000 });
     // Each cell's day was read back above; the service holds each as the start of that day (UTC).
     const made = (await workspace.service.listCredentials({ per_page: 10 })).items;
-    expect(made.map((c) => c.expiry_date).sort()).toEqual(['2030-12-24', '2031-01-15', '2032-03-01', '2032-03-02'].map((day) => `${day}T00:00:00.000Z`));
+    expect(made.map((c) => c.expiry_date).sort()).toEqual(['2030-12-24', '2031-01-15', '2032-03-01', '2032-03-02', '2032-03-02'].map((day) => `${day}T00:00:00.000Z`));
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
