@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { createPortal } from 'react-dom';
 import { DayPicker } from 'react-day-picker';
 import { de } from 'react-day-picker/locale/de';
 import { enUS } from 'react-day-picker/locale/en-US';
@@ -9,6 +10,17 @@ import { datePattern, formatCalendarDay, pageLocale, parseCalendarDay, type Cale
 /** The calendar's words and first weekday for the window's language. */
 function pickerLocale(locale: string) {
   return locale.startsWith('de') ? de : enUS;
+}
+
+/** Room the calendar needs below its field; with less, it opens above. */
+const CALENDAR_HEIGHT = 340;
+
+/** Where the calendar goes: under the field, or above it near the window's bottom edge. */
+function popupPlace(field: HTMLElement): CSSProperties {
+  const box = field.getBoundingClientRect();
+  const gap = 4;
+  const left = Math.max(gap, Math.min(box.left, window.innerWidth - 320));
+  return box.bottom + gap + CALENDAR_HEIGHT > window.innerHeight ? { left, bottom: window.innerHeight - box.top + gap } : { left, top: box.bottom + gap };
 }
 
 /**
@@ -47,6 +59,8 @@ export function DateField({
   const [text, setText] = useState(shown);
   const [invalid, setInvalid] = useState(false);
   const [open, setOpen] = useState(false);
+  const [place, setPlace] = useState<CSSProperties>({});
+  const wrapper = useRef<HTMLSpanElement>(null);
   const errorId = useId();
   const opensOn = value ?? near;
   const button = useRef<HTMLButtonElement>(null);
@@ -87,7 +101,7 @@ export function DateField({
   };
 
   return (
-    <span className="date-field">
+    <span ref={wrapper} className="date-field">
       <input
         {...fieldProps}
         type="text"
@@ -112,13 +126,20 @@ export function DateField({
           {t('dateField.invalid', { pattern })}
         </span>
       )}
-      <button ref={button} type="button" className="date-field-button" disabled={disabled} aria-label={t('dateField.choose', { field: label })} aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" className="date-field-button" disabled={disabled} aria-label={t('dateField.choose', { field: label })} aria-expanded={open} onClick={() => {
+          if (!open && wrapper.current) setPlace(popupPlace(wrapper.current));
+          setOpen(!open);
+        }}
+      >
         <span aria-hidden="true">▾</span>
       </button>
-      {open && (
+      {open &&
+        // On the page's body: a pane's overflow or a row's stacking would cut or cover it.
+        createPortal(
         <div
           ref={popup}
           className="date-field-popup"
+          style={place}
           role="dialog"
           aria-label={t('dateField.calendar', { field: label })}
           onKeyDown={(event) => {
@@ -139,7 +160,8 @@ export function DateField({
               close();
             }}
           />
-        </div>
+        </div>,
+        document.body,
       )}
     </span>
   );

@@ -78,6 +78,16 @@ describe('staging expiry in German', () => {
     await staging.getByText('1 Zelle ausgefüllt').waitFor();
     expect(await expiryOf('eve').inputValue()).toBe('02.03.2032');
 
+    // The calendar of a cell opens on its day, in German, and Escape gives the focus back.
+    const choose = staging.getByRole('button', { name: de['dateField.choose']!.replace('{field}', de['staging.row.expiry']!.replace('{name}', 'ann.pdf')) });
+    await choose.click();
+    const calendar = page.getByRole('dialog', { name: de['dateField.calendar']!.replace('{field}', de['staging.row.expiry']!.replace('{name}', 'ann.pdf')) });
+    await calendar.getByText('Dezember 2030').waitFor();
+    await screenshot(page, 'staging-dates', '0-calendar');
+    await page.keyboard.press('Escape');
+    await calendar.waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(`document.activeElement.getAttribute('aria-label')`)).toBe('Ablaufdatum von ann.pdf wählen');
+
     await screenshot(page, 'staging-dates', '1-german-light');
     expect(await seriousA11yProblems(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
