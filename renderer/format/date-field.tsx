@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { createPortal } from 'react-dom';
 import { DayPicker } from 'react-day-picker';
 import { de } from 'react-day-picker/locale/de';
 import { enUS } from 'react-day-picker/locale/en-US';
@@ -9,6 +10,17 @@ import { datePattern, formatCalendarDay, pageLocale, parseCalendarDay, type Cale
 /** The calendar's words and first weekday for the window's language. */
 function pickerLocale(locale: string) {
   return locale.startsWith('de') ? de : enUS;
+}
+
+/** Room the calendar needs below its field; with less, it opens above. */
+const CALENDAR_HEIGHT = 340;
+
+/** Where the calendar goes: under the field, or above it near the window's bottom edge. */
+function popupPlace(field: HTMLElement): CSSProperties {
+  const box = field.getBoundingClientRect();
+  const gap = 4;
+  const left = Math.max(gap, Math.min(box.left, window.innerWidth - 320));
+  return box.bottom + gap + CALENDAR_HEIGHT > window.innerHeight ? { left, bottom: window.innerHeight - box.top + gap } : { left, top: box.bottom + gap };
 }
 
 /**
@@ -22,12 +34,23 @@ export function DateField({
   label,
   value,
   near = null,
+  disabled = false,
+  invalid: invalidOutside = false,
+  describedBy,
+  fieldProps,
   onChange,
 }: {
   label: string;
   value: CalendarDay | null;
   /** The month the calendar opens on while the field is empty (e.g. the start of a range); else this month. */
   near?: CalendarDay | null;
+  disabled?: boolean;
+  /** Marked invalid by the form (e.g. a day in the past), besides text that cannot be read. */
+  invalid?: boolean;
+  /** The id of the form's own explanation of the problem. */
+  describedBy?: string | undefined;
+  /** More attributes for the text field (e.g. a grid's `data-*` position). */
+  fieldProps?: Record<`data-${string}`, string | number>;
   onChange: (day: CalendarDay | null) => void;
 }) {
   const t = useT();
@@ -36,6 +59,8 @@ export function DateField({
   const [text, setText] = useState(shown);
   const [invalid, setInvalid] = useState(false);
   const [open, setOpen] = useState(false);
+  const [place, setPlace] = useState<CSSProperties>({});
+  const wrapper = useRef<HTMLSpanElement>(null);
   const errorId = useId();
   const opensOn = value ?? near;
   const button = useRef<HTMLButtonElement>(null);
@@ -76,21 +101,24 @@ export function DateField({
   };
 
   return (
-    <span className="date-field">
+    <span ref={wrapper} className="date-field">
       <input
+        {...fieldProps}
         type="text"
         inputMode="numeric"
         aria-label={label}
         placeholder={pattern}
-        aria-invalid={invalid || undefined}
-        aria-describedby={invalid ? errorId : undefined}
+        disabled={disabled}
+        aria-invalid={invalid || invalidOutside || undefined}
+        aria-describedby={[invalid ? errorId : undefined, describedBy].filter(Boolean).join(' ') || undefined}
         title={invalid ? t('dateField.invalid', { pattern }) : undefined}
         size={pattern.length + 1}
         value={text}
         onChange={(event) => setText(event.target.value)}
         onBlur={() => commit(text)}
         onKeyDown={(event) => {
-          if (event.key === 'Enter') commit(text);
+          // A grid's fill down (Ctrl+D) reads the committed value, as Enter does.
+          if (event.key === 'Enter' || ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'd')) commit(text);
         }}
       />
       {invalid && (
@@ -98,13 +126,20 @@ export function DateField({
           {t('dateField.invalid', { pattern })}
         </span>
       )}
-      <button ref={button} type="button" className="date-field-button" aria-label={t('dateField.choose', { field: label })} aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" className="date-field-button" disabled={disabled} aria-label={t('dateField.choose', { field: label })} aria-expanded={open} onClick={() => {
+          if (!open && wrapper.current) setPlace(popupPlace(wrapper.current));
+          setOpen(!open);
+        }}
+      >
         <span aria-hidden="true">▾</span>
       </button>
-      {open && (
+      {open &&
+        // On the page's body: a pane's overflow or a row's stacking would cut or cover it.
+        createPortal(
         <div
           ref={popup}
           className="date-field-popup"
+          style={place}
           role="dialog"
           aria-label={t('dateField.calendar', { field: label })}
           onKeyDown={(event) => {
@@ -125,7 +160,8 @@ export function DateField({
               close();
             }}
           />
-        </div>
+        </div>,
+        document.body,
       )}
     </span>
   );

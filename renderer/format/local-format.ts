@@ -97,6 +97,11 @@ export function parseCalendarDay(text: string, locale = pageLocale()): CalendarD
   return isRealDay(day) ? day : null;
 }
 
+/** A day as the wire writes it: `2026-12-24`. */
+export function isoCalendarDay({ year, month, day }: CalendarDay): string {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
 function isRealDay({ year, month, day }: CalendarDay): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;

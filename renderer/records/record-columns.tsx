@@ -1,6 +1,7 @@
 import type { MetadataKeyCount, RecordRow } from '../../common/records.js';
 import type { useT } from '../i18n/use-t.js';
 import { localDay } from '../format/local-format.js';
+import { chainName, chainTechnical } from '../format/chain-display.js';
 import type { TableColumn } from '../table/data-table.js';
 import { TagList } from '../table/tag-list.js';
 import { matchedKeys, matchParts, matches, type SearchWords } from './search-highlight.js';
@@ -17,11 +18,36 @@ function Highlighted({ text, search }: { text: string; search: SearchWords }) {
 /** What the Records columns need beyond the rows. */
 export interface RecordColumnsInput {
   engines: readonly string[];
+  /** The engines' chains, for the state columns' headings; an engine missing here is named by its id. */
+  chains?: readonly EngineChain[];
   /** The Partner's metadata keys most used first; null where the connection cannot count them. */
   metadataKeys: readonly MetadataKeyCount[] | null;
   /** The metadata keys whose columns are shown: a match in any other is named beside the title. */
   shownKeys: ReadonlySet<string>;
   search: SearchWords;
+}
+
+/** An engine and the chain it issues on. */
+export interface EngineChain {
+  id: string;
+  chain_id: number | null;
+}
+
+/**
+ * The state columns' headings: the chain's name ("Sepolia", "Local chain"), with the engine id
+ * beside it where two engines share that name ("Sepolia (sepolia-2)"); the ids in the tooltip.
+ */
+export function engineHeadings(engines: readonly string[], chains: readonly EngineChain[], t: ReturnType<typeof useT>): Map<string, { header: string; title: string }> {
+  const byId = new Map(chains.map((c) => [c.id, c]));
+  const named = engines.map((id) => ({ id, chain: byId.get(id) ?? { id, chain_id: null } }));
+  const names = named.map(({ chain }) => chainName(chain));
+  return new Map(
+    named.map(({ id, chain }, i) => {
+      const name = names[i]!;
+      const shared = names.filter((n) => n === name).length > 1;
+      return [id, { header: shared ? t('records.column.engineTwin', { chain: name, engine: id }) : name, title: chainTechnical(chain) }];
+    }),
+  );
 }
 
 /** What the `Columns` dialog says when it offers no metadata column: not available here, or no keys yet. */
@@ -36,7 +62,8 @@ export function metadataColumnsNote(metadataKeys: readonly MetadataKeyCount[] | 
  * in the title and metadata cells, and a match in a metadata key whose column is hidden is named
  * under the title ("Matched in: student").
  */
-export function recordColumns({ engines, metadataKeys, shownKeys, search }: RecordColumnsInput, t: ReturnType<typeof useT>): TableColumn<RecordRow>[] {
+export function recordColumns({ engines, chains = [], metadataKeys, shownKeys, search }: RecordColumnsInput, t: ReturnType<typeof useT>): TableColumn<RecordRow>[] {
+  const headings = engineHeadings(engines, chains, t);
   const stateLabel = (state: string) => t('records.state', { state });
   const hiddenMatches = (r: RecordRow) => (search.words.length === 0 ? [] : matchedKeys(r.metadata, search).filter((key) => !shownKeys.has(key)));
   const matchedIn = (r: RecordRow) => {
@@ -109,7 +136,8 @@ export function recordColumns({ engines, metadataKeys, shownKeys, search }: Reco
     ...engines.map(
       (engine): TableColumn<RecordRow> => ({
         id: `state:${engine}`,
-        header: engine,
+        header: headings.get(engine)!.header,
+        headerTitle: headings.get(engine)!.title,
         width: '9.5rem',
         // A row's state stays in view beside the title, e.g. with the detail panel open.
         defaultPinned: true,

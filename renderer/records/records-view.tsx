@@ -26,6 +26,7 @@ import { recordAt, useRecordsStore, useSelectedCount } from './records-store.js'
 import { ScheduleDialog } from './schedule-dialog.js';
 import { TagDialog, type TagDialogMode } from './tag-dialog.js';
 import { useT } from '../i18n/use-t.js';
+import { useShellStore } from '../shell/shell-store.js';
 
 type Dialog = { kind: 'tags'; mode: TagDialogMode } | { kind: 'schedule' } | { kind: 'unschedule' } | { kind: 'export' } | null;
 
@@ -129,10 +130,14 @@ export function RecordsView() {
   );
 }
 
+/** The engines while the status is loading: one array, so the selector returns the same value. */
+const NO_ENGINES: never[] = [];
+
 /** The `Credentials` table alone: rows arriving from main re-render it, not the toolbars. */
 function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onRowMenu'] }) {
   const total = useRecordsStore((s) => s.total);
   const engines = useRecordsStore((s) => s.engines);
+  const chains = useShellStore((s) => s.status?.engines ?? NO_ENGINES);
   const sort = useRecordsStore((s) => s.sort);
   const selection = useRecordsStore((s) => s.selection);
   const status = useRecordsStore((s) => s.status);
@@ -149,7 +154,7 @@ function RecordsTable({ onRowMenu }: { onRowMenu: DataTableProps<RecordRow>['onR
   const chosen = Object.keys(columnState.visible).filter((id) => id.startsWith('meta:') && columnState.visible[id]).map((id) => id.slice('meta:'.length)).join('\n');
   const shownKeys = useMemo(() => new Set(chosen ? chosen.split('\n') : []), [chosen]);
   const words = useMemo(() => searchWords(search), [search]);
-  const columns = useMemo(() => recordColumns({ engines, metadataKeys, shownKeys, search: words }, t), [engines, metadataKeys, shownKeys, words, t]);
+  const columns = useMemo(() => recordColumns({ engines, chains, metadataKeys, shownKeys, search: words }, t), [engines, chains, metadataKeys, shownKeys, words, t]);
   return (
     <DataTable
       label={t('records.table.label')}

@@ -6,6 +6,8 @@ import { splitList, useStagingStore } from './staging-store.js';
 import { useT } from '../i18n/use-t.js';
 import { t } from '../i18n/i18n-store.js';
 import { fileSize } from '../format/file-size.js';
+import { DateField } from '../format/date-field.js';
+import { isoCalendarDay, parseCalendarDay } from '../format/local-format.js';
 
 /** The spec's error id for a link to nothing: an id, shown as it is in every language. */
 const MISSING_CREDENTIAL = 'missing_credential';
@@ -143,15 +145,14 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
         />
       </div>
       <div role="gridcell" aria-selected={cellSelected(2)}>
-        <input
-          type="date"
-          aria-label={t('staging.row.expiry', { name })}
-          value={row.expiry_date?.slice(0, 10) ?? ''}
+        <DateField
+          label={t('staging.row.expiry', { name })}
+          value={row.expiry_date ? parseCalendarDay(row.expiry_date.slice(0, 10)) : null}
           disabled={locked}
-          aria-invalid={!!problemOf('expiry_date')}
-          aria-describedby={described('expiry_date')}
-          onChange={(e) => update(row.key, { expiry_date: e.target.value === '' ? null : e.target.value })}
-          {...sheetCell(index, 2)}
+          invalid={!!problemOf('expiry_date')}
+          describedBy={described('expiry_date')}
+          fieldProps={sheetCell(index, 2)}
+          onChange={(day) => update(row.key, { expiry_date: day ? isoCalendarDay(day) : null })}
         />
       </div>
       <div role="gridcell" aria-selected={cellSelected(3)}>

@@ -7,6 +7,7 @@ import { pathsOfDrop, pathsOfFiles, type IntakeOptions } from './file-intake.js'
 import { t } from '../i18n/i18n-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { SHEET_COLUMNS, type SheetEdit, type SheetSelection } from './sheet-selection.js';
+import { isoCalendarDay, parseCalendarDay } from '../format/local-format.js';
 
 export type StagingPhase = 'idle' | 'adding' | 'creating';
 
@@ -42,7 +43,12 @@ function withCell(row: StagedRow, col: number, text: string): StagedRow {
   const column = SHEET_COLUMNS[col];
   if (column === 'title') return { ...row, title: text.trim() };
   if (column === 'tags') return { ...row, tags: splitList(text) };
-  if (column === 'expiry_date') return { ...row, expiry_date: text.trim() === '' ? null : text.trim() };
+  if (column === 'expiry_date') {
+    // A day pasted as the window's locale writes it (24.12.2030) goes to main as ISO; text that
+    // is no day stays as typed, for the row's check to point at.
+    const day = parseCalendarDay(text);
+    return { ...row, expiry_date: text.trim() === '' ? null : day ? isoCalendarDay(day) : text.trim() };
+  }
   if (column === 'links') return { ...row, links: splitList(text) };
   return row;
 }

@@ -5,6 +5,8 @@ import type { CSSProperties, ReactNode } from 'react';
 export interface TableColumn<T> {
   id: string;
   header: string;
+  /** The header's tooltip, e.g. the technical name behind a display name. */
+  headerTitle?: string;
   /** A CSS grid track, e.g. `2fr` or `8rem`. */
   width: string;
   sortable?: boolean;

@@ -112,6 +112,7 @@ export const TableHeader = memo(function TableHeader<T>({ placed, sortId, sortDe
                 key={header.id}
                 role="columnheader"
                 data-column-id={header.column.id}
+                title={place?.column.headerTitle}
                 data-pin={place?.pin ?? undefined}
                 className={place?.pin != null ? 'dt-header-cell dt-pinned' : 'dt-header-cell'}
                 style={pinStyle(place?.pin ?? null)}

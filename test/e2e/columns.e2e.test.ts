@@ -129,7 +129,7 @@ describe('columns and panes', () => {
 
   it('resizes, moves, hides and pins columns by mouse and remembers them after a reload, until reset', async () => {
     const { page, problems } = await open();
-    expect(await headers(page)).toEqual(['Title', 'local', 'Tags', 'Files', 'Linked', 'Uploaded', 'Expiry']);
+    expect(await headers(page)).toEqual(['Title', 'Local chain', 'Tags', 'Files', 'Linked', 'Uploaded', 'Expiry']);
 
     // Drag the Tags column's edge 100 px wider.
     const tags = await headerWidth(page, 'Tags');
@@ -146,12 +146,12 @@ describe('columns and panes', () => {
     // The header's context menu: move Files left, hide Linked, pin Uploaded.
     await grid(page).getByRole('columnheader', { name: 'Files' }).click({ button: 'right' });
     await page.getByRole('menu', { name: 'Column Files' }).getByRole('menuitem', { name: 'Move left' }).click();
-    await expect.poll(() => headers(page)).toEqual(['Title', 'local', 'Files', 'Tags', 'Linked', 'Uploaded', 'Expiry']);
+    await expect.poll(() => headers(page)).toEqual(['Title', 'Local chain', 'Files', 'Tags', 'Linked', 'Uploaded', 'Expiry']);
     await grid(page).getByRole('columnheader', { name: 'Linked' }).click({ button: 'right' });
     await page.getByRole('menu', { name: 'Column Linked' }).getByRole('menuitem', { name: 'Hide column' }).click();
     await grid(page).getByRole('columnheader', { name: 'Uploaded' }).click({ button: 'right' });
     await page.getByRole('menu', { name: 'Column Uploaded' }).getByRole('menuitem', { name: 'Pin column' }).click();
-    await expect.poll(() => headers(page)).toEqual(['Title', 'local', 'Uploaded', 'Files', 'Tags', 'Expiry']);
+    await expect.poll(() => headers(page)).toEqual(['Title', 'Local chain', 'Uploaded', 'Files', 'Tags', 'Expiry']);
     // The identifying column cannot be hidden.
     await grid(page).getByRole('columnheader', { name: 'Title' }).click({ button: 'right' });
     expect(await page.getByRole('menu', { name: 'Column Title' }).getByRole('menuitem', { name: 'Hide column' }).getAttribute('aria-disabled')).toBe('true');
@@ -168,16 +168,16 @@ describe('columns and panes', () => {
 
     await page.reload();
     await expect.poll(() => row(page, 'Diploma 000').count()).toBe(1);
-    expect(await headers(page)).toEqual(['Title', 'local', 'Uploaded', 'Files', 'Tags', 'Expiry']);
+    expect(await headers(page)).toEqual(['Title', 'Local chain', 'Uploaded', 'Files', 'Tags', 'Expiry']);
     expect(Math.round(await headerWidth(page, 'Tags'))).toBe(widened);
 
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByRole('dialog', { name: 'Columns' }).getByRole('button', { name: 'Reset columns' }).click();
     await page.getByRole('dialog', { name: 'Columns' }).getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => headers(page)).toEqual(['Title', 'local', 'Tags', 'Files', 'Linked', 'Uploaded', 'Expiry']);
+    await expect.poll(() => headers(page)).toEqual(['Title', 'Local chain', 'Tags', 'Files', 'Linked', 'Uploaded', 'Expiry']);
     await page.reload();
     await expect.poll(() => row(page, 'Diploma 000').count()).toBe(1);
-    expect(await headers(page)).toEqual(['Title', 'local', 'Tags', 'Files', 'Linked', 'Uploaded', 'Expiry']);
+    expect(await headers(page)).toEqual(['Title', 'Local chain', 'Tags', 'Files', 'Linked', 'Uploaded', 'Expiry']);
     expect(problems).toEqual([]);
   });
 
@@ -200,10 +200,10 @@ describe('columns and panes', () => {
     await page.keyboard.press('Space');
     await tabTo('Move Files down');
     await page.keyboard.press('Enter');
-    await expect.poll(() => headers(page)).toEqual(['Title', 'local', 'Linked', 'Files', 'Uploaded', 'Expiry']);
+    await expect.poll(() => headers(page)).toEqual(['Title', 'Local chain', 'Linked', 'Files', 'Uploaded', 'Expiry']);
     await tabTo('Pin Expiry');
     await page.keyboard.press('Space');
-    await expect.poll(() => headers(page)).toEqual(['Title', 'local', 'Expiry', 'Linked', 'Files', 'Uploaded']);
+    await expect.poll(() => headers(page)).toEqual(['Title', 'Local chain', 'Expiry', 'Linked', 'Files', 'Uploaded']);
     expect(await seriousA11yProblems(page)).toEqual([]);
     await bothThemes(page, 'dialog');
     await page.keyboard.press('Escape');
@@ -222,7 +222,7 @@ describe('columns and panes', () => {
     await menu.waitFor();
     await page.keyboard.press('h');
     await page.keyboard.press('Enter');
-    await expect.poll(() => headers(page)).toEqual(['Title', 'local', 'Expiry', 'Linked', 'Uploaded']);
+    await expect.poll(() => headers(page)).toEqual(['Title', 'Local chain', 'Expiry', 'Linked', 'Uploaded']);
     expect(problems).toEqual([]);
   });
 

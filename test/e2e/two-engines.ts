@@ -59,5 +59,5 @@ export async function openTwoEngineWorkspace(rendererDir: string): Promise<TwoEn
 export async function stateCells(page: Page, title: string): Promise<string[]> {
   const grid = page.getByRole('grid', { name: 'Credentials' });
   const row = grid.getByRole('row').filter({ hasText: title });
-  return Promise.all(['local', SECOND_ENGINE.id].map(async (engine) => (await cellUnder(grid, row, engine)).textContent().then((text) => text ?? '')));
+  return Promise.all(['Local chain', 'Sepolia'].map(async (heading) => (await cellUnder(grid, row, heading)).textContent().then((text) => text ?? '')));
 }
