@@ -69,7 +69,7 @@ describe('bulk tags', () => {
   it('adds, replaces and removes tags over a selection and keeps the tag index in step', async () => {
     const uids = await seed(10);
     const added = await editSelectionTags(scope, { kind: 'filter', filter: { andTags: ['even'] }, except: [uids[0]!] }, { mode: 'add', tags: ['graduated', 'even'] }, task());
-    expect(added).toEqual({ selected: 4, changed: 4 });
+    expect(added).toEqual({ selected: 4, changed: 4, undo: expect.any(String) });
     expect(await tagsOf(uids[2]!)).toEqual(['even', 'graduated']);
     expect(await tagsOf(uids[0]!)).toEqual(['even']);
     expect(total({ andTags: ['graduated'] })).toBe(4);
@@ -80,7 +80,7 @@ describe('bulk tags', () => {
     expect(total({ andTags: ['even'] })).toBe(4);
 
     const removed = await editSelectionTags(scope, { kind: 'filter', filter: {} }, { mode: 'remove', tag: 'graduated' }, task());
-    expect(removed).toEqual({ selected: 10, changed: 3 });
+    expect(removed).toEqual({ selected: 10, changed: 3, undo: expect.any(String) });
     expect(total({ andTags: ['graduated'] })).toBe(0);
   });
 
