@@ -53,7 +53,7 @@ describe('staging expiry in German', () => {
     await expiryOf('ann').click();
     await page.keyboard.type('24.12.2030');
     await page.keyboard.press('Tab');
-    expect(await expiryOf('ann').inputValue()).toBe('24.12.2030');
+    await expect.poll(() => expiryOf('ann').inputValue()).toBe('24.12.2030');
     expect(await expiryOf('ann').getAttribute('aria-invalid')).toBeNull();
 
     // An ISO date pasted into one cell (the field's own paste) reads as German once left.
@@ -68,15 +68,15 @@ describe('staging expiry in German', () => {
     await page.evaluate(`navigator.clipboard.writeText('01.03.2032\\n2032-03-02\\n')`);
     await page.keyboard.press('Control+V');
     await staging.getByText('2 Zellen eingefügt').waitFor();
-    expect(await expiryOf('cai').inputValue()).toBe('01.03.2032');
-    expect(await expiryOf('dee').inputValue()).toBe('02.03.2032');
+    await expect.poll(() => expiryOf('cai').inputValue()).toBe('01.03.2032');
+    await expect.poll(() => expiryOf('dee').inputValue()).toBe('02.03.2032');
 
     // Fill down by keyboard: Shift+ArrowDown from dee takes in eve, Ctrl+D copies dee's day.
     await expiryOf('dee').click();
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Control+D');
     await staging.getByText('1 Zelle ausgefüllt').waitFor();
-    expect(await expiryOf('eve').inputValue()).toBe('02.03.2032');
+    await expect.poll(() => expiryOf('eve').inputValue()).toBe('02.03.2032');
 
     // The calendar of a cell opens on its day, in German, and Escape gives the focus back.
     const choose = staging.getByRole('button', { name: de['dateField.choose']!.replace('{field}', de['staging.row.expiry']!.replace('{name}', 'ann.pdf')) });
