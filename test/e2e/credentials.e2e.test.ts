@@ -123,8 +123,10 @@ describe('Verifiable Credentials in the app', () => {
     await dialog.getByRole('textbox', { name: 'Folder' }).fill(folder);
     await screenshots(page, 'export-format');
     await dialog.getByRole('button', { name: 'Export' }).click();
-    await expect.poll(() => readdirSync(folder).length, { timeout: 20_000 }).toBe(4);
-    const written = readdirSync(folder);
+    // Files are written under a hidden temporary name and renamed when complete.
+    const finished = () => readdirSync(folder).filter((n) => !n.startsWith('.'));
+    await expect.poll(() => finished().length, { timeout: 20_000 }).toBe(4);
+    const written = finished();
     for (const title of ['Badge of Cy', 'Diploma of Ada']) {
       const proof = written.find((n) => n.startsWith(`${title} `) && n.endsWith('.proof.json'))!;
       const uid = /([0-9a-f-]{36})\.proof\.json$/.exec(proof)![1];
