@@ -75,6 +75,8 @@ export interface NextIssuing {
 export interface JobsIpc {
   'jobs:list': { args: [request: JobListRequest]; result: JobWindow };
   'jobs:get': { args: [jobUid: string]; result: JobDetail };
+  /** The summaries of these jobs (the rows on screen); a job whose summary cannot be had is left out. */
+  'jobs:summaries': { args: [jobUids: string[]]; result: Record<string, JobSummary> };
   'jobs:addTags': { args: [jobUid: string, tags: string[]]; result: Job };
   'jobs:replaceTags': { args: [jobUid: string, tags: string[]]; result: Job };
   /** Issues the engine's scheduled job now (demo engines only). */
@@ -111,6 +113,7 @@ const exportProofs = argsOf('jobs:exportProofs', ['request'], ProofExportShape);
 export const JOBS_IPC: IpcValidators<JobsIpc> = {
   'jobs:list': argsOf('jobs:list', ['request'], JobListRequestSchema),
   'jobs:get': argsOf('jobs:get', ['jobUid'], JobUid),
+  'jobs:summaries': argsOf('jobs:summaries', ['jobUids'], Type.Array(JobUid, { maxItems: MAX_JOB_WINDOW })),
   'jobs:addTags': tagsArgs('jobs:addTags'),
   'jobs:replaceTags': tagsArgs('jobs:replaceTags'),
   'jobs:issueNow': argsOf('jobs:issueNow', ['engine'], EngineId),

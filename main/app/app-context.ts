@@ -18,6 +18,7 @@ import { EventBus } from './event-bus.js';
 import { watchJobs } from './job-watcher.js';
 import { watchRemoteJobs } from './remote-job-watcher.js';
 import { InProcessTaskRunner } from './task-runner.js';
+import { RemoteJobSummaries } from './remote-job-summaries.js';
 import type { UiLocale } from '../../common/ui-locales.js';
 import type { NativeWordId } from './menu-labels.js';
 
@@ -41,6 +42,8 @@ export interface AppContext {
   readonly embedded: Engine | null;
   /** The remote service in use, or null for the embedded engine. */
   remote(): RemoteInUse | null;
+  /** The Jobs table's summaries of the service in use when it is remote (kept for the connection's life); null for the embedded engine. */
+  remoteJobSummaries(): RemoteJobSummaries | null;
   /** Makes every view work over a remote service; the previous remote one is closed. */
   useRemote(remote: RemoteInUse): Promise<void>;
   /** Back to the embedded engine (and its first Partner when the active one is unknown). */
@@ -156,6 +159,8 @@ export function createAppContext(options: AppContextOptions): AppContext {
   let partner = options.partner;
   let service: IssuingService | null = options.service ?? (embedded && partner ? embedded.serviceFor(partner.id) : null);
   let remote: RemoteInUse | null = null;
+  // A service given without an engine is another process's: its summaries cost requests too.
+  let remoteSummaries: RemoteJobSummaries | null = !embedded && service ? new RemoteJobSummaries(service) : null;
   let stopRemoteWatch = () => {};
   let stopJobWatch = () => {};
   let keyStore = options.keyStore ?? null;
@@ -189,11 +194,13 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     embedded,
     remote: () => remote,
+    remoteJobSummaries: () => remoteSummaries,
     remoteStartProblem: null,
     async useRemote(next) {
       const before = remote;
       if (!before) embeddedPartner = partner;
       remote = next;
+      remoteSummaries = new RemoteJobSummaries(next.service);
       partner = next.partner;
       service = next.service;
       chooseRecords();
@@ -211,6 +218,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     async useEmbedded() {
       const before = remote;
       remote = null;
+      remoteSummaries = null;
       stopRemoteWatch();
       stopRemoteWatch = () => {};
       const known = embedded && embeddedPartner ? embedded.partners.find(embeddedPartner.id) : undefined;

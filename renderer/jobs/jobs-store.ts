@@ -32,6 +32,8 @@ export interface JobsStore {
 }
 
 let visible: [number, number] = [0, PAGE_SIZE - 1];
+/** Jobs whose summaries are being asked for. */
+const asking = new Set<string>();
 
 /** The Jobs view's state: jobs by status, newest first, live; the open job's detail. */
 export const useJobsStore = create<JobsStore>()((set, get) => {
@@ -43,10 +45,25 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
       const pages = new Map(get().pages);
       pages.set(page, window.rows);
       set({ pages, summaries: { ...get().summaries, ...window.summaries }, total: window.total, counts: window.counts, error: null });
+      // Rows on screen the listing gave no summary (a remote service's): asked for now, again on a refresh.
+      summarize(window.rows.filter((job, i) => !window.summaries[job.uid] && onScreen(page * PAGE_SIZE + i)).map((job) => job.uid));
     } catch (error) {
       const { id, message } = toServiceError(error);
       set({ error: { id, message } });
     }
+  };
+  const onScreen = (index: number) => index >= visible[0] && index <= visible[1];
+  /** Asks main for these jobs' summaries (a remote service answers each with a request). */
+  const summarize = (uids: string[]) => {
+    const ask = uids.filter((uid) => !asking.has(uid));
+    if (ask.length === 0) return;
+    for (const uid of ask) asking.add(uid);
+    window.proofdesk
+      .jobsSummaries(ask)
+      .then((found) => set({ summaries: { ...get().summaries, ...found } }))
+      // Rows without a summary show no count; the listing stands.
+      .catch(() => undefined)
+      .finally(() => ask.forEach((uid) => asking.delete(uid)));
   };
   return {
     status: null,
@@ -71,9 +88,15 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
     },
     ensureRange(start, end) {
       visible = [start, end];
+      const missing: string[] = [];
       for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
         if (!get().pages.has(page)) void fetchPage(page);
       }
+      for (let index = start; index <= end; index++) {
+        const job = jobAt(index);
+        if (job && !get().summaries[job.uid]) missing.push(job.uid);
+      }
+      summarize(missing);
     },
     refresh() {
       // Keep showing the old rows until the new ones arrive: a live table must not flicker.

@@ -39,6 +39,8 @@ export interface ServeEngineOptions {
   issuing?: EngineOptions['issuing'];
   environment?: 'demo' | 'live';
   authIssuer?: string;
+  /** Called with each request the server answered, as its JSON request-log line. */
+  onRequest?: (line: string) => void;
 }
 
 /** An engine on a temp dir served on 127.0.0.1 and a free port. */
@@ -49,7 +51,7 @@ export async function serveEngine(options: ServeEngineOptions = {}): Promise<Ser
   const engine = Engine.open({ dataDir, clock, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined, ...options.issuing } });
   let server: RunningServer;
   try {
-    server = await startServer({ engine, environment: options.environment ?? 'demo', authIssuer: options.authIssuer, log: () => undefined });
+    server = await startServer({ engine, environment: options.environment ?? 'demo', authIssuer: options.authIssuer, log: () => undefined, ...(options.onRequest ? { requestLog: { format: 'json' as const, write: options.onRequest } } : {}) });
   } catch (error) {
     await engine.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -7,10 +7,10 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
-import { DEFAULT_JOB_SORT, type JobDetail, type JobsIpc, type JobSummary, type JobWindow, type NextIssuing } from '../../../common/ipc/jobs.js';
+import { DEFAULT_JOB_SORT, type JobDetail, type JobsIpc, type JobWindow, type NextIssuing } from '../../../common/ipc/jobs.js';
 import type { ProofExportRequest, ProofExportResult } from '../../../common/records.js';
 import type { TaskContext, TaskLabel } from '../../../common/tasks.js';
-import { JOB_STATUSES, type Certificate, type Job, type JobStatus } from '../../../common/wire-types.js';
+import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
 import { exportProofs as exportProofsFromEngine } from '../../workspace/proof-export.js';
 import { jobSummaries, jobTransactionHash, nextScheduledDate } from '../../engine/index.js';
 import type { AppContext } from '../app-context.js';
@@ -35,8 +35,16 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
       if (offset % limit !== 0 && first.items.length === limit) {
         rows = rows.concat((await service.listJobs({ ...query, page: page + 1 })).items.slice(0, offset % limit));
       }
-      const window: JobWindow = { offset, total: first.total_items, rows, counts, summaries: await summariesOf(ctx, service, rows) };
+      // A remote service's summaries cost a request each: those not kept are asked by `jobs:summaries` for the rows on screen.
+      const remote = ctx.remoteJobSummaries();
+      const summaries = remote ? remote.known(rows) : ctx.engine ? jobSummaries(ctx.scope(), rows.map((j) => j.uid)) : {};
+      const window: JobWindow = { offset, total: first.total_items, rows, counts, summaries };
       return window;
+    },
+    'jobs:summaries': async (uids) => {
+      ctx.require();
+      const remote = ctx.remoteJobSummaries();
+      return remote ? remote.of(uids) : ctx.engine ? jobSummaries(ctx.scope(), uids) : {};
     },
     'jobs:get': async (uid) => {
       const { service } = ctx.require();
@@ -99,27 +107,6 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
 async function jobCounts(service: IssuingService): Promise<Record<JobStatus, number>> {
   const totals = await Promise.all(JOB_STATUSES.map((status) => service.listJobs({ status, per_page: 1 }).then((p) => p.total_items)));
   return Object.fromEntries(JOB_STATUSES.map((s, i) => [s, totals[i] ?? 0])) as Record<JobStatus, number>;
-}
-
-/** Titles a remote service is asked for per job, to name a job without tags. */
-const REMOTE_TITLES = 2;
-
-/**
- * Each job's credential count, first titles and progress towards final: one query of the
- * embedded engine, or a small page of each job's credentials from a remote service.
- */
-async function summariesOf(ctx: AppContext, service: IssuingService, rows: Job[]): Promise<Record<string, JobSummary>> {
-  if (ctx.engine) return jobSummaries(ctx.scope(), rows.map((j) => j.uid));
-  const entries = await Promise.all(
-    rows.map(async (job): Promise<[string, JobSummary]> => {
-      const [credentials, full] = await Promise.all([
-        service.listJobCredentials(job.uid, { per_page: REMOTE_TITLES }),
-        job.status === 'unconfirmed' ? service.getJob(job.uid) : job,
-      ]);
-      return [job.uid, { credentials: credentials.total_items, titles: credentials.items.map((c) => c.title), finality: full.finality ?? null }];
-    }),
-  );
-  return Object.fromEntries(entries);
 }
 
 /** The job's anchoring transaction and its explorer link (embedded engine only). */
