@@ -1,8 +1,13 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ACTIVITY_KINDS, type ActivityEntry } from '../../common/activity.js';
 import { NO_FILTERS, useActivityStore, type ActivityFilters } from './activity-store.js';
+import { activityRowMenu } from './activity-row-menu.js';
 import { dayOfInstant, endOfLocalDay, localDateTime, startOfLocalDay } from '../format/local-format.js';
 import { DateField } from '../format/date-field.js';
+import { useRowMenu } from '../commands/row-menu.js';
+import { ColumnsButton } from '../table/column-menu.js';
+import { DataTable, type TableColumn } from '../table/data-table.js';
+import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 import { t as translate } from '../i18n/i18n-store.js';
 import { useT } from '../i18n/use-t.js';
 import './activity.css';
@@ -24,11 +29,28 @@ function whatText(entry: ActivityEntry): string {
   return translate('activity.kind', { kind });
 }
 
+/**
+ * The columns: When names the entry (always shown, pinned first); dates in the admin's locale,
+ * the instant in ISO only in the CSV export.
+ */
+function activityColumns(t: ReturnType<typeof useT>): TableColumn<ActivityEntry>[] {
+  const when = (e: ActivityEntry) => localDateTime(e.date);
+  return [
+    { id: 'when', header: t('activity.column.when'), width: '14rem', identifying: true, cell: (e) => <time dateTime={e.date}>{when(e)}</time>, text: when },
+    { id: 'what', header: t('activity.column.what'), width: 'minmax(12rem, 3fr)', cell: whatText },
+    { id: 'by', header: t('activity.column.by'), width: 'minmax(6rem, 1fr)', cell: (e) => e.actor },
+    { id: 'chain', header: t('activity.column.chain'), width: '7.5rem', cell: (e) => e.engine ?? '' },
+    { id: 'credential', header: t('activity.column.credential'), width: 'minmax(8rem, 1.5fr)', cell: (e) => <span className="uid">{e.credential_uid ?? ''}</span>, text: (e) => e.credential_uid ?? '' },
+    { id: 'job', header: t('activity.column.job'), width: 'minmax(8rem, 1.5fr)', cell: (e) => <span className="uid">{e.job_uid ?? ''}</span>, text: (e) => e.job_uid ?? '' },
+  ];
+}
+
 function FilterBar() {
   const applied = useActivityStore((s) => s.filters);
   const setFilters = useActivityStore((s) => s.setFilters);
-  const exportCsv = useActivityStore((s) => s.exportCsv);
   const [draft, setDraft] = useState<ActivityFilters>(applied);
+  // Filters applied elsewhere (a row's menu) show in the fields.
+  useEffect(() => setDraft(applied), [applied]);
   const t = useT();
   const field = (name: keyof ActivityFilters) => ({
     value: draft[name],
@@ -83,72 +105,67 @@ function FilterBar() {
       <label>
         {t('activity.filter.job')} <input type="text" placeholder={t('activity.filter.jobPlaceholder')} spellCheck={false} {...field('job')} />
       </label>
-      <button type="submit">{t('activity.filter.apply')}</button>
-      <button
-        type="button"
-        onClick={() => {
-          setDraft(NO_FILTERS);
-          setFilters(NO_FILTERS);
-        }}
-      >
-        {t('activity.filter.clear')}
-      </button>
-      <span className="spacer" />
-      <button type="button" onClick={() => void exportCsv()}>
-        {t('activity.exportCsv')}
-      </button>
+      {/* The two buttons wrap together, never one alone on a line. */}
+      <span className="activity-filter-actions">
+        <button type="submit">{t('activity.filter.apply')}</button>
+        <button
+          type="button"
+          onClick={() => {
+            setDraft(NO_FILTERS);
+            setFilters(NO_FILTERS);
+          }}
+        >
+          {t('activity.filter.clear')}
+        </button>
+      </span>
     </form>
   );
 }
 
 /** Activity: what was done to the Partner's records, when, by whom and on which chain. */
 export function ActivityView() {
-  const { items, page, totalPages, totalItems, error, loading, goTo } = useActivityStore();
+  const { items, page, totalPages, totalItems, error, loading, goTo, exportCsv } = useActivityStore();
   const t = useT();
+  const [selection, setSelection] = useState<TableSelection>(EMPTY_SELECTION);
   useEffect(() => {
     void goTo(1);
   }, [goTo]);
+  // Another page or filter: another list, nothing of it selected.
+  useEffect(() => setSelection(EMPTY_SELECTION), [items]);
+  const columns = useMemo(() => activityColumns(t), [t]);
+  const rowAt = useCallback((index: number) => items[index], [items]);
+  // The page holds every row it shows: nothing to fetch as it scrolls.
+  const onRangeChange = useCallback(() => undefined, []);
+  const rowMenu = useRowMenu<ActivityEntry>(t('activity.menu.label'), activityRowMenu);
   return (
     <section className="view activity" aria-labelledby="activity-title">
-      <h1 id="activity-title">{t('activity.title')}</h1>
+      <div className="toolbar">
+        <h1 id="activity-title">{t('activity.title')}</h1>
+        <span className="spacer" />
+        <ColumnsButton view="activity" />
+        <button type="button" onClick={() => void exportCsv()}>
+          {t('activity.exportCsv')}
+        </button>
+      </div>
       <FilterBar />
       {error && (
         <p className="error-panel" role="alert">
           {error}
         </p>
       )}
-      {/* Focusable: the log scrolls, and a keyboard alone must be able to scroll it. */}
-      <div className="activity-table-wrap" tabIndex={0} role="region" aria-labelledby="activity-title">
-        <table className="activity-table" aria-label={t('activity.table')} aria-busy={loading}>
-          <thead>
-            <tr>
-              <th scope="col">{t('activity.column.when')}</th>
-              <th scope="col">{t('activity.column.what')}</th>
-              <th scope="col">{t('activity.column.by')}</th>
-              <th scope="col">{t('activity.column.chain')}</th>
-              <th scope="col">{t('activity.column.credential')}</th>
-              <th scope="col">{t('activity.column.job')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  <time dateTime={entry.date} title={entry.date}>
-                    {localDateTime(entry.date)}
-                  </time>
-                </td>
-                <td>{whatText(entry)}</td>
-                <td>{entry.actor}</td>
-                <td>{entry.engine ?? ''}</td>
-                <td className="uid">{entry.credential_uid ?? ''}</td>
-                <td className="uid">{entry.job_uid ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {!loading && !error && totalItems === 0 && <p className="activity-empty">{t('activity.empty')}</p>}
-      </div>
+      <DataTable
+        label={t('activity.table')}
+        columns={columns}
+        columnsView="activity"
+        rowCount={items.length}
+        rowAt={rowAt}
+        onRangeChange={onRangeChange}
+        selection={selection}
+        onSelectionChange={setSelection}
+        onRowMenu={rowMenu.open}
+        emptyText={loading ? t('common.loading') : t('activity.empty')}
+      />
+      {rowMenu.menu}
       <nav className="toolbar" aria-label={t('activity.pages')}>
         <button type="button" disabled={page <= 1} onClick={() => void goTo(page - 1)}>
           {t('activity.previous')}
