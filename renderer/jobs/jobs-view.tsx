@@ -39,15 +39,15 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
   const due = (j: Job) => (j.status === 'scheduled' ? ago(j.scheduled_date) : '—');
   return [
   { id: 'status', header: t('jobs.column.status'), width: '7.5rem', sortable: true, identifying: true, cell: (j) => <span className={`state state-${j.status}`}>{status(j)}</span>, text: status },
-  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(10rem, 2fr)', defaultPinned: true, cell: name },
+  { id: 'uid', header: t('jobs.column.job'), width: 'minmax(9.5rem, 2fr)', defaultPinned: true, cell: name },
   { id: 'credentials', header: t('jobs.column.credentials'), width: '8rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
-  { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(10rem, 2fr)', cell: progress },
-  { id: 'chain', header: t('jobs.column.engine'), width: '6rem', sortable: true, cell: (j) => j.chain },
+  { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(7.5rem, 2fr)', cell: progress },
+  { id: 'chain', header: t('jobs.column.engine'), width: '6.5rem', sortable: true, cell: (j) => j.chain },
   { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(5rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
-  { id: 'created_date', header: t('jobs.column.created'), width: '8rem', sortable: true, cell: (j) => ago(j.created_date), text: (j) => localDateTime(j.created_date) },
+  { id: 'created_date', header: t('jobs.column.created'), width: '7rem', sortable: true, cell: (j) => ago(j.created_date), text: (j) => localDateTime(j.created_date) },
   { id: 'due', header: t('jobs.column.due'), width: '6.5rem', cell: due, text: (j) => (j.status === 'scheduled' ? localDateTime(j.scheduled_date) : '—') },
-  { id: 'ready_date', header: t('jobs.column.finished'), width: '8rem', sortable: true, cell: (j) => ago(j.finished_date), text: (j) => localDateTime(j.finished_date) },
-  { id: 'failed_date', header: t('jobs.column.failed'), width: 'minmax(8rem, 1fr)', sortable: true, cell: jobFailure, text: (j) => (j.status === 'failed' ? `${jobFailure(j)} (${localDateTime(j.failed_date)})` : '—') },
+  { id: 'ready_date', header: t('jobs.column.finished'), width: '7.5rem', sortable: true, cell: (j) => ago(j.finished_date), text: (j) => localDateTime(j.finished_date) },
+  { id: 'failed_date', header: t('jobs.column.failed'), width: 'minmax(8.5rem, 1fr)', sortable: true, cell: jobFailure, text: (j) => (j.status === 'failed' ? `${jobFailure(j)} (${localDateTime(j.failed_date)})` : '—') },
   ];
 }
 

@@ -121,7 +121,7 @@ export function recordColumns({ engines, chains = [], metadataKeys, shownKeys, s
     {
       id: 'linked',
       header: t('records.column.linked'),
-      width: '6.5rem',
+      width: '7rem',
       cell: (r) => {
         const n = r.linkedUids.length + r.linkedFromCount;
         return n === 0 ? '—' : <span title={t('records.column.linkedDetail', { to: r.linkedUids.length, from: r.linkedFromCount })}>{n}</span>;
@@ -131,7 +131,7 @@ export function recordColumns({ engines, chains = [], metadataKeys, shownKeys, s
         return n === 0 ? '—' : t('records.column.linkedText', { count: n, to: r.linkedUids.length, from: r.linkedFromCount });
       },
     },
-    { id: 'upload_date', header: t('records.column.uploaded'), width: '8rem', sortable: true, cell: (r) => localDay(r.uploadDate) },
+    { id: 'upload_date', header: t('records.column.uploaded'), width: '10rem', sortable: true, cell: (r) => localDay(r.uploadDate) },
     { id: 'expiry', header: t('records.column.expiry'), width: '8rem', cell: (r) => localDay(r.expiryDate) },
     ...engines.map(
       (engine): TableColumn<RecordRow> => ({
