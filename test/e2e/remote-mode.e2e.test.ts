@@ -21,6 +21,7 @@ import { REALM } from '../../main/engine/index.js';
 import { RemoteService } from '../../main/remote/index.js';
 import { REPO_ROOT } from '../support/issuing-fixture.js';
 import { dropFiles } from './drop-files.js';
+import { cellUnder } from './grid-cell.js';
 import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
 let work: string;
@@ -164,6 +165,10 @@ describe('remote mode against `serve` in another process', () => {
     const jobs = page.getByRole('grid', { name: 'Jobs' });
     const jobRow = jobs.getByRole('row').filter({ hasText: 'scheduled' });
     await expect.poll(() => jobRow.count(), { timeout: 20_000 }).toBe(1);
+    // Its count and name, asked of the remote service for the rows on screen.
+    const scheduledCount = (await remote.listJobCredentials((await remote.listJobs({ status: 'scheduled', uid: second })).items[0]!.uid, { per_page: 1 })).total_items;
+    await expect.poll(async () => (await cellUnder(jobs, jobRow, 'Credentials')).textContent(), { timeout: 20_000 }).toBe(String(scheduledCount));
+    expect(await (await cellUnder(jobs, jobRow, 'Job')).textContent()).toContain('Remote diploma');
     await screenshot(page, 'remote-mode', '5-jobs');
     await expectAccessible(page);
 
