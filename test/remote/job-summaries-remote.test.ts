@@ -95,6 +95,24 @@ describe('Jobs summaries over a remote service (real serve on loopback, real Rem
     expect(again.summaries[shown[0]!]?.credentials).toBe(PER_JOB);
   });
 
+  it("asks a scheduled job's summary again each time: credentials still join it", async () => {
+    const remote = served.remote(await served.addPartner('Scheduling College'));
+    const ctx = createAppContext({ partner: { id: 'scheduling', name: 'Scheduling College' }, service: remote });
+    const app = createIpcHandlers(ctx);
+    const a = await remote.createCredential({ title: 'Thesis A', metadata: { n: 1 } });
+    const b = await remote.createCredential({ title: 'Thesis B', metadata: { n: 2 } });
+    const job = await remote.scheduleCredentials({ engine: 'local', credentials: [a.uid] });
+    const page = await invokeIpcHandler(app, 'jobs:list', [{ offset: 0, limit: JOBS }]);
+    expect(page.summaries).toEqual({});
+    expect((await invokeIpcHandler(app, 'jobs:summaries', [[job.uid]]))[job.uid]).toMatchObject({ credentials: 1, titles: ['Thesis A'] });
+    await remote.scheduleCredentials({ engine: 'local', credentials: [b.uid] });
+    const again = await requestsDuring(async () => {
+      await invokeIpcHandler(app, 'jobs:list', [{ offset: 0, limit: JOBS }]);
+      expect((await invokeIpcHandler(app, 'jobs:summaries', [[job.uid]]))[job.uid]).toMatchObject({ credentials: 2, titles: ['Thesis A', 'Thesis B'] });
+    });
+    expect(credentialRequests(again)).toBe(1);
+  });
+
   it("leaves out a job whose summary cannot be had, and still answers the others", async () => {
     const page = await invokeIpcHandler(handlers, 'jobs:list', [{ offset: 0, limit: JOBS }]);
     const shown = page.rows.slice(0, 3).map((j) => j.uid);
