@@ -32,6 +32,8 @@ export interface JobsStore {
 }
 
 let visible: [number, number] = [0, PAGE_SIZE - 1];
+/** The rows the table shows, as it last said (none before it did): only their summaries are asked for. */
+let screen: [number, number] = [0, -1];
 /** Jobs whose summaries are being asked for. */
 const asking = new Set<string>();
 
@@ -52,7 +54,14 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
       set({ error: { id, message } });
     }
   };
-  const onScreen = (index: number) => index >= visible[0] && index <= visible[1];
+  const onScreen = (index: number) => index >= screen[0] && index <= screen[1];
+  /** Fetches the pages a range of rows spans that are not loaded. */
+  const load = (start: number, end: number) => {
+    visible = [start, end];
+    for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
+      if (!get().pages.has(page)) void fetchPage(page);
+    }
+  };
   /** Asks main for these jobs' summaries (a remote service answers each with a request). */
   const summarize = (uids: string[]) => {
     const ask = uids.filter((uid) => !asking.has(uid));
@@ -80,18 +89,16 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
     detailError: null,
     setStatus(status) {
       set((s) => ({ status, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
-      get().ensureRange(0, PAGE_SIZE - 1);
+      load(0, PAGE_SIZE - 1);
     },
     setSort(sort) {
       set((s) => ({ sort, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
-      get().ensureRange(0, PAGE_SIZE - 1);
+      load(0, PAGE_SIZE - 1);
     },
     ensureRange(start, end) {
-      visible = [start, end];
+      screen = [start, end];
+      load(start, end);
       const missing: string[] = [];
-      for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
-        if (!get().pages.has(page)) void fetchPage(page);
-      }
       for (let index = start; index <= end; index++) {
         const job = jobAt(index);
         if (job && !get().summaries[job.uid]) missing.push(job.uid);
