@@ -117,7 +117,7 @@ export function recordColumns({ engines, chains = [], metadataKeys, shownKeys, s
       cell: (r) => <TagList tags={r.tags} />,
       text: (r) => r.tags.join(', '),
     },
-    { id: 'files', header: t('records.column.files'), width: '5.5rem', cell: (r) => (r.fileCount === 0 ? '—' : r.fileCount) },
+    { id: 'files', header: t('records.column.files'), width: '6rem', cell: (r) => (r.fileCount === 0 ? '—' : r.fileCount) },
     {
       id: 'linked',
       header: t('records.column.linked'),

@@ -52,7 +52,16 @@ async function unreadableHeadings(page: Page, grid: string): Promise<string[]> {
       const box = head.getBoundingClientRect();
       const name = head.textContent.trim();
       if (box.left < frame.left - 1 || box.right > right + 1) out.push(name + ' lies outside the grid (' + Math.round(box.left) + '..' + Math.round(box.right) + ' of ' + Math.round(frame.left) + '..' + Math.round(right) + ')');
-      else if ([head, ...head.querySelectorAll('*')].some((el) => el.scrollWidth > el.clientWidth + 1)) out.push(name + ' is cut');
+      else {
+        // The heading's words laid out whole (a sort button's, else the cell's own text) against the room inside its padding.
+        const range = document.createRange();
+        const label = head.querySelector('button') ?? [...head.childNodes].find((n) => n.nodeType === 3);
+        if (label) range.selectNodeContents(label);
+        const style = getComputedStyle(head);
+        const room = head.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const needed = label ? range.getBoundingClientRect().width : 0;
+        if (needed > room + 0.5) out.push(name + ' is cut (' + Math.ceil(needed) + ' px in ' + Math.floor(room) + ')');
+      }
     }
     return out;
   })()`) as Promise<string[]>;
