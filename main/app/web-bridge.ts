@@ -183,6 +183,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     return reply.status(service.status).type('text/plain; charset=utf-8').send(encodeIpcError(service));
   });
   app.setNotFoundHandler(async (request) => {
+    // Only GET reads files; IPC calls and uploads are POST (a cancel DELETE).
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || /^\/(ipc|upload)\//.test(request.url)) {
+      throw new ServiceError('method_not_allowed', `${request.method} is not allowed here`);
+    }
     throw new ServiceError('not_found', `Not found: ${request.url.slice(0, 200)}`);
   });
 

@@ -1,35 +1,18 @@
 /**
  * Uploads dropped or chosen files to the web bridge (main/app/bridge-uploads.ts), where the
- * browser cannot hand main their paths: each request is a FormData of up to REQUEST_FILES
- * files (REQUEST_BYTES at most; a larger file goes alone), each part named by the file's
- * relative path, and SENDS requests are on their way at a time. The browser streams the
- * files' bytes from disk; the bridge streams them to its private folder. Answers what was
- * dropped (a file, or the folder it came in), in the order given, for `staging:addPaths`.
- * An abort of `signal` (Cancel) stops the requests and has the bridge delete everything this
- * upload wrote, even once it has finished; so does a failed upload.
+ * browser cannot hand main their paths: each request is a FormData of REQUEST_FILES files,
+ * each part named by the file's relative path, and SENDS requests are on their way at a time.
+ * The browser streams the files' bytes from disk and the bridge streams them to its private
+ * folder, so a large file costs neither memory. No file's `size` is read: each read is a
+ * synchronous stat on the page's only thread, and thousands of them take seconds.
+ * Answers what was dropped (a file, or the folder it came in), in the order given, for
+ * `staging:addPaths`. An abort of `signal` (Cancel) stops the requests and has the bridge
+ * delete everything this upload wrote, even once it has finished; so does a failed upload.
  */
 import type { IntakeOptions, PickedFile } from './file-intake.js';
 
-const REQUEST_FILES = 500;
-const REQUEST_BYTES = 8 * 1024 * 1024;
+const REQUEST_FILES = 250;
 const SENDS = 3;
-
-/** The files in requests: consecutive runs within REQUEST_FILES and REQUEST_BYTES. */
-function requestsOf(files: PickedFile[]): { from: number; to: number }[] {
-  const requests: { from: number; to: number }[] = [];
-  let from = 0;
-  let bytes = 0;
-  for (const [i, { file }] of files.entries()) {
-    if (i > from && (i - from >= REQUEST_FILES || bytes + file.size > REQUEST_BYTES)) {
-      requests.push({ from, to: i });
-      from = i;
-      bytes = 0;
-    }
-    bytes += file.size;
-  }
-  if (from < files.length) requests.push({ from, to: files.length });
-  return requests;
-}
 
 /** Sends each of `files` to the bridge; answers the distinct dropped paths in the order given. */
 export async function uploadFiles(files: PickedFile[], { signal, onProgress }: IntakeOptions = {}): Promise<string[]> {
@@ -39,9 +22,10 @@ export async function uploadFiles(files: PickedFile[], { signal, onProgress }: I
   // Cancel, whenever it comes (even after the upload, while the files are staged): nothing stays.
   signal?.addEventListener('abort', remove, { once: true });
   const tops: string[] = [];
-  const requests = requestsOf(files);
   let done = 0;
-  const send = async ({ from, to }: { from: number; to: number }) => {
+  /** Sends the files from `from` on, REQUEST_FILES of them. */
+  const send = async (from: number) => {
+    const to = Math.min(from + REQUEST_FILES, files.length);
     const form = new FormData();
     for (const { file, relPath } of files.slice(from, to)) {
       const clean = relPath.split('/').filter((s) => s !== '').join('/');
@@ -59,9 +43,13 @@ export async function uploadFiles(files: PickedFile[], { signal, onProgress }: I
   try {
     let next = 0;
     const sender = async () => {
-      while (next < requests.length) await send(requests[next++]!);
+      while (next < files.length) {
+        const from = next;
+        next += REQUEST_FILES;
+        await send(from);
+      }
     };
-    await Promise.all(Array.from({ length: Math.min(SENDS, requests.length) }, sender));
+    await Promise.all(Array.from({ length: SENDS }, sender));
   } catch (error) {
     // Nothing of a failed upload stays (a cancel has already asked for this).
     if (!signal?.aborted) remove();
