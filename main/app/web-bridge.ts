@@ -104,6 +104,10 @@ const CODE_IDS: Partial<Record<string, ErrorId>> = {
   FST_FILES_LIMIT: 'payload_too_large',
   FST_FIELDS_LIMIT: 'invalid_value',
   FST_PARTS_LIMIT: 'payload_too_large',
+  // An upload the page gave up on (Cancel aborts its requests): an expected end, not a crash to log.
+  FST_MP_PREMATURE_CLOSE: 'invalid_value',
+  ERR_STREAM_PREMATURE_CLOSE: 'invalid_value',
+  ECONNRESET: 'invalid_value',
 };
 
 /** Any failure as the ServiceError the page decodes; the unexpected ones are logged. */
