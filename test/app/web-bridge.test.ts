@@ -162,6 +162,24 @@ describe('the web bridge', () => {
     expect([late.status, decodeIpcError(await late.text()).id]).toEqual([404, 'not_found']);
     expect(uploaded().some((p) => p.includes(batch))).toBe(false);
   });
+  it('keeps nothing of an upload the page aborts mid-file and then cancels', async () => {
+    const batch = '3c2b1a09-8f7e-4d6c-9b5a-493827160504';
+    const boundary = 'proofdesk-abort-boundary';
+    async function* endless() {
+      yield Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="scan.bin"; filename="scan.bin"\r\n\r\n`);
+      for (;;) yield Buffer.alloc(64 * 1024, 1);
+    }
+    const req = httpRequest(new URL(`/upload/${batch}`, bridge.url), { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    req.on('error', () => undefined);
+    const sending = pipeline(Readable.from(endless()), req).catch(() => undefined);
+    // The file is on its way to disk: then the page gives up on it.
+    await expect.poll(() => uploaded().some((p) => p.includes(batch)), { timeout: 10_000 }).toBe(true);
+    req.destroy();
+    await sending;
+    const cancel = await fetch(new URL(`/upload/${batch}`, bridge.url), { method: 'DELETE' });
+    expect(cancel.status).toBe(200);
+    expect(uploaded().some((p) => p.includes(batch))).toBe(false);
+  });
 });
 
 describe('a large upload', () => {
