@@ -1,10 +1,11 @@
 /**
  * Turns dropped or chosen files into paths main can read, without their bytes crossing IPC:
  * in Electron the preload gives each File's path (webUtils.getPathForFile, folders included);
- * in the browser bridge the files are uploaded to the bridge, which answers where it put them.
- * Both are exposed as `window.proofdeskFiles` by the preload or the bridge's script.
+ * in the browser the files are uploaded to the web bridge (file-upload.ts), which answers where
+ * it put them. `window.proofdeskFiles`, set by the preload or the bridge's script, says which.
  */
 import { t } from '../i18n/i18n-store.js';
+import { uploadFiles } from './file-upload.js';
 
 /** A file with its path relative to what was dropped (`folder/sub/name.pdf`, or `name.pdf`). */
 export interface PickedFile {
@@ -20,9 +21,7 @@ export interface IntakeOptions {
 }
 
 /** What the preload (Electron) or the bridge (browser) offers for files. */
-export type FileIntakeBridge =
-  | { kind: 'paths'; pathOf(file: File): string }
-  | { kind: 'upload'; upload(files: PickedFile[], options?: IntakeOptions): Promise<string[]> };
+export type FileIntakeBridge = { kind: 'paths'; pathOf(file: File): string } | { kind: 'upload' };
 
 declare global {
   interface Window {
@@ -89,7 +88,7 @@ async function pickedFromDrop(data: DataTransfer): Promise<PickedFile[]> {
 export async function pathsOfFiles(files: File[], options: IntakeOptions = {}): Promise<string[]> {
   const bridge = intake();
   if (bridge.kind === 'paths') return files.map((f) => bridge.pathOf(f));
-  return bridge.upload(
+  return uploadFiles(
     files.map((file) => ({ file, relPath: file.webkitRelativePath || file.name })),
     options,
   );
@@ -100,7 +99,7 @@ export async function pathsOfDrop(data: DataTransfer, options: IntakeOptions = {
   const bridge = intake();
   // Electron: a dropped folder is a File whose path is the folder's; main walks it.
   if (bridge.kind === 'paths') return [...data.files].map((f) => bridge.pathOf(f)).filter((p) => p !== '');
-  return bridge.upload(await pickedFromDrop(data), options);
+  return uploadFiles(await pickedFromDrop(data), options);
 }
 
 /** Whether a drag carries files (not text or a link being dragged about). */

@@ -196,9 +196,9 @@ describe('verify handlers', () => {
     const bridge = await startWebBridge({ handlers, rendererDir: renderer, uploadsParent: makeTempDir('proofdesk-verify-uploads-') });
     try {
       const text = await partner.service.downloadCertificate(uids.meta!);
-      const files = Array.from({ length: 80 }, (_, i) => ({ path: `proofs/p${i}.proof.json`, text }));
-      const body = Buffer.concat(files.flatMap((f) => [Buffer.from(`${JSON.stringify({ path: f.path, size: Buffer.byteLength(f.text) })}\n`), Buffer.from(f.text)]));
-      const response = await fetch(new URL('/upload/3f0c2a1e-9b41-4c55-8a2e-6f1d2c3b4a5e', bridge.url), { method: 'POST', body, headers: { 'content-type': 'application/x-proofdesk-files' } });
+      const body = new FormData();
+      for (let i = 0; i < 80; i++) body.append(encodeURIComponent(`proofs/p${i}.proof.json`), new Blob([text]), `p${i}.proof.json`);
+      const response = await fetch(new URL('/upload/3f0c2a1e-9b41-4c55-8a2e-6f1d2c3b4a5e', bridge.url), { method: 'POST', body });
       const { tops } = (await response.json()) as { tops: string[] };
       // The files on disk are not what verifying reads: garbage there changes nothing.
       for (let i = 0; i < 80; i++) writeFileSync(join(tops[0]!, `p${i}.proof.json`), 'not what was uploaded');

@@ -6,12 +6,10 @@
  * request.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../../../common/errors.js';
 
 /** How long a finished export waits to be downloaded. */
@@ -72,29 +70,13 @@ export class ExportDownloads {
     await rm(file.path, { force: true });
   }
 
-  /** Answers `GET /download/<token>`; false when the request is not a download (the bridge goes on). */
-  async handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
-    if (!url.pathname.startsWith('/download/')) return false;
-    if (request.method !== 'GET') throw new ServiceError('method_not_allowed', 'Downloads are read with GET');
-    const token = url.pathname.slice('/download/'.length);
+  /** Hands out a finished export for `GET /download/<token>`, once: the caller sends the file and removes it. */
+  take(token: string): { path: string; fileName: string; mediaType: string } {
     const file = TOKEN.test(token) ? this.#files.get(token) : undefined;
     if (!file || !file.ready) throw new ServiceError('not_found', 'No such export to download (each is downloaded once)');
     this.#files.delete(token);
     if (file.expiry) clearTimeout(file.expiry);
-    try {
-      const { size } = await stat(file.path);
-      response.writeHead(200, {
-        'content-type': file.mediaType,
-        'content-length': size,
-        'content-disposition': `attachment; filename="${file.fileName}"`,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      });
-      await pipeline(createReadStream(file.path), response);
-    } finally {
-      await rm(file.path, { force: true });
-    }
-    return true;
+    return file;
   }
 }
 

@@ -21,7 +21,7 @@ const HASH_CONCURRENCY = 16;
 
 /**
  * Hashes of files main wrote itself and nobody else can change: the browser bridge's uploads
- * (main/app/handlers/staging-upload.ts) are hashed from the bytes as they arrive, so staging
+ * (main/app/bridge-uploads.ts) are hashed from the bytes as they arrive, so staging
  * them does not read 1,000 files back from disk. Keyed by absolute path.
  */
 const writtenHashes = new Map<string, { sha256: string; size: number }>();

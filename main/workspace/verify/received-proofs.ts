@@ -1,6 +1,6 @@
 /**
  * Proof files the browser bridge received, checked offline while the rest of the drop is still
- * uploading. In the browser a dropped folder is uploaded (staging-upload.ts writes each file to a
+ * uploading. In the browser a dropped folder is uploaded (main/app/bridge-uploads.ts writes each file to a
  * private folder, as staging needs) and only then does the page ask main to verify it; reading
  * every file back then would be a second pass over the drop. The bridge hands the bytes of each `*.json`
  * file it receives here, and they go at once to worker threads (verify-offline-pool.ts) for the
