@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.js';
+import type { Db, Statement } from './database.js';
 import { pageWindow, type PageRequest } from '../../common/pagination.js';
 
 /**
@@ -118,6 +117,6 @@ export function cached(db: Db, sql: string): Statement<unknown[]> {
   let byText = statementCache.get(db);
   if (!byText) statementCache.set(db, (byText = new Map()));
   let statement = byText.get(sql);
-  if (!statement) byText.set(sql, (statement = db.prepare<unknown[]>(sql)));
+  if (!statement) byText.set(sql, (statement = db.prepare(sql)));
   return statement;
 }

@@ -5,6 +5,7 @@
  */
 import type { Db } from './database.js';
 import { MIGRATIONS } from './migrations.js';
+import { schemaVersion } from './store/dialect.js';
 
 /** Where the scheduler of a data directory runs: this process, another live one, or none. */
 export type SchedulerPlace = 'here' | 'elsewhere' | 'nowhere';
@@ -28,7 +29,7 @@ export function checkReadiness(db: Db, schedulerPlace: () => SchedulerPlace): Re
   let scheduler: SchedulerPlace;
   try {
     db.prepare('SELECT 1').pluck().get();
-    version = db.pragma('user_version', { simple: true }) as number;
+    version = schemaVersion(db);
     scheduler = schedulerPlace();
   } catch (error) {
     return { ready: false, reason: `The database does not answer: ${(error as Error).message}`, database: 'unavailable', migrations: 'unknown', scheduler: 'nowhere' };

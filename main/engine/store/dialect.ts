@@ -1,0 +1,63 @@
+/**
+ * The few things the engine asks its database that SQLite and PostgreSQL answer differently,
+ * each a function named for what it asks. Everything else is the common SQL of the Db seam.
+ */
+import Database from 'better-sqlite3';
+import type { SqliteDb } from '../database.js';
+import type { Db } from './db.js';
+import { cached } from '../list-query.js';
+import { PostgresDb } from './postgres-db.js';
+
+/** The database as better-sqlite3's own Database, or undefined when it is not SQLite. */
+export function sqliteOf(db: Db): SqliteDb | undefined {
+  return db instanceof Database ? db : undefined;
+}
+
+/**
+ * The database as better-sqlite3's Database, for engine work that exists on SQLite only so
+ * far; on PostgreSQL a clear error naming that work.
+ */
+export function sqliteOnly(db: Db, what: string): SqliteDb {
+  const sqlite = sqliteOf(db);
+  if (!sqlite) throw new Error(`${what} runs on SQLite only; the engine does not run on PostgreSQL yet`);
+  return sqlite;
+}
+
+/** The database as a PostgresDb, or undefined when it is not PostgreSQL. */
+export function postgresOf(db: Db): PostgresDb | undefined {
+  return db instanceof PostgresDb ? db : undefined;
+}
+
+/** The schema version the database's migrations have reached. */
+export function schemaVersion(db: Db): number {
+  const sqlite = sqliteOf(db);
+  if (sqlite) return sqlite.pragma('user_version', { simple: true }) as number;
+  return postgresOf(db)!.schemaVersion();
+}
+
+/**
+ * A number that moves whenever another connection commits a write: SQLite's `data_version`;
+ * on PostgreSQL the next transaction id of the cluster (which moves with every writing
+ * transaction, this connection's too — a harmless extra look).
+ */
+export function othersCommitMark(db: Db): number {
+  const sqlite = sqliteOf(db);
+  if (sqlite) return sqlite.pragma('data_version', { simple: true }) as number;
+  return Number(cached(db, 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint').pluck().get());
+}
+
+/** Marks handed out inside PostgreSQL transactions, each one new. */
+let uncachedMarks = 0;
+
+/**
+ * A mark that changes whenever anything is written, by this connection or another: what a
+ * cached count is checked against. SQLite: `data_version` with `total_changes()`; PostgreSQL:
+ * the next transaction id, read outside of this connection's own open transaction.
+ */
+export function writeMark(db: Db): string {
+  const sqlite = sqliteOf(db);
+  if (sqlite) return `${sqlite.pragma('data_version', { simple: true }) as number}:${cached(sqlite, 'SELECT total_changes()').pluck().get() as number}`;
+  // Inside a transaction this connection's own uncommitted writes do not move the mark: no caching then.
+  if (db.inTransaction) return `uncached:${++uncachedMarks}`;
+  return String(othersCommitMark(db));
+}
