@@ -6,6 +6,8 @@ import Database from 'better-sqlite3';
 import type { SqliteDb } from '../database.js';
 import type { Db } from './db.js';
 import { cached } from '../list-query.js';
+import { MIGRATIONS } from '../migrations.js';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { PostgresDb } from './postgres-db.js';
 
 /** The database as better-sqlite3's own Database, or undefined when it is not SQLite. */
@@ -33,6 +35,11 @@ export function schemaVersion(db: Db): number {
   const sqlite = sqliteOf(db);
   if (sqlite) return sqlite.pragma('user_version', { simple: true }) as number;
   return postgresOf(db)!.schemaVersion();
+}
+
+/** The schema version this Proofdesk's migrations reach for the database's store. */
+export function knownSchemaVersion(db: Db): number {
+  return sqliteOf(db) ? MIGRATIONS.length : POSTGRES_MIGRATIONS.length;
 }
 
 /**

@@ -188,7 +188,8 @@ const closing = new Set<LibpqClient>();
 export class PostgresDb implements Db {
   private client: LibpqClient | undefined;
   private depth = 0;
-  private named = 0;
+  /** The server-side prepared statements of this connection, by their text. */
+  private readonly preparedNames = new Map<string, string>();
 
   private constructor(client: LibpqClient) {
     this.client = client;
@@ -245,10 +246,14 @@ export class PostgresDb implements Db {
     return new PostgresStatement(this, text, count);
   }
 
-  /** Prepares `text` on the server under a new name. */
+  /** Prepares `text` on the server once per connection, and gives its name. */
   prepareNamed(text: string, count: number): string {
-    const name = `proofdesk_${++this.named}`;
-    this.call((client) => client.prepareSync(name, text, count));
+    let name = this.preparedNames.get(text);
+    if (name === undefined) {
+      const fresh = `proofdesk_${this.preparedNames.size + 1}`;
+      this.call((client) => client.prepareSync(fresh, text, count));
+      this.preparedNames.set(text, (name = fresh));
+    }
     return name;
   }
 
