@@ -117,6 +117,31 @@ describe('PostgresDb', () => {
     }
   });
 
+  it('a connection the server ends: the call that finds out answers try_again_later (503), the next one connects again', () => {
+    const victim = PostgresDb.connect(database.url);
+    const end = () => expect(db.prepare('SELECT pg_terminate_backend(?, 5000)').pluck().get(victim.prepare('SELECT pg_backend_pid()').pluck().get())).toBe(1);
+    try {
+      end();
+      expect(() => victim.prepare('SELECT 1').get()).toThrow(expect.objectContaining({ id: 'try_again_later', status: 503 }));
+      expect(victim.prepare('SELECT 2 AS two').pluck().get()).toBe(2);
+
+      // Lost in the middle of a transaction: nothing of it is kept, and the connection comes back.
+      expect(() =>
+        inTransaction(victim, () => {
+          victim.prepare('INSERT INTO items (name) VALUES (?)').run('before the cut');
+          end();
+          victim.prepare('INSERT INTO items (name) VALUES (?)').run('after the cut');
+        }),
+      ).toThrow(expect.objectContaining({ id: 'try_again_later' }));
+      expect(victim.inTransaction).toBe(false);
+      expect(victim.prepare("SELECT count(*) FROM items WHERE name LIKE '%the cut'").pluck().get()).toBe(0);
+      inTransaction(victim, () => victim.prepare('INSERT INTO items (name) VALUES (?)').run('after coming back'));
+      expect(db.prepare('SELECT count(*) FROM items WHERE name = ?').pluck().get('after coming back')).toBe(1);
+    } finally {
+      victim.close();
+    }
+  });
+
   it('a database that cannot be reached is one PostgresError with the reason', () => {
     expect(() => PostgresDb.connect('postgres://postgres@127.0.0.1:1/nowhere')).toThrow(/^Cannot connect to PostgreSQL: .*(refused|connect)/);
   });

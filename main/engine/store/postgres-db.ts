@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type Client from 'pg-native';
 import type { TypeParsers } from 'pg-native';
+import { ServiceError } from '../../../common/errors.js';
 import type { Db, RunResult, Statement, Transaction } from './db.js';
 
 /** The advisory lock key of the engine's write lock (inWriteLock): "proofdesk" in ASCII, folded into a bigint. */
@@ -128,7 +129,6 @@ function newClient(): LibpqClient {
 
 class PostgresStatement implements Statement {
   private plucking = false;
-  private prepared: string | undefined;
 
   constructor(
     private readonly db: PostgresDb,
@@ -143,8 +143,7 @@ class PostgresStatement implements Statement {
 
   private execute(params: unknown[]): Record<string, unknown>[] {
     if (params.length !== this.count) throw new RangeError(`Expected ${this.count} SQL parameters, got ${params.length}`);
-    this.prepared ??= this.db.prepareNamed(this.text, this.count);
-    return this.db.executeNamed(this.prepared, params.map(toParameter));
+    return this.db.executeNamed(this.db.prepareNamed(this.text, this.count), params.map(toParameter));
   }
 
   private shape(row: Record<string, unknown>): unknown {
@@ -184,14 +183,45 @@ class PostgresStatement implements Statement {
 /** Clients being closed, kept from the garbage collector until libpq's binding is done with them. */
 const closing = new Set<LibpqClient>();
 
-/** One connection to a PostgreSQL database, as the engine's Db. */
+/** Whether an error's SQLSTATE may mean the connection is gone (none: libpq's own; 08: connection; 57P: server shutting down). */
+function mayBeLost(code: string | undefined): boolean {
+  return code === undefined || code.startsWith('08') || code.startsWith('57P');
+}
+
+/** Connects a new client, or throws a PostgresError with libpq's reason. */
+function connectClient(url: string): LibpqClient {
+  const client = newClient();
+  try {
+    client.connectSync(url);
+  } catch (error) {
+    throw new PostgresError(`Cannot connect to PostgreSQL: ${oneLine((error as Error).message)}`, '08001');
+  }
+  // Notices (a savepoint's name reused, say) are not for the engine's output.
+  client.querySync("SET client_min_messages = warning; SET bytea_output = 'hex'");
+  return client;
+}
+
+/**
+ * One connection to a PostgreSQL database, as the engine's Db. When the connection is lost
+ * (the server restarted, a network cut), the call that finds out throws ServiceError
+ * `try_again_later` (503) — its transaction is gone — and the next call connects again.
+ */
 export class PostgresDb implements Db {
   private client: LibpqClient | undefined;
   private depth = 0;
+  /** Set when the connection was found lost: the next call connects again. */
+  private lost = false;
+  /** Counts connections: a transaction that began on an earlier one cannot commit on this one. */
+  private generation = 0;
   /** The server-side prepared statements of this connection, by their text. */
   private readonly preparedNames = new Map<string, string>();
+  /** Names given to prepared statements so far (never reused, across reconnections too). */
+  private statementNames = 0;
 
-  private constructor(client: LibpqClient) {
+  private constructor(
+    client: LibpqClient,
+    private readonly url: string,
+  ) {
     this.client = client;
   }
 
@@ -200,16 +230,7 @@ export class PostgresDb implements Db {
    * string). Throws a PostgresError with the server's or libpq's reason when it cannot.
    */
   static connect(url: string): PostgresDb {
-    const client = newClient();
-    try {
-      client.connectSync(url);
-    } catch (error) {
-      throw new PostgresError(`Cannot connect to PostgreSQL: ${oneLine((error as Error).message)}`, '08001');
-    }
-    const db = new PostgresDb(client);
-    // Notices (a savepoint's name reused, say) are not for the engine's output.
-    db.exec("SET client_min_messages = warning; SET bytea_output = 'hex'");
-    return db;
+    return new PostgresDb(connectClient(url), url);
   }
 
   get open(): boolean {
@@ -222,17 +243,38 @@ export class PostgresDb implements Db {
 
   private connection(): LibpqClient {
     if (!this.client) throw new TypeError('The database connection is not open');
+    if (this.lost) {
+      let fresh: LibpqClient;
+      try {
+        fresh = connectClient(this.url);
+      } catch (error) {
+        throw new ServiceError('try_again_later', `The database does not answer: ${(error as Error).message}`, { cause: error });
+      }
+      release(this.client);
+      this.client = fresh;
+      this.preparedNames.clear();
+      this.generation++;
+      this.lost = false;
+    }
     return this.client;
   }
 
-  /** Runs libpq work, turning its errors into PostgresErrors with their SQLSTATE. */
+  /**
+   * Runs libpq work, turning its errors into PostgresErrors with their SQLSTATE, or into
+   * `try_again_later` when the connection turns out to be gone.
+   */
   private call<T>(work: (client: LibpqClient) => T): T {
     const client = this.connection();
     try {
       return work(client);
     } catch (error) {
-      const fields = client.pq.resultErrorFields();
-      throw new PostgresError(oneLine((error as Error).message), fields?.sqlState);
+      const failure = new PostgresError(oneLine((error as Error).message), client.pq.resultErrorFields()?.sqlState);
+      if (mayBeLost(failure.code) && !answers(client)) {
+        this.lost = true;
+        this.depth = 0;
+        throw new ServiceError('try_again_later', `The database does not answer: ${failure.message}`, { cause: failure });
+      }
+      throw failure;
     }
   }
 
@@ -250,7 +292,7 @@ export class PostgresDb implements Db {
   prepareNamed(text: string, count: number): string {
     let name = this.preparedNames.get(text);
     if (name === undefined) {
-      const fresh = `proofdesk_${this.preparedNames.size + 1}`;
+      const fresh = `proofdesk_${++this.statementNames}`;
       this.call((client) => client.prepareSync(fresh, text, count));
       this.preparedNames.set(text, (name = fresh));
     }
@@ -290,13 +332,17 @@ export class PostgresDb implements Db {
     const outer = this.depth === 0;
     const savepoint = `proofdesk_${this.depth}`;
     this.exec(outer ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+    const generation = this.generation;
     this.depth++;
     let result: T;
     try {
       if (lock) this.query(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
       result = body();
       if (result instanceof Promise) throw new TypeError('Transaction function cannot return a promise');
+      if (this.lost || generation !== this.generation) throw new ServiceError('try_again_later', 'The database connection was lost during the transaction; nothing of it was kept');
     } catch (error) {
+      // A lost connection took its transaction with it: nothing to roll back, the depth is reset.
+      if (this.lost || generation !== this.generation) throw error;
       this.depth--;
       this.rollBack(outer ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
       throw error;
@@ -334,14 +380,28 @@ export class PostgresDb implements Db {
   close(): this {
     const client = this.client;
     this.client = undefined;
-    if (client) {
-      // libpq's binding closes its socket watcher asynchronously but lets the client be
-      // collected at once; freed before the loop's close phase, it crashes the process. So the
-      // client stays referenced until a turn of the loop after its close.
-      closing.add(client);
-      client.end(() => setTimeout(() => closing.delete(client), 0).unref());
-    }
+    if (client) release(client);
     return this;
+  }
+}
+
+/**
+ * Closes a client. libpq's binding closes its socket watcher asynchronously but lets the client
+ * be collected at once; freed before the loop's close phase, it crashes the process. So the
+ * client stays referenced until a turn of the loop after its close.
+ */
+function release(client: LibpqClient): void {
+  closing.add(client);
+  client.end(() => setTimeout(() => closing.delete(client), 0).unref());
+}
+
+/** Whether the connection still answers a trivial query (inside a failed transaction, it answers with an error of its own). */
+function answers(client: LibpqClient): boolean {
+  try {
+    client.querySync('SELECT 1');
+    return true;
+  } catch {
+    return client.pq.resultErrorFields()?.sqlState === '25P02';
   }
 }
 
