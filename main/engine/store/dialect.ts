@@ -37,6 +37,23 @@ export function schemaVersion(db: Db): number {
   return postgresOf(db)!.schemaVersion();
 }
 
+/**
+ * A subquery of the row ids in a JSON array bound as its one parameter: how the engine passes
+ * a list of ids to one statement. `id IN (${jsonIdList(db)})`.
+ */
+export function jsonIdList(db: Db): string {
+  return sqliteOf(db) ? 'SELECT value FROM json_each(?)' : 'SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb))';
+}
+
+/**
+ * The elements of a JSON array bound as its one parameter, as a table `alias` with columns
+ * `value` (the element, JSON: `alias.value->>0` reads an array element's first item) and `key`
+ * (its position, for ORDER BY).
+ */
+export function jsonEntries(db: Db, alias: string): string {
+  return sqliteOf(db) ? `json_each(?) AS ${alias}` : `jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS ${alias}(value, key)`;
+}
+
 /** The schema version this Proofdesk's migrations reach for the database's store. */
 export function knownSchemaVersion(db: Db): number {
   return sqliteOf(db) ? MIGRATIONS.length : POSTGRES_MIGRATIONS.length;
