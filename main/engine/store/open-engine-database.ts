@@ -44,6 +44,6 @@ export function openEngineDatabase(dataDir: string, databaseUrl?: string): Db {
   }
   db.close();
   throw new DatabaseUnavailableError(
-    `The database ${where} answers, but this Proofdesk runs its engine on PostgreSQL only in part so far (Partners, request limits, token keys, the issuing lease and credentials without files): leave out --database and PROOFDESK_DATABASE_URL to use SQLite in the data directory`,
+    `The database ${where} answers, but this Proofdesk runs its engine on PostgreSQL only in part so far (Partners, request limits, token keys, the issuing lease, credentials without files and their scheduling, but not issuing): leave out --database and PROOFDESK_DATABASE_URL to use SQLite in the data directory`,
   );
 }
