@@ -47,6 +47,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts', ...STARTS_PROCESSES],
           exclude: [...NOT_TESTS, 'test/e2e/**'],
+          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL.
+          globalSetup: ['test/support/postgres-cluster.ts'],
         },
       },
       {

@@ -5,8 +5,11 @@
 #   libsecret-1-dev                to build keytar (an optional dependency: without it, no keychain)
 #   dbus dbus-x11 gnome-keyring    the keychain tests' real Secret Service on a private D-Bus session
 #   openssl                        certificates for the HTTPS tests of `serve`
-# Then keytar: `npm ci` leaves that optional dependency out where libsecret was missing; it is
-# built now (npm install --no-save, at the locked version) so the keychain tests run for real.
+#   postgresql                     the store tests on PostgreSQL (a throwaway cluster: test/support/postgres-cluster.ts)
+#   libpq-dev                      to build pg-native's libpq binding (the PostgreSQL driver) at npm ci
+# Then keytar and pg-native: `npm ci` leaves these optional dependencies out where libsecret or
+# libpq was missing; they are built now (npm install --no-save, at the locked version) so the
+# keychain and PostgreSQL tests run for real.
 # Exit codes: 0 everything is there (or was just installed); 1 installing failed; 3 packages are
 # missing and we may not install them (not root, no passwordless sudo): the command is printed.
 #
@@ -15,10 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-read -r -a packages <<< "${PROOFDESK_SYSTEM_PACKAGES:-chromium libsecret-1-dev dbus dbus-x11 gnome-keyring openssl}"
+read -r -a packages <<< "${PROOFDESK_SYSTEM_PACKAGES:-chromium libsecret-1-dev dbus dbus-x11 gnome-keyring openssl postgresql libpq-dev}"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-system-deps: this machine has no dpkg/apt-get (not Debian or Ubuntu). The tests need: Chromium at /usr/bin/chromium (or \$PROOFDESK_CHROMIUM), libsecret's headers, D-Bus (dbus-run-session) and gnome-keyring. Install their equivalents, then run npm test again." >&2
+  echo "ensure-system-deps: this machine has no dpkg/apt-get (not Debian or Ubuntu). The tests need: Chromium at /usr/bin/chromium (or \$PROOFDESK_CHROMIUM), libsecret's headers, D-Bus (dbus-run-session), gnome-keyring, PostgreSQL 15+ (initdb, postgres) and libpq headers. Install their equivalents, then run npm test again." >&2
   exit 3
 fi
 
@@ -50,16 +53,17 @@ install_packages() {
   fi
 }
 
-# keytar (the OS keychain) is an optional dependency that `npm ci` leaves out where libsecret was
-# missing at install time. With libsecret here now, build it, or the keychain tests cannot run.
-ensure_keytar() {
-  [ -d node_modules ] || return 0 # before npm ci (.ci/run): npm ci builds it, libsecret being here
-  node -e "require('keytar')" >/dev/null 2>&1 && return 0
-  local version
-  version=$(node -p "require('./package-lock.json').packages['node_modules/keytar'].version")
-  echo "ensure-system-deps: building keytar $version (npm ci left it out: libsecret was missing then), for the keychain tests" >&2
-  if ! ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm install --no-save --no-audit --no-fund "keytar@$version" >&2; then
-    echo "ensure-system-deps: keytar could not be built; with libsecret-1-dev installed, run npm ci again." >&2
+# keytar (the OS keychain) and pg-native (the PostgreSQL driver, over libpq) are optional
+# dependencies that `npm ci` leaves out where their headers (libsecret, libpq) were missing at
+# install time. With the headers here now, build them, or the keychain and PostgreSQL tests cannot run.
+ensure_native() {
+  local package=$1 why=$2 version
+  [ -d node_modules ] || return 0 # before npm ci (.ci/run): npm ci builds it, the headers being here
+  node -e "require('$package')" >/dev/null 2>&1 && return 0
+  version=$(node -p "require('./package-lock.json').packages['node_modules/$package'].version")
+  echo "ensure-system-deps: building $package $version (npm ci left it out: its headers were missing then), for $why" >&2
+  if ! ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm install --no-save --no-audit --no-fund "$package@$version" >&2; then
+    echo "ensure-system-deps: $package could not be built; with the packages above installed, run npm ci again." >&2
     exit 1
   fi
 }
@@ -67,4 +71,5 @@ ensure_keytar() {
 if [ "${#missing[@]}" -gt 0 ]; then
   install_packages
 fi
-ensure_keytar
+ensure_native keytar 'the keychain tests'
+ensure_native pg-native 'the PostgreSQL store tests'

@@ -7,6 +7,8 @@ import { UsageError } from './cli-error.js';
  */
 export const COMMON_OPTIONS = {
   data: { type: 'string' },
+  /** A postgres:// URL: the engine's data in PostgreSQL (the same as PROOFDESK_DATABASE_URL; runCli applies it). */
+  database: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -28,7 +28,7 @@ export async function withEngine<T>(dataDir: string | undefined, run: (engine: E
   const { Engine, defaultDataDir } = await import('../engine/index.js');
   const dir = dataDir ?? defaultDataDir();
   const secrets: SecretStore | undefined = needs.secrets ? await (await import('../secrets/index.js')).openSecretStore({ dataDir: dir }) : undefined;
-  const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false, secrets, issuing: needs.issuing });
+  const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false, secrets, issuing: needs.issuing, databaseUrl: process.env.PROOFDESK_DATABASE_URL });
   try {
     engine.sweepUnusedFiles();
     return await run(engine);
@@ -42,14 +42,14 @@ export async function withEngine<T>(dataDir: string | undefined, run: (engine: E
  * `partner list | set` need, loaded in a fraction of the engine's time.
  */
 export async function withPartnerRegistry<T>(dataDir: string | undefined, run: (partners: PartnerRegistry, dataDir: string) => Promise<T>): Promise<T> {
-  const [{ openDatabase }, { PartnerRegistry }, { systemClock }, { defaultDataDir }] = await Promise.all([
-    import('../engine/database.js'),
+  const [{ openEngineDatabase }, { PartnerRegistry }, { systemClock }, { defaultDataDir }] = await Promise.all([
+    import('../engine/store/open-engine-database.js'),
     import('../engine/partners.js'),
     import('../engine/clock.js'),
     import('../engine/data-dir.js'),
   ]);
   const dir = dataDir ?? defaultDataDir();
-  const db = openDatabase(dir);
+  const db = openEngineDatabase(dir, process.env.PROOFDESK_DATABASE_URL);
   try {
     return await run(new PartnerRegistry(db, systemClock), dir);
   } finally {

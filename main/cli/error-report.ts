@@ -51,6 +51,8 @@ export function reportError(error: unknown, env: NodeJS.ProcessEnv = process.env
     return { message: `error ${error.id} (${error.status}): ${error.message}`, code: away ? EXIT.environment : EXIT.refused };
   }
   const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'DatabaseUrlError') return { message: `${message}\n(npm run cli -- help for every command)`, code: EXIT.usage };
+  if (name === 'DatabaseUnavailableError') return { message: `${message}.`, code: EXIT.environment };
   if (name === 'SecretStoreUnavailableError' || name === 'SecretStoreCorruptError') {
     return { message: `The Partners' keys cannot be opened: ${message}`, code: EXIT.environment };
   }

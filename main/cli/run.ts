@@ -68,7 +68,9 @@ const EXAMPLES: Record<string, string> = {
   serve: 'proofdesk serve --port 8080',
 };
 
-const FOOTER = `Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA).
+const FOOTER = `Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA), and
+--database postgres://… (or $PROOFDESK_DATABASE_URL) for the engine's data in PostgreSQL, which this version refuses
+with exit 3 until the engine runs there in full.
 The credential, certificate, revoke, jobs, activity, issue, verify and watch commands take --remote BASE_URL [--auth-url URL]
 [--client-id ID] [--realm R] to work against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`)
 instead of --data (watch keeps its journal in --data still). The client secret is read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults:
@@ -97,6 +99,17 @@ function commandHelp(name: string, module: CommandModule): string {
   return `Usage:\n${module.usage}\n\nExample:\n${EXAMPLES[name]!.split('\n').map((l) => `  ${l}`).join('\n')}\n\n${FOOTER}`;
 }
 
+/**
+ * `--database URL` on any command is PROOFDESK_DATABASE_URL for this process and the processes
+ * it starts (a `serve`'s workers, say): one place decides where the engine's data lives.
+ */
+function applyDatabaseFlag(args: string[]): void {
+  const at = args.findIndex((arg) => arg === '--database' || arg.startsWith('--database='));
+  if (at === -1) return;
+  const url = args[at]!.startsWith('--database=') ? args[at]!.slice('--database='.length) : args[at + 1];
+  if (url !== undefined) process.env.PROOFDESK_DATABASE_URL = url;
+}
+
 /** Runs one CLI invocation and returns its exit code; never throws. */
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = argv;
@@ -115,6 +128,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       ctx.stdout(commandHelp(command, module));
       return 0;
     }
+    applyDatabaseFlag(rest);
     return await module.run(rest, ctx);
   } catch (error) {
     const report = reportError(error);

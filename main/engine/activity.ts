@@ -12,6 +12,7 @@ import type { Page } from '../../common/wire-types.js';
 import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
 import { emitEngineEvent } from './events/engine-events.js';
 import { Conditions, cached, selectPage } from './list-query.js';
+import { jsonEntries, jsonIdList } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
 type Detail = Record<string, unknown> | null;
@@ -33,7 +34,7 @@ export function recordCredentialActivity(
     scope.db,
     `INSERT INTO ${COLUMNS}
      SELECT ?, ?, ?, ?, ?, c.uid, (SELECT uid FROM jobs WHERE id = ?), NULL, e.value->>1
-     FROM json_each(?) e JOIN credentials c ON c.id = e.value->>0 ORDER BY e.key`,
+     FROM ${jsonEntries(scope.db, 'e')} JOIN credentials c ON c.id = CAST(e.value->>0 AS BIGINT) ORDER BY e.key`,
   ).run(
     scope.partner.id,
     scope.clock.now(),
@@ -127,7 +128,7 @@ export function listActivity(scope: PartnerScope, query: ActivityQuery | undefin
   const job = uidFilter(query?.job_uid, 'job_uid');
   if (job !== undefined) where.add('a.job_uid = ?', job);
   const { total, ids } = selectPage(scope.db, 'activity a', 'a.id', where, { date: 'a.date' }, page);
-  const rows = cached(scope.db, 'SELECT * FROM activity WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as ActivityRow[];
+  const rows = cached(scope.db, `SELECT * FROM activity WHERE id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as ActivityRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return makePage(
     page,

@@ -2,6 +2,7 @@ import type { Credential } from '../../common/wire-types.js';
 import { formatDate } from '../../common/validate.js';
 import type { Db } from './database.js';
 import { cached } from './list-query.js';
+import { jsonIdList } from './store/dialect.js';
 
 interface CredentialRow {
   id: number;
@@ -24,7 +25,7 @@ export function readCredentials(db: Db, ids: readonly number[]): Credential[] {
   let pending = [...new Set(ids)];
   while (pending.length > 0) {
     const list = JSON.stringify(pending);
-    for (const row of cached(db, 'SELECT id, uid, title, metadata, upload_date, expiry_date, tags FROM credentials WHERE id IN (SELECT value FROM json_each(?))').all(list) as CredentialRow[]) {
+    for (const row of cached(db, `SELECT id, uid, title, metadata, upload_date, expiry_date, tags FROM credentials WHERE id IN (${jsonIdList(db)})`).all(list) as CredentialRow[]) {
       loaded.set(row.id, {
         uid: row.uid,
         title: row.title,
@@ -38,12 +39,12 @@ export function readCredentials(db: Db, ids: readonly number[]): Credential[] {
     }
     const fileSql =
       'SELECT cf.credential_id, f.file_hash, f.file_type FROM credential_files cf JOIN files f ON f.id = cf.file_id ' +
-      'WHERE cf.credential_id IN (SELECT value FROM json_each(?)) ORDER BY cf.credential_id, cf.position';
+      `WHERE cf.credential_id IN (${jsonIdList(db)}) ORDER BY cf.credential_id, cf.position`;
     for (const f of cached(db, fileSql).all(list) as { credential_id: number; file_hash: string; file_type: string | null }[]) {
       loaded.get(f.credential_id)?.files.push(f.file_type === null ? { file_hash: f.file_hash } : { file_hash: f.file_hash, file_type: f.file_type });
     }
     const next: number[] = [];
-    for (const l of cached(db, 'SELECT credential_id, linked_id FROM credential_links WHERE credential_id IN (SELECT value FROM json_each(?)) ORDER BY credential_id, position').all(list) as { credential_id: number; linked_id: number }[]) {
+    for (const l of cached(db, `SELECT credential_id, linked_id FROM credential_links WHERE credential_id IN (${jsonIdList(db)}) ORDER BY credential_id, position`).all(list) as { credential_id: number; linked_id: number }[]) {
       const list = links.get(l.credential_id) ?? [];
       list.push(l.linked_id);
       links.set(l.credential_id, list);

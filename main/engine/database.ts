@@ -1,10 +1,14 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import type { Db } from './store/db.js';
 import { MIGRATIONS } from './migrations.js';
 import { compressPayload } from './proofs/payload-codec.js';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
 
-export type Db = Database.Database;
+export type { Db, RunResult, Statement } from './store/db.js';
+
+/** The engine's database on SQLite: better-sqlite3's own Database, which is a Db as it is. */
+export type SqliteDb = Database.Database;
 
 /** The database file inside a data directory. */
 export const DATABASE_FILE = 'proofdesk.sqlite';
@@ -13,7 +17,7 @@ export const DATABASE_FILE = 'proofdesk.sqlite';
  * Opens (creating if needed) the engine's SQLite database in `dataDir`: WAL journal,
  * foreign keys on, and every pending migration applied in one transaction each.
  */
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string): SqliteDb {
   ensurePrivateDir(dataDir);
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the mode of the
   // database file, so they are private from their first byte too.
@@ -60,7 +64,7 @@ export function inWriteLock<T>(db: Db, fn: () => T): T {
   return run(fn) as T;
 }
 
-function migrate(db: Db): void {
+function migrate(db: SqliteDb): void {
   // Migration 4 compresses stored certificate payloads the way the issuer now writes them.
   db.function('proofdesk_compress_payload', { deterministic: true }, (text, dictionary) => compressPayload(text as string, dictionary as Buffer));
   const current = db.pragma('user_version', { simple: true }) as number;

@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import { ServiceError } from '../../common/errors.js';
 import type { SecretStore } from '../../common/secret-store.js';
 import { systemClock, type Clock } from './clock.js';
-import { openDatabase, type Db } from './database.js';
+import type { Db } from './database.js';
 import { EmbeddedService } from './embedded-service.js';
 import { EngineCatalog } from './engine-catalog.js';
 import { FileStore } from './file-store.js';
@@ -17,6 +17,7 @@ import { announceChanges } from './events/change-triggers.js';
 import { engineEventsOf, type EngineEvents } from './events/engine-events.js';
 import { watchOtherWriters } from './events/other-writers.js';
 import { checkReadiness, type Readiness } from './readiness.js';
+import { openEngineDatabase } from './store/open-engine-database.js';
 import type { PartnerScope } from './scope.js';
 import { publicUrlOf, setPublicUrl } from './vc/status-list-store.js';
 
@@ -32,6 +33,8 @@ export interface EngineOptions {
   issuing?: IssuingOptions;
   /** Who the activity log names for what this process does; by default the OS user. */
   actor?: string;
+  /** A postgres:// URL puts the engine's data in that PostgreSQL database instead of SQLite in dataDir. */
+  databaseUrl?: string;
 }
 
 /** The OS user running this process, as the activity log names them. */
@@ -89,7 +92,7 @@ export class Engine {
   static open(options: EngineOptions): Engine {
     // Whatever was there before (a directory made 0755, files copied in): private from now on.
     makeTreePrivate(options.dataDir);
-    const db = openDatabase(options.dataDir);
+    const db = openEngineDatabase(options.dataDir, options.databaseUrl);
     try {
       return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {}, options.actor ?? osActor());
     } catch (error) {

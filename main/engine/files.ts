@@ -7,6 +7,7 @@ import type { FileRecord, Page } from '../../common/wire-types.js';
 import { inTransaction, inWriteLock, type Db } from './database.js';
 import type { FileStore, StagedFile } from './file-store.js';
 import { Conditions, cached, selectPage } from './list-query.js';
+import { jsonIdList } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
 interface FileRow {
@@ -108,7 +109,7 @@ export function listFiles(scope: PartnerScope, query: FileQuery | undefined): Pa
     where.add('f.file_hash = ?', query.file_hash);
   }
   const { total, ids } = selectPage(scope.db, 'files f', 'f.id', where, { uploaded: 'f.uploaded_date' }, page);
-  const rows = cached(scope.db, 'SELECT id, file_hash, file_type FROM files WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as FileRow[];
+  const rows = cached(scope.db, `SELECT id, file_hash, file_type FROM files WHERE id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as FileRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return makePage(page, total, ids.map((id) => toWire(byId.get(id)!)));
 }

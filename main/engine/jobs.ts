@@ -7,6 +7,7 @@ import { JOB_STATUSES, type Job, type JobStatus, type JobTransaction, type Page 
 // Not through main/chain/index.ts: reading jobs must not load the chain library (viem).
 import { formatGweiText } from '../chain/format-units.js';
 import { Conditions, cached, selectPage } from './list-query.js';
+import { jsonIdList } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 import { ownedId } from './tag-writer.js';
 
@@ -44,7 +45,7 @@ export function readJobs(scope: PartnerScope, ids: readonly number[]): Job[] {
     `SELECT j.id, j.uid, j.engine, j.status, j.created_date, j.start_date, j.issued_date, j.finished_date, j.failed_date, j.scheduled_date, j.tags,
        j.waiting, j.failure, t.id AS tx_id, t.hash, t.state, t.created_date AS tx_created_date, cv.max_fee_per_gas, cv.max_priority_fee_per_gas,
        (SELECT count(*) FROM chain_tx_variants v WHERE v.tx_id = t.id) AS variants
-     FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx LEFT JOIN chain_tx_variants cv ON cv.hash = t.hash WHERE j.id IN (SELECT value FROM json_each(?))`,
+     FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx LEFT JOIN chain_tx_variants cv ON cv.hash = t.hash WHERE j.id IN (${jsonIdList(scope.db)})`,
   ).all(list) as (JobRow & JobProgressRow)[];
   const byId = new Map(
     rows.map((r) => [

@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.js';
+import type { Db, Statement } from './database.js';
 import { pageWindow, type PageRequest } from '../../common/pagination.js';
 
 /**
@@ -68,7 +67,7 @@ function tagMatches(table: string, ownerColumn: string, partnerId: string, andTa
   if (parts.length === 0) return undefined;
   // A UNION on the left of an INTERSECT must be wrapped, or it would bind the wrong way.
   return {
-    sql: parts.length === 1 ? parts[0]!.sql : `SELECT * FROM (${parts[0]!.sql}) INTERSECT ${parts[1]!.sql}`,
+    sql: parts.length === 1 ? parts[0]!.sql : `SELECT * FROM (${parts[0]!.sql}) AS either INTERSECT ${parts[1]!.sql}`,
     params: [...parts[0]!.params, ...(parts[1]?.params ?? [])],
   };
 }
@@ -93,7 +92,7 @@ export function selectPage(
   const { limit, offset } = pageWindow(page);
   const driver = conditions.soleDriver();
   if (driver) {
-    const total = cached(db, `SELECT count(*) FROM (${driver.sql})`).pluck().get(...driver.params) as number;
+    const total = cached(db, `SELECT count(*) FROM (${driver.sql}) AS matched`).pluck().get(...driver.params) as number;
     if (sortColumn === idColumn) {
       const ids = cached(db, `${driver.sql} ORDER BY 1 ${direction} LIMIT ? OFFSET ?`).pluck().all(...driver.params, limit, offset) as number[];
       return { total, ids };
@@ -118,6 +117,6 @@ export function cached(db: Db, sql: string): Statement<unknown[]> {
   let byText = statementCache.get(db);
   if (!byText) statementCache.set(db, (byText = new Map()));
   let statement = byText.get(sql);
-  if (!statement) byText.set(sql, (statement = db.prepare<unknown[]>(sql)));
+  if (!statement) byText.set(sql, (statement = db.prepare(sql)));
   return statement;
 }

@@ -4,7 +4,7 @@
  * readiness check (`serve`'s `/readyz`) asks.
  */
 import type { Db } from './database.js';
-import { MIGRATIONS } from './migrations.js';
+import { knownSchemaVersion, schemaVersion } from './store/dialect.js';
 
 /** Where the scheduler of a data directory runs: this process, another live one, or none. */
 export type SchedulerPlace = 'here' | 'elsewhere' | 'nowhere';
@@ -28,14 +28,15 @@ export function checkReadiness(db: Db, schedulerPlace: () => SchedulerPlace): Re
   let scheduler: SchedulerPlace;
   try {
     db.prepare('SELECT 1').pluck().get();
-    version = db.pragma('user_version', { simple: true }) as number;
+    version = schemaVersion(db);
     scheduler = schedulerPlace();
   } catch (error) {
     return { ready: false, reason: `The database does not answer: ${(error as Error).message}`, database: 'unavailable', migrations: 'unknown', scheduler: 'nowhere' };
   }
-  const migrations = version === MIGRATIONS.length ? 'current' : version < MIGRATIONS.length ? 'behind' : 'ahead';
+  const known = knownSchemaVersion(db);
+  const migrations = version === known ? 'current' : version < known ? 'behind' : 'ahead';
   if (migrations !== 'current') {
-    return { ready: false, reason: `The database schema is version ${version}, this Proofdesk needs ${MIGRATIONS.length}`, database: 'ok', migrations, scheduler };
+    return { ready: false, reason: `The database schema is version ${version}, this Proofdesk needs ${known}`, database: 'ok', migrations, scheduler };
   }
   if (scheduler === 'nowhere') {
     return { ready: false, reason: 'No process runs the issuing scheduler for this data directory', database: 'ok', migrations, scheduler };

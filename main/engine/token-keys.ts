@@ -44,6 +44,6 @@ export class TokenKeyRegistry {
 
   /** Ends a key's life at `expires` (its node stops; the tokens it signed stay good until then). */
   retire(kid: string, expires: number): void {
-    cached(this.db, 'UPDATE token_keys SET expires = min(expires, ?) WHERE kid = ?').run(expires, kid);
+    cached(this.db, 'UPDATE token_keys SET expires = ? WHERE kid = ? AND expires > ?').run(expires, kid, expires);
   }
 }

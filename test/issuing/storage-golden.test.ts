@@ -9,6 +9,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../main/engine/migrations.js';
+import { schemaVersion } from '../../main/engine/store/dialect.js';
 import { makeTempDir, openIssuingEngine, removeTempDirs, type IssuingFixture } from '../support/issuing-fixture.js';
 
 const GOLDEN = join(import.meta.dirname, 'fixtures', 'golden-v3');
@@ -34,7 +35,7 @@ describe('a data directory written by schema 3', () => {
   });
 
   it('is migrated to the current schema', () => {
-    expect(fx.engine.issuing.ctx.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(schemaVersion(fx.engine.issuing.ctx.db)).toBe(MIGRATIONS.length);
   });
 
   it('stores its certificates compactly: leaves and signatures as bytes, payloads deflated smaller than their text', () => {

@@ -6,10 +6,12 @@
  */
 import type { JobStatus } from '../../../common/wire-types.js';
 import type { Db } from '../database.js';
+import { sqliteOnly } from '../store/dialect.js';
 import type { EngineEvents } from './engine-events.js';
 
 /** Installs the callbacks and triggers on the connection. */
-export function announceChanges(db: Db, events: EngineEvents): void {
+export function announceChanges(engineDb: Db, events: EngineEvents): void {
+  const db = sqliteOnly(engineDb, 'Announcing job and revocation changes');
   db.function('proofdesk_job_state', { varargs: false }, (partnerId: unknown, uid: unknown, engine: unknown, from: unknown, to: unknown) => {
     events.emit({ type: 'job-state', partnerId: String(partnerId), jobUid: String(uid), engine: String(engine), from: (from ?? null) as JobStatus | null, to: to as JobStatus });
     if (from === null) events.emit({ type: 'counts', partnerId: String(partnerId), of: 'jobs' });

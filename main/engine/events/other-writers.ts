@@ -7,6 +7,7 @@
  */
 import type { JobStatus } from '../../../common/wire-types.js';
 import type { Db } from '../database.js';
+import { othersCommitMark } from '../store/dialect.js';
 import type { EngineEvents } from './engine-events.js';
 
 const EVERY_MS = 1000;
@@ -32,7 +33,7 @@ export function watchOtherWriters(db: Db, events: EngineEvents, everyMs = EVERY_
     );
   const look = () => {
     if (!db.open || db.inTransaction) return;
-    const now = db.pragma('data_version', { simple: true }) as number;
+    const now = othersCommitMark(db);
     if (now === version) return;
     version = now;
     const next = readJobs();
@@ -54,7 +55,7 @@ export function watchOtherWriters(db: Db, events: EngineEvents, everyMs = EVERY_
   });
   const start = () => {
     if (timer || !db.open) return;
-    version = db.pragma('data_version', { simple: true }) as number;
+    version = othersCommitMark(db);
     known = readJobs();
     timer = setInterval(() => {
       try {

@@ -7,6 +7,7 @@ import { formatDate } from '../../../common/validate.js';
 import type { Db } from '../database.js';
 import { cached, type Conditions } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
+import { writeMark } from '../store/dialect.js';
 import { recordQuery, type RecordQuery } from './record-filter.js';
 
 /** Upload date order is creation order (the row id), as GET /credentials sorts it. */
@@ -43,13 +44,9 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   return { total, ids: pageIds(db, where, order, limit, offset) };
 }
 
-/**
- * Changes whenever anything is written: `data_version` moves with every commit of another
- * connection (another process sharing the data directory), `total_changes()` with every row
- * this connection changes.
- */
+/** Changes whenever anything is written, by this connection or another (dialect.ts's writeMark). */
 export function databaseVersion(db: Db): string {
-  return `${db.pragma('data_version', { simple: true }) as number}:${cached(db, 'SELECT total_changes()').pluck().get() as number}`;
+  return writeMark(db);
 }
 
 /** Totals kept per database: a scrolled table asks for window after window of one filter. */

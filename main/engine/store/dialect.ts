@@ -1,0 +1,87 @@
+/**
+ * The few things the engine asks its database that SQLite and PostgreSQL answer differently,
+ * each a function named for what it asks. Everything else is the common SQL of the Db seam.
+ */
+import Database from 'better-sqlite3';
+import type { SqliteDb } from '../database.js';
+import type { Db } from './db.js';
+import { cached } from '../list-query.js';
+import { MIGRATIONS } from '../migrations.js';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
+import { PostgresDb } from './postgres-db.js';
+
+/** The database as better-sqlite3's own Database, or undefined when it is not SQLite. */
+export function sqliteOf(db: Db): SqliteDb | undefined {
+  return db instanceof Database ? db : undefined;
+}
+
+/**
+ * The database as better-sqlite3's Database, for engine work that exists on SQLite only so
+ * far; on PostgreSQL a clear error naming that work.
+ */
+export function sqliteOnly(db: Db, what: string): SqliteDb {
+  const sqlite = sqliteOf(db);
+  if (!sqlite) throw new Error(`${what} runs on SQLite only; the engine does not run on PostgreSQL yet`);
+  return sqlite;
+}
+
+/** The database as a PostgresDb, or undefined when it is not PostgreSQL. */
+export function postgresOf(db: Db): PostgresDb | undefined {
+  return db instanceof PostgresDb ? db : undefined;
+}
+
+/** The schema version the database's migrations have reached. */
+export function schemaVersion(db: Db): number {
+  const sqlite = sqliteOf(db);
+  if (sqlite) return sqlite.pragma('user_version', { simple: true }) as number;
+  return postgresOf(db)!.schemaVersion();
+}
+
+/**
+ * A subquery of the row ids in a JSON array bound as its one parameter: how the engine passes
+ * a list of ids to one statement. `id IN (${jsonIdList(db)})`.
+ */
+export function jsonIdList(db: Db): string {
+  return sqliteOf(db) ? 'SELECT value FROM json_each(?)' : 'SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb))';
+}
+
+/**
+ * The elements of a JSON array bound as its one parameter, as a table `alias` with columns
+ * `value` (the element, JSON: `alias.value->>0` reads an array element's first item) and `key`
+ * (its position, for ORDER BY).
+ */
+export function jsonEntries(db: Db, alias: string): string {
+  return sqliteOf(db) ? `json_each(?) AS ${alias}` : `jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS ${alias}(value, key)`;
+}
+
+/** The schema version this Proofdesk's migrations reach for the database's store. */
+export function knownSchemaVersion(db: Db): number {
+  return sqliteOf(db) ? MIGRATIONS.length : POSTGRES_MIGRATIONS.length;
+}
+
+/**
+ * A number that moves whenever another connection commits a write: SQLite's `data_version`;
+ * on PostgreSQL the next transaction id of the cluster (which moves with every writing
+ * transaction, this connection's too — a harmless extra look).
+ */
+export function othersCommitMark(db: Db): number {
+  const sqlite = sqliteOf(db);
+  if (sqlite) return sqlite.pragma('data_version', { simple: true }) as number;
+  return Number(cached(db, 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint').pluck().get());
+}
+
+/** Marks handed out inside PostgreSQL transactions, each one new. */
+let uncachedMarks = 0;
+
+/**
+ * A mark that changes whenever anything is written, by this connection or another: what a
+ * cached count is checked against. SQLite: `data_version` with `total_changes()`; PostgreSQL:
+ * the next transaction id, read outside of this connection's own open transaction.
+ */
+export function writeMark(db: Db): string {
+  const sqlite = sqliteOf(db);
+  if (sqlite) return `${sqlite.pragma('data_version', { simple: true }) as number}:${cached(sqlite, 'SELECT total_changes()').pluck().get() as number}`;
+  // Inside a transaction this connection's own uncommitted writes do not move the mark: no caching then.
+  if (db.inTransaction) return `uncached:${++uncachedMarks}`;
+  return String(othersCommitMark(db));
+}

@@ -1,0 +1,122 @@
+/**
+ * Credentials (without files) created, read, listed and scheduled into jobs, and the activity
+ * log they write, on both stores: the engine's credential and job functions over SQLite and
+ * over PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listActivity } from '../../main/engine/activity.js';
+import { systemClock } from '../../main/engine/clock.js';
+import { parseCreateCredentialBody } from '../../main/engine/credential-input.js';
+import { getCredential, insertCredentials, listCredentials } from '../../main/engine/credentials.js';
+import type { Db } from '../../main/engine/database.js';
+import { EngineCatalog } from '../../main/engine/engine-catalog.js';
+import { getJob, listJobs } from '../../main/engine/jobs.js';
+import { PartnerRegistry } from '../../main/engine/partners.js';
+import { scheduleCredentials, unscheduleCredential } from '../../main/engine/scheduling.js';
+import type { PartnerScope } from '../../main/engine/scope.js';
+import { createEngineStore, STORES, type EngineStore } from '../support/engine-stores.js';
+
+/**
+ * A Partner's scope for the credential and job functions, with the engine catalog of a data
+ * directory without engines.json (the local engine): stored files and issuing are not reached
+ * by credentials without files, and say so if they are.
+ */
+function credentialScope(db: Db, partner: { id: string; name: string }): PartnerScope {
+  const unused = (part: string) => () => {
+    throw new Error(`credentials without files do not use the ${part}`);
+  };
+  const scope = { db, partner, clock: systemClock, actor: 'tester', catalog: new EngineCatalog() };
+  Object.defineProperty(scope, 'store', { get: unused('file store') });
+  Object.defineProperty(scope, 'issuing', { get: unused('issuing runtime') });
+  return scope as PartnerScope;
+}
+
+describe.each(STORES)('credentials on %s', (kind) => {
+  let store: EngineStore;
+  let nodeA: PartnerScope;
+  let nodeB: PartnerScope;
+  let otherPartner: PartnerScope;
+
+  beforeAll(() => {
+    store = createEngineStore(kind);
+    const a = store.connect();
+    const b = store.connect();
+    const partners = new PartnerRegistry(a, systemClock);
+    const mine = partners.add({ name: 'Uni Süd' });
+    const theirs = partners.add({ name: 'Other' });
+    nodeA = credentialScope(a, { id: mine.partner_id, name: 'Uni Süd' });
+    nodeB = credentialScope(b, { id: mine.partner_id, name: 'Uni Süd' });
+    otherPartner = credentialScope(b, { id: theirs.partner_id, name: 'Other' });
+  });
+
+  afterAll(() => store?.remove());
+
+  /** The Partner's credential with this title. */
+  const titled = (title: string) => listCredentials(nodeA, { per_page: 100 }).items.find((c) => c.title === title)!;
+
+  const body = (title: string, tags: string[], extra: Record<string, unknown> = {}) =>
+    parseCreateCredentialBody({ title, metadata: { student: title.toLowerCase(), year: 2026 }, tags, ...extra });
+
+  it('creates credentials in one call; the other node reads them as created, and another Partner does not', () => {
+    const created = insertCredentials(nodeA, [body('Ada', ['comp', 'y2026']), body('Grace', ['comp']), body('Alan', ['math', 'y2026'])]);
+    expect(created.map((c) => c.title)).toEqual(['Ada', 'Grace', 'Alan']);
+    for (const credential of created) expect(getCredential(nodeB, credential.uid)).toEqual(credential);
+    expect(() => getCredential(otherPartner, created[0]!.uid)).toThrow(expect.objectContaining({ id: 'missing_credential' }));
+  });
+
+  it('links a credential to another, and reads the link back', () => {
+    const [ada] = listCredentials(nodeB, { and_tags: 'comp', sort_by: 'title', order: 'asc' }).items;
+    const [linked] = insertCredentials(nodeA, [body('Ada (transcript)', ['comp'], { credentials: [ada!.uid] })]);
+    expect(getCredential(nodeB, linked!.uid).credentials.map((c) => c.uid)).toEqual([ada!.uid]);
+  });
+
+  it('lists by tags (all of, any of), sorted and paged, with totals', () => {
+    expect(listCredentials(nodeB, { and_tags: 'comp,y2026' }).items.map((c) => c.title)).toEqual(['Ada']);
+    expect(listCredentials(nodeB, { or_tags: 'math,y2026', sort_by: 'title', order: 'asc' }).items.map((c) => c.title)).toEqual(['Ada', 'Alan']);
+    expect(listCredentials(nodeB, { or_tags: 'math,comp', and_tags: 'y2026', sort_by: 'title', order: 'desc' }).items.map((c) => c.title)).toEqual(['Alan', 'Ada']);
+    const page = listCredentials(nodeB, { sort_by: 'title', order: 'asc', per_page: 2, page: 2 });
+    expect({ total: page.total_items, pages: page.total_pages, titles: page.items.map((c) => c.title) }).toEqual({ total: 4, pages: 2, titles: ['Alan', 'Grace'] });
+    expect(listCredentials(otherPartner, {}).total_items).toBe(0);
+  });
+
+  it('refuses a link to a credential that does not exist, and creates none of the call', () => {
+    const before = listCredentials(nodeA, {}).total_items;
+    expect(() => insertCredentials(nodeA, [body('Kept?', []), body('Broken', [], { credentials: ['0190d6c4-7a1b-7c2d-8e3f-123456789abc'] })])).toThrow(
+      expect.objectContaining({ id: 'missing_credential' }),
+    );
+    expect(listCredentials(nodeB, {}).total_items).toBe(before);
+  });
+
+  it('logs one "created" entry per credential, in order, read on the other node', () => {
+    const entries = listActivity(nodeB, { kind: 'created', sort_by: 'date', order: 'asc', per_page: 10 }).items;
+    expect(entries.map((e) => [e.kind, e.actor])).toEqual(Array(4).fill(['created', 'tester']));
+    const titles = entries.map((e) => getCredential(nodeB, e.credential_uid!).title);
+    expect(titles).toEqual(['Ada', 'Grace', 'Alan', 'Ada (transcript)']);
+  });
+
+  it('schedules credentials into the open job on the engine; the other node lists and reads it', () => {
+    const [ada, grace] = [titled('Ada'), titled('Grace')];
+    const jobId = scheduleCredentials(nodeA, { engine: 'local', credentials: [ada.uid, grace.uid] });
+    expect(scheduleCredentials(nodeA, { engine: 'local', credentials: [titled('Alan').uid] })).toBe(jobId);
+    const jobs = listJobs(nodeB, { status: 'scheduled' });
+    expect(jobs.total_items).toBe(1);
+    expect(jobs.items[0]).toMatchObject({ status: 'scheduled', chain: 'local', partner: { id: nodeA.partner.id } });
+    expect(getJob(nodeB, jobs.items[0]!.uid)).toEqual(jobs.items[0]);
+    expect(listJobs(nodeB, { uid: ada.uid }).items.map((j) => j.uid)).toEqual([jobs.items[0]!.uid]);
+    expect(listJobs(otherPartner, {}).total_items).toBe(0);
+  });
+
+  it('refuses to schedule a credential twice, or on an unknown engine, and changes nothing', () => {
+    const [ada, grace, transcript] = [titled('Ada'), titled('Grace'), titled('Ada (transcript)')];
+    expect(() => scheduleCredentials(nodeB, { engine: 'local', credentials: [transcript.uid, ada.uid] })).toThrow(expect.objectContaining({ id: 'credential_already_scheduled_or_issued' }));
+    expect(() => scheduleCredentials(nodeB, { engine: 'mainnet-nowhere', credentials: [grace.uid] })).toThrow(expect.objectContaining({ id: 'wrong_blockchain_engine' }));
+    expect(listJobs(nodeA, { uid: grace.uid }).total_items).toBe(1);
+    expect(listJobs(nodeA, { uid: transcript.uid }).total_items).toBe(0);
+  });
+
+  it('unscheduling a credential nothing else holds deletes it, as the spec says', () => {
+    const grace = titled('Grace');
+    expect(unscheduleCredential(nodeB, grace.uid, 'local')).toEqual({ credential_uid: grace.uid, engine: 'local', credential_deleted: true });
+    expect(() => getCredential(nodeA, grace.uid)).toThrow(expect.objectContaining({ id: 'missing_credential' }));
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * The engine's two stores, for suites that run on both (describe.each(STORES)): a fresh
+ * database of each kind, opened as the engine opens it, and further connections to the same
+ * database standing for other processes or `serve` nodes sharing it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../main/engine/database.js';
+import { openPostgresDatabase } from '../../main/engine/store/open-postgres.js';
+import { createTestDatabase } from './postgres-database.js';
+
+export const STORES = ['sqlite', 'postgres'] as const;
+export type StoreKind = (typeof STORES)[number];
+
+export interface EngineStore {
+  /** Opens another connection to the same database (another process, another node). */
+  connect(): Db;
+  /** Closes every connection it opened and deletes the database. */
+  remove(): void;
+}
+
+/** A fresh, migrated engine database on `kind`. */
+export function createEngineStore(kind: StoreKind): EngineStore {
+  const opened: Db[] = [];
+  const track = (db: Db) => (opened.push(db), db);
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'proofdesk-store-'));
+    return {
+      connect: () => track(openDatabase(dir)),
+      remove() {
+        for (const db of opened) if (db.open) db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const database = createTestDatabase();
+  return {
+    connect: () => track(openPostgresDatabase(database.url)),
+    remove() {
+      for (const db of opened) if (db.open) db.close();
+      database.drop();
+    },
+  };
+}
