@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../main/app/app-context.js';
+import { inTransaction } from '../../main/engine/database.js';
 import { createIpcHandlers, invokeIpcHandler, type IpcHandlers } from '../../main/app/ipc-handlers.js';
 import { serveEngine, type ServedEngine } from './remote-fixture.js';
 
@@ -31,13 +32,13 @@ async function seedFinishedJobs(): Promise<void> {
   );
   const carry = db.prepare("INSERT INTO job_credentials (job_id, credential_id, engine) VALUES (?, ?, 'local')");
   const base = Date.UTC(2026, 0, 1);
-  db.transaction(() => {
+  inTransaction(db, () => {
     for (let j = 0; j < JOBS; j++) {
       const at = base + j * 60_000;
       const jobId = addJob.run(randomUUID(), partnerId, at, at, at, at).lastInsertRowid;
       for (let k = 0; k < PER_JOB; k++) carry.run(jobId, idOf.get(created[j * PER_JOB + k]!.uid));
     }
-  })();
+  });
 }
 
 /** The routes the server answered while `work` ran. */
