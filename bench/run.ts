@@ -14,6 +14,7 @@ import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
 import { intakeBenchmarks } from './intake.bench.js';
 import { issuingBenchmarks, millionBenchmarks } from './issuing.bench.js';
+import { issuingProfileBenchmarks } from './issuing-profile.bench.js';
 import { onlyPattern } from './only.js';
 import { describeMachine, observeMachine } from './machine.js';
 import { withMachine, type BenchResult } from './measure.js';
@@ -36,6 +37,7 @@ import { csvImportBenchmarks } from './csv-import.bench.js';
 const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<BenchResult[]>; explicit?: boolean }[] = [
   { name: 'engine', run: engineBenchmarks },
   { name: 'issuing', run: issuingBenchmarks },
+  { name: 'issuing-profile', run: issuingProfileBenchmarks },
   { name: 'api', run: apiBenchmarks },
   { name: 'ingest', run: ingestBenchmarks },
   { name: 'intake', run: intakeBenchmarks },
