@@ -30,8 +30,9 @@ parentPort.on('message', ({ id, pkcs8, texts, dictionary, timed }) => {
       crypto.sign(null, leaf, cachedKey).copy(signatures, 64 * i);
     });
     const t1 = timed ? process.hrtime.bigint() : 0n;
-    const ns = (compressNs) => (timed ? { sign: Number(t1 - t0), compress: compressNs, readyAt } : undefined);
+    const ready = readyAt;
     readyAt = undefined;
+    const ns = (compressNs) => (timed ? { sign: Number(t1 - t0), compress: compressNs, readyAt: ready } : undefined);
     if (!dictionary) return parentPort.postMessage({ id, leaves, signatures, ns: ns(0) }, [leaves.buffer, signatures.buffer]);
     const parts = texts.map((text) => zlib.deflateRawSync(Buffer.from(text, 'utf8'), { ...DEFLATE, dictionary: Buffer.from(dictionary) }));
     const sizes = new Uint32Array(parts.map((p) => p.length));
