@@ -44,8 +44,17 @@ export function buildPayload(
   };
 }
 
-/** A string with an unpaired UTF-16 surrogate, which RFC 8785 refuses. */
+/** An unpaired UTF-16 surrogate, which RFC 8785 refuses (the library says so). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** What JSON.stringify would escape in a string, or a surrogate: most strings have none and are quoted as they are. */
+const SPECIAL = /["\\\u0000-\u001F\uD800-\uDFFF]/;
+
+/** A string's RFC 8785 text, or undefined for one with a lone surrogate. */
+function quoted(text: string): string | undefined {
+  if (!SPECIAL.test(text)) return `"${text}"`;
+  return LONE_SURROGATE.test(text) ? undefined : JSON.stringify(text);
+}
+
 /** Deeper than this, a value is handed to the library, which tells a cycle from depth. */
 const MAX_DEPTH = 500;
 
@@ -58,7 +67,7 @@ const MAX_DEPTH = 500;
 function plainCanonical(value: unknown, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
-      return LONE_SURROGATE.test(value) ? undefined : JSON.stringify(value);
+      return quoted(value);
     case 'number':
       return Number.isFinite(value) ? JSON.stringify(value) : undefined;
     case 'boolean':
@@ -81,8 +90,9 @@ function plainCanonical(value: unknown, depth: number): string | undefined {
       for (const key of Object.keys(record).sort()) {
         if (record[key] === undefined) continue;
         const item = plainCanonical(record[key], depth + 1);
-        if (item === undefined || LONE_SURROGATE.test(key)) return undefined;
-        out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${item}`;
+        const name = quoted(key);
+        if (item === undefined || name === undefined) return undefined;
+        out += `${out.length === 1 ? '' : ','}${name}:${item}`;
       }
       return `${out}}`;
     }
