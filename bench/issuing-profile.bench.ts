@@ -1,7 +1,8 @@
 /**
  * Where the time of issuing goes: one job each of 1,000, 10,000 and 100,000 transcript-sized
  * credentials (issuing-job.ts, a process of its own, local anvil), create → finished, with the
- * engine's stages timed (main/engine/stage-timing.ts). Each stage as µs per credential and as a
+ * engine's stages timed (main/engine/stage-timing.ts). Each stage as µs per credential, of wall
+ * time and of its thread's CPU time (what it costs whatever else the machine runs), and as a
  * share of the process's wall time, from its start to `finished`. The main thread's stages and
  * the fixed costs add up to the wall time with `other`; the signer threads' stages (sign,
  * compress, their start) run beside them, so their shares overlap and are summed over threads.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { issueJobInChild } from './issuing.bench.js';
 import { observeMachine } from './machine.js';
 import { benchDir, type BenchResult } from './measure.js';
+import type { StageTime } from '../main/engine/stage-timing.js';
 
 const COUNTS = (process.env['PROOFDESK_BENCH_PROFILE_COUNTS'] ?? '1000,10000,100000').split(',').map(Number);
 
@@ -38,13 +40,25 @@ const STAGES: { name: string; means: string; overlaps?: true; fixed?: true }[] =
   { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: true },
 ];
 
-/** Per stage: ms, µs per credential and share of wall time; `other` is what the main-thread stages leave. */
-export function profileOf(stages: Record<string, number>, count: number): { name: string; ms: number; usPer: number; share: number; overlaps: boolean }[] {
+/** One row of the profile: wall and CPU µs per credential, share of wall time. */
+export interface ProfileRow {
+  name: string;
+  usPer: number;
+  cpuUsPer: number;
+  share: number;
+  overlaps: boolean;
+}
+
+/** Per stage: µs per credential (wall and CPU) and share of wall; `other` is what the main-thread stages leave. */
+export function profileOf(stages: Record<string, StageTime>, count: number): ProfileRow[] {
   const wall = stages['wall']!;
-  const mainThread = STAGES.filter((s) => !s.overlaps && s.name !== 'other' && s.name !== 'index (replayed)');
-  const other = wall - mainThread.reduce((sum, s) => sum + (stages[s.name] ?? 0), 0);
-  const all: Record<string, number> = { ...stages, other };
-  return STAGES.map((s) => ({ name: s.name, ms: all[s.name] ?? 0, usPer: ((all[s.name] ?? 0) * 1000) / count, share: (all[s.name] ?? 0) / wall, overlaps: s.overlaps === true }));
+  const mainThread = STAGES.filter((s) => !s.overlaps && s.name !== 'other' && s.name !== 'index (replayed)').map((s) => stages[s.name] ?? { ms: 0, cpuMs: 0 });
+  const other = { ms: wall.ms - mainThread.reduce((sum, t) => sum + t.ms, 0), cpuMs: stages['main thread']!.cpuMs - mainThread.reduce((sum, t) => sum + t.cpuMs, 0) };
+  const all: Record<string, StageTime> = { ...stages, other };
+  return STAGES.map((s) => {
+    const t = all[s.name] ?? { ms: 0, cpuMs: 0 };
+    return { name: s.name, usPer: (t.ms * 1000) / count, cpuUsPer: (t.cpuMs * 1000) / count, share: t.ms / wall.ms, overlaps: s.overlaps === true };
+  });
 }
 
 export async function issuingProfileBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
@@ -59,12 +73,13 @@ export async function issuingProfileBenchmarks(log: (line: string) => void): Pro
     const machine = window.end();
     const stages = figures.stages!;
     const rows = profileOf(stages, count);
+    const wall = stages['wall']!;
     results.push({
       name: `issuing profile ${label}: wall, process start → finished`,
-      value: stages['wall']!,
+      value: wall.ms,
       unit: 'ms',
       machine,
-      notes: [`${Math.round(count / (stages['wall']! / 1000))} credentials/s`],
+      notes: [`${Math.round(count / (wall.ms / 1000))} credentials/s`, `process CPU ${(wall.cpuMs / 1000).toFixed(1)} s (all threads)`],
     });
     for (const row of rows) {
       results.push({
@@ -72,11 +87,15 @@ export async function issuingProfileBenchmarks(log: (line: string) => void): Pro
         value: row.usPer,
         unit: 'µs/credential',
         machine,
-        notes: [`${(row.share * 100).toFixed(1)}% of wall`, ...(row.overlaps ? ['signer threads, overlaps the main thread'] : [])],
+        notes: [`${(row.share * 100).toFixed(1)}% of wall`, ...(Number.isNaN(row.cpuUsPer) ? [] : [`CPU ${row.cpuUsPer.toFixed(1)} µs/credential`]), ...(row.overlaps ? ['signer threads, overlaps the main thread'] : [])],
       });
     }
-    tables.push(`${label} credentials: wall ${(stages['wall']! / 1000).toFixed(2)} s, load ${machine.start.load1.toFixed(1)}→${machine.end.load1.toFixed(1)}`);
-    for (const row of rows) tables.push(`  ${row.name.padEnd(17)} ${row.usPer.toFixed(1).padStart(9)} µs/cred  ${(row.share * 100).toFixed(1).padStart(5)}%${row.overlaps ? '  (signer threads, overlaps)' : ''}`);
+    tables.push(`${label} credentials: wall ${(wall.ms / 1000).toFixed(2)} s, process CPU ${(wall.cpuMs / 1000).toFixed(2)} s, load ${machine.start.load1.toFixed(1)}→${machine.end.load1.toFixed(1)}`);
+    tables.push(`  ${'stage'.padEnd(17)} ${'wall µs/cred'.padStart(12)} ${'CPU µs/cred'.padStart(12)} ${'of wall'.padStart(8)}`);
+    for (const row of rows) {
+      const cpu = Number.isNaN(row.cpuUsPer) ? '' : row.cpuUsPer.toFixed(1);
+      tables.push(`  ${row.name.padEnd(17)} ${row.usPer.toFixed(1).padStart(12)} ${cpu.padStart(12)} ${`${(row.share * 100).toFixed(1)}%`.padStart(8)}${row.overlaps ? '  (signer threads, overlaps)' : ''}`);
+    }
   }
   log(['issuing profile (µs per credential, share of wall time):', ...tables].join('\n'));
   log(STAGES.map((s) => `  ${s.name}: ${s.means}`).join('\n'));

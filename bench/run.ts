@@ -15,6 +15,7 @@ import { ingestBenchmarks } from './ingest.bench.js';
 import { intakeBenchmarks } from './intake.bench.js';
 import { issuingBenchmarks, millionBenchmarks } from './issuing.bench.js';
 import { issuingProfileBenchmarks } from './issuing-profile.bench.js';
+import { issueProfileBenchmarks } from './issue-profile.bench.js';
 import { onlyPattern } from './only.js';
 import { describeMachine, observeMachine } from './machine.js';
 import { withMachine, type BenchResult } from './measure.js';
@@ -41,6 +42,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'api', run: apiBenchmarks },
   { name: 'ingest', run: ingestBenchmarks },
   { name: 'intake', run: intakeBenchmarks },
+  { name: 'issue-profile', run: issueProfileBenchmarks },
   { name: 'chain', run: chainBenchmarks },
   { name: 'cli', run: cliBenchmarks },
   { name: 'workspace', run: workspaceBenchmarks },

@@ -1,10 +1,32 @@
 /**
- * Wall time per named stage of issuing, summed over a run: what `npm run bench`'s issuing profile
- * prints. Off unless a benchmark calls `timeStages(true)`; then `stage()` costs two clock reads.
- * Stages must not nest (each adds its own wall time). Worker threads time their own stages and
- * hand the totals back with their results (`addStageTime`).
+ * Wall time and CPU time per named stage of issuing, summed over a run: what `npm run bench`'s
+ * issuing profile prints. Off unless a benchmark calls `timeStages(true)`; then `stage()` costs two
+ * clock reads and two reads of the thread's CPU time. Stages must not nest (each adds its own
+ * time). Worker threads time their own stages and hand the totals back with their results
+ * (`addStageTime`).
  */
-let totals: Map<string, bigint> | undefined;
+import { readFileSync } from 'node:fs';
+
+export interface StageTime {
+  /** Wall time, ms. */
+  ms: number;
+  /** The running thread's time on a CPU, ms: what the stage cost whatever else the machine ran. */
+  cpuMs: number;
+}
+
+let totals: Map<string, { wall: bigint; cpu: bigint }> | undefined;
+
+/**
+ * The calling thread's time on a CPU so far, in ns (Linux: the first field of its schedstat,
+ * nanosecond-exact); 0 where that cannot be read.
+ */
+export function threadCpuNs(): bigint {
+  try {
+    return BigInt(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]!);
+  } catch {
+    return 0n;
+  }
+}
 
 /** Starts (from zero) or stops timing stages. */
 export function timeStages(on: boolean): void {
@@ -16,16 +38,24 @@ export function timingStages(): boolean {
   return totals !== undefined;
 }
 
-/** Adds `ns` nanoseconds to stage `name` (a worker's total, or a span timed elsewhere). */
-export function addStageTime(name: string, ns: bigint | number): void {
-  if (totals) totals.set(name, (totals.get(name) ?? 0n) + BigInt(ns));
+/** Adds wall and CPU nanoseconds to stage `name` (a worker's totals, or a span timed elsewhere). */
+export function addStageTime(name: string, wallNs: bigint | number, cpuNs: bigint | number = 0): void {
+  if (!totals) return;
+  const total = totals.get(name) ?? { wall: 0n, cpu: 0n };
+  total.wall += BigInt(wallNs);
+  total.cpu += BigInt(cpuNs);
+  totals.set(name, total);
 }
 
-/** Runs `fn` and, while timing, adds its wall time (until its promise settles, for an async one) to stage `name`. */
+/**
+ * Runs `fn` and, while timing, adds its wall time and this thread's CPU time (until its promise
+ * settles, for an async one: then the CPU is whatever the thread ran meanwhile) to stage `name`.
+ */
 export function stage<T>(name: string, fn: () => T): T {
   if (!totals) return fn();
+  const cpu = threadCpuNs();
   const start = process.hrtime.bigint();
-  const done = () => addStageTime(name, process.hrtime.bigint() - start);
+  const done = () => addStageTime(name, process.hrtime.bigint() - start, threadCpuNs() - cpu);
   let result: T;
   try {
     result = fn();
@@ -38,7 +68,7 @@ export function stage<T>(name: string, fn: () => T): T {
   return result;
 }
 
-/** Each stage's total so far, in milliseconds. */
-export function stageTotals(): Record<string, number> {
-  return Object.fromEntries([...(totals ?? [])].map(([name, ns]) => [name, Number(ns) / 1e6]));
+/** Each stage's totals so far. */
+export function stageTotals(): Record<string, StageTime> {
+  return Object.fromEntries([...(totals ?? [])].map(([name, t]) => [name, { ms: Number(t.wall) / 1e6, cpuMs: Number(t.cpu) / 1e6 }]));
 }
