@@ -67,8 +67,9 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
     if (credentialIds.length === 0) break;
     after = credentialIds[credentialIds.length - 1]!;
     const uids: string[] = [];
+    const credentials = stage('read back', () => readCredentials(db, credentialIds));
     const payloads = stage('payload', () =>
-      readCredentials(db, credentialIds).map((credential) => {
+      credentials.map((credential) => {
         const uid = uuidV7(ctx.clock.now());
         uids.push(uid);
         return canonicalJson(buildPayload(uid, partner, credential, { id: engine.id, chain_id: engine.chain_id ?? 0 }));
