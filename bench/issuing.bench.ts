@@ -40,10 +40,10 @@ function timedSync(fn: () => void): { ms: number } {
   return { ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
-/** Creates, schedules and issues one job of `count` credentials in a child process (see issuing-job.ts). */
-export function issueJobInChild(count: number, dataDir: string): Promise<IssuingJobFigures> {
+/** Creates, schedules and issues one job of `count` credentials in a child process (see issuing-job.ts; `extra`: its options). */
+export function issueJobInChild(count: number, dataDir: string, extra: string[] = []): Promise<IssuingJobFigures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'issuing-job.ts'), String(count), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'issuing-job.ts'), String(count), dataDir, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);

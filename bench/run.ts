@@ -14,6 +14,8 @@ import { engineBenchmarks } from './engine.bench.js';
 import { ingestBenchmarks } from './ingest.bench.js';
 import { intakeBenchmarks } from './intake.bench.js';
 import { issuingBenchmarks, millionBenchmarks } from './issuing.bench.js';
+import { issuingProfileBenchmarks } from './issuing-profile.bench.js';
+import { issueProfileBenchmarks } from './issue-profile.bench.js';
 import { onlyPattern } from './only.js';
 import { describeMachine, observeMachine } from './machine.js';
 import { withMachine, type BenchResult } from './measure.js';
@@ -36,9 +38,11 @@ import { csvImportBenchmarks } from './csv-import.bench.js';
 const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<BenchResult[]>; explicit?: boolean }[] = [
   { name: 'engine', run: engineBenchmarks },
   { name: 'issuing', run: issuingBenchmarks },
+  { name: 'issuing-profile', run: issuingProfileBenchmarks },
   { name: 'api', run: apiBenchmarks },
   { name: 'ingest', run: ingestBenchmarks },
   { name: 'intake', run: intakeBenchmarks },
+  { name: 'issue-profile', run: issueProfileBenchmarks },
   { name: 'chain', run: chainBenchmarks },
   { name: 'cli', run: cliBenchmarks },
   { name: 'workspace', run: workspaceBenchmarks },

@@ -42,6 +42,7 @@ import type { PartnerScope } from './scope.js';
 import { buildProofFile, certificateRow, certificateRowsByUid, certificateUidsOfJob, listCertificates, listJobCertificates, type ChainIdentities } from './certificates.js';
 import type { ProofFile } from './proofs/proof-file.js';
 import { issueJobNow } from './issue-now.js';
+import { stage } from './stage-timing.js';
 import { revokeCertificate, revokeCredential } from './revoking.js';
 import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
 import { CREDENTIAL_TAGS, JOB_TAGS, deleteCredentialTag, writeTags } from './tag-writer.js';
@@ -91,15 +92,17 @@ export class EmbeddedService implements IssuingService {
    */
   async createCredentials(bodies: CreateCredentialBody[]): Promise<Credential[]> {
     if (!Array.isArray(bodies)) throw new ServiceError('invalid_value', 'Expected an array of credentials');
-    const inputs = bodies.map((body, i) => {
-      try {
-        return parseCreateCredentialBody(body);
-      } catch (error) {
-        if (error instanceof ServiceError) throw new ServiceError(error.id, `Credential ${i + 1}: ${error.message}`);
-        throw error;
-      }
-    });
-    return insertCredentials(this.scope, inputs);
+    const inputs = stage('validate', () =>
+      bodies.map((body, i) => {
+        try {
+          return parseCreateCredentialBody(body);
+        } catch (error) {
+          if (error instanceof ServiceError) throw new ServiceError(error.id, `Credential ${i + 1}: ${error.message}`);
+          throw error;
+        }
+      }),
+    );
+    return stage('insert', () => insertCredentials(this.scope, inputs));
   }
 
   async createAndScheduleCredential(engine: string, request: CreateAndScheduleRequest): Promise<Credential> {
@@ -144,8 +147,7 @@ export class EmbeddedService implements IssuingService {
   }
 
   async scheduleCredentials(body: ScheduleBody): Promise<Job> {
-    const jobId = scheduleCredentials(this.scope, body);
-    return readJobs(this.scope, [jobId])[0]!;
+    return stage('schedule', () => readJobs(this.scope, [scheduleCredentials(this.scope, body)])[0]!);
   }
 
   async unscheduleCredential(uid: string, engine: string): Promise<UnscheduleResult> {

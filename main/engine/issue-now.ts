@@ -5,6 +5,7 @@ import { ChainError } from '../chain/index.js';
 import { findScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
+import { stage } from './stage-timing.js';
 
 /**
  * POST /jobs/immediate (demo engines only): issues the Partner's open job on the engine now.
@@ -28,7 +29,7 @@ export async function issueJobNow(scope: PartnerScope, body: IssueNowBody | unkn
   const ran = await issuer.whileClaimed(scope.partner.id, engine.id, async () => {
     try {
       // Gas × max fee of what the job will send, against the balance: short, the job stays scheduled.
-      await issuer.checkFunds(jobId, scope.partner.id, engine.id);
+      await stage('chain checks', () => issuer.checkFunds(jobId, scope.partner.id, engine.id));
     } catch (error) {
       // The chain's own message may name its RPC URL (API keys live there): keep it out of answers.
       if (error instanceof ChainError) throw new ServiceError('try_again_later', `The chain of ${engine.id} cannot be used now (${error.name})`, { cause: error });

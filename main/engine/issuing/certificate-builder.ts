@@ -8,6 +8,7 @@ import { faultPoint } from './fault-points.js';
 import type { IssuingContext } from './issuing-context.js';
 import { loadSigningKey, type PartnerIdentity } from './partner-keys.js';
 import type { Signed } from './signer-pool.js';
+import { stage } from '../stage-timing.js';
 
 /** Credentials read, canonicalised, signed and stored per chunk: bounds memory, keeps both cores busy. */
 const CHUNK = 2_000;
@@ -47,13 +48,15 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
   );
 
   const write = async (chunk: Chunk): Promise<void> => {
-    const { leaves, signatures, compressed } = await chunk.signed;
-    inTransaction(db, () => {
-      if (stored === 0) cached(db, 'UPDATE jobs SET payload_dictionary = ? WHERE id = ?').run(dictionary, job.id);
-      chunk.uids.forEach((uid, i) =>
-        insert.run(uid, job.partnerId, chunk.credentialIds[i], job.id, job.engine, stored + i, leaves.subarray(32 * i, 32 * (i + 1)), compressed![i], signatures.subarray(64 * i, 64 * (i + 1))),
-      );
-    });
+    const { leaves, signatures, compressed } = await stage('signers wait', () => chunk.signed);
+    stage('store', () =>
+      inTransaction(db, () => {
+        if (stored === 0) cached(db, 'UPDATE jobs SET payload_dictionary = ? WHERE id = ?').run(dictionary, job.id);
+        chunk.uids.forEach((uid, i) =>
+          insert.run(uid, job.partnerId, chunk.credentialIds[i], job.id, job.engine, stored + i, leaves.subarray(32 * i, 32 * (i + 1)), compressed![i], signatures.subarray(64 * i, 64 * (i + 1))),
+        );
+      }),
+    );
     stored += chunk.uids.length;
     faultPoint('after-certificate-chunk');
   };
@@ -64,11 +67,14 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
     if (credentialIds.length === 0) break;
     after = credentialIds[credentialIds.length - 1]!;
     const uids: string[] = [];
-    const payloads = readCredentials(db, credentialIds).map((credential) => {
-      const uid = uuidV7(ctx.clock.now());
-      uids.push(uid);
-      return canonicalJson(buildPayload(uid, partner, credential, { id: engine.id, chain_id: engine.chain_id ?? 0 }));
-    });
+    const credentials = stage('read back', () => readCredentials(db, credentialIds));
+    const payloads = stage('payload', () =>
+      credentials.map((credential) => {
+        const uid = uuidV7(ctx.clock.now());
+        uids.push(uid);
+        return canonicalJson(buildPayload(uid, partner, credential, { id: engine.id, chain_id: engine.chain_id ?? 0 }));
+      }),
+    );
     // The job's first payload is the dictionary its payloads are compressed with (payload-codec.ts).
     dictionary ??= Buffer.from(payloads[0]!, 'utf8');
     const signed = ctx.signer.sign(pkcs8, payloads, dictionary);
@@ -78,13 +84,15 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
   }
   while (queue.length > 0) await write(queue.shift()!);
 
-  const leaves = Buffer.alloc(32 * stored);
-  let index = 0;
-  for (const leaf of cached(db, 'SELECT leaf FROM certificates WHERE job_id = ? ORDER BY leaf_index').pluck().iterate(job.id) as IterableIterator<Buffer>) {
-    leaf.copy(leaves, 32 * index++);
-  }
-  const { root, packed } = buildPackedMerkleTree(leaves);
-  const rootHex = `0x${root.toString('hex')}`;
-  cached(db, 'UPDATE jobs SET root = ?, merkle_tree = ? WHERE id = ?').run(rootHex, packed, job.id);
-  return rootHex;
+  return stage('merkle', () => {
+    const leaves = Buffer.alloc(32 * stored);
+    let index = 0;
+    for (const leaf of cached(db, 'SELECT leaf FROM certificates WHERE job_id = ? ORDER BY leaf_index').pluck().iterate(job.id) as IterableIterator<Buffer>) {
+      leaf.copy(leaves, 32 * index++);
+    }
+    const { root, packed } = buildPackedMerkleTree(leaves);
+    const rootHex = `0x${root.toString('hex')}`;
+    cached(db, 'UPDATE jobs SET root = ?, merkle_tree = ? WHERE id = ?').run(rootHex, packed, job.id);
+    return rootHex;
+  });
 }

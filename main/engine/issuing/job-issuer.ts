@@ -30,6 +30,7 @@ import { followMined } from './follow-mined.js';
 import { recordJobFinished, recordJobMined } from './job-dates.js';
 import { NonceUnsettledError, nodeSaid, resolveTakenNonce } from './taken-nonce.js';
 import { ensureRegistry, registryAddress } from './registry.js';
+import { stage } from '../stage-timing.js';
 
 /**
  * Gas of `issue(root)` when it cannot be estimated yet (no registry deployed): 44,899 measured on
@@ -369,17 +370,17 @@ export class JobIssuer {
   private async step(jobId: number, head?: ChainHead): Promise<void> {
     let job = this.job(jobId);
     if (job.status !== 'started' && job.status !== 'unconfirmed') return;
-    const { client, chainKey, identity } = await this.prepare(job.partner_id, job.engine);
+    const { client, chainKey, identity } = await stage('chain checks', () => this.prepare(job.partner_id, job.engine));
     if (job.status === 'started') {
       if (job.root === null) {
         const partnerName = cached(this.ctx.db, 'SELECT name FROM partners WHERE id = ?').pluck().get(job.partner_id) as string;
         await buildJobCertificates(this.ctx, { id: job.id, engine: job.engine, partnerId: job.partner_id, partnerName }, identity);
         job = this.job(jobId);
       }
-      const registry = await ensureRegistry(this.ctx, client, job.partner_id, job.engine, identity, chainKey, this.replacement(job.engine, chainKey));
+      const registry = await stage('transaction', () => ensureRegistry(this.ctx, client, job.partner_id, job.engine, identity, chainKey, this.replacement(job.engine, chainKey)));
       if (!registry) return;
       if (job.issue_tx === null) {
-        const tx = await signAndStore(
+        const tx = await stage('transaction', () => signAndStore(
           this.ctx.db,
           this.ctx.clock,
           client,
@@ -388,9 +389,11 @@ export class JobIssuer {
             this.ctx.lease.fence();
             claim(cached(this.ctx.db, 'UPDATE jobs SET issue_tx = ? WHERE id = ? AND issue_tx IS NULL').run(txId, jobId).changes, 'job');
           },
-        );
-        await this.mineNotBeforeStart(jobId, job.engine, client);
-        await sendTx(this.ctx.db, client, tx);
+        ));
+        await stage('transaction', async () => {
+          await this.mineNotBeforeStart(jobId, job.engine, client);
+          await sendTx(this.ctx.db, client, tx);
+        });
         // A chain that mines blocks at intervals has no receipt a moment after sending: the
         // next block's round asks. One that mines on demand (the local chain) has, at once.
         if (!this.ctx.chains.isLocal(job.engine) && this.pace.blockMs(job.engine) >= SETTLE_AT_ONCE_BELOW_MS) return;
@@ -398,7 +401,7 @@ export class JobIssuer {
       } else if (loadTx(this.ctx.db, job.issue_tx).state === 'signed') {
         await this.mineNotBeforeStart(jobId, job.engine, client);
       }
-      const tx = await settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine), this.replacement(job.engine, chainKey), head);
+      const tx = await stage('confirmation', () => settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine), this.replacement(job.engine, chainKey), head));
       if (tx.state === 'reverted' || tx.state === 'dropped') {
         this.fail(jobId, `The issuing transaction ${tx.hash} was ${tx.state}`);
         return;
@@ -407,10 +410,10 @@ export class JobIssuer {
       // Guarded by the status: a job failed meanwhile (its credentials released) stays failed.
       recordJobMined(this.ctx.db, jobId, tx.mined_date!);
       // The receipt just read says where it is: following it needs no second read.
-      await this.followToFinal(jobId, job.engine, client, head, tx.receipt);
+      await stage('confirmation', () => this.followToFinal(jobId, job.engine, client, head, tx.receipt));
       return;
     }
-    await this.followToFinal(jobId, job.engine, client, head);
+    await stage('confirmation', () => this.followToFinal(jobId, job.engine, client, head));
   }
 
   /**

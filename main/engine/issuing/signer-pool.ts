@@ -1,18 +1,33 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { PAYLOAD_DEFLATE_OPTIONS } from '../proofs/payload-codec.js';
+import { addStageTime, timingStages } from '../stage-timing.js';
 
 // The worker's code, inline and plain CommonJS so it runs the same under tsx, vitest and a
 // packaged build: SHA-256 of each canonical payload (the leaf), and the Ed25519 signature of it;
-// given a dictionary, also the payload as stored (payload-codec.ts: raw DEFLATE with it).
+// given a dictionary, also the payload as stored (payload-codec.ts: raw DEFLATE with it). Asked
+// to (\`timed\`), it returns the wall and CPU nanoseconds it spent signing and compressing
+// (stage-timing.ts; the CPU read as threadCpuNs reads it).
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const zlib = require('node:zlib');
 const DEFLATE = ${JSON.stringify(PAYLOAD_DEFLATE_OPTIONS)};
 let cachedKey, cachedPkcs8;
-parentPort.on('message', ({ id, pkcs8, texts, dictionary }) => {
+// When this thread was ready to work (the same clock as the pool's), told once when timed.
+let readyAt = performance.timeOrigin + performance.now();
+const cpuNs = () => {
   try {
+    return BigInt(require('node:fs').readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]);
+  } catch {
+    return 0n;
+  }
+};
+const clock = (timed) => (timed ? [process.hrtime.bigint(), cpuNs()] : undefined);
+const since = (from, to) => [Number(to[0] - from[0]), Number(to[1] - from[1])];
+parentPort.on('message', ({ id, pkcs8, texts, dictionary, timed }) => {
+  try {
+    const t0 = clock(timed);
     if (pkcs8 !== cachedPkcs8) {
       cachedKey = crypto.createPrivateKey({ key: Buffer.from(pkcs8, 'base64'), format: 'der', type: 'pkcs8' });
       cachedPkcs8 = pkcs8;
@@ -24,11 +39,15 @@ parentPort.on('message', ({ id, pkcs8, texts, dictionary }) => {
       leaf.copy(leaves, 32 * i);
       crypto.sign(null, leaf, cachedKey).copy(signatures, 64 * i);
     });
-    if (!dictionary) return parentPort.postMessage({ id, leaves, signatures }, [leaves.buffer, signatures.buffer]);
+    const t1 = clock(timed);
+    const ready = readyAt;
+    readyAt = undefined;
+    const ns = (compress) => (timed ? { sign: since(t0, t1), compress, readyAt: ready } : undefined);
+    if (!dictionary) return parentPort.postMessage({ id, leaves, signatures, ns: ns([0, 0]) }, [leaves.buffer, signatures.buffer]);
     const parts = texts.map((text) => zlib.deflateRawSync(Buffer.from(text, 'utf8'), { ...DEFLATE, dictionary: Buffer.from(dictionary) }));
     const sizes = new Uint32Array(parts.map((p) => p.length));
     const packed = Buffer.concat(parts);
-    parentPort.postMessage({ id, leaves, signatures, packed, sizes }, [leaves.buffer, signatures.buffer, sizes.buffer]);
+    parentPort.postMessage({ id, leaves, signatures, packed, sizes, ns: ns(timed ? since(t1, clock(timed)) : undefined) }, [leaves.buffer, signatures.buffer, sizes.buffer]);
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.message || error) });
   }
@@ -71,12 +90,19 @@ export class SignerPool {
   constructor(private readonly size = Math.max(1, availableParallelism())) {}
 
   private start(): void {
+    const started = performance.timeOrigin + performance.now();
     for (let i = 0; i < this.size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       worker.unref();
-      worker.on('message', (m: { id: number; leaves?: Uint8Array; signatures?: Uint8Array; packed?: Uint8Array; sizes?: Uint32Array; error?: string }) => {
+      worker.on('message', (m: { id: number; leaves?: Uint8Array; signatures?: Uint8Array; packed?: Uint8Array; sizes?: Uint32Array; error?: string; ns?: { sign: [number, number]; compress: [number, number]; readyAt?: number } }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
+        if (m.ns) {
+          addStageTime('sign', ...m.ns.sign);
+          addStageTime('compress', ...m.ns.compress);
+          // Its start, from the pool's until its code ran: it overlaps the first payloads' making.
+          if (m.ns.readyAt !== undefined) addStageTime('workers start', Math.round((m.ns.readyAt - started) * 1e6));
+        }
         if (m.error !== undefined) p?.reject(new Error(`Signing failed: ${m.error}`));
         else p?.resolve({ leaves: Buffer.from(m.leaves!), signatures: Buffer.from(m.signatures!), compressed: m.packed && unpack(Buffer.from(m.packed.buffer, m.packed.byteOffset, m.packed.byteLength), m.sizes!) });
       });
@@ -98,7 +124,7 @@ export class SignerPool {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, pkcs8, texts, dictionary });
+      worker.postMessage({ id, pkcs8, texts, dictionary, timed: timingStages() });
     });
   }
 

@@ -44,9 +44,71 @@ export function buildPayload(
   };
 }
 
-/** RFC 8785 (JSON Canonicalization Scheme) text of a value: one byte sequence per meaning. */
+/** An unpaired UTF-16 surrogate, which RFC 8785 refuses (the library says so). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** What JSON.stringify would escape in a string, or a surrogate: most strings have none and are quoted as they are. */
+const SPECIAL = /["\\\u0000-\u001F\uD800-\uDFFF]/;
+
+/** A string's RFC 8785 text, or undefined for one with a lone surrogate. */
+function quoted(text: string): string | undefined {
+  if (!SPECIAL.test(text)) return `"${text}"`;
+  return LONE_SURROGATE.test(text) ? undefined : JSON.stringify(text);
+}
+
+/** Deeper than this, a value is handed to the library, which tells a cycle from depth. */
+const MAX_DEPTH = 500;
+
+/**
+ * RFC 8785 text of plain JSON data (what JSON.parse gives), or undefined for anything else
+ * (NaN, a lone surrogate, toJSON, undefined in an array, a symbol, great depth). For strings and
+ * finite numbers RFC 8785's serialisation is ECMAScript's, which JSON.stringify is; keys sort by
+ * UTF-16 code units, as Array.prototype.sort does.
+ */
+function plainCanonical(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return quoted(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth > MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+      let out: string;
+      if (Array.isArray(value)) {
+        out = '[';
+        for (let i = 0; i < value.length; i++) {
+          const item = plainCanonical(value[i], depth + 1);
+          if (item === undefined) return undefined;
+          out += i === 0 ? item : `,${item}`;
+        }
+        return `${out}]`;
+      }
+      out = '{';
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record).sort()) {
+        if (record[key] === undefined) continue;
+        const item = plainCanonical(record[key], depth + 1);
+        const name = quoted(key);
+        if (item === undefined || name === undefined) return undefined;
+        out += `${out.length === 1 ? '' : ','}${name}:${item}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * RFC 8785 (JSON Canonicalization Scheme) text of a value: one byte sequence per meaning.
+ * Plain JSON data, every certificate payload, takes a direct path several times faster than the
+ * `canonicalize` library (which checks each string character by character); anything else goes
+ * to the library, so its answers and its errors are the library's.
+ */
 export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
+  const text = plainCanonical(value, 0) ?? canonicalize(value);
   if (text === undefined) throw new Error('Cannot canonicalise this value');
   return text;
 }

@@ -1,0 +1,104 @@
+/**
+ * Where the time of issuing goes: one job each of 1,000, 10,000 and 100,000 transcript-sized
+ * credentials (issuing-job.ts, a process of its own, local anvil), create → finished, with the
+ * engine's stages timed (main/engine/stage-timing.ts). Each stage as µs per credential, of wall
+ * time and of its thread's CPU time (what it costs whatever else the machine runs), and as a
+ * share of the process's wall time, from its start to `finished`. The main thread's stages and
+ * the fixed costs add up to the wall time with `other`; the signer threads' stages (sign,
+ * compress, their start) run beside them, so their shares overlap and are summed over threads.
+ *
+ * `npm run bench -- --only issuing-profile`; PROOFDESK_BENCH_PROFILE_COUNTS=1000,10000 for others.
+ */
+import { join } from 'node:path';
+import { issueJobInChild } from './issuing.bench.js';
+import { observeMachine } from './machine.js';
+import { benchDir, type BenchResult } from './measure.js';
+import type { StageTime } from '../main/engine/stage-timing.js';
+
+const COUNTS = (process.env['PROOFDESK_BENCH_PROFILE_COUNTS'] ?? '1000,10000,100000').split(',').map(Number);
+
+/** The rows of the profile, in the order a job goes through them. */
+const STAGES: { name: string; means: string; overlaps?: true; fixed?: true }[] = [
+  { name: 'process start', means: 'node + tsx start and the imports, until the job code runs', fixed: true },
+  { name: 'engine open', means: 'database opened and migrated, the engine built', fixed: true },
+  { name: 'chain start', means: 'anvil started and connected', fixed: true },
+  { name: 'bench input', means: "the bench making the credentials' bodies (not the engine)" },
+  { name: 'validate', means: 'createCredentials: each body checked against the spec' },
+  { name: 'insert', means: 'createCredentials: rows, tags, activity, one transaction per call (the FTS5 trigger included)' },
+  { name: 'index (replayed)', means: 'of insert: the FTS5 trigger, replayed apart on the same rows' },
+  { name: 'schedule', means: 'scheduleCredentials: checks, job rows, activity, the job read back' },
+  { name: 'chain checks', means: 'keys, balance and fees asked of the chain before start' },
+  { name: 'read back', means: "the job's credentials read back from the database, a chunk at a time" },
+  { name: 'payload', means: 'payload built, RFC 8785 canonical JSON' },
+  { name: 'signers wait', means: 'the main thread waiting for the signer threads' },
+  { name: 'store', means: 'certificate rows written, one transaction per chunk of 2,000' },
+  { name: 'merkle', means: 'leaves read back, the tree built and stored' },
+  { name: 'transaction', means: 'registry, issue transaction signed, stored, sent' },
+  { name: 'confirmation', means: 'receipt, chain state persisted, job finished' },
+  { name: 'other', means: 'the rest of the wall time on the main thread (calls, events, GC)' },
+  { name: 'workers start', means: 'signer threads started (summed over threads)', overlaps: true },
+  { name: 'sign', means: 'SHA-256 + Ed25519 on the signer threads (summed)', overlaps: true },
+  { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: true },
+];
+
+/** One row of the profile: wall and CPU µs per credential, share of wall time. */
+export interface ProfileRow {
+  name: string;
+  usPer: number;
+  cpuUsPer: number;
+  share: number;
+  overlaps: boolean;
+}
+
+/** Per stage: µs per credential (wall and CPU) and share of wall; `other` is what the main-thread stages leave. */
+export function profileOf(stages: Record<string, StageTime>, count: number): ProfileRow[] {
+  const wall = stages['wall']!;
+  const mainThread = STAGES.filter((s) => !s.overlaps && s.name !== 'other' && s.name !== 'index (replayed)').map((s) => stages[s.name] ?? { ms: 0, cpuMs: 0 });
+  const other = { ms: wall.ms - mainThread.reduce((sum, t) => sum + t.ms, 0), cpuMs: stages['main thread']!.cpuMs - mainThread.reduce((sum, t) => sum + t.cpuMs, 0) };
+  const all: Record<string, StageTime> = { ...stages, other };
+  return STAGES.map((s) => {
+    const t = all[s.name] ?? { ms: 0, cpuMs: 0 };
+    return { name: s.name, usPer: (t.ms * 1000) / count, cpuUsPer: (t.cpuMs * 1000) / count, share: t.ms / wall.ms, overlaps: s.overlaps === true };
+  });
+}
+
+export async function issuingProfileBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
+  const dir = benchDir('proofdesk-bench-issuing-profile-');
+  const results: BenchResult[] = [];
+  const tables: string[] = [];
+  for (const count of COUNTS) {
+    const label = count.toLocaleString('en-US');
+    log(`issuing profile: ${label} credentials in one job, stages timed, in a child process...`);
+    const window = observeMachine();
+    const figures = await issueJobInChild(count, join(dir, `data-${count}`), ['profile']);
+    const machine = window.end();
+    const stages = figures.stages!;
+    const rows = profileOf(stages, count);
+    const wall = stages['wall']!;
+    results.push({
+      name: `issuing profile ${label}: wall, process start → finished`,
+      value: wall.ms,
+      unit: 'ms',
+      machine,
+      notes: [`${Math.round(count / (wall.ms / 1000))} credentials/s`, `process CPU ${(wall.cpuMs / 1000).toFixed(1)} s (all threads)`],
+    });
+    for (const row of rows) {
+      results.push({
+        name: `issuing profile ${label}: ${row.name}`,
+        value: row.usPer,
+        unit: 'µs/credential',
+        machine,
+        notes: [`${(row.share * 100).toFixed(1)}% of wall`, ...(Number.isNaN(row.cpuUsPer) ? [] : [`CPU ${row.cpuUsPer.toFixed(1)} µs/credential`]), ...(row.overlaps ? ['signer threads, overlaps the main thread'] : [])],
+      });
+    }
+    tables.push(`${label} credentials: wall ${(wall.ms / 1000).toFixed(2)} s, process CPU ${(wall.cpuMs / 1000).toFixed(2)} s, load ${machine.start.load1.toFixed(1)}→${machine.end.load1.toFixed(1)}`);
+    tables.push(`  ${'stage'.padEnd(17)} ${'wall µs/cred'.padStart(12)} ${'CPU µs/cred'.padStart(12)} ${'of wall'.padStart(8)}`);
+    for (const row of rows) {
+      const cpu = Number.isNaN(row.cpuUsPer) ? '' : row.cpuUsPer.toFixed(1);
+      tables.push(`  ${row.name.padEnd(17)} ${row.usPer.toFixed(1).padStart(12)} ${cpu.padStart(12)} ${`${(row.share * 100).toFixed(1)}%`.padStart(8)}${row.overlaps ? '  (signer threads, overlaps)' : ''}`);
+    }
+  }
+  log(['issuing profile (µs per credential, share of wall time):', ...tables].join('\n'));
+  log(STAGES.map((s) => `  ${s.name}: ${s.means}`).join('\n'));
+  return results;
+}
