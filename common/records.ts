@@ -4,12 +4,17 @@
  * Env-free: the renderer, the IPC contract slices and main/workspace all use these.
  * Field names are camelCase (app shapes, not the spec's wire shapes); dates are ISO 8601.
  *
- * The validators at the end check untrusted arguments arriving over IPC or the web bridge;
- * they throw ServiceError with the spec's ids (`invalid_value`, `invalid_tag`, ...).
+ * The schemas at the end give the shape of these arguments as they arrive over IPC or the web
+ * bridge (checked by common/schemas/check.ts); the `...Of` functions after them turn a checked
+ * value into the clean shape main takes, with the checks a schema cannot say (tags, calendar
+ * dates, an empty selection) and the spec's ids (`invalid_tag`, `empty_credential_list`).
  */
-import { ServiceError, type ErrorId } from './errors.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { ServiceError } from './errors.js';
 import { LIMITS } from './limits.js';
-import { isPlainObject, isUuid, parseIsoDate, rejectUnknownFields, validateTag, validateTags } from './validate.js';
+import { Maybe, Variants, type CheckOptions } from './schemas/check.js';
+import { OneOf, Uuid } from './schemas/primitives.js';
+import { parseIsoDate, validateTag, validateTags } from './validate.js';
 
 // ---------------------------------------------------------------------------------------
 // Records: filter, sort, window
@@ -214,140 +219,124 @@ export interface ProofExportResult {
 }
 
 // ---------------------------------------------------------------------------------------
-// Validators for untrusted arguments
+// Schemas of the arguments that arrive over IPC or the web bridge
 // ---------------------------------------------------------------------------------------
 
-function fail(message: string, id: ErrorId = 'invalid_value'): never {
-  throw new ServiceError(id, message);
+/** Refusals of a sort or a window's position carry the spec's pagination id. */
+const PAGINATION: CheckOptions = { errorId: 'wrong_pagination_argument' };
+const EngineId = Type.String({ minLength: 1, maxLength: 100 });
+const Position = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+// Tags are checked by validateTag(s), for the spec's `invalid_tag` and `duplicated_tags`.
+const TagFilterList = Type.Array(Type.Unknown(), { maxItems: LIMITS.maxTagsPerObject });
+// The calendar (2026-02-31) is checked by parseIsoDate, which the engine uses too.
+const DateBound = Maybe(Type.String({ maxLength: 40 }));
+
+export const RecordFilterSchema = Type.Object(
+  {
+    andTags: Type.Optional(TagFilterList),
+    orTags: Type.Optional(TagFilterList),
+    uploadedFrom: DateBound,
+    uploadedTo: DateBound,
+    state: Maybe(Type.Object({ engine: EngineId, states: Type.Array(OneOf(RECORD_STATES), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false })),
+    search: Maybe(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Absent parts sort by upload date, ascending. */
+export const RecordSortSchema = Type.Object({ by: Maybe(OneOf(RECORD_SORT_FIELDS), PAGINATION), order: Maybe(OneOf(['asc', 'desc'] as const), PAGINATION) }, { additionalProperties: false });
+
+export const RecordWindowRequestSchema = Type.Object(
+  {
+    filter: Maybe(RecordFilterSchema),
+    sort: Maybe(RecordSortSchema),
+    offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, ...PAGINATION }),
+    limit: Type.Integer({ minimum: 1, maximum: RECORD_WINDOW_MAX_LIMIT, ...PAGINATION }),
+  },
+  { additionalProperties: false },
+);
+
+const UidList = Type.Array(Uuid(), { maxItems: LIMITS.maxBatch });
+const RangeSchema = Type.Object({ from: Position, to: Position, fromUid: Uuid(), toUid: Uuid() }, { additionalProperties: false });
+
+export const SelectionSchema = Variants('kind', [
+  Type.Object({ kind: Type.Literal('uids'), uids: UidList }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('filter'), filter: Maybe(RecordFilterSchema), except: Type.Optional(UidList) }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal('ranges'), filter: Maybe(RecordFilterSchema), sort: Maybe(RecordSortSchema), ranges: Type.Array(RangeSchema, { maxItems: MAX_SELECTION_RANGES }), all: Type.Optional(Type.Boolean()) },
+    { additionalProperties: false },
+  ),
+]);
+
+export const TagEditSchema = Variants('mode', [
+  Type.Object({ mode: OneOf(['add', 'replace'] as const), tags: Type.Unknown() }, { additionalProperties: false }),
+  Type.Object({ mode: Type.Literal('remove'), tag: Type.Unknown() }, { additionalProperties: false }),
+]);
+
+/** Engine ids (their existence is checked in main, against the catalog). */
+export const EngineListSchema = Type.Array(EngineId, { minItems: 1, maxItems: 100 });
+
+function tagFilter(tags: unknown[], name: string): string[] {
+  return [...new Set(tags.map((t) => validateTag(t, name)))];
 }
 
-function tagFilter(value: unknown, name: string): string[] {
-  if (!Array.isArray(value)) fail(`${name} must be a list of tags`);
-  if (value.length > LIMITS.maxTagsPerObject) fail(`${name} lists ${value.length} tags; a filter takes at most ${LIMITS.maxTagsPerObject}`);
-  return [...new Set(value.map((t) => validateTag(t, name)))];
-}
-
-function uidList(value: unknown, name: string): string[] {
-  if (!Array.isArray(value)) fail(`${name} must be a list of credential uids`);
-  if (value.length > LIMITS.maxBatch) fail(`${name} lists ${value.length} uids; at most ${LIMITS.maxBatch} are allowed`);
-  for (const uid of value) if (!isUuid(uid)) fail(`${name} holds ${JSON.stringify(uid)}, which is not a credential uid`);
-  return (value as string[]).map((u) => u.toLowerCase());
-}
-
-/** Checks a RecordFilter from the renderer and returns a clean copy. */
-export function validateRecordFilter(value: unknown): RecordFilter {
-  if (value === undefined || value === null) return {};
-  if (!isPlainObject(value)) fail('The filter must be an object');
-  rejectUnknownFields(value, ['andTags', 'orTags', 'uploadedFrom', 'uploadedTo', 'state', 'search'], 'the filter');
+/** A checked filter as the workspace takes it: tags deduplicated, blank parts dropped. */
+export function recordFilterOf(value: Static<typeof RecordFilterSchema> | null | undefined): RecordFilter {
   const filter: RecordFilter = {};
+  if (value === undefined || value === null) return filter;
   if (value.andTags !== undefined) filter.andTags = tagFilter(value.andTags, 'andTags');
   if (value.orTags !== undefined) filter.orTags = tagFilter(value.orTags, 'orTags');
   for (const key of ['uploadedFrom', 'uploadedTo'] as const) {
     const date = value[key];
     if (date === undefined || date === null || date === '') continue;
     parseIsoDate(date, key);
-    filter[key] = date as string;
+    filter[key] = date;
   }
-  if (value.state !== undefined && value.state !== null) {
-    const state = value.state;
-    if (!isPlainObject(state)) fail('state must be {engine, states}');
-    rejectUnknownFields(state, ['engine', 'states'], 'the state filter');
-    if (typeof state.engine !== 'string' || state.engine === '') fail('state.engine must name an engine');
-    if (!Array.isArray(state.states) || state.states.length === 0) fail('state.states must list at least one state');
-    for (const s of state.states) if (!RECORD_STATES.includes(s as RecordState)) fail(`Unknown state ${JSON.stringify(s)}; use one of ${RECORD_STATES.join(', ')}`);
-    filter.state = { engine: state.engine, states: [...new Set(state.states as RecordState[])] };
-  }
-  if (value.search !== undefined && value.search !== null) {
-    if (typeof value.search !== 'string') fail('search must be text');
-    if (value.search.length > 500) fail('search is longer than 500 characters');
-    if (value.search.trim() !== '') filter.search = value.search;
-  }
+  if (value.state) filter.state = { engine: value.state.engine, states: [...new Set(value.state.states)] };
+  if (value.search && value.search.trim() !== '') filter.search = value.search;
   return filter;
 }
 
-/** Checks a RecordSort (absent: upload date ascending). */
-export function validateRecordSort(value: unknown): RecordSort {
-  if (value === undefined || value === null) return { ...DEFAULT_RECORD_SORT };
-  if (!isPlainObject(value)) fail('The sort must be {by, order}');
-  rejectUnknownFields(value, ['by', 'order'], 'the sort');
-  const by = value.by ?? DEFAULT_RECORD_SORT.by;
-  const order = value.order ?? 'asc';
-  if (!RECORD_SORT_FIELDS.includes(by as RecordSortField)) fail(`Records sort by ${RECORD_SORT_FIELDS.join(' or ')}`, 'wrong_pagination_argument');
-  if (order !== 'asc' && order !== 'desc') fail('order must be asc or desc', 'wrong_pagination_argument');
-  return { by: by as RecordSortField, order };
+/** A checked sort with its defaults filled in. */
+export function recordSortOf(value: Static<typeof RecordSortSchema> | null | undefined): RecordSort {
+  return { by: value?.by ?? DEFAULT_RECORD_SORT.by, order: value?.order ?? DEFAULT_RECORD_SORT.order };
 }
 
-/** Checks a RecordWindowRequest. */
-export function validateRecordWindowRequest(value: unknown): RecordWindowRequest {
-  if (!isPlainObject(value)) fail('The window request must be an object');
-  rejectUnknownFields(value, ['filter', 'sort', 'offset', 'limit'], 'the window request');
-  const { offset, limit } = value;
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) fail('offset must be a whole number of at least 0', 'wrong_pagination_argument');
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > RECORD_WINDOW_MAX_LIMIT) {
-    fail(`limit must be a whole number from 1 to ${RECORD_WINDOW_MAX_LIMIT}`, 'wrong_pagination_argument');
-  }
-  return { filter: validateRecordFilter(value.filter), sort: validateRecordSort(value.sort), offset, limit };
+/** A checked window request as the workspace takes it. */
+export function recordWindowRequestOf(value: Static<typeof RecordWindowRequestSchema>): RecordWindowRequest {
+  return { filter: recordFilterOf(value.filter), sort: recordSortOf(value.sort), offset: value.offset, limit: value.limit };
 }
 
-/** Checks a Selection. */
-export function validateSelection(value: unknown): Selection {
-  if (!isPlainObject(value)) fail('The selection must be an object');
+function emptySelection(): never {
+  throw new ServiceError('empty_credential_list', 'The selection is empty');
+}
+
+/** A checked selection as main resolves it: uids lowercased, ranges sorted and apart, never empty. */
+export function selectionOf(value: Static<typeof SelectionSchema>): Selection {
   if (value.kind === 'uids') {
-    rejectUnknownFields(value, ['kind', 'uids'], 'the selection');
-    const uids = uidList(value.uids, 'uids');
-    if (uids.length === 0) fail('The selection is empty', 'empty_credential_list');
-    return { kind: 'uids', uids };
+    if (value.uids.length === 0) emptySelection();
+    return { kind: 'uids', uids: value.uids.map((u) => u.toLowerCase()) };
   }
   if (value.kind === 'filter') {
-    rejectUnknownFields(value, ['kind', 'filter', 'except'], 'the selection');
-    const selection: Selection = { kind: 'filter', filter: validateRecordFilter(value.filter) };
-    if (value.except !== undefined) selection.except = uidList(value.except, 'except');
+    const selection: Selection = { kind: 'filter', filter: recordFilterOf(value.filter) };
+    if (value.except !== undefined) selection.except = value.except.map((u) => u.toLowerCase());
     return selection;
   }
-  if (value.kind === 'ranges') return validateRangeSelection(value);
-  return fail('The selection must be {kind: "uids", uids}, {kind: "filter", filter, except} or {kind: "ranges", filter, sort, ranges, all}');
-}
-
-function validateRangeSelection(value: Record<string, unknown>): RangeSelection {
-  rejectUnknownFields(value, ['kind', 'filter', 'sort', 'ranges', 'all'], 'the selection');
-  if (!Array.isArray(value.ranges)) fail('ranges must be a list of {from, to, fromUid, toUid}');
-  if (value.ranges.length > MAX_SELECTION_RANGES) fail(`The selection holds ${value.ranges.length} separate ranges; at most ${MAX_SELECTION_RANGES} are allowed. Use "Select all matching" with a filter instead.`);
-  if (value.all !== undefined && typeof value.all !== 'boolean') fail('all must be true or false');
   const ranges: PositionRange[] = [];
-  for (const r of value.ranges as unknown[]) {
-    if (!isPlainObject(r)) fail('Each range must be {from, to, fromUid, toUid}');
-    rejectUnknownFields(r, ['from', 'to', 'fromUid', 'toUid'], 'a range');
-    const { from, to, fromUid, toUid } = r;
-    if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) fail('A range\'s from must be a whole number of at least 0');
-    if (typeof to !== 'number' || !Number.isSafeInteger(to) || to < from) fail('A range\'s to must be a whole number of at least its from');
-    if (!isUuid(fromUid) || !isUuid(toUid)) fail('A range must name the credential uids at its two ends');
+  for (const { from, to, fromUid, toUid } of value.ranges) {
+    if (to < from) throw new ServiceError('invalid_value', `A range's to must be at least its from (${from}..${to})`);
     const previous = ranges[ranges.length - 1];
-    if (previous && from <= previous.to) fail('The ranges must be sorted and must not overlap');
+    if (previous && from <= previous.to) throw new ServiceError('invalid_value', 'The ranges must be sorted and must not overlap');
     ranges.push({ from, to, fromUid: fromUid.toLowerCase(), toUid: toUid.toLowerCase() });
   }
-  if (ranges.length === 0 && value.all !== true) fail('The selection is empty', 'empty_credential_list');
-  return { kind: 'ranges', filter: validateRecordFilter(value.filter), sort: validateRecordSort(value.sort), ranges, ...(value.all === true ? { all: true } : {}) };
+  if (ranges.length === 0 && value.all !== true) emptySelection();
+  return { kind: 'ranges', filter: recordFilterOf(value.filter), sort: recordSortOf(value.sort), ranges, ...(value.all === true ? { all: true } : {}) };
 }
 
-/** Checks a TagEdit. */
-export function validateTagEdit(value: unknown): TagEdit {
-  if (!isPlainObject(value)) fail('The tag edit must be an object');
-  if (value.mode === 'add' || value.mode === 'replace') {
-    rejectUnknownFields(value, ['mode', 'tags'], 'the tag edit');
-    const tags = validateTags(value.tags, 'tags');
-    if (value.mode === 'add' && tags.length === 0) fail('Name at least one tag to add', 'invalid_tag');
-    return { mode: value.mode, tags: [...tags] };
-  }
-  if (value.mode === 'remove') {
-    rejectUnknownFields(value, ['mode', 'tag'], 'the tag edit');
-    return { mode: 'remove', tag: validateTag(value.tag, 'tag') };
-  }
-  return fail('The tag edit mode must be add, replace or remove');
-}
-
-/** Checks a list of engine ids (their existence is checked in main, against the catalog). */
-export function validateEngineList(value: unknown, name = 'engines'): string[] {
-  if (!Array.isArray(value) || value.length === 0) fail(`${name} must list at least one engine`);
-  for (const e of value) if (typeof e !== 'string' || e === '') fail(`${name} must hold engine ids`);
-  return [...new Set(value as string[])];
+/** A checked tag edit, its tags under the spec's rules. */
+export function tagEditOf(value: Static<typeof TagEditSchema>): TagEdit {
+  if (value.mode === 'remove') return { mode: 'remove', tag: validateTag(value.tag, 'tag') };
+  const tags = validateTags(value.tags, 'tags');
+  if (value.mode === 'add' && tags.length === 0) throw new ServiceError('invalid_tag', 'Name at least one tag to add');
+  return { mode: value.mode, tags: [...tags] };
 }

@@ -5,32 +5,65 @@
  * import runs), then import as a task; the result lists what was created and what was refused
  * with the reason. The CSV itself stays on disk, unchanged: only its path crosses.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import type { TaskError, TaskInfo } from '../tasks.js';
-import { ServiceError } from '../errors.js';
-import { argsOf, expectArgCount, expectObject, expectString, expectInteger, type IpcValidators } from './slice.js';
+import { argsOf, type IpcValidators } from './slice.js';
+
+const COLUMN_MAX = 200;
+const CELL_MAX = 100_000;
+/** Most edits one import carries (a dialog is for fixing the refused, not retyping a file). */
+export const MAX_EDITS = 10_000;
+
+const Column = Type.String({ minLength: 1, maxLength: COLUMN_MAX });
+const MappedColumn = Type.Union([Column, Type.Null()]);
+const CsvPath = Type.String({ minLength: 1, maxLength: 4096 });
+const DataRow = Type.Integer({ minimum: 1, maximum: 10_000_000 });
 
 /** Which column becomes what. Column names are the CSV header's; null means "not used". */
-export interface CsvMapping {
-  title: string | null;
-  /** Tags, several separated by `;` or `|`. */
-  tags: string | null;
-  expiry_date: string | null;
-  /** A row's own key, which other rows' link column may name. */
-  key: string | null;
-  /** Links: another row's key or an existing credential's uid; several separated by `;` or `|`. */
-  link: string | null;
-  /** Columns that become metadata, each under its metadata key. */
-  metadata: { column: string; key: string }[];
-}
+const CsvMappingSchema = Type.Object(
+  {
+    title: MappedColumn,
+    /** Tags, several separated by `;` or `|`. */
+    tags: MappedColumn,
+    expiry_date: MappedColumn,
+    /** A row's own key, which other rows' link column may name. */
+    key: MappedColumn,
+    /** Links: another row's key or an existing credential's uid; several separated by `;` or `|`. */
+    link: MappedColumn,
+    /** Columns that become metadata, each under its metadata key. */
+    metadata: Type.Array(Type.Object({ column: Column, key: Column }, { additionalProperties: false }), { maxItems: 500 }),
+  },
+  { additionalProperties: false },
+);
+export type CsvMapping = Static<typeof CsvMappingSchema>;
 
 /** A cell the admin changed in the dialog; applied in memory, never written to the file. */
-export interface CsvCellEdit {
-  /** 1-based data row. */
-  row: number;
-  /** The header's name of the column. */
-  column: string;
-  value: string;
-}
+const CsvCellEditSchema = Type.Object(
+  {
+    /** 1-based data row (that it is a row of the file is checked in main). */
+    row: DataRow,
+    /** The header's name of the column. */
+    column: Column,
+    /** Any text, empty too (emptying a cell is an edit). */
+    value: Type.String({ maxLength: CELL_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type CsvCellEdit = Static<typeof CsvCellEditSchema>;
+const CsvEditsSchema = Type.Array(CsvCellEditSchema, { maxItems: MAX_EDITS });
+
+const CsvImportOptionsSchema = Type.Object(
+  {
+    /** Schedule every created credential on this engine; null creates only. */
+    engine: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()]),
+    /** Only these data rows (those not created yet); null means every row. */
+    rows: Type.Union([Type.Array(DataRow, { minItems: 1, maxItems: 1_000_000 }), Type.Null()]),
+    /** Cells changed in the dialog, applied before the rows are checked and created. */
+    edits: CsvEditsSchema,
+  },
+  { additionalProperties: false },
+);
+export type CsvImportOptions = Static<typeof CsvImportOptionsSchema>;
 
 /**
  * What is wrong with a row, as a code the dialog turns into a plain sentence (the spec's id and
@@ -93,15 +126,6 @@ export interface CsvPreview {
   file_error: TaskError | null;
 }
 
-export interface CsvImportOptions {
-  /** Schedule every created credential on this engine; null creates only. */
-  engine: string | null;
-  /** Only these data rows (those not created yet); null means every row. */
-  rows: number[] | null;
-  /** Cells changed in the dialog, applied before the rows are checked and created. */
-  edits: CsvCellEdit[];
-}
-
 export interface CsvImportResult {
   created: { row: number; uid: string; title: string }[];
   refused: { row: number; line: number; title: string; error: TaskError }[];
@@ -121,70 +145,11 @@ export interface CsvImportIpc {
 }
 
 export const PREVIEW_ROWS = 1000;
-/** Most edits one import carries (a dialog is for fixing the refused, not retyping a file). */
-export const MAX_EDITS = 10_000;
-const CELL_MAX = 100_000;
 export const MAX_ERROR_ROWS = 1000;
 
-const COLUMN_MAX = 200;
-
-function column(value: unknown, name: string): string | null {
-  return value === null ? null : expectString(value, name, COLUMN_MAX);
-}
-
-/** Checks a mapping from the renderer. */
-export function expectMapping(value: unknown): CsvMapping {
-  const raw = expectObject(value, 'mapping');
-  if (!Array.isArray(raw.metadata) || raw.metadata.length > 500) throw new ServiceError('invalid_value', 'mapping.metadata must be a list of at most 500 columns');
-  return {
-    title: column(raw.title, 'mapping.title'),
-    tags: column(raw.tags, 'mapping.tags'),
-    expiry_date: column(raw.expiry_date, 'mapping.expiry_date'),
-    key: column(raw.key, 'mapping.key'),
-    link: column(raw.link, 'mapping.link'),
-    metadata: raw.metadata.map((m: unknown, i) => {
-      const entry = expectObject(m, `mapping.metadata[${i}]`);
-      return { column: expectString(entry.column, `mapping.metadata[${i}].column`, COLUMN_MAX), key: expectString(entry.key, `mapping.metadata[${i}].key`, COLUMN_MAX) };
-    }),
-  };
-}
-
-/** A cell's new text: any text, empty too (emptying a cell is an edit). */
-function expectCell(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.length > CELL_MAX) throw new ServiceError('invalid_value', `${name} must be a text of at most ${CELL_MAX} characters`);
-  return value;
-}
-
-/** Checks the cell edits from the renderer (that each names a row and column of the file is checked in main). */
-export function expectEdits(value: unknown): CsvCellEdit[] {
-  if (!Array.isArray(value) || value.length > MAX_EDITS) throw new ServiceError('invalid_value', `edits must be a list of at most ${MAX_EDITS} changed cells`);
-  return value.map((e: unknown, i) => {
-    const edit = expectObject(e, `edits[${i}]`);
-    return { row: expectInteger(edit.row, `edits[${i}].row`, 1, 10_000_000), column: expectString(edit.column, `edits[${i}].column`, COLUMN_MAX), value: expectCell(edit.value, `edits[${i}].value`) };
-  });
-}
-
 export const CSV_IMPORT_IPC: IpcValidators<CsvImportIpc> = {
-  'csvImport:preview': (args) => {
-    expectArgCount('csvImport:preview', args, 3);
-    return [expectString(args[0], 'path', 4096), args[1] === null ? null : expectMapping(args[1]), expectEdits(args[2])];
-  },
-  'csvImport:run': (args) => {
-    expectArgCount('csvImport:run', args, 3);
-    const options = expectObject(args[2], 'options');
-    const engine = options.engine === null ? null : expectString(options.engine, 'options.engine', 100);
-    let rows: number[] | null = null;
-    if (options.rows !== null) {
-      if (!Array.isArray(options.rows) || options.rows.length === 0 || options.rows.length > 1_000_000) {
-        throw new ServiceError('invalid_value', 'options.rows must list the rows to import, or be null for all');
-      }
-      rows = options.rows.map((r: unknown, i) => expectInteger(r, `options.rows[${i}]`, 1, 10_000_000));
-    }
-    return [expectString(args[0], 'path', 4096), expectMapping(args[1]), { engine, rows, edits: expectEdits(options.edits) }];
-  },
-  'csvImport:outcome': (args) => {
-    expectArgCount('csvImport:outcome', args, 1);
-    return [expectString(args[0], 'taskId', 200)];
-  },
+  'csvImport:preview': argsOf('csvImport:preview', ['path', 'mapping', 'edits'], CsvPath, Type.Union([CsvMappingSchema, Type.Null()]), CsvEditsSchema),
+  'csvImport:run': argsOf('csvImport:run', ['path', 'mapping', 'options'], CsvPath, CsvMappingSchema, CsvImportOptionsSchema),
+  'csvImport:outcome': argsOf('csvImport:outcome', ['taskId'], Type.String({ minLength: 1, maxLength: 200 })),
   'csvImport:template': argsOf('csvImport:template', []),
 };

@@ -3,9 +3,10 @@
  * engines), the Partner's next issuing date, and exporting proofs to a folder as a task.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { validateSelection, type ProofExportFormat, type ProofExportRequest, type ProofExportResult } from '../records.js';
+import { SelectionSchema, selectionOf, type ProofExportFormat, type ProofExportRequest, type ProofExportResult } from '../records.js';
 import type { TaskInfo } from '../tasks.js';
 import { validateTags } from '../validate.js';
+import { Variants } from '../schemas/check.js';
 import { OneOf } from '../schemas/primitives.js';
 import { JOB_STATUSES, type Certificate, type Credential, type Job, type JobStatus } from '../wire-types.js';
 import { argsOf, type IpcValidators } from './slice.js';
@@ -14,7 +15,7 @@ import { argsOf, type IpcValidators } from './slice.js';
 export const JOB_SORT_FIELDS = ['created_date', 'status', 'chain', 'start_date', 'issued_date', 'ready_date', 'failed_date'] as const;
 export type JobSortField = (typeof JOB_SORT_FIELDS)[number];
 
-const JobSortSchema = Type.Object({ by: OneOf(JOB_SORT_FIELDS), order: OneOf(['asc', 'desc'] as const) }, { additionalProperties: false });
+export const JobSortSchema = Type.Object({ by: OneOf(JOB_SORT_FIELDS), order: OneOf(['asc', 'desc'] as const) }, { additionalProperties: false });
 export type JobSort = Static<typeof JobSortSchema>;
 export const DEFAULT_JOB_SORT: JobSort = { by: 'created_date', order: 'desc' };
 
@@ -91,10 +92,9 @@ const EngineId = Type.String({ minLength: 1, maxLength: 100 });
 
 const ProofExportShape = Type.Object({
   folder: Type.String({ minLength: 1, maxLength: 4096 }),
-  source: Type.Union([
+  source: Variants('kind', [
     Type.Object({ kind: Type.Literal('job'), jobUid: JobUid }),
-    // The selection's own checks (common/records.ts) give its ids (`empty_credential_list`).
-    Type.Object({ kind: Type.Literal('selection'), selection: Type.Unknown(), engine: Type.Optional(EngineId) }),
+    Type.Object({ kind: Type.Literal('selection'), selection: SelectionSchema, engine: Type.Optional(EngineId) }),
   ]),
   format: Type.Optional(OneOf<ProofExportFormat>(['proof', 'vc', 'both'])),
 });
@@ -123,6 +123,6 @@ export const JOBS_IPC: IpcValidators<JobsIpc> = {
     const formatted = format === undefined ? {} : { format };
     if (source.kind === 'job') return [{ folder, source: { kind: 'job', jobUid: source.jobUid }, ...formatted }];
     const engine = source.engine === undefined ? {} : { engine: source.engine };
-    return [{ folder, source: { kind: 'selection', selection: validateSelection(source.selection), ...engine }, ...formatted }];
+    return [{ folder, source: { kind: 'selection', selection: selectionOf(source.selection), ...engine }, ...formatted }];
   },
 };

@@ -4,13 +4,14 @@
  * page, as a task. The rows never cross IPC: in the Electron window main asks where to save
  * (the OS save dialog); in the browser bridge the finished file is downloaded from the bridge.
  */
-import { ServiceError } from '../errors.js';
-import { validateRecordFilter, validateRecordSort, type RecordFilter, type RecordSort } from '../records.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { RecordFilterSchema, RecordSortSchema, recordFilterOf, recordSortOf, type RecordFilter, type RecordSort } from '../records.js';
+import { Maybe, Variants } from '../schemas/check.js';
+import { OneOf } from '../schemas/primitives.js';
 import type { TaskInfo } from '../tasks.js';
-import { isPlainObject, rejectUnknownFields } from '../validate.js';
 import { JOB_STATUSES, type JobStatus } from '../wire-types.js';
-import { JOB_SORT_FIELDS, type JobSort } from './jobs.js';
-import { expectArgCount, expectObject, expectOneOf, type IpcValidators } from './slice.js';
+import { JobSortSchema, type JobSort } from './jobs.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** `csv`: UTF-8 with a byte order mark, CRLF lines; `xlsx`: an Excel workbook of one sheet. */
 export const LIST_EXPORT_FORMATS = ['csv', 'xlsx'] as const;
@@ -26,7 +27,6 @@ export type ExportList = (typeof EXPORT_LISTS)[number];
  * on that engine.
  */
 export const RECORD_EXPORT_COLUMNS = ['uid', 'title', 'tags', 'files', 'linked', 'upload_date', 'expiry'] as const;
-const STATE_COLUMN = /^state:[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 /** Most columns one export may ask for (the fixed ones and a state column per engine). */
 const MAX_COLUMNS = 100;
 
@@ -55,43 +55,33 @@ export interface ListExportIpc {
   'listExport:start': { args: [request: ListExportRequest]; result: TaskInfo<ListExportResult> | null };
 }
 
-function validateColumns(value: unknown): string[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_COLUMNS) {
-    throw new ServiceError('invalid_value', `columns must list from 1 to ${MAX_COLUMNS} columns`);
-  }
-  const seen = new Set<string>();
-  for (const column of value) {
-    const known = typeof column === 'string' && ((RECORD_EXPORT_COLUMNS as readonly string[]).includes(column) || STATE_COLUMN.test(column));
-    if (!known) throw new ServiceError('invalid_value', `Unknown column ${JSON.stringify(column)}; use ${RECORD_EXPORT_COLUMNS.join(', ')} or state:<engine>`);
-    if (seen.has(column)) throw new ServiceError('invalid_value', `The column ${column} is listed twice`);
-    seen.add(column);
-  }
-  return [...seen];
-}
+const STATE_COLUMN = '^state:[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$';
 
-/** Checks a ListExportRequest from the renderer and returns a clean copy. */
-export function validateListExportRequest(value: unknown): ListExportRequest {
-  const body = expectObject(value, 'request');
-  const list = expectOneOf(body.list, 'list', EXPORT_LISTS);
-  const format = expectOneOf(body.format, 'format', LIST_EXPORT_FORMATS);
-  if (list === 'records') {
-    rejectUnknownFields(body, ['list', 'format', 'filter', 'sort', 'columns'], 'the export request');
-    return { list, format, filter: validateRecordFilter(body.filter), sort: validateRecordSort(body.sort), columns: validateColumns(body.columns) };
-  }
-  rejectUnknownFields(body, ['list', 'format', 'status', 'sort'], 'the export request');
-  const request: ListExportRequest = { list, format };
-  if (body.status !== undefined && body.status !== null) request.status = expectOneOf(body.status, 'status', JOB_STATUSES);
-  if (body.sort !== undefined && body.sort !== null) {
-    if (!isPlainObject(body.sort)) throw new ServiceError('invalid_value', 'sort must be {by, order}');
-    rejectUnknownFields(body.sort, ['by', 'order'], 'the sort');
-    request.sort = { by: expectOneOf(body.sort.by, 'sort.by', JOB_SORT_FIELDS), order: expectOneOf(body.sort.order, 'sort.order', ['asc', 'desc'] as const) };
-  }
+const ListExportRequestSchema = Variants('list', [
+  Type.Object(
+    {
+      list: Type.Literal('records'),
+      format: OneOf(LIST_EXPORT_FORMATS),
+      filter: Maybe(RecordFilterSchema),
+      sort: Maybe(RecordSortSchema),
+      columns: Type.Array(Type.Union([OneOf(RECORD_EXPORT_COLUMNS), Type.String({ pattern: STATE_COLUMN })]), { minItems: 1, maxItems: MAX_COLUMNS, uniqueItems: true }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ list: Type.Literal('jobs'), format: OneOf(LIST_EXPORT_FORMATS), status: Maybe(OneOf(JOB_STATUSES)), sort: Maybe(JobSortSchema) }, { additionalProperties: false }),
+]);
+
+const start = argsOf('listExport:start', ['request'], ListExportRequestSchema);
+
+/** A checked export request as main takes it: the records' filter and sort made whole, blank fields dropped. */
+function listExportRequestOf(body: Static<typeof ListExportRequestSchema>): ListExportRequest {
+  if (body.list === 'records') return { list: 'records', format: body.format, filter: recordFilterOf(body.filter), sort: recordSortOf(body.sort), columns: body.columns };
+  const request: ListExportRequest = { list: 'jobs', format: body.format };
+  if (body.status) request.status = body.status;
+  if (body.sort) request.sort = { by: body.sort.by, order: body.sort.order };
   return request;
 }
 
 export const LIST_EXPORT_IPC: IpcValidators<ListExportIpc> = {
-  'listExport:start': (args) => {
-    expectArgCount('listExport:start', args, 1);
-    return [validateListExportRequest(args[0])];
-  },
+  'listExport:start': (args) => [listExportRequestOf(start(args)[0])],
 };

@@ -3,12 +3,17 @@
  * autocomplete, selection counts, and bulk work on a selection as tasks (tags, schedule,
  * unschedule). A selection is a filter or a list of uids, resolved in main.
  */
+import { Type } from '@sinclair/typebox';
 import {
-  validateEngineList,
-  validateRecordFilter,
-  validateRecordWindowRequest,
-  validateSelection,
-  validateTagEdit,
+  EngineListSchema,
+  RecordFilterSchema,
+  RecordWindowRequestSchema,
+  SelectionSchema,
+  TagEditSchema,
+  recordFilterOf,
+  recordWindowRequestOf,
+  selectionOf,
+  tagEditOf,
   type BulkScheduleResult,
   type BulkTagResult,
   type BulkUnscheduleResult,
@@ -22,7 +27,8 @@ import {
   type TagUndoResult,
 } from '../records.js';
 import type { TaskInfo } from '../tasks.js';
-import { expectArgCount, expectInteger, expectString, type IpcValidators } from './slice.js';
+import { Maybe } from '../schemas/check.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 export interface RecordsIpc {
   /** Rows offset..offset+limit-1 of the filtered, sorted records, with the total. */
@@ -51,43 +57,33 @@ export interface RecordsIpc {
 /** The most metadata keys one call answers. */
 export const METADATA_KEYS_MAX = 500;
 
+const TagPrefix = Type.String({ maxLength: 100 });
+const EngineId = Type.String({ minLength: 1, maxLength: 100 });
+
+const window = argsOf('records:window', ['request'], RecordWindowRequestSchema);
+const count = argsOf('records:count', ['selection'], SelectionSchema);
+const editTags = argsOf('records:editTags', ['selection', 'edit'], SelectionSchema, TagEditSchema);
+const schedule = argsOf('records:schedule', ['selection', 'engines'], SelectionSchema, EngineListSchema);
+const unschedule = argsOf('records:unschedule', ['selection', 'engine'], SelectionSchema, EngineId);
+const total = argsOf('records:total', ['filter'], Maybe(RecordFilterSchema));
+
 export const RECORDS_IPC: IpcValidators<RecordsIpc> = {
-  'records:window': (args) => {
-    expectArgCount('records:window', args, 1);
-    return [validateRecordWindowRequest(args[0])];
-  },
-  'records:tags': (args) => {
-    expectArgCount('records:tags', args, 2);
-    const prefix = args[0];
-    if (typeof prefix !== 'string' || prefix.length > 100) expectString(null, 'prefix', 100);
-    return [prefix as string, expectInteger(args[1], 'limit', 1, 200)];
-  },
-  'records:metadataKeys': (args) => {
-    expectArgCount('records:metadataKeys', args, 1);
-    return [expectInteger(args[0], 'limit', 1, METADATA_KEYS_MAX)];
-  },
-  'records:count': (args) => {
-    expectArgCount('records:count', args, 1);
-    return [validateSelection(args[0])];
-  },
+  'records:window': (args) => [recordWindowRequestOf(window(args)[0])],
+  'records:tags': argsOf('records:tags', ['prefix', 'limit'], TagPrefix, Type.Integer({ minimum: 1, maximum: 200 })),
+  'records:metadataKeys': argsOf('records:metadataKeys', ['limit'], Type.Integer({ minimum: 1, maximum: METADATA_KEYS_MAX })),
+  'records:count': (args) => [selectionOf(count(args)[0])],
   'records:editTags': (args) => {
-    expectArgCount('records:editTags', args, 2);
-    return [validateSelection(args[0]), validateTagEdit(args[1])];
+    const [selection, edit] = editTags(args);
+    return [selectionOf(selection), tagEditOf(edit)];
   },
-  'records:undoTags': (args) => {
-    expectArgCount('records:undoTags', args, 1);
-    return [expectString(args[0], 'token', 100)];
-  },
+  'records:undoTags': argsOf('records:undoTags', ['token'], Type.String({ minLength: 1, maxLength: 100 })),
   'records:schedule': (args) => {
-    expectArgCount('records:schedule', args, 2);
-    return [validateSelection(args[0]), validateEngineList(args[1])];
+    const [selection, engines] = schedule(args);
+    return [selectionOf(selection), [...new Set(engines)]];
   },
   'records:unschedule': (args) => {
-    expectArgCount('records:unschedule', args, 2);
-    return [validateSelection(args[0]), expectString(args[1], 'engine', 100)];
+    const [selection, engine] = unschedule(args);
+    return [selectionOf(selection), engine];
   },
-  'records:total': (args) => {
-    expectArgCount('records:total', args, 1);
-    return [validateRecordFilter(args[0])];
-  },
+  'records:total': (args) => [recordFilterOf(total(args)[0])],
 };

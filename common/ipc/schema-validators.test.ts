@@ -89,4 +89,36 @@ describe('IPC arguments checked from schemas', () => {
     expect(refusal(() => v['watchFolders:retry'](['id', { path: 'a.pdf', failedPath: 7 }])).message).toMatch(/^watchFolders:retry: file at failedPath:/);
     expect(v['watchFolders:add']([{ path: '/in', engine: null, metadata: null, recursive: null, allowDuplicates: true }])).toEqual([{ path: '/in', allowDuplicates: true }]);
   });
+
+  it('records: a window, selection or tag edit of the wrong shape names the place; sorts and positions carry the pagination id', () => {
+    const sort = refusal(() => v['records:window']([{ filter: null, sort: { by: 'expiry', order: 'asc' }, offset: 0, limit: 10 }]));
+    expect([sort.id, sort.message]).toEqual(['wrong_pagination_argument', expect.stringMatching(/^records:window: request at sort\.by:/)]);
+    expect(refusal(() => v['records:window']([{ offset: 0, limit: 10, filter: { state: { engine: 'local', states: ['lost'] } } }])).message).toMatch(/^records:window: request at filter\.state\.states\.0:/);
+    expect(refusal(() => v['records:count']([{ kind: 'uids', uids: [UID, 'x'] }])).message).toMatch(/^records:count: selection at uids\.1:/);
+    expect(refusal(() => v['records:editTags']([{ kind: 'uids', uids: [UID] }, { mode: 'remove', tags: ['a-tag'] }])).message).toMatch(/^records:editTags: edit at tag: Expected required property/);
+    expect(v['records:window']([{ filter: { andTags: ['a-tag', 'a-tag'], uploadedFrom: '', search: ' ' }, sort: { by: 'title', order: null }, offset: 5, limit: 10 }])).toEqual([
+      { filter: { andTags: ['a-tag'] }, sort: { by: 'title', order: 'asc' }, offset: 5, limit: 10 },
+    ]);
+    expect(v['records:schedule']([{ kind: 'filter', filter: null, except: [UID.toUpperCase()] }, ['local', 'local']])).toEqual([{ kind: 'filter', filter: {}, except: [UID] }, ['local']]);
+  });
+
+  it('list export: a request of the wrong shape names the field of its list', () => {
+    expect(refusal(() => v['listExport:start']([{ list: 'records', format: 'csv', columns: ['title', 'state:'] }])).message).toMatch(/^listExport:start: request at columns\.1:/);
+    expect(refusal(() => v['listExport:start']([{ list: 'jobs', format: 'csv', sort: { by: 'created_date' } }])).message).toMatch(/^listExport:start: request at sort\.order:/);
+    expect(v['listExport:start']([{ list: 'jobs', format: 'xlsx', status: null, sort: null }])).toEqual([{ list: 'jobs', format: 'xlsx' }]);
+    expect(v['listExport:start']([{ list: 'records', format: 'csv', columns: ['uid', 'state:local'] }])).toEqual([
+      { list: 'records', format: 'csv', filter: {}, sort: { by: 'upload_date', order: 'asc' }, columns: ['uid', 'state:local'] },
+    ]);
+  });
+
+  it('staging and CSV import: a row, mapping or edit of the wrong shape names the place', () => {
+    const row = { key: 'a', file: null, title: 'T', metadata: {}, tags: [], expiry_date: null, links: [] };
+    expect(refusal(() => v['staging:create']([{ rows: [row, { ...row, links: [''] }], engine: null, allow_duplicates: false }])).message).toMatch(/^staging:create: request at rows\.1\.links\.0:/);
+    expect(refusal(() => v['staging:create']([{ rows: [row, row], engine: null, allow_duplicates: false }])).message).toMatch(/^staging:create: request at rows\.1\.key:/);
+    const mapping = { title: 'title', tags: null, expiry_date: null, key: null, link: null, metadata: [{ column: 'grade' }] };
+    expect(refusal(() => v['csvImport:preview'](['/a.csv', mapping, []])).message).toMatch(/^csvImport:preview: mapping at metadata\.0\.key:/);
+    expect(refusal(() => v['csvImport:run'](['/a.csv', { ...mapping, metadata: [] }, { engine: null, rows: null, edits: [{ row: 2, column: 'grade' }] }])).message).toMatch(
+      /^csvImport:run: options at edits\.0\.value:/,
+    );
+  });
 });

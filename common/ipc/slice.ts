@@ -2,14 +2,12 @@
  * The shape of one feature's slice of the IPC contract (common/ipc/<feature>.ts), and how its
  * arguments are checked. A slice exports a type map channel → {args, result} and a validator
  * per channel; common/ipc-contract.ts merges the slices into the one contract. A validator is
- * made from the TypeBox schemas of the channel's arguments (`argsOf`); the `expect*` checks
- * serve the slices whose arguments go through hand-written checks with ids of their own
- * (selections, filters, staged rows).
+ * made from the TypeBox schemas of the channel's arguments (`argsOf`), followed where needed by
+ * the checks a schema cannot say, with the spec's ids of their own (tags, an empty selection).
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import { checker } from '../schemas/check.js';
-import { isPlainObject } from '../validate.js';
 
 /** A map from channel name (`<scope>:<action>`) to its arguments tuple and promised result. */
 export type IpcSlice<S> = { [C in keyof S]: { args: unknown[]; result: unknown } };
@@ -18,46 +16,10 @@ export type IpcSlice<S> = { [C in keyof S]: { args: unknown[]; result: unknown }
 export type IpcValidators<S extends IpcSlice<S>> = { [C in keyof S]: (args: unknown[]) => S[C]['args'] };
 
 /** Throws `invalid_value` unless exactly `count` arguments were given. */
-export function expectArgCount(channel: string, args: unknown[], count: number): void {
+function expectArgCount(channel: string, args: unknown[], count: number): void {
   if (args.length !== count) {
     throw new ServiceError('invalid_value', `${channel} takes ${count === 0 ? 'no arguments' : `${count} argument${count === 1 ? '' : 's'}`}`);
   }
-}
-
-/** Checks a non-empty string argument of at most `max` characters. */
-export function expectString(value: unknown, name: string, max = 1000): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
-    throw new ServiceError('invalid_value', `${name} must be a non-empty text of at most ${max} characters`);
-  }
-  return value;
-}
-
-/** Checks an integer in [min, max]. */
-export function expectInteger(value: unknown, name: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ServiceError('invalid_value', `${name} must be a whole number from ${min} to ${max}`);
-  }
-  return value;
-}
-
-/** Checks a plain object argument. */
-export function expectObject(value: unknown, name: string): Record<string, unknown> {
-  if (!isPlainObject(value)) throw new ServiceError('invalid_value', `${name} must be an object`);
-  return value;
-}
-
-/** Checks an array of strings, each validated by `each`, of at most `max` entries. */
-export function expectStringArray(value: unknown, name: string, max: number, each: (v: unknown, name: string) => string = expectString): string[] {
-  if (!Array.isArray(value) || value.length > max) throw new ServiceError('invalid_value', `${name} must be a list of at most ${max} entries`);
-  return value.map((v, i) => each(v, `${name}[${i}]`));
-}
-
-/** Checks one of a fixed set of values. */
-export function expectOneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw new ServiceError('invalid_value', `${name} must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
 }
 
 /** The arguments' types of a list of TypeBox schemas. */

@@ -4,11 +4,12 @@
  * into credentials as a task. Only paths cross IPC (Electron: the preload's
  * webUtils.getPathForFile; the browser bridge: where it stored the upload), never file bytes.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { LIMITS } from '../limits.js';
 import type { TaskError, TaskInfo } from '../tasks.js';
 import { ServiceError } from '../errors.js';
-import { isPlainObject, parseIsoDate, validateTags } from '../validate.js';
-import { expectArgCount, expectObject, expectString, expectStringArray, type IpcValidators } from './slice.js';
+import { parseIsoDate, validateTags } from '../validate.js';
+import { argsOf, type IpcValidators } from './slice.js';
 
 /** A file on disk that a staged row will issue. */
 export interface StagedFile {
@@ -55,20 +56,38 @@ export interface StagingIntake {
   skipped: { path: string; reason: string }[];
 }
 
-/** One row to create, as the renderer sends it. */
-export interface StagingCreateRow extends StagedRowFields {
-  key: string;
-  /** The staged file (main re-checks its hash), or null for a metadata-only credential. */
-  file: { path: string; file_hash: string } | null;
-}
+const MAX_PATH = 4096;
+const Path = Type.String({ minLength: 1, maxLength: MAX_PATH });
 
-export interface StagingCreateRequest {
-  rows: StagingCreateRow[];
-  /** Schedule every created credential on this engine (`Create and schedule`); null creates only. */
-  engine: string | null;
-  /** Create even when the file's content is already uploaded (the spec's ignore_duplicate). */
-  allow_duplicates: boolean;
-}
+// The row's own rules (tags, dates, the title's length) are checked per row when it is
+// created (checkRowFields), so one bad row fails alone with the spec's id.
+/** One row to create, as the renderer sends it: the fields of a staged row. */
+const StagingCreateRowSchema = Type.Object(
+  {
+    key: Path,
+    /** The staged file (main re-checks its hash), or null for a metadata-only credential. */
+    file: Type.Union([Type.Object({ path: Path, file_hash: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }), Type.Null()]),
+    title: Type.String({ maxLength: LIMITS.titleMaxLength }),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    tags: Type.Array(Type.String()),
+    expiry_date: Type.Union([Type.String({ maxLength: 40 }), Type.Null()]),
+    links: Type.Array(Path, { maxItems: LIMITS.maxLinks }),
+  },
+  { additionalProperties: false },
+);
+export type StagingCreateRow = Static<typeof StagingCreateRowSchema>;
+
+const StagingCreateRequestSchema = Type.Object(
+  {
+    rows: Type.Array(StagingCreateRowSchema, { minItems: 1, maxItems: LIMITS.maxBatch }),
+    /** Schedule every created credential on this engine (`Create and schedule`); null creates only. */
+    engine: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()]),
+    /** Create even when the file's content is already uploaded (the spec's ignore_duplicate). */
+    allow_duplicates: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type StagingCreateRequest = Static<typeof StagingCreateRequestSchema>;
 
 /** What happened to one row. */
 export type RowOutcome =
@@ -97,60 +116,20 @@ export interface StagingIpc {
 
 /** Most paths in one call: a drop of many loose files. */
 export const MAX_STAGING_PATHS = 100_000;
-const MAX_PATH = 4096;
-
-function expectFields(raw: Record<string, unknown>, where: string): StagedRowFields {
-  if (typeof raw.title !== 'string' || raw.title.length > LIMITS.titleMaxLength) {
-    throw new ServiceError('invalid_value', `${where}.title must be a text of at most ${LIMITS.titleMaxLength} characters`);
-  }
-  if (!isPlainObject(raw.metadata)) throw new ServiceError('invalid_value', `${where}.metadata must be an object`);
-  const tags = Array.isArray(raw.tags) && raw.tags.every((t) => typeof t === 'string') ? (raw.tags as string[]) : null;
-  if (!tags) throw new ServiceError('invalid_value', `${where}.tags must be a list of texts`);
-  if (raw.expiry_date !== null && typeof raw.expiry_date !== 'string') throw new ServiceError('invalid_value', `${where}.expiry_date must be a date or null`);
-  const links = expectStringArray(raw.links, `${where}.links`, LIMITS.maxLinks, (v, n) => expectString(v, n, MAX_PATH));
-  // Tag and date rules are checked per row when it is created, so one bad row fails alone.
-  return { title: raw.title, metadata: raw.metadata, tags, expiry_date: raw.expiry_date, links };
-}
-
-function expectCreateRequest(value: unknown): StagingCreateRequest {
-  const body = expectObject(value, 'request');
-  if (!Array.isArray(body.rows) || body.rows.length === 0 || body.rows.length > LIMITS.maxBatch) {
-    throw new ServiceError('invalid_value', `request.rows must list 1 to ${LIMITS.maxBatch} rows`);
-  }
-  const keys = new Set<string>();
-  const rows = body.rows.map((r: unknown, i): StagingCreateRow => {
-    const where = `request.rows[${i}]`;
-    const raw = expectObject(r, where);
-    const key = expectString(raw.key, `${where}.key`, MAX_PATH);
-    if (keys.has(key)) throw new ServiceError('invalid_value', `${where}.key ${JSON.stringify(key)} appears twice`);
-    keys.add(key);
-    let file: StagingCreateRow['file'] = null;
-    if (raw.file !== null) {
-      const f = expectObject(raw.file, `${where}.file`);
-      file = { path: expectString(f.path, `${where}.file.path`, MAX_PATH), file_hash: expectString(f.file_hash, `${where}.file.file_hash`, 64) };
-    }
-    return { key, file, ...expectFields(raw, where) };
-  });
-  const engine = body.engine === null ? null : expectString(body.engine, 'request.engine', 100);
-  if (typeof body.allow_duplicates !== 'boolean') throw new ServiceError('invalid_value', 'request.allow_duplicates must be true or false');
-  return { rows, engine, allow_duplicates: body.allow_duplicates };
-}
+const create = argsOf('staging:create', ['request'], StagingCreateRequestSchema);
 
 export const STAGING_IPC: IpcValidators<StagingIpc> = {
-  'staging:addPaths': (args) => {
-    expectArgCount('staging:addPaths', args, 1);
-    const paths = expectStringArray(args[0], 'paths', MAX_STAGING_PATHS, (v, n) => expectString(v, n, MAX_PATH));
-    if (paths.length === 0) throw new ServiceError('invalid_value', 'paths must name at least one file or folder');
-    return [paths];
-  },
+  'staging:addPaths': argsOf('staging:addPaths', ['paths'], Type.Array(Path, { minItems: 1, maxItems: MAX_STAGING_PATHS })),
   'staging:create': (args) => {
-    expectArgCount('staging:create', args, 1);
-    return [expectCreateRequest(args[0])];
+    const [request] = create(args);
+    const keys = new Set<string>();
+    for (const [i, { key }] of request.rows.entries()) {
+      if (keys.has(key)) throw new ServiceError('invalid_value', `staging:create: request at rows.${i}.key: ${JSON.stringify(key)} appears twice`);
+      keys.add(key);
+    }
+    return [request];
   },
-  'staging:outcome': (args) => {
-    expectArgCount('staging:outcome', args, 1);
-    return [expectString(args[0], 'taskId', 200)];
-  },
+  'staging:outcome': argsOf('staging:outcome', ['taskId'], Type.String({ minLength: 1, maxLength: 200 })),
 };
 
 /** One problem with a row's field, for the grid to show beside it. */

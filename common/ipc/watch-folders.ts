@@ -3,9 +3,10 @@
  * data directory, watched again at start), their live counts, pause/resume, failed files with
  * their reasons and retry, and the output folder. Counts also arrive as `watch-folder` events.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import { validateTags } from '../validate.js';
+import { Maybe } from '../schemas/check.js';
 import { argsOf, type IpcValidators } from './slice.js';
 
 /** What the admin gives when adding a folder. */
@@ -88,9 +89,6 @@ export interface WatchFoldersIpc {
 }
 
 const MAX_PATH = 4096;
-
-/** Absent, or left blank (null) by a form. */
-const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
 const WatchFolderInputSchema = Type.Object(
   {

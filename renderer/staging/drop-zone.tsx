@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback } from 'react';
+import { FilePicker } from '../shell/file-picker.js';
 import { useWindowDrop } from '../shell/window-drop.js';
-import { commandHint } from '../commands/command-hint.js';
-import { useCommandHandler } from '../commands/command-registry.js';
 import { useStagingStore } from './staging-store.js';
 import { useT } from '../i18n/use-t.js';
 
@@ -21,38 +20,17 @@ export function DropZone() {
   );
 }
 
-/** `Add files` (a file dialog) and `Add folder` (a folder dialog), both into staging. */
+/** `Add files` (a file dialog) and `Add folder` (a folder dialog), both into staging; also from the File menu. */
 export function AddFilesButtons() {
   const addFiles = useStagingStore((s) => s.addFiles);
   const busy = useStagingStore((s) => s.phase !== 'idle');
-  const filesInput = useRef<HTMLInputElement>(null);
-  const folderInput = useRef<HTMLInputElement>(null);
   const t = useT();
-  const take = (input: HTMLInputElement | null) => {
-    const files = [...(input?.files ?? [])];
-    if (input) input.value = '';
-    if (files.length > 0) void addFiles(files);
-  };
-  useEffect(() => {
-    // React has no prop for it: the folder picker is a file input with webkitdirectory.
-    folderInput.current?.setAttribute('webkitdirectory', '');
-  }, []);
-  useCommandHandler('file.addFiles', () => {
-    if (!busy) filesInput.current?.click();
-  });
-  useCommandHandler('file.addFolder', () => {
-    if (!busy) folderInput.current?.click();
-  });
   return (
-    <>
-      <button type="button" onClick={() => filesInput.current?.click()} disabled={busy} {...commandHint('file.addFiles')}>
-        {t('staging.addFiles')}
-      </button>
-      <button type="button" onClick={() => folderInput.current?.click()} disabled={busy} {...commandHint('file.addFolder')}>
-        {t('staging.addFolder')}
-      </button>
-      <input ref={filesInput} type="file" multiple hidden aria-label={t('staging.filesInput')} onChange={(e) => take(e.target)} />
-      <input ref={folderInput} type="file" hidden aria-label={t('staging.folderInput')} onChange={(e) => take(e.target)} />
-    </>
+    <FilePicker
+      names={{ files: t('staging.addFiles'), folder: t('staging.addFolder'), filesInput: t('staging.filesInput'), folderInput: t('staging.folderInput') }}
+      onFiles={(files) => void addFiles(files)}
+      disabled={busy}
+      commands={{ files: 'file.addFiles', folder: 'file.addFolder' }}
+    />
   );
 }

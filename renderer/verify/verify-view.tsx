@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { VerifyRow } from '../../common/ipc/verify.js';
 import { VERIFICATION_STATUSES, VERIFICATION_STEP_NAMES, type VerificationStepKey } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
+import { FilePicker } from '../shell/file-picker.js';
 import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
@@ -63,35 +64,6 @@ function verifyColumns(t: T): TableColumn<VerifyRow>[] {
   ];
 }
 
-/** `Choose proof files` and `Choose a folder`: the same as a drop. */
-function ChooseButtons({ disabled }: { disabled: boolean }) {
-  const t = useT();
-  const verifyFiles = useVerifyStore((s) => s.verifyFiles);
-  const filesInput = useRef<HTMLInputElement>(null);
-  const folderInput = useRef<HTMLInputElement>(null);
-  const take = (input: HTMLInputElement | null) => {
-    const files = [...(input?.files ?? [])];
-    if (input) input.value = '';
-    if (files.length > 0) void verifyFiles(files);
-  };
-  useEffect(() => {
-    // React has no prop for it: the folder picker is a file input with webkitdirectory.
-    folderInput.current?.setAttribute('webkitdirectory', '');
-  }, []);
-  return (
-    <>
-      <button type="button" onClick={() => filesInput.current?.click()} disabled={disabled}>
-        {t('verify.chooseFiles')}
-      </button>
-      <button type="button" onClick={() => folderInput.current?.click()} disabled={disabled}>
-        {t('verify.chooseFolder')}
-      </button>
-      <input ref={filesInput} type="file" multiple hidden aria-label={t('verify.filesInput')} onChange={(e) => take(e.target)} />
-      <input ref={folderInput} type="file" hidden aria-label={t('verify.folderInput')} onChange={(e) => take(e.target)} />
-    </>
-  );
-}
-
 /** Verify: proof files dropped on the window, verified in main, their results streamed into `Verification results`. */
 export function VerifyView() {
   const t = useT();
@@ -104,7 +76,7 @@ export function VerifyView() {
   const detail = useVerifyStore((s) => s.detail);
   const error = useVerifyStore((s) => s.error);
   useVerifyStore((s) => s.pages);
-  const { verifyDrop, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints, loadNetwork, warm } = useVerifyStore.getState();
+  const { verifyDrop, verifyFiles, onTask, cancel, setFailuresOnly, ensureRange, setSelection, open, report, loadEndpoints, loadNetwork, warm } = useVerifyStore.getState();
 
   useEffect(() => onAppEvent('task', ({ task: next }) => onTask(next)), [onTask]);
   useEffect(() => void loadEndpoints(), [loadEndpoints]);
@@ -132,7 +104,11 @@ export function VerifyView() {
       <section className="view verify-view" aria-labelledby="verify-title">
         <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="verify-title">{t('verify.title')}</h1>
-          <ChooseButtons disabled={reading} />
+          <FilePicker
+            names={{ files: t('verify.chooseFiles'), folder: t('verify.chooseFolder'), filesInput: t('verify.filesInput'), folderInput: t('verify.folderInput') }}
+            onFiles={(files) => void verifyFiles(files)}
+            disabled={reading}
+          />
           {summary && (
             <>
               <ToolbarButton icon="export" label={t('verify.reportCsv')} onClick={() => void report('csv')} disabled={running} />

@@ -168,6 +168,25 @@ describe('Verify view', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('verifies proof files and a folder chosen with the file dialogs, the same as a drop', async () => {
+    const { page, problems } = await openPage(browser, workspace);
+    await openVerify(page);
+    const files = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose proof files', exact: true }).click();
+    const fileChooser = await files;
+    expect(fileChooser.isMultiple()).toBe(true);
+    await fileChooser.setFiles([join(mix, 'badge.proof.json'), join(mix, 'revoked.proof.json')]);
+    await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 30_000 }).toBe('2 proofs verified');
+    expect(await counts(page)).toMatchObject({ ok: 'ok 1', revoked: 'revoked 1' });
+
+    const folderChosen = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose a folder', exact: true }).click();
+    await (await folderChosen).setFiles(mix);
+    await expect.poll(() => page.getByTestId('verify-progress').textContent(), { timeout: 30_000 }).toBe('7 proofs verified');
+    expect(await counts(page)).toEqual({ ok: 'ok 2', pending: 'pending 0', expired: 'expired 1', revoked: 'revoked 1', failed: 'failed 2', error: 'error 1' });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('shows the results of a run that ended before verify:start answered (its task events came first)', async () => {
     const { page, problems } = await openPage(browser, workspace);
     // A loaded machine, made deterministic: main's answer to verify:start is held back until the

@@ -10,7 +10,8 @@ import { DATABASE_FILE } from '../../main/engine/database.js';
 import { MIGRATIONS } from '../../main/engine/migrations.js';
 import { Engine } from '../../main/engine/index.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
-import { DEFAULT_RECORD_SORT, validateRecordFilter, validateRecordWindowRequest, type RecordFilter } from '../../common/records.js';
+import { DEFAULT_RECORD_SORT, type RecordFilter } from '../../common/records.js';
+import { IPC_ARGUMENT_VALIDATORS } from '../../common/ipc-contract.js';
 import { ServiceError } from '../../common/errors.js';
 import { recordWindow, tagSuggestions } from '../../main/workspace/record-query.js';
 import { partnerMetadataKeyCounts, searchMatch } from '../../main/engine/index.js';
@@ -122,7 +123,7 @@ describe('records window', () => {
   it('refuses bad window requests with the spec ids and changes nothing', () => {
     const bad = (value: unknown) => {
       try {
-        validateRecordWindowRequest(value);
+        IPC_ARGUMENT_VALIDATORS['records:window']([value]);
       } catch (error) {
         return (error as ServiceError).id;
       }
@@ -135,7 +136,7 @@ describe('records window', () => {
     expect(bad({ offset: 0, limit: 10, filter: { uploadedFrom: '2026-02-31' } })).toBe('invalid_value');
     expect(bad({ offset: 0, limit: 10, filter: { state: { engine: 'local', states: ['lost'] } } })).toBe('invalid_value');
     expect(bad({ offset: 0, limit: 10, filter: { colour: 'red' } })).toBe('invalid_value');
-    expect(() => window(validateRecordFilter({ state: { engine: 'nowhere', states: ['scheduled'] } }))).toThrow(ServiceError);
+    expect(() => window(IPC_ARGUMENT_VALIDATORS['records:total']([{ state: { engine: 'nowhere', states: ['scheduled'] } }])[0])).toThrow(ServiceError);
   });
 
   it('suggests tags by prefix with counts, most used first, only the Partner’s own', async () => {

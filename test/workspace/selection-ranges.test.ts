@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../common/limits.js';
-import { validateSelection, type RangeSelection, type RecordFilter, type RecordSort } from '../../common/records.js';
+import { IPC_ARGUMENT_VALIDATORS } from '../../common/ipc-contract.js';
+import { type RangeSelection, type RecordFilter, type RecordSort } from '../../common/records.js';
 import type { TaskContext } from '../../common/tasks.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import { editSelectionTags } from '../../main/workspace/bulk-tags.js';
@@ -13,6 +14,9 @@ import { recordWindow } from '../../main/workspace/record-query.js';
 import { uidsOf } from '../../main/engine/index.js';
 import { countSelection, resolveSelection } from '../../main/workspace/selection.js';
 import { openEngineWithPartner, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
+
+/** A selection checked as the records channels check it from the renderer. */
+const validateSelection = (value: unknown) => IPC_ARGUMENT_VALIDATORS['records:count']([value])[0];
 
 let fixture: EngineFixture;
 let partner: TestPartner;
@@ -105,7 +109,7 @@ describe('range selections', () => {
     expect(validateSelection({ ...base, ranges: [], all: true })).toMatchObject({ kind: 'ranges', all: true });
     expect(() => validateSelection({ ...base, ranges: [{ from: 5, to: 2, fromUid: uid, toUid: uid }] })).toThrow(/at least its from/);
     expect(() => validateSelection({ ...base, ranges: [{ from: 0, to: 4, fromUid: uid, toUid: uid }, { from: 3, to: 6, fromUid: uid, toUid: uid }] })).toThrow(/overlap/);
-    expect(() => validateSelection({ ...base, ranges: [{ from: 0, to: 4, fromUid: 'nope', toUid: uid }] })).toThrow(/uids at its two ends/);
+    expect(() => validateSelection({ ...base, ranges: [{ from: 0, to: 4, fromUid: 'nope', toUid: uid }] })).toThrow(/selection at ranges\.0\.fromUid:/);
     expect(() => validateSelection({ ...base, ranges: [{ from: 0, to: 4, fromUid: uid, toUid: uid, extra: 1 }] })).toThrow(expect.objectContaining({ id: 'invalid_value' }));
   });
 });
