@@ -7,6 +7,7 @@ import { usePaneWidth, type PaneWidthOptions } from './pane-width.js';
 import './detail.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { ErrorLine } from '../shell/error-line.js';
+import { engineTechnical, useEngineName } from '../shell/engine-name.js';
 import { localDateTime } from '../format/local-format.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
 
@@ -32,6 +33,7 @@ function Steps({ result }: { result: VerificationResult }) {
 function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; title: string; onConfirm(): void; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const t = useT();
+  const engineName = useEngineName();
   return (
     <dialog
       ref={(node) => {
@@ -45,7 +47,7 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
     >
       <h2 id="revoke-title">{t('detail.revoke.title')}</h2>
       <p id="revoke-text">
-        {t('detail.revoke.text', { title, engine })}
+        {t('detail.revoke.text', { title, engine: engineName(engine) })}
       </p>
       <div className="dialog-actions">
         <button type="button" autoFocus onClick={() => ref.current?.close()}>
@@ -90,6 +92,7 @@ export function DetailPanel() {
   const addToRecord = useStagingStore((s) => s.addToRecord);
   const [confirming, setConfirming] = useState<string | null>(null);
   const t = useT();
+  const engineName = useEngineName();
   if (!uid && !notice) return null;
   if (!uid) {
     return (
@@ -176,7 +179,9 @@ export function DetailPanel() {
             <tbody>
               {detail.engines.map((e) => (
                 <tr key={e.engine}>
-                  <th scope="row">{e.engine}</th>
+                  <th scope="row" title={engineTechnical(e.engine)}>
+                    {engineName(e.engine)}
+                  </th>
                   <td>
                     {t('records.state', { state: e.state })}
                     {e.certificate?.revoked_date ? ` ${localDateTime(e.certificate.revoked_date)}` : ''}
@@ -217,8 +222,8 @@ export function DetailPanel() {
           {detail.engines.map((e) => {
             const result = e.certificate ? verifications[e.certificate.uid] : undefined;
             return result ? (
-              <section key={e.engine} aria-label={t('detail.verificationOn', { engine: e.engine })}>
-                <h3>{t('detail.verificationOn', { engine: e.engine })}</h3>
+              <section key={e.engine} aria-label={t('detail.verificationOn', { engine: engineName(e.engine) })}>
+                <h3>{t('detail.verificationOn', { engine: engineName(e.engine) })}</h3>
                 <Steps result={result} />
               </section>
             ) : null;

@@ -2,6 +2,7 @@ import { memo, useEffect, useState } from 'react';
 import { checkRowFields, type FieldProblem, type RowOutcome, type StagedRow } from '../../common/ipc/staging.js';
 import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
+import { ErrorCell } from '../shell/error-line.js';
 import { splitList, useStagingStore } from './staging-store.js';
 import { useT } from '../i18n/use-t.js';
 import { t } from '../i18n/i18n-store.js';
@@ -59,9 +60,7 @@ function Outcome({ outcome }: { outcome: RowOutcome }) {
   }
   if (outcome.status === 'failed') {
     return (
-      <span className="row-error" role="alert">
-        <code>{outcome.error.id}</code> {outcome.error.message}
-      </span>
+      <ErrorCell error={outcome.error} alert />
     );
   }
   return <span className="row-warn">{t('staging.row.notCreated', { reason: outcome.reason })}</span>;
@@ -178,21 +177,17 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
         {outcome ? (
           <Outcome outcome={outcome} />
         ) : row.problem ? (
-          <span className="row-error">
-            <code>{row.problem.id}</code> {row.problem.message}
-          </span>
+          <ErrorCell error={row.problem} />
         ) : problems.length > 0 ? (
           <ul className="row-problems">
             {problems.map((p) => (
-              <li key={p.field} id={`${row.key}-${p.field}-problem`} className="row-error">
-                <code>{p.id}</code> {p.message}
+              <li key={p.field}>
+                <ErrorCell error={p} headlineId={`${row.key}-${p.field}-problem`} />
               </li>
             ))}
           </ul>
         ) : unknownLinks.length > 0 ? (
-          <span className="row-error">
-            <code>{MISSING_CREDENTIAL}</code> {t('staging.row.unknownLink', { link: unknownLinks[0] })}
-          </span>
+          <ErrorCell error={{ id: MISSING_CREDENTIAL, message: unknownLinks.join(', ') }} headline={t('staging.row.unknownLink', { link: unknownLinks[0] })} />
         ) : row.duplicate_of.length > 0 ? (
           <span className="row-warn">
             {t('staging.row.alreadyUploaded')}{' '}
