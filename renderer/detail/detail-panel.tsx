@@ -7,6 +7,7 @@ import { usePaneWidth, type PaneWidthOptions } from './pane-width.js';
 import './detail.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { ErrorLine } from '../shell/error-line.js';
+import { CopyButton } from '../shell/copy-button.js';
 import { engineTechnical, useEngineName } from '../shell/engine-name.js';
 import { localDateTime } from '../format/local-format.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
@@ -117,10 +118,6 @@ export function DetailPanel() {
       {credential && detail && (
         <>
           <dl className="detail-fields">
-            <dt>{t('detail.uid')}</dt>
-            <dd>
-              <code>{credential.uid}</code>
-            </dd>
             <dt>{t('detail.uploaded')}</dt>
             <dd>{localDateTime(credential.upload_date)}</dd>
             <dt>{t('detail.expires')}</dt>
@@ -128,6 +125,16 @@ export function DetailPanel() {
             <dt>{t('detail.tags')}</dt>
             <dd>{credential.tags.length ? credential.tags.join(', ') : <span className="muted">{t('detail.none')}</span>}</dd>
           </dl>
+          {/* The uid is for support and the API: kept at hand, after what the credential is. */}
+          <details className="technical">
+            <summary>{t('detail.technical')}</summary>
+            <dl className="detail-fields">
+              <dt>{t('detail.uid')}</dt>
+              <dd>
+                <code data-testid="credential-uid">{credential.uid}</code> <CopyButton value={credential.uid} name={t('detail.copyUid')} what="uid" />
+              </dd>
+            </dl>
+          </details>
 
           <h3>{t('detail.metadata')}</h3>
           {Object.keys(credential.metadata).length === 0 ? (
@@ -152,7 +159,10 @@ export function DetailPanel() {
             <ul className="detail-files">
               {credential.files.map((f) => (
                 <li key={f.file_hash}>
-                  <code title={t('detail.hashTitle')}>{f.file_hash}</code> <span className="muted">{f.file_type ?? t('detail.unknownType')}</span>{' '}
+                  {f.file_type ?? t('detail.unknownType')}{' '}
+                  <code className="muted" title={`${t('detail.hashTitle')}: ${f.file_hash}`}>
+                    {f.file_hash.slice(0, 12)}…
+                  </code>{' '}
                   <button
                     type="button"
                     disabled={busy !== null}
@@ -182,7 +192,7 @@ export function DetailPanel() {
                   <th scope="row" title={engineTechnical(e.engine)}>
                     {engineName(e.engine)}
                   </th>
-                  <td>
+                  <td className="detail-state">
                     {t('records.state', { state: e.state })}
                     {e.certificate?.revoked_date ? ` ${localDateTime(e.certificate.revoked_date)}` : ''}
                     {e.job && e.state !== 'issued' && e.state !== 'revoked' ? <span className="muted">{t('detail.job', { status: e.job.status })}</span> : null}

@@ -176,6 +176,13 @@ describe('plain words', () => {
     await records.getByRole('row').filter({ hasText: 'Diploma of Ada' }).dblclick();
     const certificates = page.getByRole('complementary', { name: 'Credential detail' }).getByRole('table', { name: 'Certificates' });
     await expect.poll(() => certificates.getByRole('rowheader').allInnerTexts()).toEqual(['Local chain', 'Sepolia']);
+    // The credential's uid is under Details, with Copy: not the first thing the panel says.
+    const credential = page.getByRole('complementary', { name: 'Credential detail' });
+    expect(await credential.innerText()).not.toContain(uids[0]!);
+    await credential.getByText('Details', { exact: true }).click();
+    expect(await credential.getByTestId('credential-uid').innerText()).toBe(uids[0]);
+    await credential.getByRole('button', { name: 'Copy credential id' }).click();
+    await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(uids[0]);
     await bothThemes(page, 'certificates');
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Schedule' });
