@@ -46,7 +46,8 @@ export function rowName(row: StagedRow): string {
   return row.file?.rel_path ?? (row.title || t('staging.row.newMetadata'));
 }
 
-function Outcome({ outcome }: { outcome: RowOutcome }) {
+/** `headline` words a failure where the row knows more than the error's id (a broken metadata file). */
+function Outcome({ outcome, headline }: { outcome: RowOutcome; headline?: string }) {
   const t = useT();
   if (outcome.status === 'created') {
     return (
@@ -60,7 +61,7 @@ function Outcome({ outcome }: { outcome: RowOutcome }) {
   }
   if (outcome.status === 'failed') {
     return (
-      <ErrorCell error={outcome.error} alert />
+      <ErrorCell error={outcome.error} headline={headline} alert />
     );
   }
   return <span className="row-warn">{t('staging.row.notCreated', { reason: outcome.reason })}</span>;
@@ -90,6 +91,8 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
   const [linksText, setLinksText] = useListText(row.links);
   const [showMetadata, setShowMetadata] = useState(false);
   const name = rowName(row);
+  // A staged row's own problem is always its sidecar's or manifest's: the error id alone would word it as a refused request.
+  const metadataFileProblem = row.problem ? t('staging.row.metadataFileProblem') : undefined;
   // The spec's rules, checked as the admin types (the same checks main makes before creating).
   const problems: FieldProblem[] = outcome?.status === 'created' ? [] : checkRowFields(row, row.file !== null, Date.now());
   const unknownLinks = row.links.filter((l) => !names.has(l) && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(l));
@@ -175,9 +178,9 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
       </div>
       <div role="gridcell" className="staging-state">
         {outcome ? (
-          <Outcome outcome={outcome} />
+          <Outcome outcome={outcome} headline={metadataFileProblem} />
         ) : row.problem ? (
-          <ErrorCell error={row.problem} />
+          <ErrorCell error={row.problem} headline={metadataFileProblem} />
         ) : problems.length > 0 ? (
           <ul className="row-problems">
             {problems.map((p) => (

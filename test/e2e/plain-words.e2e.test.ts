@@ -68,7 +68,9 @@ describe('plain words', () => {
       const { context, page, problems } = await openIn(locale);
       const folder = join(workspace.engine.dataDir, '..', `state-${locale}`);
       mkdirSync(folder, { recursive: true });
-      for (const name of ['ann', 'ben']) writeFileSync(join(folder, `${name}.pdf`), `diploma of ${name} (${locale})`);
+      for (const name of ['ann', 'ben', 'cai']) writeFileSync(join(folder, `${name}.pdf`), `diploma of ${name} (${locale})`);
+      // Cai's sidecar is broken: the row says its metadata file cannot be used, not "the request was not understood".
+      writeFileSync(join(folder, 'cai.pdf.json'), '{ not json');
       await page.getByRole('region', { name: words['staging.drop.region'] }).waitFor();
       await dropFiles(page, folder, true);
       const staging = page.getByRole('region', { name: words['staging.region'] });
@@ -90,11 +92,15 @@ describe('plain words', () => {
       // (The window's getComputedStyle, typed here: the tests compile without the DOM's types.)
       const cut = await sentence.evaluate((el) => [(globalThis as unknown as { getComputedStyle(e: unknown): { textOverflow: string } }).getComputedStyle(el).textOverflow, el.scrollWidth > el.clientWidth]);
       expect(cut).toEqual(['ellipsis', true]);
+      const cai = grid.getByRole('row').filter({ hasText: 'cai.pdf' });
+      const caiState = await cellUnder(grid, cai, words['staging.column.state']!);
+      expect(await caiState.innerText()).toBe(words['staging.row.metadataFileProblem']);
+      expect(await caiState.locator('summary').getAttribute('title')).toContain('no_json');
       await bothThemes(page, `${locale}-state-cut`);
 
       // Created: main refuses the row, and the cell says so the same way, announced.
       await staging.getByRole('group', { name: words['staging.createGroup'] }).getByRole('button', { name: words['staging.create'], exact: true }).click();
-      await expect.poll(() => staging.getByRole('alert').count(), { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => staging.getByRole('alert').count(), { timeout: 30_000 }).toBe(2);
       await expect.poll(() => state.innerText()).toBe(headline);
 
       // The disclosure, by keyboard: main's own text and the spec's id.
