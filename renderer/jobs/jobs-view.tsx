@@ -126,7 +126,7 @@ export function JobsView() {
       </section>
       {detailError && (
         <aside className="job-detail" aria-label={t('jobs.detail.label')}>
-          <p className="error-panel" role="alert">{detailError}</p>
+          <ErrorLine error={detailError} className="error-panel" />
         </aside>
       )}
       {detail && !detailError && <JobDetailPane detail={detail} />}
