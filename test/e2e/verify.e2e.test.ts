@@ -131,6 +131,9 @@ describe('Verify view', () => {
     expect(detailText).toContain('grade');
     expect(detailText).toContain('Acme University');
     expect(detailText).toMatch(/0x[0-9a-f]{64}/);
+    // The chain by its name, its ids on hover.
+    const chain = detail.getByRole('definition').filter({ hasText: /^Local chain$/ });
+    expect(await chain.getAttribute('title')).toBe('Engine local, chain id 31337');
     await screenshot(page, 'verify', '2-detail');
     expect(await seriousA11yProblems(page)).toEqual([]);
 
