@@ -9,6 +9,12 @@ export function toServiceError(error: unknown): ServiceError {
   return decodeIpcError(error instanceof Error ? error.message : String(error));
 }
 
+/** A failed call as ErrorLine shows it: the spec's id and main's text (one plain sentence, the rest under Details). */
+export function shownError(error: unknown): { id: string; message: string } {
+  const { id, message } = toServiceError(error);
+  return { id, message };
+}
+
 /** What a dialog or view shows for a failed call: the spec's sentence, then its error id to quote. */
 export function errorSentence(error: unknown): string {
   const { id, message } = toServiceError(error);

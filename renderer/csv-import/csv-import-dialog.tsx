@@ -12,6 +12,7 @@ import { PREVIEW_ROWS } from '../../common/ipc/csv-import.js';
 import { ErrorLine } from '../shell/error-line.js';
 import { useT } from '../i18n/use-t.js';
 import { taskLabel } from '../shell/task-label.js';
+import { engineDisplayName } from '../format/chain-display.js';
 
 /** One empty list: a selector must not answer a new [] on every render (zustand would loop). */
 const NO_ENGINES: EngineStatus[] = [];
@@ -117,7 +118,7 @@ export function CsvImportDialog() {
             <option value="">{t('csvImport.createOnly')}</option>
             {engines.map((e) => (
               <option key={e.id} value={e.id}>
-                {t('csvImport.scheduleOnEngine', { engine: e.id })}
+                {t('csvImport.scheduleOnEngine', { engine: engineDisplayName(e.id, engines) })}
               </option>
             ))}
           </select>

@@ -7,6 +7,8 @@ import { usePaneWidth, type PaneWidthOptions } from './pane-width.js';
 import './detail.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { ErrorLine } from '../shell/error-line.js';
+import { CopyButton } from '../shell/copy-button.js';
+import { engineTechnical, useEngineName } from '../shell/engine-name.js';
 import { localDateTime } from '../format/local-format.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
 
@@ -32,6 +34,7 @@ function Steps({ result }: { result: VerificationResult }) {
 function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; title: string; onConfirm(): void; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const t = useT();
+  const engineName = useEngineName();
   return (
     <dialog
       ref={(node) => {
@@ -45,7 +48,7 @@ function RevokeDialog({ engine, title, onConfirm, onClose }: { engine: string; t
     >
       <h2 id="revoke-title">{t('detail.revoke.title')}</h2>
       <p id="revoke-text">
-        {t('detail.revoke.text', { title, engine })}
+        {t('detail.revoke.text', { title, engine: engineName(engine) })}
       </p>
       <div className="dialog-actions">
         <button type="button" autoFocus onClick={() => ref.current?.close()}>
@@ -90,6 +93,7 @@ export function DetailPanel() {
   const addToRecord = useStagingStore((s) => s.addToRecord);
   const [confirming, setConfirming] = useState<string | null>(null);
   const t = useT();
+  const engineName = useEngineName();
   if (!uid && !notice) return null;
   if (!uid) {
     return (
@@ -114,10 +118,6 @@ export function DetailPanel() {
       {credential && detail && (
         <>
           <dl className="detail-fields">
-            <dt>{t('detail.uid')}</dt>
-            <dd>
-              <code>{credential.uid}</code>
-            </dd>
             <dt>{t('detail.uploaded')}</dt>
             <dd>{localDateTime(credential.upload_date)}</dd>
             <dt>{t('detail.expires')}</dt>
@@ -125,6 +125,16 @@ export function DetailPanel() {
             <dt>{t('detail.tags')}</dt>
             <dd>{credential.tags.length ? credential.tags.join(', ') : <span className="muted">{t('detail.none')}</span>}</dd>
           </dl>
+          {/* The uid is for support and the API: kept at hand, after what the credential is. */}
+          <details className="technical">
+            <summary>{t('detail.technical')}</summary>
+            <dl className="detail-fields">
+              <dt>{t('detail.uid')}</dt>
+              <dd>
+                <code data-testid="credential-uid">{credential.uid}</code> <CopyButton value={credential.uid} name={t('detail.copyUid')} what="uid" />
+              </dd>
+            </dl>
+          </details>
 
           <h3>{t('detail.metadata')}</h3>
           {Object.keys(credential.metadata).length === 0 ? (
@@ -149,7 +159,10 @@ export function DetailPanel() {
             <ul className="detail-files">
               {credential.files.map((f) => (
                 <li key={f.file_hash}>
-                  <code title={t('detail.hashTitle')}>{f.file_hash}</code> <span className="muted">{f.file_type ?? t('detail.unknownType')}</span>{' '}
+                  {f.file_type ?? t('detail.unknownType')}{' '}
+                  <code className="muted" title={`${t('detail.hashTitle')}: ${f.file_hash}`}>
+                    {f.file_hash.slice(0, 12)}…
+                  </code>{' '}
                   <button
                     type="button"
                     disabled={busy !== null}
@@ -176,8 +189,10 @@ export function DetailPanel() {
             <tbody>
               {detail.engines.map((e) => (
                 <tr key={e.engine}>
-                  <th scope="row">{e.engine}</th>
-                  <td>
+                  <th scope="row" title={engineTechnical(e.engine)}>
+                    {engineName(e.engine)}
+                  </th>
+                  <td className="detail-state">
                     {t('records.state', { state: e.state })}
                     {e.certificate?.revoked_date ? ` ${localDateTime(e.certificate.revoked_date)}` : ''}
                     {e.job && e.state !== 'issued' && e.state !== 'revoked' ? <span className="muted">{t('detail.job', { status: e.job.status })}</span> : null}
@@ -217,8 +232,8 @@ export function DetailPanel() {
           {detail.engines.map((e) => {
             const result = e.certificate ? verifications[e.certificate.uid] : undefined;
             return result ? (
-              <section key={e.engine} aria-label={t('detail.verificationOn', { engine: e.engine })}>
-                <h3>{t('detail.verificationOn', { engine: e.engine })}</h3>
+              <section key={e.engine} aria-label={t('detail.verificationOn', { engine: engineName(e.engine) })}>
+                <h3>{t('detail.verificationOn', { engine: engineName(e.engine) })}</h3>
                 <Steps result={result} />
               </section>
             ) : null;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../i18n/i18n-store.js';
-import { chainName, chainTechnical, etherAmount, knownChainName } from './chain-display.js';
+import { chainName, chainTechnical, engineDisplayName, etherAmount, knownChainName } from './chain-display.js';
 
 describe('chain names', () => {
   afterEach(() => useI18nStore.getState().choose('en'));
@@ -11,6 +11,21 @@ describe('chain names', () => {
     expect(chainName({ id: 'polygon-pos', chain_id: 137 })).toBe('Polygon');
     expect(chainName({ id: 'b', chain_id: 8453 })).toBe('Base');
     expect(knownChainName(null)).toBeNull();
+  });
+
+  it('names an engine among the known ones by its chain, with its id only where two share a chain', () => {
+    const engines = [
+      { id: 'local', chain_id: 31337 },
+      { id: 'sepolia', chain_id: 11155111 },
+    ];
+    expect(engineDisplayName('local', engines)).toBe('Local chain');
+    expect(engineDisplayName('sepolia', engines)).toBe('Sepolia');
+    const twins = [...engines, { id: 'sepolia-2', chain_id: 11155111 }];
+    expect(engineDisplayName('sepolia', twins)).toBe('Sepolia (sepolia)');
+    expect(engineDisplayName('sepolia-2', twins)).toBe('Sepolia (sepolia-2)');
+    // Not (yet) among the engines the window knows: named from its id alone.
+    expect(engineDisplayName('local', [])).toBe('Local chain');
+    expect(engineDisplayName('campus', [])).toBe('campus');
   });
 
   it('calls the embedded chain and development nodes the local chain, in the window language', () => {

@@ -46,6 +46,20 @@ export function chainName(engine: { id: string; chain_id: number | null }): stri
   return t('chain.unknown', { chainId: engine.chain_id });
 }
 
+/**
+ * What the window calls an engine among the engines it knows: its chain's name, with the engine
+ * id beside it only where two engines share that name ("Sepolia (sepolia-2)"). An engine the
+ * list does not hold (not loaded yet, or removed since) is named from its id alone.
+ *
+ * @example engineDisplayName('local', [{ id: 'local', chain_id: 31337 }]) // 'Local chain'
+ */
+export function engineDisplayName(id: string, engines: readonly { id: string; chain_id: number | null }[]): string {
+  const engine = engines.find((e) => e.id === id) ?? { id, chain_id: null };
+  const name = chainName(engine);
+  const twin = engines.some((e) => e.id !== id && chainName(e) === name);
+  return twin ? t('chain.twin', { chain: name, engine: id }) : name;
+}
+
 /** The technical name behind a chain's display name: engine id and chain id, for tooltips and details. */
 export function chainTechnical(engine: { id: string; chain_id: number | null }): string {
   return t('chain.technical', { engine: engine.id, chainId: engine.chain_id ?? '—' });

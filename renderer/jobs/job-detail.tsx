@@ -3,15 +3,21 @@ import type { JobDetail } from '../../common/ipc/jobs.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { parseTagInput } from '../records/tag-dialog.js';
 import { ExportDialog } from './export-dialog.js';
-import { useJobsStore } from './jobs-store.js';
+import { jobSummaryOf, useJobsStore } from './jobs-store.js';
 import { localDateTime } from '../format/local-format.js';
 import { useT } from '../i18n/use-t.js';
 import { useNow } from '../format/use-now.js';
-import { issueNowBlocked, jobName, jobProgress } from './job-text.js';
+import { issueNowBlocked, jobFailure, jobName, jobProgress } from './job-text.js';
+import { CopyButton } from '../shell/copy-button.js';
+import { engineTechnical, useEngineName } from '../shell/engine-name.js';
 
 const when = (iso: string | null) => localDateTime(iso);
 
-/** A job's detail (region `Job detail`): dates, tags, transaction with its explorer link, credentials, certificates. */
+/**
+ * A job's detail (region `Job detail`), led by what the job is: its name (tags or first titles)
+ * and count, status, progress, chain and local dates; then tags, credentials and proofs. The
+ * uid (with Copy), the transaction hash, the engine id and the engine's own messages are under Details.
+ */
 export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const { job, credentials, certificates, transaction, demo } = detail;
   const toastError = useShellStore((s) => s.toastError);
@@ -21,7 +27,9 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const t = useT();
   const now = useNow();
   const status = useShellStore((s) => (s.statusLoaded ? s.status : null));
-  const summary = { credentials: credentials.total, titles: credentials.items.slice(0, 2).map((c) => c.title), finality: job.finality ?? null };
+  // The list's summary where the job is loaded there, so the detail names it as its row does.
+  const summary = jobSummaryOf(job.uid) ?? { credentials: credentials.total, titles: credentials.items.slice(0, 2).map((c) => c.title), finality: job.finality ?? null };
+  const engineName = useEngineName();
   const blocked = issueNowBlocked(job, summary, status);
   const blockedId = useId();
 
@@ -47,6 +55,10 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
       <dl className="facts">
         <dt>{t('jobs.detail.status')}</dt>
         <dd data-testid="job-status">{t('jobs.status', { status: job.status })}</dd>
+        <dt>{t('jobs.detail.chain')}</dt>
+        <dd data-testid="job-chain" title={engineTechnical(job.chain)}>
+          {engineName(job.chain)}
+        </dd>
         <dt>{t('jobs.detail.progress')}</dt>
         <dd data-testid="job-progress">{jobProgress(job, summary, now)}</dd>
         {job.finality && (
@@ -70,14 +82,14 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
         <dt>{t('jobs.detail.finished')}</dt>
         <dd>{when(job.finished_date ?? job.failed_date)}</dd>
         <dt>{t('jobs.detail.transaction')}</dt>
-        <dd data-testid="job-transaction">
+        <dd>
           {transaction ? (
             transaction.explorerUrl ? (
               <a href={transaction.explorerUrl} target="_blank" rel="noreferrer">
-                <code>{transaction.id}</code>
+                {t('jobs.detail.viewTransaction')}
               </a>
             ) : (
-              <code title={t('jobs.detail.noExplorer')}>{transaction.id}</code>
+              t('jobs.detail.transactionSent')
             )
           ) : (
             t('jobs.detail.noTransaction')
@@ -93,16 +105,10 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
             </dd>
           </>
         ) : null}
-        {job.waiting ? (
-          <>
-            <dt>{t('jobs.detail.waiting')}</dt>
-            <dd data-testid="job-waiting">{job.waiting}</dd>
-          </>
-        ) : null}
-        {job.failure_reason ? (
+        {job.status === 'failed' ? (
           <>
             <dt>{t('jobs.detail.failureReason')}</dt>
-            <dd data-testid="job-failure-reason">{job.failure_reason}</dd>
+            <dd>{jobFailure(job)}</dd>
           </>
         ) : null}
         <dt>{t('jobs.detail.tags')}</dt>
@@ -115,8 +121,32 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
         <dl className="facts">
           <dt>{t('jobs.detail.uid')}</dt>
           <dd>
-            <code>{job.uid}</code>
+            <code data-testid="job-uid">{job.uid}</code> <CopyButton value={job.uid} name={t('jobs.detail.copyUid')} what="jobUid" />
           </dd>
+          {transaction && (
+            <>
+              <dt>{t('jobs.detail.transactionId')}</dt>
+              <dd>
+                <code data-testid="job-transaction">{transaction.id}</code>
+              </dd>
+            </>
+          )}
+          {job.waiting ? (
+            <>
+              <dt>{t('jobs.detail.waiting')}</dt>
+              <dd data-testid="job-waiting" lang="en">
+                {job.waiting}
+              </dd>
+            </>
+          ) : null}
+          {job.failure_reason ? (
+            <>
+              <dt>{t('jobs.detail.failureReason')}</dt>
+              <dd data-testid="job-failure-reason" lang="en">
+                {job.failure_reason}
+              </dd>
+            </>
+          ) : null}
           <dt>{t('jobs.detail.engineId')}</dt>
           <dd>
             <code>{job.chain}</code>

@@ -17,6 +17,18 @@ export function jobLabel(job: Job, summary: JobSummary | undefined): string {
   return summary.credentials > summary.titles.length ? t('jobs.name.more', { titles }) : titles;
 }
 
+/**
+ * A job named in a sentence (a notification, a toast): its tags, else its first title and how
+ * many more (`Diploma of Ada and 11 more`), `Empty job` for none; null when nothing is known of it.
+ */
+export function jobShortName(job: Pick<Job, 'tags'>, summary: JobSummary | undefined): string | null {
+  if (job.tags.length > 0) return job.tags.join(', ');
+  if (!summary) return null;
+  const [title] = summary.titles;
+  if (summary.credentials === 0 || title === undefined) return t('jobs.name.empty');
+  return t('jobs.name.first', { title, more: summary.credentials - 1 });
+}
+
 /** A job's name with its credential count, e.g. `Diplomas 2026 (120 credentials)`: where no column counts them. */
 export function jobName(job: Job, summary: JobSummary | undefined): string {
   if (!summary) return jobLabel(job, summary);

@@ -2,7 +2,8 @@ import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_JOB_SORT, type JobDetail, type JobSort, type JobSummary } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job, type JobStatus } from '../../common/wire-types.js';
-import { errorSentence, toServiceError } from '../ipc-error.js';
+import { shownError, toServiceError } from '../ipc-error.js';
+import type { ShownError } from '../shell/error-line.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 
 const PAGE_SIZE = 100;
@@ -22,7 +23,7 @@ export interface JobsStore {
   /** The job open in the detail pane. */
   openUid: string | null;
   detail: JobDetail | null;
-  detailError: string | null;
+  detailError: ShownError | null;
   setStatus(status: JobStatus | null): void;
   setSort(sort: JobSort): void;
   ensureRange(start: number, end: number): void;
@@ -121,7 +122,7 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
         const detail = await window.proofdesk.jobsGet(uid);
         if (get().openUid === uid) set({ detail });
       } catch (error) {
-        set({ detailError: errorSentence(error) });
+        set({ detailError: shownError(error) });
       }
     },
   };

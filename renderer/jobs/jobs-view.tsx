@@ -17,6 +17,7 @@ import { jobFailure, jobLabel, jobName, jobProgress } from './job-text.js';
 import { localCount, localDateTime, relativeTime } from '../format/local-format.js';
 import { useNow } from '../format/use-now.js';
 import { useT } from '../i18n/use-t.js';
+import { useEngineName } from '../shell/engine-name.js';
 
 /**
  * Column ids are the spec's sort_by values of GET /jobs where it allows sorting by them
@@ -24,7 +25,7 @@ import { useT } from '../i18n/use-t.js';
  * name (its tags or first titles), Progress what it waits for or how far it is towards
  * final, Failed what failed; dates are relative to now, their full date on hover.
  */
-function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[] {
+function jobColumns(t: ReturnType<typeof useT>, now: number, engineName: (id: string) => string): TableColumn<Job>[] {
   const status = (j: Job) => t('jobs.status', { status: j.status });
   // The name alone: the Credentials column counts them.
   const name = (j: Job) => jobLabel(j, jobSummaryOf(j.uid));
@@ -42,7 +43,7 @@ function jobColumns(t: ReturnType<typeof useT>, now: number): TableColumn<Job>[]
   { id: 'uid', header: t('jobs.column.job'), width: 'minmax(9.5rem, 2fr)', defaultPinned: true, cell: name },
   { id: 'credentials', header: t('jobs.column.credentials'), width: '8rem', cell: (j) => <span className="numeric">{count(j)}</span>, text: count },
   { id: 'progress', header: t('jobs.column.progress'), width: 'minmax(7.5rem, 2fr)', cell: progress },
-  { id: 'chain', header: t('jobs.column.engine'), width: '6.5rem', sortable: true, cell: (j) => j.chain },
+  { id: 'chain', header: t('jobs.column.engine'), width: '7rem', sortable: true, cell: (j) => engineName(j.chain) },
   { id: 'tags', header: t('jobs.column.tags'), width: 'minmax(5rem, 1fr)', cell: (j) => j.tags.join(', ') || '—' },
   { id: 'created_date', header: t('jobs.column.created'), width: '7rem', sortable: true, cell: (j) => ago(j.created_date), text: (j) => localDateTime(j.created_date) },
   { id: 'due', header: t('jobs.column.due'), width: '6.5rem', cell: due, text: (j) => (j.status === 'scheduled' ? localDateTime(j.scheduled_date) : '—') },
@@ -76,7 +77,8 @@ export function JobsView() {
   const all = useMemo(() => Object.values(counts).reduce((a, b) => a + b, 0), [counts]);
   const now = useNow();
   useJobsStore((s) => s.summaries);
-  const columns = useMemo(() => jobColumns(t, now), [t, now]);
+  const engineName = useEngineName();
+  const columns = useMemo(() => jobColumns(t, now, engineName), [t, now, engineName]);
   const mainBar = useFittedToolbar();
 
   return (
@@ -124,7 +126,7 @@ export function JobsView() {
       </section>
       {detailError && (
         <aside className="job-detail" aria-label={t('jobs.detail.label')}>
-          <p className="error-panel" role="alert">{detailError}</p>
+          <ErrorLine error={detailError} className="error-panel" />
         </aside>
       )}
       {detail && !detailError && <JobDetailPane detail={detail} />}

@@ -1,15 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskInfo } from '../../common/tasks.js';
+import { jobShortName } from '../jobs/job-text.js';
 import { jobNotification, refusedNotification, taskNotification } from './notification-text.js';
 
 const UID = '01932c4e-8a7b-7000-8000-0000abcd1234';
 
 describe('notification texts', () => {
-  it('tells of a job that finished or failed, and of nothing else', () => {
-    expect(jobNotification(UID, 'local', 'finished')).toEqual({ title: 'Job finished', body: 'Job abcd1234 on local is finished: its proofs can be exported.' });
-    expect(jobNotification(UID, 'sepolia', 'failed')?.body).toBe('Job abcd1234 on sepolia failed; its credentials can be scheduled again.');
-    expect(jobNotification(UID, 'local', 'started')).toBeNull();
-    expect(jobNotification(UID, 'local', 'unconfirmed')).toBeNull();
+  it('names a job that finished or failed by what it holds, by its short uid when nothing is known, and tells of nothing else', () => {
+    expect(jobNotification(UID, 'Diploma of Ada and 11 more', 'Local chain', 'finished')).toEqual({ title: 'Diploma of Ada and 11 more: issued', body: 'Issued on Local chain: its proofs can be exported.' });
+    expect(jobNotification(UID, null, 'Sepolia', 'failed')).toEqual({ title: 'Job abcd1234: failed', body: 'Issuing on Sepolia failed; its credentials can be scheduled again.' });
+    expect(jobNotification(UID, 'Diploma of Ada', 'Local chain', 'started')).toBeNull();
+    expect(jobNotification(UID, 'Diploma of Ada', 'Local chain', 'unconfirmed')).toBeNull();
+  });
+
+  it('names a job by its tags, else its first title and how many more', () => {
+    const summary = (titles: string[], credentials: number) => ({ credentials, titles, finality: null });
+    expect(jobShortName({ tags: [] }, summary(['Diploma of Ada', 'Diploma of Ben'], 12))).toBe('Diploma of Ada and 11 more');
+    expect(jobShortName({ tags: [] }, summary(['Diploma of Ada'], 1))).toBe('Diploma of Ada');
+    expect(jobShortName({ tags: ['msc-2026', 'honours'] }, summary(['Diploma of Ada'], 1))).toBe('msc-2026, honours');
+    expect(jobShortName({ tags: [] }, summary([], 0))).toBe('Empty job');
+    expect(jobShortName({ tags: [] }, undefined)).toBeNull();
   });
 
   it('counts refused files in words', () => {

@@ -10,10 +10,15 @@ import { shortUid } from '../jobs/short-uid.js';
 import { t } from '../i18n/i18n-store.js';
 import { taskLabel } from '../shell/task-label.js';
 
-/** A job that finished or failed; null for the other states. */
-export function jobNotification(jobUid: string, engine: string, status: JobStatus): AppNotification | null {
-  if (status === 'finished') return { title: t('notify.jobFinished.title'), body: t('notify.jobFinished.body', { job: shortUid(jobUid), engine }) };
-  if (status === 'failed') return { title: t('notify.jobFailed.title'), body: t('notify.jobFailed.body', { job: shortUid(jobUid), engine }) };
+/**
+ * A job that finished or failed, named by what it holds (`Diploma of Ada and 11 more: issued`,
+ * see jobShortName) or, when nothing is known of it, by its short uid; null for the other states.
+ * `engine` is the engine's display name.
+ */
+export function jobNotification(jobUid: string, name: string | null, engine: string, status: JobStatus): AppNotification | null {
+  const job = name ?? t('notify.job.unnamed', { uid: shortUid(jobUid) });
+  if (status === 'finished') return { title: t('notify.jobFinished.title', { job }), body: t('notify.jobFinished.body', { engine }) };
+  if (status === 'failed') return { title: t('notify.jobFailed.title', { job }), body: t('notify.jobFailed.body', { engine }) };
   return null;
 }
 

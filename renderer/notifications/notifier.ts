@@ -10,6 +10,8 @@ import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { jobNotification, refusedNotification, taskNotification } from './notification-text.js';
 import { t } from '../i18n/i18n-store.js';
+import { jobShortName } from '../jobs/job-text.js';
+import { engineName } from '../shell/engine-name.js';
 
 export interface BadgeStore {
   /** Jobs that failed since Jobs was last open. */
@@ -50,6 +52,16 @@ export async function askForNotifications(): Promise<void> {
   else toast('info', t('notify.ask.off'));
 }
 
+/** What a job holds, named as jobShortName names it; null when it cannot be read (its short uid names it then). */
+async function jobNamed(uid: string): Promise<string | null> {
+  try {
+    const { job, credentials } = await window.proofdesk.jobsGet(uid);
+    return jobShortName(job, { credentials: credentials.total, titles: credentials.items.map((c) => c.title), finality: null });
+  } catch {
+    return null;
+  }
+}
+
 /** Starts listening (once, from the shell); returns the function that stops. */
 export function startNotifier(): () => void {
   const notified = new Set<string>();
@@ -64,7 +76,14 @@ export function startNotifier(): () => void {
       if (status === 'failed' && !notified.has(`job:${job_uid}:failed`) && useShellStore.getState().section !== 'jobs') {
         useBadgeStore.setState((s) => ({ failedJobs: s.failedJobs + 1 }));
       }
-      notify(`job:${job_uid}:${status}`, jobNotification(job_uid, engine, status));
+      const key = `job:${job_uid}:${status}`;
+      if ((status !== 'finished' && status !== 'failed') || notified.has(key)) return;
+      notified.add(key);
+      if (!inBackground()) return;
+      void jobNamed(job_uid).then((name) => {
+        const notification = jobNotification(job_uid, name, engineName(engine), status);
+        if (notification && inBackground()) showNotification(notification);
+      });
     }),
     onAppEvent('watch-folder', ({ folder }) => {
       const before = refused.get(folder.id);

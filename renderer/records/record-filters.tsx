@@ -7,6 +7,7 @@ import { commandHint } from '../commands/command-hint.js';
 import { useT } from '../i18n/use-t.js';
 import { DateField } from '../format/date-field.js';
 import { dayOfInstant, endOfLocalDay, startOfLocalDay } from '../format/local-format.js';
+import { useEngineName } from '../shell/engine-name.js';
 
 /** The filters above the records table: search, tags (and/or, with autocomplete and counts), upload dates, state. */
 export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLInputElement | null> }) {
@@ -18,6 +19,7 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
   const [tagText, setTagText] = useState((filter.andTags ?? filter.orTags ?? []).join(', '));
   const [tagMode, setTagMode] = useState<'and' | 'or'>(filter.orTags ? 'or' : 'and');
   const t = useT();
+  const engineName = useEngineName();
 
   // Leaving the view runs a search still being typed, so coming back shows what the box says.
   useEffect(() => applyPendingSearch, [applyPendingSearch]);
@@ -114,7 +116,7 @@ export function RecordFilters({ searchRef }: { searchRef: React.RefObject<HTMLIn
         {engines.flatMap((engine) =>
           RECORD_STATES.map((state) => (
             <option key={`${engine}|${state}`} value={`${engine}|${state}`}>
-              {t('records.filter.engineState', { engine, state })}
+              {t('records.filter.engineState', { engine: engineName(engine), state })}
             </option>
           )),
         )}

@@ -8,6 +8,7 @@ import { useRecordsStore, useSelectedCount } from './records-store.js';
 import { t as translate } from '../i18n/i18n-store.js';
 import { localDateTime } from '../format/local-format.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
+import { chainTechnical, engineDisplayName } from '../format/chain-display.js';
 
 const NO_ENGINES: never[] = [];
 
@@ -56,7 +57,7 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
     <Modal title={title} onClose={onClose}>
       {confirming ? (
         <ConfirmStep busy={busy} onBack={() => setConfirming(false)} onConfirm={() => void run()}>
-          <Message id="records.schedule.confirm" values={{ mode, count, engines: chosen.join(', '), b: strong }} />
+          <Message id="records.schedule.confirm" values={{ mode, count, engines: chosen.map((id) => engineDisplayName(id, engines)).join(', '), b: strong }} />
         </ConfirmStep>
       ) : (
         <form
@@ -78,7 +79,7 @@ export function ScheduleDialog({ onClose, mode = 'schedule' }: { onClose: () => 
                   onChange={(event) => setChosen((c) => (event.target.checked ? [...c, engine.id] : c.filter((e) => e !== engine.id)))}
                   aria-label={engine.id}
                 />{' '}
-                <code>{engine.id}</code> <span className="muted">({engine.environment})</span>
+                <span title={chainTechnical(engine)}>{engineDisplayName(engine.id, engines)}</span> <span className="muted">({engine.environment})</span>
               </label>
             ))}
           </fieldset>

@@ -64,3 +64,34 @@ export function ErrorLine({ error, headline, className = 'row-error' }: { error:
     </div>
   );
 }
+
+/**
+ * ErrorLine's compact form for a grid cell: one line with the catalogue's sentence for the
+ * error's id (the same words in every language), cut with "…" where the cell is narrow; the
+ * whole text on hover, and under the line's own disclosure main's text and the spec's id.
+ * `headline` replaces the catalogue's sentence where the view knows a more exact one.
+ * `headlineId` ids the visible sentence, for a field's `aria-describedby`.
+ */
+export function ErrorCell({ error, headline, headlineId, alert = false }: { error: ShownError; headline?: string; headlineId?: string; alert?: boolean }) {
+  const t = useT();
+  const worded = headline ?? (isErrorId(error.id) ? t(`error.headline.${error.id}` as MessageId) : firstSentence(error.message)[0]);
+  const technical = [error.message, error.detail].filter(Boolean).join('\n');
+  const idLine = `${t('error.id')} ${error.id}`;
+  return (
+    <div className="error-cell row-error" role={alert ? 'alert' : undefined} data-error-id={error.id}>
+      <details>
+        <summary id={headlineId} title={[worded, technical, idLine].filter(Boolean).join('\n')}>
+          {worded}
+        </summary>
+        {technical && (
+          <p className="error-technical" lang="en">
+            {technical}
+          </p>
+        )}
+        <p className="error-technical">
+          {t('error.id')} <code>{error.id}</code>
+        </p>
+      </details>
+    </div>
+  );
+}

@@ -53,7 +53,7 @@ const KEY_STORE_LABEL = { keychain: 'shell.status.keysKeychain', 'encrypted-file
 /** The tooltip of an engine's chain: its block, or why it does not answer (main's reason, English). */
 function chainDetail(engine: EngineStatus, t: ReturnType<typeof useT>): string | undefined {
   if (engine.block !== null) return t('shell.status.atBlock', { block: engine.block });
-  return engine.detail ? t('shell.status.unreachable', { engine: engine.id, reason: engine.detail }) : undefined;
+  return engine.detail ? t('shell.status.unreachable', { engine: chainName(engine), reason: engine.detail }) : undefined;
 }
 /** The status bar: active Partner (and switcher), engines and their chains, key store, background work. */
 export function StatusBar() {

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EngineStatus } from '../../common/ipc/app.js';
 import { useT } from '../i18n/use-t.js';
+import { chainTechnical, engineDisplayName } from '../format/chain-display.js';
 
 /**
- * `Create` and `Create and schedule on <engine>` as one split control (group `Create
+ * `Create` and `Create and schedule on <chain>` (the engine's display name) as one split control (group `Create
  * credentials`); with more than one engine, its arrow (`Engine to schedule on`) opens a menu
  * that picks the engine the second part schedules on.
  */
@@ -41,7 +42,7 @@ export function CreateSplitButton({ engines, disabled, onCreate }: { engines: En
         {t('staging.create')}
       </button>
       <button type="button" disabled={disabled || chosen === ''} onClick={() => onCreate(chosen)}>
-        {t('staging.createAndScheduleOn', { engine: chosen })}
+        {t('staging.createAndScheduleOn', { engine: engineDisplayName(chosen, engines) })}
       </button>
       {engines.length > 1 && (
         <button ref={toggle} type="button" className="split-toggle" aria-label={t('staging.engine')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -61,8 +62,9 @@ export function CreateSplitButton({ engines, disabled, onCreate }: { engines: En
                 setEngine(e.id);
                 close();
               }}
+              title={chainTechnical(e)}
             >
-              {e.id}
+              {engineDisplayName(e.id, engines)}
             </button>
           ))}
         </div>

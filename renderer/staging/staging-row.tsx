@@ -2,6 +2,7 @@ import { memo, useEffect, useState } from 'react';
 import { checkRowFields, type FieldProblem, type RowOutcome, type StagedRow } from '../../common/ipc/staging.js';
 import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
+import { ErrorCell } from '../shell/error-line.js';
 import { splitList, useStagingStore } from './staging-store.js';
 import { useT } from '../i18n/use-t.js';
 import { t } from '../i18n/i18n-store.js';
@@ -45,7 +46,8 @@ export function rowName(row: StagedRow): string {
   return row.file?.rel_path ?? (row.title || t('staging.row.newMetadata'));
 }
 
-function Outcome({ outcome }: { outcome: RowOutcome }) {
+/** `headline` words a failure where the row knows more than the error's id (a broken metadata file). */
+function Outcome({ outcome, headline }: { outcome: RowOutcome; headline?: string }) {
   const t = useT();
   if (outcome.status === 'created') {
     return (
@@ -59,9 +61,7 @@ function Outcome({ outcome }: { outcome: RowOutcome }) {
   }
   if (outcome.status === 'failed') {
     return (
-      <span className="row-error" role="alert">
-        <code>{outcome.error.id}</code> {outcome.error.message}
-      </span>
+      <ErrorCell error={outcome.error} headline={headline} alert />
     );
   }
   return <span className="row-warn">{t('staging.row.notCreated', { reason: outcome.reason })}</span>;
@@ -91,6 +91,8 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
   const [linksText, setLinksText] = useListText(row.links);
   const [showMetadata, setShowMetadata] = useState(false);
   const name = rowName(row);
+  // A staged row's own problem is always its sidecar's or manifest's: the error id alone would word it as a refused request.
+  const metadataFileProblem = row.problem ? t('staging.row.metadataFileProblem') : undefined;
   // The spec's rules, checked as the admin types (the same checks main makes before creating).
   const problems: FieldProblem[] = outcome?.status === 'created' ? [] : checkRowFields(row, row.file !== null, Date.now());
   const unknownLinks = row.links.filter((l) => !names.has(l) && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(l));
@@ -176,23 +178,19 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
       </div>
       <div role="gridcell" className="staging-state">
         {outcome ? (
-          <Outcome outcome={outcome} />
+          <Outcome outcome={outcome} headline={metadataFileProblem} />
         ) : row.problem ? (
-          <span className="row-error">
-            <code>{row.problem.id}</code> {row.problem.message}
-          </span>
+          <ErrorCell error={row.problem} headline={metadataFileProblem} />
         ) : problems.length > 0 ? (
           <ul className="row-problems">
             {problems.map((p) => (
-              <li key={p.field} id={`${row.key}-${p.field}-problem`} className="row-error">
-                <code>{p.id}</code> {p.message}
+              <li key={p.field}>
+                <ErrorCell error={p} headlineId={`${row.key}-${p.field}-problem`} />
               </li>
             ))}
           </ul>
         ) : unknownLinks.length > 0 ? (
-          <span className="row-error">
-            <code>{MISSING_CREDENTIAL}</code> {t('staging.row.unknownLink', { link: unknownLinks[0] })}
-          </span>
+          <ErrorCell error={{ id: MISSING_CREDENTIAL, message: unknownLinks.join(', ') }} headline={t('staging.row.unknownLink', { link: unknownLinks[0] })} />
         ) : row.duplicate_of.length > 0 ? (
           <span className="row-warn">
             {t('staging.row.alreadyUploaded')}{' '}

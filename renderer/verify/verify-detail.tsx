@@ -1,6 +1,7 @@
 import type { VerifyRowDetail } from '../../common/ipc/verify.js';
 import { MainWords } from '../i18n/main-words.js';
-import { code, Message, useT } from '../i18n/use-t.js';
+import { Message, useT } from '../i18n/use-t.js';
+import { chainName, chainTechnical } from '../format/chain-display.js';
 import { StepReason } from './step-reason.js';
 import { useVerifyStore } from './verify-store.js';
 import { localDateTime } from '../format/local-format.js';
@@ -77,9 +78,7 @@ export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
             <dt>{t('verify.detail.files')}</dt>
             <dd>{credential.files.length === 0 ? t('verify.detail.noFiles') : credential.files.map((f) => <code key={f.file_hash}>{f.file_hash.slice(0, 16)}… </code>)}</dd>
             <dt>{t('verify.detail.engine')}</dt>
-            <dd>
-              <Message id="verify.detail.chainId" values={{ engine: credential.engine, chainId: String(credential.chain_id), code }} />
-            </dd>
+            <dd title={chainTechnical({ id: credential.engine, chain_id: credential.chain_id })}>{chainName({ id: credential.engine, chain_id: credential.chain_id })}</dd>
             <dt>{t('verify.detail.transaction')}</dt>
             <dd>
               {credential.transaction_url ? (

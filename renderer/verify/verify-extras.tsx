@@ -31,7 +31,8 @@ export function UnmatchedOriginals({ originals }: { originals: UnmatchedOriginal
                 <ul>
                   {answer.map((m, i) => (
                     <li key={m.certificate_uid || i}>
-                      {m.title} <code>{m.certificate_uid}</code>: <span className={`verify-${m.result}`}>{t('verify.result', { result: m.result })}</span>
+                      {/* The proof's uid on hover: the title is what the admin knows it by. */}
+                      <span title={m.certificate_uid}>{m.title}</span>: <span className={`verify-${m.result}`}>{t('verify.result', { result: m.result })}</span>
                     </li>
                   ))}
                 </ul>

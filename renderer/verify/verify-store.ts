@@ -1,7 +1,8 @@
 import { create } from 'zustand';
+import type { ShownError } from '../shell/error-line.js';
 import type { OriginalMatch, VerifyEndpoint, VerifyRow, VerifyRowDetail, VerifyRunSummary } from '../../common/ipc/verify.js';
 import type { TaskInfo } from '../../common/tasks.js';
-import { errorSentence, toServiceError } from '../ipc-error.js';
+import { shownError, toServiceError } from '../ipc-error.js';
 import { pathsOfDrop, pathsOfFiles } from '../staging/file-intake.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 
@@ -19,7 +20,7 @@ export interface VerifyStore {
   generation: number;
   selection: TableSelection;
   detail: VerifyRowDetail | null;
-  error: string | null;
+  error: ShownError | null;
   endpoints: VerifyEndpoint[];
   /** Whether runs may fetch the status lists credentials name (main's setting, off at each start). */
   network: boolean;
@@ -78,7 +79,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       pages.set(page, result.rows);
       set({ pages, total: result.total });
     } catch (error) {
-      set({ error: errorSentence(error) });
+      set({ error: shownError(error) });
     }
   };
 
@@ -104,7 +105,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
         if (!rows || rows.length < PAGE_SIZE) await fetchPage(page);
       }
     } catch (error) {
-      set({ error: errorSentence(error) });
+      set({ error: shownError(error) });
     } finally {
       refreshing = false;
       if (again) {
@@ -126,7 +127,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       // The rows (and the summary's state) as they are now, whatever events are still to come.
       void refresh();
     } catch (error) {
-      set({ error: errorSentence(error) });
+      set({ error: shownError(error) });
     } finally {
       set({ reading: false });
     }
@@ -169,7 +170,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     },
     async cancel() {
       const task = get().task;
-      if (task) await window.proofdesk.tasksCancel(task.id).catch((error: unknown) => set({ error: errorSentence(error) }));
+      if (task) await window.proofdesk.tasksCancel(task.id).catch((error: unknown) => set({ error: shownError(error) }));
     },
     setFailuresOnly(on) {
       set((s) => ({ failuresOnly: on, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
@@ -189,7 +190,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       try {
         set({ detail: await window.proofdesk.verifyDetail(summary.run_id, index) });
       } catch (error) {
-        set({ error: errorSentence(error) });
+        set({ error: shownError(error) });
       }
     },
     async report(format) {
@@ -204,28 +205,28 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
         link.click();
         setTimeout(() => URL.revokeObjectURL(url), 60_000);
       } catch (error) {
-        set({ error: errorSentence(error) });
+        set({ error: shownError(error) });
       }
     },
     async loadEndpoints() {
       try {
         set({ endpoints: await window.proofdesk.verifyEndpoints() });
       } catch (error) {
-        set({ error: errorSentence(error) });
+        set({ error: shownError(error) });
       }
     },
     async setEndpoint(engine, rpcUrl) {
       try {
         set({ endpoints: await window.proofdesk.verifySetEndpoint(engine, rpcUrl), error: null });
       } catch (error) {
-        set({ error: errorSentence(error) });
+        set({ error: shownError(error) });
       }
     },
     async loadNetwork() {
       try {
         set({ network: await window.proofdesk.verifyNetwork() });
       } catch (error) {
-        set({ error: errorSentence(error) });
+        set({ error: shownError(error) });
       }
     },
     async setNetwork(on) {
@@ -235,7 +236,7 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
       try {
         set({ network: await window.proofdesk.verifySetNetwork(on), error: null });
       } catch (error) {
-        set({ network: was, error: errorSentence(error) });
+        set({ network: was, error: shownError(error) });
       }
     },
     async askWhich(name) {

@@ -8,7 +8,7 @@ import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { ColumnsButton } from '../table/column-menu.js';
 import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
-import { MainWords } from '../i18n/main-words.js';
+import { ErrorLine } from '../shell/error-line.js';
 import { Message, useT } from '../i18n/use-t.js';
 import { EndpointSettings, NetworkSetting, UnmatchedOriginals } from './verify-extras.js';
 import { VerifyDetailPane } from './verify-detail.js';
@@ -121,11 +121,7 @@ export function VerifyView() {
         <div role="region" aria-label={t('verify.drop.label')} className={`drop-zone${dragging ? ' drop-zone-active' : ''}`}>
           {reading ? t('verify.drop.reading') : dragging ? t('verify.drop.active') : t('verify.drop.hint')}
         </div>
-        {error && (
-          <div className="error-panel" role="alert">
-            <MainWords>{error}</MainWords>
-          </div>
-        )}
+        <ErrorLine error={error} className="error-panel" />
         {summary && (
           <div className="toolbar verify-summary" role="group" aria-label={t('verify.summary.label')}>
             <span role="status" data-testid="verify-progress">

@@ -11,6 +11,7 @@ import { useElementMenu } from '../commands/row-menu.js';
 import { watchFolderMenu } from './watch-folder-menu.js';
 import './watch-folders.css';
 import { ColumnHeads } from '../shell/column-heads.js';
+import { useEngineName } from '../shell/engine-name.js';
 
 const n = (value: number) => localCount(value);
 
@@ -20,6 +21,7 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
   const { setPaused, remove, showFailed } = useWatchFoldersStore.getState();
   const [shownPath, setShownPath] = useState<string | null>(null);
   const t = useT();
+  const engineName = useEngineName();
   const c = folder.counts;
   const headingId = `watch-${folder.id}`;
 
@@ -84,7 +86,7 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
         <Message
           id="watch.settings"
           values={{
-            engine: folder.engine,
+            engine: engineName(folder.engine),
             tags: folder.tags.length > 0 ? folder.tags.join(', ') : t('watch.noTags'),
             recursive: folder.recursive ? 'yes' : 'no',
             duplicates: folder.allowDuplicates ? 'yes' : 'no',

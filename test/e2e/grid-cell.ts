@@ -9,7 +9,8 @@ export async function cellUnder(grid: Locator, row: Locator, header: string): Pr
   const heads = (await grid.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼↑↓]/g, '').trim());
   const index = heads.indexOf(header);
   if (index < 0) throw new Error(`No column "${header}" in the grid; its columns: ${heads.join(', ')}`);
-  return row.getByRole('gridcell').nth(index);
+  // A row's header cell (staging's File) sits under its heading like any other cell.
+  return row.locator('[role="gridcell"], [role="rowheader"]').nth(index);
 }
 
 /**

@@ -44,9 +44,9 @@ describe('Create split button', () => {
     await page.keyboard.press('Control+V');
     await staging.getByText('4 cells pasted').waitFor();
 
-    // The split button: Create | Create and schedule on local | ▾ (Engine to schedule on).
+    // The split button: Create | Create and schedule on Local chain (the engine's chain by name) | ▾ (Engine to schedule on).
     const group = staging.getByRole('group', { name: 'Create credentials' });
-    expect(await group.getByRole('button').allTextContents()).toEqual(['Create', 'Create and schedule on local', '▾']);
+    expect(await group.getByRole('button').allTextContents()).toEqual(['Create', 'Create and schedule on Local chain', '▾']);
     const toggle = group.getByRole('button', { name: 'Engine to schedule on' });
     await toggle.focus();
     await page.keyboard.press('Enter');
@@ -58,7 +58,7 @@ describe('Create split button', () => {
     await page.keyboard.press('Enter');
     await menu.waitFor({ state: 'detached' });
     await expect.poll(() => page.evaluate(`document.activeElement.getAttribute('aria-label')`)).toBe('Engine to schedule on');
-    const schedule = group.getByRole('button', { name: 'Create and schedule on sepolia' });
+    const schedule = group.getByRole('button', { name: 'Create and schedule on Sepolia' });
     await schedule.click();
 
     // The outcome as it is: in staging's count, in the toast, and on the failed rows.

@@ -131,6 +131,9 @@ describe('Verify view', () => {
     expect(detailText).toContain('grade');
     expect(detailText).toContain('Acme University');
     expect(detailText).toMatch(/0x[0-9a-f]{64}/);
+    // The chain by its name, its ids on hover.
+    const chain = detail.getByRole('definition').filter({ hasText: /^Local chain$/ });
+    expect(await chain.getAttribute('title')).toBe('Engine local, chain id 31337');
     await screenshot(page, 'verify', '2-detail');
     expect(await seriousA11yProblems(page)).toEqual([]);
 
@@ -142,7 +145,10 @@ describe('Verify view', () => {
 
     // An original dropped without its proof: which credential is it?
     await page.getByRole('button', { name: 'Which credential is copy of my diploma.pdf?' }).click();
-    await expect.poll(async () => page.getByRole('region', { name: 'Files without a proof' }).textContent()).toContain(`Diploma of Ada ${uids.diploma}: ok`);
+    const originals = page.getByRole('region', { name: 'Files without a proof' });
+    await expect.poll(async () => originals.textContent()).toContain('Diploma of Ada: ok');
+    // By its title; the proof's uid on hover.
+    expect(await originals.getByText('Diploma of Ada', { exact: true }).getAttribute('title')).toBe(uids.diploma);
     await screenshot(page, 'verify', '4-which-credential');
 
     // The audit report.
