@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ErrorLine } from '../shell/error-line.js';
+import { ErrorCell, ErrorLine } from '../shell/error-line.js';
 import type { WatchFolderStatus } from '../../common/ipc/watch-folders.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { useShellStore } from '../shell/shell-store.js';
@@ -93,7 +93,7 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
             code,
           }}
         />
-        {Object.keys(folder.metadata).length > 0 && <Message id="watch.metadata" values={{ metadata: JSON.stringify(folder.metadata), code }} />}
+        {Object.keys(folder.metadata).length > 0 && <Message id="watch.metadata" values={{ metadata: metadataText(folder.metadata) }} />}
         <br />
         <Message id="watch.proofsGoTo" values={{ path: folder.outDir, code }} />
       </p>
@@ -118,6 +118,13 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
   );
 }
 
+/** A folder's metadata as the admin entered it in the key/value editor: `course: CS 2026, term: Fall 2026`. */
+function metadataText(metadata: Record<string, unknown>): string {
+  return Object.entries(metadata)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+}
+
 /** The open folder's failed files with their reasons, each with Retry. */
 function FailedFiles() {
   const failed = useWatchFoldersStore((s) => s.failed);
@@ -134,7 +141,7 @@ function FailedFiles() {
               <code>{file.path}</code>
             </td>
             <td>
-              {file.message} <span className="muted">({file.id})</span>
+              <ErrorCell error={{ id: file.id, message: file.message }} headline={file.id === 'no_json' ? t('staging.row.metadataFileProblem') : undefined} />
             </td>
             <td>{localDateTime(file.when)}</td>
             <td>

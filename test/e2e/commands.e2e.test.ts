@@ -209,7 +209,7 @@ describe('commands', () => {
     expect(await page.getByRole('searchbox', { name: 'Search records' }).getAttribute('aria-keyshortcuts')).toBe('Control+F');
   });
 
-  it('opens a row menu by right click: the row selected, focus in the menu, Escape back to the table, Copy uid copies', async () => {
+  it('opens a row menu by right click: the row selected, focus in the menu, Escape back to the table, Copy credential id copies', async () => {
     const page = await open();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const row = grid(page).getByRole('row').filter({ hasText: 'Certificate of Edsger' });
@@ -220,7 +220,7 @@ describe('commands', () => {
     expect(await page.getByTestId('selected-count').textContent()).toBe('1 credential selected');
     const items = await menu.getByRole('menuitem').allTextContents();
     expect(items.length).toBeGreaterThanOrEqual(3);
-    expect(items).toEqual(expect.arrayContaining(['Open', 'Copy uid', 'Add tags…Ctrl+Shift+T', 'Schedule…Ctrl+Shift+S', 'Export proofs…']));
+    expect(items).toEqual(expect.arrayContaining(['Open', 'Copy credential id', 'Add tags…Ctrl+Shift+T', 'Schedule…Ctrl+Shift+S', 'Export proofs…']));
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Open');
     await screenshot(page, 'commands', 'row-menu-light');
     expect(await seriousA11yProblems(page)).toEqual([]);
@@ -232,11 +232,11 @@ describe('commands', () => {
     expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Credentials');
 
     await row.click({ button: 'right' });
-    await menu.getByRole('menuitem', { name: 'Copy uid' }).click();
+    await menu.getByRole('menuitem', { name: 'Copy credential id' }).click();
     await expect.poll(() => menu.count()).toBe(0);
     const [edsger] = (await workspace.engine.serviceFor(workspace.partner.id).listCredentials({ per_page: 100 })).items.filter((c) => c.title === 'Certificate of Edsger');
     await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(edsger!.uid);
-    await expect.poll(() => page.locator('.toasts').textContent()).toContain('The uid copied');
+    await expect.poll(() => page.locator('.toasts').textContent()).toContain('The credential id copied');
   });
 
   it('opens the focused row menu from the keyboard (Shift+F10, the context-menu key) and acts on the selection', async () => {
@@ -247,7 +247,7 @@ describe('commands', () => {
     await page.keyboard.press('Shift+F10');
     const menu = page.getByRole('menu', { name: 'Credential' });
     await expect.poll(() => menu.count()).toBe(1);
-    await page.keyboard.press('ArrowDown'); // Copy uid
+    await page.keyboard.press('ArrowDown'); // Copy credential id
     await page.keyboard.press('ArrowDown'); // Add tags…
     expect(await page.evaluate('document.activeElement?.textContent')).toContain('Add tags');
     await page.keyboard.press('Enter');
@@ -280,7 +280,7 @@ describe('commands', () => {
     await row.click({ button: 'right' });
     const menu = page.getByRole('menu', { name: 'Job' });
     await expect.poll(() => menu.count()).toBe(1);
-    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Open', 'Copy job uid', 'Issue now', 'Export proofs…']);
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Open', 'Copy job id', 'Issue now', 'Export proofs…']);
     expect(await menu.getByRole('menuitem', { name: 'Export proofs…' }).getAttribute('aria-disabled')).toBe('true');
     await screenshot(page, 'commands', 'job-menu');
     await menu.getByRole('menuitem', { name: 'Open' }).click();

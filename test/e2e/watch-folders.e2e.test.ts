@@ -149,6 +149,8 @@ describe('watch folders view', () => {
     await new Promise((r) => setTimeout(r, 3_000));
     expect(proofsIn(out)).toBe(3);
     expect(await count(page, inbox, 'Issued')).toBe(3);
+    // The folder's metadata reads as the key/value pairs it was entered as, not as JSON.
+    expect(await card(page, inbox).textContent()).toContain('metadata course: CS 2026, term: Fall 2026');
     await screenshot(page, 'watch', 'paused');
     await card(page, inbox).getByRole('button', { name: 'Resume' }).click();
     await expect.poll(() => count(page, inbox, 'Issued'), { timeout: 60_000, interval: 500 }).toBe(4);
@@ -160,7 +162,12 @@ describe('watch folders view', () => {
     await card(page, inbox).getByRole('button', { name: 'Failed files' }).click();
     const failed = card(page, inbox).getByRole('table', { name: 'Failed files' });
     await expect.poll(() => failed.getByRole('row').filter({ hasText: 'erin.pdf' }).count()).toBe(1);
-    expect(await failed.textContent()).toMatch(/not valid JSON.*\(no_json\)/);
+    // One sentence an admin understands; main's text and the spec's id under the row's own Details.
+    const reason = failed.getByRole('row').filter({ hasText: 'erin.pdf' }).getByRole('group');
+    expect(await reason.locator('summary').textContent()).toBe('Its metadata file (sidecar or manifest) cannot be used.');
+    expect(await reason.locator('.error-technical').first().isVisible()).toBe(false);
+    await reason.locator('summary').click();
+    expect(await reason.textContent()).toMatch(/not valid JSON.*Error id\s*no_json/s);
     await screenshot(page, 'watch', 'failed');
     expect(await seriousA11yProblems(page)).toEqual([]);
     writeFileSync(join(inbox, 'failed', 'erin.pdf.json'), '{"metadata": {"grade": "A"}}');
