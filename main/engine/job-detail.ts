@@ -2,6 +2,7 @@
 import type { JobSummary } from '../../common/ipc/jobs.js';
 import type { JobStatus } from '../../common/wire-types.js';
 import type { PartnerScope } from './scope.js';
+import { jsonTexts } from './store/dialect.js';
 
 /** The hash of the transaction that anchors a job of the Partner, or undefined before it is sent. */
 export function jobTransactionHash(scope: PartnerScope, jobUid: string): string | undefined {
@@ -34,7 +35,7 @@ export function jobSummaries(scope: PartnerScope, uids: readonly string[]): Reco
       `SELECT j.id, j.uid, j.status, t.confirmations, t.confirmations_required AS required,
          (SELECT count(*) FROM job_credentials jc WHERE jc.job_id = j.id) AS credentials
        FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx
-       WHERE j.partner_id = ? AND j.uid IN (SELECT value FROM json_each(?))`,
+       WHERE j.partner_id = ? AND j.uid IN (SELECT value FROM ${jsonTexts(scope.db, '?', 'u')})`,
     )
     .all(scope.partner.id, JSON.stringify(uids)) as { id: number; uid: string; status: JobStatus; confirmations: number | null; required: number | null; credentials: number }[];
   const titles = scope.db.prepare(

@@ -10,6 +10,7 @@ import { inTransaction } from '../database.js';
 import { cached } from '../list-query.js';
 import { addToScheduledJob, unscheduleCredential } from '../scheduling.js';
 import type { PartnerScope } from '../scope.js';
+import { jsonAppend, jsonArrayLength, jsonIdList, jsonTexts } from '../store/dialect.js';
 
 /** A credential's tags after the edit, or undefined when the edit leaves them as they are. */
 function after(edit: TagEdit, before: readonly string[]): string[] | undefined {
@@ -56,7 +57,7 @@ export interface TagEditChange {
  */
 export function editTagsRemembering(scope: PartnerScope, ids: number[], edit: TagEdit): { changed: number; changes: TagEditChange[] } {
   return inTransaction(scope.db, () => {
-    const rows = cached(scope.db, 'SELECT id, tags FROM credentials WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; tags: string }[];
+    const rows = cached(scope.db, `SELECT id, tags FROM credentials WHERE id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as { id: number; tags: string }[];
     const changed = editTagsOf(scope, ids, edit);
     const changes: TagEditChange[] = [];
     for (const row of rows) {
@@ -78,7 +79,7 @@ export function restoreTagsOf(scope: PartnerScope, changes: readonly TagEditChan
   const partnerId = scope.partner.id;
   const read = cached(db, 'SELECT tags FROM credentials WHERE id = ?');
   const update = cached(db, 'UPDATE credentials SET tags = ? WHERE id = ?');
-  const insert = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?)');
+  const insert = cached(db, 'INSERT INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
   return inTransaction(db, () => {
     const logged: [number, ReturnType<typeof tagChange>][] = [];
@@ -111,22 +112,26 @@ function addTags(scope: PartnerScope, ids: number[], tags: string[]): number {
   const list = JSON.stringify(ids);
   const tagList = JSON.stringify(tags);
   return inTransaction(db, () => {
-    const present = cached(db, 'SELECT count(*) FROM credentials WHERE id IN (SELECT value FROM json_each(?))').pluck().get(list) as number;
+    const present = cached(db, `SELECT count(*) FROM credentials WHERE id IN (${jsonIdList(db)})`).pluck().get(list) as number;
     // Deleted since the selection was resolved (an unschedule elsewhere): the edit no longer fits what was confirmed.
     if (present !== ids.length) throw new ServiceError('missing_credential', MISSING);
-    const lacking = `(SELECT count(*) FROM json_each(?) t WHERE NOT EXISTS (SELECT 1 FROM json_each(c.tags) x WHERE x.value = t.value))`;
-    const over = cached(db, `SELECT c.uid, json_array_length(c.tags) + ${lacking} AS n FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND n > ? LIMIT 1`).get(
+    const lacking = `(SELECT count(*) FROM ${jsonTexts(db, '?', 't')} WHERE NOT EXISTS (SELECT 1 FROM ${jsonTexts(db, 'c.tags', 'x')} WHERE x.value = t.value))`;
+    const over = cached(
+      db,
+      `SELECT uid, n FROM (SELECT c.uid, ${jsonArrayLength(db, 'c.tags')} + ${lacking} AS n FROM credentials c WHERE c.id IN (${jsonIdList(db)})) AS counted WHERE n > ? LIMIT 1`,
+    ).get(
       tagList,
       list,
       LIMITS.maxTagsPerObject,
     ) as { uid: string; n: number } | undefined;
     if (over) throw new ServiceError('invalid_tag', `Credential ${over.uid} would carry ${over.n} tags; at most ${LIMITS.maxTagsPerObject} are allowed. Nothing was changed.`);
-    const changed = cached(db, `SELECT c.id, c.tags FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${lacking} > 0`).all(list, tagList) as { id: number; tags: string }[];
+    const changed = cached(db, `SELECT c.id, c.tags FROM credentials c WHERE c.id IN (${jsonIdList(db)}) AND ${lacking} > 0`).all(list, tagList) as { id: number; tags: string }[];
     const append = cached(
       db,
-      `UPDATE credentials SET tags = json_insert(tags, '$[#]', ?) WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM json_each(credentials.tags) x WHERE x.value = ?)`,
+      `UPDATE credentials SET tags = ${jsonAppend(db, 'tags', '?')} WHERE id IN (${jsonIdList(db)}) AND NOT EXISTS (SELECT 1 FROM ${jsonTexts(db, 'credentials.tags', 'x')} WHERE x.value = ?)`,
     );
-    const index = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) SELECT ?, ?, value FROM json_each(?)');
+    // WHERE true: SQLite's parser needs a WHERE before ON CONFLICT in INSERT ... SELECT.
+    const index = cached(db, `INSERT INTO credential_tags (partner_id, tag, credential_id) SELECT ?, ?, value FROM (${jsonIdList(db)}) AS ids WHERE true ON CONFLICT DO NOTHING`);
     for (const tag of tags) {
       append.run(tag, list, tag);
       index.run(scope.partner.id, tag, list);
@@ -142,7 +147,7 @@ function rewriteTags(scope: PartnerScope, ids: number[], edit: TagEdit): number 
   const partnerId = scope.partner.id;
   const read = cached(db, 'SELECT uid, tags FROM credentials WHERE id = ?');
   const update = cached(db, 'UPDATE credentials SET tags = ? WHERE id = ?');
-  const insert = cached(db, 'INSERT OR IGNORE INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?)');
+  const insert = cached(db, 'INSERT INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
   return inTransaction(db, () => {
     const logged: [number, ReturnType<typeof tagChange>][] = [];
@@ -176,7 +181,7 @@ export function scheduleIds(scope: PartnerScope, ids: readonly number[], engines
   return inTransaction(scope.db, () =>
     engines.map((engine, i) => {
       const taken = new Set(
-        cached(scope.db, 'SELECT credential_id FROM job_credentials WHERE engine = ? AND active = 1 AND credential_id IN (SELECT value FROM json_each(?))')
+        cached(scope.db, `SELECT credential_id FROM job_credentials WHERE engine = ? AND active = 1 AND credential_id IN (${jsonIdList(scope.db)})`)
           .pluck()
           .all(engine, list) as number[],
       );

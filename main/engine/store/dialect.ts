@@ -54,6 +54,24 @@ export function jsonEntries(db: Db, alias: string): string {
   return sqliteOf(db) ? `json_each(?) AS ${alias}` : `jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS ${alias}(value, key)`;
 }
 
+/**
+ * The elements of a JSON array of strings, as a table `alias` with one text column `value`:
+ * `json` is `?` (a bound JSON text) or a column holding one (a row's tags).
+ */
+export function jsonTexts(db: Db, json: string, alias: string): string {
+  return sqliteOf(db) ? `json_each(${json}) AS ${alias}` : `jsonb_array_elements_text(CAST(${json} AS jsonb)) AS ${alias}(value)`;
+}
+
+/** The number of elements of the JSON array `json` (a column or `?`). */
+export function jsonArrayLength(db: Db, json: string): string {
+  return sqliteOf(db) ? `json_array_length(${json})` : `jsonb_array_length(CAST(${json} AS jsonb))`;
+}
+
+/** The JSON array text `array` with the string `value` appended (both SQL expressions). */
+export function jsonAppend(db: Db, array: string, value: string): string {
+  return sqliteOf(db) ? `json_insert(${array}, '$[#]', ${value})` : `CAST(CAST(${array} AS jsonb) || jsonb_build_array(CAST(${value} AS text)) AS text)`;
+}
+
 /** The schema version this Proofdesk's migrations reach for the database's store. */
 export function knownSchemaVersion(db: Db): number {
   return sqliteOf(db) ? MIGRATIONS.length : POSTGRES_MIGRATIONS.length;
