@@ -1,7 +1,8 @@
 /**
  * Job details, tags on jobs and credentials (the spec's PATCH/PUT and the app's bulk tag
- * edits) and the activity log's listing with its filters, on both stores: what one node
- * changes the other reads, and bad input is refused with the spec's error and changes nothing.
+ * edits), bulk scheduling and the activity log's listing with its filters, on both stores: what
+ * one node changes the other reads, and bad input is refused with the spec's error and changes
+ * nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivity } from '../../main/engine/activity.js';
@@ -13,7 +14,7 @@ import { EngineCatalog } from '../../main/engine/engine-catalog.js';
 import { jobStatuses, jobSummaries, jobTransactionHash, nextScheduledDate } from '../../main/engine/job-detail.js';
 import { getJob, listJobs } from '../../main/engine/jobs.js';
 import { PartnerRegistry } from '../../main/engine/partners.js';
-import { editTagsOf, editTagsRemembering, restoreTagsOf } from '../../main/engine/records/bulk-changes.js';
+import { editTagsOf, editTagsRemembering, restoreTagsOf, scheduleIds, unscheduleUids } from '../../main/engine/records/bulk-changes.js';
 import { scheduleCredentials } from '../../main/engine/scheduling.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import { CREDENTIAL_TAGS, JOB_TAGS, deleteCredentialTag, ownedId, writeTags } from '../../main/engine/tag-writer.js';
@@ -193,6 +194,22 @@ describe.each(STORES)('tags, job details and the activity log on %s', (kind) => 
       expect(() => listActivity(nodeB, { credential_uid: 'not-a-uid' })).toThrow(expect.objectContaining({ id: 'invalid_value' }));
       expect(() => listActivity(nodeB, { date_from: 'yesterday' })).toThrow(expect.objectContaining({ id: 'invalid_value' }));
       expect(() => listActivity(nodeB, { page: 0 })).toThrow(expect.objectContaining({ id: 'wrong_pagination_argument' }));
+    });
+  });
+
+  describe('bulk scheduling', () => {
+    it('schedules a selection: the free ones join the open job, those already on the engine are counted', () => {
+      const ids = Object.values(uids).map((uid) => ownedRowId(uid));
+      expect(scheduleIds(nodeB, ids, ['local'])).toEqual([{ engine: 'local', scheduled: 1, alreadyTaken: 2, jobUid }]);
+      expect(jobSummaries(nodeA, [jobUid])[jobUid]!.credentials).toBe(3);
+    });
+
+    it('unschedules a selection, deleting what nothing else holds, and counts what was not scheduled', () => {
+      const [loose] = insertCredentials(nodeA, [parseCreateCredentialBody({ title: 'Loose', metadata: { student: 'Loose' }, tags: [] })]);
+      const result = unscheduleUids(nodeB, [uids.alan, loose!.uid], 'local', 2);
+      expect(result).toEqual({ selected: 2, unscheduled: 1, deleted: 1, notScheduled: 1 });
+      expect(() => getCredential(nodeA, uids.alan)).toThrow(expect.objectContaining({ id: 'missing_credential' }));
+      expect(jobSummaries(nodeA, [jobUid])[jobUid]!.credentials).toBe(2);
     });
   });
 
