@@ -31,7 +31,7 @@ const STAGES: { name: string; means: string; overlaps?: true; fixed?: true }[] =
   { name: 'read back', means: "the job's credentials read back from the database, a chunk at a time" },
   { name: 'payload', means: 'payload built, RFC 8785 canonical JSON' },
   { name: 'signers wait', means: 'the main thread waiting for the signer threads' },
-  { name: 'store', means: 'certificate rows written, one transaction per chunk of 2,000' },
+  { name: 'store', means: 'certificate rows written, one transaction per chunk' },
   { name: 'merkle', means: 'leaves read back, the tree built and stored' },
   { name: 'transaction', means: 'registry, issue transaction signed, stored, sent' },
   { name: 'confirmation', means: 'receipt, chain state persisted, job finished' },

@@ -1,8 +1,9 @@
 /**
- * One job of 1,000 credentials on the local chain: one transaction anchors them all, and every
- * one of the 1,000 proof files verifies.
+ * One job of 1,000 credentials on the local chain: one transaction anchors them all, every
+ * one of the 1,000 proof files verifies, and every signer thread signed a share of them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Credential, Job } from '../../common/wire-types.js';
 import type { ChainClient } from '../../main/chain/index.js';
 import { verifyProof } from '../../main/engine/proofs/verify-proof.js';
@@ -28,8 +29,11 @@ describe('a job of 1,000 credentials', () => {
   let credentials: Credential[];
   let job: Job;
   let chain: ChainClient;
+  // Every message posted to a worker thread while the job is built (the signer pool's included).
+  let posted: MockInstance<Worker['postMessage']>;
 
   beforeAll(async () => {
+    posted = vi.spyOn(Worker.prototype, 'postMessage');
     fx = openIssuingEngine();
     partner = await addIssuingPartner(fx.engine, 'Bulk University');
     ({ credentials, job } = await createAndSchedule(partner.service, 'local', COUNT, 'Bulk'));
@@ -40,6 +44,7 @@ describe('a job of 1,000 credentials', () => {
   });
 
   afterAll(async () => {
+    posted?.mockRestore();
     await fx?.close();
     removeTempDirs();
   });
@@ -48,6 +53,14 @@ describe('a job of 1,000 credentials', () => {
     expect(await transactionCount(chain, partner.address)).toBe(2);
     const jobs = await partner.service.listJobs({ per_page: 0 });
     expect(jobs.items.map((j) => [j.uid, j.status])).toEqual([[job.uid, 'finished']]);
+  });
+
+  it('is signed and compressed on every signer thread, each given a share of the credentials', () => {
+    const threads = fx.engine.issuing.ctx.signer.threads;
+    const signing = posted.mock.calls.map(([message], i) => ({ message: message as { texts?: string[] }, worker: posted.mock.contexts[i] })).filter((m) => m.message.texts !== undefined);
+    expect(new Set(signing.map((m) => m.worker)).size).toBe(threads);
+    expect(signing.reduce((n, m) => n + m.message.texts!.length, 0)).toBe(COUNT);
+    for (const m of signing) expect(m.message.texts!.length).toBeLessThanOrEqual(Math.ceil(COUNT / threads));
   });
 
   it('gives exactly one certificate per credential, all in the job', async () => {

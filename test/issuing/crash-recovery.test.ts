@@ -5,10 +5,12 @@
  * finishes the job with the SAME transaction — the account never spends a second nonce on it —
  * and every certificate verifies.
  */
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { chunkSize } from '../../main/engine/issuing/certificate-builder.js';
 import { rootFromPath } from '../../main/engine/proofs/merkle-tree.js';
 import { verifyProof } from '../../main/engine/proofs/verify-proof.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
@@ -132,8 +134,9 @@ describe('crash recovery of issuing', () => {
   });
 
   it('killed after the first chunk of certificates was stored: the next run keeps it, builds the rest, and the job finishes', async () => {
-    // Certificates are stored 2,000 per transaction: 4,500 credentials make three chunks.
+    // Certificates are stored up to 2,000 per transaction (one signer thread per core): 4,500 credentials make three chunks on two cores.
     const count = 4_500;
+    const chunk = chunkSize(count, availableParallelism());
     const dataDir = makeTempDir();
     const crashed = await crashAt(dataDir, 'after-certificate-chunk', 'issue', count);
     const db = new Database(join(dataDir, 'proofdesk.sqlite'), { readonly: true });
@@ -141,7 +144,7 @@ describe('crash recovery of issuing', () => {
     expect(job).toMatchObject({ status: 'started', root: null });
     const kept = db.prepare('SELECT uid FROM certificates WHERE job_id = ? ORDER BY leaf_index').pluck().all(job.id) as string[];
     db.close();
-    expect(kept).toHaveLength(2_000);
+    expect(kept).toHaveLength(chunk);
 
     const fx = await reopen(dataDir);
     open.push(fx);
@@ -158,7 +161,7 @@ describe('crash recovery of issuing', () => {
     for (const p of proofs) expect(rootFromPath(Buffer.from(p.leaf, 'hex'), p.merkle_path.map((h) => Buffer.from(h, 'hex'))).toString('hex')).toBe(p.root);
     expect(new Set(proofs.map((p) => p.root)).size).toBe(1);
     const options = fx.engine.issuing.verifyOptions();
-    for (const p of [proofs[0]!, proofs[1_999]!, proofs[2_000]!, proofs[count - 1]!]) expectOk(await verifyProof(p, options), p.certificate.uid);
+    for (const p of [proofs[0]!, proofs[chunk - 1]!, proofs[chunk]!, proofs[count - 1]!]) expectOk(await verifyProof(p, options), p.certificate.uid);
     expect(await transactionCount(await fx.engine.issuing.ctx.chains.client('local'), crashed.address)).toBe(2);
   });
 });

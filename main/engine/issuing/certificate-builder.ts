@@ -10,8 +10,13 @@ import { loadSigningKey, type PartnerIdentity } from './partner-keys.js';
 import type { Signed } from './signer-pool.js';
 import { stage } from '../stage-timing.js';
 
-/** Credentials read, canonicalised, signed and stored per chunk: bounds memory, keeps both cores busy. */
+/** Credentials read, canonicalised, signed and stored per chunk at most: bounds memory. */
 const CHUNK = 2_000;
+/**
+ * The smallest chunk a job is split into so that every signer thread gets work: below it a
+ * chunk's fixed costs (a message each way, a committed transaction) outweigh a thread's help.
+ */
+const MIN_CHUNK = 100;
 /** Chunks being signed at once: one per signer thread and one more queued keeps them all busy. */
 const IN_FLIGHT = 3;
 
@@ -28,8 +33,9 @@ interface Chunk {
  * Memory stays flat whatever the job's size: credentials are read a chunk at a time (in
  * credential id order, which is leaf order), signed on the worker threads and written a
  * chunk per transaction, and the tree is built from the stored leaves as 32-byte hashes in
- * one buffer. A crash between chunks leaves the chunks written; the next run resumes after
- * the last one. The root and tree are written last, in one transaction: a job has a root
+ * one buffer. A job smaller than a chunk per signer thread is cut into a chunk per thread
+ * (`chunkSize`), so even a small job is signed and compressed on every core. A crash between
+ * chunks leaves the chunks written; the next run resumes after the last one. The root and tree are written last, in one transaction: a job has a root
  * only once all of its certificates are stored.
  */
 export async function buildJobCertificates(ctx: IssuingContext, job: { id: number; engine: string; partnerId: string; partnerName: string }, identity: PartnerIdentity): Promise<string> {
@@ -41,6 +47,8 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
   let stored = written.n;
   let after = written.last ?? 0;
   let dictionary = cached(db, 'SELECT payload_dictionary FROM jobs WHERE id = ?').pluck().get(job.id) as Buffer | null;
+  const remaining = cached(db, 'SELECT count(*) FROM job_credentials WHERE job_id = ? AND active = 1 AND credential_id > ?').pluck().get(job.id, after) as number;
+  const size = chunkSize(remaining, ctx.signer.threads);
   const nextIds = cached(db, 'SELECT credential_id FROM job_credentials WHERE job_id = ? AND active = 1 AND credential_id > ? ORDER BY credential_id LIMIT ?').pluck();
   const insert = cached(
     db,
@@ -63,7 +71,7 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
 
   const queue: Chunk[] = [];
   for (;;) {
-    const credentialIds = nextIds.all(job.id, after, CHUNK) as number[];
+    const credentialIds = nextIds.all(job.id, after, size) as number[];
     if (credentialIds.length === 0) break;
     after = credentialIds[credentialIds.length - 1]!;
     const uids: string[] = [];
@@ -95,4 +103,12 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
     cached(db, 'UPDATE jobs SET root = ?, merkle_tree = ? WHERE id = ?').run(rootHex, packed, job.id);
     return rootHex;
   });
+}
+
+/**
+ * Credentials per chunk for `count` credentials and `threads` signer threads: a share per
+ * thread, at most CHUNK and at least MIN_CHUNK.
+ */
+export function chunkSize(count: number, threads: number): number {
+  return Math.min(CHUNK, Math.max(MIN_CHUNK, Math.ceil(count / threads)));
 }

@@ -87,11 +87,12 @@ export class SignerPool {
   private nextId = 0;
   private turn = 0;
 
-  constructor(private readonly size = Math.max(1, availableParallelism())) {}
+  /** Worker threads the pool signs on (one per core unless told): jobs are cut to keep each busy. */
+  constructor(readonly threads = Math.max(1, availableParallelism())) {}
 
   private start(): void {
     const started = performance.timeOrigin + performance.now();
-    for (let i = 0; i < this.size; i++) {
+    for (let i = 0; i < this.threads; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       worker.unref();
       worker.on('message', (m: { id: number; leaves?: Uint8Array; signatures?: Uint8Array; packed?: Uint8Array; sizes?: Uint32Array; error?: string; ns?: { sign: [number, number]; compress: [number, number]; readyAt?: number } }) => {
