@@ -35,8 +35,9 @@ interface Chunk {
  * chunk per transaction, and the tree is built from the stored leaves as 32-byte hashes in
  * one buffer. A job smaller than a chunk per signer thread is cut into a chunk per thread
  * (`chunkSize`), so even a small job is signed and compressed on every core. A crash between
- * chunks leaves the chunks written; the next run resumes after the last one. The root and tree are written last, in one transaction: a job has a root
- * only once all of its certificates are stored.
+ * chunks leaves the chunks written; the next run resumes after the last one. The root and tree
+ * are written last, in one transaction: a job has a root only once all of its certificates are
+ * stored.
  */
 export async function buildJobCertificates(ctx: IssuingContext, job: { id: number; engine: string; partnerId: string; partnerName: string }, identity: PartnerIdentity): Promise<string> {
   const { db } = ctx;
