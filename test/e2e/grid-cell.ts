@@ -6,9 +6,7 @@ import type { Locator } from 'playwright-core';
 
 /** The cell of `row` under the column headed `header` in `grid` (the heading without its sort arrow). */
 export async function cellUnder(grid: Locator, row: Locator, header: string): Promise<Locator> {
-  const heads = (await grid.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼↑↓]/g, '').trim());
-  const index = heads.indexOf(header);
-  if (index < 0) throw new Error(`No column "${header}" in the grid; its columns: ${heads.join(', ')}`);
+  const index = await columnIndex(grid, header);
   // A row's header cell (staging's File) sits under its heading like any other cell.
   return row.locator('[role="gridcell"], [role="rowheader"]').nth(index);
 }
@@ -18,9 +16,7 @@ export async function cellUnder(grid: Locator, row: Locator, header: string): Pr
  * it in their shown order, so a row reads e.g. "ok diploma.pdf.proof.json …" wherever that column sits.
  */
 export async function rowTextsLedBy(grid: Locator, header: string): Promise<string[]> {
-  const heads = (await grid.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼↑↓]/g, '').trim());
-  const index = heads.indexOf(header);
-  if (index < 0) throw new Error(`No column "${header}" in the grid; its columns: ${heads.join(', ')}`);
+  const index = await columnIndex(grid, header);
   const texts: string[] = [];
   for (const row of await grid.getByRole('row').all()) {
     const cells = await row.getByRole('gridcell').allTextContents();
@@ -28,4 +24,23 @@ export async function rowTextsLedBy(grid: Locator, header: string): Promise<stri
     texts.push([cells[index] ?? '', ...cells.filter((_, i) => i !== index)].join(''));
   }
   return texts;
+}
+
+/** The texts of the column headed `header`, top to bottom, wherever that column sits. */
+export async function columnTexts(grid: Locator, header: string): Promise<string[]> {
+  const index = await columnIndex(grid, header);
+  const texts: string[] = [];
+  for (const row of await grid.getByRole('row').all()) {
+    const cells = await row.getByRole('gridcell').allTextContents();
+    if (cells.length > 0) texts.push(cells[index] ?? '');
+  }
+  return texts;
+}
+
+/** Where the column headed `header` sits among the shown columns (its sort arrow aside). */
+async function columnIndex(grid: Locator, header: string): Promise<number> {
+  const heads = (await grid.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼↑↓]/g, '').trim());
+  const index = heads.indexOf(header);
+  if (index < 0) throw new Error(`No column "${header}" in the grid; its columns: ${heads.join(', ')}`);
+  return index;
 }

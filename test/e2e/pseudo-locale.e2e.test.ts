@@ -181,7 +181,7 @@ describe('the pseudo-locale', () => {
 
     // Jobs: the issued job's menu and detail.
     await section('jobs').click();
-    const job = page.getByRole('grid', { name: pseudo('jobs.table.label') }).getByRole('row').filter({ hasText: 'local' }).first();
+    const job = page.getByRole('grid', { name: pseudo('jobs.table.label') }).getByRole('row').filter({ hasText: pseudo('chain.local') }).first();
     await job.click({ button: 'right' });
     await page.getByRole('menu').waitFor();
     await check(page, 'jobs-row-menu');
