@@ -4,7 +4,7 @@
  * summaries of the rows the table shows only, never of the whole page. Main's side runs against
  * a real `serve` in test/remote/job-summaries-remote.test.ts.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobListRequest, JobSummary } from '../../common/ipc/jobs.js';
 import type { Job } from '../../common/wire-types.js';
 import { useJobsStore } from './jobs-store.js';
@@ -12,43 +12,69 @@ import { useJobsStore } from './jobs-store.js';
 const TOTAL = 250;
 const uidOf = (i: number) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`;
 let summariesAsked: string[][] = [];
+/** Credentials each job holds, as the stand-in service answers now. */
+let credentialsNow = 3;
+/** When set, summary answers wait for it: a request in flight while the list changes. */
+let holdSummaries: Promise<void> | null = null;
 
 beforeEach(() => {
   summariesAsked = [];
+  credentialsNow = 3;
+  holdSummaries = null;
   const jobsList = async (request: JobListRequest) => {
     const rows = Array.from({ length: Math.min(request.limit, TOTAL - request.offset) }, (_, k) => ({ uid: uidOf(request.offset + k), status: 'finished', tags: [] }) as unknown as Job);
     return { offset: request.offset, total: TOTAL, rows, summaries: {}, counts: {} };
   };
   const jobsSummaries = async (uids: string[]) => {
     summariesAsked.push(uids);
-    return Object.fromEntries(uids.map((uid): [string, JobSummary] => [uid, { credentials: 3, titles: ['Diploma'], finality: null }]));
+    const credentials = credentialsNow;
+    if (holdSummaries) await holdSummaries;
+    return Object.fromEntries(uids.map((uid): [string, JobSummary] => [uid, { credentials, titles: ['Diploma'], finality: null }]));
   };
   (globalThis as unknown as { window: unknown }).window = { proofdesk: { jobsList, jobsSummaries } };
 });
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const summaryOf = (i: number) => useJobsStore.getState().summaries[uidOf(i)];
 
 describe('jobs store (stand-in for main)', () => {
   it('asks summaries for the rows on screen only, once each, as the table scrolls', async () => {
     const store = useJobsStore.getState();
     store.setStatus('finished');
-    await settle();
+    await vi.waitFor(() => expect(useJobsStore.getState().pages.has(0)).toBe(true));
     // The page of 100 came without summaries, and the table has not said what it shows yet.
     expect(summariesAsked).toEqual([]);
     store.ensureRange(0, 22);
-    await settle();
+    await vi.waitFor(() => expect(summaryOf(22)?.credentials).toBe(3));
     expect(summariesAsked).toEqual([Array.from({ length: 23 }, (_, i) => uidOf(i))]);
-    expect(useJobsStore.getState().summaries[uidOf(5)]?.credentials).toBe(3);
     // Scrolled a little: only the rows new on screen.
     summariesAsked = [];
     store.ensureRange(10, 32);
-    await settle();
+    await vi.waitFor(() => expect(summaryOf(32)).toBeDefined());
     expect(summariesAsked).toEqual([Array.from({ length: 10 }, (_, i) => uidOf(23 + i))]);
     // Scrolled into the next page: its rows on screen once it has arrived.
     summariesAsked = [];
     store.ensureRange(95, 117);
-    await settle();
-    await settle();
+    await vi.waitFor(() => expect([summaryOf(95), summaryOf(117)].every(Boolean)).toBe(true));
     expect(summariesAsked.flat().sort()).toEqual(Array.from({ length: 23 }, (_, i) => uidOf(95 + i)).sort());
+  });
+
+  it('asks again for a row listed anew while its summary was in flight, so an older answer does not stay', async () => {
+    const store = useJobsStore.getState();
+    // The table shows the first row only; then the scheduled jobs are listed, their summary held back.
+    store.ensureRange(0, 0);
+    let release = () => {};
+    holdSummaries = new Promise((resolve) => (release = resolve));
+    store.setStatus('scheduled');
+    await vi.waitFor(() => expect(summariesAsked).toEqual([[uidOf(0)]]));
+    // A credential joins the job; the table is refreshed while the first answer is still out.
+    credentialsNow = 4;
+    const listed = useJobsStore.getState().generation;
+    store.refresh();
+    await vi.waitFor(() => expect(useJobsStore.getState().generation).toBe(listed + 1));
+    await vi.waitFor(() => expect(summariesAsked).toHaveLength(1));
+    holdSummaries = null;
+    release();
+    await vi.waitFor(() => expect(summaryOf(0)?.credentials).toBe(4));
+    expect(summariesAsked).toEqual([[uidOf(0)], [uidOf(0)]]);
   });
 });

@@ -37,6 +37,8 @@ let visible: [number, number] = [0, PAGE_SIZE - 1];
 let screen: [number, number] = [0, -1];
 /** Jobs whose summaries are being asked for. */
 const asking = new Set<string>();
+/** Jobs listed anew while their summary was being asked for: the answer may be older than the row, so they are asked again. */
+const askAgain = new Set<string>();
 
 /** The Jobs view's state: jobs by status, newest first, live; the open job's detail. */
 export const useJobsStore = create<JobsStore>()((set, get) => {
@@ -49,7 +51,10 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
       pages.set(page, window.rows);
       set({ pages, summaries: { ...get().summaries, ...window.summaries }, total: window.total, counts: window.counts, error: null });
       // Rows on screen the listing gave no summary (a remote service's): asked for now, again on a refresh.
-      summarize(window.rows.filter((job, i) => !window.summaries[job.uid] && onScreen(page * PAGE_SIZE + i)).map((job) => job.uid));
+      summarize(
+        window.rows.filter((job, i) => !window.summaries[job.uid] && onScreen(page * PAGE_SIZE + i)).map((job) => job.uid),
+        true,
+      );
     } catch (error) {
       const { id, message } = toServiceError(error);
       set({ error: { id, message } });
@@ -63,9 +68,13 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
       if (!get().pages.has(page)) void fetchPage(page);
     }
   };
-  /** Asks main for these jobs' summaries (a remote service answers each with a request). */
-  const summarize = (uids: string[]) => {
+  /**
+   * Asks main for these jobs' summaries (a remote service answers each with a request). `listed`:
+   * the rows were just listed, so a summary already being asked for may predate them.
+   */
+  const summarize = (uids: string[], listed = false) => {
     const ask = uids.filter((uid) => !asking.has(uid));
+    if (listed) for (const uid of uids) if (asking.has(uid)) askAgain.add(uid);
     if (ask.length === 0) return;
     for (const uid of ask) asking.add(uid);
     window.proofdesk
@@ -73,7 +82,11 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
       .then((found) => set({ summaries: { ...get().summaries, ...found } }))
       // Rows without a summary show no count; the listing stands.
       .catch(() => undefined)
-      .finally(() => ask.forEach((uid) => asking.delete(uid)));
+      .finally(() => {
+        ask.forEach((uid) => asking.delete(uid));
+        const again = ask.filter((uid) => askAgain.delete(uid));
+        if (again.length > 0) summarize(again);
+      });
   };
   return {
     status: null,
