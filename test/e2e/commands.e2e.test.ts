@@ -36,7 +36,7 @@ const BROWSER_COMMANDS = commandsFor('browser');
 const DISPATCHED = BROWSER_COMMANDS.filter((c) => c.accelerator && !c.role);
 
 async function open(): Promise<Page> {
-  const { page } = await openPage(browser, workspace);
+  const { page } = await openPage(browser, workspace, { fileChoosers: true });
   await expect.poll(() => grid(page).getByRole('row').filter({ hasText: 'Certificate of Ada' }).count()).toBe(1);
   return page;
 }

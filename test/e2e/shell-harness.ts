@@ -78,10 +78,14 @@ export async function seedCredentials(workspace: Workspace, count: number, body:
 }
 
 /** Opens the app; page errors and console errors (CSP violations too) are collected in `problems`. */
-export async function openPage(browser: Browser, workspace: Workspace): Promise<{ page: Page; problems: string[] }> {
+export async function openPage(browser: Browser, workspace: Workspace, { fileChoosers = false } = {}): Promise<{ page: Page; problems: string[] }> {
   // A context of its own: axe-core needs one (browser.newPage's implicit context will not do).
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
+  // Playwright starts intercepting file dialogs when the first `filechooser` listener is added,
+  // without waiting for Chromium to take it: a key pressed right after could open the real
+  // dialog instead, and no event comes. Listening before the page loads settles it first.
+  if (fileChoosers) page.on('filechooser', () => undefined);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());

@@ -175,7 +175,7 @@ describe('Verify view', () => {
   }, 120_000);
 
   it('verifies proof files and a folder chosen with the file dialogs, the same as a drop', async () => {
-    const { page, problems } = await openPage(browser, workspace);
+    const { page, problems } = await openPage(browser, workspace, { fileChoosers: true });
     await openVerify(page);
     const files = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose proof files', exact: true }).click();
