@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useState } from 'react';
 import { checkRowFields, type FieldProblem, type RowOutcome, type StagedRow } from '../../common/ipc/staging.js';
 import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
@@ -15,16 +15,15 @@ const MISSING_CREDENTIAL = 'missing_credential';
 
 /**
  * A list typed as text, kept as the admin types it ("a, " stays) while it means the same list,
- * and re-read from the row when the list changes elsewhere (a paste, fill down, Undo).
+ * and read from the row when the list changes elsewhere (a paste, fill down, Undo).
+ * Worked out as the row renders, not in an effect after it: a pasted list shows in the same
+ * frame as the grid's status line that announces the paste, never a frame later.
  */
 function useListText(list: string[]): [string, (text: string) => void] {
-  const [text, setText] = useState(list.join(', '));
-  const joined = list.join('\u0000');
-  useEffect(() => {
-    setText((current) => (splitList(current).join('\u0000') === joined ? current : list.join(', ')));
-    // `joined` stands for `list`'s content.
-  }, [joined]);
-  return [text, setText];
+  const [typed, setTyped] = useState(() => list.join(', '));
+  const typedList = splitList(typed);
+  const same = typedList.length === list.length && typedList.every((item, i) => item === list[i]);
+  return [same ? typed : list.join(', '), setTyped];
 }
 
 function baseName(relPath: string): string {

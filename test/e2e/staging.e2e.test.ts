@@ -233,6 +233,25 @@ async function pasteText(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Control+V');
 }
 
+/**
+ * Watches for a status line to say `text`; the answer is what the fields named `labels` showed at
+ * that moment (observed as the page changed, not polled later): what a person sees and a screen
+ * reader user finds when the announcement comes. Call it before the action that announces.
+ */
+async function valuesWhenSaid(page: Page, text: string, labels: string[]): Promise<() => Promise<(string | null)[]>> {
+  // Set, not answered: the page would wait for the promise before the action is taken.
+  await page.evaluate(`void (window.__whenSaid = new Promise((resolve) => {
+    const said = () => [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent === ${JSON.stringify(text)});
+    const observer = new MutationObserver(() => {
+      if (!said()) return;
+      observer.disconnect();
+      resolve(${JSON.stringify(labels)}.map((label) => document.querySelector('[aria-label="' + label + '"]')?.value ?? null));
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }))`);
+  return () => page.evaluate('window.__whenSaid') as Promise<(string | null)[]>;
+}
+
 /** Which element has the focus, by its accessible name (aria-label). */
 function focusedName(page: Page): Promise<string | null> {
   return page.evaluate(`document.activeElement && document.activeElement.getAttribute('aria-label')`) as Promise<string | null>;
@@ -259,8 +278,10 @@ describe('staging as a spreadsheet', () => {
     // A block of 1,000 rows × 2 columns from a spreadsheet, pasted at the first title.
     const block = Array.from({ length: 1000 }, (_, i) => `Student ${i}\tdiploma, spring-2027`).join('\r\n') + '\r\n';
     await title(0).click();
+    const pasted = await valuesWhenSaid(page, '2,000 cells pasted', ['Title of diploma-0000.pdf', 'Tags of diploma-0000.pdf', 'Tags of diploma-0009.pdf']);
     await pasteText(page, block);
-    await staging.getByText('2,000 cells pasted').waitFor();
+    // The status line says it when the cells show it, not a frame before.
+    expect(await pasted()).toEqual(['Student 0', 'diploma, spring-2027', 'diploma, spring-2027']);
     expect(await title(0).inputValue()).toBe('Student 0');
     expect(await tags(0).inputValue()).toBe('diploma, spring-2027');
     // The grid stays virtualized: a few dozen rows in the page for 1,000 staged.
