@@ -29,6 +29,24 @@ describe('dates and expiry at issuing', () => {
     }
   });
 
+  it('a local chain whose clock runs behind the engine\'s stamps the job\'s block no earlier than its start, which stays as it was', async () => {
+    // anvil's clock starts at its genesis time, taken before anvil ran: it runs behind ours by
+    // the time anvil took to start (seconds on a busy machine). Ten seconds here, every time.
+    let behind = 10_000;
+    const clock: Clock = { now: () => Date.now() - behind };
+    const fx = openIssuingEngine({ clock });
+    open.push(fx);
+    await fx.engine.issuing.ctx.chains.client('local');
+    behind = 0;
+    const partner = await addIssuingPartner(fx.engine, 'Slow-Clock University');
+    const { job: scheduled } = await createAndSchedule(partner.service, 'local', 2);
+    const asked = Date.now();
+    const job = await issueNowAndFinish(fx.engine, partner.service, 'local');
+    expect(Date.parse(job.start_date!), `started ${job.start_date}, issue-now asked at ${new Date(asked).toISOString()}`).toBeGreaterThanOrEqual(asked);
+    expect(Date.parse(job.issued_date!), `${job.start_date} → ${job.issued_date}`).toBeGreaterThanOrEqual(Date.parse(job.start_date!));
+    expect(job.created_date).toBe(scheduled.created_date);
+  });
+
   it('a credential whose expiry has passed is refused at scheduling, by issue-now, and taken out of its job by the scheduler', async () => {
     const clock = new ManualClock(Date.now());
     const errors: unknown[] = [];

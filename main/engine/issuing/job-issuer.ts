@@ -398,8 +398,13 @@ export class JobIssuer {
         // next block's round asks. One that mines on demand (the local chain) has, at once.
         if (!this.ctx.chains.isLocal(job.engine) && this.pace.blockMs(job.engine) >= SETTLE_AT_ONCE_BELOW_MS) return;
         job = this.job(jobId);
-      } else if (loadTx(this.ctx.db, job.issue_tx).state === 'signed') {
-        await this.mineNotBeforeStart(jobId, job.engine, client);
+      } else {
+        const stored = loadTx(this.ctx.db, job.issue_tx);
+        // Signed and not sent yet, or sent and lost with the chain's unsaved blocks (a crash right
+        // after the broadcast): it goes out in this step, and its block must not predate the start.
+        if (stored.state === 'signed' || (stored.state === 'sent' && this.ctx.chains.isLocal(job.engine) && !(await client.isKnown(stored.hash)))) {
+          await this.mineNotBeforeStart(jobId, job.engine, client);
+        }
       }
       const tx = await stage('confirmation', () => settleTx(this.ctx.db, client, loadTx(this.ctx.db, job.issue_tx!), () => this.ctx.chains.persist(job.engine), this.replacement(job.engine, chainKey), head));
       if (tx.state === 'reverted' || tx.state === 'dropped') {
@@ -458,16 +463,18 @@ export class JobIssuer {
   /**
    * A job's issued_date is its block's time, in whole seconds: mined in the second the job
    * started, it would read earlier than start_date (20:12:47.000 vs 20:12:47.437). The local
-   * chain mines that block at the next whole second instead. Other chains keep their own clock
-   * (see docs/chain.md).
+   * chain mines that block now by our clock, and at the next whole second when that is the
+   * second the job started in. anvil's own clock is not trusted for it: it runs behind ours by
+   * the time anvil took to start (its genesis time was taken before) and, after a restart, from
+   * the last block it saved. Other chains keep their own clock (see docs/chain.md).
    */
   private async mineNotBeforeStart(jobId: number, engine: string, client: ChainClient): Promise<void> {
     if (!this.ctx.chains.isLocal(engine)) return;
     const start = cached(this.ctx.db, 'SELECT start_date FROM jobs WHERE id = ?').pluck().get(jobId) as number | null;
-    // Only the same-second case needs help; a clock far from the chain's (a test's) is left alone.
-    if (start === null || Math.floor(Date.now() / 1000) * 1000 >= start || start - Date.now() > 2000) return;
+    // A clock far ahead of the chain's (a test's) is left alone.
+    if (start === null || start - Date.now() > 2000) return;
     const head = Math.floor((await client.blockTimestamp(await client.blockNumber())).getTime() / 1000);
-    await client.setNextBlockTimestamp(Math.max(Math.ceil(start / 1000), head));
+    await client.setNextBlockTimestamp(Math.max(Math.ceil(start / 1000), Math.floor(Date.now() / 1000), head));
   }
 
   /**
