@@ -7,11 +7,16 @@ import { formatDate } from '../../../common/validate.js';
 import type { Db } from '../database.js';
 import { cached, type Conditions } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
-import { writeMark } from '../store/dialect.js';
+import { bytewise, jsonIdList, jsonPathText, writeMark } from '../store/dialect.js';
 import { recordQuery, type RecordQuery } from './record-filter.js';
 
-/** Upload date order is creation order (the row id), as GET /credentials sorts it. */
-const SORT_COLUMN = { upload_date: 'c.id', title: 'c.title' } as const;
+/**
+ * The column a sort orders by: upload date order is creation order (the row id), as GET
+ * /credentials sorts it; titles sort byte by byte on both stores.
+ */
+function sortColumn(db: Db, by: RecordSort['by']): string {
+  return by === 'upload_date' ? 'c.id' : bytewise(db, 'c.title');
+}
 
 /**
  * The total and the row ids of one window. A filter made of tags alone is counted and paged
@@ -21,7 +26,7 @@ const SORT_COLUMN = { upload_date: 'c.id', title: 'c.title' } as const;
 export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
   const { where, soleSearch } = query;
   const direction = sort.order === 'desc' ? 'DESC' : 'ASC';
-  const column = SORT_COLUMN[sort.by];
+  const column = sortColumn(db, sort.by);
   if (soleSearch !== undefined) {
     const total = countOnce(db, 'SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH ?', [soleSearch]);
     if (column === 'c.id') {
@@ -32,7 +37,7 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   }
   const driver = where.soleDriver();
   if (driver) {
-    const total = countOnce(db, `SELECT count(*) FROM (${driver.sql})`, driver.params);
+    const total = countOnce(db, `SELECT count(*) FROM (${driver.sql}) AS matched`, driver.params);
     if (column === 'c.id') {
       return { total, ids: cached(db, `${driver.sql} ORDER BY 1 ${direction} LIMIT ? OFFSET ?`).pluck().all(...driver.params, limit, offset) as number[] };
     }
@@ -99,9 +104,9 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
   const credentials = cached(
     db,
     `SELECT c.id, c.uid, c.title, c.tags, c.upload_date, c.expiry_date, c.metadata,
-       json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path,
+       ${jsonPathText(db, 'c.metadata', ['ingest', 'sha256'])} AS ingest_sha256, ${jsonPathText(db, 'c.metadata', ['ingest', 'path'])} AS ingest_path,
        (SELECT count(*) FROM credential_links l WHERE l.linked_id = c.id) AS linked_from
-     FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?))`,
+     FROM credentials c WHERE c.id IN (${jsonIdList(db)})`,
   ).all(list) as CredentialRow[];
   const rows = new Map<number, RecordRow>();
   const ingestName = new Map<number, { sha256: string; name: string }>();
@@ -127,7 +132,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
   const files = cached(
     db,
     `SELECT cf.credential_id, f.file_hash, f.file_type FROM credential_files cf JOIN files f ON f.id = cf.file_id
-     WHERE cf.credential_id IN (SELECT value FROM json_each(?)) ORDER BY cf.credential_id, cf.position`,
+     WHERE cf.credential_id IN (${jsonIdList(db)}) ORDER BY cf.credential_id, cf.position`,
   ).all(list) as { credential_id: number; file_hash: string; file_type: string | null }[];
   for (const f of files) {
     const row = rows.get(f.credential_id);
@@ -140,7 +145,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
   const links = cached(
     db,
     `SELECT l.credential_id, t.uid FROM credential_links l JOIN credentials t ON t.id = l.linked_id
-     WHERE l.credential_id IN (SELECT value FROM json_each(?)) ORDER BY l.credential_id, l.position`,
+     WHERE l.credential_id IN (${jsonIdList(db)}) ORDER BY l.credential_id, l.position`,
   ).all(list) as { credential_id: number; uid: string }[];
   for (const l of links) rows.get(l.credential_id)?.linkedUids.push(l.uid);
   // One query for the state of every row on every engine.
@@ -149,7 +154,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
     `SELECT jc.credential_id, jc.engine, j.status,
        EXISTS (SELECT 1 FROM certificates x WHERE x.credential_id = jc.credential_id AND x.engine = jc.engine AND x.revoked_date IS NOT NULL) AS revoked
      FROM job_credentials jc JOIN jobs j ON j.id = jc.job_id
-     WHERE jc.credential_id IN (SELECT value FROM json_each(?)) AND jc.active = 1`,
+     WHERE jc.credential_id IN (${jsonIdList(db)}) AND jc.active = 1`,
   ).all(list) as { credential_id: number; engine: string; status: string; revoked: number }[];
   for (const s of states) {
     const row = rows.get(s.credential_id);
@@ -177,7 +182,7 @@ const tagCounts = new WeakMap<Db, Map<string, { version: string; tags: TagSugges
  */
 export function partnerTagCounts(scope: PartnerScope): TagSuggestion[] {
   const { db } = scope;
-  const read = () => cached(db, 'SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, tag').all(scope.partner.id) as TagSuggestion[];
+  const read = () => cached(db, `SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, ${bytewise(db, 'tag')}`).all(scope.partner.id) as TagSuggestion[];
   if (db.inTransaction) return read();
   const version = databaseVersion(db);
   let byPartner = tagCounts.get(db);
