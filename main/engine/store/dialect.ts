@@ -112,6 +112,14 @@ export function newRowIds(db: Db, table: string, count: number): number[] {
   return ids.sort((a, b) => a - b);
 }
 
+/**
+ * The join keyword that makes SQLite join in the order written, the left table the outer loop
+ * (its CROSS JOIN); PostgreSQL, whose CROSS JOIN takes no ON, orders joins by its statistics.
+ */
+export function joinInOrder(db: Db): string {
+  return sqliteOf(db) ? 'CROSS JOIN' : 'JOIN';
+}
+
 /** The schema version this Proofdesk's migrations reach for the database's store. */
 export function knownSchemaVersion(db: Db): number {
   return sqliteOf(db) ? MIGRATIONS.length : POSTGRES_MIGRATIONS.length;
