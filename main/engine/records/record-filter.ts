@@ -20,17 +20,20 @@ const STATE_SQL: Record<Exclude<RecordState, 'not_scheduled'>, string> = {
 /**
  * A filter as SQL: the conditions over `credentials c`, and — on SQLite, when the search is the
  * whole filter — its MATCH expression alone, which the search index answers by itself.
+ * `searched` says the conditions hold a word search.
  */
 export interface RecordQuery {
   where: Conditions;
   soleSearch?: string;
+  searched: boolean;
 }
 
 export function recordQuery(scope: PartnerScope, filter: RecordFilter): RecordQuery {
   const where = recordConditions(scope, filter);
+  const searched = Boolean(filter.search);
   const onlySearch = sqliteOf(scope.db) && filter.search && !filter.andTags?.length && !filter.orTags?.length && !filter.uploadedFrom && !filter.uploadedTo && !filter.state;
   const match = onlySearch ? partnerSearchMatch(scope.partner.id, filter.search!) : undefined;
-  return match === undefined ? { where } : { where, soleSearch: match };
+  return match === undefined ? { where, searched } : { where, soleSearch: match, searched };
 }
 
 /**

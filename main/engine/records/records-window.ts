@@ -7,7 +7,7 @@ import { formatDate } from '../../../common/validate.js';
 import type { Db } from '../database.js';
 import { cached, type Conditions } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
-import { bytewise, jsonIdList, jsonPathText, writeMark } from '../store/dialect.js';
+import { bytewise, jsonIdList, jsonPathText, sqliteOf, writeMark } from '../store/dialect.js';
 import { recordQuery, type RecordQuery } from './record-filter.js';
 
 /**
@@ -46,7 +46,27 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   const clause = where.where('c.id');
   const total = countOnce(db, `SELECT count(*) FROM credentials c ${clause.sql}`, clause.params);
   const order = column === 'c.id' ? `c.id ${direction}` : `${column} ${direction}, c.id ${direction}`;
+  if (query.searched && total <= FEW_MATCHES && !sqliteOf(db)) return { total, ids: pageIdsOfMatches(db, where, order, limit, offset) };
   return { total, ids: pageIds(db, where, order, limit, offset) };
+}
+
+/**
+ * Up to this many matches of a word search, PostgreSQL pages them as pageIdsOfMatches does.
+ * Its planner cannot tell how many rows a prefix matches, and guesses a few percent: it then
+ * walks the sort's index and tests every row, which for a rare word reads them all. Above
+ * this many, the walk meets a window's rows soon.
+ */
+const FEW_MATCHES = 10_000;
+
+/**
+ * A window of a search's matches on PostgreSQL: every match found first through the search's
+ * GIN index (the MATERIALIZED fence keeps the planner from walking another index instead), then
+ * sorted; the cost follows the number of matches, not of the Partner's credentials.
+ */
+function pageIdsOfMatches(db: Db, where: Conditions, order: string, limit: number, offset: number): number[] {
+  const clause = where.where('c.id');
+  const sql = `WITH matched AS MATERIALIZED (SELECT c.id, c.title FROM credentials c ${clause.sql}) SELECT c.id FROM matched c ORDER BY ${order} LIMIT ? OFFSET ?`;
+  return cached(db, sql).pluck().all(...clause.params, limit, offset) as number[];
 }
 
 /** Changes whenever anything is written, by this connection or another (dialect.ts's writeMark). */
