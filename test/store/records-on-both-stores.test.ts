@@ -62,7 +62,7 @@ const RECORDS = [
   { title: 'diploma in chemistry', metadata: { student: 'Ada Muller', address: { city: 'Graz' } }, tags: ['chem', 'y2026'], day: 0 },
   { title: 'Zertifikat Ökologie', metadata: { student: 'Émile Zola' }, tags: ['bio'], day: 0 },
   { title: 'Über Grundlagen', metadata: { student: 'Zoë Ng', honours: true }, tags: ['bio', 'y2025', 'Zoology'], day: 0 },
-  { title: 'Diplomarbeit', metadata: { student: 'Grace Hopper', note: 'AND NEAR * "quoted"' }, tags: ['phys'], day: 1 },
+  { title: 'Diplomarbeit', metadata: { student: 'Grace Hopper', note: 'AND NEAR * "quoted" Σίσυφος' }, tags: ['phys'], day: 1 },
   { title: 'apple', metadata: { student: 'alan turing' }, tags: [], day: 1 },
   { title: 'Apple', metadata: { student: 'Alan Turing' }, tags: ['chem'], day: 1 },
 ] as const;
@@ -258,6 +258,8 @@ describe.each(STORES)('the records workspace on %s', (kind) => {
       ['a metadata key is not a value', 'student', []],
       ['query syntax as plain words', 'AND NEAR', ['Diplomarbeit']],
       ['a quote and a star', '"quoted" *', ['Diplomarbeit']],
+      ['Greek in capitals, its final sigma as any sigma', 'ΣΊΣΥΦΟΣ', ['Diplomarbeit']],
+      ['Greek typed with a plain sigma at the end', 'σίσυφοσ', ['Diplomarbeit']],
       ['punctuation alone', '!?-', []],
       ['a word nobody has', 'zzzz', []],
     ];

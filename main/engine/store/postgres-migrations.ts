@@ -16,15 +16,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE EXTENSION IF NOT EXISTS unaccent;
 
   -- The words of a text as SQLite's unicode61 tokenizer finds them: runs of letters and digits,
-  -- lower-cased and without diacritics. ICU's collation classifies and lowers every script
-  -- whatever the database's locale; words too long for a tsvector lexeme are left out.
+  -- lower-cased (a final sigma as any sigma) and without diacritics. ICU's collation classifies
+  -- and lowers every script whatever the database's locale; words too long for a tsvector
+  -- lexeme are left out.
   -- search_path is the migration's, so the stored column is recomputed the same by any session
   -- (a restore runs with an empty search_path). PL/pgSQL keeps its plans: a SQL function that
   -- cannot be inlined costs several times as much per row.
   CREATE FUNCTION search_words(value text) RETURNS text[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
   BEGIN
     RETURN ARRAY(
-      SELECT word FROM regexp_split_to_table(unaccent(lower(value COLLATE "und-x-icu")) COLLATE "und-x-icu", '[^[:alnum:]]+') AS word
+      SELECT word FROM regexp_split_to_table(unaccent(translate(lower(value COLLATE "und-x-icu"), 'ς', 'σ')) COLLATE "und-x-icu", '[^[:alnum:]]+') AS word
       WHERE word <> '' AND octet_length(word) < 2048
     );
   END $$;
