@@ -5,8 +5,9 @@
  * What an admin sees must not depend on the store: the same rows, in the same order. The
  * PostgreSQL database sorts text by a real locale (en-US) by default, as an operator's would.
  *
- * Issuing does not run in these suites: a job's certificates are written by a stand-in for the
- * issuing runtime (standInIssue), the rows issuing leaves behind.
+ * Issuing and stored files do not run in these suites: a job's certificates are written by a
+ * stand-in for the issuing runtime (standInIssue), and a file's rows by a stand-in for an upload
+ * (standInFile), the rows each leaves behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordFilter, RecordSort } from '../../common/records.js';
@@ -20,7 +21,8 @@ import { EngineCatalog } from '../../main/engine/engine-catalog.js';
 import { listJobs } from '../../main/engine/jobs.js';
 import { PartnerRegistry } from '../../main/engine/partners.js';
 import { editTagsRemembering, restoreTagsOf } from '../../main/engine/records/bulk-changes.js';
-import { existingCredentialUids } from '../../main/engine/records/credential-lookups.js';
+import { certificatesOfFile } from '../../main/engine/records/certificates-of-file.js';
+import { existingCredentialUids, fileOfCredential, findExistingByHash } from '../../main/engine/records/credential-lookups.js';
 import { exportableOfCredentials, exportableOfJob } from '../../main/engine/records/exportable-certificates.js';
 import { partnerMetadataKeyCounts } from '../../main/engine/records/metadata-keys.js';
 import { recordGraphOf } from '../../main/engine/records/record-graph.js';
@@ -382,6 +384,54 @@ describe.each(STORES)('the records workspace on %s', (kind) => {
     it('says which uids exist for the Partner', () => {
       expect(existingCredentialUids(nodeB, [uid.Apple!, uid['Batch Two']!, '0190d6c4-7a1b-7c2d-8e3f-123456789abc'])).toEqual(new Set([uid.Apple, uid['Batch Two']]));
       expect(idsOfExisting(nodeB, [uid['Batch Two']!.toUpperCase()])).toHaveLength(1);
+    });
+  });
+  describe('files named by records (stand-in uploads)', () => {
+    const DIPLOMA = 'a'.repeat(64);
+    const TRANSCRIPT = 'b'.repeat(64);
+
+    /** A stand-in for an upload: the file's row, used by the credential. */
+    function standInFile(title: string, hash: string, type: string | null): void {
+      const fileId = nodeA.db
+        .prepare('INSERT INTO files (partner_id, file_hash, file_type, size, uploaded_date, unused_since) VALUES (?, ?, ?, 10, ?, NULL)')
+        .run(nodeA.partner.id, hash, type, clock.now()).lastInsertRowid as number;
+      nodeA.db.prepare('INSERT INTO credential_files (credential_id, file_id, position) VALUES (?, ?, 0)').run(idOf(title), fileId);
+    }
+
+    beforeAll(() => {
+      standInFile('Diploma in Physics', DIPLOMA, 'application/pdf');
+      // The watch folder records where a file came from in the credential's metadata.
+      const [watched] = insertCredentials(nodeA, [parseCreateCredentialBody({ title: 'Watched Transcript', metadata: { ingest: { sha256: TRANSCRIPT, path: 'inbox/2026/transcript.pdf' } } })]);
+      uid['Watched Transcript'] = watched!.uid;
+      standInFile('Watched Transcript', TRANSCRIPT, null);
+    });
+
+    it('shows each record\'s files, named where the watch folder recorded the name', () => {
+      const rows = readRecordRows(nodeB, idsOfUids(nodeB, [uid['Watched Transcript']!, uid['Diploma in Physics']!]), ['local']);
+      expect(rows.map((r) => ({ count: r.fileCount, files: r.files }))).toEqual([
+        { count: 1, files: [{ hash: TRANSCRIPT, type: null, name: 'transcript.pdf' }] },
+        { count: 1, files: [{ hash: DIPLOMA, type: 'application/pdf', name: null }] },
+      ]);
+    });
+
+    it('finds the credential of a file, its path, and the issued certificates holding it', () => {
+      expect(fileOfCredential(nodeB, uid['Watched Transcript']!, TRANSCRIPT.toUpperCase())).toEqual({ title: 'Watched Transcript', type: null, ingestPath: 'inbox/2026/transcript.pdf' });
+      expect(fileOfCredential(nodeB, uid['Diploma in Physics']!, DIPLOMA)).toEqual({ title: 'Diploma in Physics', type: 'application/pdf', ingestPath: null });
+      expect(() => fileOfCredential(nodeB, uid['Diploma in Physics']!, TRANSCRIPT)).toThrow(expect.objectContaining({ id: 'missing_file' }));
+      expect(findExistingByHash(nodeB, [DIPLOMA, TRANSCRIPT, 'c'.repeat(64)])).toEqual(
+        new Map([
+          [DIPLOMA, [{ uid: uid['Diploma in Physics'], title: 'Diploma in Physics' }]],
+          [TRANSCRIPT, [{ uid: uid['Watched Transcript'], title: 'Watched Transcript' }]],
+        ]),
+      );
+      expect(certificatesOfFile(nodeB, DIPLOMA)).toEqual([expect.objectContaining({ credential_uid: uid['Diploma in Physics'], title: 'Diploma in Physics' })]);
+      expect(certificatesOfFile(nodeB, TRANSCRIPT)).toEqual([]);
+    });
+
+    it("never finds another Partner's files", () => {
+      expect(findExistingByHash(otherPartner, [DIPLOMA])).toEqual(new Map());
+      expect(certificatesOfFile(otherPartner, DIPLOMA)).toEqual([]);
+      expect(() => fileOfCredential(otherPartner, uid['Diploma in Physics']!, DIPLOMA)).toThrow(expect.objectContaining({ id: 'missing_file' }));
     });
   });
 });
