@@ -20,8 +20,9 @@ function sortColumn(db: Db, by: RecordSort['by']): string {
 
 /**
  * The total and the row ids of one window. A filter made of tags alone is counted and paged
- * over the tag index only (as the engine's listings do), and a search alone over the search
- * index only: neither touches credentials rows unless sorting by title.
+ * over the tag index only (as the engine's listings do), and on SQLite a search alone over the
+ * search index only: neither touches credentials rows unless sorting by title. On PostgreSQL a
+ * search with few matches is paged from its matches (pageIdsOfMatches).
  */
 export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
   const { where, soleSearch } = query;
