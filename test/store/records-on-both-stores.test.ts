@@ -273,6 +273,15 @@ describe.each(STORES)('the records workspace on %s', (kind) => {
       }
     });
 
+    it('pages a search, and answers a window past its end with the total and no rows', () => {
+      const sort: RecordSort = { by: 'title', order: 'desc' };
+      const want = expected((r) => ['Diploma in Physics', 'diploma in chemistry', 'Batch One'].includes(r.title), sort);
+      expect([0, 2].flatMap((offset) => window({ search: 'muller' }, sort, offset, 2).titles)).toEqual(want);
+      expect(window({ search: 'muller' }, sort, 2, 2)).toEqual({ total: 3, titles: want.slice(2) });
+      expect(window({ search: 'mull' }, sort, 10, 2)).toEqual({ total: 3, titles: [] });
+      expect(window({ search: 'mull' }, sort, 0, 2)).toEqual({ total: 3, titles: want.slice(0, 2) });
+    });
+
     it('combines a search with tags, dates and states', () => {
       expect(window({ search: 'muller', andTags: ['y2026'] }, SORTS[2]!).titles).toEqual(['Diploma in Physics', 'diploma in chemistry']);
       expect(window({ search: 'muller', uploadedFrom: '2026-03-03' }, SORTS[0]!).titles).toEqual(['Batch One']);

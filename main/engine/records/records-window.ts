@@ -45,29 +45,45 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
     return { total, ids: pageIds(db, where, `${column} ${direction}, c.id ${direction}`, limit, offset) };
   }
   const clause = where.where('c.id');
-  const total = countOnce(db, `SELECT count(*) FROM credentials c ${clause.sql}`, clause.params);
+  const countSql = `SELECT count(*) FROM credentials c ${clause.sql}`;
   const order = column === 'c.id' ? `c.id ${direction}` : `${column} ${direction}, c.id ${direction}`;
-  if (query.searched && total <= FEW_MATCHES && !sqliteOf(db)) return { total, ids: pageIdsOfMatches(db, where, order, limit, offset) };
+  if (query.searched && !sqliteOf(db)) {
+    // Inside a transaction a total may count writes that are later rolled back: never kept.
+    const version = db.inTransaction ? undefined : databaseVersion(db);
+    const known = version === undefined ? undefined : keptTotal(db, countSql, clause.params, version);
+    if (known === undefined || known <= FEW_MATCHES) {
+      const page = pageOfMatches(db, where, order, limit, offset);
+      // A window past the end has no row to carry the total: counted apart.
+      if (page.total === undefined) return { total: countOnce(db, countSql, clause.params), ids: [] };
+      if (version !== undefined) keepTotal(db, countSql, clause.params, version, page.total);
+      return { total: page.total, ids: page.ids };
+    }
+  }
+  const total = countOnce(db, countSql, clause.params);
   return { total, ids: pageIds(db, where, order, limit, offset) };
 }
 
 /**
- * Up to this many matches of a word search, PostgreSQL pages them as pageIdsOfMatches does.
- * Its planner cannot tell how many rows a prefix matches, and guesses a few percent: it then
- * walks the sort's index and tests every row, which for a rare word reads them all. Above
- * this many, the walk meets a window's rows soon.
+ * Up to this many matches of a word search, PostgreSQL pages them as pageOfMatches does, and
+ * so it finds a search's first window (whose total is not known yet). Its planner cannot tell
+ * how many rows a prefix matches, and guesses a few percent: it then walks the sort's index and
+ * tests every row, which for a rare word reads them all. Above this many, the walk meets a
+ * window's rows soon.
  */
 const FEW_MATCHES = 10_000;
 
 /**
- * A window of a search's matches on PostgreSQL: every match found first through the search's
- * GIN index (the MATERIALIZED fence keeps the planner from walking another index instead), then
- * sorted; the cost follows the number of matches, not of the Partner's credentials.
+ * A window of a search's matches on PostgreSQL, with their number: every match found once
+ * through the search's GIN index (the MATERIALIZED fence keeps the planner from walking another
+ * index instead), counted and sorted; the cost follows the number of matches, not of the
+ * Partner's credentials. The total is undefined when the window holds no row.
  */
-function pageIdsOfMatches(db: Db, where: Conditions, order: string, limit: number, offset: number): number[] {
+function pageOfMatches(db: Db, where: Conditions, order: string, limit: number, offset: number): { total: number | undefined; ids: number[] } {
   const clause = where.where('c.id');
-  const sql = `WITH matched AS MATERIALIZED (SELECT c.id, c.title FROM credentials c ${clause.sql}) SELECT c.id FROM matched c ORDER BY ${order} LIMIT ? OFFSET ?`;
-  return cached(db, sql).pluck().all(...clause.params, limit, offset) as number[];
+  const sql = `WITH matched AS MATERIALIZED (SELECT c.id, c.title FROM credentials c ${clause.sql})
+    SELECT c.id, (SELECT count(*) FROM matched) AS total FROM matched c ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const rows = cached(db, sql).all(...clause.params, limit, offset) as { id: number; total: number }[];
+  return { total: rows[0]?.total, ids: rows.map((r) => r.id) };
 }
 
 /** Changes whenever anything is written, by this connection or another (dialect.ts's writeMark). */
@@ -84,16 +100,27 @@ function countOnce(db: Db, sql: string, params: unknown[]): number {
   // Inside a transaction the count may see writes that are later rolled back: not kept.
   if (db.inTransaction) return cached(db, sql).pluck().get(...params) as number;
   const version = databaseVersion(db);
+  const kept = keptTotal(db, sql, params, version);
+  if (kept !== undefined) return kept;
+  const total = cached(db, sql).pluck().get(...params) as number;
+  keepTotal(db, sql, params, version, total);
+  return total;
+}
+
+/** The total of this count kept at `version` (read before anything the count reads), if any. */
+function keptTotal(db: Db, sql: string, params: unknown[], version: string): number | undefined {
+  const hit = totals.get(db)?.get(`${sql}\u0000${JSON.stringify(params)}`);
+  return hit && hit.version === version ? hit.total : undefined;
+}
+
+/** Keeps the total of this count, as of `version`, until anything is written. */
+function keepTotal(db: Db, sql: string, params: unknown[], version: string, total: number): void {
   const key = `${sql}\u0000${JSON.stringify(params)}`;
   let byKey = totals.get(db);
   if (!byKey) totals.set(db, (byKey = new Map()));
-  const hit = byKey.get(key);
-  if (hit && hit.version === version) return hit.total;
-  const total = cached(db, sql).pluck().get(...params) as number;
   byKey.delete(key);
   byKey.set(key, { version, total });
   if (byKey.size > KEEP_TOTALS) byKey.delete(byKey.keys().next().value!);
-  return total;
 }
 
 function pageIds(db: Db, where: Conditions, order: string, limit: number, offset: number): number[] {
