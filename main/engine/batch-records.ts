@@ -20,6 +20,7 @@ import type { StagedFile } from './file-store.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
+import { jsonEntries, jsonIdList, jsonTexts, newRowIds } from './store/dialect.js';
 import { uuidV7 } from './uuid-v7.js';
 
 export type Details = ReturnType<typeof parseCredentialDetails>;
@@ -115,7 +116,7 @@ export function writeBatch(
   const hashes = items.flatMap((item) => (item?.staged ? [item.staged.hash] : []));
   const existing = new Map<string, FileRow>();
   if (hashes.length > 0) {
-    const rows = cached(db, 'SELECT id, file_hash, file_type, unused_since FROM files WHERE partner_id = ? AND file_hash IN (SELECT value FROM json_each(?))').all(
+    const rows = cached(db, `SELECT id, file_hash, file_type, unused_since FROM files WHERE partner_id = ? AND file_hash IN (SELECT h.value FROM ${jsonTexts(db, '?', 'h')})`).all(
       scope.partner.id,
       JSON.stringify(hashes),
     ) as FileRow[];
@@ -128,10 +129,10 @@ export function writeBatch(
     const markUsed = cached(db, 'UPDATE files SET unused_since = NULL WHERE id = ?');
     // A file row per statement: a statement of many (its UNIQUE key may abort it halfway) makes
     // SQLite journal every index page it touches, and file hashes touch a random page each
-    // (about twice the CPU). Credential ids as SQLite would choose them (the largest + 1, no
-    // AUTOINCREMENT), given here so their rows can go many per statement.
+    // (about twice the CPU). Credential ids as the store would choose them (newRowIds), given
+    // here so their rows can go many per statement.
     const insertFile = cached(db, 'INSERT INTO files (partner_id, file_hash, file_type, size, uploaded_date, unused_since) VALUES (?, ?, ?, ?, ?, NULL)');
-    let nextCredentialId = (cached(db, 'SELECT coalesce(max(id), 0) FROM credentials').pluck().get() as number) + 1;
+    const credentialIds = newRowIds(db, 'credentials', accepted.length);
     const newCredentials: unknown[][] = [];
     const tagRows: [string, number][] = [];
     const fileRows: [number, number][] = [];
@@ -164,7 +165,7 @@ export function writeBatch(
         fileRows.push([0, fileId]);
       }
       const uid = uuidV7(now);
-      const id = nextCredentialId++;
+      const id = credentialIds[ids.length]!;
       newCredentials.push([id, uid, scope.partner.id, details.title, details.metadataJson, now, details.expiryDate, JSON.stringify(details.tags)]);
       if (staged) fileRows[fileRows.length - 1]![0] = id;
       for (const tag of details.tags) tagRows.push([tag, id]);
@@ -187,16 +188,27 @@ export function writeBatch(
     insertMany(db, 'credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags)', '(?, ?, ?, ?, ?, ?, ?, ?)', newCredentials);
     // The rows that depend only on the ids above: one statement per table for the batch.
     if (tagRows.length > 0) {
-      cached(db, "INSERT INTO credential_tags (partner_id, tag, credential_id) SELECT ?, value->>0, value->>1 FROM json_each(?)").run(scope.partner.id, JSON.stringify(tagRows));
+      cached(db, `INSERT INTO credential_tags (partner_id, tag, credential_id) SELECT ?, e.value->>0, CAST(e.value->>1 AS BIGINT) FROM ${jsonEntries(db, 'e')}`).run(
+        scope.partner.id,
+        JSON.stringify(tagRows),
+      );
     }
-    if (fileRows.length > 0) cached(db, 'INSERT INTO credential_files (credential_id, file_id, position) SELECT value->>0, value->>1, 0 FROM json_each(?)').run(JSON.stringify(fileRows));
+    if (fileRows.length > 0) {
+      cached(db, `INSERT INTO credential_files (credential_id, file_id, position) SELECT CAST(e.value->>0 AS BIGINT), CAST(e.value->>1 AS BIGINT), 0 FROM ${jsonEntries(db, 'e')}`).run(
+        JSON.stringify(fileRows),
+      );
+    }
     if (linkRows.length > 0) {
-      cached(db, 'INSERT INTO credential_links (credential_id, linked_id, position) SELECT value->>0, value->>1, value->>2 FROM json_each(?)').run(JSON.stringify(linkRows));
+      cached(
+        db,
+        `INSERT INTO credential_links (credential_id, linked_id, position)
+         SELECT CAST(e.value->>0 AS BIGINT), CAST(e.value->>1 AS BIGINT), CAST(e.value->>2 AS BIGINT) FROM ${jsonEntries(db, 'e')}`,
+      ).run(JSON.stringify(linkRows));
     }
     const entries = ids.map((id) => [id] as const);
     recordCredentialActivity(scope, 'created', entries);
     if (jobId !== undefined) {
-      cached(db, 'INSERT INTO job_credentials (job_id, credential_id, engine) SELECT ?, value, ? FROM json_each(?)').run(jobId, engine, JSON.stringify(ids));
+      cached(db, `INSERT INTO job_credentials (job_id, credential_id, engine) SELECT CAST(? AS BIGINT), value, ? FROM (${jsonIdList(db)}) AS ids`).run(jobId, engine, JSON.stringify(ids));
       recordCredentialActivity(scope, 'scheduled', entries, { engine, jobId });
     }
     // A credential with links answers with them nested, as a GET would.

@@ -20,8 +20,11 @@ export interface EngineStore {
   remove(): void;
 }
 
-/** A fresh, migrated engine database on `kind`. */
-export function createEngineStore(kind: StoreKind): EngineStore {
+/**
+ * A fresh, migrated engine database on `kind`; on PostgreSQL with `icuLocale`, one whose text
+ * sorts by that locale by default (postgres-database.ts).
+ */
+export function createEngineStore(kind: StoreKind, options: { icuLocale?: string } = {}): EngineStore {
   const opened: Db[] = [];
   const track = (db: Db) => (opened.push(db), db);
   if (kind === 'sqlite') {
@@ -34,7 +37,7 @@ export function createEngineStore(kind: StoreKind): EngineStore {
       },
     };
   }
-  const database = createTestDatabase();
+  const database = createTestDatabase(options);
   return {
     connect: () => track(openPostgresDatabase(database.url)),
     remove() {

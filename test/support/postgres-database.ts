@@ -19,13 +19,17 @@ export function testClusterUrl(): string {
   return url;
 }
 
-/** Creates an empty database of its own for the calling test file. */
-export function createTestDatabase(): TestDatabase {
+/**
+ * Creates an empty database of its own for the calling test file; with `icuLocale`, its default
+ * collation is that ICU locale's (an operator's database sorts text by a real locale, not by bytes).
+ */
+export function createTestDatabase(options: { icuLocale?: string } = {}): TestDatabase {
   const clusterUrl = testClusterUrl();
   const name = `proofdesk_test_${randomBytes(6).toString('hex')}`;
   const admin = PostgresDb.connect(clusterUrl);
   try {
-    admin.exec(`CREATE DATABASE ${name}`);
+    const locale = options.icuLocale === undefined ? '' : ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`;
+    admin.exec(`CREATE DATABASE ${name}${locale}`);
   } finally {
     admin.close();
   }

@@ -6,6 +6,7 @@ import { ServiceError } from '../../../common/errors.js';
 import type { ExistingCredential } from '../../../common/ipc/staging.js';
 import { cached } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
+import { jsonPathText, unindexed } from '../store/dialect.js';
 
 /** The subset of `uids` (lowercase) that are existing credentials of the Partner: one query per 500. */
 export function existingCredentialUids(scope: PartnerScope, uids: readonly string[]): Set<string> {
@@ -13,7 +14,7 @@ export function existingCredentialUids(scope: PartnerScope, uids: readonly strin
   for (let i = 0; i < uids.length; i += 500) {
     const chunk = uids.slice(i, i + 500);
     const rows = scope.db
-      .prepare(`SELECT uid FROM credentials WHERE uid IN (${chunk.map(() => '?').join(',')}) AND +partner_id = ?`)
+      .prepare(`SELECT uid FROM credentials WHERE uid IN (${chunk.map(() => '?').join(',')}) AND ${unindexed(scope.db, 'partner_id')} = ?`)
       .all(...chunk, scope.partner.id) as { uid: string }[];
     for (const r of rows) found.add(r.uid);
   }
@@ -59,7 +60,8 @@ export interface NamedFile {
 export function fileOfCredential(scope: PartnerScope, uid: string, hash: string): NamedFile {
   const row = cached(
     scope.db,
-    `SELECT c.title, f.file_type AS type, json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path
+    `SELECT c.title, f.file_type AS type, ${jsonPathText(scope.db, 'c.metadata', ['ingest', 'sha256'])} AS ingest_sha256,
+       ${jsonPathText(scope.db, 'c.metadata', ['ingest', 'path'])} AS ingest_path
      FROM credentials c JOIN credential_files cf ON cf.credential_id = c.id JOIN files f ON f.id = cf.file_id
      WHERE c.partner_id = ? AND c.uid = ? AND f.file_hash = ?`,
   ).get(scope.partner.id, uid.toLowerCase(), hash.toLowerCase()) as { title: string; type: string | null; ingest_sha256: unknown; ingest_path: unknown } | undefined;

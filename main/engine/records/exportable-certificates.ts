@@ -2,6 +2,7 @@
 import { jobIdOf } from '../jobs.js';
 import { cached } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
+import { jsonIdList } from '../store/dialect.js';
 
 /** A certificate is exportable once its transaction is mined (as GET /certificates lists them). */
 const ISSUED = "j.status IN ('unconfirmed', 'finished')";
@@ -32,7 +33,7 @@ export function exportableOfCredentials(scope: PartnerScope, ids: readonly numbe
   const certificates = cached(
     scope.db,
     `SELECT c.uid, cr.title, c.credential_id FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN credentials cr ON cr.id = c.credential_id
-     WHERE c.credential_id IN (SELECT value FROM json_each(?)) AND ${ISSUED} AND (? IS NULL OR c.engine = ?) ORDER BY c.credential_id, c.engine`,
+     WHERE c.credential_id IN (${jsonIdList(scope.db)}) AND ${ISSUED} AND (CAST(? AS text) IS NULL OR c.engine = ?) ORDER BY c.credential_id, c.engine`,
   ).all(JSON.stringify(ids), engine ?? null, engine ?? null) as (ExportableCertificate & { credential_id: number })[];
   const withCertificate = new Set(certificates.map((c) => c.credential_id));
   return { certificates, withoutCertificate: ids.length - withCertificate.size };

@@ -3,7 +3,16 @@ import type { MetadataKeyCount } from '../../../common/records.js';
 import type { Db } from '../database.js';
 import { cached } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
+import { sqliteOf } from '../store/dialect.js';
 import { databaseVersion } from './records-window.js';
+
+/** The key counts: the keys of scalar values (text, number, boolean), keys in byte order among equal counts. */
+const SQLITE_KEY_COUNTS = `SELECT j.key AS key, count(*) AS count FROM credentials c, json_each(c.metadata) j
+  WHERE c.partner_id = ? AND j.type IN ('text', 'integer', 'real', 'true', 'false')
+  GROUP BY j.key ORDER BY count DESC, j.key LIMIT ?`;
+const POSTGRES_KEY_COUNTS = `SELECT j.key AS key, count(*) AS count FROM credentials c, jsonb_each(CAST(c.metadata AS jsonb)) j
+  WHERE c.partner_id = ? AND jsonb_typeof(j.value) IN ('string', 'number', 'boolean')
+  GROUP BY j.key ORDER BY count DESC, j.key COLLATE "C" LIMIT ?`;
 
 /** Per database and Partner: the key counts as of one database version. */
 const keyCounts = new WeakMap<Db, Map<string, { version: string; keys: MetadataKeyCount[] }>>();
@@ -15,13 +24,7 @@ const keyCounts = new WeakMap<Db, Map<string, { version: string; keys: MetadataK
  */
 export function partnerMetadataKeyCounts(scope: PartnerScope, limit: number): MetadataKeyCount[] {
   const { db } = scope;
-  const read = () =>
-    cached(
-      db,
-      `SELECT j.key AS key, count(*) AS count FROM credentials c, json_each(c.metadata) j
-       WHERE c.partner_id = ? AND j.type IN ('text', 'integer', 'real', 'true', 'false')
-       GROUP BY j.key ORDER BY count DESC, j.key LIMIT ?`,
-    ).all(scope.partner.id, limit) as MetadataKeyCount[];
+  const read = () => cached(db, sqliteOf(db) ? SQLITE_KEY_COUNTS : POSTGRES_KEY_COUNTS).all(scope.partner.id, limit) as MetadataKeyCount[];
   if (db.inTransaction) return read();
   const version = `${databaseVersion(db)}:${limit}`;
   let byPartner = keyCounts.get(db);

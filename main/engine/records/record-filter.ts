@@ -3,7 +3,8 @@ import type { RecordFilter, RecordState } from '../../../common/records.js';
 import { parseIsoDate } from '../../../common/validate.js';
 import { Conditions } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
-import { partnerSearchMatch } from './record-search.js';
+import { sqliteOf } from '../store/dialect.js';
+import { partnerSearchMatch, searchCondition } from './record-search.js';
 
 /**
  * Which active job rows put a credential in each state on an engine. A credential with no
@@ -17,19 +18,22 @@ const STATE_SQL: Record<Exclude<RecordState, 'not_scheduled'>, string> = {
 };
 
 /**
- * A filter as SQL: the conditions over `credentials c`, and — when the search is the whole
- * filter — its MATCH expression alone, which the search index answers by itself.
+ * A filter as SQL: the conditions over `credentials c`, and — on SQLite, when the search is the
+ * whole filter — its MATCH expression alone, which the search index answers by itself.
+ * `searched` says the conditions hold a word search.
  */
 export interface RecordQuery {
   where: Conditions;
   soleSearch?: string;
+  searched: boolean;
 }
 
 export function recordQuery(scope: PartnerScope, filter: RecordFilter): RecordQuery {
   const where = recordConditions(scope, filter);
-  const onlySearch = filter.search && !filter.andTags?.length && !filter.orTags?.length && !filter.uploadedFrom && !filter.uploadedTo && !filter.state;
+  const searched = Boolean(filter.search);
+  const onlySearch = sqliteOf(scope.db) && filter.search && !filter.andTags?.length && !filter.orTags?.length && !filter.uploadedFrom && !filter.uploadedTo && !filter.state;
   const match = onlySearch ? partnerSearchMatch(scope.partner.id, filter.search!) : undefined;
-  return match === undefined ? { where } : { where, soleSearch: match };
+  return match === undefined ? { where, searched } : { where, soleSearch: match, searched };
 }
 
 /**
@@ -61,10 +65,10 @@ export function recordConditions(scope: PartnerScope, filter: RecordFilter): Con
     where.add(`(${parts.join(' OR ')})`, ...params);
   }
   if (filter.search) {
-    const match = partnerSearchMatch(scope.partner.id, filter.search);
+    const search = searchCondition(scope.db, scope.partner.id, filter.search);
     // Text with no word in it (only punctuation) matches nothing rather than everything.
-    if (match === undefined) where.add('0');
-    else where.add('c.id IN (SELECT rowid FROM credentials_fts WHERE credentials_fts MATCH ?)', match);
+    if (search === undefined) where.add('1 = 0');
+    else where.add(search.sql, ...search.params);
   }
   where.tags('credential_tags', 'credential_id', scope.partner.id, filter.andTags ?? [], filter.orTags ?? []);
   return where;

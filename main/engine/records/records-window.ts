@@ -7,21 +7,27 @@ import { formatDate } from '../../../common/validate.js';
 import type { Db } from '../database.js';
 import { cached, type Conditions } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
-import { writeMark } from '../store/dialect.js';
+import { bytewise, jsonIdList, jsonPathText, sqliteOf, writeMark } from '../store/dialect.js';
 import { recordQuery, type RecordQuery } from './record-filter.js';
 
-/** Upload date order is creation order (the row id), as GET /credentials sorts it. */
-const SORT_COLUMN = { upload_date: 'c.id', title: 'c.title' } as const;
+/**
+ * The column a sort orders by: upload date order is creation order (the row id), as GET
+ * /credentials sorts it; titles sort byte by byte on both stores.
+ */
+function sortColumn(db: Db, by: RecordSort['by']): string {
+  return by === 'upload_date' ? 'c.id' : bytewise(db, 'c.title');
+}
 
 /**
  * The total and the row ids of one window. A filter made of tags alone is counted and paged
- * over the tag index only (as the engine's listings do), and a search alone over the search
- * index only: neither touches credentials rows unless sorting by title.
+ * over the tag index only (as the engine's listings do), and on SQLite a search alone over the
+ * search index only: neither touches credentials rows unless sorting by title. On PostgreSQL a
+ * search with few matches is paged from its matches (pageIdsOfMatches).
  */
 export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: number, limit: number): { total: number; ids: number[] } {
   const { where, soleSearch } = query;
   const direction = sort.order === 'desc' ? 'DESC' : 'ASC';
-  const column = SORT_COLUMN[sort.by];
+  const column = sortColumn(db, sort.by);
   if (soleSearch !== undefined) {
     const total = countOnce(db, 'SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH ?', [soleSearch]);
     if (column === 'c.id') {
@@ -32,16 +38,52 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   }
   const driver = where.soleDriver();
   if (driver) {
-    const total = countOnce(db, `SELECT count(*) FROM (${driver.sql})`, driver.params);
+    const total = countOnce(db, `SELECT count(*) FROM (${driver.sql}) AS matched`, driver.params);
     if (column === 'c.id') {
       return { total, ids: cached(db, `${driver.sql} ORDER BY 1 ${direction} LIMIT ? OFFSET ?`).pluck().all(...driver.params, limit, offset) as number[] };
     }
     return { total, ids: pageIds(db, where, `${column} ${direction}, c.id ${direction}`, limit, offset) };
   }
   const clause = where.where('c.id');
-  const total = countOnce(db, `SELECT count(*) FROM credentials c ${clause.sql}`, clause.params);
+  const countSql = `SELECT count(*) FROM credentials c ${clause.sql}`;
   const order = column === 'c.id' ? `c.id ${direction}` : `${column} ${direction}, c.id ${direction}`;
+  if (query.searched && !sqliteOf(db)) {
+    // Inside a transaction a total may count writes that are later rolled back: never kept.
+    const version = db.inTransaction ? undefined : databaseVersion(db);
+    const known = version === undefined ? undefined : keptTotal(db, countSql, clause.params, version);
+    if (known === undefined || known <= FEW_MATCHES) {
+      const page = pageOfMatches(db, where, order, limit, offset);
+      // A window past the end has no row to carry the total: counted apart.
+      if (page.total === undefined) return { total: countOnce(db, countSql, clause.params), ids: [] };
+      if (version !== undefined) keepTotal(db, countSql, clause.params, version, page.total);
+      return { total: page.total, ids: page.ids };
+    }
+  }
+  const total = countOnce(db, countSql, clause.params);
   return { total, ids: pageIds(db, where, order, limit, offset) };
+}
+
+/**
+ * Up to this many matches of a word search, PostgreSQL pages them as pageOfMatches does, and
+ * so it finds a search's first window (whose total is not known yet). Its planner cannot tell
+ * how many rows a prefix matches, and guesses a few percent: it then walks the sort's index and
+ * tests every row, which for a rare word reads them all. Above this many, the walk meets a
+ * window's rows soon.
+ */
+const FEW_MATCHES = 10_000;
+
+/**
+ * A window of a search's matches on PostgreSQL, with their number: every match found once
+ * through the search's GIN index (the MATERIALIZED fence keeps the planner from walking another
+ * index instead), counted and sorted; the cost follows the number of matches, not of the
+ * Partner's credentials. The total is undefined when the window holds no row.
+ */
+function pageOfMatches(db: Db, where: Conditions, order: string, limit: number, offset: number): { total: number | undefined; ids: number[] } {
+  const clause = where.where('c.id');
+  const sql = `WITH matched AS MATERIALIZED (SELECT c.id, c.title FROM credentials c ${clause.sql})
+    SELECT c.id, (SELECT count(*) FROM matched) AS total FROM matched c ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const rows = cached(db, sql).all(...clause.params, limit, offset) as { id: number; total: number }[];
+  return { total: rows[0]?.total, ids: rows.map((r) => r.id) };
 }
 
 /** Changes whenever anything is written, by this connection or another (dialect.ts's writeMark). */
@@ -58,16 +100,27 @@ function countOnce(db: Db, sql: string, params: unknown[]): number {
   // Inside a transaction the count may see writes that are later rolled back: not kept.
   if (db.inTransaction) return cached(db, sql).pluck().get(...params) as number;
   const version = databaseVersion(db);
+  const kept = keptTotal(db, sql, params, version);
+  if (kept !== undefined) return kept;
+  const total = cached(db, sql).pluck().get(...params) as number;
+  keepTotal(db, sql, params, version, total);
+  return total;
+}
+
+/** The total of this count kept at `version` (read before anything the count reads), if any. */
+function keptTotal(db: Db, sql: string, params: unknown[], version: string): number | undefined {
+  const hit = totals.get(db)?.get(`${sql}\u0000${JSON.stringify(params)}`);
+  return hit && hit.version === version ? hit.total : undefined;
+}
+
+/** Keeps the total of this count, as of `version`, until anything is written. */
+function keepTotal(db: Db, sql: string, params: unknown[], version: string, total: number): void {
   const key = `${sql}\u0000${JSON.stringify(params)}`;
   let byKey = totals.get(db);
   if (!byKey) totals.set(db, (byKey = new Map()));
-  const hit = byKey.get(key);
-  if (hit && hit.version === version) return hit.total;
-  const total = cached(db, sql).pluck().get(...params) as number;
   byKey.delete(key);
   byKey.set(key, { version, total });
   if (byKey.size > KEEP_TOTALS) byKey.delete(byKey.keys().next().value!);
-  return total;
 }
 
 function pageIds(db: Db, where: Conditions, order: string, limit: number, offset: number): number[] {
@@ -99,9 +152,9 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
   const credentials = cached(
     db,
     `SELECT c.id, c.uid, c.title, c.tags, c.upload_date, c.expiry_date, c.metadata,
-       json_extract(c.metadata, '$.ingest.sha256') AS ingest_sha256, json_extract(c.metadata, '$.ingest.path') AS ingest_path,
+       ${jsonPathText(db, 'c.metadata', ['ingest', 'sha256'])} AS ingest_sha256, ${jsonPathText(db, 'c.metadata', ['ingest', 'path'])} AS ingest_path,
        (SELECT count(*) FROM credential_links l WHERE l.linked_id = c.id) AS linked_from
-     FROM credentials c WHERE c.id IN (SELECT value FROM json_each(?))`,
+     FROM credentials c WHERE c.id IN (${jsonIdList(db)})`,
   ).all(list) as CredentialRow[];
   const rows = new Map<number, RecordRow>();
   const ingestName = new Map<number, { sha256: string; name: string }>();
@@ -127,7 +180,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
   const files = cached(
     db,
     `SELECT cf.credential_id, f.file_hash, f.file_type FROM credential_files cf JOIN files f ON f.id = cf.file_id
-     WHERE cf.credential_id IN (SELECT value FROM json_each(?)) ORDER BY cf.credential_id, cf.position`,
+     WHERE cf.credential_id IN (${jsonIdList(db)}) ORDER BY cf.credential_id, cf.position`,
   ).all(list) as { credential_id: number; file_hash: string; file_type: string | null }[];
   for (const f of files) {
     const row = rows.get(f.credential_id);
@@ -140,7 +193,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
   const links = cached(
     db,
     `SELECT l.credential_id, t.uid FROM credential_links l JOIN credentials t ON t.id = l.linked_id
-     WHERE l.credential_id IN (SELECT value FROM json_each(?)) ORDER BY l.credential_id, l.position`,
+     WHERE l.credential_id IN (${jsonIdList(db)}) ORDER BY l.credential_id, l.position`,
   ).all(list) as { credential_id: number; uid: string }[];
   for (const l of links) rows.get(l.credential_id)?.linkedUids.push(l.uid);
   // One query for the state of every row on every engine.
@@ -149,7 +202,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
     `SELECT jc.credential_id, jc.engine, j.status,
        EXISTS (SELECT 1 FROM certificates x WHERE x.credential_id = jc.credential_id AND x.engine = jc.engine AND x.revoked_date IS NOT NULL) AS revoked
      FROM job_credentials jc JOIN jobs j ON j.id = jc.job_id
-     WHERE jc.credential_id IN (SELECT value FROM json_each(?)) AND jc.active = 1`,
+     WHERE jc.credential_id IN (${jsonIdList(db)}) AND jc.active = 1`,
   ).all(list) as { credential_id: number; engine: string; status: string; revoked: number }[];
   for (const s of states) {
     const row = rows.get(s.credential_id);
@@ -177,7 +230,7 @@ const tagCounts = new WeakMap<Db, Map<string, { version: string; tags: TagSugges
  */
 export function partnerTagCounts(scope: PartnerScope): TagSuggestion[] {
   const { db } = scope;
-  const read = () => cached(db, 'SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, tag').all(scope.partner.id) as TagSuggestion[];
+  const read = () => cached(db, `SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, ${bytewise(db, 'tag')}`).all(scope.partner.id) as TagSuggestion[];
   if (db.inTransaction) return read();
   const version = databaseVersion(db);
   let byPartner = tagCounts.get(db);

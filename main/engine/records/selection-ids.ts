@@ -6,6 +6,7 @@ import { ServiceError } from '../../../common/errors.js';
 import type { RangeSelection, RecordFilter } from '../../../common/records.js';
 import { cached } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
+import { jsonIdList, jsonTexts, unindexed } from '../store/dialect.js';
 import { recordConditions, recordQuery } from './record-filter.js';
 import { windowIds } from './records-window.js';
 
@@ -16,7 +17,8 @@ export const STALE_RANGES =
 /** Row ids of the Partner's credentials for uids, in the given order; any unknown uid fails the whole call. */
 export function idsOfUids(scope: PartnerScope, uids: readonly string[]): number[] {
   // The unary `+` keeps SQLite on the uid index: by the Partner's index it reads all their credentials.
-  const rows = cached(scope.db, 'SELECT c.id, c.uid FROM credentials c WHERE c.uid IN (SELECT value FROM json_each(?)) AND +c.partner_id = ?').all(
+  const { db } = scope;
+  const rows = cached(db, `SELECT c.id, c.uid FROM credentials c WHERE c.uid IN (SELECT u.value FROM ${jsonTexts(db, '?', 'u')}) AND ${unindexed(db, 'c.partner_id')} = ?`).all(
     JSON.stringify(uids.map((u) => u.toLowerCase())),
     scope.partner.id,
   ) as { id: number; uid: string }[];
@@ -39,7 +41,7 @@ export function idsOfUids(scope: PartnerScope, uids: readonly string[]): number[
 export function countFilter(scope: PartnerScope, filter: RecordFilter, except?: readonly string[]): number {
   const { total } = windowIds(scope.db, recordQuery(scope, filter), { by: 'upload_date', order: 'asc' }, 0, 1);
   if (!except || except.length === 0) return total;
-  const clause = recordConditions(scope, filter).add('c.uid IN (SELECT value FROM json_each(?))', JSON.stringify(except)).where('c.id');
+  const clause = recordConditions(scope, filter).add(`c.uid IN (SELECT u.value FROM ${jsonTexts(scope.db, '?', 'u')})`, JSON.stringify(except)).where('c.id');
   const excepted = cached(scope.db, `SELECT count(*) FROM credentials c ${clause.sql}`).pluck().get(...clause.params) as number;
   return total - excepted;
 }
@@ -89,14 +91,14 @@ export function idsOfRanges(scope: PartnerScope, selection: RangeSelection): num
 
 /** Ids of the uids that exist (excepted uids may have been deleted meanwhile: that is fine). */
 export function idsOfExisting(scope: PartnerScope, uids: readonly string[]): number[] {
-  return cached(scope.db, 'SELECT id FROM credentials WHERE uid IN (SELECT value FROM json_each(?)) AND +partner_id = ?')
+  return cached(scope.db, `SELECT id FROM credentials WHERE uid IN (SELECT u.value FROM ${jsonTexts(scope.db, '?', 'u')}) AND ${unindexed(scope.db, 'partner_id')} = ?`)
     .pluck()
     .all(JSON.stringify(uids.map((u) => u.toLowerCase())), scope.partner.id) as number[];
 }
 
 /** The uids of row ids, in their order. */
 export function uidsOf(scope: PartnerScope, ids: readonly number[]): string[] {
-  const rows = cached(scope.db, 'SELECT id, uid FROM credentials WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; uid: string }[];
+  const rows = cached(scope.db, `SELECT id, uid FROM credentials WHERE id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as { id: number; uid: string }[];
   const byId = new Map(rows.map((r) => [r.id, r.uid]));
   return ids.map((id) => byId.get(id)!).filter(Boolean);
 }

@@ -55,11 +55,12 @@ export function jsonEntries(db: Db, alias: string): string {
 }
 
 /**
- * The elements of a JSON array of strings, as a table `alias` with one text column `value`:
- * `json` is `?` (a bound JSON text) or a column holding one (a row's tags).
+ * The elements of a JSON array of strings, as a table `alias` with a text column `value` and
+ * `key` (its position, for ORDER BY): `json` is `?` (a bound JSON text) or a column holding one
+ * (a row's tags).
  */
 export function jsonTexts(db: Db, json: string, alias: string): string {
-  return sqliteOf(db) ? `json_each(${json}) AS ${alias}` : `jsonb_array_elements_text(CAST(${json} AS jsonb)) AS ${alias}(value)`;
+  return sqliteOf(db) ? `json_each(${json}) AS ${alias}` : `jsonb_array_elements_text(CAST(${json} AS jsonb)) WITH ORDINALITY AS ${alias}(value, key)`;
 }
 
 /** The number of elements of the JSON array `json` (a column or `?`). */
@@ -70,6 +71,53 @@ export function jsonArrayLength(db: Db, json: string): string {
 /** The JSON array text `array` with the string `value` appended (both SQL expressions). */
 export function jsonAppend(db: Db, array: string, value: string): string {
   return sqliteOf(db) ? `json_insert(${array}, '$[#]', ${value})` : `CAST(CAST(${array} AS jsonb) || jsonb_build_array(CAST(${value} AS text)) AS text)`;
+}
+
+/**
+ * The value at `keys` (object keys, outermost first) in the JSON text `json` (a column), or
+ * NULL where there is none: text on PostgreSQL, the JSON value's own type on SQLite.
+ */
+export function jsonPathText(db: Db, json: string, keys: readonly string[]): string {
+  return sqliteOf(db) ? `json_extract(${json}, '$.${keys.join('.')}')` : `CAST(${json} AS jsonb) #>> '{${keys.join(',')}}'`;
+}
+
+/**
+ * A text expression that compares and sorts byte by byte, as SQLite's default (BINARY)
+ * collation does, whatever the PostgreSQL database's locale: the same order on both stores.
+ */
+export function bytewise(db: Db, expression: string): string {
+  return sqliteOf(db) ? expression : `${expression} COLLATE "C"`;
+}
+
+/**
+ * A column as a value SQLite's planner will not look up by index (a unary plus), where another
+ * index is the better way in; PostgreSQL's planner chooses by its statistics and needs no hint.
+ */
+export function unindexed(db: Db, column: string): string {
+  return sqliteOf(db) ? `+${column}` : column;
+}
+
+/**
+ * `count` new ids for rows of `table` inserted with their ids given, ascending; call it in the
+ * write transaction that inserts them. SQLite: the ids it would choose itself (the largest + 1
+ * onward, no AUTOINCREMENT); PostgreSQL: drawn from the identity column's sequence, which
+ * later inserts without an id draw from too.
+ */
+export function newRowIds(db: Db, table: string, count: number): number[] {
+  if (sqliteOf(db)) {
+    const largest = cached(db, `SELECT coalesce(max(id), 0) FROM ${table}`).pluck().get() as number;
+    return Array.from({ length: count }, (_, i) => largest + 1 + i);
+  }
+  const ids = cached(db, `SELECT nextval(pg_get_serial_sequence('${table}', 'id')) FROM generate_series(1, CAST(? AS integer))`).pluck().all(count) as number[];
+  return ids.sort((a, b) => a - b);
+}
+
+/**
+ * The join keyword that makes SQLite join in the order written, the left table the outer loop
+ * (its CROSS JOIN); PostgreSQL, whose CROSS JOIN takes no ON, orders joins by its statistics.
+ */
+export function joinInOrder(db: Db): string {
+  return sqliteOf(db) ? 'CROSS JOIN' : 'JOIN';
 }
 
 /** The schema version this Proofdesk's migrations reach for the database's store. */

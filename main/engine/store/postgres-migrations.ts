@@ -5,11 +5,49 @@
  *
  * Types: SQLite's INTEGER is bigint (dates are milliseconds), BLOB is bytea, an INTEGER PRIMARY
  * KEY an identity column. Word search is a tsvector column over the title and the metadata's
- * values (SQLite: the FTS5 table credentials_fts). The triggers are PL/pgSQL functions doing what
+ * values (SQLite: the FTS5 table credentials_fts), its words cut and folded as SQLite's
+ * unicode61 tokenizer does (search_words). The triggers are PL/pgSQL functions doing what
  * SQLite's triggers do.
  */
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
+  -- Word search folds diacritics ("Muller" finds "Müller"), as SQLite's remove_diacritics does.
+  -- unaccent is a trusted extension: the database's owner may create it.
+  CREATE EXTENSION IF NOT EXISTS unaccent;
+
+  -- The words of a text as SQLite's unicode61 tokenizer finds them: runs of letters and digits,
+  -- lower-cased (a final sigma as any sigma) and without diacritics. ICU's collation classifies
+  -- and lowers every script whatever the database's locale; words too long for a tsvector
+  -- lexeme are left out.
+  -- search_path is the migration's, so the stored column is recomputed the same by any session
+  -- (a restore runs with an empty search_path). PL/pgSQL keeps its plans: a SQL function that
+  -- cannot be inlined costs several times as much per row.
+  CREATE FUNCTION search_words(value text) RETURNS text[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
+  BEGIN
+    RETURN ARRAY(
+      SELECT word FROM regexp_split_to_table(unaccent(translate(lower(value COLLATE "und-x-icu"), 'ς', 'σ')) COLLATE "und-x-icu", '[^[:alnum:]]+') AS word
+      WHERE word <> '' AND octet_length(word) < 2048
+    );
+  END $$;
+
+  -- A credential's searchable words: its title's and its metadata's values' at every depth
+  -- (never its keys). Booleans count as 1 and 0, as SQLite's json_tree gives them.
+  CREATE FUNCTION search_vector(title text, metadata text) RETURNS tsvector LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
+  BEGIN
+    RETURN array_to_tsvector(search_words(title || ' ' || coalesce((
+      SELECT string_agg(CASE jsonb_typeof(v) WHEN 'string' THEN v #>> '{}' WHEN 'boolean' THEN CASE WHEN v = 'true' THEN '1' ELSE '0' END ELSE v::text END, ' ')
+      FROM jsonb_path_query(CAST(metadata AS jsonb), 'strict $.**') AS v
+      WHERE jsonb_typeof(v) IN ('string', 'number', 'boolean')
+    ), '')));
+  END $$;
+
+  -- The query for the words typed (record-search.ts): every word present, the last one as a
+  -- prefix when \`prefix\`. Words are lexemes, never query syntax.
+  CREATE FUNCTION search_query(typed text, prefix boolean) RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
+    SELECT CAST(coalesce(string_agg(quote_literal(w.word) || CASE WHEN prefix AND w.k = cardinality(words) THEN ':*' ELSE '' END, ' & ' ORDER BY w.k), '') AS tsquery)
+    FROM search_words(typed) AS words, unnest(words) WITH ORDINALITY AS w(word, k)
+  $$;
+
   CREATE TABLE partners (
     id text PRIMARY KEY,
     name text NOT NULL,
@@ -41,9 +79,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     expiry_date bigint,
     tags text NOT NULL DEFAULT '[]',
     -- Word search over the title and every value of the metadata (SQLite: credentials_fts).
-    search tsvector GENERATED ALWAYS AS (
-      to_tsvector('simple', title) || jsonb_to_tsvector('simple', metadata::jsonb, '["string", "numeric", "boolean"]')
-    ) STORED
+    search tsvector GENERATED ALWAYS AS (search_vector(title, metadata)) STORED
   );
   CREATE TABLE credential_files (
     credential_id bigint NOT NULL REFERENCES credentials(id) ON DELETE CASCADE,
@@ -218,7 +254,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX files_unused ON files (unused_since) WHERE unused_since IS NOT NULL;
   CREATE INDEX files_by_hash ON files (file_hash);
   CREATE INDEX credentials_by_partner ON credentials (partner_id, id, upload_date);
-  CREATE INDEX credentials_by_title ON credentials (partner_id, title, id);
+  -- Titles sort byte by byte, as SQLite's BINARY collation does (dialect.ts bytewise).
+  CREATE INDEX credentials_by_title ON credentials (partner_id, title COLLATE "C", id);
   CREATE INDEX credentials_search ON credentials USING gin (search);
   CREATE INDEX credential_files_by_file ON credential_files (file_id);
   CREATE INDEX credential_links_by_linked ON credential_links (linked_id);
