@@ -12,7 +12,7 @@ import type { Page } from '../../common/wire-types.js';
 import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
 import { emitEngineEvent } from './events/engine-events.js';
 import { Conditions, cached, selectPage } from './list-query.js';
-import { jsonEntries, jsonIdList } from './store/dialect.js';
+import { jsonEntries, jsonIdList, joinInOrder, jsonTextEntries } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
 type Detail = Record<string, unknown> | null;
@@ -73,10 +73,10 @@ export function recordExports(scope: PartnerScope, format: 'proof' | 'vc', certi
   cached(
     scope.db,
     `INSERT INTO ${COLUMNS}
-     SELECT ?, ?, 'exported', ?, c.engine, cr.uid, j.uid, c.uid, json_object('format', ?)
-     FROM json_each(?) e CROSS JOIN certificates c ON c.uid = lower(e.value) AND c.partner_id = ?
+     SELECT ?, ?, 'exported', ?, c.engine, cr.uid, j.uid, c.uid, ?
+     FROM ${jsonTextEntries(scope.db, 'e')} ${joinInOrder(scope.db)} certificates c ON c.uid = lower(e.value) AND c.partner_id = ?
      JOIN credentials cr ON cr.id = c.credential_id JOIN jobs j ON j.id = c.job_id ORDER BY e.key`,
-  ).run(scope.partner.id, scope.clock.now(), scope.actor, format, JSON.stringify(certificateUids), scope.partner.id);
+  ).run(scope.partner.id, scope.clock.now(), scope.actor, JSON.stringify({ format }), JSON.stringify(certificateUids), scope.partner.id);
 }
 
 /** Logs something done to the Partner itself (its keys backed up or restored). */

@@ -72,6 +72,43 @@ export function jsonAppend(db: Db, array: string, value: string): string {
   return sqliteOf(db) ? `json_insert(${array}, '$[#]', ${value})` : `CAST(CAST(${array} AS jsonb) || jsonb_build_array(CAST(${value} AS text)) AS text)`;
 }
 
+/**
+ * The smallest of the SQL expressions `values` (SQLite's scalar min, PostgreSQL's least). Give
+ * it no NULL: SQLite answers NULL for one, PostgreSQL leaves it out.
+ */
+export function leastOf(db: Db, ...values: string[]): string {
+  return `${sqliteOf(db) ? 'min' : 'least'}(${values.join(', ')})`;
+}
+
+/** The largest of the SQL expressions `values` (SQLite's scalar max, PostgreSQL's greatest); no NULLs, as leastOf. */
+export function greatestOf(db: Db, ...values: string[]): string {
+  return `${sqliteOf(db) ? 'max' : 'greatest'}(${values.join(', ')})`;
+}
+
+/**
+ * The column `column` in a condition that must not pick the index SQLite's planner would take
+ * on it (SQLite: the unary `+`); PostgreSQL's planner weighs its statistics, and has no `+` on text.
+ */
+export function unindexed(db: Db, column: string): string {
+  return sqliteOf(db) ? `+${column}` : column;
+}
+
+/**
+ * The elements of a JSON array of strings bound as its one parameter, as a table `alias` with
+ * a text column `value` and its position `key` (for ORDER BY).
+ */
+export function jsonTextEntries(db: Db, alias: string): string {
+  return sqliteOf(db) ? `json_each(?) AS ${alias}` : `jsonb_array_elements_text(CAST(? AS jsonb)) WITH ORDINALITY AS ${alias}(value, key)`;
+}
+
+/**
+ * The join keyword that keeps the table on its left the outer loop: SQLite's CROSS JOIN (which
+ * takes an ON clause there); PostgreSQL's planner orders joins by its statistics, so a plain JOIN.
+ */
+export function joinInOrder(db: Db): string {
+  return sqliteOf(db) ? 'CROSS JOIN' : 'JOIN';
+}
+
 /** The schema version this Proofdesk's migrations reach for the database's store. */
 export function knownSchemaVersion(db: Db): number {
   return sqliteOf(db) ? MIGRATIONS.length : POSTGRES_MIGRATIONS.length;

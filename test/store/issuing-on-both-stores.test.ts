@@ -1,0 +1,178 @@
+/**
+ * Issuing on both stores: a job of credentials (without files) scheduled, issued on a real
+ * anvil chain with one transaction, its certificates listed and their proofs verified offline;
+ * a certificate revoked on chain, in the store and in its status list; a job whose process was
+ * SIGKILLed after broadcasting finished by a fresh node with the stored transaction; and of two
+ * nodes sharing the database only the lease holder issues. Each node is an issuing runtime of a
+ * data directory of its own on a connection of its own, as `serve` nodes sharing a database are.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEther } from 'viem';
+import type { SecretStore } from '../../common/secret-store.js';
+import type { Address } from '../../main/chain/index.js';
+import type { Clock } from '../../main/engine/clock.js';
+import { ensurePartnerKeys } from '../../main/engine/issuing/partner-keys.js';
+import { PartnerRegistry } from '../../main/engine/partners.js';
+import { checkOffline } from '../../main/engine/proofs/verify-offline.js';
+import { setPublicUrl, statusListState, statusPositions } from '../../main/engine/vc/status-list-store.js';
+import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
+import { createEngineStore, STORES, type EngineStore } from '../support/engine-stores.js';
+import {
+  createAndSchedule,
+  expectOk,
+  hex0x,
+  jsonLines,
+  makeTempDir,
+  proofOf,
+  removeTempDirs,
+  runTsChild,
+  startSecondChain,
+  tickUntil,
+  transactionCount,
+  type SecondChain,
+} from '../support/issuing-fixture.js';
+import { openStoreIssuingNode, type StoreIssuingNode } from '../support/store-issuing-node.js';
+
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'issue-until-killed.ts');
+const PASSPHRASE = 'issuing on both stores';
+const COUNT = 300;
+const ENGINE = 'second';
+
+describe.each(STORES)('issuing on %s', (kind) => {
+  let store: EngineStore;
+  let chain: SecondChain;
+  let keysDir: string;
+  let secrets: SecretStore;
+  let partnerId: string;
+  let address: Address;
+  /** The engines' clock, ahead of the wall clock by `ahead` ms (a job comes due without waiting for it). */
+  let ahead = 0;
+  const clock: Clock = { now: () => Date.now() + ahead };
+  const nodes: StoreIssuingNode[] = [];
+  /** The node that issues the first jobs. */
+  let first: StoreIssuingNode;
+
+  /** A node on a connection of its own, with a data directory of its own. */
+  const openNode = (nodeName: string): StoreIssuingNode => {
+    const node = openStoreIssuingNode({ db: store.connect(), dataDir: makeTempDir(), secrets, engines: [chain.engine(ENGINE)], clock, issuing: { nodeName } });
+    nodes.push(node);
+    return node;
+  };
+
+  /** Transactions the store holds for the Partner's jobs, by purpose. */
+  const storedTxs = (purpose: 'deploy' | 'issue' | 'revoke') =>
+    first.db.prepare('SELECT hash, state FROM chain_txs WHERE sender = ? AND purpose = ? ORDER BY id').all(address, purpose) as { hash: string; state: string }[];
+
+  beforeAll(async () => {
+    store = createEngineStore(kind);
+    chain = await startSecondChain();
+    keysDir = makeTempDir();
+    secrets = await openSecretStore({ dataDir: keysDir, env: { [PASSPHRASE_ENV]: PASSPHRASE } });
+    first = openNode('node-a');
+    partnerId = new PartnerRegistry(first.db, clock).add({ name: 'Uni Süd', issuingIntervalSeconds: 1 }).partner_id;
+    address = (await ensurePartnerKeys(first.db, secrets, partnerId)).address;
+    await chain.client.fund(address, parseEther('10'));
+  });
+
+  afterAll(async () => {
+    for (const node of nodes) await node.close();
+    store?.remove();
+    await chain?.stop();
+    removeTempDirs();
+  });
+
+  it(`issues a job of ${COUNT} credentials with one transaction; every certificate is listed and its proof verifies offline`, async () => {
+    const service = first.serviceFor(partnerId);
+    const { credentials, job } = await createAndSchedule(service, ENGINE, COUNT, 'Graduate');
+    expect((await service.issueJobNow({ engine: ENGINE })).uid).toBe(job.uid);
+    const finished = await tickUntil(first, service, job.uid, 'finished');
+
+    // The registry's deployment, then the one transaction that anchors the job.
+    expect(await transactionCount(chain.client, address)).toBe(2);
+    expect(storedTxs('issue')).toEqual([{ hash: finished.transaction!.hash, state: 'mined' }]);
+    const receipt = await chain.client.getReceipt(hex0x(finished.transaction!.hash));
+    expect(finished.issued_date).toBe((await chain.client.blockTimestamp(receipt!.blockNumber)).toISOString());
+
+    const certificates = (await service.listJobCertificates(job.uid, { per_page: 0 })).items;
+    expect(certificates.map((c) => c.certificate.credential.uid).sort()).toEqual(credentials.map((c) => c.uid).sort());
+    for (const { certificate } of certificates) {
+      const text = await service.downloadCertificate(certificate.uid);
+      const proof = JSON.parse(text) as { leaf: string; root: string; chain: { transaction_id: string } };
+      expect(proof.chain.transaction_id).toBe(finished.transaction!.hash);
+      const offline = checkOffline({ path: `${certificate.uid}.json`, bytes: Buffer.from(text) });
+      expect(offline, certificate.uid).toMatchObject({ kind: 'checked', leaf: { value: proof.leaf }, root: { value: proof.root }, signature: { value: true } });
+    }
+    expectOk(await service.verifyCertificate(certificates[0]!.certificate.uid), 'on the chain');
+  });
+
+  it('revokes a certificate: revoked on the chain and in the store, and its status list entry is set', async () => {
+    const scope = first.scopeFor(partnerId);
+    const service = first.serviceFor(partnerId);
+    const [, certificate] = (await service.listCertificates({ per_page: 2, sort_by: 'issued_date', order: 'asc' })).items;
+    const uid = certificate!.certificate.uid;
+    setPublicUrl(first.db, 'http://127.0.0.1:8080');
+    const position = statusPositions(scope, [uid]).get(uid)!;
+    const before = statusListState(scope, position.list)!;
+    expect(before.revoked).toEqual([]);
+
+    const { revoked_date } = await service.revokeCertificate(uid);
+    expect(revoked_date).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const result = await service.verifyCertificate(uid);
+    expect(result.result.status).toBe('revoked');
+    expect(result.verification.revocation.description.revocation_date).toBe(revoked_date);
+    expect((await service.listCertificates({ uid })).items[0]!.revoked_date).toBe(revoked_date);
+    expect(statusListState(scope, position.list)).toEqual({ ...before, revision: before.revision + 1, revoked: [position.index] });
+    expect(storedTxs('revoke')).toHaveLength(1);
+    expect(await transactionCount(chain.client, address)).toBe(3);
+  });
+
+  it('a node killed right after broadcasting a job: a fresh node on another connection finishes it with the stored transaction', async () => {
+    // The first node gives up the lease (a node that stopped): the child issues without waiting for it to expire.
+    first.issuing.ctx.lease.release();
+    const service = first.serviceFor(partnerId);
+    const { job } = await createAndSchedule(service, ENGINE, 120, 'Crashed');
+    const sentBefore = await transactionCount(chain.client, address);
+
+    const child = await runTsChild(
+      CHILD,
+      [kind, store.location, makeTempDir(), keysDir, JSON.stringify(chain.engine(ENGINE)), partnerId],
+      { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, PROOFDESK_FAULT_POINT: 'after-broadcast-issue' },
+    );
+    expect(jsonLines(child.stdout).some((l) => l.survived), child.stdout).toBe(false);
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    const [, stored] = storedTxs('issue');
+    expect(stored).toEqual({ hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), state: 'sent' });
+    expect((await service.getJob(job.uid)).status).toBe('started');
+
+    const fresh = openNode('node-b');
+    const finished = await tickUntil(fresh, fresh.serviceFor(partnerId), job.uid, 'finished');
+    expect(finished.transaction!.hash).toBe(stored!.hash);
+    expect(storedTxs('issue')).toHaveLength(2);
+    expect(await transactionCount(chain.client, address)).toBe(sentBefore + 1);
+    const [certificate] = (await service.listJobCertificates(job.uid, { per_page: 1 })).items;
+    expect((await proofOf(service, certificate!.certificate.uid)).chain.transaction_id).toBe(stored!.hash);
+    await fresh.close();
+  });
+
+  it('of two nodes sharing the database only the lease holder issues a due job', async () => {
+    const holder = openNode('node-c');
+    const other = openNode('node-d');
+    await holder.issuing.tick();
+    const service = other.serviceFor(partnerId);
+    const { job } = await createAndSchedule(service, ENGINE, 50, 'Due');
+    const sentBefore = await transactionCount(chain.client, address);
+    // Past the Partner's issuing interval of one second: the job is due.
+    ahead = 5_000;
+
+    await other.issuing.tick();
+    expect(other.issuing.schedulerPlace()).toBe('elsewhere');
+    expect((await service.getJob(job.uid)).status).toBe('scheduled');
+    expect(await transactionCount(chain.client, address)).toBe(sentBefore);
+
+    const finished = await tickUntil(holder, holder.serviceFor(partnerId), job.uid, 'finished');
+    expect(storedTxs('issue').map((t) => t.hash)).toContain(finished.transaction!.hash);
+    expect(await transactionCount(chain.client, address)).toBe(sentBefore + 1);
+  });
+});
