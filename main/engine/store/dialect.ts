@@ -109,6 +109,15 @@ export function joinInOrder(db: Db): string {
   return sqliteOf(db) ? 'CROSS JOIN' : 'JOIN';
 }
 
+/**
+ * The clause that keeps the rows a SELECT read from being changed by others until this
+ * transaction ends: PostgreSQL's FOR SHARE. None on SQLite, where a transaction that has written
+ * holds the database's one write lock, so nothing it read can change under it.
+ */
+export function forShare(db: Db): string {
+  return sqliteOf(db) ? '' : ' FOR SHARE';
+}
+
 /** The schema version this Proofdesk's migrations reach for the database's store. */
 export function knownSchemaVersion(db: Db): number {
   return sqliteOf(db) ? MIGRATIONS.length : POSTGRES_MIGRATIONS.length;
