@@ -105,6 +105,11 @@ describe.each(STORES)('issuing on %s', (kind) => {
       expect(offline, certificate.uid).toMatchObject({ kind: 'checked', leaf: { value: proof.leaf }, root: { value: proof.root }, signature: { value: true } });
     }
     expectOk(await service.verifyCertificate(certificates[0]!.certificate.uid), 'on the chain');
+    const byCredential = await service.verifyCredential(credentials[7]!.uid);
+    expect(byCredential.items).toHaveLength(1);
+    expectOk(byCredential.items[0]!, 'the credential verified by its uid');
+    expect((await service.listCertificates({ job_uid: job.uid, per_page: 1 })).total_items).toBe(COUNT);
+    expect((await service.listCertificates({ credential_uid: credentials[7]!.uid })).items.map((c) => c.last_verification?.status)).toEqual(['ok']);
   });
 
   it('revokes a certificate: revoked on the chain and in the store, and its status list entry is set', async () => {
