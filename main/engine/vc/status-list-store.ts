@@ -146,10 +146,9 @@ export function statusListState(scope: PartnerScope, list: number): StatusListSt
   const rows = cached(
     scope.db,
     `SELECT l.public_url, l.revision, r.list_index FROM status_lists l
-     LEFT JOIN (SELECT e.partner_id, e.list, e.list_index FROM status_entries e JOIN certificates c ON c.id = e.certificate_id WHERE c.revoked_date IS NOT NULL) r
-       ON r.partner_id = l.partner_id AND r.list = l.list
+     LEFT JOIN (SELECT e.list_index FROM status_entries e JOIN certificates c ON c.id = e.certificate_id WHERE e.partner_id = ? AND e.list = ? AND c.revoked_date IS NOT NULL) r ON TRUE
      WHERE l.partner_id = ? AND l.list = ?`,
-  ).all(scope.partner.id, list) as { public_url: string; revision: number; list_index: number | null }[];
+  ).all(scope.partner.id, list, scope.partner.id, list) as { public_url: string; revision: number; list_index: number | null }[];
   const row = rows[0];
   if (row === undefined) return undefined;
   const revoked = rows.flatMap((r) => (r.list_index === null ? [] : [r.list_index]));
