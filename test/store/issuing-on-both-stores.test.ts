@@ -16,7 +16,7 @@ import type { Clock } from '../../main/engine/clock.js';
 import { ensurePartnerKeys } from '../../main/engine/issuing/partner-keys.js';
 import { PartnerRegistry } from '../../main/engine/partners.js';
 import { checkOffline } from '../../main/engine/proofs/verify-offline.js';
-import { setPublicUrl, statusListState, statusPositions } from '../../main/engine/vc/status-list-store.js';
+import { setPublicUrl, statusListState } from '../../main/engine/vc/status-list-store.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
 import { createEngineStore, STORES, type EngineStore } from '../support/engine-stores.js';
 import {
@@ -117,10 +117,13 @@ describe.each(STORES)('issuing on %s', (kind) => {
     const service = first.serviceFor(partnerId);
     const [, certificate] = (await service.listCertificates({ per_page: 2, sort_by: 'issued_date', order: 'asc' })).items;
     const uid = certificate!.certificate.uid;
+    // Exported as a Verifiable Credential under a public URL, it gets its position in the Partner's status list.
     setPublicUrl(first.db, 'http://127.0.0.1:8080');
-    const position = statusPositions(scope, [uid]).get(uid)!;
-    const before = statusListState(scope, position.list)!;
-    expect(before.revoked).toEqual([]);
+    const vc = JSON.parse(await service.downloadCertificateVc(uid)) as { credentialStatus: { statusListIndex: string; statusListCredential: string } };
+    const list = Number(vc.credentialStatus.statusListCredential.split('/').pop());
+    const index = Number(vc.credentialStatus.statusListIndex);
+    const before = statusListState(scope, list)!;
+    expect(before).toMatchObject({ url: vc.credentialStatus.statusListCredential, revoked: [] });
 
     const { revoked_date } = await service.revokeCertificate(uid);
     expect(revoked_date).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -128,7 +131,7 @@ describe.each(STORES)('issuing on %s', (kind) => {
     expect(result.result.status).toBe('revoked');
     expect(result.verification.revocation.description.revocation_date).toBe(revoked_date);
     expect((await service.listCertificates({ uid })).items[0]!.revoked_date).toBe(revoked_date);
-    expect(statusListState(scope, position.list)).toEqual({ ...before, revision: before.revision + 1, revoked: [position.index] });
+    expect(statusListState(scope, list)).toEqual({ ...before, revision: before.revision + 1, revoked: [index] });
     expect(storedTxs('revoke')).toHaveLength(1);
     expect(await transactionCount(chain.client, address)).toBe(3);
   });
