@@ -1,7 +1,8 @@
 /**
  * Issuing on both stores: a job of credentials (without files) scheduled, issued on a real
  * anvil chain with one transaction, its certificates listed and their proofs verified offline;
- * a certificate revoked on chain, in the store and in its status list; a job whose process was
+ * a certificate revoked on chain, in the store and in its status list; a Partner that cannot pay
+ * kept waiting with its job scheduled until funded; a job whose process was
  * SIGKILLed after broadcasting finished by a fresh node with the stored transaction; and of two
  * nodes sharing the database only the lease holder issues. Each node is an issuing runtime of a
  * data directory of its own on a connection of its own, as `serve` nodes sharing a database are.
@@ -105,6 +106,11 @@ describe.each(STORES)('issuing on %s', (kind) => {
       expect(offline, certificate.uid).toMatchObject({ kind: 'checked', leaf: { value: proof.leaf }, root: { value: proof.root }, signature: { value: true } });
     }
     expectOk(await service.verifyCertificate(certificates[0]!.certificate.uid), 'on the chain');
+    // The log has one 'issued' entry per certificate, naming the transaction, and one 'exported' per proof handed out.
+    const issued = await service.listActivity({ kind: 'issued', job_uid: job.uid, per_page: 0 });
+    expect(issued.total_items).toBe(COUNT);
+    expect(issued.items[0]).toMatchObject({ actor: 'tester', detail: { transaction: finished.transaction!.hash } });
+    expect((await service.listActivity({ kind: 'exported', job_uid: job.uid, per_page: 1 })).total_items).toBe(COUNT);
     const byCredential = await service.verifyCredential(credentials[7]!.uid);
     expect(byCredential.items).toHaveLength(1);
     expectOk(byCredential.items[0]!, 'the credential verified by its uid');
@@ -134,6 +140,24 @@ describe.each(STORES)('issuing on %s', (kind) => {
     expect(statusListState(scope, list)).toEqual({ ...before, revision: before.revision + 1, revoked: [index] });
     expect(storedTxs('revoke')).toHaveLength(1);
     expect(await transactionCount(chain.client, address)).toBe(3);
+  });
+
+  it('a Partner whose account cannot pay: insufficient_funds, the job stays scheduled saying so, and issues once funded', async () => {
+    const poor = new PartnerRegistry(first.db, clock).add({ name: 'Penniless Academy' }).partner_id;
+    const poorAddress = (await ensurePartnerKeys(first.db, secrets, poor)).address;
+    const service = first.serviceFor(poor);
+    const { job } = await createAndSchedule(service, ENGINE, 3, 'Poor');
+
+    await expect(service.issueJobNow({ engine: ENGINE })).rejects.toMatchObject({ id: 'insufficient_funds', status: 503 });
+    expect(await service.getJob(job.uid)).toMatchObject({ status: 'scheduled', waiting: expect.stringContaining('waiting for funds') });
+    expect(await transactionCount(chain.client, poorAddress)).toBe(0);
+
+    await chain.client.fund(poorAddress, parseEther('10'));
+    await service.issueJobNow({ engine: ENGINE });
+    const finished = await tickUntil(first, service, job.uid, 'finished');
+    expect(finished.waiting ?? null).toBeNull();
+    expect((await service.listJobCertificates(job.uid, {})).total_items).toBe(3);
+    expect(await transactionCount(chain.client, poorAddress)).toBe(2);
   });
 
   it('a node killed right after broadcasting a job: a fresh node on another connection finishes it with the stored transaction', async () => {
