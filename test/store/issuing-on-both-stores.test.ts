@@ -2,7 +2,8 @@
  * Issuing on both stores: a job of credentials (without files) scheduled, issued on a real
  * anvil chain with one transaction, its certificates listed and their proofs verified offline;
  * a certificate revoked on chain, in the store and in its status list; a Partner that cannot pay
- * kept waiting with its job scheduled until funded; a job whose process was
+ * kept waiting with its job scheduled until funded; a job on an engine wanting three confirmations
+ * followed block by block; a job whose process was
  * SIGKILLed after broadcasting finished by a fresh node with the stored transaction; and of two
  * nodes sharing the database only the lease holder issues. Each node is an issuing runtime of a
  * data directory of its own on a connection of its own, as `serve` nodes sharing a database are.
@@ -23,6 +24,7 @@ import { createEngineStore, STORES, type EngineStore } from '../support/engine-s
 import {
   createAndSchedule,
   expectOk,
+  setAutomine,
   hex0x,
   jsonLines,
   makeTempDir,
@@ -40,6 +42,8 @@ const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'issue-u
 const PASSPHRASE = 'issuing on both stores';
 const COUNT = 300;
 const ENGINE = 'second';
+/** An engine on the same chain that wants three confirmations. */
+const SLOW = 'second-slow';
 
 describe.each(STORES)('issuing on %s', (kind) => {
   let store: EngineStore;
@@ -57,7 +61,7 @@ describe.each(STORES)('issuing on %s', (kind) => {
 
   /** A node on a connection of its own, with a data directory of its own. */
   const openNode = (nodeName: string): StoreIssuingNode => {
-    const node = openStoreIssuingNode({ db: store.connect(), dataDir: makeTempDir(), secrets, engines: [chain.engine(ENGINE)], clock, issuing: { nodeName } });
+    const node = openStoreIssuingNode({ db: store.connect(), dataDir: makeTempDir(), secrets, engines: [chain.engine(ENGINE), chain.engine(SLOW, { confirmations: 3 })], clock, issuing: { nodeName } });
     nodes.push(node);
     return node;
   };
@@ -158,6 +162,34 @@ describe.each(STORES)('issuing on %s', (kind) => {
     expect(finished.waiting ?? null).toBeNull();
     expect((await service.listJobCertificates(job.uid, {})).total_items).toBe(3);
     expect(await transactionCount(chain.client, poorAddress)).toBe(2);
+  });
+
+  it('on an engine wanting three confirmations, a job is unconfirmed (its proofs pending) until the third block, then finished', async () => {
+    const partner = new PartnerRegistry(first.db, clock).add({ name: 'Patient College' }).partner_id;
+    await chain.client.fund((await ensurePartnerKeys(first.db, secrets, partner)).address, parseEther('10'));
+    const service = first.serviceFor(partner);
+    const { job } = await createAndSchedule(service, SLOW, 5, 'Patient');
+    // Blocks held back: the registry's deployment and the job's transaction each wait for one.
+    await setAutomine(chain.rpcUrl, false);
+    try {
+      expect((await service.issueJobNow({ engine: SLOW })).status).toBe('started');
+      await chain.client.mine(1);
+      await first.issuing.tick();
+      expect((await service.getJob(job.uid)).status).toBe('started');
+      await chain.client.mine(1);
+      await first.issuing.tick();
+    } finally {
+      await setAutomine(chain.rpcUrl, true);
+    }
+    expect((await service.getJob(job.uid)).status).toBe('unconfirmed');
+    const [certificate] = (await service.listJobCertificates(job.uid, { per_page: 1 })).items;
+    const pending = await service.verifyCertificate(certificate!.certificate.uid);
+    expect(pending.result.status).toBe('pending');
+    expect(pending.verification.blockchain.description.confirmations).toBe('1');
+
+    await chain.client.mine(2);
+    expect((await tickUntil(first, service, job.uid, 'finished', 3)).finished_date).not.toBeNull();
+    expectOk(await service.verifyCertificate(certificate!.certificate.uid), 'after three confirmations');
   });
 
   it('a node killed right after broadcasting a job: a fresh node on another connection finishes it with the stored transaction', async () => {
