@@ -4,7 +4,8 @@
  * a certificate revoked on chain, in the store and in its status list; a Partner that cannot pay
  * kept waiting with its job scheduled until funded; a job on an engine wanting three confirmations
  * followed block by block; a job whose process was
- * SIGKILLed after broadcasting finished by a fresh node with the stored transaction; and of two
+ * SIGKILLed after broadcasting finished by a fresh node with the stored transaction; the lease
+ * holder SIGKILLed after storing one, its job finished by the node that takes the lease; and of two
  * nodes sharing the database only the lease holder issues. Each node is an issuing runtime of a
  * data directory of its own on a connection of its own, as `serve` nodes sharing a database are.
  */
@@ -34,6 +35,7 @@ import {
   startSecondChain,
   tickUntil,
   transactionCount,
+  waitFor,
   type SecondChain,
 } from '../support/issuing-fixture.js';
 import { openStoreIssuingNode, type StoreIssuingNode } from '../support/store-issuing-node.js';
@@ -218,6 +220,44 @@ describe.each(STORES)('issuing on %s', (kind) => {
     const [certificate] = (await service.listJobCertificates(job.uid, { per_page: 1 })).items;
     expect((await proofOf(service, certificate!.certificate.uid)).chain.transaction_id).toBe(stored!.hash);
     await fresh.close();
+  });
+
+  it('the lease holder killed after storing a job\'s transaction: another node takes the lease once it expires and sends that transaction', async () => {
+    const lease = () => first.db.prepare('SELECT node, token, taken_date, expires FROM issuing_lease WHERE id = 1').get() as { node: string; token: number; taken_date: number; expires: number };
+    const service = first.serviceFor(partnerId);
+    const { job } = await createAndSchedule(service, ENGINE, 100, 'Led');
+    const sentBefore = await transactionCount(chain.client, address);
+
+    // The leader's scheduler issues the job once it is due (the Partner's interval is a second), and dies having stored its transaction.
+    const child = await runTsChild(
+      CHILD,
+      [kind, store.location, makeTempDir(), keysDir, JSON.stringify(chain.engine(ENGINE)), partnerId, 'scheduler'],
+      { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, PROOFDESK_FAULT_POINT: 'after-sign-issue' },
+    );
+    expect(jsonLines(child.stdout)[0], child.stderr).toEqual({ leading: true });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    const held = lease();
+    expect(held.node).toBe('node-leader');
+    const stored = storedTxs('issue').at(-1)!;
+    expect(stored.state).toBe('signed');
+
+    const next = openNode('node-e');
+    const finished = await waitFor(
+      'another node to take the lease and finish the job',
+      async () => {
+        await next.issuing.tick();
+        const now = await service.getJob(job.uid);
+        return now.status === 'finished' ? now : undefined;
+      },
+      30_000,
+      200,
+    );
+    const taken = lease();
+    expect(taken).toMatchObject({ node: 'node-e', token: held.token + 1 });
+    expect(taken.taken_date).toBeGreaterThanOrEqual(held.expires);
+    expect(finished.transaction!.hash).toBe(stored.hash);
+    expect(await transactionCount(chain.client, address)).toBe(sentBefore + 1);
+    await next.close();
   });
 
   it('of two nodes sharing the database only the lease holder issues a due job', async () => {
