@@ -31,6 +31,7 @@ import { publicChainBenchmarks } from './public-chain.bench.js';
 import { listExportBenchmarks } from './list-export.bench.js';
 import { csvImportBenchmarks } from './csv-import.bench.js';
 import { recordsSearchStoresBenchmarks } from './records-search-stores.bench.js';
+import { storeIssuingBenchmarks } from './store-issuing.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -57,6 +58,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'list-export', run: listExportBenchmarks },
   { name: 'csv-import', run: csvImportBenchmarks },
   { name: 'records-search-stores', run: recordsSearchStoresBenchmarks },
+  { name: 'store-issuing', run: storeIssuingBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

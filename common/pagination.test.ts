@@ -94,8 +94,8 @@ describe('pageWindow', () => {
   it('gives LIMIT/OFFSET for a page; per_page 0 is everything on page 1 and nothing after', () => {
     expect(pageWindow(req(1, 20))).toEqual({ limit: 20, offset: 0 });
     expect(pageWindow(req(3, 10))).toEqual({ limit: 10, offset: 20 });
-    expect(pageWindow(req(1, 0))).toEqual({ limit: -1, offset: 0 });
-    expect(pageWindow(req(2, 0)).limit).toBe(-1);
+    expect(pageWindow(req(1, 0))).toEqual({ limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+    expect(pageWindow(req(2, 0)).limit).toBe(Number.MAX_SAFE_INTEGER);
     expect(pageWindow(req(2, 0)).offset).toBeGreaterThan(1e15);
   });
 

@@ -55,9 +55,12 @@ export function makePage<T>(request: PageRequest, totalItems: number, items: T[]
   return { page: request.page, total_pages: totalPages, per_page: request.perPage, total_items: totalItems, items };
 }
 
-/** LIMIT / OFFSET for SQL-like stores; per_page 0 yields no limit. */
+/**
+ * LIMIT / OFFSET for SQL-like stores; per_page 0 yields no limit: the largest safe integer, which
+ * SQLite and PostgreSQL both take (SQLite's -1 is an error on PostgreSQL, its NULL one on SQLite).
+ */
 export function pageWindow(request: PageRequest): { limit: number; offset: number } {
-  if (request.perPage === 0) return { limit: -1, offset: request.page === 1 ? 0 : Number.MAX_SAFE_INTEGER };
+  if (request.perPage === 0) return { limit: Number.MAX_SAFE_INTEGER, offset: request.page === 1 ? 0 : Number.MAX_SAFE_INTEGER };
   // Past 2^53 no store has rows anyway; clamping keeps the offset a whole number SQL accepts.
   return { limit: request.perPage, offset: Math.min((request.page - 1) * request.perPage, Number.MAX_SAFE_INTEGER) };
 }

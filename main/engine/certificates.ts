@@ -10,6 +10,7 @@ import { PROOF_FORMAT, type ProofFile } from './proofs/proof-file.js';
 import { deserializeMerkleTree, merklePath, type MerkleTree } from './proofs/merkle-tree.js';
 import { payloadText } from './proofs/payload-codec.js';
 import type { PartnerScope } from './scope.js';
+import { jsonIdList, jsonTexts, unindexed } from './store/dialect.js';
 
 /** A certificate row with what its proof needs from its job, registry and Partner. */
 export interface CertificateRow {
@@ -57,7 +58,7 @@ function decodeRow(row: StoredRow): CertificateRow {
 }
 
 function readRows(scope: PartnerScope, ids: readonly number[]): CertificateRow[] {
-  const rows = (cached(scope.db, `${ROW_SQL} WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as StoredRow[]).map(decodeRow);
+  const rows = (cached(scope.db, `${ROW_SQL} WHERE c.id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as StoredRow[]).map(decodeRow);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)!).filter(Boolean);
 }
@@ -78,7 +79,7 @@ export function certificateRow(scope: PartnerScope, uid: string): CertificateRow
  */
 export function certificateRowsByUid(scope: PartnerScope, uids: readonly string[]): Map<string, CertificateRow> {
   const wanted = [...new Set(uids.filter(isUuid).map((u) => u.toLowerCase()))];
-  const rows = cached(scope.db, `${ROW_SQL} WHERE c.uid IN (SELECT value FROM json_each(?)) AND +c.partner_id = ? AND ${ISSUED}`).all(JSON.stringify(wanted), scope.partner.id) as StoredRow[];
+  const rows = cached(scope.db, `${ROW_SQL} WHERE c.uid IN (SELECT u.value FROM ${jsonTexts(scope.db, '?', 'u')}) AND ${unindexed(scope.db, 'c.partner_id')} = ? AND ${ISSUED}`).all(JSON.stringify(wanted), scope.partner.id) as StoredRow[];
   return new Map(rows.map((r) => [r.uid, decodeRow(r)]));
 }
 

@@ -14,10 +14,18 @@ export const STORES = ['sqlite', 'postgres'] as const;
 export type StoreKind = (typeof STORES)[number];
 
 export interface EngineStore {
+  readonly kind: StoreKind;
+  /** Where another process opens it: the data directory on SQLite, the database URL on PostgreSQL. */
+  readonly location: string;
   /** Opens another connection to the same database (another process, another node). */
   connect(): Db;
   /** Closes every connection it opened and deletes the database. */
   remove(): void;
+}
+
+/** Opens the engine's database of `kind` at `location` (EngineStore.location), as a process of its own does. */
+export function connectEngineStore(kind: StoreKind, location: string): Db {
+  return kind === 'sqlite' ? openDatabase(location) : openPostgresDatabase(location);
 }
 
 /**
@@ -30,6 +38,8 @@ export function createEngineStore(kind: StoreKind, options: { icuLocale?: string
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'proofdesk-store-'));
     return {
+      kind,
+      location: dir,
       connect: () => track(openDatabase(dir)),
       remove() {
         for (const db of opened) if (db.open) db.close();
@@ -39,6 +49,8 @@ export function createEngineStore(kind: StoreKind, options: { icuLocale?: string
   }
   const database = createTestDatabase(options);
   return {
+    kind,
+    location: database.url,
     connect: () => track(openPostgresDatabase(database.url)),
     remove() {
       for (const db of opened) if (db.open) db.close();

@@ -165,7 +165,7 @@ export async function createAndSchedule(service: EmbeddedService, engine: string
 }
 
 /** Runs scheduler rounds until the job reaches `status` (at most `maxTicks`); returns the job. */
-export async function tickUntil(engine: Engine, service: EmbeddedService, jobUid: string, status: JobStatus, maxTicks = 40): Promise<Job> {
+export async function tickUntil(engine: Pick<Engine, 'issuing'>, service: EmbeddedService, jobUid: string, status: JobStatus, maxTicks = 40): Promise<Job> {
   let job = await service.getJob(jobUid);
   for (let i = 0; i < maxTicks && job.status !== status; i++) {
     await engine.issuing.tick();

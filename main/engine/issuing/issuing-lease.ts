@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { isProcessAlive } from '../../process/is-process-alive.js';
 import { inWriteLock, type Db } from '../database.js';
 import { cached } from '../list-query.js';
+import { forShare } from '../store/dialect.js';
 
 /** How long a lease lasts without renewal: a dead holder's work resumes elsewhere within this and a tick. */
 export const LEASE_MS = 10_000;
@@ -56,8 +57,8 @@ export class IssuingLease {
     this.holder = `${node}/${process.pid}/${randomUUID()}`;
   }
 
-  private row(): LeaseRow | undefined {
-    return cached(this.db, 'SELECT holder, node, pid, token, taken_date, expires FROM issuing_lease WHERE id = 1').get() as LeaseRow | undefined;
+  private row(lock = ''): LeaseRow | undefined {
+    return cached(this.db, `SELECT holder, node, pid, token, taken_date, expires FROM issuing_lease WHERE id = 1${lock}`).get() as LeaseRow | undefined;
   }
 
   /** Whether another holder's lease still keeps this one out. */
@@ -111,7 +112,9 @@ export class IssuingLease {
    * the database transaction that stores a signed transaction: the check and the write are one.
    */
   fence(): void {
-    const row = this.row();
+    // The row stays as read until the storing transaction ends: a node taking the lease meanwhile
+    // waits for it, and then finds the stored transaction to send.
+    const row = this.row(forShare(this.db));
     if (this.locksOut(row, this.now())) throw new IssuingElsewhereError(`Issuing runs in ${row!.holder}; this process stores no transaction`);
   }
 

@@ -10,18 +10,19 @@
  */
 import type { Db } from '../database.js';
 import { cached } from '../list-query.js';
+import { greatestOf, leastOf } from '../store/dialect.js';
 
 /** A started job's transaction was mined at `minedDate` (ms): it is unconfirmed, issued then. */
 export function recordJobMined(db: Db, jobId: number, minedDate: number): void {
   cached(
     db,
-    "UPDATE jobs SET status = 'unconfirmed', issued_date = @mined, start_date = min(coalesce(start_date, @mined), @mined), created_date = min(created_date, @mined) WHERE id = @job AND status = 'started'",
-  ).run({ mined: minedDate, job: jobId });
+    `UPDATE jobs SET status = 'unconfirmed', issued_date = ?, start_date = ${leastOf(db, 'coalesce(start_date, ?)', '?')}, created_date = ${leastOf(db, 'created_date', '?')} WHERE id = ? AND status = 'started'`,
+  ).run(minedDate, minedDate, minedDate, minedDate, jobId);
 }
 
 /** An unconfirmed job's block is final: it is finished now, or at its block's time if that is later. */
 export function recordJobFinished(db: Db, jobId: number, now: number): void {
-  cached(db, "UPDATE jobs SET status = 'finished', finished_date = max(?, issued_date), failure = NULL WHERE id = ? AND status = 'unconfirmed'").run(now, jobId);
+  cached(db, `UPDATE jobs SET status = 'finished', finished_date = ${greatestOf(db, '?', 'issued_date')}, failure = NULL WHERE id = ? AND status = 'unconfirmed'`).run(now, jobId);
 }
 
 /**
@@ -31,6 +32,6 @@ export function recordJobFinished(db: Db, jobId: number, now: number): void {
 export function recordJobMoved(db: Db, jobId: number, minedDate: number): void {
   cached(
     db,
-    "UPDATE jobs SET status = 'unconfirmed', issued_date = @mined, finished_date = NULL, start_date = min(coalesce(start_date, @mined), @mined), created_date = min(created_date, @mined) WHERE id = @job AND status IN ('unconfirmed', 'finished')",
-  ).run({ mined: minedDate, job: jobId });
+    `UPDATE jobs SET status = 'unconfirmed', issued_date = ?, finished_date = NULL, start_date = ${leastOf(db, 'coalesce(start_date, ?)', '?')}, created_date = ${leastOf(db, 'created_date', '?')} WHERE id = ? AND status IN ('unconfirmed', 'finished')`,
+  ).run(minedDate, minedDate, minedDate, minedDate, jobId);
 }

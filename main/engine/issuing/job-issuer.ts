@@ -217,7 +217,7 @@ export class JobIssuer {
 
   /** Says why a job is not moving (shown with the job), or clears it with null. */
   note(jobId: number, waiting: string | null): void {
-    cached(this.ctx.db, 'UPDATE jobs SET waiting = ? WHERE id = ? AND waiting IS NOT ?').run(waiting, jobId, waiting);
+    cached(this.ctx.db, 'UPDATE jobs SET waiting = ? WHERE id = ? AND waiting IS DISTINCT FROM ?').run(waiting, jobId, waiting);
   }
 
   /**

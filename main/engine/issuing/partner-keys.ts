@@ -38,7 +38,7 @@ export async function ensurePartnerKeys(db: Db, secrets: SecretStore | undefined
   await store.set(chainKeyAccount(partnerId), chainKey);
   await store.set(signingKeyAccount(partnerId), signing.privateKeyPkcs8);
   const address = accountFromPrivateKey(chainKey).address;
-  cached(db, 'INSERT OR IGNORE INTO partner_keys (partner_id, chain_address, signing_public_key) VALUES (?, ?, ?)').run(partnerId, address, signing.publicKeyHex);
+  cached(db, 'INSERT INTO partner_keys (partner_id, chain_address, signing_public_key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(partnerId, address, signing.publicKeyHex);
   return ensurePartnerKeys(db, secrets, partnerId);
 }
 
@@ -100,6 +100,6 @@ export async function importPartnerKeys(db: Db, secrets: SecretStore | undefined
   }
   await store.set(chainKeyAccount(partnerId), keys.chainKey);
   await store.set(signingKeyAccount(partnerId), keys.signingKeyPkcs8);
-  cached(db, 'INSERT OR IGNORE INTO partner_keys (partner_id, chain_address, signing_public_key) VALUES (?, ?, ?)').run(partnerId, keys.address, publicKeyHex);
+  cached(db, 'INSERT INTO partner_keys (partner_id, chain_address, signing_public_key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(partnerId, keys.address, publicKeyHex);
   return ensurePartnerKeys(db, secrets, partnerId);
 }

@@ -74,6 +74,19 @@ export function jsonAppend(db: Db, array: string, value: string): string {
 }
 
 /**
+ * The smallest of the SQL expressions `values` (SQLite's scalar min, PostgreSQL's least). Give
+ * it no NULL: SQLite answers NULL for one, PostgreSQL leaves it out.
+ */
+export function leastOf(db: Db, ...values: string[]): string {
+  return `${sqliteOf(db) ? 'min' : 'least'}(${values.join(', ')})`;
+}
+
+/** The largest of the SQL expressions `values` (SQLite's scalar max, PostgreSQL's greatest); no NULLs, as leastOf. */
+export function greatestOf(db: Db, ...values: string[]): string {
+  return `${sqliteOf(db) ? 'max' : 'greatest'}(${values.join(', ')})`;
+}
+
+/**
  * The value at `keys` (object keys, outermost first) in the JSON text `json` (a column), or
  * NULL where there is none: text on PostgreSQL, the JSON value's own type on SQLite.
  */
@@ -118,6 +131,15 @@ export function newRowIds(db: Db, table: string, count: number): number[] {
  */
 export function joinInOrder(db: Db): string {
   return sqliteOf(db) ? 'CROSS JOIN' : 'JOIN';
+}
+
+/**
+ * The clause that keeps the rows a SELECT read from being changed by others until this
+ * transaction ends: PostgreSQL's FOR SHARE. None on SQLite, where a transaction that has written
+ * holds the database's one write lock, so nothing it read can change under it.
+ */
+export function forShare(db: Db): string {
+  return sqliteOf(db) ? '' : ' FOR SHARE';
 }
 
 /** The schema version this Proofdesk's migrations reach for the database's store. */

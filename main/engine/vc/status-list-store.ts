@@ -6,9 +6,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { ServiceError } from '../../../common/errors.js';
-import { inTransaction, inWriteLock, type Db } from '../database.js';
+import { inWriteLock, type Db } from '../database.js';
 import { cached } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
+import { jsonTexts } from '../store/dialect.js';
 import { statusListUrl, type StatusPosition } from './status-entry.js';
 
 /**
@@ -61,7 +62,7 @@ function positionsOf(scope: PartnerScope, uids: readonly string[]): Map<string, 
   const rows = cached(
     scope.db,
     `SELECT c.uid, l.public_url, e.list, e.list_index
-     FROM json_each(?) u JOIN certificates c ON c.uid = lower(u.value) AND c.partner_id = ?
+     FROM ${jsonTexts(scope.db, '?', 'u')} JOIN certificates c ON c.uid = lower(u.value) AND c.partner_id = ?
      JOIN status_entries e ON e.certificate_id = c.id
      JOIN status_lists l ON l.partner_id = e.partner_id AND l.list = e.list`,
   ).all(JSON.stringify(uids), scope.partner.id) as PositionRow[];
@@ -84,12 +85,12 @@ export function freePosition(db: Db, partnerId: string, list: number): number {
   // Most of the list is taken: the lowest free position (each taken one not followed by a taken one).
   return cached(
     db,
-    `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM status_entries WHERE partner_id = @partner AND list = @list AND list_index = 0) THEN 0
-       ELSE (SELECT min(e.list_index) + 1 FROM status_entries e WHERE e.partner_id = @partner AND e.list = @list
-             AND NOT EXISTS (SELECT 1 FROM status_entries f WHERE f.partner_id = @partner AND f.list = @list AND f.list_index = e.list_index + 1)) END`,
+    `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM status_entries WHERE partner_id = ? AND list = ? AND list_index = 0) THEN 0
+       ELSE (SELECT min(e.list_index) + 1 FROM status_entries e WHERE e.partner_id = ? AND e.list = ?
+             AND NOT EXISTS (SELECT 1 FROM status_entries f WHERE f.partner_id = ? AND f.list = ? AND f.list_index = e.list_index + 1)) END`,
   )
     .pluck()
-    .get({ partner: partnerId, list }) as number;
+    .get(partnerId, list, partnerId, list, partnerId, list) as number;
 }
 
 /**
@@ -125,7 +126,7 @@ export function statusPositions(scope: PartnerScope, uids: readonly string[]): M
       // A certificate revoked before its first export sets its bit at once: the list changed.
       cached(
         scope.db,
-        'UPDATE status_lists SET assigned = assigned + 1, revision = revision + (SELECT revoked_date IS NOT NULL FROM certificates WHERE id = ?) WHERE partner_id = ? AND list = ?',
+        'UPDATE status_lists SET assigned = assigned + 1, revision = revision + (SELECT CASE WHEN revoked_date IS NULL THEN 0 ELSE 1 END FROM certificates WHERE id = ?) WHERE partner_id = ? AND list = ?',
       ).run(certificateId, partnerId, list.list);
     }
     return positionsOf(scope, uids);
@@ -141,18 +142,17 @@ export interface StatusListState {
 
 /** The Partner's list `list` as it stands now, or undefined when the Partner has no such list. */
 export function statusListState(scope: PartnerScope, list: number): StatusListState | undefined {
-  // One snapshot: the revision read is the one the bits belong to.
-  return inTransaction(scope.db, () => {
-  const row = cached(scope.db, 'SELECT public_url, revision FROM status_lists WHERE partner_id = ? AND list = ?').get(scope.partner.id, list) as { public_url: string; revision: number } | undefined;
-  if (row === undefined) return undefined;
-  const revoked = cached(
+  // One statement, so one snapshot on either store: the revision read is the one the bits belong to.
+  const rows = cached(
     scope.db,
-    'SELECT e.list_index FROM status_entries e JOIN certificates c ON c.id = e.certificate_id WHERE e.partner_id = ? AND e.list = ? AND c.revoked_date IS NOT NULL',
-  )
-    .pluck()
-    .all(scope.partner.id, list) as number[];
+    `SELECT l.public_url, l.revision, r.list_index FROM status_lists l
+     LEFT JOIN (SELECT e.list_index FROM status_entries e JOIN certificates c ON c.id = e.certificate_id WHERE e.partner_id = ? AND e.list = ? AND c.revoked_date IS NOT NULL) r ON TRUE
+     WHERE l.partner_id = ? AND l.list = ?`,
+  ).all(scope.partner.id, list, scope.partner.id, list) as { public_url: string; revision: number; list_index: number | null }[];
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const revoked = rows.flatMap((r) => (r.list_index === null ? [] : [r.list_index]));
   return { url: statusListUrl(row.public_url, scope.partner.id, list), revision: row.revision, revoked };
-  });
 }
 
 /** The revision of the Partner's list, or undefined when there is no such list: cheap, read on every request. */
