@@ -47,8 +47,9 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts', ...STARTS_PROCESSES],
           exclude: [...NOT_TESTS, 'test/e2e/**'],
-          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL.
-          globalSetup: ['test/support/postgres-cluster.ts'],
+          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL; the CLI bundled once
+          // for the tests that start it as a child process.
+          globalSetup: ['test/support/postgres-cluster.ts', 'test/support/cli-bundle.ts'],
         },
       },
       {
