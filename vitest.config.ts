@@ -39,6 +39,10 @@ export default defineConfig({
           include: ['{main,common,renderer,preload,bench,scripts}/**/*.test.ts'],
           exclude: [...NOT_TESTS, ...STARTS_PROCESSES],
           setupFiles: [...shared.setupFiles, 'test/support/no-child-processes.ts'],
+          // The files of a worker share one process and its loaded modules: starting a process
+          // and loading the modules again for each file cost more than the tests. A file that
+          // mocks a module loads what it tests after the mock (vi.resetModules, then import()).
+          isolate: false,
         },
       },
       {
