@@ -39,6 +39,10 @@ export default defineConfig({
           include: ['{main,common,renderer,preload,bench,scripts}/**/*.test.ts'],
           exclude: [...NOT_TESTS, ...STARTS_PROCESSES],
           setupFiles: [...shared.setupFiles, 'test/support/no-child-processes.ts'],
+          // The files of a worker share one process and its loaded modules: starting a process
+          // and loading the modules again for each file cost more than the tests. A file that
+          // mocks a module loads what it tests after the mock (vi.resetModules, then import()).
+          isolate: false,
         },
       },
       {
@@ -47,8 +51,9 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts', ...STARTS_PROCESSES],
           exclude: [...NOT_TESTS, 'test/e2e/**'],
-          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL.
-          globalSetup: ['test/support/postgres-cluster.ts'],
+          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL; the CLI bundled once
+          // for the tests that start it as a child process.
+          globalSetup: ['test/support/postgres-cluster.ts', 'test/support/cli-bundle.ts'],
         },
       },
       {

@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliArgs } from '../cli/cli-child.js';
 import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { REPO_ROOT } from '../support/issuing-fixture.js';
 
@@ -21,7 +22,7 @@ const ME = userInfo().username;
 /** Runs the CLI as a child process leading its own process group; resolves with how it ended. */
 function child(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', ...argv], {
+    const p = spawn(process.execPath, [...cliArgs(), ...argv], {
       cwd: REPO_ROOT,
       env: { ...process.env, PROOFDESK_PASSPHRASE: PASSPHRASE, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

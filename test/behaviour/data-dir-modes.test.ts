@@ -12,6 +12,7 @@ import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOURNAL_FILE } from '../../main/intake/index.js';
 import { PASSPHRASE_ENV, SECRETS_FILE, openSecretStore } from '../../main/secrets/index.js';
+import { cliArgs } from '../cli/cli-child.js';
 import { REPO_ROOT, addIssuingPartner, issueNowAndFinish, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
 
 const PASSPHRASE = 'data dir modes';
@@ -89,14 +90,14 @@ describe('the data directory is 0700 and its files 0600', () => {
   it('the watch command creates its journal (and -wal/-shm) 0600', async () => {
     const inbox = join(base, 'inbox');
     mkdirSync(inbox);
-    const added = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'partner', 'add', '--name', 'Watcher', '--data', dataDir], {
+    const added = spawn(process.execPath, [...cliArgs(), 'partner', 'add', '--name', 'Watcher', '--data', dataDir], {
       cwd: REPO_ROOT,
       env: { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE },
       stdio: 'ignore',
     });
     expect(await new Promise((resolve) => added.on('exit', resolve))).toBe(0);
 
-    const watch = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'watch', inbox, '--data', dataDir], {
+    const watch = spawn(process.execPath, [...cliArgs(), 'watch', inbox, '--data', dataDir], {
       cwd: REPO_ROOT,
       env: { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE },
       stdio: ['ignore', 'pipe', 'pipe'],

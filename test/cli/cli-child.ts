@@ -1,11 +1,18 @@
 /**
- * The CLI as a real child process (`node --import tsx main/cli/index.ts`, what `npm run cli`
- * runs, without npm's start-up), for tests that need separate processes.
+ * The CLI as a real child process, for tests that need separate processes: the bundle of
+ * main/cli/index.ts that the integration tests build once for the run (test/support/cli-bundle.ts),
+ * else `node --import tsx main/cli/index.ts` (what `npm run cli` runs, without npm's start-up).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 export const REPO = join(import.meta.dirname, '../..');
+
+/** The node arguments that run the CLI (before its own arguments). */
+export function cliArgs(): string[] {
+  const bundle = process.env.PROOFDESK_TEST_CLI;
+  return bundle ? [bundle] : ['--import', 'tsx', join(REPO, 'main/cli/index.ts')];
+}
 
 export interface ChildResult {
   code: number;
@@ -16,7 +23,7 @@ export interface ChildResult {
 /** Runs the CLI with `argv` and the given environment additions; resolves when it exits. */
 export function runCliChild(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(REPO, 'main/cli/index.ts'), ...argv], { cwd: REPO, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) => {
+    execFile(process.execPath, [...cliArgs(), ...argv], { cwd: REPO, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out, err });
     });
   });
@@ -25,7 +32,7 @@ export function runCliChild(argv: string[], env: NodeJS.ProcessEnv = {}): Promis
 /** Runs the CLI with its stdout piped into `head -n LINES` (a reader that goes away early). */
 export function runCliIntoHead(argv: string[], lines: number, env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'main/cli/index.ts'), ...argv], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cliArgs(), ...argv], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const head = spawn('head', ['-n', String(lines)], { stdio: ['pipe', 'pipe', 'ignore'] });
     child.stdout.pipe(head.stdin);
     head.stdin.on('error', () => undefined);
@@ -47,7 +54,7 @@ export interface CliRun {
 
 /** Starts the CLI with `argv` and exactly the environment `env` (for tests that watch it run, stop it or kill it). */
 export function startCliChild(argv: string[], env: NodeJS.ProcessEnv): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'main/cli/index.ts'), ...argv], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cliArgs(), ...argv], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

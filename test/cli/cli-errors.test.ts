@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { offlineProof } from '../proofs/proof-fixture.js';
-import { REPO, runCliChild, runCliIntoHead } from './cli-child.js';
+import { REPO, cliArgs, runCliChild, runCliIntoHead } from './cli-child.js';
 
 const PASS = 'cli errors tests';
 process.env.PROOFDESK_PASSPHRASE = PASS;
@@ -29,7 +29,7 @@ describe('honest errors and exits', () => {
     expect(head.err).toBe('');
     expect(head.code).toBe(0);
     // A reader gone before the first line: the same, deterministically.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'main/cli/index.ts'), 'credential', 'list', '--per-page', '60', '--data', data], {
+    const child = spawn(process.execPath, [...cliArgs(), 'credential', 'list', '--per-page', '60', '--data', data], {
       cwd: REPO,
       env: { ...process.env, PROOFDESK_PASSPHRASE: PASS },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,7 +68,7 @@ describe('honest errors and exits', () => {
     // A module loaded before the CLI that throws a full-disk error from a timer while `serve` runs.
     const preload = join(data, 'throw-later.mjs');
     writeFileSync(preload, "setTimeout(() => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/full/disk' }); }, 4000);\n");
-    const child = spawn(process.execPath, ['--import', preload, '--import', 'tsx', join(REPO, 'main/cli/index.ts'), 'serve', '--port', '0', '--data', data], {
+    const child = spawn(process.execPath, ['--import', preload, ...cliArgs(), 'serve', '--port', '0', '--data', data], {
       cwd: REPO,
       env: { ...process.env, PROOFDESK_PASSPHRASE: PASS },
       stdio: ['ignore', 'pipe', 'pipe'],

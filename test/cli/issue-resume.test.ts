@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { REPO_ROOT } from '../support/issuing-fixture.js';
+import { cliArgs } from './cli-child.js';
 
 const PASSPHRASE = 'issue resume passphrase';
 process.env.PROOFDESK_PASSPHRASE = PASSPHRASE;
@@ -20,7 +21,7 @@ const COUNT = 4;
 /** Runs the CLI as a child process (its own process group); resolves with how it ended. */
 function child(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', ...argv], {
+    const p = spawn(process.execPath, [...cliArgs(), ...argv], {
       cwd: REPO_ROOT,
       env: { ...process.env, PROOFDESK_PASSPHRASE: PASSPHRASE, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

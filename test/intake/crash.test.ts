@@ -1,6 +1,6 @@
 /**
- * Exactly once across crashes, with real processes: `npm run cli -- watch` (run as
- * `node --import tsx main/cli/index.ts watch ...`) is SIGKILLed by the intake's fault points
+ * Exactly once across crashes, with real processes: `proofdesk watch` (a CLI child process,
+ * test/cli/cli-child.ts) is SIGKILLed by the intake's fault points
  * at three different moments of a 500-file run — after files were journaled as uploading,
  * right after credentials were created (before the journal knew), and after proofs were written
  * (before the originals were moved) — and restarted each time, with files added while it was

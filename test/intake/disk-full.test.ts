@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../main/engine/index.js';
 import type { FolderIntake, FolderIntakeEvent } from '../../main/intake/index.js';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
+import { cliArgs } from '../cli/cli-child.js';
 import { REPO_ROOT, filesUnder, openPartner, removeTempDirs, sleep, tempDir, waitFor, watchInbox } from './helpers.js';
 
 const mounted: string[] = [];
@@ -126,9 +127,9 @@ describe('a full disk', () => {
   });
 });
 
-/** `npm run cli -- ARGS` as a child process, with its output kept. */
+/** The CLI as a child process (cliArgs), with its output kept. */
 function cli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'main', 'cli', 'index.ts'), ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, [PASSPHRASE_ENV]: 'full disk passphrase', PROOFDESK_INGEST_FAULT: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

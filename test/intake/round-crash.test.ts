@@ -1,5 +1,5 @@
 /**
- * A round of 2,000 proofs killed halfway, with real processes: 2,000 files wait for one job
+ * A round of 600 proofs killed halfway, with real processes: 600 files wait for one job
  * (taken by an intake in this process, which stops), the job is issued, then `watch` (a child
  * process) finishes them all in one round and is SIGKILLed at the round's fault points — its
  * proofs written and synced under temporary names, none renamed (`proofs-unrenamed`), then, on
@@ -17,7 +17,12 @@ import { filesUnder, removeTempDirs, tempDir, waitFor } from './helpers.js';
 import { endedWithin as ended, startCliChild, type CliRun } from '../cli/cli-child.js';
 
 const PASSPHRASE = 'round crash passphrase';
-const COUNT = 2_000;
+/**
+ * Files in the round: past one proof build slice (512) and past the file count from which a round
+ * is synced with one syncfs (256), so the kill falls in a round of several slices on the syncfs
+ * path; every file beyond that would add time, not a case.
+ */
+const COUNT = 600;
 
 function cli(args: string[], env: Record<string, string> = {}): CliRun {
   return startCliChild(args, { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, [FOLDER_FAULT_ENV]: '', ...env });
@@ -31,14 +36,14 @@ async function openEngine(data: string): Promise<Engine> {
 
 afterAll(() => removeTempDirs());
 
-describe('watch, killed in a round of 2,000 proofs', () => {
+describe('watch, killed in a round of 600 proofs', () => {
   it('is killed with the whole round written but not renamed, then with it issued but not moved; the next start files every one once, each proof byte for byte', async () => {
     const base = tempDir();
     const data = join(base, 'data');
     const inbox = join(base, 'inbox');
     const proofs = join(inbox, 'proofs');
     mkdirSync(inbox);
-    // An hour between jobs: the only job is the one issued below, holding all 2,000 files.
+    // An hour between jobs: the only job is the one issued below, holding all the files.
     const added = await ended(cli(['partner', 'add', '--name', 'Round Crash College', '--issuing-interval', '1h', '--data', data]), 60_000);
     expect(added.code, added.stderr).toBe(0);
     const partnerId = (JSON.parse(added.stdout) as { partner_id: string }).partner_id;
@@ -60,7 +65,7 @@ describe('watch, killed in a round of 2,000 proofs', () => {
     const temps = () => filesUnder(proofs).filter((p) => p.endsWith('.writing'));
     const finals = () => filesUnder(proofs).filter((p) => p.endsWith('.proof.json'));
 
-    // Killed after the round's proofs were written and synced: all 2,000 under their temporary
+    // Killed after the round's proofs were written and synced: all of them under their temporary
     // names (one round), none under its final name.
     const first = await ended(cli(watchArgs, { [FOLDER_FAULT_ENV]: 'proofs-unrenamed:1' }), 120_000);
     expect(first.signal, first.stderr).toBe('SIGKILL');

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Job, Page } from '../../common/wire-types.js';
+import { cliArgs } from '../cli/cli-child.js';
 import { SECRET_ENV, cliWithSecret as cli } from '../support/cli-in-process.js';
 import { serveEngine, type ServedEngine, type ServedPartner } from './remote-fixture.js';
 
@@ -112,7 +113,7 @@ describe('CLI --remote against serve', () => {
 
   it('the real entry (npm run cli) works with --remote, the secret from its environment', async () => {
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolvePromise, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'jobs', 'list', ...remote, '--json'], {
+      const child = spawn(process.execPath, [...cliArgs(), 'jobs', 'list', ...remote, '--json'], {
         cwd: REPO_ROOT,
         env: { ...process.env, [SECRET_ENV]: partner.clientSecret },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@ import { OWNER_STALE_MS } from '../../main/intake/journal.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
 import { WATCH_FOLDERS_FILE, writeWatchFolders } from '../../main/workspace/watch-folders/watch-folder-list.js';
 import { WatchFolderManager } from '../../main/workspace/watch-folders/watch-folder-manager.js';
+import { cliArgs } from '../cli/cli-child.js';
 import { filesUnder, REPO_ROOT, removeTempDirs, tempDir, waitFor } from '../intake/helpers.js';
 
 let engine: Engine;
@@ -102,7 +103,7 @@ describe('watch folders in the app', () => {
   it('refuses a folder the CLI watches, with a sentence that says so, takes it once the CLI was killed; and the CLI refuses one the app watches (even paused)', async () => {
     const m = manager();
     const cliFolder = inbox();
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'watch', cliFolder, '--data', dataDir], { cwd: REPO_ROOT, env: CHILD_ENV(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, [...cliArgs(), 'watch', cliFolder, '--data', dataDir], { cwd: REPO_ROOT, env: CHILD_ENV(), stdio: ['ignore', 'pipe', 'pipe'] });
     let cliErr = '';
     cli.stderr.on('data', (d: Buffer) => (cliErr += d.toString()));
     try {
@@ -134,7 +135,7 @@ describe('watch folders in the app', () => {
     const added = await m.add({ path: appFolder });
     m.pause(added.id);
     const result = await new Promise<{ code: number | null; err: string }>((done) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'watch', appFolder, '--data', dataDir], { cwd: REPO_ROOT, env: CHILD_ENV(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...cliArgs(), 'watch', appFolder, '--data', dataDir], { cwd: REPO_ROOT, env: CHILD_ENV(), stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);

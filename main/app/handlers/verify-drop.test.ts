@@ -3,13 +3,16 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { collectDrop, originalNameOf } from './verify-drop.js';
 
 // statSync counted (and still done by the real one): how many looks a walk takes.
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof fs>();
   return { ...real, statSync: vi.fn(real.statSync) };
 });
+// Loaded anew after the mock: unit test files share a worker's modules (isolate: false), and an
+// earlier file may have loaded verify-drop.js with the real node:fs.
+vi.resetModules();
+const { collectDrop, originalNameOf } = await import('./verify-drop.js');
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -8,13 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isServiceError } from '../../../common/errors.js';
-import { MAX_PROOF_FILE_BYTES, readProofFile } from './verify-read-proof.js';
 
 // readSync counted (and still done by the real one).
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof fs>();
   return { ...real, readSync: vi.fn(real.readSync) };
 });
+// Loaded anew after the mock: unit test files share a worker's modules (isolate: false), and an
+// earlier file may have loaded verify-read-proof.js with the real node:fs.
+vi.resetModules();
+const { MAX_PROOF_FILE_BYTES, readProofFile } = await import('./verify-read-proof.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'proofdesk-read-proof-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
