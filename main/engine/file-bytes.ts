@@ -49,8 +49,12 @@ export interface FileBytes {
   close(): void;
 }
 
-/** Where an engine on `db` keeps uploaded files: the data directory on SQLite, the database itself on PostgreSQL. */
-export function openFileBytes(db: Db, dataDir: string, clock: Clock): FileBytes {
+/**
+ * Where an engine on `db` keeps uploaded files: the data directory on SQLite, the database
+ * itself on PostgreSQL. `maxFileBytes` is the largest upload taken (by default: none in the
+ * data directory, DATABASE_MAX_FILE_BYTES in the database).
+ */
+export function openFileBytes(db: Db, dataDir: string, clock: Clock, maxFileBytes?: number): FileBytes {
   const postgres = postgresOf(db);
-  return postgres ? new DatabaseFileStore(postgres, clock) : new FileStore(dataDir);
+  return postgres ? new DatabaseFileStore(postgres, clock, maxFileBytes) : new FileStore(dataDir, maxFileBytes);
 }
