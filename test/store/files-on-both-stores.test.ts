@@ -5,7 +5,8 @@
  * holding a large file in memory. Then the engine's change events on both stores.
  */
 import { createHash, randomFillSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -214,12 +215,22 @@ describe.each(STORES)('uploaded files on %s', (kind: StoreKind) => {
     }
   });
 
-  it.runIf(kind === 'postgres')('an upload abandoned mid-stream (its process killed) is deleted by the sweep an hour later', () => {
+  it('an upload abandoned mid-stream (its process killed) does not stay: cleared when a store opens (SQLite), or by the sweep an hour later (PostgreSQL)', () => {
+    const nobody = { heldElsewhere: () => undefined };
+    if (kind === 'sqlite') {
+      const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+      mkdirSync(join(dataDir, 'tmp', `${gone}-abandoned`));
+      writeFileSync(join(dataDir, 'tmp', `${gone}-abandoned`, 'half-an-upload'), 'half');
+      expect(leftovers()).toBe(1);
+      openFileBytes(dbB, dataDir, clock).close();
+      expect(leftovers()).toBe(0);
+      return;
+    }
     dbB.prepare('INSERT INTO file_blobs (touched_date) VALUES (?)').run(clock.now());
     expect(leftovers()).toBe(1);
-    sweepUnusedFiles(dbA, nodeA.store, clock.now() + LIMITS.unusedFileRetentionMs - 1, { heldElsewhere: () => undefined });
+    sweepUnusedFiles(dbA, nodeA.store, clock.now() + LIMITS.unusedFileRetentionMs - 1, nobody);
     expect(leftovers()).toBe(1);
-    sweepUnusedFiles(dbA, nodeA.store, clock.now() + LIMITS.unusedFileRetentionMs, { heldElsewhere: () => undefined });
+    sweepUnusedFiles(dbA, nodeA.store, clock.now() + LIMITS.unusedFileRetentionMs, nobody);
     expect(leftovers()).toBe(0);
   });
 });
