@@ -15,6 +15,7 @@ import { ManualClock, systemClock, type Clock } from '../../main/engine/clock.js
 import { insertCredentials } from '../../main/engine/credentials.js';
 import { parseCreateCredentialBody } from '../../main/engine/credential-input.js';
 import type { Db } from '../../main/engine/database.js';
+import { EmbeddedService } from '../../main/engine/embedded-service.js';
 import { EngineCatalog } from '../../main/engine/engine-catalog.js';
 import { announceChanges } from '../../main/engine/events/change-triggers.js';
 import { engineEventsOf, type EngineEvent } from '../../main/engine/events/engine-events.js';
@@ -144,6 +145,26 @@ describe.each(STORES)('uploaded files on %s', (kind: StoreKind) => {
       limited.store.close();
     }
     expect(fileRows()).toBe(rows + 1);
+    expect(leftovers()).toBe(0);
+  });
+
+  it('create-and-schedule with a file stores its bytes with the credential; one refused after its bytes went in leaves neither', async () => {
+    const service = new EmbeddedService(nodeA);
+    const bytes = Buffer.from(`certificate of Alan Turing`);
+    const credential = await service.createAndScheduleCredential('local', { file: { data: bytes, name: 'alan.txt' }, credential_details: { title: 'Alan', metadata: {} } });
+    expect(credential.files).toEqual([{ file_hash: sha256Of(bytes), file_type: 'text/plain' }]);
+    expect(await buffer(nodeB.store.read(sha256Of(bytes)))).toEqual(bytes);
+
+    const rows = fileRows();
+    const refused = Buffer.from('linked to a credential that does not exist');
+    await expect(
+      service.createAndScheduleCredential('local', { file: { data: refused }, credential_details: { title: 'Broken', metadata: {}, credentials: ['0190d6c4-7a1b-7c2d-8e3f-123456789abc'] } }),
+    ).rejects.toMatchObject({ id: 'missing_credential' });
+    await expect(service.createAndScheduleCredential('local', { file: { data: bytes }, credential_details: { title: 'Again', metadata: {} } })).rejects.toMatchObject({
+      id: 'file_already_exists',
+    });
+    expect(fileRows()).toBe(rows);
+    expect(nodeB.store.has(sha256Of(refused))).toBe(false);
     expect(leftovers()).toBe(0);
   });
 
