@@ -29,7 +29,9 @@ export interface StagedFile extends StagedUpload {
 
 /** The refusal of an upload larger than `maxBytes`. */
 export function uploadTooLarge(maxBytes: number): ServiceError {
-  return new ServiceError('payload_too_large', `The file is larger than ${maxBytes} bytes, the most the engine stores in one file`);
+  const MiB = 1024 * 1024;
+  const size = maxBytes % MiB === 0 ? `${maxBytes / MiB} MiB` : `${maxBytes} bytes`;
+  return new ServiceError('payload_too_large', `The file is larger than ${size}, the most the engine stores in one file`);
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
