@@ -111,6 +111,11 @@ describe.each(STORES)('uploaded files on %s', (kind: StoreKind) => {
     expect(nodeB.store.sizeOf(uploaded.file_hash)).toBe(bytes.length);
     expect(await buffer(nodeB.store.read(uploaded.file_hash))).toEqual(bytes);
     expect(() => getFile(otherPartner, uploaded.file_hash)).toThrow(expect.objectContaining({ id: 'missing_file' }));
+
+    // A stream of plain Uint8Arrays (not Buffers), the last one cut short.
+    const pieces = [new Uint8Array(700 * 1024).fill(1), new Uint8Array(500 * 1024).fill(2), new TextEncoder().encode('end')];
+    const streamed = await uploadFile(nodeB, { data: (async function* () { yield* pieces; })() }, false);
+    expect(await buffer(nodeA.store.read(streamed.file_hash))).toEqual(Buffer.concat(pieces));
     expect(leftovers()).toBe(0);
   });
 

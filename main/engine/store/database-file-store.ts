@@ -89,13 +89,14 @@ export class DatabaseFileStore implements FileBytes {
     };
     try {
       try {
-        for await (const piece of input as AsyncIterable<Buffer>) {
+        for await (const piece of input as AsyncIterable<Uint8Array>) {
           size += piece.length;
           if (size > this.maxFileBytes) throw uploadTooLarge(this.maxFileBytes);
           hash.update(piece);
           let at = 0;
           while (at < piece.length) {
-            const taken = piece.copy(chunk, filled, at, Math.min(piece.length, at + CHUNK_BYTES - filled));
+            const taken = Math.min(piece.length - at, CHUNK_BYTES - filled);
+            chunk.set(piece.subarray(at, at + taken), filled);
             filled += taken;
             at += taken;
             if (filled === CHUNK_BYTES) {
