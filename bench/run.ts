@@ -30,6 +30,7 @@ import { remoteModeBenchmarks } from './remote-mode.bench.js';
 import { publicChainBenchmarks } from './public-chain.bench.js';
 import { listExportBenchmarks } from './list-export.bench.js';
 import { csvImportBenchmarks } from './csv-import.bench.js';
+import { fileBytesBenchmarks } from './file-bytes.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -55,6 +56,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'public-chain', run: publicChainBenchmarks },
   { name: 'list-export', run: listExportBenchmarks },
   { name: 'csv-import', run: csvImportBenchmarks },
+  { name: 'file-bytes', run: fileBytesBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 
