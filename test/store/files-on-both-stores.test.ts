@@ -25,6 +25,7 @@ import { getFile, listFiles, markUsed, sweepUnusedFiles, uploadFile } from '../.
 import { IssuingLease } from '../../main/engine/issuing/issuing-lease.js';
 import { PartnerRegistry } from '../../main/engine/partners.js';
 import { scheduleCredentials } from '../../main/engine/scheduling.js';
+import { othersCommitMark } from '../../main/engine/store/dialect.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import { LIMITS } from '../../common/limits.js';
 import { createEngineStore, STORES, type EngineStore, type StoreKind } from '../support/engine-stores.js';
@@ -342,5 +343,23 @@ describe.each(STORES)('engine events on %s', (kind: StoreKind) => {
       .run('cert-1', partners.mine, row.credential_id, row.job_id, 'local', Buffer.alloc(32), Buffer.alloc(8), Buffer.alloc(64));
     dbA.prepare('UPDATE certificates SET revoked_date = ? WHERE uid = ?').run(Date.now(), 'cert-1');
     expect(await heardEvent((e) => e.type === 'certificate-revoked')).toEqual({ type: 'certificate-revoked', partnerId: partners.mine, certificateUid: 'cert-1', engine: 'local' });
+  });
+});
+
+describe('the change mark the watch reads, on postgres', () => {
+  it('moves when a transaction already writing at the last look commits, though a later one committed before it', () => {
+    const store = createEngineStore('postgres');
+    try {
+      const [a, b, c] = [store.connect(), store.connect(), store.connect()];
+      const partnerId = new PartnerRegistry(a, systemClock).add({ name: 'Marked' }).partner_id;
+      b.exec('BEGIN');
+      expect(b.prepare('UPDATE partners SET name = ? WHERE id = ?').run('Marked by b', partnerId).changes).toBe(1);
+      new PartnerRegistry(c, systemClock).add({ name: 'Later' });
+      const during = othersCommitMark(a);
+      b.exec('COMMIT');
+      expect(othersCommitMark(a)).not.toBe(during);
+    } finally {
+      store.remove();
+    }
   });
 });

@@ -23,7 +23,7 @@ interface KnownJob {
 /** Starts watching while the channel has listeners; returns the function that stops it for good. */
 export function watchOtherWriters(db: Db, events: EngineEvents, everyMs = EVERY_MS): () => void {
   let timer: NodeJS.Timeout | undefined;
-  let version: number | undefined;
+  let version: number | string | undefined;
   let known = new Map<string, KnownJob>();
   const watchRevocations = postgresOf(db) !== undefined;
   let revoked = new Map<string, { partnerId: string; engine: string }>();
