@@ -57,7 +57,7 @@ export class Engine {
   readonly tokenKeys: TokenKeyRegistry;
   readonly catalog: EngineCatalog;
   readonly issuing: IssuingRuntime;
-  /** What changed, after it is committed: by this process (at once) or another one sharing the data directory (within a second). */
+  /** What changed, after it is committed: by this process (at once; on PostgreSQL within a second) or another one sharing the database (within a second). */
   readonly events: EngineEvents;
   private readonly stopWatchingOthers: () => void;
   private readonly store: FileBytes;
