@@ -1,6 +1,6 @@
 import { diskFullError, isDiskFull } from './disk-full.js';
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFile as writeFileCallback } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFile as writeFileCallback, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -189,6 +189,7 @@ export class FileStore implements FileBytes {
     const input = 'data' in source && source.data instanceof Uint8Array ? source.data : openSource(source);
     const tempPath = join(this.tmp, randomUUID());
     const { maxFileBytes } = this;
+    let output: WriteStream | undefined;
     try {
       if (input instanceof Uint8Array) {
         if (input.length > maxFileBytes) throw uploadTooLarge(maxFileBytes);
@@ -212,10 +213,13 @@ export class FileStore implements FileBytes {
           done(null, chunk);
         },
       });
-      await pipeline(input, hasher, createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
+      output = createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
+      await pipeline(input, hasher, output);
       const fileType = await detectMimeType(tempPath, sourceName(source));
       return { tempPath, hash: hash.digest('hex'), size, fileType };
     } catch (error) {
+      // A stream that failed before its file was open still opens (creates) it: removed once closed.
+      if (output && !output.closed) await new Promise<void>((resolve) => output!.once('close', () => resolve()));
       rmSync(tempPath, { force: true });
       if (error instanceof ServiceError) throw error;
       // Our disk being full is not the upload's fault: try again later, nothing is rejected.

@@ -144,6 +144,11 @@ describe.each(STORES)('uploaded files on %s', (kind: StoreKind) => {
       throw new Error('connection reset by peer');
     }
     await expect(uploadFile(nodeA, { data: brokenAfterTwoMiB() }, false)).rejects.toMatchObject({ id: 'no_file_on_payload' });
+    // Broken before its temporary file is even open: the file opened after the failure goes too.
+    async function* brokenAtOnce(): AsyncGenerator<Uint8Array> {
+      throw new Error('connection reset by peer');
+    }
+    await expect(uploadFile(nodeA, { data: brokenAtOnce() }, false)).rejects.toMatchObject({ id: 'no_file_on_payload' });
 
     const limited = scopeOn(dbA, nodeA.partner, openFileBytes(dbA, dataDir, clock, 3 * MiB));
     try {
