@@ -32,6 +32,7 @@ import { listExportBenchmarks } from './list-export.bench.js';
 import { csvImportBenchmarks } from './csv-import.bench.js';
 import { recordsSearchStoresBenchmarks } from './records-search-stores.bench.js';
 import { storeIssuingBenchmarks } from './store-issuing.bench.js';
+import { fileBytesBenchmarks } from './file-bytes.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -59,6 +60,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'csv-import', run: csvImportBenchmarks },
   { name: 'records-search-stores', run: recordsSearchStoresBenchmarks },
   { name: 'store-issuing', run: storeIssuingBenchmarks },
+  { name: 'file-bytes', run: fileBytesBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

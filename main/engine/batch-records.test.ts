@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CreateAndScheduleRequest } from '../../common/requests.js';
 import { openEngineWithPartner, type EngineFixture } from '../../test/support/engine-fixture.js';
 import { createAndScheduleMany } from './create-and-schedule-many.js';
+import type { FileStore } from './file-store.js';
 import type { PartnerScope } from './scope.js';
 
 const fixtures: EngineFixture[] = [];
@@ -124,8 +125,9 @@ describe('createAndScheduleMany: the batch is checked first, then written withou
     const texts = Array.from({ length: 40 }, (_, i) => `stored ${i}`);
     const victim = sha256Hex(texts[17]!);
     // The staged copy vanishes after the sync pass (a real failed rename, no mocked store).
-    const syncStaged = scope.store.syncStaged.bind(scope.store);
-    scope.store.syncStaged = async (files) => {
+    const store = scope.store as FileStore;
+    const syncStaged = store.syncStaged.bind(store);
+    store.syncStaged = async (files) => {
       await syncStaged(files);
       rmSync(files.find((f) => f.hash === victim)!.tempPath);
     };

@@ -16,7 +16,7 @@ import { assertExpiryInFuture, type parseCredentialDetails } from './credential-
 import { readCredentials } from './credential-reader.js';
 import { resolveReferences } from './credentials.js';
 import type { Db } from './database.js';
-import type { StagedFile } from './file-store.js';
+import type { StagedUpload } from './file-bytes.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
@@ -28,7 +28,7 @@ export type Details = ReturnType<typeof parseCredentialDetails>;
 /** One request that passed parsing and staging. */
 export interface BatchItem {
   details: Details;
-  staged: StagedFile | undefined;
+  staged: StagedUpload | undefined;
 }
 
 interface FileRow {
@@ -110,7 +110,7 @@ export function writeBatch(
   scope: PartnerScope,
   engine: string | null,
   items: readonly (BatchItem | undefined)[],
-  moved: StagedFile[],
+  moved: StagedUpload[],
 ): ({ credential: Credential } | { error: ServiceError } | undefined)[] {
   const { db } = scope;
   const hashes = items.flatMap((item) => (item?.staged ? [item.staged.hash] : []));

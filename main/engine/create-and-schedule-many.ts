@@ -15,7 +15,7 @@ import { writeBatch, UnforeseenWriteError, type BatchItem } from './batch-record
 import { parseCredentialDetails } from './credential-input.js';
 import { insertCredential, resolveReferences } from './credentials.js';
 import { inTransaction, inWriteLock } from './database.js';
-import type { StagedFile } from './file-store.js';
+import type { StagedUpload } from './file-bytes.js';
 import { recordUpload, stageUpload } from './files.js';
 import { cached } from './list-query.js';
 import { addToScheduledJob } from './scheduling.js';
@@ -63,13 +63,12 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
   // records them commits: one pass.
   const staged = prepared.flatMap((item) => ('error' in item || !item.staged ? [] : [item.staged]));
   try {
-    await scope.store.makeShards(staged);
-    await scope.store.syncStaged(staged);
+    await scope.store.makeDurable(staged);
   } catch (error) {
     for (const item of staged) scope.store.discard(item);
     throw error;
   }
-  const committed: StagedFile[] = [];
+  const committed: StagedUpload[] = [];
   try {
     const items = prepared.map((item) => ('error' in item ? undefined : item));
     let written: ReturnType<typeof writeBatch> | undefined;
@@ -101,7 +100,7 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
  * One request on a savepoint of its own (the fallback when a batch write failed unforeseen):
  * exactly the single call's steps. Bytes in `moved` are in the store already.
  */
-function oneByOne(scope: PartnerScope, engine: string | null, item: BatchItem, moved: Set<StagedFile>, committed: StagedFile[]): BatchOutcome<Credential> {
+function oneByOne(scope: PartnerScope, engine: string | null, item: BatchItem, moved: Set<StagedUpload>, committed: StagedUpload[]): BatchOutcome<Credential> {
   const { details, staged } = item;
   try {
     const credential = inTransaction(scope.db, () => {

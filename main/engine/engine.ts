@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Db } from './database.js';
 import { EmbeddedService } from './embedded-service.js';
 import { EngineCatalog } from './engine-catalog.js';
-import { FileStore } from './file-store.js';
+import { openFileBytes, type FileBytes } from './file-bytes.js';
 import { sweepUnusedFiles } from './files.js';
 import { IssuingRuntime, type IssuingOptions } from './issuing/issuing-runtime.js';
 import { ensurePartnerKeys, exportPartnerKeys, importPartnerKeys, type PartnerKeyMaterial } from './issuing/partner-keys.js';
@@ -57,10 +57,10 @@ export class Engine {
   readonly tokenKeys: TokenKeyRegistry;
   readonly catalog: EngineCatalog;
   readonly issuing: IssuingRuntime;
-  /** What changed, after it is committed: by this process (at once) or another one sharing the data directory (within a second). */
+  /** What changed, after it is committed: by this process (at once; on PostgreSQL within a second) or another one sharing the database (within a second). */
   readonly events: EngineEvents;
   private readonly stopWatchingOthers: () => void;
-  private readonly store: FileStore;
+  private readonly store: FileBytes;
   private readonly sweeper: NodeJS.Timeout | undefined;
   private readonly actor: string;
 
@@ -75,7 +75,7 @@ export class Engine {
   ) {
     this.actor = actor;
     this.catalog = EngineCatalog.load(dataDir);
-    this.store = new FileStore(dataDir);
+    this.store = openFileBytes(db, dataDir, clock);
     this.partners = new PartnerRegistry(db, clock);
     this.tokenKeys = new TokenKeyRegistry(db);
     this.events = engineEventsOf(db);
@@ -186,9 +186,9 @@ export class Engine {
     setPublicUrl(this.db, url);
   }
 
-  /** Deletes uploads no credential used within an hour; returns how many went. */
+  /** Deletes uploads no credential used within an hour; returns how many went (none where another process holds the issuing lease). */
   sweepUnusedFiles(): number {
-    return sweepUnusedFiles(this.db, this.store, this.clock.now());
+    return sweepUnusedFiles(this.db, this.store, this.clock.now(), this.issuing.ctx.lease);
   }
 
   /** Whether the engine can serve now: database answering, schema current, issuing running somewhere. */

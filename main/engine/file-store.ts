@@ -1,6 +1,6 @@
 import { diskFullError, isDiskFull } from './disk-full.js';
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFile as writeFileCallback } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFile as writeFileCallback, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -11,6 +11,7 @@ import { isProcessAlive } from '../chain/index.js';
 import type { UploadSource } from '../../common/requests.js';
 import { syncFiles } from '../durable/sync-files.js';
 import { hashChunks, sha256Hex } from '../files/hash-file.js';
+import type { FileBytes, StagedUpload } from './file-bytes.js';
 import { detectMimeType } from './mime-type.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private-files.js';
 
@@ -22,11 +23,15 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private
 const writeFile = promisify(writeFileCallback);
 
 /** An upload written to a temporary file and hashed, not yet part of the store. */
-export interface StagedFile {
+export interface StagedFile extends StagedUpload {
   tempPath: string;
-  hash: string;
-  size: number;
-  fileType: string | undefined;
+}
+
+/** The refusal of an upload larger than `maxBytes`. */
+export function uploadTooLarge(maxBytes: number): ServiceError {
+  const MiB = 1024 * 1024;
+  const size = maxBytes % MiB === 0 ? `${maxBytes / MiB} MiB` : `${maxBytes} bytes`;
+  return new ServiceError('payload_too_large', `The file is larger than ${size}, the most the engine stores in one file`);
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
@@ -63,13 +68,20 @@ export async function hashSource(source: UploadSource): Promise<{ hash: string; 
  * Several processes may share a data directory (the app, the CLI, a server): each stages in
  * a folder of its own, and only folders of processes that are gone are cleared.
  */
-export class FileStore {
+export class FileStore implements FileBytes {
   private readonly root: string;
   private readonly tmp: string;
   /** Shard folders (`files/<2 hex>`) known to exist: made once, not per file. */
   private readonly shards = new Set<string>();
 
-  constructor(dataDir: string) {
+  /**
+   * @param maxFileBytes the largest upload taken (`payload_too_large` past it); none by default:
+   *   the REST server and the app's bridge limit what they receive, and local files are the admin's
+   */
+  constructor(
+    dataDir: string,
+    private readonly maxFileBytes = Number.POSITIVE_INFINITY,
+  ) {
     this.root = join(dataDir, 'files');
     const staging = join(dataDir, 'tmp');
     ensurePrivateDir(this.root);
@@ -133,6 +145,13 @@ export class FileStore {
     );
   }
 
+  /** makeShards, then syncStaged: the batch's bytes and folders durable in one pass. */
+  async makeDurable(files: readonly StagedUpload[]): Promise<void> {
+    const staged = files as readonly StagedFile[];
+    await this.makeShards(staged);
+    await this.syncStaged(staged);
+  }
+
   private async syncEach(files: readonly StagedFile[]): Promise<void> {
     const errors: unknown[] = [];
     await syncFiles(files.map((f) => f.tempPath), errors);
@@ -153,12 +172,27 @@ export class FileStore {
     return existsSync(this.pathOf(hash));
   }
 
+  sizeOf(hash: string): number | undefined {
+    const info = statSync(this.pathOf(hash), { throwIfNoEntry: false });
+    return info?.isFile() ? info.size : undefined;
+  }
+
+  read(hash: string): Readable {
+    return createReadStream(this.pathOf(hash));
+  }
+
+  /** Staging folders of processes that are gone are cleared when a store opens: nothing to do here. */
+  sweepAbandoned(): void {}
+
   /** Streams an upload to a temporary file, hashing it on the way. */
   async stage(source: UploadSource): Promise<StagedFile> {
     const input = 'data' in source && source.data instanceof Uint8Array ? source.data : openSource(source);
     const tempPath = join(this.tmp, randomUUID());
+    const { maxFileBytes } = this;
+    let output: WriteStream | undefined;
     try {
       if (input instanceof Uint8Array) {
+        if (input.length > maxFileBytes) throw uploadTooLarge(maxFileBytes);
         // Bytes already in memory (small uploads, the watched folder): one hash, one write,
         // and the type sniffed from the bytes rather than read back from disk. Asynchronous:
         // creating a file is mostly waiting in the kernel, and many stagings (a batch) wait
@@ -173,15 +207,19 @@ export class FileStore {
       let size = 0;
       const hasher = new Transform({
         transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
           size += chunk.length;
+          if (size > maxFileBytes) return done(uploadTooLarge(maxFileBytes));
+          hash.update(chunk);
           done(null, chunk);
         },
       });
-      await pipeline(input, hasher, createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
+      output = createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
+      await pipeline(input, hasher, output);
       const fileType = await detectMimeType(tempPath, sourceName(source));
       return { tempPath, hash: hash.digest('hex'), size, fileType };
     } catch (error) {
+      // A stream that failed before its file was open still opens (creates) it: removed once closed.
+      if (output && !output.closed) await new Promise<void>((resolve) => output!.once('close', () => resolve()));
       rmSync(tempPath, { force: true });
       if (error instanceof ServiceError) throw error;
       // Our disk being full is not the upload's fault: try again later, nothing is rejected.
@@ -196,7 +234,8 @@ export class FileStore {
    * first — one call per file. Windows refuses to replace a file another process has open: there
    * they are kept as they are.
    */
-  commit(staged: StagedFile): void {
+  commit(upload: StagedUpload): void {
+    const staged = upload as StagedFile;
     const target = this.pathOf(staged.hash);
     if (process.platform === 'win32' && existsSync(target)) {
       rmSync(staged.tempPath, { force: true });
@@ -217,8 +256,8 @@ export class FileStore {
     }
   }
 
-  discard(staged: StagedFile): void {
-    rmSync(staged.tempPath, { force: true });
+  discard(staged: StagedUpload): void {
+    rmSync((staged as StagedFile).tempPath, { force: true });
   }
 
   remove(hash: string): void {

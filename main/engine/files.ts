@@ -5,8 +5,9 @@ import type { FileQuery, UploadSource } from '../../common/requests.js';
 import { isSha256Hex } from '../../common/validate.js';
 import type { FileRecord, Page } from '../../common/wire-types.js';
 import { inTransaction, inWriteLock, type Db } from './database.js';
-import type { FileStore, StagedFile } from './file-store.js';
+import type { FileBytes, StagedUpload } from './file-bytes.js';
 import { Conditions, cached, selectPage } from './list-query.js';
+import type { IssuingLease } from './issuing/issuing-lease.js';
 import { jsonIdList } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
@@ -25,8 +26,8 @@ export function findFileRow(scope: PartnerScope, hash: string): FileRow | undefi
   return cached(scope.db, 'SELECT id, file_hash, file_type, unused_since FROM files WHERE partner_id = ? AND file_hash = ?').get(scope.partner.id, hash) as FileRow | undefined;
 }
 
-/** Streams an upload into a temporary file; `no_file_on_payload` when there is none. */
-export async function stageUpload(scope: PartnerScope, source: UploadSource | undefined): Promise<StagedFile> {
+/** Streams an upload into the store's staging; `no_file_on_payload` when there is none. */
+export async function stageUpload(scope: PartnerScope, source: UploadSource | undefined): Promise<StagedUpload> {
   if (!source) throw new ServiceError('no_file_on_payload', 'No file in the request');
   return scope.store.stage(source);
 }
@@ -41,7 +42,7 @@ function isReferenced(db: Db, hash: string): boolean {
  * unlinks under it) can never remove the bytes between the two. The bytes go in first, so a
  * record never points at missing bytes; if `record` fails, bytes nothing points to go again.
  */
-export function storeThenRecord<T>(scope: PartnerScope, staged: StagedFile | undefined, record: () => T): T {
+export function storeThenRecord<T>(scope: PartnerScope, staged: StagedUpload | undefined, record: () => T): T {
   if (!staged) return inTransaction(scope.db, record);
   try {
     return inWriteLock(scope.db, () => {
@@ -68,7 +69,7 @@ export function storeThenRecord<T>(scope: PartnerScope, staged: StagedFile | und
  * inside the caller's transaction. A file the Partner uploaded before is `file_already_exists`
  * unless duplicates are allowed; then the same record is returned (its retention clock restarts).
  */
-export function recordUpload(scope: PartnerScope, staged: StagedFile, allowDuplicate: boolean): FileRow {
+export function recordUpload(scope: PartnerScope, staged: StagedUpload, allowDuplicate: boolean): FileRow {
   const existing = findFileRow(scope, staged.hash);
   const now = scope.clock.now();
   if (existing) {
@@ -131,10 +132,15 @@ export function releaseUnusedFiles(db: Db, fileIds: readonly number[], now: numb
 
 /**
  * Deletes uploads that no credential used within the retention time (the spec's hour), and
- * their stored bytes once no Partner's record points at them. Returns how many records went.
+ * their stored bytes once no Partner's record points at them, and uploads abandoned mid-stream.
+ * Returns how many records went. Of the processes sharing the database (`serve` nodes, the app
+ * beside the CLI) only one sweeps: the holder of the issuing lease, or any while nobody holds it.
  */
-export function sweepUnusedFiles(db: Db, store: FileStore, now: number): number {
+export function sweepUnusedFiles(db: Db, store: FileBytes, now: number, lease: Pick<IssuingLease, 'heldElsewhere'>): number {
+  // Each node would find and delete the same rows, every minute: the lease names one of them.
+  if (lease.heldElsewhere() !== undefined) return 0;
   const cutoff = now - LIMITS.unusedFileRetentionMs;
+  store.sweepAbandoned(cutoff);
   if (!cached(db, 'SELECT 1 FROM files WHERE unused_since <= ? LIMIT 1').get(cutoff)) return 0;
   // Under the write lock, as uploads store bytes under it: see storeThenRecord.
   return inWriteLock(db, () => {

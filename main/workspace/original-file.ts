@@ -5,7 +5,8 @@
  * file this credential names and that its content still has that hash; the browser bridge hands
  * over the engine's stored copy instead (re-hashed too).
  */
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 import { fileOfCredential, type PartnerScope } from '../engine/index.js';
@@ -68,11 +69,11 @@ async function findDroppedOriginal(scope: PartnerScope, uid: string, hash: strin
 /** The engine's stored copy of file `hash` of credential `uid`, re-hashed, with a name to save it under. */
 export async function readStoredOriginal(scope: PartnerScope, uid: string, hash: string): Promise<{ fileName: string; type: string | null; bytes: Buffer }> {
   const file = fileOfCredential(scope, uid, hash);
-  const path = scope.store.pathOf(hash.toLowerCase());
-  const info = await lstat(path).catch(() => null);
-  if (!info?.isFile()) throw new ServiceError('missing_file', `The stored copy of the file of “${file.title}” is missing from the data directory; upload the file again.`);
-  if (info.size > MAX_DOWNLOAD_BYTES) throw new ServiceError('payload_too_large', `The file of “${file.title}” is over ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB; open it from the desktop app instead.`);
-  const bytes = await readFile(path);
+  const stored = hash.toLowerCase();
+  const size = scope.store.sizeOf(stored);
+  if (size === undefined) throw new ServiceError('missing_file', `The stored copy of the file of “${file.title}” is missing from the engine's store; upload the file again.`);
+  if (size > MAX_DOWNLOAD_BYTES) throw new ServiceError('payload_too_large', `The file of “${file.title}” is over ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB; open it from the desktop app instead.`);
+  const bytes = await buffer(scope.store.read(stored));
   if (sha256Hex(bytes) !== hash.toLowerCase()) {
     throw new ServiceError('internal_error', `The stored copy of the file of “${file.title}” is damaged (its content no longer has its hash); restore the data directory from a backup.`);
   }

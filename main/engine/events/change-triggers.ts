@@ -6,12 +6,20 @@
  */
 import type { JobStatus } from '../../../common/wire-types.js';
 import type { Db } from '../database.js';
-import { sqliteOnly } from '../store/dialect.js';
+import { sqliteOf } from '../store/dialect.js';
 import type { EngineEvents } from './engine-events.js';
 
-/** Installs the callbacks and triggers on the connection. */
+/**
+ * Installs the callbacks and triggers on the connection (SQLite). PostgreSQL has no trigger that
+ * calls into this process, and its LISTEN/NOTIFY is no way round that here: pg-native reads
+ * notifications only through its asynchronous reader, which cannot run on the connection the
+ * engine's synchronous calls use, so it would take a second connection per process. There the
+ * poller of other-writers.ts, whose mark moves with this connection's commits too, reports
+ * every write, this process's as well, within its interval.
+ */
 export function announceChanges(engineDb: Db, events: EngineEvents): void {
-  const db = sqliteOnly(engineDb, 'Announcing job and revocation changes');
+  const db = sqliteOf(engineDb);
+  if (!db) return;
   db.function('proofdesk_job_state', { varargs: false }, (partnerId: unknown, uid: unknown, engine: unknown, from: unknown, to: unknown) => {
     events.emit({ type: 'job-state', partnerId: String(partnerId), jobUid: String(uid), engine: String(engine), from: (from ?? null) as JobStatus | null, to: to as JobStatus });
     if (from === null) events.emit({ type: 'counts', partnerId: String(partnerId), of: 'jobs' });

@@ -148,14 +148,16 @@ export function knownSchemaVersion(db: Db): number {
 }
 
 /**
- * A number that moves whenever another connection commits a write: SQLite's `data_version`;
- * on PostgreSQL the next transaction id of the cluster (which moves with every writing
- * transaction, this connection's too — a harmless extra look).
+ * A mark that moves whenever another connection commits a write: SQLite's `data_version`; on
+ * PostgreSQL the cluster's current snapshot as text (its xmin, xmax and the transactions in
+ * progress), which moves with every writing transaction, this connection's too (a harmless
+ * extra look), when it starts writing and again when it ends: the next transaction id alone
+ * would miss a commit of a transaction already under way at the last look.
  */
-export function othersCommitMark(db: Db): number {
+export function othersCommitMark(db: Db): number | string {
   const sqlite = sqliteOf(db);
   if (sqlite) return sqlite.pragma('data_version', { simple: true }) as number;
-  return Number(cached(db, 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint').pluck().get());
+  return cached(db, 'SELECT CAST(pg_current_snapshot() AS text)').pluck().get() as string;
 }
 
 /** Marks handed out inside PostgreSQL transactions, each one new. */
