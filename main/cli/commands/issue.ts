@@ -88,7 +88,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
         throw error;
       }
     },
-    { secrets: true, issuing: { scheduler: true, tickMs: POLL_MS, onError } },
+    { secrets: true, issuing: { scheduler: true, tickMs: POLL_MS, onError }, ...(values.now ? { issuesOn: engineId } : {}) },
   ).catch((error: unknown) => {
     if (isDiskFull(error) && !(error instanceof ServiceError)) throw diskFullError(dataDir, 2 * inputBytes + 1024 * 1024, error);
     throw error;
