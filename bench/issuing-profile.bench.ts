@@ -7,12 +7,19 @@
  * the fixed costs add up to the wall time with `other`; the signer threads' stages (sign,
  * compress, their start) run beside them, so their shares overlap and are summed over threads.
  *
+ * In the same run, each size's create → finished rate is set beside the limit (SHA-256 +
+ * Ed25519 of that job's own payloads on one thread) and the peer (OpenAttestation's
+ * wrapDocuments of as many same-size documents, open-attestation.ts; a size it would take more
+ * than PROOFDESK_BENCH_OA_MAX_S at is extrapolated and said to be).
+ *
  * `npm run bench -- --only issuing-profile`; PROOFDESK_BENCH_PROFILE_COUNTS=1000,10000 for others.
  */
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { issueJobInChild } from './issuing.bench.js';
+import { hashAndSignLimit, issueJobInChild, jobPayloads } from './issuing.bench.js';
 import { observeMachine } from './machine.js';
-import { benchDir, type BenchResult } from './measure.js';
+import { benchDir, repeatedFigure, type BenchResult } from './measure.js';
+import { openAttestationRates, type PeerFigure } from './open-attestation.js';
 import type { StageTime } from '../main/engine/stage-timing.js';
 
 const COUNTS = (process.env['PROOFDESK_BENCH_PROFILE_COUNTS'] ?? '1000,10000,100000').split(',').map(Number);
@@ -62,10 +69,21 @@ export function profileOf(stages: Record<string, StageTime>, count: number): Pro
   });
 }
 
+/** The peer's figure as a note: documents/s, and how it came about. */
+function peerNote(peer: PeerFigure): string {
+  const how = peer.extrapolated ? `not run: ${(peer.ms / 1000).toFixed(0)} s expected from ${peer.from.toLocaleString('en-US')} (time ∝ count²)` : `${(peer.ms / 1000).toFixed(2)} s`;
+  return `OpenAttestation wrapDocuments ${Math.round(peer.perSecond).toLocaleString('en-US')}/s${peer.extrapolated ? ' (extrapolated)' : ''}, ${how}`;
+}
+
 export async function issuingProfileBenchmarks(log: (line: string) => void): Promise<BenchResult[]> {
   const dir = benchDir('proofdesk-bench-issuing-profile-');
   const results: BenchResult[] = [];
   const tables: string[] = [];
+  const peers: string[] = [];
+  log(`OpenAttestation wrapDocuments of ${COUNTS.map((c) => c.toLocaleString('en-US')).join(' / ')} same-size documents, in this process...`);
+  const peerWindow = observeMachine();
+  const peerFigures = openAttestationRates(COUNTS);
+  const peerMachine = peerWindow.end();
   for (const count of COUNTS) {
     const label = count.toLocaleString('en-US');
     log(`issuing profile: ${label} credentials in one job, stages timed, in a child process...`);
@@ -91,6 +109,31 @@ export async function issuingProfileBenchmarks(log: (line: string) => void): Pro
         notes: [`${(row.share * 100).toFixed(1)}% of wall`, ...(Number.isNaN(row.cpuUsPer) ? [] : [`CPU ${row.cpuUsPer.toFixed(1)} µs/credential`]), ...(row.overlaps ? ['signer threads, overlaps the main thread'] : [])],
       });
     }
+
+    // In the same run: the limit (SHA-256 + Ed25519 of the job's own payloads, one thread) and
+    // the peer (OpenAttestation's wrapDocuments of as many documents of the same size, above).
+    log(`issuing profile ${label}: the limit, SHA-256 + Ed25519 of the job's payloads on 1 thread...`);
+    const db = new Database(join(dir, `data-${count}`, 'proofdesk.sqlite'), { readonly: true });
+    const payloads = jobPayloads(db, figures.jobUid);
+    db.close();
+    if (payloads.length !== count) throw new Error(`expected ${count} payloads, found ${payloads.length}`);
+    const limit = await hashAndSignLimit(payloads);
+    const peer = peerFigures.get(count)!;
+    const rate = count / (figures.ms / 1000);
+    results.push({
+      name: `issuing profile ${label}: Proofdesk create → finished`,
+      value: rate,
+      unit: 'credentials/s',
+      machine,
+      ratio: { value: rate / limit.value, against: '1-thread hash+sign limit' },
+      notes: [`${(rate / peer.perSecond).toFixed(2)}× OpenAttestation wrapDocuments`, `${(figures.ms / 1000).toFixed(2)} s`],
+    });
+    results.push({ name: `issuing profile ${label}: OpenAttestation wrapDocuments, same-size documents`, value: peer.perSecond, unit: 'documents/s', machine: peerMachine, notes: [peerNote(peer)] });
+    results.push({ name: `issuing profile ${label}: limit, SHA-256 + Ed25519 of the job's payloads, 1 thread`, ...repeatedFigure(limit), unit: 'payloads/s' });
+    peers.push(
+      `${label}: Proofdesk ${Math.round(rate).toLocaleString('en-US')}/s create → finished (${(figures.ms / 1000).toFixed(2)} s), ` +
+        `${(rate / limit.value).toFixed(2)}× the limit (${Math.round(limit.value).toLocaleString('en-US')}/s), ${(rate / peer.perSecond).toFixed(2)}× ${peerNote(peer)}`,
+    );
     tables.push(`${label} credentials: wall ${(wall.ms / 1000).toFixed(2)} s, process CPU ${(wall.cpuMs / 1000).toFixed(2)} s, load ${machine.start.load1.toFixed(1)}→${machine.end.load1.toFixed(1)}`);
     tables.push(`  ${'stage'.padEnd(17)} ${'wall µs/cred'.padStart(12)} ${'CPU µs/cred'.padStart(12)} ${'of wall'.padStart(8)}`);
     for (const row of rows) {
@@ -100,5 +143,6 @@ export async function issuingProfileBenchmarks(log: (line: string) => void): Pro
   }
   log(['issuing profile (µs per credential, share of wall time):', ...tables].join('\n'));
   log(STAGES.map((s) => `  ${s.name}: ${s.means}`).join('\n'));
+  log(['issuing against the limit and OpenAttestation, same run:', ...peers.map((p) => `  ${p}`)].join('\n'));
   return results;
 }

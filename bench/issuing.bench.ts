@@ -16,7 +16,7 @@ import { verifyProof } from '../main/engine/proofs/verify-proof.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine, type MachineWindow } from './machine.js';
 import type { IssuingJobFigures } from './issuing-job.js';
-import { benchDir, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { benchDir, repeatUntilStable, repeatedFigure, timed, type BenchResult, type Repeated } from './measure.js';
 
 /** PROOFDESK_BENCH_ISSUING_COUNT: a smaller job, to try the benchmark out quickly. */
 const COUNT = Number(process.env.PROOFDESK_BENCH_ISSUING_COUNT ?? 100_000);
@@ -38,6 +38,22 @@ function timedSync(fn: () => void): { ms: number } {
   const start = process.hrtime.bigint();
   fn();
   return { ms: Number(process.hrtime.bigint() - start) / 1e6 };
+}
+
+/** The canonical payloads of a job's certificates, as the signer hashed and signed them, in leaf order. */
+export function jobPayloads(db: { prepare(sql: string): { all(...params: unknown[]): unknown[] } }, jobUid: string): string[] {
+  const rows = db
+    .prepare('SELECT c.payload, j.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE j.uid = ? ORDER BY c.leaf_index')
+    .all(jobUid) as { payload: Buffer; dictionary: Buffer }[];
+  return rows.map((r) => payloadText(r.payload, r.dictionary));
+}
+
+/** The limit: SHA-256 + Ed25519 of the payloads on one thread, payloads/s, repeated until stable (rounds of LIMIT_ROUND). */
+export function hashAndSignLimit(payloads: string[]): Promise<Repeated> {
+  return repeatUntilStable((round) => {
+    const start = (round * LIMIT_ROUND) % payloads.length;
+    return hashAndSign(payloads.slice(start, start + LIMIT_ROUND));
+  });
 }
 
 /** Creates, schedules and issues one job of `count` credentials in a child process (see issuing-job.ts; `extra`: its options). */
@@ -107,16 +123,9 @@ export async function issuingBenchmarks(log: (line: string) => void): Promise<Be
     if (certificates.total_items !== COUNT) throw new Error(`expected ${COUNT} certificates, found ${certificates.total_items}`);
 
     log(`the limit: SHA-256 + Ed25519 of the job's own payloads, one thread (rounds of ${LIMIT_ROUND})...`);
-    const payloads = (
-      engine.issuing.ctx.db
-        .prepare('SELECT c.payload, j.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE j.uid = ? ORDER BY c.leaf_index')
-        .all(issued.result.uid) as { payload: Buffer; dictionary: Buffer }[]
-    ).map((r) => payloadText(r.payload, r.dictionary));
+    const payloads = jobPayloads(engine.issuing.ctx.db, issued.result.uid);
     if (payloads.length !== COUNT) throw new Error(`expected ${COUNT} payloads, found ${payloads.length}`);
-    const limit = await repeatUntilStable((round) => {
-      const start = (round * LIMIT_ROUND) % payloads.length;
-      return hashAndSign(payloads.slice(start, start + LIMIT_ROUND));
-    });
+    const limit = await hashAndSignLimit(payloads);
     results.push(...jobRows(figures, issuingWindow, limit.value));
     results.push({ name: 'limit: SHA-256 + Ed25519 of the same payloads, 1 thread', ...repeatedFigure(limit), unit: 'payloads/s', notes: [`${os.availableParallelism()} signer threads in the engine`] });
 
