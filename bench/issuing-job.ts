@@ -1,8 +1,9 @@
 /**
  * One issuing job in a process of its own, so its peak RSS is the kernel's high-water mark
  * (getrusage maxrss) of nothing but creating, scheduling and issuing it — a sampling timer
- * misses the peak of a long synchronous step. Run by issuing.bench.ts:
- * `node --import tsx bench/issuing-job.ts COUNT DATA_DIR [profile]`; prints one JSON line on stdout.
+ * misses the peak of a long synchronous step. Run by issuing.bench.ts, bundled as the CLI is
+ * (scripts/build-bench-job.mjs): `node out/bench/issuing-job.js COUNT DATA_DIR [profile]` (or
+ * from source, `node --import tsx bench/issuing-job.ts …`); prints one JSON line on stdout.
  * With `profile`, the engine's stages are timed (stage-timing.ts) and returned as `stages`.
  * The data directory stays, with its MemorySecretStore keys gone: what follows only reads.
  */
@@ -75,7 +76,7 @@ function replayIndex(db: Database.Database): StageTime {
 }
 
 async function main(count: number, dataDir: string, profile: boolean): Promise<IssuingJobFigures> {
-  // Node's clock starts with the process: this is its start (and tsx's, and the imports).
+  // Node's clock starts with the process: this is its start and the imports.
   const processStart = { ms: performance.now(), cpuMs: Number(threadCpuNs()) / 1e6 };
   timeStages(profile);
   const engine = stage('engine open', () => Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined } }));

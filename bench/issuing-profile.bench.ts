@@ -1,11 +1,12 @@
 /**
  * Where the time of issuing goes: one job each of 1,000, 10,000 and 100,000 transcript-sized
- * credentials (issuing-job.ts, a process of its own, local anvil), create → finished, with the
- * engine's stages timed (main/engine/stage-timing.ts). Each stage as µs per credential, of wall
- * time and of its thread's CPU time (what it costs whatever else the machine runs), and as a
- * share of the process's wall time, from its start to `finished`. The main thread's stages and
- * the fixed costs add up to the wall time with `other`; the signer threads' stages (sign,
- * compress, their start) run beside them, so their shares overlap and are summed over threads.
+ * credentials (issuing-job.ts, a process of its own, bundled as the CLI is, local anvil),
+ * create → finished, with the engine's stages timed (main/engine/stage-timing.ts). Each stage
+ * as µs per credential, of wall time and of its thread's CPU time (what it costs whatever else
+ * the machine runs), and as a share of the process's wall time, from its start to `finished`.
+ * The main thread's stages and the fixed costs add up to the wall time with `other`; the signer
+ * threads' stages (sign, compress, their start) run beside them, so their shares overlap and are
+ * summed over threads.
  *
  * In the same run, each size's create → finished rate is set beside the limit (SHA-256 +
  * Ed25519 of that job's own payloads on one thread) and the peer (OpenAttestation's
@@ -26,7 +27,7 @@ const COUNTS = (process.env['PROOFDESK_BENCH_PROFILE_COUNTS'] ?? '1000,10000,100
 
 /** The rows of the profile, in the order a job goes through them. */
 const STAGES: { name: string; means: string; overlaps?: true; fixed?: true }[] = [
-  { name: 'process start', means: 'node + tsx start and the imports, until the job code runs', fixed: true },
+  { name: 'process start', means: "node's start and the imports (the job bundled as the CLI is), until the job code runs", fixed: true },
   { name: 'engine open', means: 'database opened and migrated, the engine built', fixed: true },
   { name: 'chain start', means: 'anvil started and connected', fixed: true },
   { name: 'bench input', means: "the bench making the credentials' bodies (not the engine)" },
