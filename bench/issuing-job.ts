@@ -1,8 +1,9 @@
 /**
  * One issuing job in a process of its own, so its peak RSS is the kernel's high-water mark
  * (getrusage maxrss) of nothing but creating, scheduling and issuing it — a sampling timer
- * misses the peak of a long synchronous step. Run by issuing.bench.ts:
- * `node --import tsx bench/issuing-job.ts COUNT DATA_DIR [profile]`; prints one JSON line on stdout.
+ * misses the peak of a long synchronous step. Run by issuing.bench.ts, bundled as the CLI is
+ * (scripts/build-bench-job.mjs): `node out/bench/issuing-job.js COUNT DATA_DIR [profile]` (or
+ * from source, `node --import tsx bench/issuing-job.ts …`); prints one JSON line on stdout.
  * With `profile`, the engine's stages are timed (stage-timing.ts) and returned as `stages`.
  * The data directory stays, with its MemorySecretStore keys gone: what follows only reads.
  */
@@ -12,28 +13,9 @@ import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
 import { stage, stageTotals, threadCpuNs, timeStages, type StageTime } from '../main/engine/stage-timing.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
+import { metadataOf } from './transcript.js';
 
 const BATCH = 10_000;
-
-const WORDS = 'advanced applied algebra analysis art biology calculus chemistry civil data design digital economics ethics finance french geometry history law logic marketing media music networks optics physics policy robotics security statistics systems theory writing'.split(' ');
-
-/**
- * ~1 KB of metadata (a transcript), varied per credential the way real records are: what the
- * issue's "~4.1 KB per credential for ~1 KB of metadata" was measured with.
- */
-function metadataOf(n: number): Record<string, unknown> {
-  let seed = n * 2_654_435_761;
-  const next = (k: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648), seed % k);
-  const phrase = (words: number) => Array.from({ length: words }, () => WORDS[next(WORDS.length)]).join(' ');
-  return {
-    student: `Student ${n}`,
-    student_number: `S${String(n).padStart(8, '0')}`,
-    programme: 'Computer Science',
-    grade: (n % 40) / 10,
-    transcript: Array.from({ length: 12 }, () => ({ course: phrase(3), grade: next(100) / 10, credits: 5 })),
-    remarks: phrase(12),
-  };
-}
 
 export interface IssuingJobFigures {
   count: number;
@@ -94,7 +76,7 @@ function replayIndex(db: Database.Database): StageTime {
 }
 
 async function main(count: number, dataDir: string, profile: boolean): Promise<IssuingJobFigures> {
-  // Node's clock starts with the process: this is its start (and tsx's, and the imports).
+  // Node's clock starts with the process: this is its start and the imports.
   const processStart = { ms: performance.now(), cpuMs: Number(threadCpuNs()) / 1e6 };
   timeStages(profile);
   const engine = stage('engine open', () => Engine.open({ dataDir, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined } }));

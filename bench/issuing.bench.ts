@@ -5,7 +5,7 @@
  * Issuing is compared with its limit measured in the same process: SHA-256 and an Ed25519
  * signature of the very payloads the job signed, in a tight loop on one thread.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +16,7 @@ import { verifyProof } from '../main/engine/proofs/verify-proof.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine, type MachineWindow } from './machine.js';
 import type { IssuingJobFigures } from './issuing-job.js';
-import { benchDir, repeatUntilStable, repeatedFigure, timed, type BenchResult } from './measure.js';
+import { benchDir, repeatUntilStable, repeatedFigure, timed, type BenchResult, type Repeated } from './measure.js';
 
 /** PROOFDESK_BENCH_ISSUING_COUNT: a smaller job, to try the benchmark out quickly. */
 const COUNT = Number(process.env.PROOFDESK_BENCH_ISSUING_COUNT ?? 100_000);
@@ -40,10 +40,40 @@ function timedSync(fn: () => void): { ms: number } {
   return { ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
-/** Creates, schedules and issues one job of `count` credentials in a child process (see issuing-job.ts; `extra`: its options). */
+/** The canonical payloads of a job's certificates, as the signer hashed and signed them, in leaf order. */
+export function jobPayloads(db: { prepare(sql: string): { all(...params: unknown[]): unknown[] } }, jobUid: string): string[] {
+  const rows = db
+    .prepare('SELECT c.payload, j.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE j.uid = ? ORDER BY c.leaf_index')
+    .all(jobUid) as { payload: Buffer; dictionary: Buffer }[];
+  return rows.map((r) => payloadText(r.payload, r.dictionary));
+}
+
+/** The limit: SHA-256 + Ed25519 of the payloads on one thread, payloads/s, repeated until stable (rounds of LIMIT_ROUND). */
+export function hashAndSignLimit(payloads: string[]): Promise<Repeated> {
+  return repeatUntilStable((round) => {
+    const start = (round * LIMIT_ROUND) % payloads.length;
+    return hashAndSign(payloads.slice(start, start + LIMIT_ROUND));
+  });
+}
+
+let jobBuilt = false;
+
+/** The issuing job bundled as the CLI is (scripts/build-bench-job.mjs), built once per benchmark run. */
+function issuingJobEntry(): string {
+  const root = join(import.meta.dirname, '..');
+  if (!jobBuilt) execFileSync(process.execPath, [join(root, 'scripts/build-bench-job.mjs')], { stdio: 'ignore' });
+  jobBuilt = true;
+  return join(root, 'out/bench/issuing-job.js');
+}
+
+/**
+ * Creates, schedules and issues one job of `count` credentials in a child process (see
+ * issuing-job.ts, run bundled as the CLI is; `extra`: its options).
+ */
 export function issueJobInChild(count: number, dataDir: string, extra: string[] = []): Promise<IssuingJobFigures> {
+  const entry = issuingJobEntry();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'issuing-job.ts'), String(count), dataDir, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [entry, String(count), dataDir, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
@@ -107,16 +137,9 @@ export async function issuingBenchmarks(log: (line: string) => void): Promise<Be
     if (certificates.total_items !== COUNT) throw new Error(`expected ${COUNT} certificates, found ${certificates.total_items}`);
 
     log(`the limit: SHA-256 + Ed25519 of the job's own payloads, one thread (rounds of ${LIMIT_ROUND})...`);
-    const payloads = (
-      engine.issuing.ctx.db
-        .prepare('SELECT c.payload, j.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE j.uid = ? ORDER BY c.leaf_index')
-        .all(issued.result.uid) as { payload: Buffer; dictionary: Buffer }[]
-    ).map((r) => payloadText(r.payload, r.dictionary));
+    const payloads = jobPayloads(engine.issuing.ctx.db, issued.result.uid);
     if (payloads.length !== COUNT) throw new Error(`expected ${COUNT} payloads, found ${payloads.length}`);
-    const limit = await repeatUntilStable((round) => {
-      const start = (round * LIMIT_ROUND) % payloads.length;
-      return hashAndSign(payloads.slice(start, start + LIMIT_ROUND));
-    });
+    const limit = await hashAndSignLimit(payloads);
     results.push(...jobRows(figures, issuingWindow, limit.value));
     results.push({ name: 'limit: SHA-256 + Ed25519 of the same payloads, 1 thread', ...repeatedFigure(limit), unit: 'payloads/s', notes: [`${os.availableParallelism()} signer threads in the engine`] });
 

@@ -10,9 +10,24 @@
  * // store tx.raw and tx.hash, then:
  * await chain.broadcast(tx.raw);
  */
-import { createPublicClient, fallback, http, parseTransaction, type Address, type Hex, type PublicClient } from 'viem';
+import { createClient, fallback, http, parseTransaction, type Address, type Client, type Hex } from 'viem';
+import {
+  estimateGas,
+  estimateMaxPriorityFeePerGas,
+  getBalance,
+  getBlock,
+  getBlockNumber,
+  getChainId,
+  getGasPrice,
+  getLogs,
+  getTransaction as getTransactionAction,
+  getTransactionCount,
+  getTransactionReceipt as getTransactionReceiptAction,
+  readContract,
+  sendRawTransaction,
+} from 'viem/actions';
 import { broadcastTransaction } from './broadcast-transaction.js';
-import type { ChainContext } from './chain-context.js';
+import type { ChainContext, ChainRpc } from './chain-context.js';
 import { LOCAL_CHAIN_ID, fundAccount, mineBlocks, setChainTime, setNextBlockTimestamp } from './dev-chain.js';
 import { ChainError, ChainMismatchError, ChainUnreachableError } from './errors.js';
 import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
@@ -47,6 +62,31 @@ export interface ConnectChainParameters {
   timeoutMs?: number | undefined;
   /** Chain ids on which fund() and mine() are allowed (default: 31337 only). */
   devChainIds?: readonly number[] | undefined;
+}
+
+// The actions the chain functions call, and no others: viem's createPublicClient attaches
+// every public action, and loading them all (simulateCalls, ENS, EIP-712...) parses ABIs at
+// start-up that issuing never uses.
+const ACTIONS = {
+  estimateGas,
+  estimateMaxPriorityFeePerGas,
+  getBalance,
+  getBlock,
+  getBlockNumber,
+  getChainId,
+  getGasPrice,
+  getLogs,
+  getTransaction: getTransactionAction,
+  getTransactionCount,
+  getTransactionReceipt: getTransactionReceiptAction,
+  readContract,
+  sendRawTransaction,
+};
+
+/** A viem client with the ACTIONS as its methods, as createPublicClient's are (`client.getBlock(...)`). */
+function rpcClient(base: Client): ChainRpc {
+  const methods = Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (args: unknown) => (action as (client: Client, args: unknown) => unknown)(base, args)]));
+  return base.extend(() => methods) as unknown as ChainRpc;
 }
 
 /** A connected chain. Create with ChainClient.connect. */
@@ -91,7 +131,7 @@ export class ChainClient {
             urls.map((u) => http(u, { timeout: timeoutMs })),
             { retryCount: 1, retryDelay: 100 },
           );
-    const client = createPublicClient({ transport, cacheTime: 0 }) as PublicClient;
+    const client = rpcClient(createClient({ transport, cacheTime: 0 }));
     const ctx: ChainContext = { client, transport, rpcUrl: params.rpcUrl, chainId: params.chainId, devChainIds: params.devChainIds ?? [LOCAL_CHAIN_ID] };
     const chain = new ChainClient(ctx, timeoutMs);
     const actual = await chain.#run(() => client.getChainId());

@@ -4,9 +4,28 @@
  */
 import type { PublicClient, Transport } from 'viem';
 
+/** The calls of a viem public client the chain functions make (chain-client.ts builds it with these alone). */
+export type ChainRpc = Pick<
+  PublicClient,
+  | 'estimateGas'
+  | 'estimateMaxPriorityFeePerGas'
+  | 'getBalance'
+  | 'getBlock'
+  | 'getBlockNumber'
+  | 'getChainId'
+  | 'getGasPrice'
+  | 'getLogs'
+  | 'getTransaction'
+  | 'getTransactionCount'
+  | 'getTransactionReceipt'
+  | 'readContract'
+  | 'request'
+  | 'sendRawTransaction'
+>;
+
 export interface ChainContext {
   /** viem client with caching off (a cached block number would freeze confirmations). */
-  client: PublicClient;
+  client: ChainRpc;
   /** The client's transport, for the dev-only test client. */
   transport: Transport;
   rpcUrl: string;

@@ -21,15 +21,27 @@ export interface EngineNeeds {
   /** The command uses the Partners' keys: open the keychain (or PROOFDESK_PASSPHRASE's file). */
   secrets?: boolean;
   issuing?: IssuingOptions;
+  /**
+   * The engine the command is about to issue on at once (`issue --now`): its chain (the local
+   * one: anvil) is connected and the signer threads started as soon as the engine is open, in
+   * the background, while the command reads its files and creates its credentials.
+   */
+  issuesOn?: string;
 }
 
 /** Opens the engine of `--data DIR` (default: the desktop app's data directory), runs, closes. */
 export async function withEngine<T>(dataDir: string | undefined, run: (engine: Engine) => Promise<T>, needs: EngineNeeds = {}): Promise<T> {
-  const { Engine, defaultDataDir } = await import('../engine/index.js');
+  const { defaultDataDir } = await import('../engine/data-dir.js');
   const dir = dataDir ?? defaultDataDir();
-  const secrets: SecretStore | undefined = needs.secrets ? await (await import('../secrets/index.js')).openSecretStore({ dataDir: dir }) : undefined;
+  // The secret store's opening waits off the main thread (scrypt of the passphrase file, the
+  // keychain's answer): started first, it runs while the engine's modules load.
+  const [{ Engine }, secrets] = await Promise.all([
+    import('../engine/index.js'),
+    needs.secrets ? import('../secrets/index.js').then((m): Promise<SecretStore> => m.openSecretStore({ dataDir: dir })) : undefined,
+  ]);
   const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false, secrets, issuing: needs.issuing, databaseUrl: process.env.PROOFDESK_DATABASE_URL });
   try {
+    if (needs.issuesOn !== undefined) engine.issuing.readyToIssue(needs.issuesOn);
     engine.sweepUnusedFiles();
     return await run(engine);
   } finally {

@@ -42,9 +42,21 @@ describe('the built CLI', () => {
   });
 
   it('loads only what a command needs: no HTTP server or client, validator or chain client for partner list or verify --offline', async () => {
-    // A module hook that lists every npm package the process resolves.
+    // A module hook that lists every npm package the process resolves: from node_modules, or
+    // bundled into a chunk of out/cli (its source map names the package's files).
     const hooks = join(dir, 'hooks.mjs');
-    writeFileSync(hooks, `export async function resolve(s, c, next) { const r = await next(s, c); const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url); if (m) process.stderr.write('pkg ' + m[1] + '\\n'); return r; }\n`);
+    writeFileSync(
+      hooks,
+      `import { readFileSync } from 'node:fs';
+const pkg = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/g;
+export async function resolve(s, c, next) {
+  const r = await next(s, c);
+  const names = r.url.includes('/node_modules/') ? [r.url] : r.url.includes('/out/cli/') ? JSON.parse(readFileSync(new URL(r.url + '.map'), 'utf8')).sources : [];
+  for (const name of new Set(names.flatMap((n) => [...n.matchAll(pkg)].map((m) => m[1])))) process.stderr.write('pkg ' + name + '\\n');
+  return r;
+}
+`,
+    );
     const trace = join(dir, 'trace.mjs');
     writeFileSync(trace, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     const proof = join(dir, 'one.proof.json');

@@ -5,7 +5,8 @@ import { ServiceError } from '../../../common/errors.js';
 import { parseIsoDate, validateTags } from '../../../common/validate.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
-import { defaultDataDir, ensurePrivateFile } from '../../engine/index.js';
+import { defaultDataDir } from '../../engine/data-dir.js';
+import { ensurePrivateFile } from '../../engine/private-files.js';
 import { JOURNAL_FILE, Journal, resumeOlderIssueRun } from '../../intake/index.js';
 import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
@@ -88,7 +89,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
         throw error;
       }
     },
-    { secrets: true, issuing: { scheduler: true, tickMs: POLL_MS, onError } },
+    { secrets: true, issuing: { scheduler: true, tickMs: POLL_MS, onError }, ...(values.now ? { issuesOn: engineId } : {}) },
   ).catch((error: unknown) => {
     if (isDiskFull(error) && !(error instanceof ServiceError)) throw diskFullError(dataDir, 2 * inputBytes + 1024 * 1024, error);
     throw error;

@@ -136,6 +136,9 @@ export class ChainRuntime {
   }
 
   async close(): Promise<void> {
+    // A local chain still starting (an early readyToIssue's, the scheduler's) would outlive the
+    // process if stopped before it is up: let it come up, then stop it.
+    await this.clients.get('local')?.catch(() => undefined);
     await this.stopLocalChain();
     this.clients.clear();
   }

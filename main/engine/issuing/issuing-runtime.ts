@@ -91,6 +91,17 @@ export class IssuingRuntime {
     return this.scheduler.tick(options.paced ?? false);
   }
 
+  /**
+   * Gets ready to issue on `engine` soon: connects its chain (starting the local one) and starts
+   * the signer threads, in the background. A failure here is not reported: the issue that
+   * follows connects again and says what went wrong.
+   */
+  readyToIssue(engine: string): void {
+    if (!this.catalog.find(engine)) return;
+    this.ctx.chains.client(engine).catch(() => undefined);
+    this.ctx.signer.start();
+  }
+
   /** What a proof of the engine says about its chain beyond the chain id (genesis, installation). */
   proofChainIdentity(engine: string, chainId: number): { genesis_hash?: string; installation_id?: string } {
     return proofChainIdentity(readInstallation(this.dataDir), engine, chainId);

@@ -90,7 +90,9 @@ export class SignerPool {
   /** Worker threads the pool signs on (one per core unless told): jobs are cut to keep each busy. */
   constructor(readonly threads = Math.max(1, availableParallelism())) {}
 
-  private start(): void {
+  /** Starts the worker threads now (they are otherwise started by the first sign()); a no-op once started. */
+  start(): void {
+    if (this.workers.length > 0) return;
     const started = performance.timeOrigin + performance.now();
     for (let i = 0; i < this.threads; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
@@ -120,7 +122,7 @@ export class SignerPool {
    * dictionary, also each text compressed with it as payload-codec.ts stores payloads.
    */
   sign(pkcs8: string, texts: string[], dictionary?: Buffer): Promise<Signed> {
-    if (this.workers.length === 0) this.start();
+    this.start();
     const worker = this.workers[this.turn++ % this.workers.length]!;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

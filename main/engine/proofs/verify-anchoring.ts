@@ -120,7 +120,7 @@ const REDEPLOY_WINDOW = 64;
 async function deploymentNotYetMined(reader: ChainReader, registry: Address, partner: Address): Promise<boolean> {
   if (!reader.transactionCount) return false;
   const count = await reader.transactionCount(partner);
-  const { getContractAddress } = await import('viem');
+  const { getContractAddress } = await import('./contract-address.js');
   for (let nonce = count; nonce < count + REDEPLOY_WINDOW; nonce++) {
     if (getContractAddress({ from: partner, nonce: BigInt(nonce) }).toLowerCase() === registry.toLowerCase()) return true;
   }
