@@ -60,7 +60,7 @@ export class Describer {
     const lookup = await this.metadataSource.lookup(folder.root, row.rel_path, this.core.clock.now());
     if (lookup.kind === 'wait') {
       const now = this.core.clock.now();
-      this.core.settling.set(row.id, { stableSince: now - this.core.stableMs, checkAt: now + this.core.stableMs });
+      this.core.settler.settleFrom(row.id, now - this.core.stableMs, now + this.core.stableMs);
       return undefined;
     }
     if (lookup.kind === 'fail') {

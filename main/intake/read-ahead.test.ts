@@ -29,7 +29,7 @@ async function readAhead(): Promise<void> {
 
 /** Settle rounds past the stable time, until every row is taken off settling (or `rounds` are done). */
 async function settleAll(rounds = 4): Promise<void> {
-  for (let i = 0; i < rounds && f.core.settling.size > 0; i++) {
+  for (let i = 0; i < rounds && f.core.settler.settlingCount > 0; i++) {
     f.clock.advance(f.core.stableMs + 20);
     await f.core.settler.settleRound();
   }
@@ -59,7 +59,7 @@ describe('reading ahead while files settle', () => {
     await readAhead();
     expect(f.core.settler.readAhead.counts.read).toBe(50);
     await settleAll();
-    expect(f.core.settling.size).toBe(0);
+    expect(f.core.settler.settlingCount).toBe(0);
     const counter = countOpens(f.root);
     try {
       for (let i = 0; i < 50; i++) {
@@ -84,7 +84,7 @@ describe('reading ahead while files settle', () => {
     utimesSync(join(f.root, 'a.txt'), later, later);
     await settleAll();
     const row = rowOf('a.txt');
-    expect(f.core.settling.has(row.id)).toBe(false);
+    expect(f.core.settler.isSettling(row.id)).toBe(false);
     await describeRow(row);
     expect(row).toMatchObject({ state: 'hashed', sha256: sha('final bytes') });
     // The read that was thrown away gave its bytes back; the file was not read ahead twice.
@@ -103,7 +103,7 @@ describe('reading ahead while files settle', () => {
     await settleAll();
     const row = rowOf('b.txt');
     expect(row.state).toBe('seen');
-    expect(f.core.settling.has(row.id)).toBe(false);
+    expect(f.core.settler.isSettling(row.id)).toBe(false);
     // After the settle check, before it is described: the settle rounds' size and mtime cannot see it.
     writeFileSync(path, 'final bytes');
     utimesSync(path, mtime, mtime);
@@ -247,9 +247,12 @@ describe('reading ahead while files settle', () => {
     await settleAll();
     const queued = rowOf('queued.txt');
     const taken = rowOf('taken.txt');
-    expect(f.core.queues.take.queued.has(queued.id)).toBe(true);
-    f.core.busy.add(taken.id); // as pump marks a row it takes
+    expect(f.core.waitsToBeTaken(queued.id)).toBe(true);
+    // Taken: a task is at work on it.
+    let release = () => undefined as void;
+    f.core.run(taken, () => new Promise<void>((resolve) => (release = resolve)), () => undefined);
     f.core.settler.readAhead.readPending();
+    release();
     expect(f.core.settler.readAhead.counts).toMatchObject({ read: 1, late: 1 });
     expect(await opensToDescribe(queued)).toBe(0);
     expect(queued).toMatchObject({ state: 'hashed', sha256: sha('queued') });

@@ -81,10 +81,10 @@ export class ReadAheadStage {
   }
 
   private schedule(): void {
-    if (this.turn || this.core.stopping || this.core.paused) return;
+    if (this.turn || !this.core.running) return;
     this.turn = setImmediate(() => {
       this.turn = undefined;
-      if (this.core.stopping || this.core.paused) return;
+      if (!this.core.running) return;
       if (this.readPending(PER_TURN, BYTES_PER_TURN)) this.schedule();
     });
     this.turn.unref();
@@ -104,7 +104,7 @@ export class ReadAheadStage {
       const row = this.core.rows.get(id);
       // Settling, or settled and still waiting for its turn to be taken (a drop's later files
       // wait for the batches before them): read ahead all the same, while the main thread waits.
-      const waiting = row !== undefined && row.state === 'seen' && (this.core.settling.has(id) || (this.core.queues.take.queued.has(id) && !this.core.busy.has(id)));
+      const waiting = row !== undefined && row.state === 'seen' && (this.core.settler.isSettling(id) || this.core.waitsToBeTaken(id));
       if (!waiting || this.tried.has(id)) {
         if (row?.state === 'seen' && !this.tried.has(id)) this.counts.late++; // taken before its turn came
         this.pending.shift();

@@ -55,7 +55,7 @@ export class Uploader {
       }
       // Stopped or paused while it waited for room: left as it is, for the resume or the next
       // start (a stop waits for the files under way, not for every file queued behind them).
-      if (this.core.stopping || this.core.paused) {
+      if (!this.core.running) {
         this.held.release(held);
         return;
       }
@@ -165,7 +165,7 @@ export class Uploader {
           this.core.rows.unindexContent(row);
           this.core.rows.save(row, { state: 'seen', credential_uid: null, sha256: null, details: null });
           const now = this.core.clock.now();
-          this.core.settling.set(row.id, { stableSince: now, checkAt: now });
+          this.core.settler.settleFrom(row.id, now, now);
           return;
         }
       } catch (error) {
