@@ -12,7 +12,6 @@ import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import { newFileRow, type FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
-import { ReadAheadStage } from './read-ahead.js';
 import pMap from 'p-map';
 
 const HEARTBEAT_MS = 5_000;
@@ -45,12 +44,9 @@ export class Settler {
   private readonly discovered = new Map<string, Heard>();
   /** How often the settling round runs: a quarter of the stable time, within 20–250 ms. */
   readonly tickMs: number;
-  /** Small files are read and hashed while they settle (read-ahead.ts). */
-  readonly readAhead: ReadAheadStage;
 
   constructor(private readonly core: FolderIntakeCore) {
     this.tickMs = Math.max(20, Math.min(250, Math.floor(core.stableMs / 4)));
-    this.readAhead = new ReadAheadStage(core);
   }
 
   /** Whether the row is settling (waiting out its stable time). */
@@ -280,22 +276,19 @@ export class Settler {
       // Stable since the first look at it (the watcher's, when it gave one: up to a round ago).
       const since = info.kind === 'file' && info.at !== undefined && info.at <= after ? info.at : after;
       this.settling.set(row.id, { stableSince: since, checkAt: since + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
-      if (info.kind === 'file') this.readAhead.consider(row);
     }
     for (const row of gone) this.core.untrack(row);
     for (const { row, info } of checked) {
       const s = this.settling.get(row.id);
       if (!s || row.state !== 'seen' || info.kind === 'gone') continue;
       if (info.kind === 'other') {
-        this.readAhead.forget(row.id);
         if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
         else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
         else s.checkAt = s.stableSince + this.core.stableMs;
         continue;
       }
       if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
-        // Still being written: what was read ahead is of no use (and the file is not read ahead again).
-        this.readAhead.forget(row.id);
+        // Still being written.
         this.core.rows.save(row, { size: info.size, mtime_ms: info.mtimeMs });
         Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
         continue;
@@ -312,7 +305,6 @@ export class Settler {
     }
     this.core.take(ready);
     this.core.count('settled', ready.length);
-    this.readAhead.resume();
     this.core.routeDue(after);
     this.core.pump();
     this.roundAtNextDue(after);

@@ -276,7 +276,6 @@ export class FolderIntakeCore {
     this.retryAt.delete(row.id);
     this.attempts.delete(row.id);
     this.collector.forget(row.id);
-    this.settler.readAhead.drop(row.id);
     this.recovery.delete(row.id);
   }
 

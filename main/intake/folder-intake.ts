@@ -200,7 +200,6 @@ export class FolderIntake {
     await Promise.all(this.core.folders.map((f) => f.watcher?.close().catch(() => undefined)));
     await Promise.allSettled([this.core.settler.settleRunning, this.core.collector.pollRunning, this.core.settler.rescanRunning]);
     await this.core.idle();
-    this.core.settler.readAhead.stop();
     try {
       this.core.journal.releaseFolders(this.core.token);
       this.core.claims?.releaseFolders(this.core.token);
@@ -215,8 +214,6 @@ export class FolderIntake {
   /** Pauses: no new work starts (work under way finishes and is journaled); resume() goes on. */
   pause(): void {
     this.core.setPaused(true);
-    // Nothing is held in memory while paused: what was read ahead is read again once taken.
-    this.core.settler.readAhead.stop();
   }
 
   resume(): void {
