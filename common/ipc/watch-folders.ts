@@ -56,8 +56,6 @@ export interface WatchFolderStatus {
 
 export interface WatchFoldersState {
   folders: WatchFolderStatus[];
-  /** True in the desktop app (an OS folder picker exists); the browser gives a path. */
-  canPickFolder: boolean;
 }
 
 /** A failed file of a folder, with its reason. */
@@ -73,8 +71,6 @@ export interface WatchFailedFile {
 
 export interface WatchFoldersIpc {
   'watchFolders:list': { args: []; result: WatchFoldersState };
-  /** The OS folder picker (desktop only); null when cancelled or in the browser. */
-  'watchFolders:pickFolder': { args: []; result: string | null };
   'watchFolders:add': { args: [input: WatchFolderInput]; result: WatchFolderStatus };
   /** Stops watching and forgets the folder; its files stay where they are. */
   'watchFolders:remove': { args: [id: string]; result: null };
@@ -128,7 +124,6 @@ function watchFolderInput(body: Static<typeof WatchFolderInputSchema>): WatchFol
 
 export const WATCH_FOLDERS_IPC: IpcValidators<WatchFoldersIpc> = {
   'watchFolders:list': argsOf('watchFolders:list', []),
-  'watchFolders:pickFolder': argsOf('watchFolders:pickFolder', []),
   'watchFolders:add': (args) => [watchFolderInput(add(args)[0])],
   'watchFolders:remove': idArg('watchFolders:remove'),
   'watchFolders:pause': idArg('watchFolders:pause'),

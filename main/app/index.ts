@@ -175,11 +175,8 @@ async function main(): Promise<void> {
     },
   });
   await resumeServiceChoice(context); // a remote connection in use stays in use
-  // The same OS folder picker, and the file manager, for the Watch folders view.
-  setWatchFolderDesktop({
-    pickFolder: () => context.chooseFolder!(nativeWords().native('native.dialog.watchFolder')),
-    openPath: (path) => shell.openPath(path),
-  });
+  // The file manager, for the Watch folders view.
+  setWatchFolderDesktop({ openPath: (path) => shell.openPath(path) });
   handleAll(createIpcHandlers(context), { webContents: () => mainWindow?.webContents ?? null, appUrl: APP_URL });
   // The one event channel: main → the window's page only, never another frame.
   context.events.subscribe((event) => {

@@ -14,7 +14,6 @@ export type NativeWordId =
   | 'native.dialog.saveKeyBackup'
   | 'native.dialog.restoreKeyBackup'
   | 'native.dialog.exportList'
-  | 'native.dialog.watchFolder'
   | 'native.filter.keyBackup'
   | 'native.filter.csv'
   | 'native.filter.xlsx';

@@ -19,19 +19,30 @@ export class ProofCollector {
   private readonly certificateOf = new Map<string, string>();
   /** Jobs finished or failed since the oldest waiting file was scheduled, with what they hold. */
   private readonly jobCache = new Map<string, { start: number; status: 'finished' | 'failed'; credentials: Map<string, string> }>();
-  readonly lastAsked = new Map<number, number>();
+  private readonly lastAsked = new Map<number, number>();
   /** Per engine, the latest start of a job seen finished (see checkOverdue). */
   private readonly latestFinishedStart = new Map<string, number>();
   pollRunning: Promise<void> | undefined;
   /** A job moved during the look under way: look again once it is done. */
   private pollAgain = false;
   /** Rows waiting for their job that the watcher saw change (looked at before the next poll). */
-  readonly suspects = new Set<number>();
+  private readonly suspects = new Set<number>();
   /** The files whose job finished, finished a round at a time (finish-round.ts). */
   private readonly rounds: FinishRounds;
 
   constructor(private readonly core: FolderIntakeCore) {
     this.rounds = new FinishRounds(core, this.certificateOf);
+  }
+
+  /** The watcher saw a file waiting for its job change: it is looked at before the next poll. */
+  suspect(id: number): void {
+    this.suspects.add(id);
+  }
+
+  /** Lets a row go (closed or gone). */
+  forget(id: number): void {
+    this.lastAsked.delete(id);
+    this.suspects.delete(id);
   }
 
   /** Writes the proof of a file whose job finished and moves the original to done/ (in a round with the others finishing now). */
@@ -69,7 +80,7 @@ export class ProofCollector {
     const waiting = new Map<string, FileRow>();
     let since = Infinity;
     for (const row of this.core.rows.values()) {
-      if (row.state !== 'scheduled' || this.core.busy.has(row.id) || this.core.queues.finish.queued.has(row.id)) continue;
+      if (row.state !== 'scheduled' || this.core.finishing(row.id)) continue;
       waiting.set(row.credential_uid!, row);
       since = Math.min(since, row.attempt_at ?? row.updated_at);
     }
@@ -101,7 +112,7 @@ export class ProofCollector {
         waiting.delete(credentialUid);
         this.certificateOf.set(credentialUid, certificateUid);
         row.job_uid = jobUid;
-        this.core.queues.finish.push(row.id);
+        this.core.finishLater(row);
       }
     }
     const failed = new Map<string, FileRow[]>();
@@ -134,7 +145,7 @@ export class ProofCollector {
       if (this.core.stopping) return;
       if ((await this.core.service.listJobs({ status, per_page: 1 })).total_items === 0) continue;
       setTimeout(() => {
-        if (!this.core.stopping && !this.core.paused) void this.pollJobs();
+        if (this.core.running) void this.pollJobs();
       }, ISSUING_POLL_MS).unref();
       return;
     }
@@ -208,7 +219,7 @@ export class ProofCollector {
     for (const id of [...this.suspects]) {
       this.suspects.delete(id);
       const row = this.core.rows.get(id);
-      if (!row || row.state !== 'scheduled' || this.core.busy.has(id) || this.core.queues.finish.queued.has(id)) continue;
+      if (!row || row.state !== 'scheduled' || this.core.finishing(id)) continue;
       const info = await statEntry(this.core.pathOf(row));
       if (info.kind !== 'file' || (info.size === row.size && info.mtimeMs === row.mtime_ms)) continue;
       const uid = row.credential_uid!;
@@ -222,7 +233,7 @@ export class ProofCollector {
       this.core.rows.unindexContent(row);
       this.core.rows.save(row, { state: 'seen', size: info.size, mtime_ms: info.mtimeMs, sha256: null, details: null, sidecar: null, credential_uid: null, job_uid: null });
       const now = this.core.clock.now();
-      this.core.settling.set(row.id, { stableSince: now, checkAt: now + this.core.stableMs });
+      this.core.settler.settleFrom(row.id, now, now + this.core.stableMs);
     }
   }
 }

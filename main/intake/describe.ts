@@ -8,7 +8,6 @@ import type { Folder, FolderIntakeCore } from './folder-intake-core.js';
 import { ContainmentError, errorCode, hashContained, statEntry, type EntryInfo } from './entries.js';
 import { INGEST_METADATA_KEY, MetadataError, MetadataSource, type FileFields } from './file-metadata.js';
 import type { FileRow } from './journal.js';
-import type { ReadAhead } from './read-ahead.js';
 
 export class Describer {
   private readonly metadataSource: MetadataSource;
@@ -20,26 +19,17 @@ export class Describer {
   /**
    * Hashes a settled file and looks up its metadata; the row becomes `hashed` (in memory: the
    * journal learns the hash with the `uploading` record, written before anything is sent).
-   * Returns the bytes of a small file, which are then uploaded as they were hashed. `ahead`: the
-   * file as it was read while it settled, used only if the file is exactly as it was then.
+   * Returns the bytes of a small file, which are then uploaded as they were hashed.
    */
-  async hash(row: FileRow, ahead?: ReadAhead): Promise<{ bytes: Buffer | undefined } | undefined> {
+  async hash(row: FileRow): Promise<{ bytes: Buffer | undefined } | undefined> {
     const path = this.core.pathOf(row);
     if (row.size === 0) {
       this.core.filer.fail(row, 'invalid_value', 'The file is empty (0 bytes): there is nothing to issue');
       return undefined;
     }
-    let hashed: { sha256: string; bytes: Buffer | undefined; after: EntryInfo | undefined } | undefined;
-    if (ahead) {
-      const readAhead = this.core.settler.readAhead;
-      const now = readAhead.stillExact(path, ahead);
-      if (now && now.size === row.size && now.mtimeMs === row.mtime_ms && ahead.bytes.length === row.size) {
-        readAhead.counts.used++;
-        hashed = { sha256: ahead.sha256, bytes: ahead.bytes, after: { kind: 'file', ...now, ino: 0 } };
-      } else readAhead.counts.discarded++; // changed (or gone, or a link) since: described as if never read ahead
-    }
+    let hashed: { sha256: string; bytes: Buffer | undefined; after: EntryInfo | undefined };
     try {
-      hashed ??= await hashContained(path, row.size, this.core.folderOf(row).realRoot);
+      hashed = await hashContained(path, row.size, this.core.folderOf(row).realRoot);
     } catch (error) {
       const code = errorCode(error);
       if (error instanceof ContainmentError) this.core.filer.fail(row, 'no_file_on_payload', error.message);
@@ -60,7 +50,7 @@ export class Describer {
     const lookup = await this.metadataSource.lookup(folder.root, row.rel_path, this.core.clock.now());
     if (lookup.kind === 'wait') {
       const now = this.core.clock.now();
-      this.core.settling.set(row.id, { stableSince: now - this.core.stableMs, checkAt: now + this.core.stableMs });
+      this.core.settler.settleFrom(row.id, now - this.core.stableMs, now + this.core.stableMs);
       return undefined;
     }
     if (lookup.kind === 'fail') {

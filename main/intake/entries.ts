@@ -1,5 +1,5 @@
 /** What is at a path in a watched folder, and its content hash. */
-import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type BigIntStats, type ReadStream, type Stats } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type ReadStream, type Stats } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { SMALL_FILE_BYTES, hashChunks, sha256Hex } from '../files/hash-file.js';
 
@@ -52,23 +52,6 @@ export function signatureOf(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A file's exact state, from a look in nanoseconds (`lstat`/`fstat` with `bigint`): which file
- * (device, inode), its one name (links), its size and both its times. Any write, truncation,
- * rename onto the name, chmod or link changes it (the change time cannot be set from outside).
- * Two equal exact signatures, the second taken after the first, mean nothing was done to the
- * file in between — unless both fell within the file system's timestamp granularity (see
- * read-ahead.ts, which only reads a file whose change time is older than that).
- */
-export function exactSignature(info: BigIntStats): string {
-  return `${info.dev}:${info.ino}:${info.nlink}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-}
-
-/** The modification time in milliseconds as a number-valued lstat gives it (sec * 1e3 + nsec / 1e6), from a bigint look. */
-export function mtimeMsOf(info: BigIntStats): number {
-  return Number(info.mtimeNs / 1_000_000_000n) * 1e3 + Number(info.mtimeNs % 1_000_000_000n) / 1e6;
 }
 
 /** Checks a non-following look at an entry: a regular file with one name, or why it is refused. */

@@ -42,7 +42,7 @@ export class Filer {
     const [final] = firstFree((n) => [join(folder.root, DUPLICATE_DIR, numbered(row.rel_path, n))], this.core.rows.reserved);
     this.core.rows.reserve(final!);
     this.core.rows.save(row, { state: 'duplicate', duplicate_of: of, error_message: message, final_path: final! });
-    this.core.counts.duplicates++;
+    this.core.count('duplicates');
     this.core.options.onEvent?.({ type: 'duplicate', folder: folder.root, path: row.rel_path, message });
   }
 
@@ -91,11 +91,8 @@ export class Filer {
     } catch (error) {
       if (!(error instanceof ContainmentError)) throw error;
       if (path === this.core.pathOf(row)) {
-        const signature = signatureOf(path);
-        if (signature) this.core.refused.set(this.core.key(folder, row.rel_path), signature);
-        // Listed by failedFiles() as left in place.
-        const failure = this.core.failures.findLast((f) => f.folder === folder.root && f.path === row.rel_path);
-        if (failure) failure.failed_path = null;
+        this.core.refuse(folder, row.rel_path, signatureOf(path));
+        this.core.leftInPlace(folder, row.rel_path);
       }
       if (row.state !== 'failed') this.core.warn(`${row.rel_path} is left where it is: ${error.message}`);
       return false;

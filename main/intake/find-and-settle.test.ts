@@ -14,23 +14,24 @@ function rowOf(rel: string) {
   return [...f.core.rows.values()].find((r) => r.rel_path === rel);
 }
 
-/** Resolves once `done()` holds, looked at each time the watcher or a walk hears of a file. */
-function heardOf(done: () => boolean): Promise<void> {
-  const discovered = f.core.discovered;
-  const set = discovered.set.bind(discovered);
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!done()) return;
-      discovered.set = set;
-      resolve();
-    };
-    discovered.set = (key, value) => {
-      set(key, value);
-      check();
-      return discovered;
-    };
-    check();
-  });
+/** The paths the watcher and the walks hear of from now on (relative), as the settler is told them. */
+function recordHeard(): { rels: () => string[]; until: (done: () => boolean) => Promise<void> } {
+  const heard = new Set<string>();
+  const waiters: { done: () => boolean; resolve: () => void }[] = [];
+  const hear = f.core.settler.hear.bind(f.core.settler);
+  f.core.settler.hear = (folder, rel, info) => {
+    hear(folder, rel, info);
+    heard.add(rel);
+    for (const w of [...waiters]) {
+      if (!w.done()) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  return {
+    rels: () => [...heard].sort(),
+    until: (done) => (done() ? Promise.resolve() : new Promise((resolve) => waiters.push({ done, resolve }))),
+  };
 }
 
 describe('find and settle', () => {
@@ -64,8 +65,9 @@ describe('find and settle', () => {
     writeFileSync(join(f.root, 'sub', 'b.txt'), 'b');
     symlinkSync(outside, join(f.root, 'linked'));
     writeFileSync(Buffer.concat([Buffer.from(`${f.root}/x-`), Buffer.from([0xc3, 0x28]), Buffer.from('.txt')]), 'bad name');
+    const heard = recordHeard();
     await f.core.settler.rescan();
-    expect([...f.core.discovered.values()].map((d) => d.rel).sort()).toEqual(['a.txt', 'linked', 'sub/b.txt']);
+    expect(heard.rels()).toEqual(['a.txt', 'linked', 'sub/b.txt']);
     await f.core.settler.rescan();
     const failed = f.events.filter((e) => e.type === 'failed');
     expect(failed).toHaveLength(1);
@@ -86,8 +88,8 @@ describe('find and settle', () => {
       await f.core.settler.settleRound();
     }
     const taken = rowOf('done-writing.txt')!;
-    expect(f.core.queues.take.queued.has(taken.id)).toBe(true);
-    expect(f.core.queues.take.queued.has(rowOf('growing.txt')!.id)).toBe(false);
+    expect(f.core.waitsToBeTaken(taken.id)).toBe(true);
+    expect(f.core.waitsToBeTaken(rowOf('growing.txt')!.id)).toBe(false);
     expect(rowOf('link.txt')).toMatchObject({ state: 'failed', error_id: 'no_file_on_payload', error_message: SYMLINK_REASON });
   });
 
@@ -95,8 +97,8 @@ describe('find and settle', () => {
     f.clock.advance(86_400_000);
     writeFileSync(Buffer.concat([Buffer.from(`${f.root}/x-`), Buffer.from([0xc3, 0x28]), Buffer.from('.txt')]), 'bad name');
     await f.core.settler.rescan();
-    expect(f.core.failures).toHaveLength(1);
-    expect(Date.parse(f.core.failures[0]!.when)).toBeGreaterThanOrEqual(Date.now() + 86_400_000 - 60_000);
+    expect(f.core.failuresLeftInPlace()).toHaveLength(1);
+    expect(Date.parse(f.core.failuresLeftInPlace()[0]!.when)).toBeGreaterThanOrEqual(Date.now() + 86_400_000 - 60_000);
   });
 
   it("a file the watcher looked at is stable a stable time after that look, not after the round that journaled it (up to a tick later)", async () => {
@@ -110,10 +112,10 @@ describe('find and settle', () => {
       f.clock.advance(30); // the round comes up to a tick after the event
       await f.core.settler.settleRound();
       const row = rowOf('heard.txt')!;
-      expect(f.core.settling.get(row.id)?.checkAt).toBe(lookedAt + 50);
+      expect(f.core.settler.checkAt(row.id)).toBe(lookedAt + 50);
       f.clock.advance(20);
       await f.core.settler.settleRound();
-      expect(f.core.queues.take.queued.has(row.id)).toBe(true);
+      expect(f.core.waitsToBeTaken(row.id)).toBe(true);
     } finally {
       vi.useRealTimers();
     }
@@ -127,14 +129,14 @@ describe('find and settle', () => {
       await f.core.settler.rescan();
       await f.core.settler.settleRound();
       const row = rowOf('due.txt')!;
-      const due = f.core.settling.get(row.id)!.checkAt;
+      const due = f.core.settler.checkAt(row.id)!;
       // A round less than a tick before it is due asks for one more round at that time.
       const asked: number[] = [];
       f.core.settler.settle = () => {
         asked.push(f.clock.now());
         return Promise.resolve();
       };
-      f.core.paused = false;
+      f.core.setPaused(false);
       f.clock.advance(Math.max(0, due - f.core.settler.tickMs / 2 - f.clock.now()));
       await f.core.settler.settleRound();
       expect(asked).toHaveLength(0);
@@ -145,7 +147,7 @@ describe('find and settle', () => {
       expect(asked[0]).toBeGreaterThanOrEqual(due);
       expect(asked[0]).toBeLessThan(due + f.core.settler.tickMs);
     } finally {
-      f.core.paused = true;
+      f.core.setPaused(true);
       vi.useRealTimers();
     }
   });
@@ -160,12 +162,13 @@ describe('the watcher', () => {
     await f.core.settler.settleRound();
     expect(f.core.rows.size).toBe(2000);
     const counter = countLooks(f.root);
+    const heardNew = recordHeard();
     try {
-      const noticed = () => [...f.core.discovered.values()].filter((d) => d.rel.startsWith('new-')).length;
+      const noticed = () => heardNew.rels().filter((rel) => rel.startsWith('new-')).length;
       // One change at a time, each heard of before the next: a watcher that re-reads the folder
       // after a change does so for every one of them.
       for (let i = 0; i < 20; i++) {
-        const heard = heardOf(() => noticed() === i + 1);
+        const heard = heardNew.until(() => noticed() === i + 1);
         writeFileSync(join(f.root, `new-${i}.txt`), `new ${i}`);
         await heard;
       }
@@ -185,21 +188,21 @@ describe('the watcher', () => {
     symlinkSync(outside, join(f.root, 'linked'));
     await f.core.settler.startWatcher(f.folder);
     await f.core.settler.rescan();
-    f.core.discovered.clear();
+    const heard = recordHeard();
     try {
-      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
+      const rels = heard.rels;
       // What must not be heard of is written first: events come in order, so by the time the
       // files after it are heard of, any hint it gave would have been too.
       for (const dir of ['done', 'failed', 'proofs', '.hidden']) writeFileSync(join(f.root, dir, 'x.txt'), 'not taken');
       writeFileSync(join(outside, 'secret.txt'), 'outside');
-      const both = heardOf(() => rels().length >= 2);
+      const both = heard.until(() => rels().length >= 2);
       mkdirSync(join(f.root, 'sub'));
       writeFileSync(join(f.root, 'sub', 'a.txt'), 'a');
       renameSync(join(f.base, 'moved-in'), join(f.root, 'moved-in'));
       await both;
       expect(rels()).toEqual(['moved-in/deeper/inside.txt', 'sub/a.txt']);
       // A file written into the new subfolder after it was found is heard of as well.
-      const later = heardOf(() => rels().length >= 3);
+      const later = heard.until(() => rels().length >= 3);
       writeFileSync(join(f.root, 'moved-in', 'deeper', 'later.txt'), 'later');
       await later;
       expect(rels()).toEqual(['moved-in/deeper/inside.txt', 'moved-in/deeper/later.txt', 'sub/a.txt']);
@@ -213,10 +216,11 @@ describe('the watcher', () => {
     mkdirSync(join(f.root, 'old-sub'));
     await f.core.settler.startWatcher(f.folder);
     await f.core.settler.rescan();
+    const recorded = recordHeard();
     try {
-      const rels = () => [...f.core.discovered.values()].map((d) => d.rel).sort();
+      const rels = recorded.rels;
       // The top file last: once it is heard of, so would the files written before it have been.
-      const heard = heardOf(() => rels().length >= 1);
+      const heard = recorded.until(() => rels().length >= 1);
       mkdirSync(join(f.root, 'sub'));
       writeFileSync(join(f.root, 'sub', 'deep.txt'), 'deep');
       writeFileSync(join(f.root, 'old-sub', 'deep.txt'), 'deep');

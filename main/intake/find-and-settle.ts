@@ -12,10 +12,24 @@ import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import { newFileRow, type FileRow } from './journal.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
-import { ReadAheadStage } from './read-ahead.js';
 import pMap from 'p-map';
 
 const HEARTBEAT_MS = 5_000;
+
+/** In-memory state of a row still settling (not journaled: a restart settles again). */
+interface Settling {
+  stableSince: number;
+  checkAt: number;
+  /** The last stat error (an entry that keeps failing to stat is failed once it is stable). */
+  error?: string;
+}
+
+/** A path heard of and not journaled yet, with the watcher's stat of it when it gave one. */
+interface Heard {
+  folder: Folder;
+  rel: string;
+  info?: EntryInfo;
+}
 
 export class Settler {
   settleRunning: Promise<void> | undefined;
@@ -24,14 +38,50 @@ export class Settler {
   private dueTimer: NodeJS.Timeout | undefined;
   private dueAt = 0;
   private readonly reportedNames = new Set<string>();
+  /** The rows settling, by id. */
+  private readonly settling = new Map<number, Settling>();
+  /** Paths heard of and not journaled yet, by path key. */
+  private readonly discovered = new Map<string, Heard>();
   /** How often the settling round runs: a quarter of the stable time, within 20–250 ms. */
   readonly tickMs: number;
-  /** Small files are read and hashed while they settle (read-ahead.ts). */
-  readonly readAhead: ReadAheadStage;
 
   constructor(private readonly core: FolderIntakeCore) {
     this.tickMs = Math.max(20, Math.min(250, Math.floor(core.stableMs / 4)));
-    this.readAhead = new ReadAheadStage(core);
+  }
+
+  /** Whether the row is settling (waiting out its stable time). */
+  isSettling(id: number): boolean {
+    return this.settling.has(id);
+  }
+
+  /** Puts a row (back) to settle: stable since `stableSince`, looked at again at `checkAt`. */
+  settleFrom(id: number, stableSince: number, checkAt: number): void {
+    this.settling.set(id, { stableSince, checkAt });
+  }
+
+  /** Lets a row go from settling (closed, gone or taken). */
+  forget(id: number): void {
+    this.settling.delete(id);
+  }
+
+  /** A path to look at on the next settle round (unless a row has it already by then). */
+  hear(folder: Folder, rel: string, info?: EntryInfo): void {
+    this.discovered.set(this.core.key(folder, rel), { folder, rel, info });
+  }
+
+  /** Paths heard of and not journaled yet. */
+  get heardCount(): number {
+    return this.discovered.size;
+  }
+
+  /** Rows settling. */
+  get settlingCount(): number {
+    return this.settling.size;
+  }
+
+  /** When the settling row is looked at next (undefined: it is not settling). */
+  checkAt(id: number): number | undefined {
+    return this.settling.get(id)?.checkAt;
   }
 
   /** Whether a path inside the folder is never to be looked at (own folders, hidden or temporary names, the output folder). */
@@ -75,7 +125,7 @@ export class Settler {
    */
   private pastCaring(folder: Folder, path: string): boolean {
     const id = this.core.rows.idAt(this.core.key(folder, toPosix(relative(folder.root, path))));
-    if (id === undefined || this.core.settling.has(id)) return false;
+    if (id === undefined || this.settling.has(id)) return false;
     const state = this.core.rows.get(id)?.state;
     return state !== undefined && state !== 'scheduled';
   }
@@ -89,16 +139,16 @@ export class Settler {
     if (!isCandidateName(name)) return;
     const id = this.core.rows.idAt(this.core.key(folder, rel));
     if (id !== undefined) {
-      const s = this.core.settling.get(id);
+      const s = this.settling.get(id);
       if (s) s.checkAt = Math.min(s.checkAt, this.core.clock.now());
       // Changed after it was taken: looked at before its credential is issued.
-      else if (!gone) this.core.collector.suspects.add(id);
+      else if (!gone) this.core.collector.suspect(id);
       return;
     }
     if (gone) return;
     // The watcher's look, just taken: the file's stable time counts from it.
     const info: EntryInfo | undefined = stats?.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, at: this.core.clock.now() } : undefined;
-    this.core.discovered.set(this.core.key(folder, rel), { folder, rel, info });
+    this.hear(folder, rel, info);
   }
 
   /** Walks every folder for files no event told about (and those that came while nothing ran). */
@@ -150,7 +200,7 @@ export class Settler {
         continue;
       }
       if (!isCandidateName(name)) continue;
-      if (this.core.rows.idAt(this.core.key(folder, rel)) === undefined) this.core.discovered.set(this.core.key(folder, rel), { folder, rel });
+      if (this.core.rows.idAt(this.core.key(folder, rel)) === undefined) this.hear(folder, rel);
     }
   }
 
@@ -171,10 +221,10 @@ export class Settler {
       this.core.claims?.heartbeat(this.core.token, now);
     }
     // New paths: a journal row each, in one transaction.
-    const fresh = [...this.core.discovered.entries()];
-    this.core.discovered.clear();
+    const fresh = [...this.discovered.entries()];
+    this.discovered.clear();
     const found = await pMap(fresh, async ([key, { folder, rel, info }]) => ({ key, folder, rel, info: info ?? (await statEntry(join(folder.root, rel))) }), { concurrency: 64 });
-    const due = [...this.core.settling.entries()].filter(([, s]) => s.checkAt <= now).map(([id]) => this.core.rows.get(id)!);
+    const due = [...this.settling.entries()].filter(([, s]) => s.checkAt <= now).map(([id]) => this.core.rows.get(id)!);
     const checked = await pMap(due, async (row) => ({ row, info: await statEntry(this.core.pathOf(row)) }), { concurrency: 64 });
     if (this.core.stopping) return;
     const after = this.core.clock.now();
@@ -191,10 +241,7 @@ export class Settler {
         for (const { key, folder, rel, info } of found) {
           if (info.kind === 'gone' || this.core.rows.idAt(key) !== undefined) continue;
           // An entry refused and left in place before (a link), unchanged since, is not reported again.
-          if (this.core.refused.has(key)) {
-            if (this.core.refused.get(key) === (info.signature ?? signatureOf(join(folder.root, rel)))) continue;
-            this.core.refused.delete(key);
-          }
+          if (this.core.stillRefused(key, () => info.signature ?? signatureOf(join(folder.root, rel)))) continue;
           const row = this.core.journal.insert(
             newFileRow(
               {
@@ -212,7 +259,7 @@ export class Settler {
           inserted.push({ row, info });
         }
         for (const { row, info } of checked) {
-          if (info.kind !== 'gone' || !this.core.settling.has(row.id) || row.state !== 'seen') continue;
+          if (info.kind !== 'gone' || !this.settling.has(row.id) || row.state !== 'seen') continue;
           // Deleted before it was taken: it leaves no trace.
           this.core.journal.remove(row.id);
           gone.push(row);
@@ -220,48 +267,44 @@ export class Settler {
       });
     } catch (error) {
       // Nothing of this round was journaled: what was heard of is looked at again next round.
-      for (const { key, folder, rel } of found) if (this.core.rows.idAt(key) === undefined) this.core.discovered.set(key, { folder, rel });
+      for (const { key, folder, rel } of found) if (this.core.rows.idAt(key) === undefined) this.discovered.set(key, { folder, rel });
       throw error;
     }
     for (const { row, info } of inserted) {
       this.core.rows.add(row);
-      this.core.counts.seen++;
+      this.core.count('seen');
       // Stable since the first look at it (the watcher's, when it gave one: up to a round ago).
       const since = info.kind === 'file' && info.at !== undefined && info.at <= after ? info.at : after;
-      this.core.settling.set(row.id, { stableSince: since, checkAt: since + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
-      if (info.kind === 'file') this.readAhead.consider(row);
+      this.settling.set(row.id, { stableSince: since, checkAt: since + this.core.stableMs, error: info.kind === 'file' ? undefined : info.reason });
     }
     for (const row of gone) this.core.untrack(row);
     for (const { row, info } of checked) {
-      const s = this.core.settling.get(row.id);
+      const s = this.settling.get(row.id);
       if (!s || row.state !== 'seen' || info.kind === 'gone') continue;
       if (info.kind === 'other') {
-        this.readAhead.forget(row.id);
         if (s.error === info.reason && after - s.stableSince >= this.core.stableMs) failed.push({ row, id: 'no_file_on_payload', message: info.reason });
         else if (s.error !== info.reason) Object.assign(s, { error: info.reason, stableSince: after, checkAt: after + this.core.stableMs });
         else s.checkAt = s.stableSince + this.core.stableMs;
         continue;
       }
       if (s.error !== undefined || info.size !== row.size || info.mtimeMs !== row.mtime_ms) {
-        // Still being written: what was read ahead is of no use (and the file is not read ahead again).
-        this.readAhead.forget(row.id);
+        // Still being written.
         this.core.rows.save(row, { size: info.size, mtime_ms: info.mtimeMs });
         Object.assign(s, { error: undefined, stableSince: after, checkAt: after + this.core.stableMs });
         continue;
       }
       if (after - s.stableSince >= this.core.stableMs) {
-        this.core.settling.delete(row.id);
+        this.settling.delete(row.id);
         ready.push(row);
       } else s.checkAt = s.stableSince + this.core.stableMs;
     }
     for (const { row, id, message } of failed) {
-      this.core.settling.delete(row.id);
+      this.settling.delete(row.id);
       this.core.filer.fail(row, id, message);
       this.core.route(row);
     }
-    for (const row of ready) this.core.queues.take.push(row.id);
-    this.core.counts.settled += ready.length;
-    this.readAhead.resume();
+    this.core.take(ready);
+    this.core.count('settled', ready.length);
     this.core.routeDue(after);
     this.core.pump();
     this.roundAtNextDue(after);
@@ -273,13 +316,13 @@ export class Settler {
    */
   private roundAtNextDue(now: number): void {
     let due = Infinity;
-    for (const s of this.core.settling.values()) if (s.checkAt < due) due = s.checkAt;
+    for (const s of this.settling.values()) if (s.checkAt < due) due = s.checkAt;
     if (due >= now + this.tickMs || (this.dueTimer && this.dueAt <= due)) return;
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueAt = due;
     this.dueTimer = setTimeout(() => {
       this.dueTimer = undefined;
-      if (!this.core.stopping && !this.core.paused) void this.settle();
+      if (this.core.running) void this.settle();
     }, Math.max(0, due - this.core.clock.now()) + 1);
     this.dueTimer.unref();
   }

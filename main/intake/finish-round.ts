@@ -298,7 +298,7 @@ export class FinishRounds {
           await this.core.filer.removeStaleNote(row);
           if (!moved) this.core.warn(`${row.rel_path} was issued but had gone from the folder before it could be moved to ${DONE_DIR}/`);
           this.core.rows.save(row, { state: 'moved', closed_at: this.core.clock.now() });
-          this.core.counts.issued++;
+          this.core.count('issued');
           this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
         } catch (error) {
           fail(row, error);
@@ -353,10 +353,10 @@ export class FinishRounds {
     );
     this.core.warn(message);
     this.core.rows.save(row, { state: 'moved', final_path: null, error_message: message, closed_at: this.core.clock.now() });
-    this.core.counts.issued++;
+    this.core.count('issued');
     this.core.options.onEvent?.({ type: 'issued', folder: folder.root, path: row.rel_path, proof: row.proof_path!, credential_uid: row.credential_uid! });
     // Taken again right away as a new file (not only at the next rescan).
     this.core.untrack(row);
-    this.core.discovered.set(this.core.key(folder, row.rel_path), { folder, rel: row.rel_path });
+    this.core.settler.hear(folder, row.rel_path);
   }
 }

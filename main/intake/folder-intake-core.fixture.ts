@@ -59,10 +59,9 @@ export function stageFixture(stableMs = 50, options: Partial<FolderIntakeOptions
   const core = createCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e), clock, ...options }, 'stage-test');
   const id = core.journal.claimFolders([root], 'stage-test', clock.now()).get(root)!;
   const folder: Folder = { id, root, realRoot: root, engine: 'local', target: 'test|local', tags: [], metadata: {}, recursive: true, outDir: join(root, 'proofs'), format: 'proof', allowDuplicates: false };
-  core.folders.push(folder);
-  core.byId.set(id, folder);
+  core.addFolder(folder);
   // No work queue runs by itself: each test takes the steps it means to.
-  core.paused = true;
+  core.setPaused(true);
   return {
     base,
     root,

@@ -10,7 +10,7 @@ import type { IssuingService } from '../../common/issuing-service.js';
 import { systemClock, type Clock } from '../engine/clock.js';
 import type { ProofCollector } from './collect-proofs.js';
 import type { Describer } from './describe.js';
-import { signatureOf, type EntryInfo } from './entries.js';
+import { signatureOf } from './entries.js';
 import type { Filer } from './file-away.js';
 import type { FolderWatcher } from './folder-watcher.js';
 import type { Settler } from './find-and-settle.js';
@@ -59,16 +59,17 @@ export interface Folder {
   watcher?: FolderWatcher;
 }
 
-/** In-memory state of a row still settling (not journaled: a restart settles again). */
-export interface Settling {
-  stableSince: number;
-  checkAt: number;
-  /** The last stat error (an entry that keeps failing to stat is failed once it is stable). */
-  error?: string;
-}
-
 /** How far back of a request's time its credential is looked for (clocks of remote services differ). */
 export const RECOVERY_SKEW_MS = 10 * 60_000;
+
+/** Files counted since start, by what happened to them. */
+export interface Counts {
+  seen: number;
+  settled: number;
+  issued: number;
+  failed: number;
+  duplicates: number;
+}
 
 export class FolderIntakeCore {
   readonly journal: Journal;
@@ -79,37 +80,34 @@ export class FolderIntakeCore {
    */
   readonly claims: Journal | undefined;
   readonly service: IssuingService;
-  readonly folders: Folder[] = [];
-  readonly byId = new Map<number, Folder>();
+  private readonly folderList: Folder[] = [];
+  private readonly byId = new Map<number, Folder>();
   /** The open rows, with their indexes: every change to a row goes through it. */
   readonly rows: RowStore;
-  readonly settling = new Map<number, Settling>();
-  /** Paths heard of and not journaled yet, with the watcher's stat of them when it gave one. */
-  readonly discovered = new Map<string, { folder: Folder; rel: string; info?: EntryInfo }>();
-  readonly busy = new Set<number>();
+  /** Rows a task is working on: not taken by another until it is done. */
+  private readonly busy = new Set<number>();
   /** Rows waiting to be tried again, with when (see retryIn). */
   private readonly retryAt = new Map<number, number>();
   private readonly attempts = new Map<number, number>();
   private readonly recovery = new Set<number>();
-  readonly tasks = new Set<Promise<void>>();
+  private readonly tasks = new Set<Promise<void>>();
   /** Links refused and left in place, by path key, with their lstat signature: reported once while they stay the same. */
-  readonly refused = new Map<string, string>();
-  readonly queues: { take: WorkQueue; finish: WorkQueue; file: WorkQueue };
+  private readonly refused = new Map<string, string>();
+  private readonly queues: { take: WorkQueue; finish: WorkQueue; file: WorkQueue };
   readonly diskFull: DiskFullReporter;
   /** The first wait after a failed try; it doubles with each try (up to 30 s). */
   private readonly retryBaseMs: number;
   /** `settled`: files taken off settling since start (stable, on to be described). */
-  readonly counts = { seen: 0, settled: 0, issued: 0, failed: 0, duplicates: 0 };
+  private readonly tally: Counts = { seen: 0, settled: 0, issued: 0, failed: 0, duplicates: 0 };
   /** Files failed since start, with their reasons (the newest 1,000), for failedFiles(). */
-  readonly failures: FailedFile[] = [];
+  private readonly failures: FailedFile[] = [];
   readonly stableMs: number;
   /** The time every stage reads (the system clock; tests pass one they move by hand). */
   readonly clock: Clock;
   readonly token: string;
   private recovering = false;
-  stopping = false;
-  /** Paused: no new work starts (work under way finishes); the watchers keep noting what arrives. */
-  paused = false;
+  private stopRequested = false;
+  private pausedNow = false;
   private lastWarning = '';
   // The stages, set by the coordinator right after construction (they refer to one another).
   settler!: Settler;
@@ -156,14 +154,128 @@ export class FolderIntakeCore {
     return pathKey(folder.id, rel);
   }
 
+  /** The watched folders, in the order they were opened. */
+  get folders(): readonly Folder[] {
+    return this.folderList;
+  }
+
+  /** Adds a watched folder (while opening, before any row of it is read). */
+  addFolder(folder: Folder): void {
+    this.folderList.push(folder);
+    this.byId.set(folder.id, folder);
+  }
+
+  /** The watched folder whose resolved path is `root`, if any. */
+  folderAt(root: string): Folder | undefined {
+    return this.folderList.find((f) => f.root === root);
+  }
+
+  /** Stopping: nothing new starts, and the stages finish what is under way. */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
+  /** Marks the intake as stopping; returns false when it already was. */
+  beginStop(): boolean {
+    if (this.stopRequested) return false;
+    this.stopRequested = true;
+    return true;
+  }
+
+  /** Paused: no new work starts (work under way finishes); the watchers keep noting what arrives. */
+  get paused(): boolean {
+    return this.pausedNow;
+  }
+
+  setPaused(paused: boolean): void {
+    this.pausedNow = paused;
+  }
+
+  /** Whether new work may start now (neither stopping nor paused). */
+  get running(): boolean {
+    return !this.stopRequested && !this.pausedNow;
+  }
+
+  /** Files counted since start. */
+  get counts(): Readonly<Counts> {
+    return this.tally;
+  }
+
+  /** Counts files that reached a milestone. */
+  count(what: Exclude<keyof Counts, 'failed'>, n = 1): void {
+    this.tally[what] += n;
+  }
+
+  /** Whether a task is working on the row now. */
+  isBusy(id: number): boolean {
+    return this.busy.has(id);
+  }
+
+  /** Whether the row waits for its turn to be taken (queued, no task on it yet). */
+  waitsToBeTaken(id: number): boolean {
+    return this.queues.take.queued.has(id) && !this.busy.has(id);
+  }
+
+  /** Whether the row's proof is queued to be written, or being written. */
+  finishing(id: number): boolean {
+    return this.busy.has(id) || this.queues.finish.queued.has(id);
+  }
+
+  /** Settled rows, on to be taken (described, uploaded and scheduled). */
+  take(rows: readonly FileRow[]): void {
+    for (const row of rows) this.queues.take.push(row.id);
+  }
+
+  /** A row whose job finished, on to have its proof written and its original filed. */
+  finishLater(row: FileRow): void {
+    this.queues.finish.push(row.id);
+  }
+
+  /** Resolves once no task is at work (new ones may still start unless stopping). */
+  async idle(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  }
+
+  /**
+   * Whether an entry refused and left in place before (a link) is still as it was then (so it
+   * is not reported again); one that changed is forgotten and looked at anew.
+   */
+  stillRefused(key: string, signature: () => string | undefined): boolean {
+    const known = this.refused.get(key);
+    if (known === undefined) return false;
+    if (known === signature()) return true;
+    this.refused.delete(key);
+    return false;
+  }
+
+  /** Remembers an entry left in place (a link) with its lstat signature: not reported again while it stays the same. */
+  refuse(folder: Folder, rel: string, signature: string | undefined): void {
+    if (signature) this.refused.set(this.key(folder, rel), signature);
+  }
+
+  /** Forgets a refused entry, so the next look at it takes it again. */
+  unrefuse(folder: Folder, rel: string): void {
+    this.refused.delete(this.key(folder, rel));
+  }
+
+  /** A failed file was left where it is, not filed under failed/: failedFiles() lists it so. */
+  leftInPlace(folder: Folder, rel: string): void {
+    const failure = this.failures.findLast((f) => f.folder === folder.root && f.path === rel);
+    if (failure) failure.failed_path = null;
+  }
+
+  /** The files failed since start and left where they are, oldest first. */
+  failuresLeftInPlace(): FailedFile[] {
+    return this.failures.filter((f) => f.failed_path === null);
+  }
+
   /** Lets a row go (closed or gone) with everything the stages kept for it. */
   untrack(row: FileRow): void {
     this.rows.delete(row);
-    this.settling.delete(row.id);
+    this.settler.forget(row.id);
     this.retryAt.delete(row.id);
     this.attempts.delete(row.id);
-    this.collector.lastAsked.delete(row.id);
-    this.settler.readAhead.drop(row.id);
+    this.collector.forget(row.id);
     this.recovery.delete(row.id);
   }
 
@@ -176,7 +288,7 @@ export class FolderIntakeCore {
     if (this.retryAt.has(row.id)) return;
     switch (row.state) {
       case 'seen':
-        if (!this.settling.has(row.id)) this.queues.take.push(row.id);
+        if (!this.settler.isSettling(row.id)) this.queues.take.push(row.id);
         break;
       case 'hashed':
       case 'created':
@@ -199,7 +311,7 @@ export class FolderIntakeCore {
   }
 
   pump(): void {
-    if (this.stopping || this.paused) return;
+    if (!this.running) return;
     for (const queue of Object.values(this.queues)) {
       while (queue.active < queue.limit && queue.queued.size > 0) {
         const id = queue.next()!;
@@ -219,11 +331,12 @@ export class FolderIntakeCore {
     }
   }
 
+  /** Runs `work` on the row as one task: the row is busy (taken by nothing else) until it is done, then routed on. */
   run(row: FileRow, work: () => Promise<void>, done: () => void): void {
     this.runMany([row], work, done);
   }
 
-  runMany(rows: FileRow[], work: () => Promise<void>, done: () => void): void {
+  private runMany(rows: FileRow[], work: () => Promise<void>, done: () => void): void {
     for (const row of rows) this.busy.add(row.id);
     const task = work()
       .catch((error) => {
@@ -283,8 +396,7 @@ export class FolderIntakeCore {
     if (row.state === 'failed' || row.state === 'duplicate') {
       this.warn(`${row.rel_path} could not be filed under ${row.state === 'failed' ? 'failed' : 'duplicate'}/ after ${tries} tries (${what}); it is left where it is`);
       // Not taken again by the next scan while it stays as it is.
-      const signature = signatureOf(this.pathOf(row));
-      if (signature) this.refused.set(`${row.folder_id}\0${row.rel_path}`, signature);
+      this.refuse(this.folderOf(row), row.rel_path, signatureOf(this.pathOf(row)));
       this.rows.save(row, { closed_at: this.clock.now() });
       return;
     }
@@ -318,7 +430,7 @@ export class FolderIntakeCore {
     this.rows.unindexContent(row);
     this.rows.save(row, { state: 'seen', size, mtime_ms: mtimeMs, sha256: null, details: null, sidecar: null });
     const now = this.clock.now();
-    this.settling.set(row.id, { stableSince: now, checkAt: now + this.stableMs });
+    this.settler.settleFrom(row.id, now, now + this.stableMs);
   }
 
   vanish(row: FileRow): void {
@@ -334,7 +446,7 @@ export class FolderIntakeCore {
 
   /** Counts a failed file, tells the listener and keeps it for failedFiles(). */
   reportFailure(folder: Folder, path: string, id: string, message: string, failedPath: string | null = null): void {
-    this.counts.failed++;
+    this.tally.failed++;
     this.failures.push({ folder: folder.root, path, id, message, failed_path: failedPath, when: new Date(this.clock.now()).toISOString() });
     if (this.failures.length > 1000) this.failures.shift();
     this.options.onEvent?.({ type: 'failed', folder: folder.root, path, id, message });

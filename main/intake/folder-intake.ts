@@ -110,15 +110,14 @@ export class FolderIntake {
         format: config.format ?? 'proof',
         allowDuplicates: config.allowDuplicates ?? false,
       };
-      this.core.folders.push(folder);
-      this.core.byId.set(folder.id, folder);
+      this.core.addFolder(folder);
     }
     // Resume what the journal has in progress.
     const now = this.core.clock.now();
     for (const row of this.core.journal.openRows(this.core.folders.map((f) => f.id))) {
       this.core.rows.add(row);
-      this.core.counts.seen++;
-      if (row.state === 'seen') this.core.settling.set(row.id, { stableSince: now, checkAt: now });
+      this.core.count('seen');
+      if (row.state === 'seen') this.core.settler.settleFrom(row.id, now, now);
       else this.core.route(row);
     }
     if (this.core.options.watch ?? true) await Promise.all(this.core.folders.map((f) => this.core.settler.startWatcher(f)));
@@ -131,7 +130,7 @@ export class FolderIntake {
     const { jobMoves } = this.core.options;
     if (jobMoves) {
       this.stopJobMoves = jobMoves(() => {
-        if (!this.core.stopping && !this.core.paused) this.core.collector.jobsMoved();
+        if (this.core.running) this.core.collector.jobsMoved();
       });
     }
     this.every(this.core.options.jobPollMs ?? (jobMoves ? JOB_SAFETY_NET_MS : 1_000), () => this.core.collector.pollJobs());
@@ -152,7 +151,7 @@ export class FolderIntake {
 
   private every(ms: number, fn: () => Promise<void>): void {
     const timer = setInterval(() => {
-      if (!this.core.stopping && !this.core.paused) void fn();
+      if (this.core.running) void fn();
     }, ms);
     this.timers.push(timer);
   }
@@ -162,7 +161,7 @@ export class FolderIntake {
     const c = this.core.rows.stateCounts;
     return {
       seen: this.core.counts.seen,
-      inProgress: this.core.discovered.size + c.seen + c.hashed + c.uploading + c.created + c.issued,
+      inProgress: this.core.settler.heardCount + c.seen + c.hashed + c.uploading + c.created + c.issued,
       waitingForJob: c.scheduled,
       issued: this.core.counts.issued,
       failed: this.core.counts.failed,
@@ -186,7 +185,7 @@ export class FolderIntake {
 
   /** Files the intake has not finished with (seen, in progress or waiting for their job). */
   pending(): number {
-    return this.core.rows.size + this.core.discovered.size;
+    return this.core.rows.size + this.core.settler.heardCount;
   }
 
   /**
@@ -195,14 +194,12 @@ export class FolderIntake {
    * stay journaled and are finished by the next start.
    */
   async stop(): Promise<void> {
-    if (this.core.stopping) return;
-    this.core.stopping = true;
+    if (!this.core.beginStop()) return;
     this.stopJobMoves();
     for (const timer of this.timers) clearInterval(timer);
     await Promise.all(this.core.folders.map((f) => f.watcher?.close().catch(() => undefined)));
     await Promise.allSettled([this.core.settler.settleRunning, this.core.collector.pollRunning, this.core.settler.rescanRunning]);
-    while (this.core.tasks.size > 0) await Promise.allSettled([...this.core.tasks]);
-    this.core.settler.readAhead.stop();
+    await this.core.idle();
     try {
       this.core.journal.releaseFolders(this.core.token);
       this.core.claims?.releaseFolders(this.core.token);
@@ -216,14 +213,12 @@ export class FolderIntake {
 
   /** Pauses: no new work starts (work under way finishes and is journaled); resume() goes on. */
   pause(): void {
-    this.core.paused = true;
-    // Nothing is held in memory while paused: what was read ahead is read again once taken.
-    this.core.settler.readAhead.stop();
+    this.core.setPaused(true);
   }
 
   resume(): void {
     if (!this.core.paused) return;
-    this.core.paused = false;
+    this.core.setPaused(false);
     this.core.pump();
     void this.core.settler.settle();
   }
@@ -238,11 +233,11 @@ export class FolderIntake {
    * names that are not UTF-8) since start.
    */
   failedFiles(limit = 1000): FailedFile[] {
-    const left = this.core.failures.filter((f) => f.failed_path === null);
+    const left = this.core.failuresLeftInPlace();
     const filed: FailedFile[] = [];
     for (const row of this.core.journal.failedRows(this.core.folders.map((f) => f.id), limit)) {
       if (!row.final_path || !existsSync(row.final_path)) continue;
-      filed.push({ folder: this.core.byId.get(row.folder_id)!.root, path: row.rel_path, id: row.error_id ?? 'invalid_value', message: row.error_message ?? '', failed_path: row.final_path, when: new Date(row.updated_at).toISOString() });
+      filed.push({ folder: this.core.folderOf(row).root, path: row.rel_path, id: row.error_id ?? 'invalid_value', message: row.error_message ?? '', failed_path: row.final_path, when: new Date(row.updated_at).toISOString() });
     }
     return [...left.reverse(), ...filed].slice(0, limit);
   }
@@ -254,11 +249,11 @@ export class FolderIntake {
    * Returns where the file is now.
    */
   async retry(failed: Pick<FailedFile, 'folder' | 'path' | 'failed_path'>): Promise<string> {
-    const folder = this.core.folders.find((f) => f.root === resolve(failed.folder));
+    const folder = this.core.folderAt(resolve(failed.folder));
     if (!folder) throw new ServiceError('invalid_value', `${failed.folder} is not watched here`);
     if (failed.failed_path === null) {
-      this.core.refused.delete(this.core.key(folder, failed.path));
-      this.core.discovered.set(this.core.key(folder, failed.path), { folder, rel: failed.path });
+      this.core.unrefuse(folder, failed.path);
+      this.core.settler.hear(folder, failed.path);
       return join(folder.root, failed.path);
     }
     if (!isInside(join(folder.root, FAILED_DIR), resolve(failed.failed_path))) throw new ServiceError('invalid_value', `${failed.failed_path} is not in ${join(folder.root, FAILED_DIR)}`);
@@ -267,7 +262,7 @@ export class FolderIntake {
     await moveFile(failed.failed_path, back!, folder.realRoot);
     const sidecar = fitPath(failed.failed_path, '.json');
     if (existsSync(sidecar)) await moveFile(sidecar, fitPath(back!, '.json'), folder.realRoot);
-    this.core.discovered.set(this.core.key(folder, toPosix(relative(folder.root, back!))), { folder, rel: toPosix(relative(folder.root, back!)) });
+    this.core.settler.hear(folder, toPosix(relative(folder.root, back!)));
     return back!;
   }
 

@@ -77,17 +77,5 @@ describe('ByteGate', () => {
     expect(gate.used).toBe(50);
   });
 
-  it('tryAcquire takes room only when it fits and nobody waits (a try never passes a waiting request)', async () => {
-    const gate = new ByteGate(10);
-    expect(gate.tryAcquire(6)).toBe(true);
-    expect(gate.tryAcquire(6)).toBe(false);
-    expect(gate.used).toBe(6);
-    const waiting = gate.acquire(6);
-    expect(gate.tryAcquire(2)).toBe(false); // it would fit, but a request waits
-    gate.release(6);
-    await waiting;
-    expect(gate.tryAcquire(2)).toBe(true);
-    expect(gate.used).toBe(8);
-  });
 });
 

@@ -80,16 +80,6 @@ export class ByteGate {
     return new Promise((enter) => this.waiting.push({ size, enter }));
   }
 
-  /**
-   * Takes `size` bytes now if they fit and nobody waits (so a try never passes a waiting
-   * request); false leaves the gate as it was. For work that may be skipped, as a read ahead.
-   */
-  tryAcquire(size: number): boolean {
-    if (this.waiting.length > 0 || !this.fits(size)) return false;
-    this.held += size;
-    return true;
-  }
-
   release(size: number): void {
     this.held = Math.max(0, this.held - size);
     while (this.waiting.length > 0 && this.fits(this.waiting[0]!.size)) {

@@ -50,11 +50,6 @@ export interface FolderIntakeOptions {
   concurrency?: number;
   /** Bytes of small files read and held until they are sent, at most (default 64 MiB; tests make it small). */
   heldBytes?: number;
-  /**
-   * Read and hash small files while they settle, so only their upload remains once stable
-   * (default true; never for polled folders). False: read once stable (benchmarks compare).
-   */
-  readAhead?: boolean;
   /** Use the file-system watcher (default true; without it only rescans find files). */
   watch?: boolean;
   /** Poll instead of native events (network shares): every folder is scanned each second (default false). */

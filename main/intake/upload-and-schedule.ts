@@ -30,7 +30,7 @@ function isRefusal(error: unknown): error is ServiceError {
 export class Uploader {
   /** Create-and-schedule through the shared intake: the requests of concurrent files go as one batch on the embedded engine. */
   private readonly sender: IntakeSender;
-  /** Bytes of small files read (here, or ahead while they settled) and not yet recorded by the service, at most. */
+  /** Bytes of small files read and not yet recorded by the service, at most. */
   readonly held: ByteGate;
 
   constructor(private readonly core: FolderIntakeCore) {
@@ -45,17 +45,12 @@ export class Uploader {
     // worth of files are taken at once: their bytes together stay within the budget. A large
     // file is streamed (hashed, then uploaded alone) and counts as a small file's most, so only
     // a few are read at once, not as many as there are small ones.
-    // A file read ahead while it settled already holds its bytes' room (read-ahead.ts).
-    const ahead = row.state === 'seen' ? this.core.settler.readAhead.take(row.id) : undefined;
-    const held = ahead ? ahead.held : Math.min(Math.max(row.size, 0), SMALL_FILE_BYTES);
+    const held = Math.min(Math.max(row.size, 0), SMALL_FILE_BYTES);
     if (held > 0) {
-      if (!ahead) {
-        this.core.settler.readAhead.makeRoom(held);
-        await this.held.acquire(held);
-      }
+      await this.held.acquire(held);
       // Stopped or paused while it waited for room: left as it is, for the resume or the next
       // start (a stop waits for the files under way, not for every file queued behind them).
-      if (this.core.stopping || this.core.paused) {
+      if (!this.core.running) {
         this.held.release(held);
         return;
       }
@@ -63,7 +58,7 @@ export class Uploader {
     try {
       let bytes: Buffer | undefined;
       if (row.state === 'seen') {
-        const hashed = await this.core.describer.hash(row, ahead);
+        const hashed = await this.core.describer.hash(row);
         if (!hashed) return;
         bytes = hashed.bytes;
       }
@@ -165,7 +160,7 @@ export class Uploader {
           this.core.rows.unindexContent(row);
           this.core.rows.save(row, { state: 'seen', credential_uid: null, sha256: null, details: null });
           const now = this.core.clock.now();
-          this.core.settling.set(row.id, { stableSince: now, checkAt: now });
+          this.core.settler.settleFrom(row.id, now, now);
           return;
         }
       } catch (error) {

@@ -14,7 +14,7 @@ import { chainName } from '../format/chain-display.js';
  * duplicates. Main checks it all and starts watching before the folder is saved.
  */
 export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
-  const canPick = useWatchFoldersStore((s) => s.canPickFolder);
+  const canPick = useShellStore((s) => s.status?.canChooseFolder === true);
   const engines = useShellStore((s) => s.status?.engines ?? []);
   const [path, setPath] = useState('');
   const [engine, setEngine] = useState('local');
@@ -61,7 +61,7 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
           <span className="watch-path">
             <input value={path} onChange={(e) => setPath(e.target.value)} placeholder={t('watch.form.folderPlaceholder')} autoFocus />
             {canPick && (
-              <button type="button" onClick={() => void window.proofdesk.watchFoldersPickFolder().then((p) => p && setPath(p))}>
+              <button type="button" onClick={() => void window.proofdesk.appChooseFolder(t('watch.form.chooseTitle')).then((p) => p && setPath(p))}>
                 {t('watch.form.choose')}
               </button>
             )}

@@ -11,7 +11,6 @@ function sentence(error: unknown): ShownError {
 
 export interface WatchFoldersStore {
   folders: WatchFolderStatus[];
-  canPickFolder: boolean;
   loaded: boolean;
   error: ShownError | null;
   /** The folder whose failed files are open, and those files. */
@@ -36,7 +35,6 @@ export const useWatchFoldersStore = create<WatchFoldersStore>()((set, get) => {
   };
   return {
     folders: [],
-    canPickFolder: false,
     loaded: false,
     error: null,
     failedOf: null,
@@ -44,7 +42,7 @@ export const useWatchFoldersStore = create<WatchFoldersStore>()((set, get) => {
     async load() {
       try {
         const state = await window.proofdesk.watchFoldersList();
-        set({ folders: state.folders, canPickFolder: state.canPickFolder, loaded: true, error: null });
+        set({ folders: state.folders, loaded: true, error: null });
       } catch (error) {
         set({ error: sentence(error), loaded: true });
       }

@@ -56,7 +56,7 @@ const open = (uid: string, hash: string) => invokeIpcHandler(handlers, 'detail:o
 
 describe('detail:openOriginal', () => {
   it('desktop (shell.openPath stand-in): opens the watched file where it is, and says so when it is gone', async () => {
-    setWatchFolderDesktop({ pickFolder: async () => null, openPath: async (path) => (opened.push(path), '') });
+    setWatchFolderDesktop({ openPath: async (path) => (opened.push(path), '') });
     expect(await open(credential.uid, credential.hash)).toEqual({ kind: 'opened', path: join(watched, 'done', 'ada.pdf') });
     expect(opened).toEqual([join(watched, 'done', 'ada.pdf')]);
     rmSync(join(watched, 'done', 'ada.pdf'));
@@ -73,7 +73,7 @@ describe('detail:openOriginal', () => {
   });
 
   it('desktop (shell.openPath stand-in): a file dropped on the window opens where it was dropped from, not a copy; a changed or moved one is refused', async () => {
-    setWatchFolderDesktop({ pickFolder: async () => null, openPath: async (path) => (opened.push(path), '') });
+    setWatchFolderDesktop({ openPath: async (path) => (opened.push(path), '') });
     const path = join(dir, 'dropped', 'grace.pdf');
     mkdirSync(join(dir, 'dropped'));
     writeFileSync(path, '%PDF-1.4 Grace');
@@ -93,7 +93,7 @@ describe('detail:openOriginal', () => {
     writeFileSync(path, 'an upload');
     const hash = createHash('sha256').update('an upload').digest('hex');
     const uid = await createByDrop(path);
-    setWatchFolderDesktop({ pickFolder: async () => null, openPath: async (p) => (opened.push(p), '') });
+    setWatchFolderDesktop({ openPath: async (p) => (opened.push(p), '') });
     expect(await open(uid, hash)).toMatchObject({ kind: 'download', base64: Buffer.from('an upload').toString('base64') });
     expect(opened).toEqual([]);
   });

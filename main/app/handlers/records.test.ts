@@ -114,14 +114,21 @@ describe('records handlers (real SQLite)', () => {
     expect(events.some((e) => e.type === 'partner')).toBe(true);
   });
 
-  it('offers the OS folder picker only where main has one (not in the browser bridge)', async () => {
+  it('offers one OS folder picker, titled by each caller, only where main has one (not in the browser bridge)', async () => {
     expect(await invokeIpcHandler(handlers, 'app:chooseFolder', ['Export'])).toBeNull();
     expect((await invokeIpcHandler(handlers, 'app:status', [])).canChooseFolder).toBe(false);
     // Stands in for Electron's dialog, which cannot run here (no Electron binary).
-    const withPicker = createIpcHandlers(createAppContext({ engine, partner: ctx.partner(), chooseFolder: async (title) => `/chosen/for/${title}` }));
+    const titles: string[] = [];
+    const withPicker = createIpcHandlers(createAppContext({ engine, partner: ctx.partner(), chooseFolder: async (title) => (titles.push(title), `/chosen/for/${title}`) }));
     expect((await invokeIpcHandler(withPicker, 'app:status', [])).canChooseFolder).toBe(true);
-    expect(await invokeIpcHandler(withPicker, 'app:chooseFolder', ['Export'])).toBe('/chosen/for/Export');
-    expect(await errorId(invokeIpcHandler(withPicker, 'app:chooseFolder', []))).toBe('invalid_value');
+    // The export dialog and Add watch folder ask the same channel, each with its own title.
+    expect(await invokeIpcHandler(withPicker, 'app:chooseFolder', ['Export the proofs into'])).toBe('/chosen/for/Export the proofs into');
+    expect(await invokeIpcHandler(withPicker, 'app:chooseFolder', ['Choose a folder to watch'])).toBe('/chosen/for/Choose a folder to watch');
+    expect(titles).toEqual(['Export the proofs into', 'Choose a folder to watch']);
+    expect(Object.keys(withPicker).filter((channel) => /folder/i.test(channel) && /pick|choose/i.test(channel))).toEqual(['app:chooseFolder']);
+    // A missing, empty or overlong title is refused before any dialog opens.
+    for (const args of [[], [''], ['x'.repeat(201)], [42]]) expect(await errorId(invokeIpcHandler(withPicker, 'app:chooseFolder', args as [string]))).toBe('invalid_value');
+    expect(titles).toHaveLength(2);
   });
 
   it('over a service alone (remote mode) pages through GET /credentials and refuses a word search with the reason', async () => {

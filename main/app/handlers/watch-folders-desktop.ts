@@ -1,11 +1,9 @@
 /**
- * What only the desktop app can do for the Watch folders view: the OS folder picker and opening
- * a folder in the file manager. Electron's main (main/app/index.ts) plugs them in; the browser
- * bridge has none, so the view asks for a path and shows the output folder's path instead.
+ * What only the desktop app can do for the Watch folders view: opening a folder in the file
+ * manager. Electron's main (main/app/index.ts) plugs it in; the browser bridge has none, so the
+ * view shows the output folder's path instead. (The OS folder picker is `app:chooseFolder`.)
  */
 export interface WatchFolderDesktop {
-  /** The OS folder picker; null when cancelled. */
-  pickFolder(): Promise<string | null>;
   /** Opens a folder in the OS file manager; answers an error text, empty when it worked (shell.openPath). */
   openPath(path: string): Promise<string>;
 }

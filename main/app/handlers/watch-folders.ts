@@ -49,8 +49,7 @@ export function createWatchFoldersHandlers(ctx: AppContext): HandlersOf<WatchFol
   };
   if (ctx.engine) watchFolderManagerOf(ctx);
   return {
-    'watchFolders:list': async () => ({ folders: ctx.engine ? manager().list() : [], canPickFolder: watchFolderDesktop() !== null }),
-    'watchFolders:pickFolder': async () => (await watchFolderDesktop()?.pickFolder()) ?? null,
+    'watchFolders:list': async () => ({ folders: ctx.engine ? manager().list() : [] }),
     'watchFolders:add': async (input) => manager().add(input),
     'watchFolders:remove': async (id) => {
       await manager().remove(id);
