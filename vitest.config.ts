@@ -14,6 +14,10 @@ const NOT_TESTS = ['**/node_modules/**', 'out/**', 'build/**', 'dist/**', 'scrat
 const STARTS_PROCESSES = [
   'bench/measure.test.ts',
   'main/app/handlers/settings-passphrase.test.ts',
+  // The app's status probes each engine's chain: the local one is started for it.
+  'main/app/handlers/app-commands.test.ts',
+  'main/app/handlers/records.test.ts',
+  'main/app/handlers/show-in-folder.test.ts',
   'main/durable/sync-files.test.ts',
   'main/engine/batch-records.test.ts',
   'main/intake/entries.test.ts',

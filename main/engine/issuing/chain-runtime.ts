@@ -136,8 +136,9 @@ export class ChainRuntime {
   }
 
   async close(): Promise<void> {
-    // A local chain still starting (an early readyToIssue's, the scheduler's) would outlive the
-    // process if stopped before it is up: let it come up, then stop it.
+    // No new start from here on. A local chain already starting (an early readyToIssue's, the
+    // scheduler's) would outlive the process if stopped before it is up: let it come up, then stop it.
+    this.localWanted = false;
     await this.clients.get('local')?.catch(() => undefined);
     await this.stopLocalChain();
     this.clients.clear();
