@@ -1,6 +1,7 @@
 /**
  * The behaviour suite against the embedded engine (two Partners in one engine), plus what
- * only the embedded engine can show: its Partners, its file store on disk, the part-2 stubs.
+ * only the embedded engine can show: its Partners and clock (on both stores), its file store on
+ * disk (SQLite's data directory).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isServiceError, type ServiceError } from '../../common/errors.js';
 import { Engine } from '../../main/engine/index.js';
 import { addPartner, embeddedContext, type EngineFixture, type TestPartner } from '../support/engine-fixture.js';
+import { STORES } from '../support/engine-stores.js';
 import { describeIssuingService } from './issuing-service.suite.js';
 
 describeIssuingService('embedded engine', embeddedContext);
@@ -36,15 +38,14 @@ function storedFiles(dataDir: string): string[] {
   return out.sort();
 }
 
-describe('embedded engine specifics', () => {
+describe.each(STORES)('embedded engine specifics on %s', (store) => {
   let fixture: EngineFixture;
   let a: TestPartner;
-  let b: TestPartner;
   let close: () => Promise<void>;
 
   beforeEach(async () => {
-    const ctx = await embeddedContext();
-    ({ fixture, partnerA: a, partnerB: b } = ctx);
+    const ctx = await embeddedContext({ store });
+    ({ fixture, partnerA: a } = ctx);
     close = ctx.close;
   });
   afterEach(async () => {
@@ -68,6 +69,60 @@ describe('embedded engine specifics', () => {
     fixture.clock.set(Date.UTC(2026, 4, 17, 9, 30, 15, 250));
     const c = await a.service.createCredential({ title: 'Clocked', metadata: { a: 1 } });
     expect(c.upload_date).toBe('2026-05-17T09:30:15.250Z');
+  });
+
+  it('an expiry date must lie after the engine clock\'s now: now itself is invalid_expiry_date, one millisecond later is fine', async () => {
+    const now = fixture.clock.now();
+    const e = await errorOf(a.service.createCredential({ title: 'Now', metadata: { a: 1 }, expiry_date: new Date(now).toISOString() }));
+    expect({ id: e.id, status: e.status }).toEqual({ id: 'invalid_expiry_date', status: 400 });
+    const ok = await a.service.createCredential({ title: 'Later', metadata: { a: 1 }, expiry_date: new Date(now + 1).toISOString() });
+    expect(ok.expiry_date).toBe(new Date(now + 1).toISOString());
+    fixture.clock.advance(1);
+    const e2 = await errorOf(a.service.createAndScheduleCredential('local', { credential_details: { title: 'Now', metadata: { a: 1 }, expiry_date: new Date(now + 1).toISOString() } }));
+    expect(e2.id).toBe('invalid_expiry_date');
+  });
+
+  it('the bulk create of the desktop app makes all credentials or none', async () => {
+    const made = await a.service.createCredentials([
+      { title: 'One', metadata: { n: 1 }, tags: ['bulk'] },
+      { title: 'Two', metadata: { n: 2 }, tags: ['bulk'] },
+    ]);
+    expect(made.map((c) => c.title)).toEqual(['One', 'Two']);
+    const e = await errorOf(
+      a.service.createCredentials([
+        { title: 'Three', metadata: { n: 3 } },
+        { title: 'Four', metadata: {} },
+      ]),
+    );
+    expect({ id: e.id, status: e.status }).toEqual({ id: 'missing_file_and_metadata', status: 400 });
+    const e2 = await errorOf(
+      a.service.createCredentials([
+        { title: 'Five', metadata: { n: 5 } },
+        { title: 'Six', metadata: { n: 6 }, credentials: [randomUUID()] },
+      ]),
+    );
+    expect(e2.id).toBe('missing_credential');
+    expect((await a.service.listCredentials({ per_page: 0 })).items).toEqual(made);
+  });
+
+  it('a service for an unknown Partner is refused', () => {
+    expect(() => fixture.engine.serviceFor(randomUUID())).toThrowError(expect.objectContaining({ id: 'unauthorized', status: 401 }));
+  });
+});
+
+describe('embedded engine specifics of the data directory\'s file store (SQLite)', () => {
+  let fixture: EngineFixture;
+  let a: TestPartner;
+  let b: TestPartner;
+  let close: () => Promise<void>;
+
+  beforeEach(async () => {
+    const ctx = await embeddedContext();
+    ({ fixture, partnerA: a, partnerB: b } = ctx);
+    close = ctx.close;
+  });
+  afterEach(async () => {
+    await close();
   });
 
   it('a failed upload or create-and-schedule leaves no bytes behind in the store', async () => {
@@ -102,17 +157,6 @@ describe('embedded engine specifics', () => {
     expect(existsSync(join(fixture.dataDir, 'files', lonelyHash.slice(0, 2), lonelyHash))).toBe(false);
   });
 
-  it('an expiry date must lie after the engine clock\'s now: now itself is invalid_expiry_date, one millisecond later is fine', async () => {
-    const now = fixture.clock.now();
-    const e = await errorOf(a.service.createCredential({ title: 'Now', metadata: { a: 1 }, expiry_date: new Date(now).toISOString() }));
-    expect({ id: e.id, status: e.status }).toEqual({ id: 'invalid_expiry_date', status: 400 });
-    const ok = await a.service.createCredential({ title: 'Later', metadata: { a: 1 }, expiry_date: new Date(now + 1).toISOString() });
-    expect(ok.expiry_date).toBe(new Date(now + 1).toISOString());
-    fixture.clock.advance(1);
-    const e2 = await errorOf(a.service.createAndScheduleCredential('local', { credential_details: { title: 'Now', metadata: { a: 1 }, expiry_date: new Date(now + 1).toISOString() } }));
-    expect(e2.id).toBe('invalid_expiry_date');
-  });
-
   it('an upload in progress survives a second engine (another process, say the CLI) opening the same data directory', async () => {
     // The desktop app and a CLI command (`issue`, `serve`) share the default data directory.
     let release!: () => void;
@@ -137,30 +181,4 @@ describe('embedded engine specifics', () => {
     }
   });
 
-  it('the bulk create of the desktop app makes all credentials or none', async () => {
-    const made = await a.service.createCredentials([
-      { title: 'One', metadata: { n: 1 }, tags: ['bulk'] },
-      { title: 'Two', metadata: { n: 2 }, tags: ['bulk'] },
-    ]);
-    expect(made.map((c) => c.title)).toEqual(['One', 'Two']);
-    const e = await errorOf(
-      a.service.createCredentials([
-        { title: 'Three', metadata: { n: 3 } },
-        { title: 'Four', metadata: {} },
-      ]),
-    );
-    expect({ id: e.id, status: e.status }).toEqual({ id: 'missing_file_and_metadata', status: 400 });
-    const e2 = await errorOf(
-      a.service.createCredentials([
-        { title: 'Five', metadata: { n: 5 } },
-        { title: 'Six', metadata: { n: 6 }, credentials: [randomUUID()] },
-      ]),
-    );
-    expect(e2.id).toBe('missing_credential');
-    expect((await a.service.listCredentials({ per_page: 0 })).items).toEqual(made);
-  });
-
-  it('a service for an unknown Partner is refused', () => {
-    expect(() => fixture.engine.serviceFor(randomUUID())).toThrowError(expect.objectContaining({ id: 'unauthorized', status: 401 }));
-  });
 });

@@ -8,6 +8,8 @@ import { Engine, ENGINES_FILE } from '../../main/engine/index.js';
 import { MemorySecretStore } from '../../main/secrets/index.js';
 import type { LifecycleContext } from '../behaviour/issuing-lifecycle.suite.js';
 import { SECOND_ENGINE, makeTempDir } from '../support/engine-fixture.js';
+import type { StoreKind } from '../support/engine-stores.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
 
 export interface IssuingEngine {
   engine: Engine;
@@ -16,20 +18,35 @@ export interface IssuingEngine {
   close(): Promise<void>;
 }
 
-/** An engine on a temp dir with a MemorySecretStore, a 100 ms scheduler and one Partner. */
-export async function openIssuingEngine(name = 'Lifecycle University'): Promise<IssuingEngine> {
+/**
+ * An engine on a temp dir with a MemorySecretStore, a 100 ms scheduler and one Partner; its
+ * database is SQLite in the temp dir unless `store` is 'postgres' (a fresh database of the test
+ * cluster, through the engine's test-only seam, dropped on close).
+ */
+export async function openIssuingEngine(name = 'Lifecycle University', store: StoreKind = 'sqlite'): Promise<IssuingEngine> {
   const dataDir = makeTempDir('proofdesk-lifecycle-');
   writeFileSync(join(dataDir, ENGINES_FILE), JSON.stringify([SECOND_ENGINE], null, 2));
-  const engine = Engine.open({
-    dataDir,
-    sweepIntervalMs: false,
-    secrets: new MemorySecretStore(),
-    issuing: { scheduler: true, tickMs: 100, onError: () => undefined },
-  });
+  let database: TestDatabase | undefined;
+  let engine: Engine;
+  try {
+    database = store === 'postgres' ? createTestDatabase() : undefined;
+    engine = Engine.open({
+      dataDir,
+      sweepIntervalMs: false,
+      secrets: new MemorySecretStore(),
+      issuing: { scheduler: true, tickMs: 100, onError: () => undefined },
+      ...(database ? { databaseUrl: database.url, testOnlyAllowPostgres: true } : {}),
+    });
+  } catch (error) {
+    database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       await engine.close();
+      database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     })());
   try {
@@ -41,8 +58,8 @@ export async function openIssuingEngine(name = 'Lifecycle University'): Promise<
   }
 }
 
-/** The part-2 suite's context on the embedded engine. */
-export async function embeddedLifecycleContext(): Promise<LifecycleContext> {
-  const fx = await openIssuingEngine();
+/** The part-2 suite's context on the embedded engine, on SQLite unless `store` says otherwise. */
+export async function embeddedLifecycleContext(store: StoreKind = 'sqlite'): Promise<LifecycleContext> {
+  const fx = await openIssuingEngine(undefined, store);
   return { service: fx.engine.serviceFor(fx.partner.partner_id), close: fx.close };
 }

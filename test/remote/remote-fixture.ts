@@ -13,6 +13,8 @@ import { MemorySecretStore } from '../../main/secrets/index.js';
 import type { IssuingContext } from '../behaviour/issuing-service.suite.js';
 import type { LifecycleContext } from '../behaviour/issuing-lifecycle.suite.js';
 import { SECOND_ENGINE } from '../support/engine-fixture.js';
+import type { StoreKind } from '../support/engine-stores.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
 
 export interface ServedPartner {
   partnerId: string;
@@ -41,6 +43,11 @@ export interface ServeEngineOptions {
   authIssuer?: string;
   /** Called with each request the server answered, as its JSON request-log line. */
   onRequest?: (line: string) => void;
+  /**
+   * The engine's database: SQLite in the data directory (the default), or a fresh PostgreSQL
+   * database of the test cluster (dropped on close), opened through the engine's test-only seam.
+   */
+  store?: StoreKind;
 }
 
 /** An engine on a temp dir served on 127.0.0.1 and a free port. */
@@ -48,12 +55,29 @@ export async function serveEngine(options: ServeEngineOptions = {}): Promise<Ser
   const dataDir = mkdtempSync(join(tmpdir(), 'proofdesk-remote-'));
   writeFileSync(join(dataDir, ENGINES_FILE), JSON.stringify([SECOND_ENGINE], null, 2));
   const clock = options.manualClock ? new ManualClock() : undefined;
-  const engine = Engine.open({ dataDir, clock, sweepIntervalMs: false, secrets: new MemorySecretStore(), issuing: { onError: () => undefined, ...options.issuing } });
+  let database: TestDatabase | undefined;
+  let engine: Engine;
+  try {
+    database = options.store === 'postgres' ? createTestDatabase() : undefined;
+    engine = Engine.open({
+      dataDir,
+      clock,
+      sweepIntervalMs: false,
+      secrets: new MemorySecretStore(),
+      issuing: { onError: () => undefined, ...options.issuing },
+      ...(database ? { databaseUrl: database.url, testOnlyAllowPostgres: true } : {}),
+    });
+  } catch (error) {
+    database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   let server: RunningServer;
   try {
     server = await startServer({ engine, environment: options.environment ?? 'demo', authIssuer: options.authIssuer, log: () => undefined, ...(options.onRequest ? { requestLog: { format: 'json' as const, write: options.onRequest } } : {}) });
   } catch (error) {
     await engine.close();
+    database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
@@ -78,14 +102,15 @@ export async function serveEngine(options: ServeEngineOptions = {}): Promise<Ser
         await Promise.all(clients.map((c) => c.close()));
         await server.close();
         await engine.close();
+        database?.drop();
         rmSync(dataDir, { recursive: true, force: true });
       })()),
   };
 }
 
-/** The part-1 behaviour suite's context: two Partners of one served engine, each through RemoteService. */
-export async function remoteContext(): Promise<IssuingContext & { served: ServedEngine }> {
-  const served = await serveEngine({ manualClock: true });
+/** The part-1 behaviour suite's context: two Partners of one served engine, each through RemoteService; on SQLite unless `store` says otherwise. */
+export async function remoteContext(store: StoreKind = 'sqlite'): Promise<IssuingContext & { served: ServedEngine }> {
+  const served = await serveEngine({ manualClock: true, store });
   try {
     const a = await served.addPartner('University A');
     const b = await served.addPartner('College B');
@@ -105,9 +130,9 @@ export async function remoteContext(): Promise<IssuingContext & { served: Served
   }
 }
 
-/** The part-2 suite's context: one Partner through RemoteService; the engine's scheduler runs. */
-export async function remoteLifecycleContext(): Promise<LifecycleContext> {
-  const served = await serveEngine({ issuing: { scheduler: true, tickMs: 100, onError: () => undefined } });
+/** The part-2 suite's context: one Partner through RemoteService; the engine's scheduler runs; on SQLite unless `store` says otherwise. */
+export async function remoteLifecycleContext(store: StoreKind = 'sqlite'): Promise<LifecycleContext> {
+  const served = await serveEngine({ issuing: { scheduler: true, tickMs: 100, onError: () => undefined }, store });
   try {
     const partner = await served.addPartner('Lifecycle University');
     return { service: served.remote(partner), close: () => served.close() };

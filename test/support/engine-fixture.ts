@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { Engine, ENGINES_FILE, ManualClock, type EngineConfig, type EmbeddedService } from '../../main/engine/index.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import type { IssuingContext } from '../behaviour/issuing-service.suite.js';
+import type { StoreKind } from './engine-stores.js';
+import { createTestDatabase, type TestDatabase } from './postgres-database.js';
 
 /** A second, configured engine beside the built-in `local`. Part 1 never contacts its RPC URL. */
 export const SECOND_ENGINE: EngineConfig = {
@@ -27,6 +29,8 @@ export interface EngineFixture {
   dataDir: string;
   engine: Engine;
   clock: ManualClock;
+  /** The engine's PostgreSQL database, when it runs on one (OpenEngineOptions.store). */
+  databaseUrl?: string;
   /** Closes the engine and deletes the data directory (idempotent). */
   close(): Promise<void>;
 }
@@ -39,6 +43,11 @@ export interface OpenEngineOptions {
   clock?: ManualClock;
   /** Engines to write into engines.json before opening (default: SECOND_ENGINE). */
   engines?: EngineConfig[];
+  /**
+   * The engine's database: SQLite in the data directory (the default), or a fresh PostgreSQL
+   * database of the test cluster (dropped on close), opened through the engine's test-only seam.
+   */
+  store?: StoreKind;
 }
 
 /** Opens an engine on a fresh temp dir, with a ManualClock and sweeping left to the test. */
@@ -48,9 +57,16 @@ export function openEngine(options: OpenEngineOptions = {}): EngineFixture {
   if (engines.length > 0) writeFileSync(join(dataDir, ENGINES_FILE), JSON.stringify(engines, null, 2));
   const clock = options.clock ?? new ManualClock();
   let engine: Engine;
+  let database: TestDatabase | undefined;
   try {
-    engine = Engine.open({ dataDir, clock, sweepIntervalMs: false });
+    if (options.store === 'postgres') {
+      database = createTestDatabase();
+      engine = Engine.open({ dataDir, clock, sweepIntervalMs: false, databaseUrl: database.url, testOnlyAllowPostgres: true });
+    } else {
+      engine = Engine.open({ dataDir, clock, sweepIntervalMs: false });
+    }
   } catch (error) {
+    database?.drop();
     if (!options.keep) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
@@ -59,10 +75,12 @@ export function openEngine(options: OpenEngineOptions = {}): EngineFixture {
     dataDir,
     engine,
     clock,
+    ...(database ? { databaseUrl: database.url } : {}),
     async close() {
       if (closed) return;
       closed = true;
       await engine.close();
+      database?.drop();
       if (!options.keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -90,9 +108,9 @@ export function addPartner(engine: Engine, name: string, issuingIntervalSeconds 
   return { id: created.partner_id, name: created.name, service: engine.serviceFor(created.partner_id) };
 }
 
-/** The behaviour suite's context over one embedded engine holding two Partners. */
-export async function embeddedContext(): Promise<IssuingContext & { fixture: EngineFixture; partnerA: TestPartner; partnerB: TestPartner }> {
-  const fixture = openEngine();
+/** The behaviour suite's context over one embedded engine holding two Partners, on SQLite unless `store` says otherwise. */
+export async function embeddedContext(options: { store?: StoreKind } = {}): Promise<IssuingContext & { fixture: EngineFixture; partnerA: TestPartner; partnerB: TestPartner }> {
+  const fixture = openEngine({ store: options.store });
   try {
     const partnerA = addPartner(fixture.engine, 'University A');
     const partnerB = addPartner(fixture.engine, 'College B');

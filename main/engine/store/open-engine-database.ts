@@ -4,6 +4,7 @@
  */
 import { openDatabase, type Db } from '../database.js';
 import { PostgresDb } from './postgres-db.js';
+import { openPostgresDatabase } from './open-postgres.js';
 
 /** The database named cannot be used now (unreachable, or a store this engine cannot run on yet). */
 export class DatabaseUnavailableError extends Error {
@@ -25,16 +26,27 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
+/** What only tests pass to openEngineDatabase. */
+export interface EngineDatabaseTestOptions {
+  /**
+   * TESTS ONLY: open the whole engine on the PostgreSQL database at `databaseUrl` instead of
+   * refusing it, so the behaviour suite can show what still differs from SQLite. Users and
+   * operators never reach this: the CLI, the app and `serve` do not pass it.
+   */
+  testOnlyAllowPostgres?: boolean;
+}
+
 /**
  * The engine's database: SQLite in `dataDir`, or the PostgreSQL database at `databaseUrl`.
  * PostgreSQL is reached first (an unreachable database says so in one sentence), then refused
  * while the engine does not run on it in full: half an engine would be worse than none.
  */
-export function openEngineDatabase(dataDir: string, databaseUrl?: string): Db {
+export function openEngineDatabase(dataDir: string, databaseUrl?: string, testOptions: EngineDatabaseTestOptions = {}): Db {
   if (databaseUrl === undefined || databaseUrl === '') return openDatabase(dataDir);
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new DatabaseUrlError(`The database URL must start with postgres:// (PROOFDESK_DATABASE_URL or --database); leave it out to use SQLite in the data directory`);
   }
+  if (testOptions.testOnlyAllowPostgres) return openPostgresDatabase(databaseUrl);
   const where = describeDatabaseUrl(databaseUrl);
   let db: PostgresDb;
   try {
