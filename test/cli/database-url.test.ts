@@ -40,7 +40,7 @@ describe('the CLI with a PostgreSQL database URL', () => {
   it('a reachable database through PROOFDESK_DATABASE_URL is refused in one sentence, exit 3, and left untouched', async () => {
     const result = await cli(['credential', 'list', '--data', dataDir], { PROOFDESK_DATABASE_URL: database.url });
     expect(result.code).toBe(3);
-    expect(result.stderr.trim()).toMatch(/^The database 127\.0\.0\.1:\d+\/proofdesk_test_\w+ answers, but this Proofdesk runs its engine on PostgreSQL only in part so far .*\.$/);
+    expect(result.stderr.trim()).toMatch(/^The database 127\.0\.0\.1:\d+\/proofdesk_test_\w+ answers, but this Proofdesk does not yet offer its engine on PostgreSQL .*\.$/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
     const db = PostgresDb.connect(database.url);

@@ -56,6 +56,6 @@ export function openEngineDatabase(dataDir: string, databaseUrl?: string, testOp
   }
   db.close();
   throw new DatabaseUnavailableError(
-    `The database ${where} answers, but this Proofdesk runs its engine on PostgreSQL only in part so far (Partners, request limits, token keys, the issuing lease, credentials without files and their scheduling, but not issuing): leave out --database and PROOFDESK_DATABASE_URL to use SQLite in the data directory`,
+    `The database ${where} answers, but this Proofdesk does not yet offer its engine on PostgreSQL (it is tested there, but the local chain is still one per node and several nodes sharing one database are not yet supported): leave out --database and PROOFDESK_DATABASE_URL to use SQLite in the data directory`,
   );
 }
