@@ -260,6 +260,18 @@ describe.each(STORES)('issuing on %s', (kind) => {
     await next.close();
   });
 
+  it('a lease holder without another node\'s engine leaves that engine\'s finished jobs alone and issues its own', async () => {
+    // The three-confirmation job of an earlier case finished on SLOW within the re-check window.
+    const service = first.serviceFor(partnerId);
+    expect(first.db.prepare("SELECT count(*) FROM jobs WHERE engine = ? AND status = 'finished'").pluck().get(SLOW)).toBeGreaterThan(0);
+    const narrow = openStoreIssuingNode({ db: store.connect(), dataDir: makeTempDir(), secrets, engines: [chain.engine(ENGINE)], clock, issuing: { nodeName: 'node-narrow' } });
+    nodes.push(narrow);
+    const { job } = await createAndSchedule(service, ENGINE, 10, 'Narrow');
+    ahead += 5_000;
+    await tickUntil(narrow, narrow.serviceFor(partnerId), job.uid, 'finished');
+    await narrow.close();
+  });
+
   it('of two nodes sharing the database only the lease holder issues a due job', async () => {
     const holder = openNode('node-c');
     const other = openNode('node-d');

@@ -84,6 +84,11 @@ export class ChainRuntime {
     return this.catalog.finality(engineId);
   }
 
+  /** Whether this node has the engine configured (nodes sharing a database may configure different ones). */
+  knows(engineId: string): boolean {
+    return this.catalog.find(engineId) !== undefined;
+  }
+
   /** Whether the engine runs on the local dev chain of this data directory. */
   isLocal(engineId: string): boolean {
     return this.catalog.get(engineId).rpc_url === undefined || this.catalog.get(engineId).rpc_url === null;

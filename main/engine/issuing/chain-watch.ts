@@ -116,9 +116,10 @@ export class ChainWatch {
     const byEngine = new Map<string, typeof rows>();
     for (const row of rows) byEngine.set(row.engine, [...(byEngine.get(row.engine) ?? []), row]);
     for (const [engine, finished] of byEngine) {
+      // An engine only another node sharing the database has configured is that node's to follow.
       // The local chain does not reorganise, and what it loses is reconciled when it is connected
       // (which this would do just to look: start it).
-      if (this.ctx.chains.isLocal(engine)) continue;
+      if (!this.ctx.chains.knows(engine) || this.ctx.chains.isLocal(engine)) continue;
       try {
         const look = await looks(engine);
         if (!look.due) continue;
