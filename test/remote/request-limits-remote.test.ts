@@ -56,20 +56,30 @@ describe('the remote client under request limits', () => {
     served.engine.partners.setRequestLimits(partner.partnerId, { perSecond: 2, perDay: null });
     const remote = client();
     await remote.listCredentials(); // its token, and limits read by the node
-    // Another program of the same Partner uses up the second's quota first.
+    // Another program of the same Partner uses up the second's quota first. The window is the
+    // wall clock's second, which may turn between that refusal and the client's POST (then the
+    // POST goes through unrefused): the scenario runs again, each time with a new credential,
+    // until the POST met a refusal.
     const token = await remote.tokens.token();
-    let refusedOther = false;
-    while (!refusedOther) {
-      const answer = await request(`${server.baseUrl}/credentials`, { headers: { authorization: `Bearer ${token}` } });
-      await answer.body.dump();
-      refusedOther = answer.statusCode === 429;
+    const titles: string[] = [];
+    let refused = false;
+    for (let attempt = 0; attempt < 5 && !refused; attempt++) {
+      let refusedOther = false;
+      while (!refusedOther) {
+        const answer = await request(`${server.baseUrl}/credentials`, { headers: { authorization: `Bearer ${token}` } });
+        await answer.body.dump();
+        refusedOther = answer.statusCode === 429;
+      }
+      const before = refusals();
+      const title = `Diploma of Ada ${attempt}`;
+      const created = await remote.createCredential({ title, metadata: { name: 'Ada' } });
+      expect(created.title).toBe(title);
+      titles.push(title);
+      refused = refusals() > before;
     }
-    const before = refusals();
-    const created = await remote.createCredential({ title: 'Diploma of Ada', metadata: { name: 'Ada' } });
-    expect(created.title).toBe('Diploma of Ada');
-    expect(refusals()).toBeGreaterThan(before);
+    expect(refused).toBe(true);
     const all = await remote.listCredentials({ per_page: 0 });
-    expect(all.items.filter((c) => c.title === 'Diploma of Ada')).toHaveLength(1);
+    for (const title of titles) expect(all.items.filter((c) => c.title === title)).toHaveLength(1);
   });
 
   it("gives up at once when the day's limit is used up, with the service's sentence", async () => {
