@@ -35,11 +35,6 @@ export interface EngineOptions {
   actor?: string;
   /** A postgres:// URL puts the engine's data in that PostgreSQL database instead of SQLite in dataDir. */
   databaseUrl?: string;
-  /**
-   * TESTS ONLY: run the whole engine on the PostgreSQL database at `databaseUrl`, which is
-   * otherwise refused (store/open-engine-database.ts). Only the test fixtures pass it.
-   */
-  testOnlyAllowPostgres?: boolean;
 }
 
 /** The OS user running this process, as the activity log names them. */
@@ -97,7 +92,7 @@ export class Engine {
   static open(options: EngineOptions): Engine {
     // Whatever was there before (a directory made 0755, files copied in): private from now on.
     makeTreePrivate(options.dataDir);
-    const db = openEngineDatabase(options.dataDir, options.databaseUrl, { testOnlyAllowPostgres: options.testOnlyAllowPostgres });
+    const db = openEngineDatabase(options.dataDir, options.databaseUrl);
     try {
       return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {}, options.actor ?? osActor());
     } catch (error) {

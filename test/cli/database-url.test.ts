@@ -1,7 +1,7 @@
 /**
  * `--database URL` / PROOFDESK_DATABASE_URL on the CLI: an unreachable database is one sentence
- * and exit 3, never a stack trace nor the password; a reachable PostgreSQL database is refused
- * the same way while the engine does not run on it in full, and nothing is written anywhere.
+ * and exit 3, never a stack trace nor the password, and nothing is written anywhere; a reachable
+ * one holds the engine's data, whatever data directory the command names.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,15 +37,24 @@ describe('the CLI with a PostgreSQL database URL', () => {
     expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
   });
 
-  it('a reachable database through PROOFDESK_DATABASE_URL is refused in one sentence, exit 3, and left untouched', async () => {
-    const result = await cli(['credential', 'list', '--data', dataDir], { PROOFDESK_DATABASE_URL: database.url });
-    expect(result.code).toBe(3);
-    expect(result.stderr.trim()).toMatch(/^The database 127\.0\.0\.1:\d+\/proofdesk_test_\w+ answers, but this Proofdesk does not yet offer its engine on PostgreSQL .*\.$/);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  it('a reachable database through PROOFDESK_DATABASE_URL holds the data: a Partner added there is listed by a second data directory on it, and no SQLite file is made', async () => {
+    const env = { PROOFDESK_DATABASE_URL: database.url, PROOFDESK_PASSPHRASE: 'correct horse battery staple' };
+    const added = await cli(['partner', 'add', '--name', 'University A', '--data', dataDir], env);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    const otherDir = mkdtempSync(join(tmpdir(), 'proofdesk-database-url-other-'));
+    try {
+      const listed = await cli(['partner', 'list', '--data', otherDir], env);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain('University A');
+      expect(existsSync(join(otherDir, DATABASE_FILE))).toBe(false);
+    } finally {
+      rmSync(otherDir, { recursive: true, force: true });
+    }
     expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
     const db = PostgresDb.connect(database.url);
     try {
-      expect(db.prepare("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").pluck().get()).toBe(0);
+      expect(db.prepare('SELECT name FROM partners').pluck().all()).toEqual(['University A']);
     } finally {
       db.close();
     }

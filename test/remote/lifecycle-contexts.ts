@@ -35,7 +35,7 @@ export async function openIssuingEngine(name = 'Lifecycle University', store: St
       sweepIntervalMs: false,
       secrets: new MemorySecretStore(),
       issuing: { scheduler: true, tickMs: 100, onError: () => undefined },
-      ...(database ? { databaseUrl: database.url, testOnlyAllowPostgres: true } : {}),
+      ...(database ? { databaseUrl: database.url } : {}),
     });
   } catch (error) {
     database?.drop();

@@ -65,7 +65,7 @@ export async function serveEngine(options: ServeEngineOptions = {}): Promise<Ser
       sweepIntervalMs: false,
       secrets: new MemorySecretStore(),
       issuing: { onError: () => undefined, ...options.issuing },
-      ...(database ? { databaseUrl: database.url, testOnlyAllowPostgres: true } : {}),
+      ...(database ? { databaseUrl: database.url } : {}),
     });
   } catch (error) {
     database?.drop();

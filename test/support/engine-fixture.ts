@@ -61,7 +61,7 @@ export function openEngine(options: OpenEngineOptions = {}): EngineFixture {
   try {
     if (options.store === 'postgres') {
       database = createTestDatabase();
-      engine = Engine.open({ dataDir, clock, sweepIntervalMs: false, databaseUrl: database.url, testOnlyAllowPostgres: true });
+      engine = Engine.open({ dataDir, clock, sweepIntervalMs: false, databaseUrl: database.url });
     } else {
       engine = Engine.open({ dataDir, clock, sweepIntervalMs: false });
     }

@@ -12,7 +12,11 @@ export const MIGRATION_LOCK_KEY = 0x70646d6967726174n;
 
 /** Connects to `url` and applies every pending PostgreSQL migration, each in one transaction. */
 export function openPostgresDatabase(url: string): PostgresDb {
-  const db = PostgresDb.connect(url);
+  return migrateOpened(PostgresDb.connect(url));
+}
+
+/** Applies every pending migration to a connected database; closes it if they fail. */
+export function migrateOpened(db: PostgresDb): PostgresDb {
   try {
     migratePostgres(db);
     return db;
