@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, operatorLine, startServer, type LogFormat, type RunningServer } from '../../api/index.js';
 import { COMMON_OPTIONS, userPath } from '../args.js';
+import { describeDatabaseUrl } from '../../engine/store/open-engine-database.js';
 import { normalizePublicUrl } from '../../engine/vc/status-list-store.js';
 import { UsageError } from '../cli-error.js';
 import { withEngine, type CliContext } from '../context.js';
@@ -181,7 +182,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
           return 1;
         }
         ctx.stdout(JSON.stringify({ base_url: server.baseUrl, auth_url: server.authUrl }));
-        ctx.stderr(operatorLine(format, 'info', `Proofdesk serves ${engine.dataDir} (${environment}) at ${server.baseUrl}; stop with Ctrl-C`));
+        ctx.stderr(operatorLine(format, 'info', `Proofdesk serves ${servedData(engine.dataDir)} (${environment}) at ${server.baseUrl}; stop with Ctrl-C`));
         const reload = () => {
           try {
             server.reloadTls();
@@ -210,4 +211,10 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
       },
     },
   );
+}
+
+/** Where the served engine's data is, for the start-up line: the data directory, or the database without its password. */
+function servedData(dataDir: string): string {
+  const url = process.env.PROOFDESK_DATABASE_URL;
+  return url ? `the database ${describeDatabaseUrl(url)} (data directory ${dataDir})` : dataDir;
 }
