@@ -21,7 +21,7 @@ const ME = userInfo().username;
 
 /** Runs the CLI as a child process leading its own process group; resolves with how it ended. */
 function child(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [...cliArgs(), ...argv], {
       cwd: REPO_ROOT,
       env: { ...process.env, PROOFDESK_PASSPHRASE: PASSPHRASE, ...env },
@@ -32,7 +32,12 @@ function child(argv: string[], env: Record<string, string> = {}): Promise<{ code
     p.stderr.on('data', (d: Buffer) => (err += d.toString()));
     // Read and dropped: a run whose stdout is /dev/null stalls in its resume (seen with 'ignore').
     p.stdout.resume();
-    const timer = setTimeout(() => process.kill(-p.pid!, 'SIGKILL'), 90_000);
+    // A run still going after 90 s is killed and fails the test: our kill must never pass for a fault point's.
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      process.kill(-p.pid!, 'SIGKILL');
+    }, 90_000);
     p.on('exit', (code, signal) => {
       clearTimeout(timer);
       // Whatever the child left running (its anvil) goes with it.
@@ -41,7 +46,8 @@ function child(argv: string[], env: Record<string, string> = {}): Promise<{ code
       } catch {
         // the group is gone already
       }
-      resolve({ code, signal, err });
+      if (timedOut) reject(new Error(`the CLI did not end within 90 s (killed); its stderr ends: ${err.slice(-1500)}`));
+      else resolve({ code, signal, err });
     });
   });
 }

@@ -65,11 +65,20 @@ export function startCliChild(argv: string[], env: NodeJS.ProcessEnv): CliRun {
   return { child, stdout: () => stdout, stderr: () => stderr, ended };
 }
 
-/** Waits for `run` to exit; SIGKILLs it if it has not after `timeoutMs`. */
+/**
+ * Waits for `run` to exit. One still running after `timeoutMs` is SIGKILLed and the wait fails:
+ * a kill of ours must never pass for the exit (or the fault-point kill) a test waits for.
+ */
 export async function endedWithin(run: CliRun, timeoutMs: number) {
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    run.child.kill('SIGKILL');
+  }, timeoutMs);
   try {
-    return await run.ended;
+    const result = await run.ended;
+    if (timedOut) throw new Error(`the CLI did not end within ${timeoutMs} ms (killed); its stderr ends: ${result.stderr.slice(-1500)}`);
+    return result;
   } finally {
     clearTimeout(timer);
   }

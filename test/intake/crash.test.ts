@@ -1,8 +1,9 @@
 /**
  * Exactly once across crashes, with real processes: `proofdesk watch` (a CLI child process,
  * test/cli/cli-child.ts) is SIGKILLed by the intake's fault points
- * at three different moments of a 500-file run — after files were journaled as uploading,
- * right after credentials were created (before the journal knew), and after proofs were written
+ * at four different moments of a 500-file run — after files were journaled as uploading,
+ * right after credentials were created (before the journal knew), after a round of proofs was
+ * written under temporary names (none renamed), and after proofs were written and journaled
  * (before the originals were moved) — and restarted each time, with files added while it was
  * down. In the end every valid file is issued exactly once (credentials and certificates
  * counted through the service), every invalid one is in failed/ with its reason, identical
@@ -33,7 +34,7 @@ afterAll(() => {
 });
 
 describe('watch, killed and restarted', () => {
-  it('issues every valid file exactly once across three SIGKILLs, files everything else, leaves nothing behind', async () => {
+  it('issues every valid file exactly once across four SIGKILLs, files everything else, leaves nothing behind', async () => {
     const base = tempDir();
     if (process.env.PROOFDESK_KEEP_TEST_DIRS) console.log('test dir', base);
     const data = join(base, 'data');
@@ -80,7 +81,7 @@ describe('watch, killed and restarted', () => {
     for (const [fault, late] of [
       ['after-uploading:120', 'late-1'],
       ['after-create:100', 'late-2'],
-      ['proofs-unrenamed:2', 'late-3'],
+      ['proofs-unrenamed:1', 'late-3'],
       ['after-issued:40', 'late-4'],
     ] as const) {
       const result = await ended(cli(watchArgs, { [FOLDER_FAULT_ENV]: fault }), 90_000);
