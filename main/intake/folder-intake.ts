@@ -134,6 +134,8 @@ export class FolderIntake {
       });
     }
     this.every(this.core.options.jobPollMs ?? (jobMoves ? JOB_SAFETY_NET_MS : 1_000), () => this.core.collector.pollJobs());
+    // Jobs resumed rows wait for may have moved while nothing watched: no event will say so.
+    void this.core.collector.pollJobs();
     // The claim's heartbeat goes on while paused (the settle rounds that also beat do not run
     // then): a paused folder is still this process's, and another watcher must not take it.
     this.timers.push(setInterval(() => this.beat(), CLAIM_BEAT_MS));

@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onJobEnds, type Engine, type EmbeddedService } from '../../main/engine/index.js';
-import type { FolderIntakeEvent, FolderIntake } from '../../main/intake/index.js';
-import { usePartner, watchInbox } from './helpers.js';
+import { FolderIntake, type FolderIntakeEvent } from '../../main/intake/index.js';
+import { usePartner, waitFor, watchInbox } from './helpers.js';
 
 const running: FolderIntake[] = [];
 let engine: Engine;
@@ -42,5 +42,32 @@ describe('a watched folder on the embedded engine', () => {
     expect(event).toMatchObject({ type: 'issued', path: 'diploma.txt' });
     const job = (await service.listJobs({ status: 'finished' })).items[0]!;
     expect((await service.listJobCredentials(job.uid)).items.map((c) => c.uid)).toContain((event as Extract<FolderIntakeEvent, { type: 'issued' }>).credential_uid);
+  });
+
+  it('started again after its job ended while nothing watched, writes the proof at once: no event will come, and it does not wait for the job timer', async () => {
+    const { root, intake } = await watchInbox(running, { service, dataDir: engine.dataDir, tag: 'while-away', jobPollMs: 3_600_000, jobMoves: (listener) => onJobEnds(engine.events, partnerId, listener) });
+    writeFileSync(join(root, 'transcript.txt'), 'Transcript issued while away');
+    await waitFor('the file waiting for its job', () => intake.progress().waitingForJob === 1, 30_000);
+    await intake.stop();
+    const job = await service.issueJobNow({ engine: 'local' });
+    await waitFor('the job finished', async () => (await service.getJob(job.uid)).status === 'finished', 60_000);
+
+    let issued: (event: FolderIntakeEvent) => void = () => undefined;
+    const proofWritten = new Promise<FolderIntakeEvent>((resolve) => (issued = resolve));
+    const again = await FolderIntake.start({
+      service,
+      dataDir: engine.dataDir,
+      folders: [{ path: root, tags: ['while-away'] }],
+      target: 'partner:test',
+      stableMs: 300,
+      jobPollMs: 3_600_000,
+      rescanMs: 3_600_000,
+      jobMoves: (listener) => onJobEnds(engine.events, partnerId, listener),
+      onEvent: (event) => {
+        if (event.type === 'issued') issued(event);
+      },
+    });
+    running.push(again);
+    expect(await proofWritten).toMatchObject({ type: 'issued', path: 'transcript.txt' });
   });
 });
