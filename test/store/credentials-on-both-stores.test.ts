@@ -13,6 +13,8 @@ import { EngineCatalog } from '../../main/engine/engine-catalog.js';
 import { getJob, listJobs } from '../../main/engine/jobs.js';
 import { PartnerRegistry } from '../../main/engine/partners.js';
 import { scheduleCredentials, unscheduleCredential } from '../../main/engine/scheduling.js';
+import { existingCredentialUids } from '../../main/engine/records/credential-lookups.js';
+import { recordGraphOf } from '../../main/engine/records/record-graph.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import { createEngineStore, STORES, type EngineStore } from '../support/engine-stores.js';
 
@@ -68,6 +70,16 @@ describe.each(STORES)('credentials on %s', (kind) => {
     const [ada] = listCredentials(nodeB, { and_tags: 'comp', sort_by: 'title', order: 'asc' }).items;
     const [linked] = insertCredentials(nodeA, [body('Ada (transcript)', ['comp'], { credentials: [ada!.uid] })]);
     expect(getCredential(nodeB, linked!.uid).credentials.map((c) => c.uid)).toEqual([ada!.uid]);
+  });
+
+  it("reads a record's graph over links, and which of some uids are the Partner's credentials", () => {
+    const [ada, transcript] = [titled('Ada'), titled('Ada (transcript)')];
+    const graph = recordGraphOf(nodeB, ada.uid, 10);
+    expect([...graph.nodes.keys()].sort()).toEqual([ada.uid, transcript.uid].sort());
+    expect([...graph.links]).toEqual([[transcript.uid, [ada.uid]]]);
+    const unknown = '0190d6c4-7a1b-7c2d-8e3f-123456789abc';
+    expect(existingCredentialUids(nodeB, [ada.uid, unknown, transcript.uid])).toEqual(new Set([ada.uid, transcript.uid]));
+    expect(existingCredentialUids(otherPartner, [ada.uid])).toEqual(new Set());
   });
 
   it('lists by tags (all of, any of), sorted and paged, with totals', () => {
