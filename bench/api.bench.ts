@@ -41,7 +41,8 @@ const REPEAT = { minRuns: 3, maxRuns: 5, maxMs: 40_000 };
 /** A client that used this share of one core or more was the bottleneck, not the server. */
 const CLIENT_BOUND = 0.9;
 
-async function token(authUrl: string, clientId: string, clientSecret: string): Promise<string> {
+/** An access token for a Partner's client, from the server's token endpoint. */
+export async function token(authUrl: string, clientId: string, clientSecret: string): Promise<string> {
   const response = await fetch(`${authUrl}/realms/proofdesk/protocol/openid-connect/token`, {
     method: 'POST',
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),

@@ -33,6 +33,7 @@ import { csvImportBenchmarks } from './csv-import.bench.js';
 import { recordsSearchStoresBenchmarks } from './records-search-stores.bench.js';
 import { storeIssuingBenchmarks } from './store-issuing.bench.js';
 import { fileBytesBenchmarks } from './file-bytes.bench.js';
+import { restNodesBenchmarks } from './rest-nodes.bench.js';
 
 /**
  * Every benchmark, by the name `--only` matches. Register new ones here. `explicit` ones run
@@ -61,6 +62,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'records-search-stores', run: recordsSearchStoresBenchmarks },
   { name: 'store-issuing', run: storeIssuingBenchmarks },
   { name: 'file-bytes', run: fileBytesBenchmarks },
+  { name: 'rest-nodes', run: restNodesBenchmarks },
   { name: 'million', run: millionBenchmarks, explicit: true },
 ];
 

@@ -15,12 +15,16 @@ export interface ServeChild {
   stop(): Promise<void>;
 }
 
-/** Starts a server script in a process of its own and reads its JSON line. */
-export async function startServer(args: string[]): Promise<ServeChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+/**
+ * Starts a server script in a process of its own and reads its JSON line. A TypeScript script
+ * runs through tsx; a built one (`out/cli/index.js`) as a user runs it. `env` adds variables.
+ */
+export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeChild> {
+  const script = args[0] ?? '';
+  const child = spawn(process.execPath, [...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), ...args], {
     cwd: REPO,
     // Throwaway data: keys in memory (nothing is issued here anyway).
-    env: { ...process.env, PROOFDESK_SECRET_STORE: 'memory', PROOFDESK_PASSPHRASE: '' },
+    env: { ...process.env, PROOFDESK_SECRET_STORE: 'memory', PROOFDESK_PASSPHRASE: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

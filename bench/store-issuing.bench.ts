@@ -1,11 +1,12 @@
 /**
- * Issuing on SQLite against PostgreSQL: one job of N credentials (10,000 unless
+ * Issuing on SQLite against PostgreSQL: one job of N credentials (100,000 unless
  * PROOFDESK_BENCH_STORE_ISSUING_COUNT says otherwise) on the local anvil, on each store in turn in
  * this process — created and scheduled in batches of 10,000, then issued now and followed to
  * `finished` — by an issuing node on the database opened directly (test/support/store-issuing-node.ts),
  * as `serve` nodes sharing PostgreSQL run it. PostgreSQL is the tests' throwaway cluster
  * (test/support/postgres-cluster.ts: on this machine, durability off). Each store's figures as ms,
- * PostgreSQL's also as a ratio to SQLite's; the engine's stages (stage-timing.ts) as notes.
+ * PostgreSQL's also as a ratio to SQLite's, and the whole job's credentials/s; the engine's
+ * stages (stage-timing.ts) as notes.
  *
  * `npm run bench -- --only store-issuing`.
  */
@@ -20,7 +21,7 @@ import { openStoreIssuingNode } from '../test/support/store-issuing-node.js';
 import { observeMachine, type MachineWindow } from './machine.js';
 import { benchDir, timed, type BenchResult } from './measure.js';
 
-const COUNT = Number(process.env['PROOFDESK_BENCH_STORE_ISSUING_COUNT'] ?? 10_000);
+const COUNT = Number(process.env['PROOFDESK_BENCH_STORE_ISSUING_COUNT'] ?? 100_000);
 const BATCH = 10_000;
 
 interface StoreFigures {
@@ -84,6 +85,13 @@ export async function storeIssuingBenchmarks(log: (line: string) => void): Promi
       return [
         { name: `store issuing ${label} on ${f.kind}: create and schedule`, value: f.createMs, unit: 'ms', machine: f.machine, ratio: ratio(f.createMs, sqlite.createMs), notes: [`insert ${f.stages['insert'] ?? 0} ms`, `schedule ${f.stages['schedule'] ?? 0} ms`] },
         { name: `store issuing ${label} on ${f.kind}: issue now → finished`, value: f.issueMs, unit: 'ms', machine: f.machine, ratio: ratio(f.issueMs, sqlite.issueMs), notes: stageNotes },
+        {
+          name: `store issuing ${label} on ${f.kind}: create → finished`,
+          value: COUNT / ((f.createMs + f.issueMs) / 1000),
+          unit: 'credentials/s',
+          machine: f.machine,
+          ratio: ratio(1 / (f.createMs + f.issueMs), 1 / (sqlite.createMs + sqlite.issueMs)),
+        },
       ];
     });
   } finally {

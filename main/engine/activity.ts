@@ -12,7 +12,7 @@ import type { Page } from '../../common/wire-types.js';
 import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
 import { emitEngineEvent } from './events/engine-events.js';
 import { Conditions, cached, selectPage } from './list-query.js';
-import { joinInOrder, jsonEntries, jsonIdList, jsonTexts } from './store/dialect.js';
+import { isOneOf, joinInOrder, jsonEntries, jsonIdList, jsonTexts } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
 type Detail = Record<string, unknown> | null;
@@ -120,7 +120,8 @@ export function listActivity(scope: PartnerScope, query: ActivityQuery | undefin
     const kinds = query.kind.split(',').map((k) => k.trim());
     const unknown = kinds.find((k) => !(ACTIVITY_KINDS as readonly string[]).includes(k));
     if (unknown !== undefined) throw new ServiceError('invalid_value', `kind must be one of ${ACTIVITY_KINDS.join(', ')}, got ${JSON.stringify(unknown)}`);
-    where.add(`a.kind IN (${kinds.map(() => '?').join(', ')})`, ...kinds);
+    const oneOf = isOneOf(scope.db, 'a.kind', kinds, 'text');
+    where.add(oneOf.sql, ...oneOf.params);
   }
   where.range('a.date', parseDateFilter(query?.date_from, 'date_from'), parseDateFilter(query?.date_until, 'date_until'));
   const credential = uidFilter(query?.credential_uid, 'credential_uid');

@@ -12,6 +12,7 @@ import { inTransaction } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import { CREDENTIAL_TAGS, indexTags, ownedId } from './tag-writer.js';
+import { arrayParameter, newRowIds, postgresOf, POSTGRES_ROWS_PER_STATEMENT } from './store/dialect.js';
 
 /**
  * The sort_by values of GET /credentials; `created_date` is the stated default. Upload date
@@ -90,10 +91,63 @@ export function insertCredential(
 /** Creates many validated credentials in one transaction: all of them, or none. */
 export function insertCredentials(scope: PartnerScope, inputs: CredentialInput[]): Credential[] {
   return inTransaction(scope.db, () => {
-    const created = inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)));
+    const plain = inputs.every((input) => input.fileHashes.length === 0 && input.linkUids.length === 0);
+    const created =
+      postgresOf(scope.db) && plain ? insertPlainCredentialsAtOnce(scope, inputs) : inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)));
     recordCredentialActivity(scope, 'created', created.map(({ id }) => [id]));
     return created.map(({ credential }) => credential);
   });
+}
+
+/**
+ * Credentials without files or links (metadata only, the common case of a batch), many rows per
+ * statement on PostgreSQL (`unnest` of arrays), inside the caller's transaction: a statement per
+ * row would cost a round trip to the server each, where SQLite's per-row insert is a function
+ * call and stays its fastest. The same rows, ids in input order, and the same expiry check
+ * before anything is written (the caller's transaction undoes all of it on any error).
+ */
+function insertPlainCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[]): { id: number; credential: Credential }[] {
+  const { db } = scope;
+  const ids = newRowIds(db, 'credentials', inputs.length);
+  const created = inputs.map((input, i) => {
+    const now = scope.clock.now();
+    assertExpiryInFuture(input, now);
+    const credential: Credential = {
+      uid: uuidV7(now),
+      title: input.title,
+      metadata: input.metadata,
+      files: [],
+      credentials: [],
+      upload_date: formatDate(now),
+      tags: [...input.tags],
+      expiry_date: formatDate(input.expiryDate),
+    };
+    return { id: ids[i]!, credential, now, input };
+  });
+  const insertRows = cached(
+    db,
+    `INSERT INTO credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags)
+     SELECT t.id, t.uid, ?, t.title, t.metadata, t.upload_date, t.expiry_date, t.tags
+     FROM unnest(CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS text[]))
+       AS t(id, uid, title, metadata, upload_date, expiry_date, tags)`,
+  );
+  const insertTags = cached(db, 'INSERT INTO credential_tags (partner_id, tag, credential_id) SELECT ?, t.tag, t.id FROM unnest(CAST(? AS text[]), CAST(? AS bigint[])) AS t(tag, id)');
+  for (let from = 0; from < created.length; from += POSTGRES_ROWS_PER_STATEMENT) {
+    const chunk = created.slice(from, from + POSTGRES_ROWS_PER_STATEMENT);
+    insertRows.run(
+      scope.partner.id,
+      arrayParameter(chunk.map((c) => c.id)),
+      arrayParameter(chunk.map((c) => c.credential.uid)),
+      arrayParameter(chunk.map((c) => c.input.title)),
+      arrayParameter(chunk.map((c) => c.input.metadataJson)),
+      arrayParameter(chunk.map((c) => c.now)),
+      arrayParameter(chunk.map((c) => c.input.expiryDate)),
+      arrayParameter(chunk.map((c) => JSON.stringify(c.input.tags))),
+    );
+    const tagged = chunk.flatMap((c) => c.input.tags.map((tag) => [tag, c.id] as const));
+    if (tagged.length > 0) insertTags.run(scope.partner.id, arrayParameter(tagged.map(([tag]) => tag)), arrayParameter(tagged.map(([, id]) => id)));
+  }
+  return created.map(({ id, credential }) => ({ id, credential }));
 }
 
 /** GET /credentials/<uid>: another Partner's uid is answered exactly like a missing one. */

@@ -10,6 +10,7 @@ import { inTransaction } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import { CREDENTIAL_TAGS, ownedId, unindexTags } from './tag-writer.js';
+import { arrayParameter, postgresOf, POSTGRES_ROWS_PER_STATEMENT } from './store/dialect.js';
 
 /** The credential's row id, or `missing_credential` (also for another Partner's uid). */
 export function credentialIdOf(scope: PartnerScope, uid: unknown): number {
@@ -29,21 +30,74 @@ function isTaken(scope: PartnerScope, credentialId: number, engine: string): boo
  */
 export function addToScheduledJob(scope: PartnerScope, engine: string, credentialIds: readonly number[], uids: readonly string[]): number {
   const now = scope.clock.now();
+  const postgres = postgresOf(scope.db) !== undefined;
+  const facts = postgres ? schedulingFactsAtOnce(scope, engine, credentialIds) : undefined;
   credentialIds.forEach((id, i) => {
-    const expiry = cached(scope.db, 'SELECT expiry_date FROM credentials WHERE id = ?').pluck().get(id) as number | null;
+    const expiry = facts ? (facts.get(id)?.expiry ?? null) : (cached(scope.db, 'SELECT expiry_date FROM credentials WHERE id = ?').pluck().get(id) as number | null);
     // Issuing it now would anchor a credential that is already expired.
     if (expiry !== null && expiry <= now) {
       throw new ServiceError('invalid_expiry_date', `Credential ${uids[i]} expired on ${new Date(expiry).toISOString()}; it cannot be scheduled`);
     }
-    if (isTaken(scope, id, engine)) {
+    if (facts ? facts.get(id)?.taken === true : isTaken(scope, id, engine)) {
       throw new ServiceError('credential_already_scheduled_or_issued', `Credential ${uids[i]} is already scheduled or issued on ${engine}`);
     }
   });
   const jobId = openScheduledJob(scope, engine);
-  const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) VALUES (?, ?, ?)');
-  for (const id of credentialIds) insert.run(jobId, id, engine);
+  if (postgres) {
+    const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) SELECT ?, t.id, ? FROM unnest(CAST(? AS bigint[])) AS t(id)');
+    for (const chunk of chunksOf(credentialIds)) insert.run(jobId, engine, arrayParameter(chunk));
+  } else {
+    const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) VALUES (?, ?, ?)');
+    for (const id of credentialIds) insert.run(jobId, id, engine);
+  }
   recordCredentialActivity(scope, 'scheduled', credentialIds.map((id) => [id]), { engine, jobId });
   return jobId;
+}
+
+/** `items` in runs of up to POSTGRES_ROWS_PER_STATEMENT. */
+function chunksOf<T>(items: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let from = 0; from < items.length; from += POSTGRES_ROWS_PER_STATEMENT) chunks.push(items.slice(from, from + POSTGRES_ROWS_PER_STATEMENT));
+  return chunks;
+}
+
+/**
+ * Each credential's expiry and whether it is taken on the engine, read many per statement on
+ * PostgreSQL, where a statement per credential would cost two round trips to the server each.
+ */
+function schedulingFactsAtOnce(scope: PartnerScope, engine: string, credentialIds: readonly number[]): Map<number, { expiry: number | null; taken: boolean }> {
+  const read = cached(
+    scope.db,
+    `SELECT c.id, c.expiry_date, EXISTS (SELECT 1 FROM job_credentials jc WHERE jc.credential_id = c.id AND jc.engine = ? AND jc.active = 1) AS taken
+     FROM credentials c WHERE c.id = ANY(CAST(? AS bigint[]))`,
+  );
+  const facts = new Map<number, { expiry: number | null; taken: boolean }>();
+  for (const chunk of chunksOf(credentialIds)) {
+    for (const row of read.all(engine, arrayParameter(chunk)) as { id: number; expiry_date: number | null; taken: number }[]) {
+      facts.set(row.id, { expiry: row.expiry_date, taken: row.taken === 1 });
+    }
+  }
+  return facts;
+}
+
+/**
+ * The row ids of credential uids, in order, or `missing_credential` for the first that is not
+ * the Partner's: many per statement on PostgreSQL, one statement per uid on SQLite.
+ */
+function credentialIdsOf(scope: PartnerScope, uids: readonly unknown[]): number[] {
+  if (!postgresOf(scope.db)) return uids.map((uid) => credentialIdOf(scope, uid));
+  // Uids are stored in lower case; UUIDs compare without regard to case (RFC 9562).
+  const wanted = uids.filter(isUuid).map((uid) => uid.toLowerCase());
+  const read = cached(scope.db, 'SELECT id, uid FROM credentials WHERE partner_id = ? AND uid = ANY(CAST(? AS text[]))');
+  const found = new Map<string, number>();
+  for (const chunk of chunksOf(wanted)) {
+    for (const row of read.all(scope.partner.id, arrayParameter(chunk)) as { id: number; uid: string }[]) found.set(row.uid, row.id);
+  }
+  return uids.map((uid) => {
+    const id = isUuid(uid) ? found.get(uid.toLowerCase()) : undefined;
+    if (id === undefined) throw new ServiceError('missing_credential', `No credential ${JSON.stringify(uid)}`);
+    return id;
+  });
 }
 
 /** POST /credentials/schedule: all listed credentials join the open job, or none does. */
@@ -58,7 +112,7 @@ export function scheduleCredentials(scope: PartnerScope, body: ScheduleBody | un
   }
   const unique = [...new Set(uids as unknown[])];
   return inTransaction(scope.db, () => {
-    const ids = unique.map((uid) => credentialIdOf(scope, uid));
+    const ids = credentialIdsOf(scope, unique);
     return addToScheduledJob(scope, engine.id, ids, unique as string[]);
   });
 }

@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivity } from '../../main/engine/activity.js';
 import { systemClock } from '../../main/engine/clock.js';
 import { parseCreateCredentialBody } from '../../main/engine/credential-input.js';
-import { getCredential, insertCredentials, listCredentials } from '../../main/engine/credentials.js';
+import { getCredential, insertCredentials, listCredentials, listJobCredentials } from '../../main/engine/credentials.js';
 import type { Db } from '../../main/engine/database.js';
 import { EngineCatalog } from '../../main/engine/engine-catalog.js';
 import { getJob, listJobs } from '../../main/engine/jobs.js';
 import { PartnerRegistry } from '../../main/engine/partners.js';
 import { scheduleCredentials, unscheduleCredential } from '../../main/engine/scheduling.js';
+import { existingCredentialUids } from '../../main/engine/records/credential-lookups.js';
+import { recordGraphOf } from '../../main/engine/records/record-graph.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import { createEngineStore, STORES, type EngineStore } from '../support/engine-stores.js';
 
@@ -70,6 +72,16 @@ describe.each(STORES)('credentials on %s', (kind) => {
     expect(getCredential(nodeB, linked!.uid).credentials.map((c) => c.uid)).toEqual([ada!.uid]);
   });
 
+  it("reads a record's graph over links, and which of some uids are the Partner's credentials", () => {
+    const [ada, transcript] = [titled('Ada'), titled('Ada (transcript)')];
+    const graph = recordGraphOf(nodeB, ada.uid, 10);
+    expect([...graph.nodes.keys()].sort()).toEqual([ada.uid, transcript.uid].sort());
+    expect([...graph.links]).toEqual([[transcript.uid, [ada.uid]]]);
+    const unknown = '0190d6c4-7a1b-7c2d-8e3f-123456789abc';
+    expect(existingCredentialUids(nodeB, [ada.uid, unknown, transcript.uid])).toEqual(new Set([ada.uid, transcript.uid]));
+    expect(existingCredentialUids(otherPartner, [ada.uid])).toEqual(new Set());
+  });
+
   it('lists by tags (all of, any of), sorted and paged, with totals', () => {
     expect(listCredentials(nodeB, { and_tags: 'comp,y2026' }).items.map((c) => c.title)).toEqual(['Ada']);
     expect(listCredentials(nodeB, { or_tags: 'math,y2026', sort_by: 'title', order: 'asc' }).items.map((c) => c.title)).toEqual(['Ada', 'Alan']);
@@ -118,5 +130,58 @@ describe.each(STORES)('credentials on %s', (kind) => {
     const grace = titled('Grace');
     expect(unscheduleCredential(nodeB, grace.uid, 'local')).toEqual({ credential_uid: grace.uid, engine: 'local', credential_deleted: true });
     expect(() => getCredential(nodeA, grace.uid)).toThrow(expect.objectContaining({ id: 'missing_credential' }));
+  });
+});
+
+describe.each(STORES)('credentials in batches on %s', (kind) => {
+  let store: EngineStore;
+  let scope: PartnerScope;
+  /** More than one statement's rows on PostgreSQL (2,000 per statement). */
+  const COUNT = 2_500;
+  /** Titles and metadata with what an array parameter must quote: quotes, backslashes, braces, commas, NULL spelled out, spaces, non-Latin text. */
+  const awkward = ['He said "hi", {then} left\\', 'NULL', '  ', 'Ünïcödé — 学位 ✓', 'a,b;c'];
+
+  beforeAll(() => {
+    store = createEngineStore(kind);
+    const db = store.connect();
+    const partner = new PartnerRegistry(db, systemClock).add({ name: 'Batch University' });
+    scope = credentialScope(db, { id: partner.partner_id, name: 'Batch University' });
+  });
+
+  afterAll(() => store?.remove());
+
+  const bodies = (count: number, extra: Record<string, unknown> = {}) =>
+    Array.from({ length: count }, (_, i) =>
+      parseCreateCredentialBody({ title: `${awkward[i % awkward.length]} ${i}`, metadata: { note: awkward[(i + 1) % awkward.length], i }, tags: i % 2 ? ['odd', `t-${i % 3}`] : [], ...extra }),
+    );
+
+  it(`creates ${COUNT} credentials in one call as written, in order, their tags filterable; one expired credential among them and none is created`, () => {
+    const created = insertCredentials(scope, bodies(COUNT));
+    const page = listCredentials(scope, { per_page: 0 });
+    expect(page.items).toEqual(created);
+    expect(created.map((c) => [c.title, c.metadata, c.tags, c.expiry_date])).toEqual(
+      Array.from({ length: COUNT }, (_, i) => [`${awkward[i % awkward.length]} ${i}`, { note: awkward[(i + 1) % awkward.length], i }, i % 2 ? ['odd', `t-${i % 3}`] : [], null]),
+    );
+    expect(listCredentials(scope, { and_tags: 'odd,t-1', per_page: 0 }).items.map((c) => c.metadata['i'])).toEqual(
+      Array.from({ length: COUNT }, (_, i) => i).filter((i) => i % 2 === 1 && i % 3 === 1),
+    );
+    const expired = parseCreateCredentialBody({ title: 'Expired', metadata: { a: 1 }, expiry_date: '2020-01-01T00:00:00Z' });
+    expect(() => insertCredentials(scope, [...bodies(10), expired, ...bodies(2_100)])).toThrow(expect.objectContaining({ id: 'invalid_expiry_date' }));
+    expect(listCredentials(scope, {}).total_items).toBe(COUNT);
+  });
+
+  it(`schedules ${COUNT} credentials in one call (a uid in capitals too); a missing or taken uid among others schedules none of them`, () => {
+    const uids = listCredentials(scope, { per_page: 0 }).items.map((c) => c.uid);
+    const late = insertCredentials(scope, bodies(3)).map((c) => c.uid);
+    expect(() => scheduleCredentials(scope, { engine: 'local', credentials: [...uids.slice(0, 2_200), '0190d6c4-7a1b-7c2d-8e3f-123456789abc', late[0]] })).toThrow(
+      expect.objectContaining({ id: 'missing_credential', message: expect.stringContaining('0190d6c4-7a1b-7c2d-8e3f-123456789abc') }),
+    );
+    expect(listJobs(scope, {}).total_items).toBe(0);
+    const jobId = scheduleCredentials(scope, { engine: 'local', credentials: [uids[0]!.toUpperCase(), ...uids.slice(1)] });
+    expect(listJobCredentials(scope, jobId, { per_page: 0 }).items.map((c) => c.uid)).toEqual(uids);
+    expect(() => scheduleCredentials(scope, { engine: 'local', credentials: [...late, uids[COUNT - 1]] })).toThrow(
+      expect.objectContaining({ id: 'credential_already_scheduled_or_issued', message: expect.stringContaining(uids[COUNT - 1]!) }),
+    );
+    expect(late.map((uid) => listJobs(scope, { uid }).total_items)).toEqual([0, 0, 0]);
   });
 });

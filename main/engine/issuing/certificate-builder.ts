@@ -2,7 +2,7 @@ import { uuidV7 } from '../uuid-v7.js';
 import { readCredentials } from '../credential-reader.js';
 import { inTransaction, type Db } from '../database.js';
 import { cached } from '../list-query.js';
-import { sqliteOf } from '../store/dialect.js';
+import { arrayParameter, sqliteOf } from '../store/dialect.js';
 import { buildPayload, canonicalJson } from '../proofs/certificate-payload.js';
 import { buildPackedMerkleTree } from '../proofs/merkle-tree.js';
 import { faultPoint } from './fault-points.js';
@@ -110,9 +110,6 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
   });
 }
 
-/** An array parameter as PostgreSQL reads it in text form: its elements need no quoting (uuids, numbers, hex). */
-const arrayText = (items: readonly (string | number)[]): string => `{${items.join(',')}}`;
-
 /**
  * A chunk's certificates in one statement, on PostgreSQL: a statement per row would cost a round
  * trip to the server each (SQLite's per-row insert is a function call, and stays the fastest there).
@@ -125,7 +122,7 @@ function insertChunkAtOnce(db: Db, job: { id: number; engine: string; partnerId:
     `INSERT INTO certificates (uid, partner_id, credential_id, job_id, engine, leaf_index, leaf, payload, signature)
      SELECT t.uid, ?, t.credential_id, ?, ?, ? + t.n - 1, decode(t.leaf, 'hex'), decode(t.payload, 'hex'), decode(t.signature, 'hex')
      FROM unnest(CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[])) WITH ORDINALITY AS t(uid, credential_id, leaf, payload, signature, n)`,
-  ).run(job.partnerId, job.id, job.engine, first, arrayText(chunk.uids), arrayText(chunk.credentialIds), ...columns.map(arrayText));
+  ).run(job.partnerId, job.id, job.engine, first, arrayParameter(chunk.uids), arrayParameter(chunk.credentialIds), ...columns.map((column) => arrayParameter(column)));
 }
 
 /**

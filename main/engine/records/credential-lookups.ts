@@ -6,16 +6,16 @@ import { ServiceError } from '../../../common/errors.js';
 import type { ExistingCredential } from '../../../common/ipc/staging.js';
 import { cached } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
-import { jsonPathText, unindexed } from '../store/dialect.js';
+import { isOneOf, jsonPathText, unindexed } from '../store/dialect.js';
 
 /** The subset of `uids` (lowercase) that are existing credentials of the Partner: one query per 500. */
 export function existingCredentialUids(scope: PartnerScope, uids: readonly string[]): Set<string> {
   const found = new Set<string>();
   for (let i = 0; i < uids.length; i += 500) {
-    const chunk = uids.slice(i, i + 500);
+    const oneOf = isOneOf(scope.db, 'uid', uids.slice(i, i + 500), 'text');
     const rows = scope.db
-      .prepare(`SELECT uid FROM credentials WHERE uid IN (${chunk.map(() => '?').join(',')}) AND ${unindexed(scope.db, 'partner_id')} = ?`)
-      .all(...chunk, scope.partner.id) as { uid: string }[];
+      .prepare(`SELECT uid FROM credentials WHERE ${oneOf.sql} AND ${unindexed(scope.db, 'partner_id')} = ?`)
+      .all(...oneOf.params, scope.partner.id) as { uid: string }[];
     for (const r of rows) found.add(r.uid);
   }
   return found;
@@ -29,17 +29,17 @@ export function findExistingByHash(scope: PartnerScope, hashes: string[]): Map<s
   const found = new Map<string, ExistingCredential[]>();
   const unique = [...new Set(hashes)];
   for (let i = 0; i < unique.length; i += 500) {
-    const chunk = unique.slice(i, i + 500);
+    const oneOf = isOneOf(scope.db, 'f.file_hash', unique.slice(i, i + 500), 'text');
     const rows = scope.db
       .prepare(
         `SELECT f.file_hash AS file_hash, c.uid AS uid, c.title AS title
            FROM files f
            JOIN credential_files cf ON cf.file_id = f.id
            JOIN credentials c ON c.id = cf.credential_id
-          WHERE f.partner_id = ? AND f.file_hash IN (${chunk.map(() => '?').join(',')})
+          WHERE f.partner_id = ? AND ${oneOf.sql}
           ORDER BY c.id`,
       )
-      .all(scope.partner.id, ...chunk) as { file_hash: string; uid: string; title: string }[];
+      .all(scope.partner.id, ...oneOf.params) as { file_hash: string; uid: string; title: string }[];
     for (const row of rows) {
       const list = found.get(row.file_hash) ?? [];
       list.push({ uid: row.uid, title: row.title });

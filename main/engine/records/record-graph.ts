@@ -1,6 +1,7 @@
 /** A credential record's graph: every credential reachable over links, and the links among them. */
 import { formatDate } from '../../../common/validate.js';
 import type { PartnerScope } from '../scope.js';
+import { isOneOf } from '../store/dialect.js';
 
 export interface RecordGraph {
   nodes: Map<string, { title: string; upload_date: string }>;
@@ -20,10 +21,11 @@ export function recordGraphOf(scope: PartnerScope, uid: string, maxNodes: number
   const edges: [number, number][] = [];
   let frontier = [start.id];
   while (frontier.length > 0 && ids.size < maxNodes) {
-    const marks = frontier.map(() => '?').join(',');
+    const from = isOneOf(db, 'credential_id', frontier, 'bigint');
+    const to = isOneOf(db, 'linked_id', frontier, 'bigint');
     const rows = db
-      .prepare(`SELECT credential_id AS a, linked_id AS b FROM credential_links WHERE credential_id IN (${marks}) OR linked_id IN (${marks})`)
-      .all(...frontier, ...frontier) as { a: number; b: number }[];
+      .prepare(`SELECT credential_id AS a, linked_id AS b FROM credential_links WHERE ${from.sql} OR ${to.sql}`)
+      .all(...from.params, ...to.params) as { a: number; b: number }[];
     const next: number[] = [];
     for (const { a, b } of rows) {
       edges.push([a, b]);
@@ -39,10 +41,10 @@ export function recordGraphOf(scope: PartnerScope, uid: string, maxNodes: number
   const list = [...ids];
   const nodes = new Map<number, { uid: string; title: string; upload_date: string }>();
   for (let i = 0; i < list.length; i += 500) {
-    const chunk = list.slice(i, i + 500);
+    const oneOf = isOneOf(db, 'id', list.slice(i, i + 500), 'bigint');
     const rows = db
-      .prepare(`SELECT id, uid, title, upload_date FROM credentials WHERE partner_id = ? AND id IN (${chunk.map(() => '?').join(',')})`)
-      .all(scope.partner.id, ...chunk) as { id: number; uid: string; title: string; upload_date: number }[];
+      .prepare(`SELECT id, uid, title, upload_date FROM credentials WHERE partner_id = ? AND ${oneOf.sql}`)
+      .all(scope.partner.id, ...oneOf.params) as { id: number; uid: string; title: string; upload_date: number }[];
     for (const r of rows) nodes.set(r.id, { uid: r.uid, title: r.title, upload_date: formatDate(r.upload_date) });
   }
   const graph: RecordGraph = { nodes: new Map(), links: new Map() };

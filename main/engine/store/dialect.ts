@@ -175,3 +175,25 @@ export function writeMark(db: Db): string {
   if (db.inTransaction) return `uncached:${++uncachedMarks}`;
   return String(othersCommitMark(db));
 }
+
+/**
+ * Values as one PostgreSQL array parameter (`CAST(? AS text[])`, `CAST(? AS bigint[])`) in the
+ * text form libpq sends: each string quoted with `"` and `\` escaped, null as NULL.
+ */
+export function arrayParameter(values: readonly (string | number | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+}
+
+/**
+ * "`expression` is one of `values`" as SQL and its parameters: `IN (?, ?, …)` on SQLite; on
+ * PostgreSQL `= ANY(…)` with the values as one array parameter of `type`, so that lists of every
+ * length share one statement (an IN list's text, prepared and kept by the connection, is new for
+ * each length). Give it at least one value.
+ */
+export function isOneOf(db: Db, expression: string, values: readonly (string | number)[], type: 'text' | 'bigint'): { sql: string; params: (string | number)[] } {
+  if (sqliteOf(db)) return { sql: `${expression} IN (${values.map(() => '?').join(',')})`, params: [...values] };
+  return { sql: `${expression} = ANY(CAST(? AS ${type}[]))`, params: [arrayParameter(values)] };
+}
+
+/** Rows per statement where the engine writes or reads many on PostgreSQL, each a round trip. */
+export const POSTGRES_ROWS_PER_STATEMENT = 2_000;
