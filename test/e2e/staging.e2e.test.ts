@@ -18,7 +18,7 @@ import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import type { EmbeddedService } from '../../main/engine/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
-import { silentlyCutCells } from './cut-cells.js';
+import { silentlyCutCells, silentlyCutFields } from './cut-cells.js';
 import { dropFiles } from './drop-files.js';
 import { builtRenderer } from './shell-harness.js';
 import { valuesWhenSaid } from './values-when.js';
@@ -364,6 +364,7 @@ describe('staging layout', () => {
       expect(tableBox!.height).toBeGreaterThanOrEqual(168);
       expect(stagingBox!.height).toBeLessThan(400);
       expect(await silentlyCutCells(page)).toEqual([]);
+      expect(await silentlyCutFields(page)).toEqual([]);
       await context.close();
     });
   }
