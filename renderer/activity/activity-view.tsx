@@ -10,6 +10,7 @@ import { DataTable, type TableColumn } from '../table/data-table.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 import { t as translate } from '../i18n/i18n-store.js';
 import { useT } from '../i18n/use-t.js';
+import { useResetOnChange } from '../shell/use-reset-on-change.js';
 import './activity.css';
 
 /** What an entry says, in words: the kind, with its tags or its transaction. */
@@ -50,7 +51,7 @@ function FilterBar() {
   const setFilters = useActivityStore((s) => s.setFilters);
   const [draft, setDraft] = useState<ActivityFilters>(applied);
   // Filters applied elsewhere (a row's menu) show in the fields.
-  useEffect(() => setDraft(applied), [applied]);
+  useResetOnChange(applied, setDraft);
   const t = useT();
   const field = (name: keyof ActivityFilters) => ({
     value: draft[name],
@@ -130,8 +131,8 @@ export function ActivityView() {
   useEffect(() => {
     void goTo(1);
   }, [goTo]);
-  // Another page or filter: another list, nothing of it selected.
-  useEffect(() => setSelection(EMPTY_SELECTION), [items]);
+  // Another page or filter: another list, nothing of it selected (in the frame that shows it).
+  useResetOnChange(items, () => setSelection(EMPTY_SELECTION));
   const columns = useMemo(() => activityColumns(t), [t]);
   const rowAt = useCallback((index: number) => items[index], [items]);
   // The page holds every row it shows: nothing to fetch as it scrolls.

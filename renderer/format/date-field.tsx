@@ -5,6 +5,7 @@ import { de } from 'react-day-picker/locale/de';
 import { enUS } from 'react-day-picker/locale/en-US';
 import 'react-day-picker/style.css';
 import { useT } from '../i18n/use-t.js';
+import { useResetOnChange } from '../shell/use-reset-on-change.js';
 import { datePattern, formatCalendarDay, pageLocale, parseCalendarDay, type CalendarDay } from './local-format.js';
 
 /** The calendar's words and first weekday for the window's language. */
@@ -70,11 +71,11 @@ export function DateField({
     .replace('mm', t('dateField.mm'))
     .replace('yyyy', t('dateField.yyyy'));
 
-  // The value changes from outside too (Clear, another language).
-  useEffect(() => {
-    setText(shown);
+  // The value changes from outside too (a paste, fill down, Clear, another language).
+  useResetOnChange(shown, (now) => {
+    setText(now);
     setInvalid(false);
-  }, [shown]);
+  });
 
   useEffect(() => {
     if (!open) return;

@@ -1,10 +1,11 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { formatDuration } from '../../common/duration.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useSettingsStore } from './settings-store.js';
 import { localDateTime } from '../format/local-format.js';
 import { useT } from '../i18n/use-t.js';
+import { useResetOnChange } from '../shell/use-reset-on-change.js';
 
 /** Settings › Partner: which Partner is active, its issuing interval, its client credentials. */
 export function PartnerPanel() {
@@ -18,14 +19,15 @@ export function PartnerPanel() {
   const partners = useShellStore((s) => s.status?.partners ?? NO_PARTNERS);
   const switchPartner = useShellStore((s) => s.switchPartner);
   const partner = overview?.partner ?? null;
-  const [interval, setIntervalText] = useState('');
+  const [interval, setIntervalText] = useState(() => (partner ? formatDuration(partner.issuing_interval_seconds) : ''));
   const [confirming, setConfirming] = useState(false);
   const id = useId();
   const t = useT();
 
-  useEffect(() => {
+  // Another Partner or a saved interval, not every reload: that would overwrite what is being typed.
+  useResetOnChange(partner ? `${partner.id} ${partner.issuing_interval_seconds}` : '', () => {
     if (partner) setIntervalText(formatDuration(partner.issuing_interval_seconds));
-  }, [partner?.id, partner?.issuing_interval_seconds]); // not on every reload: that would overwrite what is being typed
+  });
 
   if (!partner) return <p>{t('settings.partner.none')}</p>;
   return (

@@ -32,3 +32,28 @@ export async function silentlyCutCells(page: Page): Promise<string[]> {
     return problems;
   })()`) as Promise<string[]>;
 }
+
+/**
+ * The same check for the text fields in grid and table cells that are not being edited: a field
+ * whose text is longer than its box must end in "…" and carry its whole text as its title (the
+ * focused field is left out: it scrolls to its caret). Readable lines, empty when none.
+ */
+export async function silentlyCutFields(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const problems = [];
+    for (const table of document.querySelectorAll('[role=grid], [role=table]')) {
+      const name = table.getAttribute('aria-label') || '(unnamed table)';
+      const fields = table.querySelectorAll('[role=gridcell] input, [role=cell] input');
+      for (const field of fields) {
+        if (!['text', 'search', 'url', ''].includes(field.getAttribute('type') || '') || field === document.activeElement) continue;
+        if (field.getClientRects().length === 0 || field.scrollWidth <= field.clientWidth + 1) continue;
+        const what = name + ': ' + (field.getAttribute('aria-label') || '(unnamed field)') + ' "' + field.value + '"';
+        if (getComputedStyle(field).textOverflow !== 'ellipsis') problems.push(what + ' is cut without an ellipsis');
+        const title = field.getAttribute('title') || '';
+        const missing = field.value.split(/[\\s,]+/).filter((word) => word && !title.includes(word));
+        if (missing.length > 0) problems.push(what + ' is cut and its title lacks ' + missing.join(' '));
+      }
+    }
+    return problems;
+  })()`) as Promise<string[]>;
+}

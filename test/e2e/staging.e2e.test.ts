@@ -18,9 +18,10 @@ import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import type { EmbeddedService } from '../../main/engine/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
-import { silentlyCutCells } from './cut-cells.js';
+import { silentlyCutCells, silentlyCutFields } from './cut-cells.js';
 import { dropFiles } from './drop-files.js';
 import { builtRenderer } from './shell-harness.js';
+import { valuesWhenSaid } from './values-when.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = process.env['PROOFDESK_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -233,25 +234,6 @@ async function pasteText(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Control+V');
 }
 
-/**
- * Watches for a status line to say `text`; the answer is what the fields named `labels` showed at
- * that moment (observed as the page changed, not polled later): what a person sees and a screen
- * reader user finds when the announcement comes. Call it before the action that announces.
- */
-async function valuesWhenSaid(page: Page, text: string, labels: string[]): Promise<() => Promise<(string | null)[]>> {
-  // Set, not answered: the page would wait for the promise before the action is taken.
-  await page.evaluate(`void (window.__whenSaid = new Promise((resolve) => {
-    const said = () => [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent === ${JSON.stringify(text)});
-    const observer = new MutationObserver(() => {
-      if (!said()) return;
-      observer.disconnect();
-      resolve(${JSON.stringify(labels)}.map((label) => document.querySelector('[aria-label="' + label + '"]')?.value ?? null));
-    });
-    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-  }))`);
-  return () => page.evaluate('window.__whenSaid') as Promise<(string | null)[]>;
-}
-
 /** Which element has the focus, by its accessible name (aria-label). */
 function focusedName(page: Page): Promise<string | null> {
   return page.evaluate(`document.activeElement && document.activeElement.getAttribute('aria-label')`) as Promise<string | null>;
@@ -382,6 +364,7 @@ describe('staging layout', () => {
       expect(tableBox!.height).toBeGreaterThanOrEqual(168);
       expect(stagingBox!.height).toBeLessThan(400);
       expect(await silentlyCutCells(page)).toEqual([]);
+      expect(await silentlyCutFields(page)).toEqual([]);
       await context.close();
     });
   }
