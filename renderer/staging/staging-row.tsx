@@ -128,12 +128,11 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
         </span>
       </div>
       <div role="gridcell" aria-selected={cellSelected(0)}>
-        <input aria-label={t('staging.row.title', { name })} className="staging-text" title={row.title || undefined} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} {...sheetCell(index, 0)} />
+        <input aria-label={t('staging.row.title', { name })} title={row.title || undefined} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} {...sheetCell(index, 0)} />
       </div>
       <div role="gridcell" aria-selected={cellSelected(1)}>
         <input
           aria-label={t('staging.row.tags', { name })}
-          className="staging-text"
           placeholder={t('staging.row.tagsPlaceholder')}
           title={tagsText || t('staging.row.tagsPlaceholder')}
           value={tagsText}
@@ -161,7 +160,6 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
       <div role="gridcell" aria-selected={cellSelected(3)}>
         <input
           aria-label={t('staging.row.links', { name })}
-          className="staging-text"
           placeholder={t('staging.row.linksPlaceholder')}
           title={linksText || t('staging.row.linksPlaceholder')}
           value={linksText}
