@@ -111,12 +111,26 @@ function copyWhole(from: string, to: string): void {
 /** Starts the database, the balancer, the operator's engine and three nodes. */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const database = createTestDatabase();
-  const balancer = await startRoundRobinProxy();
   const operatorDir = makeTempDir('proofdesk-operator-');
   const nodeDirs = [0, 1, 2].map((i) => (options.sharedDataDir ? operatorDir : makeTempDir(`proofdesk-node-${i + 1}-`)));
-  for (const dir of new Set([operatorDir, ...nodeDirs])) writeEngines(dir, options.engines);
-  const secrets = await openSecretStore({ dataDir: operatorDir, env: { [PASSPHRASE_ENV]: CLUSTER_PASSPHRASE } });
-  const operator = Engine.open({ dataDir: operatorDir, databaseUrl: database.url, secrets, sweepIntervalMs: false });
+  const removeDirs = () => {
+    for (const dir of new Set([operatorDir, ...nodeDirs])) rmSync(dir, { recursive: true, force: true });
+  };
+  let balancer: RoundRobinProxy;
+  let operator: Engine;
+  try {
+    for (const dir of new Set([operatorDir, ...nodeDirs])) writeEngines(dir, options.engines);
+    const secrets = await openSecretStore({ dataDir: operatorDir, env: { [PASSPHRASE_ENV]: CLUSTER_PASSPHRASE } });
+    operator = Engine.open({ dataDir: operatorDir, databaseUrl: database.url, secrets, sweepIntervalMs: false });
+    balancer = await startRoundRobinProxy().catch(async (error: unknown) => {
+      await operator.close();
+      throw error;
+    });
+  } catch (error) {
+    database.drop();
+    removeDirs();
+    throw error;
+  }
   const copySecrets = () => {
     for (const dir of nodeDirs) if (dir !== operatorDir) copyWhole(join(operatorDir, SECRETS_FILE), join(dir, SECRETS_FILE));
   };
@@ -134,7 +148,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await operator.close();
       } finally {
         database.drop();
-        for (const dir of new Set([operatorDir, ...nodeDirs])) rmSync(dir, { recursive: true, force: true });
+        removeDirs();
       }
     })());
   try {

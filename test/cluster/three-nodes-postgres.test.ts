@@ -150,7 +150,8 @@ describe('request limits held by three nodes on PostgreSQL', () => {
     const accepted: number[] = [];
     let refusals = 0;
     let lastAnswer = Date.now();
-    for (let wave = 0; wave < 3; wave++) {
+    // Bursts until two fitted within their second (on a loaded machine not every one does).
+    for (let wave = 0; wave < 6 && accepted.length < 2; wave++) {
       const second = await startOfASecond(lastAnswer);
       const shots = await hammer(c, token, perSecond * 3);
       lastAnswer = Math.max(...shots.map((s) => s.received));
@@ -167,7 +168,6 @@ describe('request limits held by three nodes on PostgreSQL', () => {
       else expect(within.filter((s) => s.status === 200).length).toBeLessThanOrEqual(perSecond + burstOf(perSecond));
     }
     expect(refusals).toBeGreaterThan(0);
-    // At least one burst fitted in its second (on a loaded machine not every one does).
     expect(accepted.length, 'no burst of requests fitted within one second').toBeGreaterThan(0);
     for (const count of accepted) {
       expect(count).toBeGreaterThan(0);
