@@ -69,8 +69,8 @@ const EXAMPLES: Record<string, string> = {
 };
 
 const FOOTER = `Every command takes --data DIR (default: the desktop app's data directory, or $PROOFDESK_DATA), and
---database postgres://… (or $PROOFDESK_DATABASE_URL) for the engine's data in PostgreSQL, which this version refuses
-with exit 3 until the engine runs there in full.
+--database postgres://… (or $PROOFDESK_DATABASE_URL) to keep the engine's data in that PostgreSQL database instead
+(serve nodes on several machines share it; an unreachable database is exit 3).
 The credential, certificate, revoke, jobs, activity, issue, verify and watch commands take --remote BASE_URL [--auth-url URL]
 [--client-id ID] [--realm R] to work against a remote instance (the Live/Demo service, or a Proofdesk \`serve\`)
 instead of --data (watch keeps its journal in --data still). The client secret is read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults:
