@@ -23,6 +23,6 @@ export function healthRoutes(app: FastifyInstance, ctx: ApiContext): void {
     reply.header('cache-control', 'no-store');
     const readiness = ctx.engine.readiness();
     if (!readiness.ready) return sendError(reply, ctx, new ServiceError('try_again_later', `Not ready: ${readiness.reason}`));
-    return sendResult(reply, ctx, 200, { status: 'ready', database: readiness.database, migrations: readiness.migrations, scheduler: readiness.scheduler });
+    return sendResult(reply, ctx, 200, { status: 'ready', database: readiness.database, migrations: readiness.migrations, scheduler: readiness.scheduler, leader: readiness.leader });
   });
 }

@@ -193,7 +193,7 @@ export class Engine {
 
   /** Whether the engine can serve now: database answering, schema current, issuing running somewhere. */
   readiness(): Readiness {
-    return checkReadiness(this.db, () => this.issuing.schedulerPlace());
+    return checkReadiness(this.db, () => ({ scheduler: this.issuing.schedulerPlace(), leader: this.issuing.leaderNode() ?? null }));
   }
 
   /**

@@ -17,29 +17,38 @@ export interface Readiness {
   /** `current`, or `behind` / `ahead` of what this Proofdesk knows. */
   migrations: 'current' | 'behind' | 'ahead' | 'unknown';
   scheduler: SchedulerPlace;
+  /** The node that issues (holds the issuing lease), by its name; null when none does. */
+  leader: string | null;
+}
+
+/** Where issuing runs: the scheduler's place as this process sees it, and the leader's node name. */
+export interface IssuingPlace {
+  scheduler: SchedulerPlace;
+  leader: string | null;
 }
 
 /**
  * Asks the database a trivial question and its schema version, then where the scheduler runs
  * (the issuing lease is in the database too); never throws.
  */
-export function checkReadiness(db: Db, schedulerPlace: () => SchedulerPlace): Readiness {
+export function checkReadiness(db: Db, issuingPlace: () => IssuingPlace): Readiness {
   let version: number;
   let scheduler: SchedulerPlace;
+  let leader: string | null;
   try {
     db.prepare('SELECT 1').pluck().get();
     version = schemaVersion(db);
-    scheduler = schedulerPlace();
+    ({ scheduler, leader } = issuingPlace());
   } catch (error) {
-    return { ready: false, reason: `The database does not answer: ${(error as Error).message}`, database: 'unavailable', migrations: 'unknown', scheduler: 'nowhere' };
+    return { ready: false, reason: `The database does not answer: ${(error as Error).message}`, database: 'unavailable', migrations: 'unknown', scheduler: 'nowhere', leader: null };
   }
   const known = knownSchemaVersion(db);
   const migrations = version === known ? 'current' : version < known ? 'behind' : 'ahead';
   if (migrations !== 'current') {
-    return { ready: false, reason: `The database schema is version ${version}, this Proofdesk needs ${known}`, database: 'ok', migrations, scheduler };
+    return { ready: false, reason: `The database schema is version ${version}, this Proofdesk needs ${known}`, database: 'ok', migrations, scheduler, leader };
   }
   if (scheduler === 'nowhere') {
-    return { ready: false, reason: 'No process runs the issuing scheduler for this data directory', database: 'ok', migrations, scheduler };
+    return { ready: false, reason: 'No process runs the issuing scheduler for this data directory', database: 'ok', migrations, scheduler, leader };
   }
-  return { ready: true, database: 'ok', migrations, scheduler };
+  return { ready: true, database: 'ok', migrations, scheduler, leader };
 }

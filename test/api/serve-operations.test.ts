@@ -54,7 +54,7 @@ describe('serve: health checks, request log, graceful shutdown', () => {
     const added = await endedWithin(startCliChild(['partner', 'add', '--name', 'Ops University', '--data', data], env), 60_000);
     expect(added.code, added.stderr).toBe(0);
     client = JSON.parse(added.stdout);
-    serve = startCliChild(['serve', '--port', '0', '--log', 'json', '--data', data], env);
+    serve = startCliChild(['serve', '--port', '0', '--log', 'json', '--data', data], { ...env, PROOFDESK_NODE_NAME: 'ops-node' });
     const line = await waitFor('serve to listen', () => serve.stdout().split('\n').find((l) => l.includes('base_url')) ?? (serve.child.exitCode !== null ? `exit ${serve.stderr()}` : undefined), 60_000);
     origin = JSON.parse(line).auth_url;
     port = Number(new URL(origin).port);
@@ -74,7 +74,7 @@ describe('serve: health checks, request log, graceful shutdown', () => {
     expect(health.body.result).toEqual({ status: 'ok' });
     const ready = await get(`${origin}/readyz`);
     expect(ready.status).toBe(200);
-    expect(ready.body.result).toEqual({ status: 'ready', database: 'ok', migrations: 'current', scheduler: 'here' });
+    expect(ready.body.result).toEqual({ status: 'ready', database: 'ok', migrations: 'current', scheduler: 'here', leader: 'ops-node' });
     expect(ready.headers.get('cache-control')).toBe('no-store');
   });
 

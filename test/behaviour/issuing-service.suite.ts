@@ -122,7 +122,8 @@ async function expectError(promise: Promise<unknown>, id: ErrorId): Promise<Serv
 
 /** The same call must fail the same way (id and status) as another one. */
 async function expectSameFailure(actual: Promise<unknown>, reference: Promise<unknown>): Promise<ErrorId> {
-  const [a, r] = [await failure(actual), await failure(reference)];
+  // Both are awaited at once: the reference can fail while the other is still on its way.
+  const [a, r] = await Promise.all([failure(actual), failure(reference)]);
   expect(isServiceError(a), String(a)).toBe(true);
   expect(isServiceError(r), String(r)).toBe(true);
   const [ea, er] = [a as ServiceError, r as ServiceError];

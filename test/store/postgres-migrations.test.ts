@@ -28,7 +28,7 @@ describe('PostgreSQL migrations', () => {
       expect(db.schemaVersion()).toBe(POSTGRES_MIGRATIONS.length);
       const tables = db.prepare("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").pluck().all();
       expect(tables).toEqual(expect.arrayContaining(['activity', 'certificates', 'credentials', 'files', 'issuing_lease', 'jobs', 'partners', 'request_windows', 'token_keys']));
-      expect(checkReadiness(db, () => 'here')).toEqual({ ready: true, database: 'ok', migrations: 'current', scheduler: 'here' });
+      expect(checkReadiness(db, () => ({ scheduler: 'here', leader: 'node-a' }))).toEqual({ ready: true, database: 'ok', migrations: 'current', scheduler: 'here', leader: 'node-a' });
     } finally {
       db.close();
     }

@@ -101,6 +101,14 @@ export class IssuingLease {
     return this.locksOut(row, this.now()) ? row!.holder : undefined;
   }
 
+  /** The node whose process holds the lease now (this one's, when it is this process), or undefined when none does. */
+  leaderNode(): string | undefined {
+    const row = this.row();
+    if (row === undefined) return undefined;
+    if (row.holder === this.holder) return this.heldHere ? this.node : undefined;
+    return this.locksOut(row, this.now()) ? row.node : undefined;
+  }
+
   /** Whether this holds the lease (as of its last renewal). */
   get heldHere(): boolean {
     const row = this.row();

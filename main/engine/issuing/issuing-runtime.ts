@@ -132,6 +132,11 @@ export class IssuingRuntime {
     return this.scheduler.where();
   }
 
+  /** The node issuing for this database: the name (PROOFDESK_NODE_NAME or host name) of the lease holder, if any. */
+  leaderNode(): string | undefined {
+    return this.ctx.lease.leaderNode();
+  }
+
   async close(): Promise<void> {
     await this.scheduler.stop();
     await this.ctx.signer.close();
