@@ -52,9 +52,9 @@ export interface CliRun {
   ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Starts the CLI with `argv` and exactly the environment `env` (for tests that watch it run, stop it or kill it). */
-export function startCliChild(argv: string[], env: NodeJS.ProcessEnv): CliRun {
-  const child = spawn(process.execPath, [...cliArgs(), ...argv], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the CLI with `argv` and exactly the environment `env` (for tests that watch it run, stop it or kill it), in `cwd` (default the repository). */
+export function startCliChild(argv: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): CliRun {
+  const child = spawn(process.execPath, [...cliArgs(), ...argv], { cwd: options.cwd ?? REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
