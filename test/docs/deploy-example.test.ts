@@ -10,7 +10,7 @@
  * created through node 1 is listed through node 3, and the leader stopped with SIGTERM exits 0
  * while another takes over issuing.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { basename, join } from 'node:path';
@@ -236,6 +236,20 @@ describe('deploy/proofdesk@.service: three instances on one PostgreSQL database'
     expect(durationMs(unitValue(unit, 'Service', 'TimeoutStopSec'))).toBeGreaterThan(SHUTDOWN_GRACE_MS);
     expect(unitValue(unit, 'Service', 'Restart')).toBe('always');
     for (const key of ['NoNewPrivileges', 'ProtectSystem', 'PrivateTmp', 'ProtectHome']) expect(unitValue(unit, 'Service', key), key).toMatch(/^(yes|strict)$/);
+  });
+
+  it('passes systemd-analyze verify: every setting is one this systemd knows, with a value it accepts', async () => {
+    const dir = join(root, 'systemd');
+    mkdirSync(dir, { recursive: true });
+    // The unit's node is this machine's node.
+    writeFileSync(join(dir, 'proofdesk@.service'), read('proofdesk@.service').replace(/^ExecStart=\S+/m, `ExecStart=${process.execPath}`));
+    const result = await new Promise<{ code: number | null; stderr: string; error?: Error }>((resolve) => {
+      execFile('systemd-analyze', ['verify', '--man=no', join(dir, 'proofdesk@node1.service')], (error, _stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr, error: error ?? undefined }),
+      );
+    });
+    expect(result.error?.message ?? '', 'systemd-analyze runs (Debian: apt-get install systemd)').not.toMatch(/ENOENT/);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('starts three nodes that are ready, with one issuing, serving one database (a credential made on node 1 is listed on node 3)', async () => {
