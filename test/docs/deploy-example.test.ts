@@ -4,9 +4,10 @@
  * commands and environments they give the three nodes are started here, on the test's
  * PostgreSQL database. Only what names this machine is replaced: paths (/etc/proofdesk, the
  * state and credentials directories, the installed CLI: the run's bundle of it, the volumes
- * and /run/secrets), the address and ports (127.0.0.1 and free ones) and the database URL. There
- * is no systemd nor docker here, and no Caddy: the proxy's round robin is a stand-in on loopback,
- * built from the Caddyfile's upstreams. Then: every node is ready, one issues, a credential
+ * and /run/secrets), the address and ports (127.0.0.1 and free ones) and the database URL. No
+ * service manager, container runtime or Caddy runs here (systemd-analyze only checks the unit's
+ * settings): the proxy's round robin is a stand-in on loopback, built from the Caddyfile's
+ * upstreams. Then: every node is ready, one issues, a credential
  * created through node 1 is listed through node 3, and the leader stopped with SIGTERM exits 0
  * while another takes over issuing.
  */
@@ -15,6 +16,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Credential, Page } from '../../common/wire-types.js';
 import { isLoopbackHost } from '../../main/api/index.js';
 import { SHUTDOWN_GRACE_MS } from '../../main/cli/commands/serve.js';
 import { SECRETS_FILE } from '../../main/secrets/index.js';
@@ -105,8 +107,8 @@ async function expectOneService(nodes: RunningNode[], partner: { client_id: stri
   const token = (await requestToken(nodes[0]!.origin, partner.client_id, partner.client_secret)).body.access_token as string;
   expect(token).toBeTruthy();
   const created = expectResult(await send('POST', `${nodes[0]!.origin}/api/credentials`, { token, json: { title: 'Deployed through node 1', metadata: { n: 1 } } }), 201);
-  const listed = expectResult(await send('GET', `${nodes[2]!.origin}/api/credentials`, { token }), 200);
-  expect(JSON.stringify(listed)).toContain(created.uid);
+  const listed = expectResult<Page<Credential>>(await send('GET', `${nodes[2]!.origin}/api/credentials`, { token }), 200);
+  expect(listed.items.map((c) => c.uid)).toContain(created.uid);
 }
 
 /** The leader, stopped with SIGTERM within the stop timeout, exits 0, and another node issues. */
@@ -417,7 +419,7 @@ describe('deploy/compose.yaml: three nodes, the database, and the proxy (a "stan
     const token = (await requestToken(proxyOrigin, partner.client_id, partner.client_secret)).body.access_token as string;
     const created = expectResult(await send('POST', `${proxyOrigin}/api/credentials`, { token, json: { title: 'Through the proxy', metadata: { n: 2 } } }), 201);
     proxy.served.length = 0;
-    for (let i = 0; i < 3; i++) expect(JSON.stringify(expectResult(await send('GET', `${proxyOrigin}/api/credentials`, { token }), 200))).toContain(created.uid);
+    for (let i = 0; i < 3; i++) expect(expectResult<Page<Credential>>(await send('GET', `${proxyOrigin}/api/credentials`, { token }), 200).items.map((c) => c.uid)).toContain(created.uid);
     expect(new Set(proxy.served).size).toBe(3);
   });
 
