@@ -7,6 +7,7 @@
 #   openssl                        certificates for the HTTPS tests of `serve`
 #   postgresql                     the store tests on PostgreSQL (a throwaway cluster: test/support/postgres-cluster.ts)
 #   libpq-dev                      to build pg-native's libpq binding (the PostgreSQL driver) at npm ci
+#   systemd                        systemd-analyze, which checks the example unit of deploy/
 # Then keytar and pg-native: `npm ci` leaves these optional dependencies out where libsecret or
 # libpq was missing; they are built now (npm install --no-save, at the locked version) so the
 # keychain and PostgreSQL tests run for real.
@@ -18,10 +19,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-read -r -a packages <<< "${PROOFDESK_SYSTEM_PACKAGES:-chromium libsecret-1-dev dbus dbus-x11 gnome-keyring openssl postgresql libpq-dev}"
+read -r -a packages <<< "${PROOFDESK_SYSTEM_PACKAGES:-chromium libsecret-1-dev dbus dbus-x11 gnome-keyring openssl postgresql libpq-dev systemd}"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-system-deps: this machine has no dpkg/apt-get (not Debian or Ubuntu). The tests need: Chromium at /usr/bin/chromium (or \$PROOFDESK_CHROMIUM), libsecret's headers, D-Bus (dbus-run-session), gnome-keyring, PostgreSQL 15+ (initdb, postgres) and libpq headers. Install their equivalents, then run npm test again." >&2
+  echo "ensure-system-deps: this machine has no dpkg/apt-get (not Debian or Ubuntu). The tests need: Chromium at /usr/bin/chromium (or \$PROOFDESK_CHROMIUM), libsecret's headers, D-Bus (dbus-run-session), gnome-keyring, PostgreSQL 15+ (initdb, postgres), libpq headers and systemd-analyze. Install their equivalents, then run npm test again." >&2
   exit 3
 fi
 

@@ -5,7 +5,7 @@
  */
 import type { Partner } from '../../common/wire-types.js';
 import { Engine, defaultDataDir } from '../engine/index.js';
-import { PASSPHRASE_ENV, SECRET_STORE_ENV, openSecretStore, type OpenSecretStoreOptions } from '../secrets/index.js';
+import { PASSPHRASE_ENV, PASSPHRASE_FILE_ENV, SECRET_STORE_ENV, openSecretStore, type OpenSecretStoreOptions } from '../secrets/index.js';
 import { UnlockableSecretStore } from '../workspace/settings/unlockable-store.js';
 
 const ISSUING_TICK_MS = 1_000;
@@ -37,7 +37,7 @@ export async function openAppEngine(dataDir: string = defaultDataDir(), options:
   const secrets = await openSecretStore({ dataDir, env, ...(options.loadKeytar ? { loadKeytar: options.loadKeytar } : {}) }).catch((error: unknown) => {
     // No keychain and no passphrase in the environment: the app asks for the passphrase of the
     // encrypted keys file (or, on a first run, for a new one) instead of giving up on issuing.
-    if (!env[PASSPHRASE_ENV] && !env[SECRET_STORE_ENV]) {
+    if (!env[PASSPHRASE_ENV] && !env[PASSPHRASE_FILE_ENV] && !env[SECRET_STORE_ENV]) {
       keyLock = new UnlockableSecretStore(dataDir);
       issuingOff =
         keyLock.lockState() === 'unlock'

@@ -75,7 +75,8 @@ The credential, certificate, revoke, jobs, activity, issue, verify and watch com
 instead of --data (watch keeps its journal in --data still). The client secret is read from $PROOFDESK_CLIENT_SECRET only, never from a flag. Defaults:
 --auth-url $PROOFDESK_AUTH_URL or the origin of BASE_URL; --client-id $PROOFDESK_CLIENT_ID; --realm
 $PROOFDESK_REALM or proofdesk.
-Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE (an encrypted file in DIR).
+Keys live in the OS keychain; on a server without one, set PROOFDESK_PASSPHRASE, or PROOFDESK_PASSPHRASE_FILE naming a
+file that holds it (an encrypted file in DIR).
 Exit codes: 0 done, 1 the service refused (error id and message on stderr) or a proof is not ok, 2 wrong usage,
 3 something around the command stopped it (a full disk, no keychain, a chain or server not answering): fix it and
 run again, 70 a bug in Proofdesk.

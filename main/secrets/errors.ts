@@ -7,7 +7,7 @@
 export const SECRET_STORE_GUIDANCE =
   'On a desktop, install and unlock a Secret Service in your session (on Linux: gnome-keyring, e.g. ' +
   '`apt-get install gnome-keyring`, unlocked at login; KWallet with its Secret Service works too). ' +
-  'On a headless server, set PROOFDESK_PASSPHRASE to keep secrets in an encrypted file ' +
+  'On a headless server, set PROOFDESK_PASSPHRASE (or PROOFDESK_PASSPHRASE_FILE, naming a file that holds it) to keep secrets in an encrypted file ' +
   '(secrets.enc.json) in the data directory instead.';
 
 /**

@@ -67,7 +67,8 @@ export interface ApiFixtureOptions extends Partial<Omit<ServeOptions, 'engine'>>
   scheduler?: boolean;
 }
 
-async function send<T>(method: string, url: string, options: CallOptions = {}, defaultToken?: string): Promise<Answer<T>> {
+/** Calls `METHOD url` with undici: the token (else `defaultToken`) as a bearer, a JSON or raw body; the answer with its parsed body. */
+export async function send<T>(method: string, url: string, options: CallOptions = {}, defaultToken?: string): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   const token = options.token === undefined ? defaultToken : options.token;
   if (token !== null && token !== undefined) headers.authorization = `Bearer ${token}`;

@@ -54,10 +54,11 @@ export interface CliRun {
 
 /**
  * Starts the CLI with `argv` and exactly the environment `env` (for tests that watch it run, stop
- * it or kill it); `detached` makes it lead a process group of its own, to be killed as a whole.
+ * it or kill it), in `cwd` (default the repository); `detached` makes it lead a process group of
+ * its own, to be killed as a whole.
  */
-export function startCliChild(argv: string[], env: NodeJS.ProcessEnv, options: { detached?: boolean } = {}): CliRun {
-  const child = spawn(process.execPath, [...cliArgs(), ...argv], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
+export function startCliChild(argv: string[], env: NodeJS.ProcessEnv, options: { cwd?: string; detached?: boolean } = {}): CliRun {
+  const child = spawn(process.execPath, [...cliArgs(), ...argv], { cwd: options.cwd ?? REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
