@@ -6,8 +6,11 @@
 import type { Db } from './database.js';
 import { knownSchemaVersion, schemaVersion } from './store/dialect.js';
 
-/** Where the scheduler of a data directory runs: this process, another live one, or none. */
-export type SchedulerPlace = 'here' | 'elsewhere' | 'nowhere';
+/**
+ * Where the scheduler of a data directory runs: this process, another live one, none yet but this
+ * process takes the free lease at its next tick (`standby`: a hand-over under way), or none.
+ */
+export type SchedulerPlace = 'here' | 'elsewhere' | 'standby' | 'nowhere';
 
 export interface Readiness {
   ready: boolean;

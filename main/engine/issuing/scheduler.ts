@@ -111,7 +111,10 @@ export class IssuingScheduler {
   /** Where issuing runs for this database: here (this scheduler holds the lease), in another live holder, or nowhere. */
   where(): SchedulerPlace {
     if (this.timer !== undefined && this.lease.heldHere) return 'here';
-    return this.lease.heldElsewhere() !== undefined ? 'elsewhere' : 'nowhere';
+    if (this.lease.heldElsewhere() !== undefined) return 'elsewhere';
+    // Between one holder letting the lease go (or its expiry) and the next tick's taking it:
+    // this process takes it then, so issuing is not left to nobody.
+    return this.timer !== undefined ? 'standby' : 'nowhere';
   }
 
   async stop(): Promise<void> {
