@@ -155,6 +155,8 @@ class PostgresStatement implements Statement {
   run(...params: unknown[]): RunResult {
     this.execute(params);
     const changes = this.db.changes();
+    // Outside a transaction the statement committed on its own.
+    if (changes > 0 && !this.db.inTransaction) this.db.committed();
     const db = this.db;
     let rowid: number | undefined;
     return {
@@ -217,6 +219,8 @@ export class PostgresDb implements Db {
   private readonly preparedNames = new Map<string, string>();
   /** Names given to prepared statements so far (never reused, across reconnections too). */
   private statementNames = 0;
+  /** Who hears of this connection's commits (onCommit). */
+  private readonly commitListeners = new Set<() => void>();
 
   private constructor(
     client: LibpqClient,
@@ -355,10 +359,26 @@ export class PostgresDb implements Db {
         this.rollBack('ROLLBACK');
         throw error;
       }
+      this.committed();
     } else {
       this.exec(`RELEASE SAVEPOINT ${savepoint}`);
     }
     return result;
+  }
+
+  /**
+   * Hears each commit of this connection that may have written: an outermost transaction's,
+   * or a statement's that changed rows outside of one. The listener runs at once, inside the
+   * caller's call, so it should only note that it has work (the event reader looks soon after).
+   */
+  onCommit(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** Tells the commit listeners (onCommit) that this connection committed. */
+  committed(): void {
+    for (const listener of this.commitListeners) listener();
   }
 
   /** Undoes a failed transaction or savepoint; the first error is the one that counts. */
