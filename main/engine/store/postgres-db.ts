@@ -158,12 +158,13 @@ class PostgresStatement implements Statement {
     // Outside a transaction the statement committed on its own.
     if (changes > 0 && !this.db.inTransaction) this.db.committed();
     const db = this.db;
+    const text = this.text;
     let rowid: number | undefined;
     return {
       changes,
-      // Asked only when read (right after the insert, as with SQLite): the sequence value this session drew last.
+      // Asked only when read (right after the insert, as with SQLite): the id this session drew last for the table.
       get lastInsertRowid() {
-        return (rowid ??= db.lastSequenceValue());
+        return (rowid ??= db.lastInsertedId(text));
       },
     };
   }
@@ -313,9 +314,16 @@ export class PostgresDb implements Db {
     return Number(this.connection().pq.cmdTuples()) || 0;
   }
 
-  /** The value this session last drew from a sequence (an identity column's new key). */
-  lastSequenceValue(): number {
-    return Number(this.query('SELECT lastval() AS id')[0]!.id);
+  /**
+   * The id this session last drew for the table an INSERT statement's `text` writes to (its
+   * identity column's sequence), or else the value it last drew from any sequence. Not simply
+   * the latter: a trigger of the insert may draw from another table's sequence after it (the
+   * change log's, on every new job).
+   */
+  lastInsertedId(text: string): number {
+    const table = /^\s*INSERT\s+INTO\s+(\w+)/i.exec(text)?.[1];
+    const id = table === undefined ? null : this.executeNamed(this.prepareNamed("SELECT currval(pg_get_serial_sequence($1, 'id')) AS id", 1), [table])[0]!.id;
+    return Number(id ?? this.query('SELECT lastval() AS id')[0]!.id);
   }
 
   exec(source: string): this {
