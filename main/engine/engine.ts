@@ -13,9 +13,8 @@ import { TokenKeyRegistry } from './token-keys.js';
 import { PartnerRegistry, type NewPartnerCredentials, type PartnerBackupRow, type PartnerRecord } from './partners.js';
 import { recordPartnerActivity } from './activity.js';
 import { makeTreePrivate } from './private-files.js';
-import { announceChanges } from './events/change-triggers.js';
 import { engineEventsOf, type EngineEvents } from './events/engine-events.js';
-import { watchOtherWriters } from './events/other-writers.js';
+import { watchChanges } from './events/watch-changes.js';
 import { checkReadiness, type Readiness } from './readiness.js';
 import { openEngineDatabase } from './store/open-engine-database.js';
 import type { PartnerScope } from './scope.js';
@@ -57,7 +56,7 @@ export class Engine {
   readonly tokenKeys: TokenKeyRegistry;
   readonly catalog: EngineCatalog;
   readonly issuing: IssuingRuntime;
-  /** What changed, after it is committed: by this process (at once; on PostgreSQL within a second) or another one sharing the database (within a second). */
+  /** What changed, after it is committed: by this process (at once) or another one sharing the database (within a second; on PostgreSQL every move, in order). */
   readonly events: EngineEvents;
   private readonly stopWatchingOthers: () => void;
   private readonly store: FileBytes;
@@ -79,8 +78,7 @@ export class Engine {
     this.partners = new PartnerRegistry(db, clock);
     this.tokenKeys = new TokenKeyRegistry(db);
     this.events = engineEventsOf(db);
-    announceChanges(db, this.events);
-    this.stopWatchingOthers = watchOtherWriters(db, this.events);
+    this.stopWatchingOthers = watchChanges(db, this.events);
     this.issuing = new IssuingRuntime(db, clock, dataDir, this.catalog, secrets, issuing);
     if (sweepIntervalMs !== false) {
       this.sweepUnusedFiles();

@@ -1,22 +1,28 @@
 /**
  * The app's views hear of job moves from the engine's events, not from reading jobs: a job
  * issued on the local anvil reaches the event bus as `job` events in order, for the active
- * Partner only, and nothing of the engine reaches it once the app has closed its watch.
+ * Partner only, and nothing of the engine reaches it once the app has closed its watch; with the
+ * engine's data on SQLite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../common/tasks.js';
 import { createAppContext } from '../../main/app/app-context.js';
+import { STORES } from '../support/engine-stores.js';
 import { addIssuingPartner, createAndSchedule, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
 
-describe("the app's job events", () => {
+describe.each(STORES)("the app's job events on %s", (kind) => {
   let fx: IssuingFixture;
+  let database: TestDatabase | undefined;
 
   beforeAll(() => {
-    fx = openIssuingEngine();
+    database = kind === 'postgres' ? createTestDatabase() : undefined;
+    fx = openIssuingEngine({ databaseUrl: database?.url });
   });
 
   afterAll(async () => {
     await fx?.close();
+    database?.drop();
     removeTempDirs();
   });
 

@@ -17,9 +17,8 @@ import { parseCreateCredentialBody } from '../../main/engine/credential-input.js
 import type { Db } from '../../main/engine/database.js';
 import { EmbeddedService } from '../../main/engine/embedded-service.js';
 import { EngineCatalog } from '../../main/engine/engine-catalog.js';
-import { announceChanges } from '../../main/engine/events/change-triggers.js';
 import { engineEventsOf, type EngineEvent } from '../../main/engine/events/engine-events.js';
-import { watchOtherWriters } from '../../main/engine/events/other-writers.js';
+import { watchChanges } from '../../main/engine/events/watch-changes.js';
 import { openFileBytes, type FileBytes } from '../../main/engine/file-bytes.js';
 import { getFile, listFiles, markUsed, sweepUnusedFiles, uploadFile } from '../../main/engine/files.js';
 import { IssuingLease } from '../../main/engine/issuing/issuing-lease.js';
@@ -306,8 +305,7 @@ describe.each(STORES)('engine events on %s', (kind: StoreKind) => {
     const registry = new PartnerRegistry(dbA, systemClock);
     partners = { mine: registry.add({ name: 'Events' }).partner_id, theirs: registry.add({ name: 'Elsewhere' }).partner_id };
     const events = engineEventsOf(dbA);
-    announceChanges(dbA, events);
-    stopWatching = watchOtherWriters(dbA, events, 50);
+    stopWatching = watchChanges(dbA, events, 50);
     events.subscribe((event) => {
       heard.push(event);
       for (const check of [...waiters]) check();
@@ -351,7 +349,7 @@ describe.each(STORES)('engine events on %s', (kind: StoreKind) => {
   });
 });
 
-describe('the change mark the watch reads, on postgres', () => {
+describe('the change mark cached counts are checked against, on postgres', () => {
   it('moves when a transaction already writing at the last look commits, though a later one committed before it', () => {
     const store = createEngineStore('postgres');
     try {

@@ -5,21 +5,17 @@
  * database has none of them; other-writers.ts covers it.
  */
 import type { JobStatus } from '../../../common/wire-types.js';
-import type { Db } from '../database.js';
-import { sqliteOf } from '../store/dialect.js';
+import type { SqliteDb } from '../database.js';
 import type { EngineEvents } from './engine-events.js';
 
 /**
  * Installs the callbacks and triggers on the connection (SQLite). PostgreSQL has no trigger that
  * calls into this process, and its LISTEN/NOTIFY is no way round that here: pg-native reads
  * notifications only through its asynchronous reader, which cannot run on the connection the
- * engine's synchronous calls use, so it would take a second connection per process. There the
- * poller of other-writers.ts, whose mark moves with this connection's commits too, reports
- * every write, this process's as well, within its interval.
+ * engine's synchronous calls use. There the triggers of the change log write each change to a
+ * table that change-log.ts reads, this process's changes as well.
  */
-export function announceChanges(engineDb: Db, events: EngineEvents): void {
-  const db = sqliteOf(engineDb);
-  if (!db) return;
+export function announceChanges(db: SqliteDb, events: EngineEvents): void {
   db.function('proofdesk_job_state', { varargs: false }, (partnerId: unknown, uid: unknown, engine: unknown, from: unknown, to: unknown) => {
     events.emit({ type: 'job-state', partnerId: String(partnerId), jobUid: String(uid), engine: String(engine), from: (from ?? null) as JobStatus | null, to: to as JobStatus });
     if (from === null) events.emit({ type: 'counts', partnerId: String(partnerId), of: 'jobs' });

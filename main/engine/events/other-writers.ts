@@ -1,15 +1,14 @@
 /**
- * Events for what other processes write. Several processes may share a data directory (the
- * app beside `watch`, `issue` or `serve`, which may run the scheduler); their writes fire no
- * trigger here. SQLite's `data_version` moves with every commit of another connection, so
- * while someone listens it is read once a second — one pragma, no table — and only when it
- * moved are the jobs read and compared with what was known. This is the engine's one poller.
- * On PostgreSQL it reports this process's own writes too (no trigger there calls into the
- * process: change-triggers.ts), its revocations included.
+ * Events for what other processes write to a SQLite database. Several processes may share a data
+ * directory (the app beside `watch`, `issue` or `serve`, which may run the scheduler); their
+ * writes fire no trigger here. SQLite's `data_version` moves with every commit of another
+ * connection, so while someone listens it is read once a second — one pragma, no table — and
+ * only when it moved are the jobs read and compared with what was known: a job another process
+ * moved twice within the second is announced in its last state. On PostgreSQL the change log
+ * (change-log.ts) announces every node's writes instead.
  */
 import type { JobStatus } from '../../../common/wire-types.js';
-import type { Db } from '../database.js';
-import { othersCommitMark, postgresOf } from '../store/dialect.js';
+import type { SqliteDb } from '../database.js';
 import type { EngineEvents } from './engine-events.js';
 
 const EVERY_MS = 1000;
@@ -21,12 +20,11 @@ interface KnownJob {
 }
 
 /** Starts watching while the channel has listeners; returns the function that stops it for good. */
-export function watchOtherWriters(db: Db, events: EngineEvents, everyMs = EVERY_MS): () => void {
+export function watchOtherWriters(db: SqliteDb, events: EngineEvents, everyMs = EVERY_MS): () => void {
   let timer: NodeJS.Timeout | undefined;
-  let version: number | string | undefined;
+  let version: number | undefined;
   let known = new Map<string, KnownJob>();
-  const watchRevocations = postgresOf(db) !== undefined;
-  let revoked = new Map<string, { partnerId: string; engine: string }>();
+  const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
 
   const readJobs = () =>
     new Map(
@@ -35,18 +33,9 @@ export function watchOtherWriters(db: Db, events: EngineEvents, everyMs = EVERY_
         { partnerId: r.partner_id, engine: r.engine, status: r.status },
       ]),
     );
-  const readRevoked = () =>
-    new Map(
-      watchRevocations
-        ? (db.prepare('SELECT uid, partner_id, engine FROM certificates WHERE revoked_date IS NOT NULL').all() as { uid: string; partner_id: string; engine: string }[]).map((r) => [
-            r.uid,
-            { partnerId: r.partner_id, engine: r.engine },
-          ])
-        : [],
-    );
   const look = () => {
     if (!db.open || db.inTransaction) return;
-    const now = othersCommitMark(db);
+    const now = dataVersion();
     if (now === version) return;
     version = now;
     const next = readJobs();
@@ -60,12 +49,6 @@ export function watchOtherWriters(db: Db, events: EngineEvents, everyMs = EVERY_
     for (const [uid, job] of known) if (!next.has(uid)) moved.add(job.partnerId);
     for (const partnerId of moved) events.deliver({ type: 'counts', partnerId, of: 'jobs' });
     known = next;
-    if (!watchRevocations) return;
-    const nowRevoked = readRevoked();
-    for (const [uid, certificate] of nowRevoked) {
-      if (!revoked.has(uid)) events.deliver({ type: 'certificate-revoked', partnerId: certificate.partnerId, certificateUid: uid, engine: certificate.engine });
-    }
-    revoked = nowRevoked;
   };
   // This process's own moves keep the picture current, so they are not reported twice.
   const unsubscribeOwn = events.tap((event) => {
@@ -74,9 +57,8 @@ export function watchOtherWriters(db: Db, events: EngineEvents, everyMs = EVERY_
   });
   const start = () => {
     if (timer || !db.open) return;
-    version = othersCommitMark(db);
+    version = dataVersion();
     known = readJobs();
-    revoked = readRevoked();
     timer = setInterval(() => {
       try {
         look();

@@ -155,13 +155,16 @@ class PostgresStatement implements Statement {
   run(...params: unknown[]): RunResult {
     this.execute(params);
     const changes = this.db.changes();
+    // Outside a transaction the statement committed on its own.
+    if (changes > 0 && !this.db.inTransaction) this.db.committed();
     const db = this.db;
+    const text = this.text;
     let rowid: number | undefined;
     return {
       changes,
-      // Asked only when read (right after the insert, as with SQLite): the sequence value this session drew last.
+      // Asked only when read (right after the insert, as with SQLite): the id this session drew last for the table.
       get lastInsertRowid() {
-        return (rowid ??= db.lastSequenceValue());
+        return (rowid ??= db.lastInsertedId(text));
       },
     };
   }
@@ -217,6 +220,8 @@ export class PostgresDb implements Db {
   private readonly preparedNames = new Map<string, string>();
   /** Names given to prepared statements so far (never reused, across reconnections too). */
   private statementNames = 0;
+  /** Who hears of this connection's commits (onCommit). */
+  private readonly commitListeners = new Set<() => void>();
 
   private constructor(
     client: LibpqClient,
@@ -309,9 +314,16 @@ export class PostgresDb implements Db {
     return Number(this.connection().pq.cmdTuples()) || 0;
   }
 
-  /** The value this session last drew from a sequence (an identity column's new key). */
-  lastSequenceValue(): number {
-    return Number(this.query('SELECT lastval() AS id')[0]!.id);
+  /**
+   * The id this session last drew for the table an INSERT statement's `text` writes to (its
+   * identity column's sequence), or else the value it last drew from any sequence. Not simply
+   * the latter: a trigger of the insert may draw from another table's sequence after it (the
+   * change log's, on every new job).
+   */
+  lastInsertedId(text: string): number {
+    const table = /^\s*INSERT\s+INTO\s+(\w+)/i.exec(text)?.[1];
+    const id = table === undefined ? null : this.executeNamed(this.prepareNamed("SELECT currval(pg_get_serial_sequence($1, 'id')) AS id", 1), [table])[0]!.id;
+    return Number(id ?? this.query('SELECT lastval() AS id')[0]!.id);
   }
 
   exec(source: string): this {
@@ -355,10 +367,26 @@ export class PostgresDb implements Db {
         this.rollBack('ROLLBACK');
         throw error;
       }
+      this.committed();
     } else {
       this.exec(`RELEASE SAVEPOINT ${savepoint}`);
     }
     return result;
+  }
+
+  /**
+   * Hears each commit of this connection that may have written: an outermost transaction's,
+   * or a statement's that changed rows outside of one. The listener runs at once, inside the
+   * caller's call, so it should only note that it has work (the event reader looks soon after).
+   */
+  onCommit(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** Tells the commit listeners (onCommit) that this connection committed. */
+  committed(): void {
+    for (const listener of this.commitListeners) listener();
   }
 
   /** Undoes a failed transaction or savepoint; the first error is the one that counts. */

@@ -1,0 +1,111 @@
+/**
+ * Events on PostgreSQL, from every node sharing the database, this one's included: triggers
+ * write each change that is an event to the change log (`change_events`, PostgreSQL migration
+ * 2), and while someone listens this reader reads the rows it has not read yet, in the order
+ * they were made, once a second and soon after each commit of this node. So a job that moves
+ * twice between two looks is announced in both states, in order, on every node.
+ */
+import type { JobStatus } from '../../../common/wire-types.js';
+import { cached } from '../list-query.js';
+import type { PostgresDb } from '../store/postgres-db.js';
+import type { EngineEvents } from './engine-events.js';
+
+const EVERY_MS = 1000;
+
+/** The oldest transaction still in progress anywhere in the cluster (as the statement's snapshot sees it). */
+const HORIZON = 'SELECT CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text)';
+
+/**
+ * The rows written by transactions from the last look's horizon up to this one's, in the order
+ * they were made, and the new horizon (on every row; on a row of NULLs when there are none).
+ *
+ * Why not simply the rows after the last position read: a position is drawn when the row is
+ * written, not when its transaction commits, so a transaction that drew a lower position can
+ * commit after one that drew a higher one, and a reader that had moved past the higher one
+ * would never see the lower. Every transaction older than the horizon (pg_snapshot_xmin of the
+ * statement's own snapshot) has ended, committed or rolled back, so the rows of transactions
+ * between two horizons are all there is of them, and each row is read exactly once. A
+ * transaction still in progress holds the horizon back: rows after it wait (they are not
+ * lost) until it ends. A job's moves are in order whichever transactions made them, since a
+ * move waits for the row lock of the one before it and so draws a higher position.
+ */
+const READ = `
+  SELECT CAST(h.horizon AS text) AS horizon, e.kind, e.partner_id, e.uid, e.engine, e.from_status, e.to_status
+  FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) AS h
+  LEFT JOIN change_events AS e ON e.xid >= CAST(? AS xid8) AND e.xid < h.horizon
+  ORDER BY e.position`;
+
+interface LogRow {
+  horizon: string;
+  kind: 'job-state' | 'job-gone' | 'certificate-revoked' | null;
+  partner_id: string;
+  uid: string;
+  engine: string;
+  from_status: JobStatus | null;
+  to_status: JobStatus | null;
+}
+
+/** Reads the change log while the channel has listeners; returns the function that stops it for good. */
+export function readChangeLog(db: PostgresDb, events: EngineEvents, everyMs = EVERY_MS): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  /** Where the next look starts (a transaction id); undefined while nobody listens. */
+  let horizon: string | undefined;
+  let lookSoon = false;
+
+  const look = () => {
+    if (horizon === undefined || !db.open || db.inTransaction) return;
+    const rows = cached(db, READ).all(horizon) as LogRow[];
+    horizon = rows[0]!.horizon;
+    for (const row of rows) {
+      switch (row.kind) {
+        case 'job-state':
+          events.deliver({ type: 'job-state', partnerId: row.partner_id, jobUid: row.uid, engine: row.engine, from: row.from_status, to: row.to_status! });
+          if (row.from_status === null) events.deliver({ type: 'counts', partnerId: row.partner_id, of: 'jobs' });
+          break;
+        case 'job-gone':
+          events.deliver({ type: 'counts', partnerId: row.partner_id, of: 'jobs' });
+          break;
+        case 'certificate-revoked':
+          events.deliver({ type: 'certificate-revoked', partnerId: row.partner_id, certificateUid: row.uid, engine: row.engine });
+          break;
+        case null:
+          // No rows between the horizons: the row that carries the new horizon alone.
+          break;
+      }
+    }
+  };
+  const safeLook = () => {
+    try {
+      look();
+    } catch {
+      // The database is closing or does not answer: the next look reads from the same horizon.
+    }
+  };
+  // This node's own writes are announced soon after their commit, not only at the next tick.
+  const stopHearingCommits = db.onCommit(() => {
+    if (timer === undefined || lookSoon) return;
+    lookSoon = true;
+    setImmediate(() => {
+      lookSoon = false;
+      safeLook();
+    });
+  });
+  const start = () => {
+    if (timer || !db.open) return;
+    horizon = cached(db, HORIZON).pluck().get() as string;
+    timer = setInterval(safeLook, everyMs);
+    timer.unref();
+  };
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+    horizon = undefined;
+  };
+  const stopHook = events.onListeners((count) => (count > 0 ? start() : stop()));
+  if (events.size > 0) start();
+  return () => {
+    stopHook();
+    stopHearingCommits();
+    stop();
+  };
+}
