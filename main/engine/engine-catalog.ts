@@ -97,6 +97,8 @@ function parseEngine(value: unknown, where: string): EngineConfig {
  */
 export class EngineCatalog {
   private readonly engines: Map<string, EngineConfig>;
+  /** Why `local` is not offered here (its chain is another data directory's), or undefined where it is. */
+  private localElsewhere: string | undefined;
 
   constructor(configured: EngineConfig[] = []) {
     this.engines = new Map([[LOCAL_ENGINE.id, LOCAL_ENGINE], ...configured.map((e) => [e.id, e] as const)]);
@@ -123,11 +125,30 @@ export class EngineCatalog {
 
   /** The engine with this id; `wrong_blockchain_engine` (422) for any other. */
   get(id: unknown): EngineConfig {
+    if (id === LOCAL_ENGINE.id && this.localElsewhere !== undefined) throw new ServiceError('wrong_blockchain_engine', this.localElsewhere);
     const engine = typeof id === 'string' ? this.engines.get(id) : undefined;
     if (!engine) {
       throw new ServiceError('wrong_blockchain_engine', `Unknown blockchain engine ${JSON.stringify(id)}; known engines: ${[...this.engines.keys()].join(', ')}`);
     }
     return engine;
+  }
+
+  /**
+   * The engine a stored record names, for reading what was done on it (a proof file): as `get`,
+   * and also `local` where its chain is in another data directory.
+   */
+  recorded(id: string): EngineConfig {
+    return id === LOCAL_ENGINE.id ? LOCAL_ENGINE : this.get(id);
+  }
+
+  /**
+   * Takes `local` out: the database is shared with the data directory whose local chain holds its
+   * `local` jobs (issuing/local-chain-home.ts). It is then neither listed nor found, and `get`
+   * refuses it with `reason`.
+   */
+  withholdLocal(reason: string): void {
+    this.engines.delete(LOCAL_ENGINE.id);
+    this.localElsewhere = reason;
   }
 
   // Settings › Engines: an engine added while the app runs; engines.json is written by the caller.

@@ -64,6 +64,8 @@ export interface OpenIssuingEngineOptions {
   issuing?: EngineOptions['issuing'];
   /** Keep the data directory when closing (to reopen it). */
   keepDir?: boolean;
+  /** A postgres:// URL: the engine's data in that database instead of SQLite in the data directory. */
+  databaseUrl?: string;
 }
 
 /** Opens an Engine with a secret store and no sweeper; the scheduler only when asked. */
@@ -77,6 +79,7 @@ export function openIssuingEngine(options: OpenIssuingEngineOptions = {}): Issui
     sweepIntervalMs: false,
     secrets,
     issuing: { onError: () => undefined, ...options.issuing },
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
   });
   let closing: Promise<void> | undefined;
   return {

@@ -84,7 +84,10 @@ export class ChainRuntime {
     return this.catalog.finality(engineId);
   }
 
-  /** Whether this node has the engine configured (nodes sharing a database may configure different ones). */
+  /**
+   * Whether this node has the engine: nodes sharing a database may configure different ones, and
+   * only the local chain's home has `local` (local-chain-home.ts).
+   */
   knows(engineId: string): boolean {
     return this.catalog.find(engineId) !== undefined;
   }

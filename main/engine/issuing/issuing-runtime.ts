@@ -10,8 +10,9 @@ import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
 import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
-import { IssuingLease } from './issuing-lease.js';
+import { IssuingLease, nodeName } from './issuing-lease.js';
 import { JobIssuer } from './job-issuer.js';
+import { claimLocalChainHome, localChainElsewhere, readLocalChainHome, recordLocalChainGenesis, type LocalChainHome } from './local-chain-home.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
 import { IssuingScheduler } from './scheduler.js';
 import { SignerPool } from './signer-pool.js';
@@ -44,6 +45,11 @@ export class IssuingRuntime {
   readonly issuer: JobIssuer;
   /** This data directory's installation id (chain-identity.ts): local-chain proofs carry it. */
   readonly installationId: string;
+  /**
+   * On PostgreSQL, the data directory whose local chain is the database's `local` engine, when it
+   * is not this one (local-chain-home.ts): this runtime then has no `local`.
+   */
+  readonly localChainHome: LocalChainHome | undefined;
   private readonly scheduler: IssuingScheduler;
 
   constructor(
@@ -55,9 +61,15 @@ export class IssuingRuntime {
     options: IssuingOptions,
   ) {
     this.installationId = ensureInstallation(dataDir).installation_id;
+    const home = claimLocalChainHome(db, { installationId: this.installationId, node: options.nodeName ?? nodeName(), dataDir, now: clock.now() });
+    this.localChainHome = home && home.installationId !== this.installationId ? home : undefined;
+    if (this.localChainHome) catalog.withholdLocal(localChainElsewhere(this.localChainHome));
     const onNotice = options.onNotice ?? ((line: string) => process.stderr.write(`proofdesk: ${line}\n`));
     const chains = new ChainRuntime(dataDir, catalog, options, {
       onConnect: async (engine, client) => {
+        // Nodes on other data directories build this chain's proofs from the database: it names the genesis for them.
+        const genesis = engine === 'local' ? readInstallation(dataDir)?.chains.local : undefined;
+        if (genesis) recordLocalChainGenesis(db, this.installationId, { chainId: genesis.chain_id, hash: genesis.genesis_hash });
         const result = await reconcileChain(this.ctx, this.issuer, engine, client);
         if (result.lost > 0) onNotice(describeReconciliation(engine, result));
       },
@@ -104,6 +116,11 @@ export class IssuingRuntime {
 
   /** What a proof of the engine says about its chain beyond the chain id (genesis, installation). */
   proofChainIdentity(engine: string, chainId: number): { genesis_hash?: string; installation_id?: string } {
+    if (engine === 'local' && this.localChainHome) {
+      // A `local` job of the home's chain: its proof names that chain, as one built at home does.
+      const genesis = readLocalChainHome(this.ctx.db)?.genesis;
+      return { ...(genesis && genesis.chainId === chainId ? { genesis_hash: genesis.hash } : {}), installation_id: this.localChainHome.installationId };
+    }
     return proofChainIdentity(readInstallation(this.dataDir), engine, chainId);
   }
 

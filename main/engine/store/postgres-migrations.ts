@@ -347,4 +347,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER status_list_changed AFTER UPDATE OF revoked_date ON certificates FOR EACH ROW
     WHEN ((old.revoked_date IS NULL) <> (new.revoked_date IS NULL)) EXECUTE FUNCTION status_list_changed();
   `,
+  `
+  -- The data directory whose local dev chain is the database's local engine: the first to
+  -- open an engine on the database claims it (issuing/local-chain-home.ts). Its genesis hash is
+  -- kept here too, so that a proof of a local job built on another node names the same chain.
+  CREATE TABLE local_chain_home (
+    id bigint PRIMARY KEY CHECK (id = 1),
+    installation_id text NOT NULL,
+    node text NOT NULL,
+    data_dir text NOT NULL,
+    claimed_date bigint NOT NULL,
+    chain_id bigint,
+    genesis_hash text
+  );
+  `,
 ];

@@ -1,0 +1,77 @@
+/**
+ * Which data directory the database's `local` engine belongs to. `local` is the dev chain of one
+ * data directory (`<dataDir>/chain/local`). On SQLite the database lives in that directory, so
+ * the two always go together. On PostgreSQL, nodes on other machines have data directories of
+ * their own, each of which would start a local chain of its own: the database's `local` jobs
+ * belong to one of them, its home. The first data directory (installation id) to open an engine
+ * on the database claims it; an engine opened from any other data directory does not offer
+ * `local`, and never issues, follows or reconciles its jobs, which on its own chain would look
+ * lost (and be re-sent there, or failed).
+ */
+import type { Db } from '../database.js';
+import { cached } from '../list-query.js';
+import { postgresOf } from '../store/dialect.js';
+
+/** The data directory whose local dev chain is the database's `local` engine. */
+export interface LocalChainHome {
+  installationId: string;
+  /** The node that claimed it (PROOFDESK_NODE_NAME or the host name). */
+  node: string;
+  dataDir: string;
+  /** The local chain's genesis as its home last connected to it (proofs built elsewhere name it). */
+  genesis?: { chainId: number; hash: string };
+}
+
+interface HomeRow {
+  installation_id: string;
+  node: string;
+  data_dir: string;
+  chain_id: number | null;
+  genesis_hash: string | null;
+}
+
+/** The database's local chain home, or undefined on SQLite (the database's local chain is its data directory's). */
+export function readLocalChainHome(db: Db): LocalChainHome | undefined {
+  if (!postgresOf(db)) return undefined;
+  const row = cached(db, 'SELECT installation_id, node, data_dir, chain_id, genesis_hash FROM local_chain_home WHERE id = 1').get() as HomeRow | undefined;
+  if (!row) return undefined;
+  return {
+    installationId: row.installation_id,
+    node: row.node,
+    dataDir: row.data_dir,
+    ...(row.chain_id !== null && row.genesis_hash !== null ? { genesis: { chainId: Number(row.chain_id), hash: row.genesis_hash } } : {}),
+  };
+}
+
+/**
+ * Claims the database's local chain for this data directory unless another one has it, and
+ * returns the home (this one or the other). Atomic: of nodes opening at once, one claims.
+ * Undefined on SQLite, where there is nothing to share.
+ */
+export function claimLocalChainHome(db: Db, claim: { installationId: string; node: string; dataDir: string; now: number }): LocalChainHome | undefined {
+  if (!postgresOf(db)) return undefined;
+  cached(db, 'INSERT INTO local_chain_home (id, installation_id, node, data_dir, claimed_date) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
+    claim.installationId,
+    claim.node,
+    claim.dataDir,
+    claim.now,
+  );
+  return readLocalChainHome(db);
+}
+
+/** Notes the local chain's genesis on the home's row (only the home writes it), when it is new or changed. */
+export function recordLocalChainGenesis(db: Db, installationId: string, genesis: { chainId: number; hash: string }): void {
+  if (!postgresOf(db)) return;
+  cached(
+    db,
+    'UPDATE local_chain_home SET chain_id = ?, genesis_hash = ? WHERE id = 1 AND installation_id = ? AND (chain_id IS DISTINCT FROM ? OR genesis_hash IS DISTINCT FROM ?)',
+  ).run(genesis.chainId, genesis.hash, installationId, genesis.chainId, genesis.hash);
+}
+
+/** What a use of `local` is refused with on a node whose data directory is not the home. */
+export function localChainElsewhere(home: LocalChainHome): string {
+  return (
+    `This database's local dev chain is in another data directory (installation ${home.installationId}, ${home.dataDir} on ${home.node}), ` +
+    'so the engine "local" cannot be used from this one; to issue from several machines, configure a chain as an engine (docs/chain.md).'
+  );
+}

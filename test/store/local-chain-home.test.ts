@@ -1,0 +1,133 @@
+/**
+ * The `local` engine on PostgreSQL belongs to one data directory, the home of the database's local
+ * dev chain: the first to open an engine on the database. Two engines on one database with data
+ * directories of their own (two machines): the second does not offer `local`, refuses it with
+ * wrong_blockchain_engine naming the home, and as issuing lease holder leaves the first's `local`
+ * jobs alone (never starting a chain of its own for them), which the first finishes with one
+ * transaction each once it holds the lease; proofs of them downloaded on the second are the
+ * first's, byte for byte. A second engine on the home's data directory offers `local`.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../main/engine/clock.js';
+import { readInstallation } from '../../main/engine/proofs/chain-identity.js';
+import { SECOND_ENGINE } from '../support/engine-fixture.js';
+import {
+  addIssuingPartner,
+  createAndSchedule,
+  createCredentials,
+  errorOf,
+  expectOk,
+  openIssuingEngine,
+  removeTempDirs,
+  tickUntil,
+  type IssuingFixture,
+  type IssuingPartner,
+} from '../support/issuing-fixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
+
+describe('the local engine on PostgreSQL: one data directory is its home', () => {
+  let database: TestDatabase;
+  /** The engines' clock, ahead of the wall clock by `ahead` ms (a job comes due without waiting for it). */
+  let ahead = 0;
+  const clock: Clock = { now: () => Date.now() + ahead };
+  let home: IssuingFixture;
+  let away: IssuingFixture;
+  let partner: IssuingPartner;
+  const opened: IssuingFixture[] = [];
+
+  const open = (options: Parameters<typeof openIssuingEngine>[0]): IssuingFixture => {
+    const fixture = openIssuingEngine({ engines: [SECOND_ENGINE], clock, databaseUrl: database.url, ...options });
+    opened.push(fixture);
+    return fixture;
+  };
+  const jobRow = (uid: string) =>
+    home.engine.issuing.ctx.db.prepare('SELECT id, status, waiting, failure, issue_tx FROM jobs WHERE uid = ?').get(uid) as {
+      id: number;
+      status: string;
+      waiting: string | null;
+      failure: string | null;
+      issue_tx: number | null;
+    };
+  const awayService = () => away.engine.serviceFor(partner.id);
+
+  beforeAll(async () => {
+    database = createTestDatabase();
+    home = open({ issuing: { nodeName: 'node-home' } });
+    partner = await addIssuingPartner(home.engine, 'Uni Heim', 1);
+    away = open({ secrets: home.secrets, issuing: { nodeName: 'node-away' } });
+  });
+
+  afterAll(async () => {
+    for (const fixture of opened.reverse()) await fixture.close();
+    database?.drop();
+    removeTempDirs();
+  });
+
+  it('the first data directory claims the local chain and offers local; another one does not list it', async () => {
+    const homeId = readInstallation(home.dataDir)!.installation_id;
+    expect(home.engine.issuing.ctx.db.prepare('SELECT installation_id, node, data_dir FROM local_chain_home').all()).toEqual([
+      { installation_id: homeId, node: 'node-home', data_dir: home.dataDir },
+    ]);
+    expect((await partner.service.listEngines()).map((e) => e.id)).toEqual(['local', SECOND_ENGINE.id]);
+    expect((await awayService().listEngines()).map((e) => e.id)).toEqual([SECOND_ENGINE.id]);
+    expect(readInstallation(away.dataDir)!.installation_id).not.toBe(homeId);
+  });
+
+  it('scheduling, creating and scheduling, and issuing on local from another data directory: wrong_blockchain_engine naming the home, nothing changed', async () => {
+    const homeId = readInstallation(home.dataDir)!.installation_id;
+    const service = awayService();
+    const [credential] = await createCredentials(service, 1, 'Away');
+    const refusals = [
+      await errorOf(service.scheduleCredentials({ engine: 'local', credentials: [credential!.uid] })),
+      await errorOf(service.createAndScheduleCredential('local', { credential_details: { title: 'Away too', metadata: {} } })),
+      await errorOf(service.issueJobNow({ engine: 'local' })),
+    ];
+    for (const error of refusals) {
+      expect(error).toMatchObject({ id: 'wrong_blockchain_engine', status: 422 });
+      expect(error.message).toContain(`This database's local dev chain is in another data directory (installation ${homeId}, ${home.dataDir} on node-home)`);
+      expect(error.message).toContain('to issue from several machines, configure a chain as an engine');
+    }
+    expect((await service.listJobs({})).items).toEqual([]);
+    expect((await service.listCredentials({ per_page: 0 })).items.map((c) => c.title)).toEqual(['Away 1']);
+  });
+
+  it("a lease holder without local leaves the home's local jobs alone; the home, once it holds the lease, finishes each with one transaction", async () => {
+    // A job under way (started, nothing signed yet) and a scheduled one that is due.
+    const { job: started } = await createAndSchedule(partner.service, 'local', 4, 'Started');
+    home.engine.issuing.issuer.start(jobRow(started.uid).id);
+    const { job: due } = await createAndSchedule(partner.service, 'local', 3, 'Due');
+    ahead += 5_000;
+
+    for (let i = 0; i < 3; i++) await away.engine.issuing.tick();
+    expect(away.engine.issuing.ctx.lease.heldHere).toBe(true);
+    expect(jobRow(started.uid)).toMatchObject({ status: 'started', waiting: null, failure: null, issue_tx: null });
+    expect(jobRow(due.uid)).toMatchObject({ status: 'scheduled', waiting: null, failure: null });
+    // The away node never started a local chain of its own for them.
+    expect(existsSync(join(away.dataDir, 'chain'))).toBe(false);
+
+    away.engine.issuing.ctx.lease.release();
+    const finishedStarted = await tickUntil(home.engine, partner.service, started.uid, 'finished');
+    const finishedDue = await tickUntil(home.engine, partner.service, due.uid, 'finished');
+    const issueTxs = home.engine.issuing.ctx.db.prepare("SELECT hash FROM chain_txs WHERE engine = 'local' AND purpose = 'issue' ORDER BY id").pluck().all();
+    expect(issueTxs).toEqual([finishedStarted.transaction!.hash, finishedDue.transaction!.hash]);
+
+    // Proofs of them are the same file on either node; the home's chain verifies them, the other node says it does not have it.
+    const [certificate] = (await partner.service.listJobCertificates(due.uid, { per_page: 1 })).items;
+    const uid = certificate!.certificate.uid;
+    const atHome = await partner.service.downloadCertificate(uid);
+    expect(await awayService().downloadCertificate(uid)).toBe(atHome);
+    expect(JSON.parse(atHome)).toMatchObject({ chain: { engine: 'local', installation_id: readInstallation(home.dataDir)!.installation_id, genesis_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+    expectOk(await partner.service.verifyCertificate(uid), 'at home');
+    expect((await awayService().verifyCertificate(uid)).result.status).toBe('pending');
+  });
+
+  it("a second engine on the home's data directory (another process on that machine) offers local", async () => {
+    const beside = open({ dataDir: home.dataDir, keepDir: true, secrets: home.secrets, issuing: { nodeName: 'node-home' } });
+    const service = beside.engine.serviceFor(partner.id);
+    expect((await service.listEngines()).map((e) => e.id)).toEqual(['local', SECOND_ENGINE.id]);
+    const { job } = await createAndSchedule(service, 'local', 2, 'Beside');
+    expect(job.status).toBe('scheduled');
+  });
+});
