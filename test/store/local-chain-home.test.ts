@@ -121,6 +121,19 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
     expect(JSON.parse(atHome)).toMatchObject({ chain: { engine: 'local', installation_id: readInstallation(home.dataDir)!.installation_id, genesis_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
     expectOk(await partner.service.verifyCertificate(uid), 'at home');
     expect((await awayService().verifyCertificate(uid)).result.status).toBe('pending');
+
+    // Revoking it or unscheduling from the home's job needs the home's chain too: refused, nothing written.
+    const { credentials: scheduled } = await createAndSchedule(partner.service, 'local', 1, 'Open');
+    for (const refusal of [
+      await errorOf(awayService().revokeCertificate(uid)),
+      await errorOf(awayService().revokeCredential(certificate!.certificate.credential.uid, 'local')),
+      await errorOf(awayService().unscheduleCredential(scheduled[0]!.uid, 'local')),
+    ]) {
+      expect(refusal).toMatchObject({ id: 'wrong_blockchain_engine', status: 422, message: expect.stringContaining("local dev chain is in another data directory") });
+    }
+    expect(home.engine.issuing.ctx.db.prepare('SELECT revoked_by, revoke_tx FROM certificates WHERE uid = ?').get(uid)).toEqual({ revoked_by: null, revoke_tx: null });
+    const stillScheduled = 'SELECT count(*) FROM job_credentials jc JOIN credentials c ON c.id = jc.credential_id WHERE c.uid = ? AND jc.active = 1';
+    expect(Number(home.engine.issuing.ctx.db.prepare(stillScheduled).pluck().get(scheduled[0]!.uid))).toBe(1);
   });
 
   it("a second engine on the home's data directory (another process on that machine) offers local", async () => {
