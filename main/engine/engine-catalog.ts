@@ -97,8 +97,11 @@ function parseEngine(value: unknown, where: string): EngineConfig {
  */
 export class EngineCatalog {
   private readonly engines: Map<string, EngineConfig>;
-  /** Why `local` is not offered here (its chain is another data directory's), or undefined where it is. */
-  private localElsewhere: string | undefined;
+  /**
+   * Why `local` is not offered here (its chain is another data directory's), or undefined where
+   * it is; `claim`: the caller uses the local chain (issuing/local-chain-home.ts).
+   */
+  private localGate: ((claim: boolean) => string | undefined) | undefined;
 
   constructor(configured: EngineConfig[] = []) {
     this.engines = new Map([[LOCAL_ENGINE.id, LOCAL_ENGINE], ...configured.map((e) => [e.id, e] as const)]);
@@ -125,7 +128,17 @@ export class EngineCatalog {
 
   /** The engine with this id; `wrong_blockchain_engine` (422) for any other. */
   get(id: unknown): EngineConfig {
-    if (id === LOCAL_ENGINE.id && this.localElsewhere !== undefined) throw new ServiceError('wrong_blockchain_engine', this.localElsewhere);
+    return this.resolve(id, false);
+  }
+
+  /** The engine whose chain the caller is about to use: as `get`, and the first use of `local` makes this data directory its home. */
+  use(id: string): EngineConfig {
+    return this.resolve(id, true);
+  }
+
+  private resolve(id: unknown, claim: boolean): EngineConfig {
+    const elsewhere = id === LOCAL_ENGINE.id ? this.localGate?.(claim) : undefined;
+    if (elsewhere !== undefined) throw new ServiceError('wrong_blockchain_engine', elsewhere);
     const engine = typeof id === 'string' ? this.engines.get(id) : undefined;
     if (!engine) {
       throw new ServiceError('wrong_blockchain_engine', `Unknown blockchain engine ${JSON.stringify(id)}; known engines: ${[...this.engines.keys()].join(', ')}`);
@@ -142,13 +155,12 @@ export class EngineCatalog {
   }
 
   /**
-   * Takes `local` out: the database is shared with the data directory whose local chain holds its
-   * `local` jobs (issuing/local-chain-home.ts). It is then neither listed nor found, and `get`
-   * refuses it with `reason`.
+   * Asks `gate` before offering `local`: on a shared database its chain may be another data
+   * directory's (issuing/local-chain-home.ts). Where the gate gives a reason, `local` is neither
+   * listed nor found, and `get` and `use` refuse it with that reason.
    */
-  withholdLocal(reason: string): void {
-    this.engines.delete(LOCAL_ENGINE.id);
-    this.localElsewhere = reason;
+  gateLocal(gate: (claim: boolean) => string | undefined): void {
+    this.localGate = gate;
   }
 
   // Settings › Engines: an engine added while the app runs; engines.json is written by the caller.
@@ -182,10 +194,11 @@ export class EngineCatalog {
 
   /** The engine with this id, or undefined. */
   find(id: string): EngineConfig | undefined {
-    return this.engines.get(id);
+    return id === LOCAL_ENGINE.id && this.localGate?.(false) !== undefined ? undefined : this.engines.get(id);
   }
 
   list(): EngineInfo[] {
-    return [...this.engines.values()].map((e) => ({ id: e.id, chain_id: e.chain_id, environment: e.environment, confirmations: e.confirmations }));
+    const offered = this.localGate?.(false) === undefined ? [...this.engines.values()] : this.configured();
+    return offered.map((e) => ({ id: e.id, chain_id: e.chain_id, environment: e.environment, confirmations: e.confirmations }));
   }
 }

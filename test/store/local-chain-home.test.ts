@@ -1,11 +1,14 @@
 /**
  * The `local` engine on PostgreSQL belongs to one data directory, the home of the database's local
- * dev chain: the first to open an engine on the database. Two engines on one database with data
- * directories of their own (two machines): the second does not offer `local`, refuses it with
- * wrong_blockchain_engine naming the home, and as issuing lease holder leaves the first's `local`
- * jobs alone (never starting a chain of its own for them), which the first finishes with one
- * transaction each once it holds the lease; proofs of them downloaded on the second are the
- * first's, byte for byte. A second engine on the home's data directory offers `local`.
+ * dev chain: the first to use it (to issue on it). Two engines on one database with data
+ * directories of their own (two machines). Opening them, adding a Partner and creating
+ * credentials claim nothing: both offer `local`. A job scheduled on `local` through one is issued
+ * by the other, the lease holder, which so becomes the home; the first then no longer offers
+ * `local`, refuses it with wrong_blockchain_engine naming the home, and as issuing lease holder
+ * leaves the home's `local` jobs alone (never starting a chain of its own for them), which the
+ * home finishes with one transaction each once it holds the lease again; proofs of them
+ * downloaded on the other node are the home's, byte for byte. A second engine on the home's data
+ * directory offers `local`.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,11 +55,15 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
     };
   const awayService = () => away.engine.serviceFor(partner.id);
 
+  const homeRows = () => home.engine.issuing.ctx.db.prepare('SELECT installation_id, node, data_dir FROM local_chain_home').all();
+
   beforeAll(async () => {
     database = createTestDatabase();
-    home = open({ issuing: { nodeName: 'node-home' } });
-    partner = await addIssuingPartner(home.engine, 'Uni Heim', 1);
-    away = open({ secrets: home.secrets, issuing: { nodeName: 'node-away' } });
+    // The node that is not to be the home opens the database first and adds the Partner.
+    away = open({ issuing: { nodeName: 'node-away' } });
+    partner = await addIssuingPartner(away.engine, 'Uni Heim', 1);
+    home = open({ secrets: away.secrets, issuing: { nodeName: 'node-home' } });
+    partner = { ...partner, service: home.engine.serviceFor(partner.id) };
   });
 
   afterAll(async () => {
@@ -65,18 +72,33 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
     removeTempDirs();
   });
 
-  it('the first data directory claims the local chain and offers local; another one does not list it', async () => {
-    const homeId = readInstallation(home.dataDir)!.installation_id;
-    expect(home.engine.issuing.ctx.db.prepare('SELECT installation_id, node, data_dir FROM local_chain_home').all()).toEqual([
-      { installation_id: homeId, node: 'node-home', data_dir: home.dataDir },
-    ]);
+  it('opening engines, adding a Partner, creating credentials and listing engines claim nothing: every data directory offers local', async () => {
+    await createCredentials(awayService(), 2, 'Unclaimed');
+    expect((await awayService().listEngines()).map((e) => e.id)).toEqual(['local', SECOND_ENGINE.id]);
     expect((await partner.service.listEngines()).map((e) => e.id)).toEqual(['local', SECOND_ENGINE.id]);
-    expect((await awayService().listEngines()).map((e) => e.id)).toEqual([SECOND_ENGINE.id]);
-    expect(readInstallation(away.dataDir)!.installation_id).not.toBe(homeId);
+    expect(homeRows()).toEqual([]);
+    expect(readInstallation(away.dataDir)!.installation_id).not.toBe(readInstallation(home.dataDir)!.installation_id);
   });
 
-  it('scheduling, creating and scheduling, and issuing on local from another data directory: wrong_blockchain_engine naming the home, nothing changed', async () => {
+  it('a job scheduled on local through one node before the claim is issued by the lease holder, which claims local for its data directory; the other node then refuses local naming it', async () => {
+    const { job } = await createAndSchedule(awayService(), 'local', 3, 'Scheduled away');
+    expect(job.status).toBe('scheduled');
+    expect(homeRows()).toEqual([]);
+    ahead += 5_000;
+
+    const finished = await tickUntil(home.engine, partner.service, job.uid, 'finished');
+    expect(home.engine.issuing.ctx.lease.heldHere).toBe(true);
     const homeId = readInstallation(home.dataDir)!.installation_id;
+    expect(homeRows()).toEqual([{ installation_id: homeId, node: 'node-home', data_dir: home.dataDir }]);
+    const issueTxs = home.engine.issuing.ctx.db.prepare("SELECT hash FROM chain_txs WHERE engine = 'local' AND purpose = 'issue' ORDER BY id").pluck().all();
+    expect(issueTxs).toEqual([finished.transaction!.hash]);
+    expect((await awayService().getJob(job.uid)).status).toBe('finished');
+    expect(existsSync(join(home.dataDir, 'chain', 'local'))).toBe(true);
+    expect(existsSync(join(away.dataDir, 'chain'))).toBe(false);
+
+    // The node that scheduled it learns of the claim at its next use of local.
+    expect((await awayService().listEngines()).map((e) => e.id)).toEqual([SECOND_ENGINE.id]);
+    expect((await partner.service.listEngines()).map((e) => e.id)).toEqual(['local', SECOND_ENGINE.id]);
     const service = awayService();
     const [credential] = await createCredentials(service, 1, 'Away');
     const refusals = [
@@ -89,8 +111,8 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
       expect(error.message).toContain(`This database's local dev chain is in another data directory (installation ${homeId}, ${home.dataDir} on node-home)`);
       expect(error.message).toContain('to issue from several machines, configure a chain as an engine');
     }
-    expect((await service.listJobs({})).items).toEqual([]);
-    expect((await service.listCredentials({ per_page: 0 })).items.map((c) => c.title)).toEqual(['Away 1']);
+    expect((await service.listJobs({})).items.map((j) => j.uid)).toEqual([job.uid]);
+    expect((await service.listCredentials({ per_page: 0 })).items.map((c) => c.title).filter((t) => t.startsWith('Away'))).toEqual(['Away 1']);
   });
 
   it("a lease holder without local leaves the home's local jobs alone; the home, once it holds the lease, finishes each with one transaction", async () => {
@@ -100,6 +122,7 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
     const { job: due } = await createAndSchedule(partner.service, 'local', 3, 'Due');
     ahead += 5_000;
 
+    home.engine.issuing.ctx.lease.release();
     for (let i = 0; i < 3; i++) await away.engine.issuing.tick();
     expect(away.engine.issuing.ctx.lease.heldHere).toBe(true);
     expect(jobRow(started.uid)).toMatchObject({ status: 'started', waiting: null, failure: null, issue_tx: null });
@@ -111,7 +134,7 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
     const finishedStarted = await tickUntil(home.engine, partner.service, started.uid, 'finished');
     const finishedDue = await tickUntil(home.engine, partner.service, due.uid, 'finished');
     const issueTxs = home.engine.issuing.ctx.db.prepare("SELECT hash FROM chain_txs WHERE engine = 'local' AND purpose = 'issue' ORDER BY id").pluck().all();
-    expect(issueTxs).toEqual([finishedStarted.transaction!.hash, finishedDue.transaction!.hash]);
+    expect(issueTxs.slice(-2)).toEqual([finishedStarted.transaction!.hash, finishedDue.transaction!.hash]);
 
     // Proofs of them are the same file on either node; the home's chain verifies them, the other node says it does not have it.
     const [certificate] = (await partner.service.listJobCertificates(due.uid, { per_page: 1 })).items;

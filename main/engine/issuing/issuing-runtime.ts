@@ -12,7 +12,7 @@ import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
 import { IssuingLease, nodeName } from './issuing-lease.js';
 import { JobIssuer } from './job-issuer.js';
-import { claimLocalChainHome, localChainElsewhere, readLocalChainHome, recordLocalChainGenesis, type LocalChainHome } from './local-chain-home.js';
+import { LocalChainGate, readLocalChainHome, recordLocalChainGenesis } from './local-chain-home.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
 import { IssuingScheduler } from './scheduler.js';
 import { SignerPool } from './signer-pool.js';
@@ -46,10 +46,10 @@ export class IssuingRuntime {
   /** This data directory's installation id (chain-identity.ts): local-chain proofs carry it. */
   readonly installationId: string;
   /**
-   * On PostgreSQL, the data directory whose local chain is the database's `local` engine, when it
-   * is not this one (local-chain-home.ts): this runtime then has no `local`.
+   * On PostgreSQL, whether the database's `local` engine is this data directory's local chain
+   * (local-chain-home.ts): the catalog asks it before offering `local`.
    */
-  readonly localChainHome: LocalChainHome | undefined;
+  readonly localChainGate: LocalChainGate;
   private readonly scheduler: IssuingScheduler;
 
   constructor(
@@ -61,9 +61,8 @@ export class IssuingRuntime {
     options: IssuingOptions,
   ) {
     this.installationId = ensureInstallation(dataDir).installation_id;
-    const home = claimLocalChainHome(db, { installationId: this.installationId, node: options.nodeName ?? nodeName(), dataDir, now: clock.now() });
-    this.localChainHome = home && home.installationId !== this.installationId ? home : undefined;
-    if (this.localChainHome) catalog.withholdLocal(localChainElsewhere(this.localChainHome));
+    this.localChainGate = new LocalChainGate(db, clock, { installationId: this.installationId, node: options.nodeName ?? nodeName(), dataDir });
+    catalog.gateLocal((claim) => this.localChainGate.refusal(claim));
     const onNotice = options.onNotice ?? ((line: string) => process.stderr.write(`proofdesk: ${line}\n`));
     const chains = new ChainRuntime(dataDir, catalog, options, {
       onConnect: async (engine, client) => {
@@ -116,10 +115,11 @@ export class IssuingRuntime {
 
   /** What a proof of the engine says about its chain beyond the chain id (genesis, installation). */
   proofChainIdentity(engine: string, chainId: number): { genesis_hash?: string; installation_id?: string } {
-    if (engine === 'local' && this.localChainHome) {
+    const home = engine === 'local' ? this.localChainGate.elsewhere() : undefined;
+    if (home) {
       // A `local` job of the home's chain: its proof names that chain, as one built at home does.
       const genesis = readLocalChainHome(this.ctx.db)?.genesis;
-      return { ...(genesis && genesis.chainId === chainId ? { genesis_hash: genesis.hash } : {}), installation_id: this.localChainHome.installationId };
+      return { ...(genesis && genesis.chainId === chainId ? { genesis_hash: genesis.hash } : {}), installation_id: home.installationId };
     }
     return proofChainIdentity(readInstallation(this.dataDir), engine, chainId);
   }

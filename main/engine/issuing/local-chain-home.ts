@@ -3,11 +3,14 @@
  * data directory (`<dataDir>/chain/local`). On SQLite the database lives in that directory, so
  * the two always go together. On PostgreSQL, nodes on other machines have data directories of
  * their own, each of which would start a local chain of its own: the database's `local` jobs
- * belong to one of them, its home. The first data directory (installation id) to open an engine
- * on the database claims it; an engine opened from any other data directory does not offer
- * `local`, and never issues, follows or reconciles its jobs, which on its own chain would look
- * lost (and be re-sent there, or failed).
+ * belong to one of them, its home. The first data directory (installation id) to use `local` —
+ * to connect its chain, which issuing a job (by the scheduler or "issue now") does first — claims
+ * it. Until then every node offers `local` and accepts jobs on it (they wait on no chain yet).
+ * Once another data directory has claimed it, a node does not offer `local`, and never issues,
+ * follows or reconciles its jobs, which on its own chain would look lost (and be re-sent there,
+ * or failed). Opening an engine, listing engines and scheduling read the claim without claiming.
  */
+import type { Clock } from '../clock.js';
 import type { Db } from '../database.js';
 import { cached } from '../list-query.js';
 import { postgresOf } from '../store/dialect.js';
@@ -74,4 +77,34 @@ export function localChainElsewhere(home: LocalChainHome): string {
     `This database's local dev chain is in another data directory (installation ${home.installationId}, ${home.dataDir} on ${home.node}), ` +
     'so the engine "local" cannot be used from this one; to issue from several machines, configure a chain as an engine (docs/chain.md).'
   );
+}
+
+/**
+ * What the engine catalog asks before it offers `local` (EngineCatalog.gateLocal): whether the
+ * local chain is another data directory's. The home is read from the database while no one has
+ * claimed it, and kept once someone has (a claim never changes).
+ */
+export class LocalChainGate {
+  private home: LocalChainHome | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly self: { installationId: string; node: string; dataDir: string },
+  ) {}
+
+  /**
+   * Why `local` cannot be used from this data directory, or undefined when it can. `claim`: the
+   * caller is about to use the local chain, which makes this data directory its home if none is.
+   */
+  refusal(claim: boolean): string | undefined {
+    const home = this.elsewhere(claim);
+    return home ? localChainElsewhere(home) : undefined;
+  }
+
+  /** The home when it is another data directory (read, or claimed when `claim`). */
+  elsewhere(claim = false): LocalChainHome | undefined {
+    this.home ??= claim ? claimLocalChainHome(this.db, { ...this.self, now: this.clock.now() }) : readLocalChainHome(this.db);
+    return this.home && this.home.installationId !== this.self.installationId ? this.home : undefined;
+  }
 }

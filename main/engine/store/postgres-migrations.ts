@@ -349,7 +349,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `,
   `
   -- The data directory whose local dev chain is the database's local engine: the first to
-  -- open an engine on the database claims it (issuing/local-chain-home.ts). Its genesis hash is
+  -- use local (to issue on it) claims it (issuing/local-chain-home.ts). Its genesis hash is
   -- kept here too, so that a proof of a local job built on another node names the same chain.
   CREATE TABLE local_chain_home (
     id bigint PRIMARY KEY CHECK (id = 1),
