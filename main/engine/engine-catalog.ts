@@ -126,12 +126,18 @@ export class EngineCatalog {
     return new EngineCatalog(engines);
   }
 
-  /** The engine with this id; `wrong_blockchain_engine` (422) for any other. */
+  /**
+   * The engine with this id; `wrong_blockchain_engine` (422) for any other, and for `local` once
+   * another data directory is its home (asking claims nothing).
+   */
   get(id: unknown): EngineConfig {
     return this.resolve(id, false);
   }
 
-  /** The engine whose chain the caller is about to use: as `get`, and the first use of `local` makes this data directory its home. */
+  /**
+   * The engine whose chain the caller is about to use (to issue on it): as `get`, and the first
+   * use of `local` on a shared database makes this data directory its home.
+   */
   use(id: string): EngineConfig {
     return this.resolve(id, true);
   }
@@ -141,7 +147,7 @@ export class EngineCatalog {
     if (elsewhere !== undefined) throw new ServiceError('wrong_blockchain_engine', elsewhere);
     const engine = typeof id === 'string' ? this.engines.get(id) : undefined;
     if (!engine) {
-      throw new ServiceError('wrong_blockchain_engine', `Unknown blockchain engine ${JSON.stringify(id)}; known engines: ${[...this.engines.keys()].join(', ')}`);
+      throw new ServiceError('wrong_blockchain_engine', `Unknown blockchain engine ${JSON.stringify(id)}; known engines: ${this.list().map((e) => e.id).join(', ')}`);
     }
     return engine;
   }

@@ -8,7 +8,8 @@
  * leaves the home's `local` jobs alone (never starting a chain of its own for them), which the
  * home finishes with one transaction each once it holds the lease again; proofs of them
  * downloaded on the other node are the home's, byte for byte. A second engine on the home's data
- * directory offers `local`.
+ * directory offers `local`. "Issue now" claims `local` for the node that issues, not for the one
+ * that scheduled the job.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -165,5 +166,41 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
     expect((await service.listEngines()).map((e) => e.id)).toEqual(['local', SECOND_ENGINE.id]);
     const { job } = await createAndSchedule(service, 'local', 2, 'Beside');
     expect(job.status).toBe('scheduled');
+  });
+});
+
+describe('"issue now" on local claims it for the data directory that issues, not for the one that scheduled', () => {
+  let database: TestDatabase | undefined;
+  const opened: IssuingFixture[] = [];
+
+  afterAll(async () => {
+    for (const fixture of opened.reverse()) await fixture.close();
+    database?.drop();
+    removeTempDirs();
+  });
+
+  it('the node issuing now becomes the home; the node that scheduled the job then refuses local', async () => {
+    database = createTestDatabase();
+    const scheduling = openIssuingEngine({ databaseUrl: database.url, issuing: { nodeName: 'node-a' } });
+    opened.push(scheduling);
+    const partner = await addIssuingPartner(scheduling.engine, 'Uni Jetzt');
+    const issuing = openIssuingEngine({ databaseUrl: database.url, secrets: scheduling.secrets, issuing: { nodeName: 'node-b' } });
+    opened.push(issuing);
+    const rows = () => scheduling.engine.issuing.ctx.db.prepare('SELECT installation_id, node FROM local_chain_home').all();
+
+    await createAndSchedule(partner.service, 'local', 2, 'Now');
+    expect(rows()).toEqual([]);
+    const service = issuing.engine.serviceFor(partner.id);
+    const job = await service.issueJobNow({ engine: 'local' });
+    await tickUntil(issuing.engine, service, job.uid, 'finished');
+    expect(rows()).toEqual([{ installation_id: readInstallation(issuing.dataDir)!.installation_id, node: 'node-b' }]);
+
+    expect((await partner.service.listEngines()).map((e) => e.id)).toEqual([]);
+    expect(await errorOf(partner.service.issueJobNow({ engine: 'local' }))).toMatchObject({
+      id: 'wrong_blockchain_engine',
+      status: 422,
+      message: expect.stringContaining(`in another data directory (installation ${readInstallation(issuing.dataDir)!.installation_id}, ${issuing.dataDir} on node-b)`),
+    });
+    expect(existsSync(join(scheduling.dataDir, 'chain'))).toBe(false);
   });
 });
