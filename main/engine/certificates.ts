@@ -197,7 +197,7 @@ export type ChainIdentities = Map<string, { genesis_hash?: string; installation_
  * look-up reads the installation record from disk).
  */
 export function buildProofFile(scope: PartnerScope, row: CertificateRow, identities?: ChainIdentities): ProofFile {
-  const engine = scope.catalog.get(row.engine);
+  const engine = scope.catalog.recorded(row.engine);
   const chainId = engine.chain_id ?? 0;
   const key = `${engine.id}\0${chainId}`;
   let identity = identities?.get(key);

@@ -97,6 +97,11 @@ function parseEngine(value: unknown, where: string): EngineConfig {
  */
 export class EngineCatalog {
   private readonly engines: Map<string, EngineConfig>;
+  /**
+   * Why `local` is not offered here (its chain is another data directory's), or undefined where
+   * it is; `claim`: the caller uses the local chain (issuing/local-chain-home.ts).
+   */
+  private localGate: ((claim: boolean) => string | undefined) | undefined;
 
   constructor(configured: EngineConfig[] = []) {
     this.engines = new Map([[LOCAL_ENGINE.id, LOCAL_ENGINE], ...configured.map((e) => [e.id, e] as const)]);
@@ -121,13 +126,47 @@ export class EngineCatalog {
     return new EngineCatalog(engines);
   }
 
-  /** The engine with this id; `wrong_blockchain_engine` (422) for any other. */
+  /**
+   * The engine with this id; `wrong_blockchain_engine` (422) for any other, and for `local` once
+   * another data directory is its home (asking claims nothing).
+   */
   get(id: unknown): EngineConfig {
+    return this.resolve(id, false);
+  }
+
+  /**
+   * The engine whose chain the caller is about to use (to issue on it): as `get`, and the first
+   * use of `local` on a shared database makes this data directory its home.
+   */
+  use(id: string): EngineConfig {
+    return this.resolve(id, true);
+  }
+
+  private resolve(id: unknown, claim: boolean): EngineConfig {
+    const elsewhere = id === LOCAL_ENGINE.id ? this.localGate?.(claim) : undefined;
+    if (elsewhere !== undefined) throw new ServiceError('wrong_blockchain_engine', elsewhere);
     const engine = typeof id === 'string' ? this.engines.get(id) : undefined;
     if (!engine) {
-      throw new ServiceError('wrong_blockchain_engine', `Unknown blockchain engine ${JSON.stringify(id)}; known engines: ${[...this.engines.keys()].join(', ')}`);
+      throw new ServiceError('wrong_blockchain_engine', `Unknown blockchain engine ${JSON.stringify(id)}; known engines: ${this.list().map((e) => e.id).join(', ')}`);
     }
     return engine;
+  }
+
+  /**
+   * The engine a stored record names, for reading what was done on it (a proof file): as `get`,
+   * and also `local` where its chain is in another data directory.
+   */
+  recorded(id: string): EngineConfig {
+    return id === LOCAL_ENGINE.id ? LOCAL_ENGINE : this.get(id);
+  }
+
+  /**
+   * Asks `gate` before offering `local`: on a shared database its chain may be another data
+   * directory's (issuing/local-chain-home.ts). Where the gate gives a reason, `local` is neither
+   * listed nor found, and `get` and `use` refuse it with that reason.
+   */
+  gateLocal(gate: (claim: boolean) => string | undefined): void {
+    this.localGate = gate;
   }
 
   // Settings › Engines: an engine added while the app runs; engines.json is written by the caller.
@@ -161,10 +200,11 @@ export class EngineCatalog {
 
   /** The engine with this id, or undefined. */
   find(id: string): EngineConfig | undefined {
-    return this.engines.get(id);
+    return id === LOCAL_ENGINE.id && this.localGate?.(false) !== undefined ? undefined : this.engines.get(id);
   }
 
   list(): EngineInfo[] {
-    return [...this.engines.values()].map((e) => ({ id: e.id, chain_id: e.chain_id, environment: e.environment, confirmations: e.confirmations }));
+    const offered = this.localGate?.(false) === undefined ? [...this.engines.values()] : this.configured();
+    return offered.map((e) => ({ id: e.id, chain_id: e.chain_id, environment: e.environment, confirmations: e.confirmations }));
   }
 }

@@ -9,6 +9,9 @@ import { credentialIdOf } from './scheduling.js';
 import type { PartnerScope } from './scope.js';
 
 async function revoke(scope: PartnerScope, row: CertificateRow): Promise<RevokeResult> {
+  // An engine this node does not have (another node's, or `local` whose chain is in another data
+  // directory): refused before anything is written.
+  scope.catalog.get(row.engine);
   if (row.job_status !== 'finished') {
     throw new ServiceError('unconfirmed_certificate_transaction', 'The issuing transaction of this certificate is not confirmed yet');
   }

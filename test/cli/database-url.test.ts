@@ -37,7 +37,7 @@ describe('the CLI with a PostgreSQL database URL', () => {
     expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
   });
 
-  it('a reachable database through PROOFDESK_DATABASE_URL holds the data: a Partner added there is listed by a second data directory on it, and no SQLite file is made', async () => {
+  it('a reachable database through PROOFDESK_DATABASE_URL holds the data: a Partner added there is listed by a second data directory on it, no SQLite file is made, and neither claims the local chain', async () => {
     const env = { PROOFDESK_DATABASE_URL: database.url, PROOFDESK_PASSPHRASE: 'correct horse battery staple' };
     const added = await cli(['partner', 'add', '--name', 'University A', '--data', dataDir], env);
     expect(added.stderr).toBe('');
@@ -55,6 +55,8 @@ describe('the CLI with a PostgreSQL database URL', () => {
     const db = PostgresDb.connect(database.url);
     try {
       expect(db.prepare('SELECT name FROM partners').pluck().all()).toEqual(['University A']);
+      // The local engine's home is the first data directory to issue on it, not the first to open the database.
+      expect(db.prepare('SELECT installation_id FROM local_chain_home').all()).toEqual([]);
     } finally {
       db.close();
     }

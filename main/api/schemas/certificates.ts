@@ -40,7 +40,7 @@ export const revokeCertificate = route({
   tags: CERTS,
   params: pathParams({ uid: 'The certificate uid' }),
   response: { 200: envelope(ref(RevokeResultSchema), 'The revocation date') },
-  errors: ['missing_certificate', 'unconfirmed_certificate_transaction', 'certificate_already_revoked', 'try_again_later'],
+  errors: ['missing_certificate', 'unconfirmed_certificate_transaction', 'certificate_already_revoked', 'wrong_blockchain_engine', 'try_again_later'],
 });
 
 export const verifyCertificate = route({

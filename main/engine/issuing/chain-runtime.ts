@@ -46,11 +46,14 @@ export class ChainRuntime {
     return this.catalog.get(engineId);
   }
 
-  /** A connected client for the engine; ChainUnreachableError when its node does not answer. */
+  /**
+   * A connected client for the engine; ChainUnreachableError when its node does not answer. On a
+   * shared database the first client for `local` makes this data directory its home (local-chain-home.ts).
+   */
   client(engineId: string): Promise<ChainClient> {
     let client = this.clients.get(engineId);
     if (!client) {
-      client = this.connect(this.catalog.get(engineId));
+      client = this.connect(this.catalog.use(engineId));
       // A failed connection is not remembered: the node may be up on the next try.
       client.catch(() => this.clients.delete(engineId));
       this.clients.set(engineId, client);
@@ -84,7 +87,10 @@ export class ChainRuntime {
     return this.catalog.finality(engineId);
   }
 
-  /** Whether this node has the engine configured (nodes sharing a database may configure different ones). */
+  /**
+   * Whether this node has the engine: nodes sharing a database may configure different ones, and
+   * once `local` has a home only that data directory has it (local-chain-home.ts; asking claims nothing).
+   */
   knows(engineId: string): boolean {
     return this.catalog.find(engineId) !== undefined;
   }

@@ -10,8 +10,9 @@ import type { VerifyOptions } from '../proofs/verify-proof.js';
 import { ChainRuntime, type ChainRuntimeOptions } from './chain-runtime.js';
 import { ChainWatch } from './chain-watch.js';
 import type { IssuingContext } from './issuing-context.js';
-import { IssuingLease } from './issuing-lease.js';
+import { IssuingLease, nodeName } from './issuing-lease.js';
 import { JobIssuer } from './job-issuer.js';
+import { LocalChainGate, readLocalChainHome, recordLocalChainGenesis } from './local-chain-home.js';
 import { describeReconciliation, reconcileChain } from './reconcile-chain.js';
 import { IssuingScheduler } from './scheduler.js';
 import { SignerPool } from './signer-pool.js';
@@ -44,6 +45,11 @@ export class IssuingRuntime {
   readonly issuer: JobIssuer;
   /** This data directory's installation id (chain-identity.ts): local-chain proofs carry it. */
   readonly installationId: string;
+  /**
+   * On PostgreSQL, whether the database's `local` engine is this data directory's local chain
+   * (local-chain-home.ts): the catalog asks it before offering `local`.
+   */
+  readonly localChainGate: LocalChainGate;
   private readonly scheduler: IssuingScheduler;
 
   constructor(
@@ -55,9 +61,14 @@ export class IssuingRuntime {
     options: IssuingOptions,
   ) {
     this.installationId = ensureInstallation(dataDir).installation_id;
+    this.localChainGate = new LocalChainGate(db, clock, { installationId: this.installationId, node: options.nodeName ?? nodeName(), dataDir });
+    catalog.gateLocal((claim) => this.localChainGate.refusal(claim));
     const onNotice = options.onNotice ?? ((line: string) => process.stderr.write(`proofdesk: ${line}\n`));
     const chains = new ChainRuntime(dataDir, catalog, options, {
       onConnect: async (engine, client) => {
+        // Nodes on other data directories build this chain's proofs from the database: it names the genesis for them.
+        const genesis = engine === 'local' ? readInstallation(dataDir)?.chains.local : undefined;
+        if (genesis) recordLocalChainGenesis(db, this.installationId, { chainId: genesis.chain_id, hash: genesis.genesis_hash });
         const result = await reconcileChain(this.ctx, this.issuer, engine, client);
         if (result.lost > 0) onNotice(describeReconciliation(engine, result));
       },
@@ -104,6 +115,12 @@ export class IssuingRuntime {
 
   /** What a proof of the engine says about its chain beyond the chain id (genesis, installation). */
   proofChainIdentity(engine: string, chainId: number): { genesis_hash?: string; installation_id?: string } {
+    const home = engine === 'local' ? this.localChainGate.elsewhere() : undefined;
+    if (home) {
+      // A `local` job of the home's chain: its proof names that chain, as one built at home does.
+      const genesis = readLocalChainHome(this.ctx.db)?.genesis;
+      return { ...(genesis && genesis.chainId === chainId ? { genesis_hash: genesis.hash } : {}), installation_id: home.installationId };
+    }
     return proofChainIdentity(readInstallation(this.dataDir), engine, chainId);
   }
 

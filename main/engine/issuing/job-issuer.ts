@@ -491,19 +491,24 @@ export class JobIssuer {
     });
   }
 
-  /** Jobs under way (started or unconfirmed), oldest first. */
+  // Nodes sharing a database may have different engines (engines.json, the local chain's home):
+  // a job on an engine this node does not have is left for one that has it, never touched here.
+  /** Jobs under way (started or unconfirmed) on engines this node has, oldest first. */
   activeJobs(): number[] {
-    return cached(this.ctx.db, "SELECT id FROM jobs WHERE status IN ('started', 'unconfirmed') ORDER BY id").pluck().all() as number[];
+    const rows = cached(this.ctx.db, "SELECT id, engine FROM jobs WHERE status IN ('started', 'unconfirmed') ORDER BY id").all() as { id: number; engine: string }[];
+    return rows.filter((r) => this.ctx.chains.knows(r.engine)).map((r) => r.id);
   }
 
-  /** Scheduled jobs due now, oldest first. */
+  /** Scheduled jobs due now on engines this node has, oldest first. */
   dueJobs(): { id: number; partner_id: string; engine: string; empty: boolean; waiting: string | null }[] {
     return (
       cached(
         this.ctx.db,
         "SELECT j.id, j.partner_id, j.engine, j.waiting, NOT EXISTS (SELECT 1 FROM job_credentials jc WHERE jc.job_id = j.id AND jc.active = 1) AS empty FROM jobs j WHERE j.status = 'scheduled' AND j.scheduled_date <= ? ORDER BY j.id",
       ).all(this.ctx.clock.now()) as { id: number; partner_id: string; engine: string; waiting: string | null; empty: number }[]
-    ).map((r) => ({ ...r, empty: r.empty === 1 }));
+    )
+      .filter((r) => this.ctx.chains.knows(r.engine))
+      .map((r) => ({ ...r, empty: r.empty === 1 }));
   }
 
   /** An empty job that came due waits one more interval instead of issuing nothing. */

@@ -411,4 +411,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- The event reader takes revocations from the log: no query compares the revoked certificates.
   DROP INDEX certificates_revoked;
   `,
+  `
+  -- The data directory whose local dev chain is the database's local engine: the first to
+  -- use local (to issue on it) claims it (issuing/local-chain-home.ts). Its genesis hash is
+  -- kept here too, so that a proof of a local job built on another node names the same chain.
+  CREATE TABLE local_chain_home (
+    id bigint PRIMARY KEY CHECK (id = 1),
+    installation_id text NOT NULL,
+    node text NOT NULL,
+    data_dir text NOT NULL,
+    claimed_date bigint NOT NULL,
+    chain_id bigint,
+    genesis_hash text
+  );
+  `,
 ];
