@@ -11,7 +11,7 @@ import { inTransaction } from '../../main/engine/database.js';
 import { Engine, type EngineEvent } from '../../main/engine/index.js';
 import { openScheduledJob } from '../../main/engine/jobs.js';
 import { STORES } from '../support/engine-stores.js';
-import { addIssuingPartner, createAndSchedule, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
+import { addIssuingPartner, createAndSchedule, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
 
 /** The moves a job makes when issued on the local chain, from its creation on. */
@@ -114,10 +114,11 @@ describe.each(STORES)('engine events on %s', (kind) => {
   it("announces another connection's writes to the same database (another process, another node)", async () => {
     const partner = await addIssuingPartner(fx.engine, 'Elsewhere Institute');
     const seen = record(fx.engine);
-    // A second engine with a connection of its own: another process on the data directory, or
-    // another node (a data directory of its own) on the PostgreSQL database.
+    // A second engine with a connection of its own: another process on the data directory (the
+    // home of the database's `local` chain on PostgreSQL; nodes of their own data directories
+    // are the next describe's).
     const other = Engine.open({
-      dataDir: database ? makeTempDir() : fx.dataDir,
+      dataDir: fx.dataDir,
       databaseUrl: database?.url,
       sweepIntervalMs: false,
       secrets: fx.secrets,

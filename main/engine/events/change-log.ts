@@ -30,13 +30,21 @@ const HORIZON = 'SELECT CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text)';
  * move waits for the row lock of the one before it and so draws a higher position.
  */
 const READ = `
-  SELECT CAST(h.horizon AS text) AS horizon, e.kind, e.partner_id, e.uid, e.engine, e.from_status, e.to_status
-  FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) AS h
+  SELECT CAST(h.horizon AS text) AS horizon, h.held, e.kind, e.partner_id, e.uid, e.engine, e.from_status, e.to_status
+  FROM (
+    SELECT s.horizon, EXISTS (SELECT 1 FROM change_events AS w WHERE w.xid >= s.horizon) AS held
+    FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) AS s
+  ) AS h
   LEFT JOIN change_events AS e ON e.xid >= CAST(? AS xid8) AND e.xid < h.horizon
   ORDER BY e.position`;
 
+/** The first wait before looking again at rows held back by a transaction in progress; it doubles up to the tick. */
+const HELD_RETRY_MS = 10;
+
 interface LogRow {
   horizon: string;
+  /** Rows are there that a transaction still in progress holds back (they are read once it ends). */
+  held: boolean | number;
   kind: 'job-state' | 'job-gone' | 'certificate-revoked' | null;
   partner_id: string;
   uid: string;
@@ -51,11 +59,26 @@ export function readChangeLog(db: PostgresDb, events: EngineEvents, everyMs = EV
   /** Where the next look starts (a transaction id); undefined while nobody listens. */
   let horizon: string | undefined;
   let lookSoon = false;
+  /** The look again at rows held back, and its wait (doubling while they stay held). */
+  let retry: NodeJS.Timeout | undefined;
+  let retryMs = HELD_RETRY_MS;
 
   const look = () => {
     if (horizon === undefined || !db.open || db.inTransaction) return;
     const rows = cached(db, READ).all(horizon) as LogRow[];
     horizon = rows[0]!.horizon;
+    // Rows held back are read as soon as their transaction ends, not a tick later: looked at
+    // again after a short wait, which grows while the transaction holding them goes on.
+    if (rows[0]!.held && retry === undefined && timer !== undefined) {
+      retry = setTimeout(() => {
+        retry = undefined;
+        safeLook();
+      }, retryMs);
+      retry.unref();
+      retryMs = Math.min(retryMs * 2, everyMs);
+    } else if (!rows[0]!.held) {
+      retryMs = HELD_RETRY_MS;
+    }
     for (const row of rows) {
       switch (row.kind) {
         case 'job-state':
@@ -98,7 +121,9 @@ export function readChangeLog(db: PostgresDb, events: EngineEvents, everyMs = EV
   };
   const stop = () => {
     if (timer) clearInterval(timer);
+    if (retry) clearTimeout(retry);
     timer = undefined;
+    retry = undefined;
     horizon = undefined;
   };
   const stopHook = events.onListeners((count) => (count > 0 ? start() : stop()));
