@@ -34,7 +34,7 @@ export interface VerifyingRun {
   /**
    * Starts checking `inputs` offline, in order, in batches (on worker threads for a large run);
    * answers each one's outcome by index. Ask for them in about that order: a proof's outcome is
-   * ready when the batches before it are.
+   * ready when the batches before it are. Ask once: a batch is let go when all its proofs' were.
    */
   checkAll(inputs: readonly OfflineInput[]): (index: number) => Promise<OfflineOutcome>;
   close(): Promise<void>;
@@ -92,7 +92,7 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
     },
     checkAll(inputs) {
       if (!pool) return (index) => (index < inputs.length ? Promise.resolve().then(() => checkOffline(inputs[index]!)) : Promise.reject(new RangeError(`No proof ${index}`)));
-      const batches: Promise<OfflineOutcome[]>[] = [];
+      const batches: (Promise<OfflineOutcome[]> | undefined)[] = [];
       const starters: (() => void)[] = [];
       for (let at = 0; at < inputs.length; at += OFFLINE_BATCH) {
         const slice = inputs.slice(at, at + OFFLINE_BATCH);
@@ -110,9 +110,18 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
             if (!closed) starters[b]!();
           }).catch(() => undefined);
       }
+      // A batch is let go once each of its outcomes was asked for: a run does not hold every
+      // proof's outcome until its end (the garbage collector would copy them again and again).
+      const unasked = batches.map((_, b) => Math.min(OFFLINE_BATCH, inputs.length - b * OFFLINE_BATCH));
+      const asked = new Uint8Array(inputs.length);
       return async (index) => {
-        const batch = batches[Math.floor(index / OFFLINE_BATCH)];
-        if (!batch) throw new RangeError(`No proof ${index}`);
+        const b = Math.floor(index / OFFLINE_BATCH);
+        const batch = batches[b];
+        if (!batch) throw new RangeError(index >= 0 && index < inputs.length ? `Proof ${index} was handed out already` : `No proof ${index}`);
+        if (asked[index] === 0) {
+          asked[index] = 1;
+          if (--unasked[b]! === 0) batches[b] = undefined;
+        }
         return (await batch)[index % OFFLINE_BATCH]!;
       };
     },
