@@ -19,12 +19,12 @@ const CLI = join(ROOT, 'out/cli/index.js');
 const PROOFS = 20_000;
 const CALLS = 7;
 
-/** PROOFS well-formed proof files of one job (anchored nowhere: the chain steps stay pending offline). */
-function writeProofs(dir: string): void {
+/** `count` well-formed proof files of one job (anchored nowhere: the chain steps stay pending offline). */
+export function writeProofs(dir: string, count = PROOFS): void {
   const signing = generateSigningKey();
   const key = loadPrivateKey(signing.privateKeyPkcs8);
   const partner = { id: randomUUID(), name: 'Bench University', address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' };
-  const payloads = Array.from({ length: PROOFS }, (_, i) =>
+  const payloads = Array.from({ length: count }, (_, i) =>
     buildPayload(randomUUID(), partner, { uid: randomUUID(), title: `Diploma ${i}`, metadata: { student: `Student ${i}`, n: i }, files: [], credentials: [], upload_date: '2026-01-01T00:00:00.000Z', tags: [], expiry_date: null }, { id: 'local', chain_id: 31337 }),
   );
   const leaves = payloads.map((p) => leafOf(p));
