@@ -25,4 +25,10 @@ describe('CPU steal from /proc/stat', () => {
     const line = '4242 (node (x) y) S 1 2 3 0 -1 4194304 114 0 0 0 250 50 0 0 20 0 1 0 279306';
     expect(parseProcessCpuMs(line)).toBe(3000);
   });
+
+  it('reads the CPU time of the ended children apart from the process’s own', () => {
+    const line = '4242 (node) S 1 2 3 0 -1 4194304 114 0 0 0 250 50 700 120 20 0 1 0 279306';
+    expect(parseProcessCpuMs(line, 100, 'children')).toBe(8200);
+    expect(parseProcessCpuMs(line)).toBe(3000);
+  });
 });

@@ -85,12 +85,28 @@ export function processCpuMs(pid: number): number | undefined {
   }
 }
 
-/** utime + stime (fields 14 and 15) of a /proc/<pid>/stat line, in ms (at the usual 100 ticks/s). */
-export function parseProcessCpuMs(text: string, ticksPerSecond = 100): number | undefined {
+/**
+ * CPU time (user + system) of this process's children that have ended and been waited for (an
+ * `execFileSync` once it returned), from /proc/self/stat, in ms; undefined if unreadable.
+ */
+export function endedChildrenCpuMs(): number | undefined {
+  try {
+    return parseProcessCpuMs(readFileSync('/proc/self/stat', 'utf8'), 100, 'children');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * utime + stime (fields 14 and 15) of a /proc/<pid>/stat line, in ms (at the usual 100 ticks/s);
+ * with `of` 'children', cutime + cstime (fields 16 and 17): its waited-for children's.
+ */
+export function parseProcessCpuMs(text: string, ticksPerSecond = 100, of: 'self' | 'children' = 'self'): number | undefined {
   // The command name (field 2) may contain spaces and parentheses: count fields after the last ')'.
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
+  const at = of === 'self' ? 11 : 13;
+  const utime = Number(rest[at]);
+  const stime = Number(rest[at + 1]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
   return ((utime + stime) * 1000) / ticksPerSecond;
 }

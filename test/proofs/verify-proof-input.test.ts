@@ -72,6 +72,16 @@ describe('verifyProof refuses what is not a proof file', () => {
     expect((await refusal(value)).message).toMatch(message);
   });
 
+  it('checks each proof\'s dates as the field needs, whatever dates the proofs before it had valid', async () => {
+    const before = offlineProof();
+    // Its expiry (a date) and its issued date (a date-time) were found valid just now.
+    await verifyProof(before, { chainFor: () => undefined });
+    const expiry = before.certificate.credential.expiry_date!;
+    expect((await refusal(tampered((p) => (p.issued_date = expiry)))).message).toMatch(/issued_date must be an ISO 8601 date-time/);
+    expect((await refusal(tampered((p) => (p.certificate.credential.upload_date = before.certificate.credential.upload_date.replace(/^\d{4}-\d\d-\d\d/, '2025-06-31'))))).message).toMatch(/upload_date must be an ISO 8601 date/);
+    expect((await refusal(tampered((p) => (p.issued_date = before.issued_date.replace(/^\d{4}-\d\d-\d\d/, '2026-02-30'))))).message).toMatch(/issued_date must be an ISO 8601 date-time/);
+  });
+
   it('refuses __proto__ keys where the format has none, and pollutes nothing', async () => {
     const text = JSON.stringify(offlineProof());
     const top = JSON.parse(`{"__proto__":{"polluted":true},${text.slice(1)}`);

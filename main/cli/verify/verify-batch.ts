@@ -7,7 +7,8 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isServiceError } from '../../../common/errors.js';
 import type { VerificationResult } from '../../../common/wire-types.js';
-import { openVerifyingRun } from '../../engine/proofs/verify-many.js';
+import { OFFLINE_POOL_FROM, openVerifyingRun } from '../../engine/proofs/verify-many.js';
+import { warmOfflinePool } from '../../engine/proofs/verify-offline-pool.js';
 import { checksOf, type OfflineOutcome } from '../../engine/proofs/verify-offline.js';
 import { verifyChecked, verifyProof, type VerifyOptions } from '../../engine/proofs/verify-proof.js';
 import { credentialSummary, looksLikeCredential } from '../../engine/vc/credential-kind.js';
@@ -99,6 +100,8 @@ async function verifyOutcome(path: string, outcome: OfflineOutcome, options: Ver
 
 /** Verifies many proofs in this one process; exit 0 only when every one is ok. */
 export async function verifyBatch(args: string[], options: VerifyChainsOptions & { report?: string; json?: boolean }, ctx: CliContext): Promise<number> {
+  // A folder or many files: the proof-checking workers boot while the folder is listed (as the app's drop does).
+  if (args.length >= OFFLINE_POOL_FROM || args.some(isDirectory)) warmOfflinePool();
   const paths = proofPaths(args);
   if (paths.length === 0) {
     ctx.stderr(`No proof files (*.json) in ${args.join(', ')}`);

@@ -125,10 +125,13 @@ export class MerklePairMemo {
     return this.parents.size;
   }
 
-  /** What rootFromHexPath(leafHex, pathHex) answers. */
-  rootFromHexPath(leafHex: string, pathHex: readonly string[]): string {
+  /**
+   * What rootFromHexPath(leafHex, pathHex) answers. `lowercaseHex`: every hash is already known
+   * to be 64 lowercase hex digits (a proof that passed validateProofFile), so not tested again.
+   */
+  rootFromHexPath(leafHex: string, pathHex: readonly string[], lowercaseHex = false): string {
     // Lowercase hex of one length sorts as its bytes do; anything else is computed as ever.
-    if (!HASH_HEX.test(leafHex) || !pathHex.every((h) => HASH_HEX.test(h))) return rootFromHexPath(leafHex, pathHex);
+    if (!lowercaseHex && (!HASH_HEX.test(leafHex) || !pathHex.every((h) => HASH_HEX.test(h)))) return rootFromHexPath(leafHex, pathHex);
     let acc = leafHex;
     for (const sibling of pathHex) {
       const known = this.parents.get(sibling);

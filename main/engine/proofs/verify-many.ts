@@ -34,7 +34,7 @@ export interface VerifyingRun {
   /**
    * Starts checking `inputs` offline, in order, in batches (on worker threads for a large run);
    * answers each one's outcome by index. Ask for them in about that order: a proof's outcome is
-   * ready when the batches before it are.
+   * ready when the batches before it are. Ask once: a batch is let go when all its proofs' were.
    */
   checkAll(inputs: readonly OfflineInput[]): (index: number) => Promise<OfflineOutcome>;
   close(): Promise<void>;
@@ -92,27 +92,35 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
     },
     checkAll(inputs) {
       if (!pool) return (index) => (index < inputs.length ? Promise.resolve().then(() => checkOffline(inputs[index]!)) : Promise.reject(new RangeError(`No proof ${index}`)));
-      const batches: Promise<OfflineOutcome[]>[] = [];
+      const batches: (Promise<OfflineOutcome[]> | undefined)[] = [];
       const starters: (() => void)[] = [];
       for (let at = 0; at < inputs.length; at += OFFLINE_BATCH) {
         const slice = inputs.slice(at, at + OFFLINE_BATCH);
-        // Each batch goes out when the batch BATCHES_PER_WORKER × workers before it is back.
         const batch = new Promise<void>((start) => starters.push(start)).then(() => pool.check(slice));
         // A run cancelled (or failed) before asking for a batch leaves it unread: not an unhandled rejection.
         batch.catch(() => undefined);
         batches.push(batch);
       }
-      const inFlight = Math.min(starters.length, pool.size * BATCHES_PER_WORKER);
-      for (let b = 0; b < starters.length; b++) {
-        if (b < inFlight) starters[b]!();
-        else
-          void batches[b - inFlight]!.finally(() => {
-            if (!closed) starters[b]!();
-          }).catch(() => undefined);
-      }
+      // BATCHES_PER_WORKER × workers out at once, the next sent whenever any is back (the pool
+      // gives it to the least busy worker): a worker done early never waits on a slower one's.
+      let started = 0;
+      const startNext = () => {
+        if (!closed && started < starters.length) starters[started++]!();
+      };
+      for (const batch of batches) void batch!.finally(startNext).catch(() => undefined);
+      for (let b = 0; b < pool.size * BATCHES_PER_WORKER; b++) startNext();
+      // A batch is let go once each of its outcomes was asked for: a run does not hold every
+      // proof's outcome until its end (the garbage collector would copy them again and again).
+      const unasked = batches.map((_, b) => Math.min(OFFLINE_BATCH, inputs.length - b * OFFLINE_BATCH));
+      const asked = new Uint8Array(inputs.length);
       return async (index) => {
-        const batch = batches[Math.floor(index / OFFLINE_BATCH)];
-        if (!batch) throw new RangeError(`No proof ${index}`);
+        const b = Math.floor(index / OFFLINE_BATCH);
+        const batch = batches[b];
+        if (!batch) throw new RangeError(index >= 0 && index < inputs.length ? `Proof ${index} was handed out already` : `No proof ${index}`);
+        if (asked[index] === 0) {
+          asked[index] = 1;
+          if (--unasked[b]! === 0) batches[b] = undefined;
+        }
         return (await batch)[index % OFFLINE_BATCH]!;
       };
     },

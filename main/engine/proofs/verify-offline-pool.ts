@@ -15,6 +15,8 @@ import type { OfflineInput, OfflineOutcome } from './verify-offline.js';
 const WORKER = 'verify-offline-worker';
 
 interface Pending {
+  /** The worker checking it. */
+  worker: number;
   resolve(outcomes: OfflineOutcome[]): void;
   reject(error: Error): void;
 }
@@ -24,7 +26,8 @@ export class OfflinePool {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  private nextWorker = 0;
+  /** Batches each worker has not answered yet. */
+  private readonly queued: number[] = [];
   private holding = false;
   /** Why a worker died: every check after it is refused with it (none would be answered). */
   private failure: Error | undefined;
@@ -37,6 +40,7 @@ export class OfflinePool {
       worker.on('message', ({ id, outcomes, error }: { id: number; outcomes?: OfflineOutcome[]; error?: string }) => {
         const waiting = this.pending.get(id);
         this.pending.delete(id);
+        if (waiting) this.queued[waiting.worker]!--;
         this.holdProcess();
         if (outcomes) waiting?.resolve(outcomes);
         else waiting?.reject(new Error(`Checking proofs failed: ${error}`));
@@ -52,6 +56,7 @@ export class OfflinePool {
       // After the listeners (adding a 'message' listener refs the worker again): see holdProcess.
       worker.unref();
       this.workers.push(worker);
+      this.queued.push(0);
     }
   }
 
@@ -74,14 +79,21 @@ export class OfflinePool {
     return this.failure !== undefined;
   }
 
-  /** The outcomes of `inputs`, in order, from the next worker. */
+  /**
+   * The outcomes of `inputs`, in order, from the worker with the fewest batches unanswered: a
+   * worker that gets less of the cores (another process, the main thread) gets fewer batches,
+   * so that the other does not run out of work while it finishes its share.
+   */
   check(inputs: OfflineInput[]): Promise<OfflineOutcome[]> {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       const id = this.nextId++;
-      this.pending.set(id, { resolve, reject });
+      let worker = 0;
+      for (let w = 1; w < this.queued.length; w++) if (this.queued[w]! < this.queued[worker]!) worker = w;
+      this.queued[worker]!++;
+      this.pending.set(id, { worker, resolve, reject });
       this.holdProcess();
-      this.workers[this.nextWorker++ % this.workers.length]!.postMessage({ id, inputs });
+      this.workers[worker]!.postMessage({ id, inputs });
     });
   }
 

@@ -93,7 +93,7 @@ export function checkOffline(input: OfflineInput, memo?: MerklePairMemo): Offlin
     kind: 'checked',
     core: coreOf(p),
     leaf: fact(() => checks.leaf()),
-    root: fact(() => (memo ? memo.rootFromHexPath(p.leaf, p.merkle_path) : checks.certificateRoot())),
+    root: fact(() => (memo ? memo.rootFromHexPath(p.leaf, p.merkle_path, true) : checks.certificateRoot())),
     signature: fact(() => checks.signature() as boolean),
   };
 }

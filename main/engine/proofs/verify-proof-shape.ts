@@ -26,12 +26,15 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ENGINE_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const INSTALLATION_ID = /^[0-9A-Za-z][0-9A-Za-z-]{0,63}$/;
 const MAX_DATE_TEXT = 64;
-/** With the u flag, only an unpaired surrogate is a code point of category Cs. */
-const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether a string holds no lone UTF-16 surrogate (ES2024's String.prototype.isWellFormed, in Node 20 and Electron). */
+function isText(value: string): boolean {
+  return (value as string & { isWellFormed(): boolean }).isWellFormed();
+}
 
 /** Refuses a string that is not text: a lone surrogate cannot be encoded as UTF-8, so no one could have signed it. */
 function wellFormed(value: string, path: string): void {
-  if (LONE_SURROGATE.test(value)) bad(path, 'holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not text: the proof was damaged or altered');
+  if (!isText(value)) bad(path, 'holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not text: the proof was damaged or altered');
 }
 
 /** The keys of each object of a proof file, in the order they are checked. */
@@ -92,7 +95,14 @@ function chainId(value: unknown, path: string): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) bad(path, `must be a positive integer, got ${preview(value)}`);
 }
 
+/**
+ * The last date and date-time found valid: the proofs of one job, checked one after another,
+ * mostly carry the same issued and upload dates, which are then not parsed again.
+ */
+const lastValid = { date: '', dateTime: '' };
+
 function date(value: unknown, path: string, withTime: boolean): void {
+  if (value === (withTime ? lastValid.dateTime : lastValid.date) && value !== '') return;
   if (typeof value !== 'string' || value.length > MAX_DATE_TEXT) bad(path, `must be an ISO 8601 date${withTime ? '-time' : ''}, got ${preview(value)}`);
   if (withTime && !/T/i.test(value)) bad(path, `must be an ISO 8601 date-time, got ${preview(value)}`);
   try {
@@ -100,6 +110,8 @@ function date(value: unknown, path: string, withTime: boolean): void {
   } catch {
     bad(path, `must be an ISO 8601 date${withTime ? '-time' : ''}, got ${preview(value)}`);
   }
+  if (withTime) lastValid.dateTime = value;
+  else lastValid.date = value;
 }
 
 function list(value: unknown, path: string, max: number): unknown[] {
@@ -138,7 +150,7 @@ function metadata(value: unknown, path: string): void {
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
         if (key.length > PROOF_MAX_TEXT) bad(at.path, `has a key longer than ${PROOF_MAX_TEXT} characters`);
-        if (LONE_SURROGATE.test(key)) bad(at.path, 'has a key holding a lone UTF-16 surrogate, which is not text: the proof was damaged or altered');
+        if (!isText(key)) bad(at.path, 'has a key holding a lone UTF-16 surrogate, which is not text: the proof was damaged or altered');
         stack.push({ value: v[key], path: `${at.path}.${key.length > 40 ? `${key.slice(0, 40)}…` : key}`, depth: at.depth + 1 });
       }
       continue;
