@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, Page } from '../../common/wire-types.js';
 import { isLoopbackHost } from '../../main/api/index.js';
 import { SHUTDOWN_GRACE_MS } from '../../main/cli/commands/serve.js';
+import { findFreePort } from '../../main/chain/free-port.js';
 import { SECRETS_FILE } from '../../main/secrets/index.js';
 import { expectResult, requestToken, send, type Json } from '../api/api-fixture.js';
 import { endedWithin, REPO, startCliChild, type CliRun } from '../cli/cli-child.js';
@@ -45,18 +46,6 @@ const PASSPHRASE = 'the passphrase of the example deployment';
 /** Where the docs install Proofdesk: the bundled CLI, the package's `proofdesk` bin. */
 const INSTALLED_CLI = '/opt/proofdesk/out/cli/index.js';
 const NODES = ['node1', 'node2', 'node3'];
-
-/** A port on 127.0.0.1 that nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** The start command of a node: node running the installed CLI, and the CLI's arguments. */
 function cliArguments(argv: string[]): string[] {
@@ -197,7 +186,7 @@ describe('deploy/proofdesk@.service: three instances on one PostgreSQL database'
     writeFileSync(join(etc, 'proofdesk.env'), example, { mode: 0o600 });
     writeFileSync(join(etc, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
     // The three nodes share this machine: each its own address and port, in its own file.
-    for (const name of NODES) writeFileSync(join(etc, `${name}.env`), `PROOFDESK_HOST=127.0.0.1\nPROOFDESK_PORT=${await freePort()}\n`, { mode: 0o600 });
+    for (const name of NODES) writeFileSync(join(etc, `${name}.env`), `PROOFDESK_HOST=127.0.0.1\nPROOFDESK_PORT=${await findFreePort()}\n`, { mode: 0o600 });
 
     // The Partner, once, into node 1's data directory; its keys file is then copied to the others.
     const first = instance('node1');
@@ -346,7 +335,7 @@ describe('deploy/compose.yaml: three nodes, the database, and the proxy (a "stan
     mkdirSync(join(root, 'secrets'), { recursive: true });
     for (const volume of Object.keys(compose.volumes ?? {})) mkdirSync(join(root, 'volumes', volume), { recursive: true, mode: 0o700 });
     for (const secret of Object.keys(compose.secrets ?? {})) writeFileSync(join(root, 'secrets', secret), PASSPHRASE, { mode: 0o600 });
-    for (const [name] of nodeServices()) ports.set(name, await freePort());
+    for (const [name] of nodeServices()) ports.set(name, await findFreePort());
 
     // docker compose run --rm node1 partner add --name "Example University"
     const add = container('node1', ['partner', 'add', '--name', 'Example University']);

@@ -69,6 +69,17 @@ function movesOf(heard: EngineEvent[], jobUid: string): [string | null, string][
   return heard.flatMap((e) => (e.type === 'job-state' && e.jobUid === jobUid ? [[e.from, e.to] as [string | null, string]] : []));
 }
 
+/** Waits for the four moves of a job taken from new to finished, and checks they came in order. */
+async function expectEveryMove(seen: ReturnType<typeof listen>, jobUid: string): Promise<void> {
+  await seen.until((heard) => movesOf(heard, jobUid).length === 4);
+  expect(movesOf(seen.heard, jobUid)).toEqual([
+    [null, 'scheduled'],
+    ['scheduled', 'started'],
+    ['started', 'unconfirmed'],
+    ['unconfirmed', 'finished'],
+  ]);
+}
+
 /** One turn of the event loop: what was scheduled for after this connection's commits has run. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -93,13 +104,7 @@ describe.each(STORES)('change events on %s', (kind: StoreKind) => {
       startJob(db, job.id);
       recordJobMined(db, job.id, Date.now());
       recordJobFinished(db, job.id, Date.now());
-      await seen.until((heard) => movesOf(heard, job.uid).length === 4);
-      expect(movesOf(seen.heard, job.uid)).toEqual([
-        [null, 'scheduled'],
-        ['scheduled', 'started'],
-        ['started', 'unconfirmed'],
-        ['unconfirmed', 'finished'],
-      ]);
+      await expectEveryMove(seen, job.uid);
       expect(seen.heard).toContainEqual({ type: 'counts', partnerId, of: 'jobs' });
     } finally {
       seen.stop();
@@ -131,13 +136,7 @@ describe('the change log on postgres', () => {
       startJob(writer, job.id);
       recordJobMined(writer, job.id, Date.now());
       recordJobFinished(writer, job.id, Date.now());
-      await seen.until((heard) => movesOf(heard, job.uid).length === 4);
-      expect(movesOf(seen.heard, job.uid)).toEqual([
-        [null, 'scheduled'],
-        ['scheduled', 'started'],
-        ['started', 'unconfirmed'],
-        ['unconfirmed', 'finished'],
-      ]);
+      await expectEveryMove(seen, job.uid);
     } finally {
       seen.stop();
     }

@@ -10,9 +10,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findFreePort } from '../../main/chain/free-port.js';
 
 /** Where PostgreSQL's programs are. */
 function postgresBinDir(): string {
@@ -33,18 +33,6 @@ function postgresBinDir(): string {
 function asServerUser(program: string, args: string[]): [string, string[]] {
   if (process.getuid?.() !== 0) return [program, args];
   return ['runuser', ['-u', 'postgres', '--', program, ...args]];
-}
-
-/** A port on 127.0.0.1 that nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Resolves once the server says it accepts connections; rejects when it exits first. */
@@ -77,7 +65,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const [initdb, initArgs] = asServerUser(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   execFileSync(initdb, initArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
 
-  const port = await freePort();
+  const port = await findFreePort();
   // A throwaway cluster: durability settings off, since nothing in it outlives the run.
   const [postgres, serverArgs] = asServerUser(join(bin, 'postgres'), [
     '-D', data, '-k', folder, '-h', '127.0.0.1', '-p', String(port),

@@ -6,11 +6,11 @@
  * `serve` before it starts.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../main/chain/free-port.js';
 import { runCli } from '../../main/cli/run.js';
 import { requestToken } from '../api/api-fixture.js';
 import { startCliChild, type CliRun } from '../cli/cli-child.js';
@@ -23,18 +23,6 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   const err: string[] = [];
   const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
   return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-/** A port free right now on loopback: the server's public URL must name it before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** The revocation step's credential_status of `verify FILE --json` (and its exit code). */
@@ -64,7 +52,7 @@ describe('serve --public-url and verify --network', () => {
     expect(issued.code, issued.err).toBe(0);
     uid = (JSON.parse(issued.out) as { proofs: { certificate_uid: string }[] }).proofs[0]!.certificate_uid;
 
-    const port = await freePort();
+    const port = await findFreePort();
     origin = `http://127.0.0.1:${port}`;
     serve = startCliChild(['serve', '--port', String(port), '--public-url', origin, '--data', data], { ...process.env, PROOFDESK_PASSPHRASE: PASSPHRASE });
     const line = await new Promise<string>((resolve, reject) => {
