@@ -2,18 +2,15 @@
  * A whole issuing run as a user runs it — partner add, issue FILE --now --out OUTDIR, verify —
  * writes nothing outside the data directory and the output folder: not in the directory it is
  * run from (where a stray `undefined.tmp-<pid>` chain dump once landed) and not in $HOME.
- * Real CLI child processes (the repository's tsx on main/cli/index.ts, as `npm run cli` runs it;
- * not through npx, which writes its own logs under $HOME), real anvil.
+ * Real CLI child processes (cliArgs: the bundle the run built, which is what the `proofdesk` bin
+ * ships; not through npx, which writes its own logs under $HOME), real anvil.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const CLI = join(ROOT, 'main', 'cli', 'index.ts');
+import { cliArgs } from './cli-child.js';
 
 let base: string;
 let cwd: string;
@@ -52,7 +49,7 @@ function cli(...args: string[]): Promise<{ code: number | null; stdout: string; 
     env[key] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], {
+    const child = spawn(process.execPath, [...cliArgs(), ...args], {
       cwd,
       env: { ...env, HOME: home, PROOFDESK_PASSPHRASE: 'stray writes test' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -89,5 +86,5 @@ describe('a whole issuing run from the command line', () => {
     expect(listing(home)).toEqual(homeBefore);
     expect(readdirSync(out)).toEqual(['diploma.txt.proof.json']);
     expect(readdirSync(base).sort()).toEqual([cwd, data, home, out].map((dir) => relative(base, dir)).sort());
-  }, 180_000); // three CLI processes and an anvil start: ~20 s alone, much more on a busy machine
+  }, 180_000); // three CLI processes and an anvil start
 });
