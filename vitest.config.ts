@@ -65,7 +65,8 @@ export default defineConfig({
           ...shared,
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/build-once.ts'],
+          // The app built once; the CLI bundled once for the tests that start `serve` or `watch`.
+          globalSetup: ['test/e2e/build-once.ts', 'test/support/cli-bundle.ts'],
         },
       },
     ],

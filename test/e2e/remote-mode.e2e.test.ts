@@ -20,6 +20,7 @@ import { resumeServiceChoice } from '../../main/app/handlers/settings-remote.js'
 import { REALM } from '../../main/engine/index.js';
 import { RemoteService } from '../../main/remote/index.js';
 import { REPO_ROOT } from '../support/issuing-fixture.js';
+import { cliArgs } from '../cli/cli-child.js';
 import { dropFiles } from './drop-files.js';
 import { cellUnder } from './grid-cell.js';
 import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
@@ -43,7 +44,7 @@ async function expectAccessible(page: Page): Promise<void> {
 
 /** Starts `serve` on its own data directory; resolves with the base URL it prints. */
 async function startServe(dataDir: string, env: NodeJS.ProcessEnv): Promise<string> {
-  serve = spawn('npm', ['run', '-s', 'cli', '--', 'serve', '--port', '0', '--data', dataDir], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  serve = spawn(process.execPath, [...cliArgs(), 'serve', '--port', '0', '--data', dataDir], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   const line = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('serve printed nothing in 90 s')), 90_000);
@@ -63,7 +64,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'proofdesk-e2e-remote-'));
   const serveData = join(work, 'serve-data');
   const env = { ...process.env, PROOFDESK_PASSPHRASE: 'serve e2e passphrase', PROOFDESK_SECRET_STORE: undefined };
-  const added = await promisify(execFile)('npm', ['run', '-s', 'cli', '--', 'partner', 'add', '--name', 'Remote College', '--data', serveData], { cwd: REPO_ROOT, env });
+  const added = await promisify(execFile)(process.execPath, [...cliArgs(), 'partner', 'add', '--name', 'Remote College', '--data', serveData], { cwd: REPO_ROOT, env });
   client = JSON.parse(added.stdout) as { client_id: string; client_secret: string };
   baseUrl = await startServe(serveData, env);
   // The remote Partner's credentials, made through the service's own API.

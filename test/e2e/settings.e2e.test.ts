@@ -19,6 +19,7 @@ import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import { openSecretStore } from '../../main/secrets/index.js';
 import { openAppEngine } from '../../main/app/open-app-engine.js';
+import { cliArgs } from '../cli/cli-child.js';
 import { REPO_ROOT, openIssuingEngine, startSecondChain, type IssuingFixture } from '../support/issuing-fixture.js';
 import { builtRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 import { dropFiles } from './drop-files.js';
@@ -325,9 +326,9 @@ describe('first run, Settings, key backup and restore', () => {
   it('tests and saves a remote connection to `serve` in another process; the secret goes to the key store only', async () => {
     const serveData = join(work, 'serve-data');
     const env = { ...process.env, PROOFDESK_PASSPHRASE: 'serve e2e passphrase', PROOFDESK_SECRET_STORE: undefined };
-    const added = await promisify(execFile)('npm', ['run', '-s', 'cli', '--', 'partner', 'add', '--name', 'Remote College', '--data', serveData], { cwd: REPO_ROOT, env });
+    const added = await promisify(execFile)(process.execPath, [...cliArgs(), 'partner', 'add', '--name', 'Remote College', '--data', serveData], { cwd: REPO_ROOT, env });
     const client = JSON.parse(added.stdout) as { client_id: string; client_secret: string };
-    const child = spawn('npm', ['run', '-s', 'cli', '--', 'serve', '--port', '0', '--data', serveData], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cliArgs(), 'serve', '--port', '0', '--data', serveData], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let stdout = '';
       const line = await new Promise<string>((resolve, reject) => {

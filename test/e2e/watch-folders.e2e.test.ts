@@ -18,6 +18,7 @@ import { createIpcHandlers } from '../../main/app/ipc-handlers.js';
 import { startWebBridge, type WebBridge } from '../../main/app/web-bridge.js';
 import { Engine } from '../../main/engine/index.js';
 import { PASSPHRASE_ENV, openSecretStore } from '../../main/secrets/index.js';
+import { cliArgs } from '../cli/cli-child.js';
 import { ROOT, builtRenderer, launchChromium, screenshot, seriousA11yProblems } from './shell-harness.js';
 
 const PASSPHRASE = 'watch e2e passphrase';
@@ -72,7 +73,7 @@ const proofsIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f)
 
 /** `proofdesk watch DIR` on the app's data directory, in a child process. */
 function cliWatch(dir: string): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'watch', dir, '--data', dataDir], {
+  const child = spawn(process.execPath, [...cliArgs(), 'watch', dir, '--data', dataDir], {
     cwd: ROOT,
     env: { ...process.env, PROOFDESK_DATA: dataDir, [PASSPHRASE_ENV]: PASSPHRASE },
     stdio: ['ignore', 'pipe', 'pipe'],

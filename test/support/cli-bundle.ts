@@ -1,5 +1,5 @@
 /**
- * vitest globalSetup of the integration tests: bundles the CLI once for the run (what `npm run
+ * vitest globalSetup of the integration and browser tests: bundles the CLI once for the run (what `npm run
  * build` ships as the `proofdesk` bin, scripts/build-cli.mjs) into a folder of its own under
  * build/, and names its entry in PROOFDESK_TEST_CLI. Tests that start the CLI as a child process
  * (cliArgs in test/cli/cli-child.ts) run that bundle: the same code as main/cli/index.ts, without
