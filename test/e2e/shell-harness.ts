@@ -101,9 +101,14 @@ export async function screenshot(page: Page, test: string, step: string): Promis
   await page.screenshot({ path: join(SCREENSHOTS, `${test}-${step}.png`) });
 }
 
-/** axe-core on the page as it is: the serious and critical violations, as readable lines. */
+/**
+ * axe-core on the page as it is: the serious and critical violations, as readable lines.
+ * axe.run in the page itself (legacy mode): the window has no frames, so this checks the same
+ * document with the same rules as the per-frame run, without opening a blank page to gather the
+ * frames' results, which took seconds on every call.
+ */
 export async function seriousA11yProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`);

@@ -6,7 +6,6 @@
  * verify now, the proof download and revoke. Screenshots go to build/screenshots/; axe-core
  * finds no serious or critical violation on any of these views.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +19,7 @@ import type { EmbeddedService } from '../../main/engine/index.js';
 import { addIssuingPartner, makeTempDir, openIssuingEngine, removeTempDirs, tickUntil, type IssuingFixture } from '../support/issuing-fixture.js';
 import { silentlyCutCells, silentlyCutFields } from './cut-cells.js';
 import { dropFiles } from './drop-files.js';
-import { builtRenderer } from './shell-harness.js';
+import { builtRenderer, seriousA11yProblems } from './shell-harness.js';
 import { valuesWhenSaid } from './values-when.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,9 +43,7 @@ async function shot(page: Page, test: string, step: string): Promise<void> {
 
 /** No serious or critical accessibility violation on what the page shows now. */
 async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await seriousA11yProblems(page)).toEqual([]);
 }
 
 async function openApp(): Promise<{ page: Page; problems: string[] }> {
