@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { issueNowAndFinish, makeTempDir, removeTempDirs, sleep } from '../support/issuing-fixture.js';
+import { taskEnded } from '../support/task-ended.js';
 import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seriousA11yProblems, type Workspace } from './shell-harness.js';
 import { dropFiles } from './drop-files.js';
 import { cellUnder, rowTextsLedBy } from './grid-cell.js';
@@ -202,7 +203,8 @@ describe('Verify view', () => {
       (url) => url.pathname === `/ipc/${encodeURIComponent('verify:start')}`,
       async (route) => {
         const response = await route.fetch();
-        await sleep(3000);
+        const { task } = (await response.json()) as { task: { id: string } };
+        await taskEnded(workspace.context.events, workspace.context.tasks, task.id);
         await route.fulfill({ response });
       },
     );
