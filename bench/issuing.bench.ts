@@ -43,7 +43,7 @@ function timedSync(fn: () => void): { ms: number } {
 /** The canonical payloads of a job's certificates, as the signer hashed and signed them, in leaf order. */
 export function jobPayloads(db: { prepare(sql: string): { all(...params: unknown[]): unknown[] } }, jobUid: string): string[] {
   const rows = db
-    .prepare('SELECT c.payload, j.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id WHERE j.uid = ? ORDER BY c.leaf_index')
+    .prepare('SELECT c.payload, p.payload_dictionary AS dictionary FROM certificates c JOIN jobs j ON j.id = c.job_id JOIN job_proof_parts p ON p.job_id = j.id WHERE j.uid = ? ORDER BY c.leaf_index')
     .all(jobUid) as { payload: Buffer; dictionary: Buffer }[];
   return rows.map((r) => payloadText(r.payload, r.dictionary));
 }
