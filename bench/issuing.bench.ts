@@ -15,6 +15,7 @@ import { payloadText } from '../main/engine/proofs/payload-codec.js';
 import { verifyProof } from '../main/engine/proofs/verify-proof.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine, type MachineWindow } from './machine.js';
+import { describeDiskByTable } from './disk-by-table.js';
 import type { IssuingJobFigures } from './issuing-job.js';
 import { benchDir, repeatUntilStable, repeatedFigure, timed, type BenchResult, type Repeated } from './measure.js';
 
@@ -102,7 +103,10 @@ export function jobRows(figures: IssuingJobFigures, machine: MachineWindow, limi
       unit: 'bytes',
       target: { value: 2048, better: 'lower' },
       machine,
-      notes: [`database + WAL after checkpoint ${(figures.databaseBytes / 1024 / 1024).toFixed(0)} MiB, metadata ${(figures.metadataBytes / figures.count).toFixed(0)} B/credential`],
+      notes: [
+        `database + WAL after checkpoint ${(figures.databaseBytes / 1024 / 1024).toFixed(0)} MiB, metadata ${(figures.metadataBytes / figures.count).toFixed(0)} B/credential`,
+        `B/credential by table with its indexes: ${describeDiskByTable(figures.tables, figures.count)}`,
+      ],
     },
   ];
 }

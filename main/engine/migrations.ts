@@ -4,7 +4,8 @@
  *
  * Dates are stored as epoch milliseconds (INTEGER) so range filters and sorting use indexes;
  * they are formatted as ISO 8601 only on the way out. Every table that a Partner owns
- * carries partner_id, and every index used by a listing starts with it.
+ * carries partner_id, and every index used by a listing starts with it, or with a uid (which
+ * names one Partner's row) when the listing is of that one credential.
  */
 export const MIGRATIONS: readonly string[] = [
   /* 1: record keeping (engine part 1) */ `
