@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Engine } from '../main/engine/index.js';
 import { stage, stageTotals, threadCpuNs, timeStages, type StageTime } from '../main/engine/stage-timing.js';
 import { MemorySecretStore } from '../main/secrets/index.js';
+import { diskByTable, type TableBytes } from './disk-by-table.js';
 import { metadataOf } from './transcript.js';
 
 const BATCH = 10_000;
@@ -28,6 +29,8 @@ export interface IssuingJobFigures {
   databaseBytes: number;
   /** Bytes of the credentials' metadata JSON. */
   metadataBytes: number;
+  /** The database's bytes per table (its indexes included), largest first. */
+  tables: TableBytes[];
   /**
    * With `profile`: wall and CPU ms per stage (stage-timing.ts); `wall` is from the process's start to
    * `finished` (its CPU: the whole process's, every thread); `main thread`, the same span's CPU of that thread.
@@ -119,6 +122,7 @@ async function main(count: number, dataDir: string, profile: boolean): Promise<I
   const db = new Database(file);
   db.pragma('wal_checkpoint(TRUNCATE)');
   const metadataBytes = db.prepare('SELECT sum(length(CAST(metadata AS BLOB))) FROM credentials').pluck().get() as number;
+  const tables = diskByTable(db);
   if (stages) stages['index (replayed)'] = replayIndex(db);
   db.close();
   return {
@@ -129,6 +133,7 @@ async function main(count: number, dataDir: string, profile: boolean): Promise<I
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     databaseBytes: sizeOf(file) + sizeOf(`${file}-wal`),
     metadataBytes,
+    tables,
     ...(stages ? { stages } : {}),
   };
 }

@@ -175,7 +175,7 @@ function jobPartsOf(scope: PartnerScope, jobId: number): JobProofParts {
   if (!ofDb) jobParts.set(scope.db, (ofDb = new Map()));
   let parts = ofDb.get(jobId);
   if (!parts) {
-    const row = cached(scope.db, 'SELECT merkle_tree, payload_dictionary FROM jobs WHERE id = ?').get(jobId) as { merkle_tree: Buffer; payload_dictionary: Buffer | null };
+    const row = cached(scope.db, 'SELECT merkle_tree, payload_dictionary FROM job_proof_parts WHERE job_id = ?').get(jobId) as { merkle_tree: Buffer; payload_dictionary: Buffer | null };
     parts = { tree: deserializeMerkleTree(row.merkle_tree), dictionary: row.payload_dictionary };
     if (ofDb.size >= 8) ofDb.delete(ofDb.keys().next().value!);
     ofDb.set(jobId, parts);

@@ -48,7 +48,7 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
   const written = cached(db, 'SELECT count(*) AS n, max(credential_id) AS last FROM certificates WHERE job_id = ?').get(job.id) as { n: number; last: number | null };
   let stored = written.n;
   let after = written.last ?? 0;
-  let dictionary = cached(db, 'SELECT payload_dictionary FROM jobs WHERE id = ?').pluck().get(job.id) as Buffer | null;
+  let dictionary = cached(db, 'SELECT payload_dictionary FROM job_proof_parts WHERE job_id = ?').pluck().get(job.id) as Buffer | null;
   const remaining = cached(db, 'SELECT count(*) FROM job_credentials WHERE job_id = ? AND active = 1 AND credential_id > ?').pluck().get(job.id, after) as number;
   const size = chunkSize(remaining, ctx.signer.threads);
   const nextIds = cached(db, 'SELECT credential_id FROM job_credentials WHERE job_id = ? AND active = 1 AND credential_id > ? ORDER BY credential_id LIMIT ?').pluck();
@@ -60,7 +60,9 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
     const { leaves, signatures, compressed } = await stage('signers wait', () => chunk.signed);
     stage('store', () =>
       inTransaction(db, () => {
-        if (stored === 0) cached(db, 'UPDATE jobs SET payload_dictionary = ? WHERE id = ?').run(dictionary, job.id);
+        if (stored === 0) {
+          cached(db, 'INSERT INTO job_proof_parts (job_id, payload_dictionary) VALUES (?, ?) ON CONFLICT (job_id) DO UPDATE SET payload_dictionary = excluded.payload_dictionary').run(job.id, dictionary);
+        }
         const leaf = (i: number) => leaves.subarray(32 * i, 32 * (i + 1));
         const signature = (i: number) => signatures.subarray(64 * i, 64 * (i + 1));
         if (insert) {
@@ -105,7 +107,10 @@ export async function buildJobCertificates(ctx: IssuingContext, job: { id: numbe
     }
     const { root, packed } = buildPackedMerkleTree(leaves);
     const rootHex = `0x${root.toString('hex')}`;
-    cached(db, 'UPDATE jobs SET root = ?, merkle_tree = ? WHERE id = ?').run(rootHex, packed, job.id);
+    inTransaction(db, () => {
+      cached(db, 'INSERT INTO job_proof_parts (job_id, merkle_tree) VALUES (?, ?) ON CONFLICT (job_id) DO UPDATE SET merkle_tree = excluded.merkle_tree').run(job.id, packed);
+      cached(db, 'UPDATE jobs SET root = ? WHERE id = ?').run(rootHex, job.id);
+    });
     return rootHex;
   });
 }

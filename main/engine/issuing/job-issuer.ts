@@ -232,7 +232,8 @@ export class JobIssuer {
         if (job.status !== 'started' || job.issue_tx !== null) return;
         if (cached(this.ctx.db, "SELECT 1 FROM jobs WHERE partner_id = ? AND engine = ? AND status = 'scheduled'").get(job.partner_id, job.engine)) return;
         cached(this.ctx.db, 'DELETE FROM certificates WHERE job_id = ?').run(jobId);
-        cached(this.ctx.db, "UPDATE jobs SET status = 'scheduled', start_date = NULL, root = NULL, merkle_tree = NULL, payload_dictionary = NULL WHERE id = ?").run(jobId);
+        cached(this.ctx.db, "UPDATE jobs SET status = 'scheduled', start_date = NULL, root = NULL WHERE id = ?").run(jobId);
+        cached(this.ctx.db, 'DELETE FROM job_proof_parts WHERE job_id = ?').run(jobId);
       });
     } catch {
       // The disk is too full even for this: the job resumes from `started` on the next round.

@@ -425,4 +425,23 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     genesis_hash text
   );
   `,
+  `
+  -- A credential's history is found by its uid alone (as on SQLite): a uid names one
+  -- credential of one Partner; every listing still filters by the Partner.
+  DROP INDEX activity_by_credential;
+  CREATE INDEX activity_by_credential ON activity (credential_uid, id) WHERE credential_uid IS NOT NULL;
+  `,
+  `
+  -- A job's Merkle tree and payload dictionary in a row of their own, read only to build
+  -- proofs (as on SQLite, where the job's row carried them through every change of status).
+  CREATE TABLE job_proof_parts (
+    job_id bigint PRIMARY KEY REFERENCES jobs(id),
+    merkle_tree bytea,
+    payload_dictionary bytea
+  );
+  INSERT INTO job_proof_parts (job_id, merkle_tree, payload_dictionary)
+    SELECT id, merkle_tree, payload_dictionary FROM jobs WHERE merkle_tree IS NOT NULL OR payload_dictionary IS NOT NULL;
+  ALTER TABLE jobs DROP COLUMN merkle_tree;
+  ALTER TABLE jobs DROP COLUMN payload_dictionary;
+  `,
 ];
