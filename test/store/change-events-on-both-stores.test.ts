@@ -15,7 +15,9 @@ import { recordJobFinished, recordJobMined } from '../../main/engine/issuing/job
 import { PartnerRegistry } from '../../main/engine/partners.js';
 import { scheduleCredentials } from '../../main/engine/scheduling.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
+import { PostgresDb } from '../../main/engine/store/postgres-db.js';
 import { createEngineStore, STORES, type EngineStore, type StoreKind } from '../support/engine-stores.js';
+import { createTestDatabase } from '../support/postgres-database.js';
 
 /** A Partner's scope on a connection, with what job scheduling needs. */
 function scopeOn(db: Db, partnerId: string): PartnerScope {
@@ -162,6 +164,27 @@ describe('the change log on postgres', () => {
       ]);
     } finally {
       seen.stop();
+    }
+  });
+
+  it('a write transaction left open in another database of the cluster holds no event of this one back', async () => {
+    const elsewhere = createTestDatabase();
+    const other = PostgresDb.connect(elsewhere.url);
+    // A poll a minute away: the job's moves are heard from this connection's own commits.
+    const seen = listen(writer, 60_000);
+    try {
+      other.exec('BEGIN');
+      other.query('SELECT pg_current_xact_id()'); // it now holds a transaction id, as a write does
+      const job = newJob(writer, partnerId, 'Beside a long transaction');
+      startJob(writer, job.id);
+      recordJobMined(writer, job.id, Date.now());
+      recordJobFinished(writer, job.id, Date.now());
+      await expectEveryMove(seen, job.uid);
+    } finally {
+      seen.stop();
+      other.exec('ROLLBACK');
+      other.close();
+      elsewhere.drop();
     }
   });
 

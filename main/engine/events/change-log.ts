@@ -12,8 +12,21 @@ import type { EngineEvents } from './engine-events.js';
 
 const EVERY_MS = 1000;
 
-/** The oldest transaction still in progress anywhere in the cluster (as the statement's snapshot sees it). */
-const HORIZON = 'SELECT CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text)';
+/**
+ * The oldest transaction that may still add rows to this database's change log, as the
+ * statement's snapshot sees it: the oldest of the snapshot's transactions in progress, leaving
+ * out those pg_stat_activity shows running in another database of the cluster (a long write
+ * there must not hold this database's events back), else the snapshot's end. A transaction
+ * that ended since the snapshot was taken is in neither view's other database, so it is kept:
+ * its rows, invisible to this snapshot, are read by the next look. Where the role may not see
+ * other sessions' transactions (pg_read_all_stats), none is left out.
+ */
+const HORIZON_OF = (snapshot: string) => `COALESCE(
+    (SELECT min(x) FROM pg_snapshot_xip(${snapshot}) AS x
+      WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity AS a WHERE a.backend_xid = CAST(x AS xid) AND a.datname IS DISTINCT FROM current_database())),
+    pg_snapshot_xmax(${snapshot}))`;
+
+const HORIZON = `SELECT CAST(${HORIZON_OF('s.snapshot')} AS text) FROM (SELECT pg_current_snapshot() AS snapshot) AS s`;
 
 /**
  * The rows written by transactions from the last look's horizon up to this one's, in the order
@@ -22,8 +35,8 @@ const HORIZON = 'SELECT CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text)';
  * Why not simply the rows after the last position read: a position is drawn when the row is
  * written, not when its transaction commits, so a transaction that drew a lower position can
  * commit after one that drew a higher one, and a reader that had moved past the higher one
- * would never see the lower. Every transaction older than the horizon (pg_snapshot_xmin of the
- * statement's own snapshot) has ended, committed or rolled back, so the rows of transactions
+ * would never see the lower. Every transaction of this database older than the horizon
+ * (HORIZON_OF the statement's own snapshot) has ended, committed or rolled back, so the rows of transactions
  * between two horizons are all there is of them, and each row is read exactly once. A
  * transaction still in progress holds the horizon back: rows after it wait (they are not
  * lost) until it ends. A job's moves are in order whichever transactions made them, since a
@@ -33,7 +46,7 @@ const READ = `
   SELECT CAST(h.horizon AS text) AS horizon, h.held, e.kind, e.partner_id, e.uid, e.engine, e.from_status, e.to_status
   FROM (
     SELECT s.horizon, EXISTS (SELECT 1 FROM change_events AS w WHERE w.xid >= s.horizon) AS held
-    FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) AS s
+    FROM (SELECT ${HORIZON_OF('c.snapshot')} AS horizon FROM (SELECT pg_current_snapshot() AS snapshot) AS c) AS s
   ) AS h
   LEFT JOIN change_events AS e ON e.xid >= CAST(? AS xid8) AND e.xid < h.horizon
   ORDER BY e.position`;
