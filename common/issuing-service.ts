@@ -140,4 +140,10 @@ export interface IssuingService {
   // Engines (DESIGN.md: GET /engines lists them)
   /** GET /engines */
   listEngines(): Promise<EngineInfo[]>;
+  /**
+   * GET /engines/<engine>: the engine as listEngines has it; `wrong_blockchain_engine` (422)
+   * with the reason when this service does not offer it (unknown, or `local` whose chain is
+   * another data directory's).
+   */
+  getEngine(engine: string): Promise<EngineInfo>;
 }

@@ -20,7 +20,7 @@ import type { StagedUpload } from './file-bytes.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
-import { jsonEntries, jsonIdList, jsonTexts, newRowIds } from './store/dialect.js';
+import { arrayParameter, jsonEntries, jsonIdList, jsonTexts, newRowIds, postgresOf, POSTGRES_ROWS_PER_STATEMENT } from './store/dialect.js';
 import { uuidV7 } from './uuid-v7.js';
 
 export type Details = ReturnType<typeof parseCredentialDetails>;
@@ -59,6 +59,27 @@ function insertMany(db: Db, into: string, row: string, rows: readonly unknown[][
     if (rows.length - at < size) continue;
     const statement = cached(db, `INSERT INTO ${into} VALUES ${Array<string>(size).fill(row).join(', ')}`);
     for (; rows.length - at >= size; at += size) statement.run(...rows.slice(at, at + size).flat());
+  }
+}
+
+/** New file rows (id, hash, type, size, upload date), in use, many per statement on PostgreSQL (`unnest` of arrays). */
+function insertFilesAtOnce(db: Db, partnerId: string, rows: readonly [number, string, string | null, number, number][]): void {
+  const insert = cached(
+    db,
+    `INSERT INTO files (id, partner_id, file_hash, file_type, size, uploaded_date, unused_since)
+     SELECT t.id, ?, t.file_hash, t.file_type, t.size, t.uploaded_date, NULL
+     FROM unnest(CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS bigint[])) AS t(id, file_hash, file_type, size, uploaded_date)`,
+  );
+  for (let from = 0; from < rows.length; from += POSTGRES_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(from, from + POSTGRES_ROWS_PER_STATEMENT);
+    insert.run(
+      partnerId,
+      arrayParameter(chunk.map((row) => row[0])),
+      arrayParameter(chunk.map((row) => row[1])),
+      arrayParameter(chunk.map((row) => row[2])),
+      arrayParameter(chunk.map((row) => row[3])),
+      arrayParameter(chunk.map((row) => row[4])),
+    );
   }
 }
 
@@ -127,11 +148,16 @@ export function writeBatch(
   if (accepted.length === 0) return results;
   try {
     const markUsed = cached(db, 'UPDATE files SET unused_since = NULL WHERE id = ?');
-    // A file row per statement: a statement of many (its UNIQUE key may abort it halfway) makes
-    // SQLite journal every index page it touches, and file hashes touch a random page each
-    // (about twice the CPU). Credential ids as the store would choose them (newRowIds), given
-    // here so their rows can go many per statement.
+    // On SQLite a file row per statement: a statement of many (its UNIQUE key may abort it
+    // halfway) makes SQLite journal every index page it touches, and file hashes touch a random
+    // page each (about twice the CPU). On PostgreSQL every statement is a round trip to the
+    // server: the new file rows get ids drawn up front and go many per statement after the loop.
+    // Credential ids as the store would choose them (newRowIds), given here so their rows can go
+    // many per statement.
+    const postgres = postgresOf(db) !== undefined;
     const insertFile = cached(db, 'INSERT INTO files (partner_id, file_hash, file_type, size, uploaded_date, unused_since) VALUES (?, ?, ?, ?, ?, NULL)');
+    const fileIds = postgres ? newRowIds(db, 'files', accepted.filter((a) => a.item.staged).length) : [];
+    const newFiles: [number, string, string | null, number, number][] = [];
     const credentialIds = newRowIds(db, 'credentials', accepted.length);
     const newCredentials: unknown[][] = [];
     const tagRows: [string, number][] = [];
@@ -158,7 +184,12 @@ export function writeBatch(
           file = row.file_type === null ? { file_hash: row.file_hash } : { file_hash: row.file_hash, file_type: row.file_type };
         } else {
           // Inserted in use: the single call's insert then markUsed leave the same row.
-          fileId = insertFile.run(scope.partner.id, staged.hash, staged.fileType ?? null, staged.size, now).lastInsertRowid as number;
+          if (postgres) {
+            fileId = fileIds[newFiles.length]!;
+            newFiles.push([fileId, staged.hash, staged.fileType ?? null, staged.size, now]);
+          } else {
+            fileId = insertFile.run(scope.partner.id, staged.hash, staged.fileType ?? null, staged.size, now).lastInsertRowid as number;
+          }
           existing.set(staged.hash, { id: fileId, file_hash: staged.hash, file_type: staged.fileType ?? null, unused_since: null });
           file = staged.fileType === undefined ? { file_hash: staged.hash } : { file_hash: staged.hash, file_type: staged.fileType };
         }
@@ -185,6 +216,7 @@ export function writeBatch(
         },
       };
     }
+    if (newFiles.length > 0) insertFilesAtOnce(db, scope.partner.id, newFiles);
     insertMany(db, 'credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags)', '(?, ?, ?, ?, ?, ?, ?, ?)', newCredentials);
     // The rows that depend only on the ids above: one statement per table for the batch.
     if (tagRows.length > 0) {

@@ -8,7 +8,7 @@ import { assertExpiryInFuture, type CredentialInput } from './credential-input.j
 import { readCredentials } from './credential-reader.js';
 import { findFileRow, markUsed } from './files.js';
 import { Conditions, cached, selectPage } from './list-query.js';
-import { inTransaction } from './database.js';
+import { inTransaction, type Db } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import { CREDENTIAL_TAGS, indexTags, ownedId } from './tag-writer.js';
@@ -91,27 +91,75 @@ export function insertCredential(
 /** Creates many validated credentials in one transaction: all of them, or none. */
 export function insertCredentials(scope: PartnerScope, inputs: CredentialInput[]): Credential[] {
   return inTransaction(scope.db, () => {
-    const plain = inputs.every((input) => input.fileHashes.length === 0 && input.linkUids.length === 0);
-    const created =
-      postgresOf(scope.db) && plain ? insertPlainCredentialsAtOnce(scope, inputs) : inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)));
+    const references = postgresOf(scope.db) ? resolveAllReferences(scope, inputs) : undefined;
+    const created = references ? insertCredentialsAtOnce(scope, inputs, references) : inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)));
     recordCredentialActivity(scope, 'created', created.map(({ id }) => [id]));
     return created.map(({ credential }) => credential);
   });
 }
 
+/** What each input refers to, and the time it is created at, checked as insertCredential would in turn. */
+interface Resolved {
+  fileIds: number[];
+  linkIds: number[];
+  now: number;
+}
+
 /**
- * Credentials without files or links (metadata only, the common case of a batch), many rows per
- * statement on PostgreSQL (`unnest` of arrays), inside the caller's transaction: a statement per
- * row would cost a round trip to the server each, where SQLite's per-row insert is a function
- * call and stays its fastest. The same rows, ids in input order, and the same expiry check
- * before anything is written (the caller's transaction undoes all of it on any error).
+ * The references of every input, read many per statement, with each input checked in input
+ * order exactly as the row-by-row path checks it (its files, then its links, then its expiry):
+ * the first refusal is the one that path gives. Undefined where an input names one file or
+ * credential twice: the row-by-row path fails on that input's insert, so it is taken instead.
  */
-function insertPlainCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[]): { id: number; credential: Credential }[] {
+function resolveAllReferences(scope: PartnerScope, inputs: CredentialInput[]): Resolved[] | undefined {
+  const { db } = scope;
+  const fileIds = new Map<string, number>();
+  const hashes = [...new Set(inputs.flatMap((input) => input.fileHashes))];
+  const selectFiles = cached(db, 'SELECT id, file_hash FROM files WHERE partner_id = ? AND file_hash = ANY(CAST(? AS text[]))');
+  for (let from = 0; from < hashes.length; from += POSTGRES_ROWS_PER_STATEMENT) {
+    const rows = selectFiles.all(scope.partner.id, arrayParameter(hashes.slice(from, from + POSTGRES_ROWS_PER_STATEMENT))) as { id: number; file_hash: string }[];
+    for (const row of rows) fileIds.set(row.file_hash, Number(row.id));
+  }
+  const linkIds = new Map<string, number>();
+  // Uids are stored in lower case and compare without regard to case, as ownedId has it.
+  const uids = [...new Set(inputs.flatMap((input) => input.linkUids.filter(isUuid).map((uid) => uid.toLowerCase())))];
+  const selectLinks = cached(db, 'SELECT id, uid FROM credentials WHERE partner_id = ? AND uid = ANY(CAST(? AS text[]))');
+  for (let from = 0; from < uids.length; from += POSTGRES_ROWS_PER_STATEMENT) {
+    const rows = selectLinks.all(scope.partner.id, arrayParameter(uids.slice(from, from + POSTGRES_ROWS_PER_STATEMENT))) as { id: number; uid: string }[];
+    for (const row of rows) linkIds.set(row.uid, Number(row.id));
+  }
+  const resolved: Resolved[] = [];
+  for (const input of inputs) {
+    const files = input.fileHashes.map((hash) => {
+      const id = fileIds.get(hash);
+      if (id === undefined) throw new ServiceError('missing_file', `No uploaded file with hash ${hash}`);
+      return id;
+    });
+    const links = input.linkUids.map((uid) => {
+      const id = isUuid(uid) ? linkIds.get(uid.toLowerCase()) : undefined;
+      if (id === undefined) throw new ServiceError('missing_credential', `No credential ${JSON.stringify(uid)} to link`);
+      return id;
+    });
+    if (new Set(files).size < files.length || new Set(links).size < links.length) return undefined;
+    const now = scope.clock.now();
+    assertExpiryInFuture(input, now);
+    resolved.push({ fileIds: files, linkIds: links, now });
+  }
+  return resolved;
+}
+
+/**
+ * Credentials with their files and links, many rows per statement on PostgreSQL (`unnest` of
+ * arrays), inside the caller's transaction: a statement per row would cost a round trip to the
+ * server each, where SQLite's per-row insert is a function call and stays its fastest. The same
+ * rows, ids in input order, and the same answers: those with files or links are read back, as
+ * insertCredential does (the caller's transaction undoes all of it on any error).
+ */
+function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[], references: Resolved[]): { id: number; credential: Credential }[] {
   const { db } = scope;
   const ids = newRowIds(db, 'credentials', inputs.length);
   const created = inputs.map((input, i) => {
-    const now = scope.clock.now();
-    assertExpiryInFuture(input, now);
+    const { now } = references[i]!;
     const credential: Credential = {
       uid: uuidV7(now),
       title: input.title,
@@ -122,7 +170,7 @@ function insertPlainCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInp
       tags: [...input.tags],
       expiry_date: formatDate(input.expiryDate),
     };
-    return { id: ids[i]!, credential, now, input };
+    return { id: ids[i]!, credential, now, input, refs: references[i]! };
   });
   const insertRows = cached(
     db,
@@ -147,7 +195,27 @@ function insertPlainCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInp
     const tagged = chunk.flatMap((c) => c.input.tags.map((tag) => [tag, c.id] as const));
     if (tagged.length > 0) insertTags.run(scope.partner.id, arrayParameter(tagged.map(([tag]) => tag)), arrayParameter(tagged.map(([, id]) => id)));
   }
+  insertPositioned(db, 'credential_files (credential_id, file_id, position)', created.flatMap((c) => c.refs.fileIds.map((fileId, position) => [c.id, fileId, position] as const)));
+  const usedFiles = [...new Set(created.flatMap((c) => c.refs.fileIds))];
+  const markUsedAtOnce = cached(db, 'UPDATE files SET unused_since = NULL WHERE id = ANY(CAST(? AS bigint[]))');
+  for (let from = 0; from < usedFiles.length; from += POSTGRES_ROWS_PER_STATEMENT) markUsedAtOnce.run(arrayParameter(usedFiles.slice(from, from + POSTGRES_ROWS_PER_STATEMENT)));
+  insertPositioned(db, 'credential_links (credential_id, linked_id, position)', created.flatMap((c) => c.refs.linkIds.map((linkedId, position) => [c.id, linkedId, position] as const)));
+  // Those with files or links answer as a GET would, as the row-by-row path reads them back.
+  const referring = created.filter((c) => c.refs.fileIds.length > 0 || c.refs.linkIds.length > 0);
+  if (referring.length > 0) {
+    const read = readCredentials(db, referring.map((c) => c.id));
+    referring.forEach((c, i) => (c.credential = read[i]!));
+  }
   return created.map(({ id, credential }) => ({ id, credential }));
+}
+
+/** Inserts (credential id, other id, position) rows into `into` (its three columns), many per statement. */
+function insertPositioned(db: Db, into: string, rows: readonly (readonly [number, number, number])[]): void {
+  const insert = cached(db, `INSERT INTO ${into} SELECT t.a, t.b, t.p FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) AS t(a, b, p)`);
+  for (let from = 0; from < rows.length; from += POSTGRES_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(from, from + POSTGRES_ROWS_PER_STATEMENT);
+    insert.run(arrayParameter(chunk.map((r) => r[0])), arrayParameter(chunk.map((r) => r[1])), arrayParameter(chunk.map((r) => r[2])));
+  }
 }
 
 /** GET /credentials/<uid>: another Partner's uid is answered exactly like a missing one. */

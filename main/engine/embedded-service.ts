@@ -275,4 +275,8 @@ export class EmbeddedService implements IssuingService {
     return this.scope.catalog.list();
   }
 
+  async getEngine(engine: string): Promise<EngineInfo> {
+    return this.scope.catalog.info(engine);
+  }
+
 }

@@ -91,6 +91,11 @@ function parseEngine(value: unknown, where: string): EngineConfig {
   };
 }
 
+/** What GET /engines shows of an engine (its endpoints stay on the server). */
+function engineInfo(e: EngineConfig): EngineInfo {
+  return { id: e.id, chain_id: e.chain_id, environment: e.environment, confirmations: e.confirmations };
+}
+
 /**
  * The blockchain engines a data directory knows: `local`, plus those configured in
  * `engines.json` (an array of EngineConfig). A broken file is an error at start, not later.
@@ -205,6 +210,11 @@ export class EngineCatalog {
 
   list(): EngineInfo[] {
     const offered = this.localGate?.(false) === undefined ? [...this.engines.values()] : this.configured();
-    return offered.map((e) => ({ id: e.id, chain_id: e.chain_id, environment: e.environment, confirmations: e.confirmations }));
+    return offered.map(engineInfo);
+  }
+
+  /** The engine as `list` shows it; refused as `get` refuses it (with the reason, claiming nothing). */
+  info(id: string): EngineInfo {
+    return engineInfo(this.get(id));
   }
 }

@@ -7,14 +7,14 @@ import { FolderIntake } from './folder-intake.js';
 import { FolderBusyError, remoteJournalFile } from './journal.js';
 
 /**
- * A stub service (the intake asks only for the engines before it claims its folders; an
+ * A stub service (the intake asks only for the folder's engine before it claims its folders; an
  * empty folder needs nothing else): what is tested here is the journal's folder claim.
  */
 function stubService(): IssuingService {
   return new Proxy({} as IssuingService, {
     get: (_target, name) =>
-      name === 'listEngines'
-        ? () => Promise.resolve([{ id: 'local' }])
+      name === 'getEngine'
+        ? () => Promise.resolve({ id: 'local' })
         : () => {
             throw new Error(`not expected: ${String(name)}`);
           },

@@ -77,7 +77,6 @@ export class FolderIntake {
   }
 
   private async open(): Promise<void> {
-    const engines = new Set((await this.core.service.listEngines()).map((e) => e.id));
     const configs = this.core.options.folders.map((f) => ({ ...f, path: resolve(f.path) }));
     const seen = new Set<string>();
     for (const config of configs) {
@@ -86,8 +85,7 @@ export class FolderIntake {
         if (config.path.startsWith(other + sep) || other.startsWith(config.path + sep)) throw new Error(`${config.path} and ${other} are inside one another: watch only the outer one`);
       }
       seen.add(config.path);
-      const engine = config.engine ?? 'local';
-      if (!engines.has(engine)) throw new ServiceError('wrong_blockchain_engine', `Unknown engine ${JSON.stringify(engine)} for ${config.path}; the service has ${[...engines].join(', ')}`);
+      await this.checkEngine(config.engine ?? 'local', config.path);
       const info = await stat(config.path).catch(() => undefined);
       if (!info?.isDirectory()) throw new Error(`Not a folder: ${config.path}`);
       validateTags(config.tags ?? [], `the tags of ${config.path}`);
@@ -140,6 +138,19 @@ export class FolderIntake {
     // then): a paused folder is still this process's, and another watcher must not take it.
     this.timers.push(setInterval(() => this.beat(), CLAIM_BEAT_MS));
     void this.core.settler.settle();
+  }
+
+  /**
+   * The folder's engine as the service resolves it: its refusal is the user's answer (an
+   * unknown engine, or `local` whose chain is another data directory's), named for the folder.
+   */
+  private async checkEngine(engine: string, path: string): Promise<void> {
+    try {
+      await this.core.service.getEngine(engine);
+    } catch (error) {
+      if (error instanceof ServiceError && error.id === 'wrong_blockchain_engine') throw new ServiceError(error.id, `${path}: ${error.message}`);
+      throw error;
+    }
   }
 
   private beat(): void {

@@ -318,6 +318,10 @@ export class RemoteService implements IssuingService {
   async listEngines(): Promise<EngineInfo[]> {
     return this.call('GET', '/engines');
   }
+
+  async getEngine(engine: string): Promise<EngineInfo> {
+    return this.call('GET', `/engines/${segment(engine, 'wrong_blockchain_engine')}`);
+  }
 }
 
 /** Writes chunks to a temporary file beside `path`, renamed into place when all arrived. */

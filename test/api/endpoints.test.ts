@@ -43,6 +43,13 @@ describe('every endpoint over HTTP (demo server, local chain)', () => {
     expect(engines).toContainEqual({ id: 'local', chain_id: 31337, environment: 'demo', confirmations: 1 });
   });
 
+  it('GET /engines/<engine> gives one engine, and 422 wrong_blockchain_engine for one the service does not offer', async () => {
+    expect(expectResult(await api.call('GET', '/engines/local'), 200)).toEqual({ id: 'local', chain_id: 31337, environment: 'demo', confirmations: 1 });
+    const unknown = await api.call('GET', '/engines/nowhere');
+    expectError(unknown, 'wrong_blockchain_engine');
+    expect(unknown.body.error.message).toContain('Unknown blockchain engine "nowhere"');
+  });
+
   it('POST /files uploads (201), GET /files lists, GET /files/<hash> reads', async () => {
     file = expectResult<FileRecord>(await api.call('POST', '/files', { body: formOf([], { data: DIPLOMA, name: 'diploma.txt' }) }), 201);
     expect(file).toEqual({ file_hash: createHash('sha256').update(DIPLOMA).digest('hex'), file_type: 'text/plain' });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, isErrorId } from '../../common/errors.js';
 import { publishedOpenApi, type Json } from './api-fixture.js';
 
-/** The spec's endpoints (paths relative to the base URL), plus DESIGN.md's GET /engines. */
+/** The spec's endpoints (paths relative to the base URL), plus DESIGN.md's GET /engines and GET /engines/{engine}. */
 const SPEC_ENDPOINTS = [
   'POST /files',
   'GET /files',
@@ -38,6 +38,7 @@ const SPEC_ENDPOINTS = [
   'POST /verify/upload/certificate',
   'POST /verify/upload/file',
   'GET /engines',
+  'GET /engines/{engine}',
   // The activity log, an extension (docs/api.md).
   'GET /activity',
 ];

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, systemClock, type Clock } from '../../main/engine/clock.js';
-import { insertCredentials } from '../../main/engine/credentials.js';
+import { getCredential, insertCredentials } from '../../main/engine/credentials.js';
 import { parseCreateCredentialBody } from '../../main/engine/credential-input.js';
 import type { Db } from '../../main/engine/database.js';
 import { EmbeddedService } from '../../main/engine/embedded-service.js';
@@ -249,6 +249,57 @@ describe.each(STORES)('uploaded files on %s', (kind: StoreKind) => {
     } finally {
       leader.release();
     }
+  });
+
+  it('creates 2,500 credentials with files and links in one call, each answered as a GET reads it; a refused one among them creates none, with the error the first refused one gives', async () => {
+    const files = await Promise.all(Array.from({ length: 40 }, (_, i) => uploadFile(nodeA, { data: Buffer.from(`transcript ${i}`), name: `t${i}.txt` }, false)));
+    const targets = insertCredentials(nodeA, Array.from({ length: 3 }, (_, i) => parseCreateCredentialBody({ title: `Programme ${i}`, metadata: { programme: i } })));
+    const unused = () => dbB.prepare('SELECT file_hash FROM files WHERE partner_id = ? AND unused_since IS NOT NULL ORDER BY file_hash').pluck().all(nodeA.partner.id) as string[];
+    const rows = () => ['credentials', 'credential_files', 'credential_links'].map((table) => Number(dbB.prepare(`SELECT count(*) FROM ${table}`).pluck().get()));
+    // Each with one or two files (in the order given) and none, one or two links; a uid in capitals too.
+    const bodies = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        title: `Graduate ${i}`,
+        metadata: { student: i },
+        tags: i % 2 === 0 ? ['graduates'] : [],
+        files: i % 5 === 0 ? [files[(i + 1) % 40]!.file_hash, files[i % 40]!.file_hash] : [files[i % 40]!.file_hash],
+        credentials: [targets[i % 3]!.uid, targets[(i + 1) % 3]!.uid.toUpperCase()].slice(0, i % 3),
+      }));
+    const before = rows();
+    const refused = (changes: Record<number, Record<string, unknown>>) => {
+      const all = bodies(2_500).map((b, i) => ({ ...b, ...changes[i] }));
+      try {
+        insertCredentials(nodeA, all.map((b) => parseCreateCredentialBody(b)));
+      } catch (error) {
+        return { id: (error as { id: string }).id, message: (error as Error).message };
+      }
+      return undefined;
+    };
+    const stillUnused = unused();
+    expect(stillUnused).toEqual(expect.arrayContaining(files.map((f) => f.file_hash)));
+    const missingHash = 'ab'.repeat(32);
+    const missingUid = '0190d6c4-7a1b-7c2d-8e3f-123456789abc';
+    expect(refused({ 1_700: { credentials: [targets[0]!.uid, missingUid] }, 2_000: { files: [missingHash] } })).toEqual({
+      id: 'missing_credential',
+      message: `No credential ${JSON.stringify(missingUid)} to link`,
+    });
+    expect(refused({ 2_100: { expiry_date: '2000-01-01T00:00:00Z' }, 2_400: { files: [missingHash] } })).toMatchObject({ id: 'invalid_expiry_date' });
+    expect(refused({ 2_499: { files: [files[0]!.file_hash, missingHash] } })).toEqual({ id: 'missing_file', message: `No uploaded file with hash ${missingHash}` });
+    expect(rows()).toEqual(before);
+    expect(unused()).toEqual(stillUnused);
+
+    const created = insertCredentials(nodeA, bodies(2_500).map((b) => parseCreateCredentialBody(b)));
+    expect(created).toHaveLength(2_500);
+    expect(created.map((c) => c.title)).toEqual(bodies(2_500).map((b) => b.title));
+    const wanted = bodies(2_500);
+    created.forEach((credential, i) => {
+      expect(credential.files.map((f) => f.file_hash)).toEqual(wanted[i]!.files);
+      expect(credential.credentials.map((c) => c.uid)).toEqual(wanted[i]!.credentials.map((uid) => uid.toLowerCase()));
+    });
+    for (const i of [0, 1, 2, 5, 1_234, 2_499]) expect(getCredential(nodeB, created[i]!.uid)).toEqual(created[i]);
+    // 500 of them (every fifth) with two files; 833 with one link and 833 with two.
+    expect(rows()).toEqual([before[0]! + 2_500, before[1]! + 2_500 + 500, before[2]! + 833 + 2 * 833]);
+    expect(unused().filter((hash) => files.some((f) => f.file_hash === hash))).toEqual([]);
   });
 
   it('an upload abandoned mid-stream (its process killed) does not stay: cleared when a store opens (SQLite), or by the sweep an hour later (PostgreSQL)', () => {

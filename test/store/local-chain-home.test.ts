@@ -106,6 +106,7 @@ describe('the local engine on PostgreSQL: one data directory is its home', () =>
       await errorOf(service.scheduleCredentials({ engine: 'local', credentials: [credential!.uid] })),
       await errorOf(service.createAndScheduleCredential('local', { credential_details: { title: 'Away too', metadata: {} } })),
       await errorOf(service.issueJobNow({ engine: 'local' })),
+      await errorOf(service.getEngine('local')),
     ];
     for (const error of refusals) {
       expect(error).toMatchObject({ id: 'wrong_blockchain_engine', status: 422 });

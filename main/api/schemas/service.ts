@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../../common/schemas/primitives.js';
 import { EngineInfoSchema } from '../../../common/schemas/resources.js';
-import { envelope, route } from './common.js';
+import { envelope, pathParams, route } from './common.js';
 
 export const listEngines = route({
   operationId: 'listEngines',
@@ -11,6 +11,16 @@ export const listEngines = route({
   tags: ['Engines'],
   response: { 200: envelope(Type.Array(ref(EngineInfoSchema)), 'The engines') },
   errors: [],
+});
+
+export const getEngine = route({
+  operationId: 'getEngine',
+  summary: 'Get a blockchain engine',
+  description: 'The engine as GET /engines lists it, or, where this service does not offer it, the reason (`local` on a node whose data directory is not the home of the database\'s local dev chain says so).',
+  tags: ['Engines'],
+  params: pathParams({ engine: 'The engine identifier' }),
+  response: { 200: envelope(ref(EngineInfoSchema), 'The engine') },
+  errors: ['wrong_blockchain_engine'],
 });
 
 export const openapiDocument = route({

@@ -78,6 +78,12 @@ describe.each([
     expect(await counts()).toEqual({ credentials: 1, files: 1 });
   });
 
+  it('an engine the service does not offer is refused with the service\'s reason, and nothing is made', async () => {
+    const run = createRows(service(), [fileRow('elsewhere.pdf')], { engine: 'nowhere', allowDuplicates: false }, task());
+    await expect(run).rejects.toMatchObject({ id: 'wrong_blockchain_engine', message: expect.stringContaining('Unknown blockchain engine "nowhere"; known engines: local') });
+    expect(await counts()).toEqual({ credentials: 0, files: 0 });
+  });
+
   it('refuses the second of two rows with the same content in one run, keeping the first', async () => {
     const first = fileRow('twin-a.pdf');
     const path = join(dir, 'twin-b.pdf');

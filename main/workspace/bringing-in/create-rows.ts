@@ -7,7 +7,7 @@
  * wholly created or not at all.
  */
 import { basename } from 'node:path';
-import { ServiceError, isServiceError } from '../../../common/errors.js';
+import { isServiceError } from '../../../common/errors.js';
 import { checkRowFields, type RowOutcome, type StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
@@ -57,9 +57,8 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   const byKey = new Map(rows.map((r) => [r.key, r]));
   const sender = new IntakeSender(service);
 
-  if (options.engine !== null && !(await service.listEngines()).some((e) => e.id === options.engine)) {
-    throw new ServiceError('wrong_blockchain_engine', `There is no engine ${JSON.stringify(options.engine)}; pick one of the listed engines.`);
-  }
+  // The service's refusal says why (an unknown engine, or `local` whose chain is another data directory's).
+  if (options.engine !== null) await service.getEngine(options.engine);
 
   // Links to existing credentials are checked up front: one read per distinct uid.
   const externals = [...new Set(rows.flatMap((r) => r.links).filter((l) => !byKey.has(l)))];
