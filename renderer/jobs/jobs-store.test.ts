@@ -16,11 +16,14 @@ let summariesAsked: string[][] = [];
 let credentialsNow = 3;
 /** When set, summary answers wait for it: a request in flight while the list changes. */
 let holdSummaries: Promise<void> | null = null;
+/** How many of the next summary answers leave every job out (main's request to the service failed). */
+let failingAnswers = 0;
 
 beforeEach(() => {
   summariesAsked = [];
   credentialsNow = 3;
   holdSummaries = null;
+  failingAnswers = 0;
   const jobsList = async (request: JobListRequest) => {
     const rows = Array.from({ length: Math.min(request.limit, TOTAL - request.offset) }, (_, k) => ({ uid: uidOf(request.offset + k), status: 'finished', tags: [] }) as unknown as Job);
     return { offset: request.offset, total: TOTAL, rows, summaries: {}, counts: {} };
@@ -29,6 +32,10 @@ beforeEach(() => {
     summariesAsked.push(uids);
     const credentials = credentialsNow;
     if (holdSummaries) await holdSummaries;
+    if (failingAnswers > 0) {
+      failingAnswers--;
+      return {};
+    }
     return Object.fromEntries(uids.map((uid): [string, JobSummary] => [uid, { credentials, titles: ['Diploma'], finality: null }]));
   };
   (globalThis as unknown as { window: unknown }).window = { proofdesk: { jobsList, jobsSummaries } };
@@ -76,5 +83,27 @@ describe('jobs store (stand-in for main)', () => {
     release();
     await vi.waitFor(() => expect(summaryOf(0)?.credentials).toBe(4));
     expect(summariesAsked).toEqual([[uidOf(0)], [uidOf(0)]]);
+  });
+
+  it('asks again, a little later, for a summary main could not have: a failed request does not leave the row without its count', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = useJobsStore.getState();
+      failingAnswers = 2;
+      store.setStatus('unconfirmed');
+      // A row no earlier summary was had for.
+      store.ensureRange(150, 150);
+      await vi.waitFor(() => expect(summariesAsked).toEqual([[uidOf(150)]]));
+      await vi.advanceTimersByTimeAsync(0); // its empty answer handled
+      expect(summaryOf(150)).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(500);
+      expect(summariesAsked).toEqual([[uidOf(150)], [uidOf(150)]]);
+      expect(summaryOf(150)).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(summaryOf(150)?.credentials).toBe(3);
+      expect(summariesAsked).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

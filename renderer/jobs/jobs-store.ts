@@ -39,6 +39,11 @@ let screen: [number, number] = [0, -1];
 const asking = new Set<string>();
 /** Jobs listed anew while their summary was being asked for: the answer may be older than the row, so they are asked again. */
 const askAgain = new Set<string>();
+/** Summaries main could not have (a slow or failed request to a remote service), by job: how often they were asked. */
+const unanswered = new Map<string, number>();
+/** Times a summary main could not have is asked for again, the first after RETRY_MS, each wait twice the one before. */
+const RETRIES = 4;
+const RETRY_MS = 500;
 
 /** The Jobs view's state: jobs by status, newest first, live; the open job's detail. */
 export const useJobsStore = create<JobsStore>()((set, get) => {
@@ -77,15 +82,32 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
     if (listed) for (const uid of uids) if (asking.has(uid)) askAgain.add(uid);
     if (ask.length === 0) return;
     for (const uid of ask) asking.add(uid);
+    let found: Readonly<Record<string, JobSummary>> = {};
     window.proofdesk
       .jobsSummaries(ask)
-      .then((found) => set({ summaries: { ...get().summaries, ...found } }))
-      // Rows without a summary show no count; the listing stands.
+      .then((answer) => {
+        found = answer;
+        set({ summaries: { ...get().summaries, ...answer } });
+      })
+      // Rows without a summary show no count until it is had; the listing stands.
       .catch(() => undefined)
       .finally(() => {
         ask.forEach((uid) => asking.delete(uid));
         const again = ask.filter((uid) => askAgain.delete(uid));
         if (again.length > 0) summarize(again);
+        // A transient failure must not leave a row without its count for good: asked again a few times, waiting longer each time.
+        for (const uid of ask) {
+          if (found[uid] || again.includes(uid)) {
+            unanswered.delete(uid);
+            continue;
+          }
+          const tries = (unanswered.get(uid) ?? 0) + 1;
+          unanswered.set(uid, tries);
+          if (tries > RETRIES) continue;
+          setTimeout(() => {
+            if (!get().summaries[uid] && isListed(uid)) summarize([uid]);
+          }, RETRY_MS * 2 ** (tries - 1));
+        }
       });
   };
   return {
@@ -148,6 +170,12 @@ function window_jobs(request: Parameters<typeof window.proofdesk.jobsList>[0]) {
 /** The summary of a loaded job. */
 export function jobSummaryOf(uid: string): JobSummary | undefined {
   return useJobsStore.getState().summaries[uid];
+}
+
+/** Whether the job is among the rows loaded now. */
+function isListed(uid: string): boolean {
+  for (const rows of useJobsStore.getState().pages.values()) if (rows.some((job) => job.uid === uid)) return true;
+  return false;
 }
 
 export function jobAt(index: number): Job | undefined {
