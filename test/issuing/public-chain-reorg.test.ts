@@ -181,8 +181,10 @@ describe('a public chain that reorganises (anvil as Sepolia, mined by hand)', ()
   it('while the scheduler runs (serve, the app, watch), a finished job whose transaction vanished is noticed and re-sent without a new job or connection', async () => {
     let announce: (line: string) => void = () => undefined;
     const announced = new Promise<string>((resolve) => (announce = resolve));
+    // The chain is mined by hand: its block time is said (as an operator would in engines.json)
+    // rather than learned from the earlier tests' block stamps, which can make it up to 12 s.
     const fx = openIssuingEngine({
-      engines: [{ id: 'sepolia', rpc_url: chain.rpcUrl, chain_id: SEPOLIA, confirmations: 3, finality: 'confirmations', environment: 'demo' }],
+      engines: [{ id: 'sepolia', rpc_url: chain.rpcUrl, chain_id: SEPOLIA, confirmations: 3, finality: 'confirmations', environment: 'demo', block_time_s: 1 }],
       issuing: { scheduler: true, tickMs: 100, onNotice: (line) => announce(line) },
     });
     open.push(fx);
