@@ -12,7 +12,7 @@ import { inTransaction, type Db } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import { CREDENTIAL_TAGS, indexTags, ownedId } from './tag-writer.js';
-import { arrayParameter, newRowIds, postgresOf, POSTGRES_ROWS_PER_STATEMENT } from './store/dialect.js';
+import { arrayParameter, newRowIds, POSTGRES_ROWS_PER_STATEMENT, sqliteOf } from './store/dialect.js';
 
 /**
  * The sort_by values of GET /credentials; `created_date` is the stated default. Upload date
@@ -91,7 +91,7 @@ export function insertCredential(
 /** Creates many validated credentials in one transaction: all of them, or none. */
 export function insertCredentials(scope: PartnerScope, inputs: CredentialInput[]): Credential[] {
   return inTransaction(scope.db, () => {
-    const references = postgresOf(scope.db) ? resolveAllReferences(scope, inputs) : undefined;
+    const references = resolveAllReferences(scope, inputs);
     const created = references ? insertCredentialsAtOnce(scope, inputs, references) : inputs.map((input) => insertCredential(scope, input, resolveReferences(scope, input)));
     recordCredentialActivity(scope, 'created', created.map(({ id }) => [id]));
     return created.map(({ credential }) => credential);
@@ -110,21 +110,24 @@ interface Resolved {
  * order exactly as the row-by-row path checks it (its files, then its links, then its expiry):
  * the first refusal is the one that path gives. Undefined where an input names one file or
  * credential twice: the row-by-row path fails on that input's insert, so it is taken instead.
+ * Undefined too on SQLite when any input has files or links: there a reference is looked up
+ * by a function call, and the row-by-row path does it as well as any.
  */
 function resolveAllReferences(scope: PartnerScope, inputs: CredentialInput[]): Resolved[] | undefined {
   const { db } = scope;
+  if (sqliteOf(db) && inputs.some((input) => input.fileHashes.length > 0 || input.linkUids.length > 0)) return undefined;
   const fileIds = new Map<string, number>();
   const hashes = [...new Set(inputs.flatMap((input) => input.fileHashes))];
-  const selectFiles = cached(db, 'SELECT id, file_hash FROM files WHERE partner_id = ? AND file_hash = ANY(CAST(? AS text[]))');
   for (let from = 0; from < hashes.length; from += POSTGRES_ROWS_PER_STATEMENT) {
+    const selectFiles = cached(db, 'SELECT id, file_hash FROM files WHERE partner_id = ? AND file_hash = ANY(CAST(? AS text[]))');
     const rows = selectFiles.all(scope.partner.id, arrayParameter(hashes.slice(from, from + POSTGRES_ROWS_PER_STATEMENT))) as { id: number; file_hash: string }[];
     for (const row of rows) fileIds.set(row.file_hash, Number(row.id));
   }
   const linkIds = new Map<string, number>();
   // Uids are stored in lower case and compare without regard to case, as ownedId has it.
   const uids = [...new Set(inputs.flatMap((input) => input.linkUids.filter(isUuid).map((uid) => uid.toLowerCase())))];
-  const selectLinks = cached(db, 'SELECT id, uid FROM credentials WHERE partner_id = ? AND uid = ANY(CAST(? AS text[]))');
   for (let from = 0; from < uids.length; from += POSTGRES_ROWS_PER_STATEMENT) {
+    const selectLinks = cached(db, 'SELECT id, uid FROM credentials WHERE partner_id = ? AND uid = ANY(CAST(? AS text[]))');
     const rows = selectLinks.all(scope.partner.id, arrayParameter(uids.slice(from, from + POSTGRES_ROWS_PER_STATEMENT))) as { id: number; uid: string }[];
     for (const row of rows) linkIds.set(row.uid, Number(row.id));
   }
@@ -149,11 +152,14 @@ function resolveAllReferences(scope: PartnerScope, inputs: CredentialInput[]): R
 }
 
 /**
- * Credentials with their files and links, many rows per statement on PostgreSQL (`unnest` of
- * arrays), inside the caller's transaction: a statement per row would cost a round trip to the
- * server each, where SQLite's per-row insert is a function call and stays its fastest. The same
- * rows, ids in input order, and the same answers: those with files or links are read back, as
- * insertCredential does (the caller's transaction undoes all of it on any error).
+ * Credentials with their files and links, many rows per statement, inside the caller's
+ * transaction. On PostgreSQL (`unnest` of arrays) a statement per row would cost a round trip to
+ * the server each; on SQLite (credentials without files or links: resolveAllReferences) each
+ * statement that writes credentials also flushes the search index's pending words to a new
+ * segment of its own (the FTS5 trigger of migration 3 writes inside a statement savepoint), so a
+ * row per statement costs twice what the rows themselves do. The same rows, ids in input order,
+ * and the same answers: those with files or links are read back, as insertCredential does (the
+ * caller's transaction undoes all of it on any error).
  */
 function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[], references: Resolved[]): { id: number; credential: Credential }[] {
   const { db } = scope;
@@ -172,6 +178,10 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
     };
     return { id: ids[i]!, credential, now, input, refs: references[i]! };
   });
+  if (sqliteOf(db)) {
+    insertSqliteRows(scope, created);
+    return created.map(({ id, credential }) => ({ id, credential }));
+  }
   const insertRows = cached(
     db,
     `INSERT INTO credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags)
@@ -207,6 +217,29 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
     referring.forEach((c, i) => (c.credential = read[i]!));
   }
   return created.map(({ id, credential }) => ({ id, credential }));
+}
+
+/** Rows per INSERT on SQLite: a power of two, so that every batch size shares a few statements. */
+const SQLITE_ROWS_PER_STATEMENT = 128;
+
+/**
+ * Credential rows (with their tags) on SQLite, as many per statement as a power of two up to
+ * SQLITE_ROWS_PER_STATEMENT allows: the statements' texts, prepared once, are then at most eight.
+ */
+function insertSqliteRows(scope: PartnerScope, rows: readonly { id: number; credential: Credential; now: number; input: CredentialInput }[]): void {
+  const { db } = scope;
+  for (let from = 0; from < rows.length; ) {
+    let size = SQLITE_ROWS_PER_STATEMENT;
+    while (size > rows.length - from) size /= 2;
+    const insert = cached(db, `INSERT INTO credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags) VALUES ${Array<string>(size).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+    const params: unknown[] = [];
+    for (const { id, credential, now, input } of rows.slice(from, from + size)) {
+      params.push(id, credential.uid, scope.partner.id, input.title, input.metadataJson, now, input.expiryDate, JSON.stringify(input.tags));
+    }
+    insert.run(...params);
+    for (const { id, input } of rows.slice(from, from + size)) indexTags(scope, CREDENTIAL_TAGS, id, [], input.tags);
+    from += size;
+  }
 }
 
 /** Inserts (credential id, other id, position) rows into `into` (its three columns), many per statement. */

@@ -15,6 +15,8 @@ import { PartnerRegistry } from '../../main/engine/partners.js';
 import { scheduleCredentials, unscheduleCredential } from '../../main/engine/scheduling.js';
 import { existingCredentialUids } from '../../main/engine/records/credential-lookups.js';
 import { recordGraphOf } from '../../main/engine/records/record-graph.js';
+import { filterWindowIds } from '../../main/engine/records/records-window.js';
+import { uidsOf } from '../../main/engine/records/selection-ids.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
 import { createEngineStore, STORES, type EngineStore } from '../support/engine-stores.js';
 
@@ -168,6 +170,18 @@ describe.each(STORES)('credentials in batches on %s', (kind) => {
     const expired = parseCreateCredentialBody({ title: 'Expired', metadata: { a: 1 }, expiry_date: '2020-01-01T00:00:00Z' });
     expect(() => insertCredentials(scope, [...bodies(10), expired, ...bodies(2_100)])).toThrow(expect.objectContaining({ id: 'invalid_expiry_date' }));
     expect(listCredentials(scope, {}).total_items).toBe(COUNT);
+  });
+
+  it(`finds each of the ${COUNT} credentials by the search box's words as soon as the call returns, and logs one "created" entry each, in order`, () => {
+    const created = listCredentials(scope, { per_page: 0 }).items;
+    // Every credential at the edge of a statement's rows, and some between.
+    const positions = [0, 1, 126, 127, 128, 129, 255, 256, 1_023, 1_024, 1_999, 2_000, 2_001, 2_047, 2_048, 2_431, 2_432, 2_463, 2_464, 2_495, 2_496, 2_498, 2_499];
+    for (const i of positions) {
+      const { total, ids } = filterWindowIds(scope, { search: `${i} ` }, { by: 'upload_date', order: 'asc' }, 0, 10);
+      expect({ i, total, uids: uidsOf(scope, ids) }).toEqual({ i, total: 1, uids: [created[i]!.uid] });
+    }
+    const entries = listActivity(scope, { kind: 'created', sort_by: 'date', order: 'asc', per_page: 0 }).items;
+    expect(entries.map((e) => e.credential_uid)).toEqual(created.map((c) => c.uid));
   });
 
   it(`schedules ${COUNT} credentials in one call (a uid in capitals too); a missing or taken uid among others schedules none of them`, () => {
