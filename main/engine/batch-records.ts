@@ -17,6 +17,7 @@ import { readCredentials } from './credential-reader.js';
 import { resolveReferences } from './credentials.js';
 import type { Db } from './database.js';
 import type { StagedUpload } from './file-bytes.js';
+import { insertMany } from './insert-many.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
@@ -43,23 +44,6 @@ interface Accepted {
   item: BatchItem;
   now: number;
   linkIds: number[];
-}
-
-/** Rows per multi-row INSERT, largest first (a few statement texts, each prepared once). */
-const CHUNKS = [50, 10, 1];
-
-/**
- * Inserts rows many per statement. Far cheaper than a statement per row: SQLite opens a
- * statement journal for each statement that fires a trigger (the search index's), and the
- * per-statement work in between is paid once per chunk rather than once per row.
- */
-function insertMany(db: Db, into: string, row: string, rows: readonly unknown[][]): void {
-  let at = 0;
-  for (const size of CHUNKS) {
-    if (rows.length - at < size) continue;
-    const statement = cached(db, `INSERT INTO ${into} VALUES ${Array<string>(size).fill(row).join(', ')}`);
-    for (; rows.length - at >= size; at += size) statement.run(...rows.slice(at, at + size).flat());
-  }
 }
 
 /** New file rows (id, hash, type, size, upload date), in use, many per statement on PostgreSQL (`unnest` of arrays). */

@@ -7,6 +7,7 @@ import type { Credential, FileRecord, Page } from '../../common/wire-types.js';
 import { assertExpiryInFuture, type CredentialInput } from './credential-input.js';
 import { readCredentials } from './credential-reader.js';
 import { findFileRow, markUsed } from './files.js';
+import { insertMany } from './insert-many.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import { inTransaction, type Db } from './database.js';
 import { recordCredentialActivity } from './activity.js';
@@ -154,10 +155,9 @@ function resolveAllReferences(scope: PartnerScope, inputs: CredentialInput[]): R
 /**
  * Credentials with their files and links, many rows per statement, inside the caller's
  * transaction. On PostgreSQL (`unnest` of arrays) a statement per row would cost a round trip to
- * the server each; on SQLite (credentials without files or links: resolveAllReferences) each
- * statement that writes credentials also flushes the search index's pending words to a new
- * segment of its own (the FTS5 trigger of migration 3 writes inside a statement savepoint), so a
- * row per statement costs twice what the rows themselves do. The same rows, ids in input order,
+ * the server each; on SQLite (credentials without files or links: resolveAllReferences) a
+ * statement per credential costs twice what the rows themselves do (insertMany says why). The
+ * same rows, ids in input order,
  * and the same answers: those with files or links are read back, as insertCredential does (the
  * caller's transaction undoes all of it on any error).
  */
@@ -179,7 +179,9 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
     return { id: ids[i]!, credential, now, input, refs: references[i]! };
   });
   if (sqliteOf(db)) {
-    insertSqliteRows(scope, created);
+    const rows = created.map(({ id, credential, now, input }) => [id, credential.uid, scope.partner.id, input.title, input.metadataJson, now, input.expiryDate, JSON.stringify(input.tags)]);
+    insertMany(db, 'credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags)', '(?, ?, ?, ?, ?, ?, ?, ?)', rows);
+    for (const { id, input } of created) indexTags(scope, CREDENTIAL_TAGS, id, [], input.tags);
     return created.map(({ id, credential }) => ({ id, credential }));
   }
   const insertRows = cached(
@@ -217,29 +219,6 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
     referring.forEach((c, i) => (c.credential = read[i]!));
   }
   return created.map(({ id, credential }) => ({ id, credential }));
-}
-
-/** Rows per INSERT on SQLite: a power of two, so that every batch size shares a few statements. */
-const SQLITE_ROWS_PER_STATEMENT = 128;
-
-/**
- * Credential rows (with their tags) on SQLite, as many per statement as a power of two up to
- * SQLITE_ROWS_PER_STATEMENT allows: the statements' texts, prepared once, are then at most eight.
- */
-function insertSqliteRows(scope: PartnerScope, rows: readonly { id: number; credential: Credential; now: number; input: CredentialInput }[]): void {
-  const { db } = scope;
-  for (let from = 0; from < rows.length; ) {
-    let size = SQLITE_ROWS_PER_STATEMENT;
-    while (size > rows.length - from) size /= 2;
-    const insert = cached(db, `INSERT INTO credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags) VALUES ${Array<string>(size).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
-    const params: unknown[] = [];
-    for (const { id, credential, now, input } of rows.slice(from, from + size)) {
-      params.push(id, credential.uid, scope.partner.id, input.title, input.metadataJson, now, input.expiryDate, JSON.stringify(input.tags));
-    }
-    insert.run(...params);
-    for (const { id, input } of rows.slice(from, from + size)) indexTags(scope, CREDENTIAL_TAGS, id, [], input.tags);
-    from += size;
-  }
 }
 
 /** Inserts (credential id, other id, position) rows into `into` (its three columns), many per statement. */

@@ -172,16 +172,20 @@ describe.each(STORES)('credentials in batches on %s', (kind) => {
     expect(listCredentials(scope, {}).total_items).toBe(COUNT);
   });
 
-  it(`finds each of the ${COUNT} credentials by the search box's words as soon as the call returns, and logs one "created" entry each, in order`, () => {
-    const created = listCredentials(scope, { per_page: 0 }).items;
-    // Every credential at the edge of a statement's rows, and some between.
-    const positions = [0, 1, 126, 127, 128, 129, 255, 256, 1_023, 1_024, 1_999, 2_000, 2_001, 2_047, 2_048, 2_431, 2_432, 2_463, 2_464, 2_495, 2_496, 2_498, 2_499];
-    for (const i of positions) {
-      const { total, ids } = filterWindowIds(scope, { search: `${i} ` }, { by: 'upload_date', order: 'asc' }, 0, 10);
-      expect({ i, total, uids: uidsOf(scope, ids) }).toEqual({ i, total: 1, uids: [created[i]!.uid] });
-    }
+  it('finds every credential of a bulk create by the search box\'s words as soon as the call returns, and logs one "created" entry each, in order', () => {
+    /** The words of a search for one credential alone: a finished word, not a prefix. */
+    const found = (word: string) => {
+      const { total, ids } = filterWindowIds(scope, { search: `${word} ` }, { by: 'upload_date', order: 'asc' }, 0, 10);
+      return { word, total, uids: uidsOf(scope, ids) };
+    };
+    const earlier = listCredentials(scope, { per_page: 0 }).items;
+    // At the edges of the rows a statement writes, in the call above.
+    for (const i of [0, 1, 49, 50, 51, 999, 1_000, 2_449, 2_450, 2_499]) expect(found(String(i))).toEqual({ word: String(i), total: 1, uids: [earlier[i]!.uid] });
+    // 67 rows: statements of 50, 10 and single rows.
+    const late = insertCredentials(scope, Array.from({ length: 67 }, (_, i) => parseCreateCredentialBody({ title: `Nachzügler ${i}`, metadata: { code: `late${i}` } })));
+    late.forEach((credential, i) => expect(found(`late${i}`)).toEqual({ word: `late${i}`, total: 1, uids: [credential.uid] }));
     const entries = listActivity(scope, { kind: 'created', sort_by: 'date', order: 'asc', per_page: 0 }).items;
-    expect(entries.map((e) => e.credential_uid)).toEqual(created.map((c) => c.uid));
+    expect(entries.map((e) => e.credential_uid)).toEqual([...earlier, ...late].map((c) => c.uid));
   });
 
   it(`schedules ${COUNT} credentials in one call (a uid in capitals too); a missing or taken uid among others schedules none of them`, () => {
