@@ -157,9 +157,8 @@ function resolveAllReferences(scope: PartnerScope, inputs: CredentialInput[]): R
  * transaction. On PostgreSQL (`unnest` of arrays) a statement per row would cost a round trip to
  * the server each; on SQLite (credentials without files or links: resolveAllReferences) a
  * statement per credential costs twice what the rows themselves do (insertMany says why). The
- * same rows, ids in input order,
- * and the same answers: those with files or links are read back, as insertCredential does (the
- * caller's transaction undoes all of it on any error).
+ * same rows, ids in input order, and the same answers: those with files or links are read back,
+ * as insertCredential does (the caller's transaction undoes all of it on any error).
  */
 function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[], references: Resolved[]): { id: number; credential: Credential }[] {
   const { db } = scope;
