@@ -134,7 +134,7 @@ export default tseslint.config(
         {
           patterns: [
             forbid(['electron', 'fastify', 'fastify/*', '@fastify/*', 'undici', 'chokidar', 'better-sqlite3', 'node:http', 'node:https', 'http', 'https'], 'main/secrets takes no HTTP, SQL, file watching or Electron.'),
-            forbid(['**/engine/**', '**/chain/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/intake/**', '**/remote/**'], 'main/secrets imports only common/ and process/.'),
+            forbid(['**/engine/**', '**/chain/**', '**/api/**', '**/app/**', '**/cli/**', '**/workspace/**', '**/intake/**', '**/remote/**'], 'main/secrets imports only common/, process/ and durable/.'),
           ],
         },
       ],

@@ -84,7 +84,9 @@ export const REGISTRY_BUILD = {
 } as const;
 
 /** The ProofdeskRegistry ABI (\`as const\`, so viem infers argument and result types). */
-export const REGISTRY_ABI = ${JSON.stringify(compiled.abi, null, 2)} as const;
+export const REGISTRY_ABI = [
+${compiled.abi.map((item) => `  ${JSON.stringify(item)},`).join('\n')}
+] as const;
 
 /** The ProofdeskRegistry creation bytecode (constructor arguments are appended when deploying). */
 export const REGISTRY_BYTECODE: \`0x\${string}\` =

@@ -10,41 +10,10 @@
  * start (another Proofdesk process may run the data directory's chain), since only the RPC
  * endpoint and the state directory are needed.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { writeFileDurably } from '../durable/write-file-durably.js';
 import { anvilRpc } from './anvil-rpc.js';
 import { anvilStatePaths } from './anvil-state-file.js';
-
-/**
- * Writes `data` to `file` so that a crash leaves either the previous file or the whole new one: a
- * temporary name beside it, fsync, rename, fsync of the folder. A failed write removes the
- * temporary file. Private (0600) unless `mode` says otherwise (a proof for the user to share).
- */
-export function writeFileDurably(file: string, data: Uint8Array | string, mode = 0o600): void {
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  const tmp = `${file}.writing-${process.pid}`;
-  let fd: number | undefined;
-  try {
-    fd = openSync(tmp, 'w', mode);
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(tmp, file);
-  } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-  // The rename itself lives in the directory: without this it could be lost with the power.
-  const dir = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-}
 
 /**
  * Dumps the state of the anvil at `rpcUrl` (which runs on `stateDir`) into the state directory's

@@ -30,6 +30,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveAnvilBinary } from './anvil-binary.js';
 import { anvilRpc } from './anvil-rpc.js';
 import { releaseLock, takeOverLock, writeLock } from './anvil-lock.js';
@@ -149,10 +150,6 @@ async function queryChainId(rpcUrl: string, timeoutMs: number): Promise<number |
   } catch {
     return undefined;
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Whether `exited` settles within `ms` (the timer does not outlive the answer). */

@@ -32,7 +32,7 @@ import { LOCAL_CHAIN_ID, fundAccount, mineBlocks, setChainTime, setNextBlockTime
 import { ChainError, ChainMismatchError, ChainUnreachableError } from './errors.js';
 import { toChainError, type NormalizeErrorContext } from './normalize-error.js';
 import { encodeDeploy, encodeIssue, encodeRevoke } from './registry-calls.js';
-import { findMinedByNonce, signedBytesOf, transactionCountAt, type NonceHolder } from './nonce-holder.js';
+import { findMinedByNonce, signedBytesOf, type NonceHolder } from './nonce-holder.js';
 import { findIssuingTransaction, readIsIssued, readIsRevoked, readIssuedAt, readRegistry, readRevokedAt, type RegistryInfo } from './registry-reads.js';
 import { chooseFees, currentFees, estimateGasWithHeadroom, feesOf, maxCost, signTransaction, type SignTransactionRequest, type SignedTransaction } from './sign-transaction.js';
 import { getBlockTimestamp, getConfirmations, getFinalizedBlockNumber, getTransaction, getTransactionReceipt, isTransactionKnown, type TransactionReceiptSummary, type TransactionSummary } from './transaction-status.js';
@@ -67,7 +67,7 @@ export interface ConnectChainParameters {
 // The actions the chain functions call, and no others: viem's createPublicClient attaches
 // every public action, and loading them all (simulateCalls, ENS, EIP-712...) parses ABIs at
 // start-up that issuing never uses.
-const ACTIONS = {
+export const RPC_ACTIONS = {
   estimateGas,
   estimateMaxPriorityFeePerGas,
   getBalance,
@@ -83,9 +83,9 @@ const ACTIONS = {
   sendRawTransaction,
 };
 
-/** A viem client with the ACTIONS as its methods, as createPublicClient's are (`client.getBlock(...)`). */
+/** A viem client with the RPC_ACTIONS as its methods, as createPublicClient's are (`client.getBlock(...)`). */
 function rpcClient(base: Client): ChainRpc {
-  const methods = Object.fromEntries(Object.entries(ACTIONS).map(([name, action]) => [name, (args: unknown) => (action as (client: Client, args: unknown) => unknown)(base, args)]));
+  const methods = Object.fromEntries(Object.entries(RPC_ACTIONS).map(([name, action]) => [name, (args: unknown) => (action as (client: Client, args: unknown) => unknown)(base, args)]));
   return base.extend(() => methods) as unknown as ChainRpc;
 }
 
@@ -147,11 +147,6 @@ export class ChainClient {
   /** How many transactions of `address` are mined (its next nonce, not counting pending ones). */
   minedNonce(address: Address): Promise<number> {
     return this.#run(() => this.#ctx.client.getTransactionCount({ address, blockTag: 'latest' }));
-  }
-
-  /** How many transactions of `address` are mined at block `blockNumber`. */
-  transactionCountAt(address: Address, blockNumber: bigint): Promise<number> {
-    return this.#run(() => transactionCountAt(this.#ctx, address, blockNumber));
   }
 
   /**

@@ -3,25 +3,10 @@
  * id has been checked. Built by ChainClient.connect; the functions beside it take it first.
  */
 import type { PublicClient, Transport } from 'viem';
+import type { RPC_ACTIONS } from './chain-client.js';
 
 /** The calls of a viem public client the chain functions make (chain-client.ts builds it with these alone). */
-export type ChainRpc = Pick<
-  PublicClient,
-  | 'estimateGas'
-  | 'estimateMaxPriorityFeePerGas'
-  | 'getBalance'
-  | 'getBlock'
-  | 'getBlockNumber'
-  | 'getChainId'
-  | 'getGasPrice'
-  | 'getLogs'
-  | 'getTransaction'
-  | 'getTransactionCount'
-  | 'getTransactionReceipt'
-  | 'readContract'
-  | 'request'
-  | 'sendRawTransaction'
->;
+export type ChainRpc = Pick<PublicClient, keyof typeof RPC_ACTIONS | 'request'>;
 
 export interface ChainContext {
   /** viem client with caching off (a cached block number would freeze confirmations). */

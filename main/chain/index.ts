@@ -4,7 +4,7 @@
  */
 export { startAnvil, type AnvilNode, type AnvilExit, type StartAnvilParameters } from './anvil.js';
 export { dumpStateViaRpc } from './anvil-snapshots.js';
-export { persistAnvilState, writeFileDurably } from './anvil-durable-state.js';
+export { persistAnvilState } from './anvil-durable-state.js';
 export { findRunningAnvil, type AnvilLockRecord } from './anvil-lock.js';
 export type { AnvilStateOrigin } from './anvil-state-file.js';
 export { resolveAnvilBinary } from './anvil-binary.js';

@@ -15,7 +15,7 @@ export interface NonceHolder {
 }
 
 /** How many transactions of `address` are mined at block `blockNumber` (its next nonce there). */
-export function transactionCountAt(ctx: ChainContext, address: Address, blockNumber: bigint): Promise<number> {
+function transactionCountAt(ctx: ChainContext, address: Address, blockNumber: bigint): Promise<number> {
   return ctx.client.getTransactionCount({ address, blockNumber });
 }
 

@@ -17,6 +17,7 @@ import { readCredentials } from './credential-reader.js';
 import { resolveReferences } from './credentials.js';
 import type { Db } from './database.js';
 import type { StagedUpload } from './file-bytes.js';
+import type { FileRow } from './files.js';
 import { insertMany } from './insert-many.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
@@ -30,13 +31,6 @@ export type Details = ReturnType<typeof parseCredentialDetails>;
 export interface BatchItem {
   details: Details;
   staged: StagedUpload | undefined;
-}
-
-interface FileRow {
-  id: number;
-  file_hash: string;
-  file_type: string | null;
-  unused_since: number | null;
 }
 
 interface Accepted {

@@ -47,16 +47,16 @@ import { revokeCertificate, revokeCredential } from './revoking.js';
 import { verifyCertificate, verifyCredential, verifyUploadedFile, verifyUploadedProof } from './verification.js';
 import { CREDENTIAL_TAGS, JOB_TAGS, deleteCredentialTag, writeTags } from './tag-writer.js';
 
-/**
- * The embedded issuing engine: IssuingService in-process on SQLite, scoped to one Partner.
- * Each method validates its input completely before it writes, and writes in one
- * transaction, so a failed call changes nothing.
- */
 /** A proof file as downloaded: pretty-printed JSON and a newline. */
 function proofText(proof: ProofFile): string {
   return `${JSON.stringify(proof, null, 2)}\n`;
 }
 
+/**
+ * The embedded issuing engine: IssuingService in-process on SQLite, scoped to one Partner.
+ * Each method validates its input completely before it writes, and writes in one
+ * transaction, so a failed call changes nothing.
+ */
 export class EmbeddedService implements IssuingService {
   constructor(private readonly scope: PartnerScope) {}
 
@@ -217,13 +217,18 @@ export class EmbeddedService implements IssuingService {
     return text;
   }
 
-  async downloadCertificates(uids: string[]): Promise<(string | ServiceError)[]> {
+  /** The proof file of each certificate `uids` names, in order, or `missing_certificate`. */
+  private proofFilesOf(uids: string[]): (ProofFile | ServiceError)[] {
     const rows = certificateRowsByUid(this.scope, uids);
     const identities: ChainIdentities = new Map();
-    const texts = uids.map((uid) => {
+    return uids.map((uid) => {
       const row = rows.get(uid.toLowerCase());
-      return row ? proofText(buildProofFile(this.scope, row, identities)) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
+      return row ? buildProofFile(this.scope, row, identities) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
     });
+  }
+
+  async downloadCertificates(uids: string[]): Promise<(string | ServiceError)[]> {
+    const texts = this.proofFilesOf(uids).map((p) => (p instanceof ServiceError ? p : proofText(p)));
     recordExports(this.scope, 'proof', uids.filter((_, i) => typeof texts[i] === 'string'));
     return texts;
   }
@@ -233,12 +238,7 @@ export class EmbeddedService implements IssuingService {
    * order (the text downloadCertificateVc gives, or its error), signed on worker threads.
    */
   async downloadCertificateVcs(uids: string[]): Promise<(string | ServiceError)[]> {
-    const rows = certificateRowsByUid(this.scope, uids);
-    const identities: ChainIdentities = new Map();
-    const proofs = uids.map((uid) => {
-      const row = rows.get(uid.toLowerCase());
-      return row ? buildProofFile(this.scope, row, identities) : new ServiceError('missing_certificate', `No issued certificate ${JSON.stringify(uid)}`);
-    });
+    const proofs = this.proofFilesOf(uids);
     const found = proofs.filter((p): p is ProofFile => !(p instanceof ServiceError));
     const texts = await (await verifiableCredentials()).partnerCredentialTexts(this.scope, found);
     let next = 0;
@@ -278,5 +278,4 @@ export class EmbeddedService implements IssuingService {
   async getEngine(engine: string): Promise<EngineInfo> {
     return this.scope.catalog.info(engine);
   }
-
 }

@@ -11,7 +11,8 @@ import type { IssuingLease } from './issuing/issuing-lease.js';
 import { jsonIdList } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
-interface FileRow {
+/** A stored file's row. */
+export interface FileRow {
   id: number;
   file_hash: string;
   file_type: string | null;

@@ -44,17 +44,7 @@ export interface PartnerBackupRow {
   created_date: number;
 }
 
-interface PartnerRow {
-  id: string;
-  name: string;
-  client_id: string;
-  secret_hash: string;
-  issuing_interval_s: number;
-  created_date: number;
-  chain_address: string | null;
-  requests_per_second: number | null;
-  requests_per_day: number | null;
-}
+interface PartnerRow extends PartnerBackupRow, Pick<PartnerRecord, 'chain_address' | 'requests_per_second' | 'requests_per_day'> {}
 
 const SELECT_PARTNERS = 'SELECT p.*, k.chain_address FROM partners p LEFT JOIN partner_keys k ON k.partner_id = p.id';
 

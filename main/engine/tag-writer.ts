@@ -42,27 +42,27 @@ function currentTags(scope: PartnerScope, target: TagTarget, id: number): string
 
 /** Brings the filter table in step with a tag list going from `before` to `after`. */
 export function indexTags(scope: PartnerScope, target: TagTarget, id: number, before: readonly string[], after: readonly string[]): void {
-  const insert = cached(scope.db, `INSERT INTO ${target.tagTable} (partner_id, tag, ${target.ownerColumn}) VALUES (?, ?, ?)`);
+  const insert = cached(scope.db, `INSERT INTO ${target.tagTable} (partner_id, tag, ${target.ownerColumn}) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`);
   const remove = cached(scope.db, `DELETE FROM ${target.tagTable} WHERE partner_id = ? AND tag = ? AND ${target.ownerColumn} = ?`);
   for (const tag of before) if (!after.includes(tag)) remove.run(scope.partner.id, tag, id);
   for (const tag of after) if (!before.includes(tag)) insert.run(scope.partner.id, tag, id);
 }
 
 /** Sets an object's tags (row and filter table) inside the caller's transaction. */
-function setTags(scope: PartnerScope, target: TagTarget, id: number, before: readonly string[], after: readonly string[]): void {
+export function setTags(scope: PartnerScope, target: TagTarget, id: number, before: readonly string[], after: readonly string[]): void {
   cached(scope.db, `UPDATE ${target.ownerTable} SET tags = ? WHERE id = ?`).run(JSON.stringify(after), id);
   indexTags(scope, target, id, before, after);
 }
 
+/** What the activity log says of one object's tags: those it carries now, those added and those removed. */
+export function tagChange(before: readonly string[], after: readonly string[]): { tags: readonly string[]; added: string[]; removed: string[] } {
+  return { tags: after, added: after.filter((t) => !before.includes(t)), removed: before.filter((t) => !after.includes(t)) };
+}
+
 /** Logs the tags each object now carries, with what was added and removed (inside the caller's transaction). */
 function logTagChanges(scope: PartnerScope, target: TagTarget, writes: readonly { id: number; before: readonly string[]; after: readonly string[] }[]): void {
-  const detail = ({ before, after }: { before: readonly string[]; after: readonly string[] }) => ({
-    tags: after,
-    added: after.filter((t) => !before.includes(t)),
-    removed: before.filter((t) => !after.includes(t)),
-  });
-  if (target.ownerTable === 'jobs') for (const write of writes) recordJobActivity(scope, 'tagged', write.id, detail(write));
-  else recordCredentialActivity(scope, 'tagged', writes.map((write) => [write.id, detail(write)]));
+  if (target.ownerTable === 'jobs') for (const write of writes) recordJobActivity(scope, 'tagged', write.id, tagChange(write.before, write.after));
+  else recordCredentialActivity(scope, 'tagged', writes.map((write) => [write.id, tagChange(write.before, write.after)]));
 }
 
 /** Removes an object's tags from the filter table, before the object itself is deleted. */

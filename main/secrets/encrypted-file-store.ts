@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt, type ScryptOptions } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { SecretStore } from '../../common/secret-store.js';
+import { writeFileDurably } from '../durable/write-file-durably.js';
 import { SecretStoreCorruptError, SecretStoreUnavailableError, assertAccount, assertSecret } from './errors.js';
 import { withFileLock, type FileLockOptions } from './file-lock.js';
 
@@ -282,36 +283,12 @@ function serialise(file: SecretsFile): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-/** Replaces `path` so that a crash leaves the old file or the new one, never a torn one. */
+/** Replaces `path` so that a crash leaves the old file or the new one, never a torn one (writeFileDurably). */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
+    writeFileDurably(path, text);
   } catch (error) {
-    await rm(temp, { force: true });
     throw new SecretStoreUnavailableError(`${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
-  }
-  await syncDirectory(dirname(path));
-}
-
-/** fsync of the directory makes the rename itself durable (POSIX); Windows cannot open one. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not supported here (Windows, some network file systems): the rename is still atomic.
   }
 }
 

@@ -1,9 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 
-/** The signature scheme of certificates, as proof files name it. */
-export const SIGNATURE_SCHEME = 'Ed25519';
-
 // An Ed25519 SubjectPublicKeyInfo in DER is this 12-byte prefix plus the 32-byte key.
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 

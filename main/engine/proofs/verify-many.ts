@@ -15,6 +15,7 @@ import type { Address } from '../../chain/index.js';
 import { checkOffline, type OfflineInput, type OfflineOutcome } from './verify-offline.js';
 import { vcPool } from '../vc/vc-pool.js';
 import { borrowOfflinePool } from './verify-offline-pool.js';
+import { settledMemo } from './settled-memo.js';
 import type { ChainReader, ChainUnavailable, VerifyOptions } from './verify-proof.js';
 
 /** Proofs in flight at once: overlaps chain round trips. */
@@ -53,33 +54,18 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
   const pool = borrowed?.pool;
   // Once the run is closed (done, cancelled, failed) no more of its batches go to the shared workers.
   let closed = false;
-  const readers = new Map<string, Promise<ChainReader | ChainUnavailable | undefined>>();
-  const shared = new Map<string, Promise<unknown>>();
+  const readers = settledMemo();
   const options: VerifyOptions = {
     ...base,
     // A large run's Verifiable Credentials are checked on worker threads too (started only if it has any).
     ...(borrowed ? { checkDataIntegrity: vcPool().dataIntegrityHolds } : {}),
     // What proofs of one batch have in common on chain is computed once per run (a failure is not kept).
-    share: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
-      let value = shared.get(key) as Promise<T> | undefined;
-      if (!value) {
-        value = compute();
-        value.catch(() => shared.delete(key));
-        shared.set(key, value);
-      }
-      return value;
-    },
-    chainFor: (engine, chainId) => {
-      const key = `${engine}:${chainId}`;
-      let reader = readers.get(key);
-      if (!reader) {
-        reader = Promise.resolve(base.chainFor(engine, chainId)).then((found) => (found && !('reason' in found) ? cachedReader(found) : found));
-        // A failed connection is not kept: the next proof tries again.
-        reader.catch(() => readers.delete(key));
-        readers.set(key, reader);
-      }
-      return reader;
-    },
+    share: settledMemo(),
+    // A failed connection is not kept: the next proof tries again.
+    chainFor: (engine, chainId) =>
+      readers(`${engine}:${chainId}`, (): Promise<ChainReader | ChainUnavailable | undefined> =>
+        Promise.resolve(base.chainFor(engine, chainId)).then((found) => (found && !('reason' in found) ? cachedReader(found) : found)),
+      ),
   };
   return {
     options,
@@ -138,16 +124,7 @@ export function openVerifyingRun(base: VerifyOptions, count: number): VerifyingR
  * read is not kept.
  */
 export function cachedReader(reader: ChainReader): ChainReader {
-  const memo = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
-    let value = memo.get(key) as Promise<T> | undefined;
-    if (!value) {
-      value = read();
-      value.catch(() => memo.delete(key));
-      memo.set(key, value);
-    }
-    return value;
-  };
+  const once = settledMemo();
   return {
     chainId: reader.chainId,
     readRegistry: (address) => once(`registry:${address}`, () => reader.readRegistry(address)),

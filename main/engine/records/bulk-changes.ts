@@ -10,6 +10,7 @@ import { inTransaction } from '../database.js';
 import { cached } from '../list-query.js';
 import { addToScheduledJob, unscheduleCredential } from '../scheduling.js';
 import type { PartnerScope } from '../scope.js';
+import { CREDENTIAL_TAGS, setTags, tagChange } from '../tag-writer.js';
 import { jsonAppend, jsonArrayLength, jsonIdList, jsonTexts } from '../store/dialect.js';
 
 /** A credential's tags after the edit, or undefined when the edit leaves them as they are. */
@@ -24,12 +25,6 @@ function after(edit: TagEdit, before: readonly string[]): string[] | undefined {
     case 'remove':
       return before.includes(edit.tag) ? before.filter((t) => t !== edit.tag) : undefined;
   }
-}
-
-/** What the activity log says of one credential's edit: its tags now, those added and those removed. */
-function tagChange(before: readonly string[], edit: TagEdit): { tags: string[]; added: string[]; removed: string[] } {
-  const now = after(edit, before) ?? [...before];
-  return { tags: now, added: now.filter((t) => !before.includes(t)), removed: before.filter((t) => !now.includes(t)) };
 }
 
 /**
@@ -76,11 +71,7 @@ export function editTagsRemembering(scope: PartnerScope, ids: number[], edit: Ta
  */
 export function restoreTagsOf(scope: PartnerScope, changes: readonly TagEditChange[]): { restored: number; skipped: number } {
   const { db } = scope;
-  const partnerId = scope.partner.id;
   const read = cached(db, 'SELECT tags FROM credentials WHERE id = ?');
-  const update = cached(db, 'UPDATE credentials SET tags = ? WHERE id = ?');
-  const insert = cached(db, 'INSERT INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
-  const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
   return inTransaction(db, () => {
     const logged: [number, ReturnType<typeof tagChange>][] = [];
     let skipped = 0;
@@ -91,16 +82,13 @@ export function restoreTagsOf(scope: PartnerScope, changes: readonly TagEditChan
         skipped += 1;
         continue;
       }
-      update.run(JSON.stringify(change.before), change.id);
-      for (const tag of change.after) if (!change.before.includes(tag)) remove.run(partnerId, tag, change.id);
-      for (const tag of change.before) if (!change.after.includes(tag)) insert.run(partnerId, tag, change.id);
-      logged.push([change.id, tagChange(change.after, { mode: 'replace', tags: change.before })]);
+      setTags(scope, CREDENTIAL_TAGS, change.id, change.after, change.before);
+      logged.push([change.id, tagChange(change.after, change.before)]);
     }
     recordCredentialActivity(scope, 'tagged', logged);
     return { restored: logged.length, skipped };
   });
 }
-
 
 /**
  * Adding tags, set-based: a few statements over the whole selection instead of a read and a
@@ -136,7 +124,10 @@ function addTags(scope: PartnerScope, ids: number[], tags: string[]): number {
       append.run(tag, list, tag);
       index.run(scope.partner.id, tag, list);
     }
-    recordCredentialActivity(scope, 'tagged', changed.map((row) => [row.id, tagChange(JSON.parse(row.tags) as string[], { mode: 'add', tags })]));
+    recordCredentialActivity(scope, 'tagged', changed.map((row) => {
+      const before = JSON.parse(row.tags) as string[];
+      return [row.id, tagChange(before, after({ mode: 'add', tags }, before) ?? before)];
+    }));
     return changed.length;
   });
 }
@@ -144,11 +135,7 @@ function addTags(scope: PartnerScope, ids: number[], tags: string[]): number {
 /** Replacing or removing tags: each credential read and written (the tags that go differ per credential). */
 function rewriteTags(scope: PartnerScope, ids: number[], edit: TagEdit): number {
   const { db } = scope;
-  const partnerId = scope.partner.id;
   const read = cached(db, 'SELECT uid, tags FROM credentials WHERE id = ?');
-  const update = cached(db, 'UPDATE credentials SET tags = ? WHERE id = ?');
-  const insert = cached(db, 'INSERT INTO credential_tags (partner_id, tag, credential_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
-  const remove = cached(db, 'DELETE FROM credential_tags WHERE partner_id = ? AND tag = ? AND credential_id = ?');
   return inTransaction(db, () => {
     const logged: [number, ReturnType<typeof tagChange>][] = [];
     for (const id of ids) {
@@ -160,10 +147,8 @@ function rewriteTags(scope: PartnerScope, ids: number[], edit: TagEdit): number 
       if (next.length > LIMITS.maxTagsPerObject) {
         throw new ServiceError('invalid_tag', `Credential ${row.uid} would carry ${next.length} tags; at most ${LIMITS.maxTagsPerObject} are allowed. Nothing was changed.`);
       }
-      update.run(JSON.stringify(next), id);
-      for (const tag of before) if (!next.includes(tag)) remove.run(partnerId, tag, id);
-      for (const tag of next) if (!before.includes(tag)) insert.run(partnerId, tag, id);
-      logged.push([id, tagChange(before, edit)]);
+      setTags(scope, CREDENTIAL_TAGS, id, before, next);
+      logged.push([id, tagChange(before, next)]);
     }
     recordCredentialActivity(scope, 'tagged', logged);
     return logged.length;

@@ -1,10 +1,9 @@
 /** The metadata keys of a Partner's credentials, most used first: the metadata columns the Records table offers. */
 import type { MetadataKeyCount } from '../../../common/records.js';
-import type { Db } from '../database.js';
 import { cached } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
 import { sqliteOf } from '../store/dialect.js';
-import { databaseVersion } from './records-window.js';
+import { untilWritten, type KeptReads } from './records-window.js';
 
 /** The key counts: the keys of scalar values (text, number, boolean), keys in byte order among equal counts. */
 const SQLITE_KEY_COUNTS = `SELECT j.key AS key, count(*) AS count FROM credentials c, json_each(c.metadata) j
@@ -14,8 +13,8 @@ const POSTGRES_KEY_COUNTS = `SELECT j.key AS key, count(*) AS count FROM credent
   WHERE c.partner_id = ? AND jsonb_typeof(j.value) IN ('string', 'number', 'boolean')
   GROUP BY j.key ORDER BY count DESC, j.key COLLATE "C" LIMIT ?`;
 
-/** Per database and Partner: the key counts as of one database version. */
-const keyCounts = new WeakMap<Db, Map<string, { version: string; keys: MetadataKeyCount[] }>>();
+/** Per database, Partner and limit: the key counts as of one database version. */
+const keyCounts: KeptReads<MetadataKeyCount[]> = new WeakMap();
 
 /**
  * The top-level metadata keys with a text, number or boolean value among the Partner's
@@ -24,14 +23,7 @@ const keyCounts = new WeakMap<Db, Map<string, { version: string; keys: MetadataK
  */
 export function partnerMetadataKeyCounts(scope: PartnerScope, limit: number): MetadataKeyCount[] {
   const { db } = scope;
-  const read = () => cached(db, sqliteOf(db) ? SQLITE_KEY_COUNTS : POSTGRES_KEY_COUNTS).all(scope.partner.id, limit) as MetadataKeyCount[];
-  if (db.inTransaction) return read();
-  const version = `${databaseVersion(db)}:${limit}`;
-  let byPartner = keyCounts.get(db);
-  if (!byPartner) keyCounts.set(db, (byPartner = new Map()));
-  const hit = byPartner.get(scope.partner.id);
-  if (hit && hit.version === version) return hit.keys;
-  const keys = read();
-  byPartner.set(scope.partner.id, { version, keys });
-  return keys;
+  return untilWritten(keyCounts, db, `${scope.partner.id}\u0000${limit}`, () =>
+    cached(db, sqliteOf(db) ? SQLITE_KEY_COUNTS : POSTGRES_KEY_COUNTS).all(scope.partner.id, limit) as MetadataKeyCount[],
+  );
 }

@@ -49,7 +49,7 @@ export function windowIds(db: Db, query: RecordQuery, sort: RecordSort, offset: 
   const order = column === 'c.id' ? `c.id ${direction}` : `${column} ${direction}, c.id ${direction}`;
   if (query.searched && !sqliteOf(db)) {
     // Inside a transaction a total may count writes that are later rolled back: never kept.
-    const version = db.inTransaction ? undefined : databaseVersion(db);
+    const version = db.inTransaction ? undefined : writeMark(db);
     const known = version === undefined ? undefined : keptTotal(db, countSql, clause.params, version);
     if (known === undefined || known <= FEW_MATCHES) {
       const page = pageOfMatches(db, where, order, limit, offset);
@@ -86,9 +86,23 @@ function pageOfMatches(db: Db, where: Conditions, order: string, limit: number, 
   return { total: rows[0]?.total, ids: rows.map((r) => r.id) };
 }
 
-/** Changes whenever anything is written, by this connection or another (dialect.ts's writeMark). */
-export function databaseVersion(db: Db): string {
-  return writeMark(db);
+/** What a read gave, per database and key, as of a database version (dialect.ts's writeMark). */
+export type KeptReads<T> = WeakMap<Db, Map<string, { version: string; value: T }>>;
+
+/**
+ * What `read` gives, or gave last for `key` when nothing was written since, by this connection or
+ * another. Never kept inside a transaction: its writes may yet be rolled back.
+ */
+export function untilWritten<T>(kept: KeptReads<T>, db: Db, key: string, read: () => T): T {
+  if (db.inTransaction) return read();
+  const version = writeMark(db);
+  let byKey = kept.get(db);
+  if (!byKey) kept.set(db, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit && hit.version === version) return hit.value;
+  const value = read();
+  byKey.set(key, { version, value });
+  return value;
 }
 
 /** Totals kept per database: a scrolled table asks for window after window of one filter. */
@@ -99,7 +113,7 @@ const KEEP_TOTALS = 32;
 function countOnce(db: Db, sql: string, params: unknown[]): number {
   // Inside a transaction the count may see writes that are later rolled back: not kept.
   if (db.inTransaction) return cached(db, sql).pluck().get(...params) as number;
-  const version = databaseVersion(db);
+  const version = writeMark(db);
   const kept = keptTotal(db, sql, params, version);
   if (kept !== undefined) return kept;
   const total = cached(db, sql).pluck().get(...params) as number;
@@ -221,7 +235,7 @@ export function readRecordRows(scope: PartnerScope, ids: readonly number[], engi
 }
 
 /** Per database and Partner: every tag with its count, as of one database version. */
-const tagCounts = new WeakMap<Db, Map<string, { version: string; tags: TagSuggestion[] }>>();
+const tagCounts: KeptReads<TagSuggestion[]> = new WeakMap();
 
 /**
  * The Partner's credential tags with how many credentials carry each, most used first: one
@@ -230,16 +244,9 @@ const tagCounts = new WeakMap<Db, Map<string, { version: string; tags: TagSugges
  */
 export function partnerTagCounts(scope: PartnerScope): TagSuggestion[] {
   const { db } = scope;
-  const read = () => cached(db, `SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, ${bytewise(db, 'tag')}`).all(scope.partner.id) as TagSuggestion[];
-  if (db.inTransaction) return read();
-  const version = databaseVersion(db);
-  let byPartner = tagCounts.get(db);
-  if (!byPartner) tagCounts.set(db, (byPartner = new Map()));
-  const hit = byPartner.get(scope.partner.id);
-  if (hit && hit.version === version) return hit.tags;
-  const tags = read();
-  byPartner.set(scope.partner.id, { version, tags });
-  return tags;
+  return untilWritten(tagCounts, db, scope.partner.id, () =>
+    cached(db, `SELECT tag, count(*) AS count FROM credential_tags WHERE partner_id = ? GROUP BY tag ORDER BY count DESC, ${bytewise(db, 'tag')}`).all(scope.partner.id) as TagSuggestion[],
+  );
 }
 
 /** The total and the row ids of a window of a filter in a sort, for one Partner. */

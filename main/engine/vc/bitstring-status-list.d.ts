@@ -30,20 +30,3 @@ declare module '@digitalbazaar/vc-bitstring-status-list' {
     verifyMatchingIssuers?: boolean;
   }): Promise<StatusResult>;
 }
-
-declare module '@digitalbazaar/vc' {
-  import type { StatusResult } from '@digitalbazaar/vc-bitstring-status-list';
-
-  export interface VerifyCredentialResult {
-    /** What `checkStatus` answered, when the credential has a credentialStatus. */
-    statusResult?: StatusResult;
-  }
-  /** With `checkStatus`: required by the verifier for a credential that has a credentialStatus. */
-  export function verifyCredential(options: {
-    credential: Record<string, unknown>;
-    suite: unknown;
-    documentLoader: DocumentLoader;
-    now?: string | Date;
-    checkStatus?: (options: { credential: Record<string, unknown>; documentLoader: DocumentLoader; suite: unknown }) => Promise<StatusResult>;
-  }): Promise<VerifyCredentialResult>;
-}

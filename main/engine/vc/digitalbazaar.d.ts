@@ -3,6 +3,8 @@
  * Proofdesk calls (the packages ship plain JavaScript without types).
  */
 declare module '@digitalbazaar/vc' {
+  import type { StatusResult } from '@digitalbazaar/vc-bitstring-status-list';
+
   export interface DocumentLoaderResult {
     contextUrl: string | null;
     documentUrl: string;
@@ -15,6 +17,8 @@ declare module '@digitalbazaar/vc' {
     verified: boolean;
     error?: Error & { errors?: Error[] };
     results?: { verified: boolean; error?: Error; proof?: Record<string, unknown> }[];
+    /** What `checkStatus` answered, when the credential has a credentialStatus. */
+    statusResult?: StatusResult;
   }
   export function issue(options: { credential: Record<string, unknown>; suite: unknown; documentLoader: DocumentLoader; now?: string | Date }): Promise<Record<string, unknown>>;
   export function verifyCredential(options: {
@@ -23,7 +27,7 @@ declare module '@digitalbazaar/vc' {
     documentLoader: DocumentLoader;
     now?: string | Date;
     /** Required when the credential has a credentialStatus. */
-    checkStatus?: (options: unknown) => Promise<{ verified: boolean }>;
+    checkStatus?: (options: { credential: Record<string, unknown>; documentLoader: DocumentLoader; suite: unknown }) => Promise<StatusResult>;
   }): Promise<VerifyCredentialResult>;
   /** The data model's checks of a credential (required properties, dates as dates, …): throws a sentence for the first that fails. */
   export function _checkCredential(options: { credential: Record<string, unknown>; now?: string | Date; mode?: 'issue' | 'verify' }): void;

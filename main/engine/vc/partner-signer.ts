@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { ServiceError } from '../../../common/errors.js';
 import { loadSigningKey } from '../issuing/partner-keys.js';
 import type { ProofFile } from '../proofs/proof-file.js';
+import { settledMemo } from '../proofs/settled-memo.js';
 import type { PartnerScope } from '../scope.js';
 import { credentialText, keySigner, signedCredentialOf, type Ed25519Sign } from './sign-credential.js';
 import { statusEntryOf, type BitstringStatusListEntry } from './status-entry.js';
@@ -10,7 +11,7 @@ import { vcPool } from './vc-pool.js';
 
 // The key is read from the secret store (the keychain: slow, and it may ask the user) once per
 // Partner and runtime; it stays in this process.
-const keys = new WeakMap<object, Map<string, Promise<{ key: KeyObject; publicKeyHex: string }>>>();
+const keys = new WeakMap<object, ReturnType<typeof settledMemo>>();
 
 /**
  * The Partner's certificate-signing key, which must be `publicKeyHex` (the key of the proofs
@@ -19,17 +20,13 @@ const keys = new WeakMap<object, Map<string, Promise<{ key: KeyObject; publicKey
 export async function partnerSigningKey(scope: PartnerScope, publicKeyHex: string): Promise<KeyObject> {
   const ctx = scope.issuing.ctx;
   let ofRuntime = keys.get(ctx);
-  if (!ofRuntime) keys.set(ctx, (ofRuntime = new Map()));
-  let entry = ofRuntime.get(scope.partner.id);
-  if (!entry) {
-    entry = loadSigningKey(ctx.secrets, scope.partner.id).then(({ key }) => ({
+  if (!ofRuntime) keys.set(ctx, (ofRuntime = settledMemo()));
+  const { key, publicKeyHex: own } = await ofRuntime(scope.partner.id, () =>
+    loadSigningKey(ctx.secrets, scope.partner.id).then(({ key }) => ({
       key,
       publicKeyHex: createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex'),
-    }));
-    entry.catch(() => ofRuntime.delete(scope.partner.id));
-    ofRuntime.set(scope.partner.id, entry);
-  }
-  const { key, publicKeyHex: own } = await entry;
+    })),
+  );
   if (own !== publicKeyHex.toLowerCase()) {
     throw new ServiceError('internal_error', "This certificate was signed with another key than the Partner's signing key in the secret store, so it cannot be signed as a Verifiable Credential here");
   }

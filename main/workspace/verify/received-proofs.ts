@@ -38,7 +38,7 @@ function send(): void {
   // same workers already started.
   const used = (borrowed ??= borrowOfflinePool());
   const outcomes = used.pool.check(batch.map((b) => b.input));
-  // A worker that died: its pool is given back (the next borrow replaces a broken pool), and
+  // A worker that died: its pool is given back (the next borrow starts its workers again), and
   // these proofs are checked here instead (the same outcome).
   outcomes.catch(() => {
     if (borrowed === used) borrowed = undefined;
