@@ -8,7 +8,7 @@ import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
 
-export const CERTIFICATE_USAGE = `certificate list [--uid U] [--job UID] [--credential UID] [--issued-from DATE] [--issued-until DATE]
+export const USAGE = `certificate list [--uid U] [--job UID] [--credential UID] [--issued-from DATE] [--issued-until DATE]
                  [--verification-status ok|pending|expired|revoked|failed|error]
                  [--and-credential-tags a,b] [--or-credential-tags a,b] [--and-job-tags a,b] [--or-job-tags a,b]
                  [--sort issued_date|chain] [--desc] [--page N] [--per-page N] [--json]
@@ -36,16 +36,15 @@ function row(c: Certificate): string[] {
 }
 
 /** `certificate list | download` */
-export async function certificateCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
-  const action = subcommand('certificate', given, ['list', 'download'], CERTIFICATE_USAGE);
+  const action = subcommand('certificate', given, ['list', 'download'], USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
     options: {
       ...COMMON_OPTIONS,
       ...REMOTE_OPTIONS,
-      partner: { type: 'string' },
       uid: { type: 'string' },
       job: { type: 'string' },
       credential: { type: 'string' },
@@ -61,10 +60,10 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
       format: { type: 'string' },
     },
   });
-  if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${CERTIFICATE_USAGE}`);
-  if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${CERTIFICATE_USAGE}`);
+  if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${USAGE}`);
+  if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${USAGE}`);
   const format = values.format ?? 'proof';
-  if (!Object.hasOwn(DOWNLOAD_FORMATS, format)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(format)}\n${CERTIFICATE_USAGE}`);
+  if (!Object.hasOwn(DOWNLOAD_FORMATS, format)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(format)}\n${USAGE}`);
   const kinds = DOWNLOAD_FORMATS[format as keyof typeof DOWNLOAD_FORMATS];
   // A Verifiable Credential is signed with the Partner's key: only then is the secret store opened.
   return withPartnerService(values, async (service) => {
