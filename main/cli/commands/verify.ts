@@ -69,7 +69,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     if (values.file !== undefined) throw new UsageError('--file checks one proof\'s original: give one proof file with it');
     return verifyBatch(paths, { ...chainsOptions, report: userPath(values.report), json: values.json }, ctx);
   }
-  const { readProofFile } = await import('../verify/read-proof.js');
+  const { readProofFile } = await import('../../engine/proofs/verify-read-proof.js');
   const proof = readProofFile(paths[0]!);
   const original = values.file === undefined ? undefined : await originalHash(userPath(values.file));
   const { verifyOne } = await import('../verify/verify-batch.js');
