@@ -15,7 +15,6 @@ export const COMMON_OPTIONS = {
 
 /** Options of the commands that issue files (issue, watch): who, where, and what to add. */
 export const ISSUING_OPTIONS = {
-  partner: { type: 'string' },
   engine: { type: 'string', default: 'local' },
   tag: { type: 'string', multiple: true },
   meta: { type: 'string', multiple: true },
