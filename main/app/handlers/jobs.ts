@@ -23,8 +23,6 @@ const DETAIL_PAGE = 100;
 const EXPORT_PAGE = 200;
 
 export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
-  const jobOf = async (service: IssuingService, uid: string) => service.getJob(uid);
-
   return {
     'jobs:list': async ({ status, sort = DEFAULT_JOB_SORT, offset, limit }) => {
       const { service } = ctx.require();
@@ -62,12 +60,12 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
     'jobs:addTags': async (uid, tags) => {
       const { service } = ctx.require();
       await service.addJobTags({ jobs: [{ job_uid: uid, tags }] });
-      return jobOf(service, uid);
+      return service.getJob(uid);
     },
     'jobs:replaceTags': async (uid, tags) => {
       const { service } = ctx.require();
       await service.replaceJobTags({ jobs: [{ job_uid: uid, tags }] });
-      return jobOf(service, uid);
+      return service.getJob(uid);
     },
     'jobs:issueNow': async (engine) => {
       const { service } = ctx.require();
