@@ -12,7 +12,7 @@ import { ERROR_STATUS } from '../../common/errors.js';
 import { COMPONENT_SCHEMAS } from '../../common/schemas/resources.js';
 import { TOKEN_PATH } from './auth/token-route.js';
 import type { ApiContext } from './context.js';
-import { route, type RouteSchema } from './schemas/common.js';
+import { route, type RouteSchema } from './routes/route.js';
 
 export const API_PREFIX = '/api';
 

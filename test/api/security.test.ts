@@ -15,7 +15,7 @@ import { certificateRoutes } from '../../main/api/routes/certificates.js';
 import { credentialRoutes } from '../../main/api/routes/credentials.js';
 import { fileRoutes } from '../../main/api/routes/files.js';
 import { jobRoutes } from '../../main/api/routes/jobs.js';
-import type { RouteSchema } from '../../main/api/schemas/common.js';
+import type { RouteSchema } from '../../main/api/routes/route.js';
 import { removeTempDirs } from '../support/issuing-fixture.js';
 import { expectError, expectNoContent, expectResult, formOf, startApiFixture, type Answer, type ApiFixture, type CallOptions } from './api-fixture.js';
 

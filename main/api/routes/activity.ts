@@ -3,8 +3,7 @@ import { ServiceError } from '../../../common/errors.js';
 import { ref } from '../../../common/schemas/primitives.js';
 import { ActivityQuerySchema } from '../../../common/schemas/requests.js';
 import { ActivityPageSchema } from '../../../common/schemas/resources.js';
-import { envelope } from '../schemas/common.js';
-import { endpoint } from './route.js';
+import { envelope, endpoint } from './route.js';
 
 export const activityRoutes = [
   endpoint({

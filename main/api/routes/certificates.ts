@@ -5,8 +5,7 @@ import { ref } from '../../../common/schemas/primitives.js';
 import { CertificateQuerySchema, VerificationQuerySchema } from '../../../common/schemas/requests.js';
 import { CertificatePageSchema, ProofFileSchema, RevokeResultSchema, VerificationResultPageSchema, VerificationResultSchema } from '../../../common/schemas/resources.js';
 import { withForm } from '../multipart.js';
-import { envelope, form, pathParams } from '../schemas/common.js';
-import { endpoint } from './route.js';
+import { envelope, form, pathParams, endpoint } from './route.js';
 
 const CERTS = ['Certificates'];
 const VERIFY = ['Verification'];

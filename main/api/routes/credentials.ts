@@ -7,9 +7,8 @@ import { CreateCredentialBodySchema, CredentialDetailsSchema, CredentialQuerySch
 import { CredentialPageSchema, CredentialSchema, JobSchema, RevokeResultSchema, UnscheduleResultSchema } from '../../../common/schemas/resources.js';
 import { checkJson } from '../content-types.js';
 import { withForm } from '../multipart.js';
-import { NO_CONTENT, envelope, form, pathParams } from '../schemas/common.js';
 import { intakeSenderFor } from '../../intake/index.js';
-import { endpoint } from './route.js';
+import { NO_CONTENT, envelope, form, pathParams, endpoint } from './route.js';
 
 const CRED = ['Credentials'];
 

@@ -2,8 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../../common/schemas/primitives.js';
 import { EngineInfoSchema } from '../../../common/schemas/resources.js';
-import { envelope, pathParams } from '../schemas/common.js';
-import { endpoint } from './route.js';
+import { envelope, pathParams, endpoint } from './route.js';
 
 export const engineRoutes = [
   endpoint({

@@ -3,8 +3,7 @@ import { ref } from '../../../common/schemas/primitives.js';
 import { FileQuerySchema, IgnoreDuplicatedField } from '../../../common/schemas/requests.js';
 import { FilePageSchema, FileSchema } from '../../../common/schemas/resources.js';
 import { withForm } from '../multipart.js';
-import { envelope, form, pathParams } from '../schemas/common.js';
-import { endpoint } from './route.js';
+import { envelope, form, pathParams, endpoint } from './route.js';
 
 export const fileRoutes = [
   endpoint({

@@ -3,9 +3,8 @@ import type { IssueNowBody, JobTagsBody } from '../../../common/requests.js';
 import { ref } from '../../../common/schemas/primitives.js';
 import { IssueNowBodySchema, JobCertificatesQuerySchema, JobCredentialsQuerySchema, JobQuerySchema, JobTagsBodySchema } from '../../../common/schemas/requests.js';
 import { CertificatePageSchema, CredentialPageSchema, JobPageSchema, JobSchema } from '../../../common/schemas/resources.js';
-import { NO_CONTENT, envelope, pathParams } from '../schemas/common.js';
 import { TAG_WRITE_ERRORS } from './credentials.js';
-import { endpoint } from './route.js';
+import { NO_CONTENT, envelope, pathParams, endpoint } from './route.js';
 
 const JOBS = ['Jobs'];
 
