@@ -1,6 +1,7 @@
 /** Certificates (list, proof file download, revoke) and verification (by uid, credential, proof file, original file). */
 import { Type } from '@sinclair/typebox';
 import { ServiceError } from '../../../common/errors.js';
+import { certificateFileName } from '../../../common/wire-types.js';
 import { ref } from '../../../common/schemas/primitives.js';
 import { CertificateQuerySchema, VerificationQuerySchema } from '../../../common/schemas/requests.js';
 import { CertificatePageSchema, ProofFileSchema, RevokeResultSchema, VerificationResultPageSchema, VerificationResultSchema } from '../../../common/schemas/resources.js';
@@ -15,11 +16,6 @@ function downloadFormat(format: unknown): 'proof' | 'vc' {
   if (format === undefined || format === '' || format === 'proof') return 'proof';
   if (format === 'vc') return 'vc';
   throw new ServiceError('invalid_value', `Query parameter "format" must be "proof" or "vc", not ${JSON.stringify(String(format).slice(0, 100))}`);
-}
-
-/** A certificate uid as a file name: anything but the uid's own characters is dropped. */
-function downloadFileName(uid: string, format: unknown): string {
-  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${format === 'vc' ? 'vc' : 'proof'}.json`;
 }
 
 export const certificateRoutes = [
@@ -57,7 +53,7 @@ export const certificateRoutes = [
       reply
         .code(200)
         .type('application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${downloadFileName(request.params.uid!, request.query.format)}"`)
+        .header('content-disposition', `attachment; filename="${certificateFileName(request.params.uid!, request.query.format === 'vc' ? 'vc' : 'proof')}"`)
         .send(proof as string),
   }),
   endpoint({

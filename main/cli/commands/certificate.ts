@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
-import type { Certificate } from '../../../common/wire-types.js';
+import { certificateFileName, type Certificate } from '../../../common/wire-types.js';
 import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
@@ -17,11 +17,6 @@ certificate download UID... --out DIR [--format proof|vc|both]
                                                       write each certificate's proof file as DIR/UID.proof.json,
                                                       its Verifiable Credential as DIR/UID.vc.json, or both
   Both take [--partner ID|NAME], or --remote BASE_URL.`;
-
-/** A certificate uid as a file name (as the REST download names it). */
-export function proofFileName(uid: string, kind: 'proof' | 'vc' = 'proof'): string {
-  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${kind}.json`;
-}
 
 const DOWNLOAD_FORMATS = { proof: ['proof'], vc: ['vc'], both: ['proof', 'vc'] } as const;
 
@@ -92,7 +87,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       for (const kind of kinds) {
         const bulk = kind === 'vc' ? vcs?.[i] : undefined;
         if (bulk instanceof ServiceError) throw bulk;
-        proofs.push({ name: proofFileName(uid, kind), text: bulk ?? (kind === 'vc' ? await service.downloadCertificateVc(uid) : await service.downloadCertificate(uid)) });
+        proofs.push({ name: certificateFileName(uid, kind), text: bulk ?? (kind === 'vc' ? await service.downloadCertificateVc(uid) : await service.downloadCertificate(uid)) });
       }
     }
     const dir = userPath(values.out!);
