@@ -20,3 +20,16 @@ export async function* allPages<T>(fetchPage: (page: number) => Promise<Page<T>>
     if (page >= result.total_pages || result.items.length === 0) return;
   }
 }
+
+/**
+ * Items `offset .. offset+limit-1` of a listing read `limit` per page: the page that holds
+ * `offset`, and the next one when the window is not aligned to the pages.
+ */
+export async function pageWindow<T>(offset: number, limit: number, fetchPage: (page: number) => Promise<Page<T>>): Promise<{ items: T[]; total: number }> {
+  const page = Math.floor(offset / limit) + 1;
+  const skip = offset % limit;
+  const first = await fetchPage(page);
+  let items = first.items.slice(skip);
+  if (skip !== 0 && page < first.total_pages) items = items.concat((await fetchPage(page + 1)).items.slice(0, skip));
+  return { items, total: first.total_items };
+}

@@ -16,11 +16,6 @@ export type UiLocale = Language | typeof PSEUDO_LOCALE;
 /** Every locale the window can show. */
 export const UI_LOCALES: readonly UiLocale[] = [...LANGUAGES, PSEUDO_LOCALE];
 
-/** Whether a value names a locale the window can show. */
-export function isUiLocale(value: unknown): value is UiLocale {
-  return typeof value === 'string' && (UI_LOCALES as readonly string[]).includes(value);
-}
-
 /**
  * The first locale the window can show among language tags, most preferred first; English when none.
  *

@@ -93,5 +93,10 @@ export type ResponseMeta = Static<typeof MetaSchema>;
 /** Response of unscheduling a credential (DESIGN.md's decision). */
 export type UnscheduleResult = Static<typeof UnscheduleResultSchema>;
 
+/** A certificate's file as the REST download names it (and `certificate download` writes it): the uid's own characters only. */
+export function certificateFileName(uid: string, kind: 'proof' | 'vc'): string {
+  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${kind}.json`;
+}
+
 /** Response of both revoke endpoints (DESIGN.md's decision). */
 export type RevokeResult = Static<typeof RevokeResultSchema>;

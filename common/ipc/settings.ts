@@ -7,10 +7,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { OneOf } from '../schemas/primitives.js';
 import { argsOf, type IpcValidators } from './slice.js';
 
-/** One sentence on what a lost key means; the first run and Settings › Keys both say it. */
-export const LOST_KEY_SENTENCE =
-  'If these keys are lost (a reset keychain, a lost laptop) and there is no backup, nobody can issue or revoke as this Partner again, though proofs already issued stay valid.';
-
 /** The active Partner as Settings shows it. */
 export interface PartnerSettings {
   id: string;

@@ -6,14 +6,27 @@
  * on a live server).
  */
 import type { SwaggerOptions } from '@fastify/swagger';
+import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import { ERROR_STATUS } from '../../common/errors.js';
 import { COMPONENT_SCHEMAS } from '../../common/schemas/resources.js';
 import { TOKEN_PATH } from './auth/token-route.js';
 import type { ApiContext } from './context.js';
-import type { RouteSchema } from './schemas/common.js';
+import { route, type RouteSchema } from './routes/route.js';
 
 export const API_PREFIX = '/api';
+
+/** The schema of the document's own route (left out of the document). */
+export const openapiDocument = route({
+  operationId: 'getOpenApiDocument',
+  summary: 'This OpenAPI 3.1 document',
+  description: 'Served without authentication, and not wrapped in the envelope.',
+  tags: ['Service'],
+  response: { 200: Type.Object({}, { description: 'The OpenAPI document' }) },
+  errors: [],
+  public: true,
+  hide: true,
+});
 
 const TAGS = ['Files', 'Credentials', 'Jobs', 'Certificates', 'Verification', 'Engines', 'Service'];
 

@@ -1,6 +1,6 @@
 /**
  * fastify's validation of the /api routes, from the TypeBox schemas each route declares
- * (main/api/schemas/*, built from common/schemas), and the formatter that turns a refusal into
+ * (main/api/routes/*, built from common/schemas), and the formatter that turns a refusal into
  * the spec's error id.
  *
  * fastify checks the request's shape: a JSON body is a JSON object, and each query parameter

@@ -33,7 +33,7 @@ import { RequestLimiter } from './request-limiter.js';
 import { REQUEST_ID_HEADER, installRequestLog, requestIdOf, type LogFormat } from './request-log.js';
 import { readTlsPair, type TlsFiles } from './tls.js';
 import { schemaErrorFormatter, validatorCompiler } from './request-validation.js';
-import { API_PREFIX, swaggerOptions } from './openapi-document.js';
+import { API_PREFIX, openapiDocument, swaggerOptions } from './openapi-document.js';
 import { certificateRoutes } from './routes/certificates.js';
 import { credentialRoutes } from './routes/credentials.js';
 import { engineRoutes } from './routes/engines.js';
@@ -41,7 +41,6 @@ import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { activityRoutes } from './routes/activity.js';
 import { addRoutes } from './routes/route.js';
-import { openapiDocument } from './schemas/service.js';
 import './types.js';
 import { packageVersion } from './version.js';
 

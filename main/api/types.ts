@@ -2,7 +2,7 @@
 import type { IssuingService } from '../../common/issuing-service.js';
 
 /** How a route reads its body: JSON, an upload form, the token form, or not at all. */
-export type BodyKind = 'json' | 'multipart' | 'form' | 'none';
+type BodyKind = 'json' | 'multipart' | 'form' | 'none';
 
 declare module 'fastify' {
   interface FastifyRequest {

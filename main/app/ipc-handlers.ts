@@ -4,9 +4,7 @@
  * Each feature's handlers live in main/app/handlers/<feature>.ts; this file merges them.
  */
 import { IPC_ARGUMENT_VALIDATORS, type IpcArgs, type IpcChannel, type IpcResult } from '../../common/ipc-contract.js';
-import type { IssuingService } from '../../common/issuing-service.js';
-import type { Partner } from '../../common/wire-types.js';
-import { createAppContext, type AppContext } from './app-context.js';
+import type { AppContext } from './app-context.js';
 import { createChainProbe } from './chain-probe.js';
 import { createAppHandlers } from './handlers/app.js';
 import { createCsvImportHandlers } from './handlers/csv-import.js';
@@ -23,20 +21,13 @@ import { createListExportHandlers } from './handlers/list-export.js';
 /** One async function per channel of the contract, typed from it. */
 export type IpcHandlers = { [C in IpcChannel]: (...args: IpcArgs<C>) => Promise<IpcResult<C>> };
 
-/** The old, fixed form of a context: one Partner and its service (tests, remote mode). */
-export interface IpcHandlerContext {
-  partner: Partner | null;
-  service: IssuingService | null;
-}
-
 /**
  * Builds the handlers for one context.
  *
  * @example const handlers = createIpcHandlers(createAppContext({ engine, partner }))
  * `chainProbeEveryMs`: how often the status bar's chain and funds probe asks (30 s).
  */
-export function createIpcHandlers(context: AppContext | IpcHandlerContext, options: { chainProbeEveryMs?: number } = {}): IpcHandlers {
-  const ctx = 'events' in context ? context : createAppContext({ partner: context.partner, service: context.service });
+export function createIpcHandlers(ctx: AppContext, options: { chainProbeEveryMs?: number } = {}): IpcHandlers {
   const chains = createChainProbe(ctx, options.chainProbeEveryMs);
   return {
     ...createAppHandlers(ctx, chains),

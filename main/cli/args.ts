@@ -13,9 +13,8 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** Options of the commands that issue files (issue, watch): who, where, and what to add. */
+/** Options of the commands that issue files (issue, watch): where, and what to add. */
 export const ISSUING_OPTIONS = {
-  partner: { type: 'string' },
   engine: { type: 'string', default: 'local' },
   tag: { type: 'string', multiple: true },
   meta: { type: 'string', multiple: true },

@@ -81,11 +81,12 @@ export function partnerService(engine: Engine, partner: string | undefined): Emb
 }
 
 /**
- * Flags of the Partner-scoped commands for working against a remote instance of the service
- * (the Live or Demo service, or another Proofdesk's `serve`) instead of the embedded engine.
- * The client secret is read from the environment only: secrets do not belong in shell history.
+ * Flags of the Partner-scoped commands: which Partner of the data directory, or a remote instance
+ * of the service (the Live or Demo service, or another Proofdesk's `serve`) instead of the embedded
+ * engine. The client secret is read from the environment only: secrets do not belong in shell history.
  */
 export const REMOTE_OPTIONS = {
+  partner: { type: 'string' },
   remote: { type: 'string' },
   'auth-url': { type: 'string' },
   'client-id': { type: 'string' },

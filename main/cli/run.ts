@@ -8,50 +8,20 @@ import { reportError } from './error-report.js';
 
 interface CommandModule {
   run: (args: string[], ctx: CliContext) => Promise<number>;
-  usage: string;
+  USAGE: string;
 }
 
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  partner: async () => {
-    const m = await import('./commands/partner.js');
-    return { run: m.partnerCommand, usage: m.PARTNER_USAGE };
-  },
-  credential: async () => {
-    const m = await import('./commands/credential.js');
-    return { run: m.credentialCommand, usage: m.CREDENTIAL_USAGE };
-  },
-  certificate: async () => {
-    const m = await import('./commands/certificate.js');
-    return { run: m.certificateCommand, usage: m.CERTIFICATE_USAGE };
-  },
-  revoke: async () => {
-    const m = await import('./commands/revoke.js');
-    return { run: m.revokeCommand, usage: m.REVOKE_USAGE };
-  },
-  jobs: async () => {
-    const m = await import('./commands/jobs.js');
-    return { run: m.jobsCommand, usage: m.JOBS_USAGE };
-  },
-  activity: async () => {
-    const m = await import('./commands/activity.js');
-    return { run: m.activityCommand, usage: m.ACTIVITY_USAGE };
-  },
-  issue: async () => {
-    const m = await import('./commands/issue.js');
-    return { run: m.issueCommand, usage: m.ISSUE_USAGE };
-  },
-  verify: async () => {
-    const m = await import('./commands/verify.js');
-    return { run: m.verifyCommand, usage: m.VERIFY_USAGE };
-  },
-  watch: async () => {
-    const m = await import('./commands/watch.js');
-    return { run: m.watchCommand, usage: m.WATCH_USAGE };
-  },
-  serve: async () => {
-    const m = await import('./commands/serve.js');
-    return { run: m.serveCommand, usage: m.SERVE_USAGE };
-  },
+  partner: () => import('./commands/partner.js'),
+  credential: () => import('./commands/credential.js'),
+  certificate: () => import('./commands/certificate.js'),
+  revoke: () => import('./commands/revoke.js'),
+  jobs: () => import('./commands/jobs.js'),
+  activity: () => import('./commands/activity.js'),
+  issue: () => import('./commands/issue.js'),
+  verify: () => import('./commands/verify.js'),
+  watch: () => import('./commands/watch.js'),
+  serve: () => import('./commands/serve.js'),
 };
 
 /** One example per command, shown by `COMMAND --help` (the commands' own usage texts come first). */
@@ -89,14 +59,14 @@ export async function usage(): Promise<string> {
 
 Usage: proofdesk <command> [options]        (in a clone: npm run cli -- <command> [options])
 
-${modules.map((m) => m.usage).join('\n\n')}
+${modules.map((m) => m.USAGE).join('\n\n')}
 
 ${FOOTER}`;
 }
 
 /** One command's help: its usage and an example. */
 function commandHelp(name: string, module: CommandModule): string {
-  return `Usage:\n${module.usage}\n\nExample:\n${EXAMPLES[name]!.split('\n').map((l) => `  ${l}`).join('\n')}\n\n${FOOTER}`;
+  return `Usage:\n${module.USAGE}\n\nExample:\n${EXAMPLES[name]!.split('\n').map((l) => `  ${l}`).join('\n')}\n\n${FOOTER}`;
 }
 
 /**

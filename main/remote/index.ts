@@ -1,4 +1,2 @@
 /** The remote client: IssuingService over HTTP against any instance of the spec. */
 export { RemoteService, type RemoteServiceOptions } from './remote-service.js';
-export { toQueryString } from './url.js';
-export { TokenClient, type TokenClientOptions } from './token-client.js';

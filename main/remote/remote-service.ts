@@ -248,25 +248,22 @@ export class RemoteService implements IssuingService {
 
   /** GET /certificates/<uid>/download: the proof file's text, byte for byte as the service sent it. */
   async downloadCertificate(uid: string): Promise<string> {
-    return this.http.send({ method: 'GET', path: RemoteService.downloadPath(uid) }, async (answer) => {
-      const text = await readCapped(answer.body, this.maxResponseBytes, answer.url);
-      try {
-        JSON.parse(text);
-      } catch {
-        throw new ServiceError('internal_error', `${answer.url} answered a download that is not a JSON proof file`);
-      }
-      return text;
-    });
+    return this.downloadText(uid, undefined, 'JSON proof file');
   }
 
   /** GET /certificates/<uid>/download?format=vc: the Verifiable Credential's text as the service sent it. */
   async downloadCertificateVc(uid: string): Promise<string> {
-    return this.http.send({ method: 'GET', path: RemoteService.downloadPath(uid), query: 'format=vc' }, async (answer) => {
+    return this.downloadText(uid, 'format=vc', 'JSON Verifiable Credential');
+  }
+
+  /** A download's text, refused unless it is JSON (`what` names what was expected). */
+  private async downloadText(uid: string, query: string | undefined, what: string): Promise<string> {
+    return this.http.send({ method: 'GET', path: RemoteService.downloadPath(uid), query }, async (answer) => {
       const text = await readCapped(answer.body, this.maxResponseBytes, answer.url);
       try {
         JSON.parse(text);
       } catch {
-        throw new ServiceError('internal_error', `${answer.url} answered a download that is not a JSON Verifiable Credential`);
+        throw new ServiceError('internal_error', `${answer.url} answered a download that is not a ${what}`);
       }
       return text;
     });

@@ -26,8 +26,7 @@ import type { TaskContext } from '../../common/tasks.js';
 import type { Credential } from '../../common/wire-types.js';
 import { REMOTE_LIMITS } from '../../common/ipc/settings.js';
 import { STALE_RANGES } from '../engine/index.js';
-import { allPages } from '../../common/all-pages.js';
-
+import { allPages, pageWindow } from '../../common/all-pages.js';
 
 /** Credentials read per request while resolving a selection (the spec's page size is free). */
 const RESOLVE_PAGE = 1_000;
@@ -68,12 +67,8 @@ export function toRecordRow(credential: Credential): RecordRow {
 export async function remoteRecordWindow(service: IssuingService, request: RecordWindowRequest): Promise<RecordWindow> {
   if (request.limit < 1 || request.limit > RECORD_WINDOW_MAX_LIMIT) throw new ServiceError('wrong_pagination_argument', `limit must be from 1 to ${RECORD_WINDOW_MAX_LIMIT}`);
   const query: CredentialQuery = { ...remoteQuery(request.filter), sort_by: request.sort.by, order: request.sort.order, per_page: request.limit };
-  const page = Math.floor(request.offset / request.limit) + 1;
-  const skip = request.offset % request.limit;
-  const first = await service.listCredentials({ ...query, page });
-  let items = first.items.slice(skip);
-  if (skip !== 0 && page < first.total_pages) items = items.concat((await service.listCredentials({ ...query, page: page + 1 })).items.slice(0, skip));
-  return { offset: request.offset, total: first.total_items, rows: items.map(toRecordRow), engines: [] };
+  const { items, total } = await pageWindow(request.offset, request.limit, (page) => service.listCredentials({ ...query, page }));
+  return { offset: request.offset, total, rows: items.map(toRecordRow), engines: [] };
 }
 
 /** How many credentials a selection holds: its uids, or the filter's total less the exceptions. */

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorId } from '../../common/errors.js';
 import type { Certificate, Credential, FileRecord, Job, Page } from '../../common/wire-types.js';
-import * as certificateSchemas from '../../main/api/schemas/certificates.js';
-import type { RouteSchema } from '../../main/api/schemas/common.js';
-import * as credentialSchemas from '../../main/api/schemas/credentials.js';
-import * as fileSchemas from '../../main/api/schemas/files.js';
-import * as jobSchemas from '../../main/api/schemas/jobs.js';
+import { certificateRoutes } from '../../main/api/routes/certificates.js';
+import { credentialRoutes } from '../../main/api/routes/credentials.js';
+import { fileRoutes } from '../../main/api/routes/files.js';
+import { jobRoutes } from '../../main/api/routes/jobs.js';
+import type { RouteSchema } from '../../main/api/routes/route.js';
 import { removeTempDirs } from '../support/issuing-fixture.js';
 import { expectError, expectNoContent, expectResult, formOf, startApiFixture, type Answer, type ApiFixture, type CallOptions } from './api-fixture.js';
 
@@ -224,15 +224,17 @@ describe('the API under attack', () => {
 
   it('answers garbage in every query parameter of every listing with a 4xx spec id or a page, never a 5xx', async () => {
     const GARBAGE = ['', 'garbage', '-1', '0', '1.5', '1e309', '99999999999999999999', 'NaN', '%00', '%FF%FE', "' OR 1=1 --", '{"$gt":""}', '[]', '..%2F..', '%E2%9C%93', 'x'.repeat(10_000), ',,,', 'a,b,' + 'c,'.repeat(100)];
+    const schemaOf = (operationId: string): RouteSchema =>
+      [...fileRoutes, ...credentialRoutes, ...jobRoutes, ...certificateRoutes].find((route) => route.schema.operationId === operationId)!.schema;
     const endpoints: [string, string, RouteSchema][] = [
-      ['GET', '/files', fileSchemas.listFiles],
-      ['GET', '/credentials', credentialSchemas.listCredentials],
-      ['GET', '/jobs', jobSchemas.listJobs],
-      ['GET', `/jobs/${issuedJob.uid}/credentials`, jobSchemas.listJobCredentials],
-      ['GET', `/jobs/${issuedJob.uid}/certificates`, jobSchemas.listJobCertificates],
-      ['GET', '/certificates', certificateSchemas.listCertificates],
-      ['GET', `/verify/credential/${credential.uid}`, certificateSchemas.verifyCredential],
-      ['PATCH', `/credentials/${credential.uid}/delete_tag`, credentialSchemas.deleteCredentialTag],
+      ['GET', '/files', schemaOf('listFiles')],
+      ['GET', '/credentials', schemaOf('listCredentials')],
+      ['GET', '/jobs', schemaOf('listJobs')],
+      ['GET', `/jobs/${issuedJob.uid}/credentials`, schemaOf('listJobCredentials')],
+      ['GET', `/jobs/${issuedJob.uid}/certificates`, schemaOf('listJobCertificates')],
+      ['GET', '/certificates', schemaOf('listCertificates')],
+      ['GET', `/verify/credential/${credential.uid}`, schemaOf('verifyCredential')],
+      ['PATCH', `/credentials/${credential.uid}/delete_tag`, schemaOf('deleteCredentialTag')],
     ];
     let calls = 0;
     const failures: string[] = [];
@@ -258,7 +260,7 @@ describe('the API under attack', () => {
       }
       check(await api.call(method, `${path}?__proto__=x&constructor=y&toString=z&hasOwnProperty=1`), `${path} prototype names`);
     }
-    for (const param of Object.keys((certificateSchemas.verifyOriginalFile.querystring as { properties: object }).properties)) {
+    for (const param of Object.keys((schemaOf('verifyOriginalFile').querystring as { properties: object }).properties)) {
       for (const value of GARBAGE.slice(0, 8)) {
         check(await api.call('POST', `/verify/upload/file?${param}=${encodeURIComponent(value)}`, { body: formOf([], { data: ORIGINAL }) }), `verify file ${param}=${value}`);
       }

@@ -12,7 +12,7 @@ import { ref } from '../../../common/schemas/primitives.js';
 import { TokenSchema } from '../../../common/schemas/resources.js';
 import { REALM, type Engine } from '../../engine/index.js';
 import type { ApiContext } from '../context.js';
-import { route } from '../schemas/common.js';
+import { route } from '../routes/route.js';
 import { LocalTokens, TOKEN_ALGORITHM } from './local-tokens.js';
 import { UnauthorizedError } from './unauthorized.js';
 

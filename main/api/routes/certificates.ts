@@ -1,8 +1,15 @@
 /** Certificates (list, proof file download, revoke) and verification (by uid, credential, proof file, original file). */
+import { Type } from '@sinclair/typebox';
 import { ServiceError } from '../../../common/errors.js';
-import * as C from '../schemas/certificates.js';
+import { certificateFileName } from '../../../common/wire-types.js';
+import { ref } from '../../../common/schemas/primitives.js';
+import { CertificateQuerySchema, VerificationQuerySchema } from '../../../common/schemas/requests.js';
+import { CertificatePageSchema, ProofFileSchema, RevokeResultSchema, VerificationResultPageSchema, VerificationResultSchema } from '../../../common/schemas/resources.js';
 import { withForm } from '../multipart.js';
-import type { ApiRoute } from './route.js';
+import { envelope, form, pathParams, endpoint } from './route.js';
+
+const CERTS = ['Certificates'];
+const VERIFY = ['Verification'];
 
 /** The `format` of a download (a Proofdesk extension): `proof` (default) or `vc`; anything else is invalid_value. */
 function downloadFormat(format: unknown): 'proof' | 'vc' {
@@ -11,18 +18,34 @@ function downloadFormat(format: unknown): 'proof' | 'vc' {
   throw new ServiceError('invalid_value', `Query parameter "format" must be "proof" or "vc", not ${JSON.stringify(String(format).slice(0, 100))}`);
 }
 
-/** A certificate uid as a file name: anything but the uid's own characters is dropped. */
-function downloadFileName(uid: string, format: unknown): string {
-  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${format === 'vc' ? 'vc' : 'proof'}.json`;
-}
-
-export const certificateRoutes: ApiRoute[] = [
-  { method: 'GET', url: '/certificates', schema: C.listCertificates, status: 200, handle: (request) => request.service.listCertificates(request.query) },
-  {
+export const certificateRoutes = [
+  endpoint({
+    method: 'GET',
+    url: '/certificates',
+    operationId: 'listCertificates',
+    summary: 'List certificates',
+    tags: CERTS,
+    querystring: CertificateQuerySchema,
+    response: { 200: envelope(ref(CertificatePageSchema), 'A page of certificates') },
+    errors: ['wrong_pagination_argument', 'invalid_value'],
+    handle: (request) => request.service.listCertificates(request.query),
+  }),
+  endpoint({
     method: 'GET',
     url: '/certificates/:uid/download',
-    schema: C.downloadCertificate,
-    status: 200,
+    operationId: 'downloadCertificate',
+    summary: 'Download the proof file of a certificate',
+    description:
+      'The answer is the proof file itself (not wrapped in the envelope), as an attachment. Errors use the usual error body. Proofdesk extension: `format=vc` answers the certificate as a W3C Verifiable Credential 2.0 (Open Badges 3.0 OpenBadgeCredential) instead.',
+    tags: CERTS,
+    params: pathParams({ uid: 'The certificate uid' }),
+    querystring: Type.Object({
+      format: Type.Optional(
+        Type.Unsafe<'proof' | 'vc'>({ type: 'string', enum: ['proof', 'vc'], default: 'proof', description: '`proof` (default): the proof file; `vc`: the Verifiable Credential' }),
+      ),
+    }),
+    response: { 200: Type.Unsafe({ ...ref(ProofFileSchema), description: 'The proof file, or with format=vc the Verifiable Credential (application/json)' }) },
+    errors: ['missing_certificate', 'invalid_value'],
     // `format=vc`: the Verifiable Credential instead of the proof file.
     handle: (request) => (downloadFormat(request.query.format) === 'vc' ? request.service.downloadCertificateVc(request.params.uid!) : request.service.downloadCertificate(request.params.uid!)),
     // The spec's "text file with the certificate JSON": the proof file itself, byte for byte.
@@ -30,44 +53,67 @@ export const certificateRoutes: ApiRoute[] = [
       reply
         .code(200)
         .type('application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${downloadFileName(request.params.uid!, request.query.format)}"`)
+        .header('content-disposition', `attachment; filename="${certificateFileName(request.params.uid!, request.query.format === 'vc' ? 'vc' : 'proof')}"`)
         .send(proof as string),
-  },
-  {
+  }),
+  endpoint({
     method: 'POST',
     url: '/certificates/:uid/revoke',
-    schema: C.revokeCertificate,
-    status: 200,
+    operationId: 'revokeCertificate',
+    summary: 'Revoke a certificate',
+    description: 'Answers once the revocation transaction is mined.',
+    tags: CERTS,
+    params: pathParams({ uid: 'The certificate uid' }),
+    response: { 200: envelope(ref(RevokeResultSchema), 'The revocation date') },
+    errors: ['missing_certificate', 'unconfirmed_certificate_transaction', 'certificate_already_revoked', 'wrong_blockchain_engine', 'try_again_later'],
     handle: (request) => request.service.revokeCertificate(request.params.uid!),
-  },
-  {
+  }),
+  endpoint({
     method: 'GET',
     url: '/verify/:certificate_uid',
-    schema: C.verifyCertificate,
-    status: 200,
+    operationId: 'verifyCertificate',
+    summary: 'Verify a certificate',
+    tags: VERIFY,
+    params: pathParams({ certificate_uid: 'The certificate uid' }),
+    response: { 200: envelope(ref(VerificationResultSchema), 'The verification result') },
+    errors: ['missing_certificate'],
     handle: (request) => request.service.verifyCertificate(request.params.certificate_uid!),
-  },
-  {
+  }),
+  endpoint({
     method: 'GET',
     url: '/verify/credential/:credential_uid',
-    schema: C.verifyCredential,
-    status: 200,
+    operationId: 'verifyCredential',
+    summary: 'Verify every certificate of a credential',
+    tags: VERIFY,
+    params: pathParams({ credential_uid: 'The credential uid' }),
+    querystring: VerificationQuerySchema,
+    response: { 200: envelope(ref(VerificationResultPageSchema), 'A page of verification results') },
+    errors: ['missing_credential', 'wrong_pagination_argument'],
     handle: (request) => request.service.verifyCredential(request.params.credential_uid!, request.query),
-  },
-  {
+  }),
+  endpoint({
     method: 'POST',
     url: '/verify/upload/certificate',
-    schema: C.verifyProofFile,
-    body: 'multipart',
-    status: 200,
+    operationId: 'verifyProofFile',
+    summary: 'Verify an uploaded proof file',
+    description: "The proof is verified as uploaded; it must be one of the caller's certificates. At most 1 MiB.",
+    tags: VERIFY,
+    form: form({}, ['file'], 'The proof file (JSON)'),
+    response: { 200: envelope(ref(VerificationResultSchema), 'The verification result') },
+    errors: ['no_file_on_payload', 'invalid_value', 'missing_certificate', 'payload_too_large'],
     handle: (request, ctx) => withForm(request, ctx, { fields: [] }, ({ file }) => request.service.verifyProofFile(file)),
-  },
-  {
+  }),
+  endpoint({
     method: 'POST',
     url: '/verify/upload/file',
-    schema: C.verifyOriginalFile,
-    body: 'multipart',
-    status: 200,
+    operationId: 'verifyOriginalFile',
+    summary: 'Verify every certificate of an uploaded original file',
+    description: 'Hashes the upload as it streams in and verifies every issued certificate of the caller whose credential carries that hash.',
+    tags: VERIFY,
+    querystring: VerificationQuerySchema,
+    form: form({}, ['file'], 'The original file'),
+    response: { 200: envelope(ref(VerificationResultPageSchema), 'A page of verification results') },
+    errors: ['no_file_on_payload', 'invalid_value', 'missing_certificate', 'wrong_pagination_argument', 'payload_too_large'],
     handle: (request, ctx) => withForm(request, ctx, { fields: [] }, ({ file }) => request.service.verifyOriginalFile(file, request.query)),
-  },
+  }),
 ];

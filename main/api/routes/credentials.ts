@@ -1,10 +1,26 @@
 /** Credentials: create, create-and-schedule (streamed upload), list, get, tags, schedule, unschedule, revoke. */
+import { Type } from '@sinclair/typebox';
+import type { ErrorId } from '../../../common/errors.js';
 import type { CredentialDetails, CredentialTagsBody, CreateCredentialBody, ScheduleBody } from '../../../common/requests.js';
+import { ref } from '../../../common/schemas/primitives.js';
+import { CreateCredentialBodySchema, CredentialDetailsSchema, CredentialQuerySchema, CredentialTagsBodySchema, DeleteTagQuerySchema, ScheduleBodySchema } from '../../../common/schemas/requests.js';
+import { CredentialPageSchema, CredentialSchema, JobSchema, RevokeResultSchema, UnscheduleResultSchema } from '../../../common/schemas/resources.js';
 import { checkJson } from '../content-types.js';
-import * as S from '../schemas/credentials.js';
 import { withForm } from '../multipart.js';
 import { intakeSenderFor } from '../../intake/index.js';
-import type { ApiRoute } from './route.js';
+import { NO_CONTENT, envelope, form, pathParams, endpoint } from './route.js';
+
+const CRED = ['Credentials'];
+
+/** What the PATCH and PUT of many objects' tags answer besides their unknown-uid id. */
+export const TAG_WRITE_ERRORS: ErrorId[] = ['no_json', 'missing_field', 'invalid_value', 'invalid_tag', 'duplicated_tags', 'payload_too_large'];
+
+const credentialDetails = Type.Unsafe<string>({
+  type: 'string',
+  contentMediaType: 'application/json',
+  contentSchema: CredentialDetailsSchema,
+  description: 'JSON text: title, metadata, credentials, tags, expiry_date, ignore_duplicate',
+});
 
 /** The JSON text of credential_details is held to the JSON bodies' rule: no prototype keys, no extreme nesting. */
 function refuseProtoKeys(details: unknown): void {
@@ -19,21 +35,44 @@ function refuseProtoKeys(details: unknown): void {
   checkJson(value);
 }
 
-export const credentialRoutes: ApiRoute[] = [
-  {
+export const credentialRoutes = [
+  endpoint({
     method: 'POST',
     url: '/credentials',
-    schema: S.createCredential,
-    body: 'json',
-    status: 201,
+    operationId: 'createCredential',
+    summary: 'Create a credential',
+    description: 'From file hashes and/or metadata. No issuing is triggered.',
+    tags: CRED,
+    body: CreateCredentialBodySchema,
+    response: { 201: envelope(ref(CredentialSchema), 'The credential') },
+    errors: ['no_json', 'missing_field', 'invalid_value', 'missing_file_and_metadata', 'invalid_tag', 'duplicated_tags', 'invalid_expiry_date', 'missing_file', 'missing_credential', 'payload_too_large'],
     handle: (request) => request.service.createCredential(request.body as CreateCredentialBody),
-  },
-  {
+  }),
+  endpoint({
     method: 'POST',
     url: '/credentials/schedule/:engine',
-    schema: S.createAndSchedule,
-    body: 'multipart',
-    status: 201,
+    operationId: 'createAndScheduleCredential',
+    summary: 'Create a credential and schedule it on an engine',
+    description:
+      'Uploads the file (optional) and creates the credential in one request, then adds it to the current scheduled job of the engine. ' +
+      'Send `credential_details` before the file part to let the file stream straight into the store.',
+    tags: CRED,
+    params: pathParams({ engine: 'The blockchain engine (GET /engines)' }),
+    form: form({ credential_details: credentialDetails }, ['credential_details'], 'The file to issue (optional)'),
+    response: { 201: envelope(ref(CredentialSchema), 'The credential, scheduled') },
+    errors: [
+      'no_json',
+      'missing_field',
+      'invalid_value',
+      'missing_file_and_metadata',
+      'invalid_tag',
+      'duplicated_tags',
+      'invalid_expiry_date',
+      'missing_credential',
+      'file_already_exists',
+      'wrong_blockchain_engine',
+      'payload_too_large',
+    ],
     handle: (request, ctx) => {
       const engine = request.params.engine!;
       // Not a form at all: the engine answers no_json, as for a JSON endpoint without a body.
@@ -45,52 +84,106 @@ export const credentialRoutes: ApiRoute[] = [
         return intakeSenderFor(request.service).createAndSchedule(engine, { file, credential_details: details });
       });
     },
-  },
-  {
+  }),
+  endpoint({
     method: 'POST',
     url: '/credentials/schedule',
-    schema: S.scheduleCredentials,
-    body: 'json',
-    status: 201,
+    operationId: 'scheduleCredentials',
+    summary: 'Schedule credentials on an engine',
+    description: "Adds them to the Partner's current scheduled job of the engine (made when there is none). All or nothing.",
+    tags: CRED,
+    body: ScheduleBodySchema,
+    response: { 201: envelope(ref(JobSchema), 'The scheduled job') },
+    errors: ['no_json', 'missing_field', 'invalid_value', 'missing_credential', 'credential_already_scheduled_or_issued', 'wrong_blockchain_engine', 'payload_too_large'],
     handle: (request) => request.service.scheduleCredentials(request.body as ScheduleBody),
-  },
-  { method: 'GET', url: '/credentials', schema: S.listCredentials, status: 200, handle: (request) => request.service.listCredentials(request.query) },
-  { method: 'GET', url: '/credentials/:uid', schema: S.getCredential, status: 200, handle: (request) => request.service.getCredential(request.params.uid!) },
-  {
+  }),
+  endpoint({
+    method: 'GET',
+    url: '/credentials',
+    operationId: 'listCredentials',
+    summary: 'List credentials',
+    tags: CRED,
+    querystring: CredentialQuerySchema,
+    response: { 200: envelope(ref(CredentialPageSchema), 'A page of credentials') },
+    errors: ['wrong_pagination_argument', 'invalid_value'],
+    handle: (request) => request.service.listCredentials(request.query),
+  }),
+  endpoint({
+    method: 'GET',
+    url: '/credentials/:uid',
+    operationId: 'getCredential',
+    summary: 'Get a credential',
+    tags: CRED,
+    params: pathParams({ uid: 'The credential uid' }),
+    response: { 200: envelope(ref(CredentialSchema), 'The credential') },
+    errors: ['missing_credential'],
+    handle: (request) => request.service.getCredential(request.params.uid!),
+  }),
+  endpoint({
     method: 'PATCH',
     url: '/credentials',
-    schema: S.addCredentialTags,
-    body: 'json',
-    status: 200,
+    operationId: 'addCredentialTags',
+    summary: 'Add tags to credentials',
+    description: 'Existing tags are kept. All or nothing: one bad entry changes nothing.',
+    tags: CRED,
+    body: CredentialTagsBodySchema,
+    response: { 200: NO_CONTENT },
+    errors: [...TAG_WRITE_ERRORS, 'missing_credential'],
     handle: (request) => request.service.addCredentialTags(request.body as CredentialTagsBody),
-  },
-  {
+  }),
+  endpoint({
     method: 'PUT',
     url: '/credentials',
-    schema: S.replaceCredentialTags,
-    body: 'json',
-    status: 200,
+    operationId: 'replaceCredentialTags',
+    summary: 'Replace the tags of credentials',
+    description: 'Old tags are deleted. All or nothing. An unknown credential is `missing_job`, as the spec says.',
+    tags: CRED,
+    body: CredentialTagsBodySchema,
+    response: { 200: NO_CONTENT },
+    errors: [...TAG_WRITE_ERRORS, 'missing_job'],
     handle: (request) => request.service.replaceCredentialTags(request.body as CredentialTagsBody),
-  },
-  {
+  }),
+  endpoint({
     method: 'PATCH',
     url: '/credentials/:uid/delete_tag',
-    schema: S.deleteCredentialTag,
-    status: 200,
+    operationId: 'deleteCredentialTag',
+    summary: 'Remove a tag from a credential',
+    tags: CRED,
+    params: pathParams({ uid: 'The credential uid' }),
+    querystring: DeleteTagQuerySchema,
+    response: { 200: NO_CONTENT },
+    errors: ['invalid_value', 'missing_credential', 'tag_does_not_exist'],
     handle: (request) => request.service.deleteCredentialTag(request.params.uid!, request.query.tag as string),
-  },
-  {
+  }),
+  endpoint({
     method: 'DELETE',
     url: '/credentials/:uid/unschedule/:engine',
-    schema: S.unscheduleCredential,
-    status: 200,
+    operationId: 'unscheduleCredential',
+    summary: 'Unschedule a credential from an engine',
+    description: 'When the credential is then neither scheduled nor issued anywhere (and no credential links to it), it is deleted.',
+    tags: CRED,
+    params: pathParams({ uid: 'The credential uid', engine: 'The blockchain engine' }),
+    response: { 200: envelope(ref(UnscheduleResultSchema), 'What happened') },
+    errors: ['wrong_blockchain_engine', 'missing_credential', 'missing_job', 'credential_not_scheduled'],
     handle: (request) => request.service.unscheduleCredential(request.params.uid!, request.params.engine!),
-  },
-  {
+  }),
+  endpoint({
     method: 'POST',
     url: '/credentials/:uid/revoke/:engine',
-    schema: S.revokeCredential,
-    status: 200,
+    operationId: 'revokeCredential',
+    summary: "Revoke a credential's certificate on an engine",
+    description: 'Answers once the revocation transaction is mined.',
+    tags: CRED,
+    params: pathParams({ uid: 'The credential uid', engine: 'The blockchain engine' }),
+    response: { 200: envelope(ref(RevokeResultSchema), 'The revocation date') },
+    errors: [
+      'wrong_blockchain_engine',
+      'missing_credential',
+      'missing_certificate_by_credential',
+      'unconfirmed_certificate_transaction',
+      'certificate_already_revoked',
+      'try_again_later',
+    ],
     handle: (request) => request.service.revokeCredential(request.params.uid!, request.params.engine!),
-  },
+  }),
 ];

@@ -11,7 +11,6 @@ import type { HandlersOf } from './handlers-of.js';
 const ZERO_JOBS = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
 
 export function createAppHandlers(ctx: AppContext, chains: { state(engine: string): Pick<EngineStatus, 'chain' | 'detail' | 'block' | 'funds'>; refresh(): void }): HandlersOf<AppIpc> {
-  const chainState = (engine: string) => chains.state(engine);
   const status = async (): Promise<AppStatus> => {
     chains.refresh();
     const service = ctx.service();
@@ -19,7 +18,7 @@ export function createAppHandlers(ctx: AppContext, chains: { state(engine: strin
     return {
       partner: ctx.partner(),
       partners: ctx.partners(),
-      engines: engines.map((e) => ({ ...e, ...chainState(e.id) })),
+      engines: engines.map((e) => ({ ...e, ...chains.state(e.id) })),
       keyStore: ctx.keyStore,
       issuingOff: ctx.issuingOff,
       mode: ctx.engine ? 'embedded' : 'remote',

@@ -61,14 +61,18 @@ export async function credentialDetail(service: IssuingService, scope: PartnerSc
   return { credential, engines: onEngines, record: record.tree, record_size: record.size };
 }
 
-/** A file name from a title: letters, digits, spaces, dots, dashes and underscores only. */
-export function proofFileName(title: string, uid: string, kind: 'proof' | 'vc' = 'proof'): string {
+/** A file's base name from a title: letters, digits, spaces, dots, dashes and underscores only; the uid when none is left. */
+export function proofBaseName(title: string, uid: string): string {
   const safe = title
     .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
     .replace(/^[.\s]+/, '')
     .trim()
     .slice(0, 100);
-  return `${safe || uid}.${kind}.json`;
+  return safe || uid;
+}
+
+function proofFileName(title: string, uid: string, kind: 'proof' | 'vc' = 'proof'): string {
+  return `${proofBaseName(title, uid)}.${kind}.json`;
 }
 
 export function createDetailHandlers(ctx: AppContext): HandlersOf<DetailIpc> {

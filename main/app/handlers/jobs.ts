@@ -15,30 +15,24 @@ import { exportProofs as exportProofsFromEngine } from '../../workspace/proof-ex
 import { jobSummaries, jobTransactionHash, nextScheduledDate } from '../../engine/index.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
-import { allPages } from '../../../common/all-pages.js';
+import { proofBaseName } from './detail.js';
+import { allPages, pageWindow } from '../../../common/all-pages.js';
 
 const DETAIL_PAGE = 100;
 /** Certificates read per page while exporting. */
 const EXPORT_PAGE = 200;
 
 export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
-  const jobOf = async (service: IssuingService, uid: string) => service.getJob(uid);
-
   return {
     'jobs:list': async ({ status, sort = DEFAULT_JOB_SORT, offset, limit }) => {
       const { service } = ctx.require();
       // The spec pages by page number: read the pages the window spans, in the table's sort.
-      const page = Math.floor(offset / limit) + 1;
       const query = { ...(status ? { status } : {}), sort_by: sort.by, order: sort.order, per_page: limit };
-      const [first, counts] = await Promise.all([service.listJobs({ ...query, page }), jobCounts(service)]);
-      let rows = first.items.slice(offset % limit);
-      if (offset % limit !== 0 && first.items.length === limit) {
-        rows = rows.concat((await service.listJobs({ ...query, page: page + 1 })).items.slice(0, offset % limit));
-      }
+      const [{ items: rows, total }, counts] = await Promise.all([pageWindow(offset, limit, (page) => service.listJobs({ ...query, page })), jobCounts(service)]);
       // A remote service's summaries cost a request each: those not kept are asked by `jobs:summaries` for the rows on screen.
       const remote = ctx.remoteJobSummaries();
       const summaries = remote ? remote.known(rows) : ctx.engine ? jobSummaries(ctx.scope(), rows.map((j) => j.uid)) : {};
-      const window: JobWindow = { offset, total: first.total_items, rows, counts, summaries };
+      const window: JobWindow = { offset, total, rows, counts, summaries };
       return window;
     },
     'jobs:summaries': async (uids) => {
@@ -66,12 +60,12 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
     'jobs:addTags': async (uid, tags) => {
       const { service } = ctx.require();
       await service.addJobTags({ jobs: [{ job_uid: uid, tags }] });
-      return jobOf(service, uid);
+      return service.getJob(uid);
     },
     'jobs:replaceTags': async (uid, tags) => {
       const { service } = ctx.require();
       await service.replaceJobTags({ jobs: [{ job_uid: uid, tags }] });
-      return jobOf(service, uid);
+      return service.getJob(uid);
     },
     'jobs:issueNow': async (engine) => {
       const { service } = ctx.require();
@@ -135,16 +129,6 @@ async function checkFolder(folder: string): Promise<void> {
   else if (!info.isDirectory()) throw new ServiceError('invalid_value', `${folder} is a file, not a folder; choose a folder.`);
 }
 
-/** A file name from a title: letters, digits, spaces, dots, dashes and underscores only. */
-function baseName(title: string, uid: string): string {
-  const safe = title
-    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
-    .replace(/^[.\s]+/, '')
-    .trim()
-    .slice(0, 100);
-  return safe || uid;
-}
-
 /**
  * Remote mode: writes one NAME.proof.json per certificate, downloaded through IssuingService
  * (NAME from the credential's title; a second certificate of the same name gets its uid
@@ -178,7 +162,7 @@ async function exportProofs(ctx: AppContext, service: IssuingService, request: P
   for (const certificate of certificates) {
     task.signal.throwIfAborted();
     const { uid, credential } = certificate.certificate;
-    let name = baseName(credential.title ?? '', uid);
+    let name = proofBaseName(credential.title ?? '', uid);
     if (used.has(name)) name = `${name}.${uid}`;
     used.add(name);
     const format = request.format ?? 'proof';

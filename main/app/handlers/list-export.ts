@@ -13,9 +13,6 @@ import type { ListExportFormat, ListExportIpc, ListExportRequest, ListExportResu
 import { recordPartnerActivity } from '../../engine/activity.js';
 import { jobRows, recordRows, type ExportRows } from '../../workspace/list-export/list-rows.js';
 import { writeListExport } from '../../workspace/list-export/write-list-export.js';
-import { recordWindow } from '../../workspace/record-query.js';
-import { remoteCount, remoteRecordWindow } from '../../workspace/remote-records.js';
-import { countSelection } from '../../workspace/selection.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
 import { exportDownloads } from './list-export-downloads.js';
@@ -55,15 +52,11 @@ export function createListExportHandlers(ctx: AppContext): HandlersOf<ListExport
       const what = `${total.toLocaleString('en-US')} ${request.status ? `${request.status} ` : ''}job${total === 1 ? '' : 's'}`;
       return { rows: jobRows(service, request.status, request.sort ?? DEFAULT_JOB_SORT), total, what };
     }
-    if (!ctx.engine) {
-      const total = await remoteCount(service, { kind: 'filter', filter: request.filter });
-      return { rows: recordRows((window) => remoteRecordWindow(service, window), request.filter, request.sort, request.columns), total, what: credentialCount(total) };
-    }
-    const scope = ctx.scope();
+    const records = ctx.records();
     // A state column of an unknown engine fails now (wrong_blockchain_engine), before a task starts.
-    for (const column of request.columns) if (column.startsWith('state:')) scope.catalog.get(column.slice('state:'.length));
-    const total = countSelection(scope, { kind: 'filter', filter: request.filter });
-    return { rows: recordRows(async (window) => recordWindow(scope, window), request.filter, request.sort, request.columns), total, what: credentialCount(total) };
+    records.checkEngines(request.columns.filter((column) => column.startsWith('state:')).map((column) => column.slice('state:'.length)));
+    const total = await records.total(request.filter);
+    return { rows: recordRows((window) => records.window(window), request.filter, request.sort, request.columns), total, what: credentialCount(total) };
   };
 
   return {

@@ -134,7 +134,7 @@ describe('records handlers (real SQLite)', () => {
   it('over a service alone (remote mode) pages through GET /credentials and refuses a word search with the reason', async () => {
     // Remote mode: the embedded service stands in for the remote one (same IssuingService).
     const service = engine.serviceFor(engine.partners.list()[0]!.id);
-    const remote = createIpcHandlers({ partner: { id: 'p', name: 'Remote' }, service });
+    const remote = createIpcHandlers(createAppContext({ partner: { id: 'p', name: 'Remote' }, service }));
     const total = (await service.listCredentials({ per_page: 1 })).total_items;
     const window = await invokeIpcHandler(remote, 'records:window', [{ filter: {}, offset: 0, limit: 10 }]);
     expect(window.total).toBe(total);

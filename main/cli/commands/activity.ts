@@ -6,7 +6,7 @@ import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { printPage } from '../output.js';
 
-export const ACTIVITY_USAGE = `activity list [--kind K[,K]] [--from DATE] [--until DATE] [--credential UID] [--job UID]
+export const USAGE = `activity list [--kind K[,K]] [--from DATE] [--until DATE] [--credential UID] [--job UID]
               [--sort date] [--desc] [--page N] [--per-page N] [--json | --csv]
                                                       what was created, scheduled, unscheduled, tagged, issued,
                                                       revoked and exported, when, by whom, on which chain;
@@ -21,16 +21,15 @@ function row(e: ActivityEntry): string[] {
 }
 
 /** `activity list` */
-export async function activityCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
-  subcommand('activity', given, ['list'], ACTIVITY_USAGE);
+  subcommand('activity', given, ['list'], USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
     options: {
       ...COMMON_OPTIONS,
       ...REMOTE_OPTIONS,
-      partner: { type: 'string' },
       kind: { type: 'string' },
       from: { type: 'string' },
       until: { type: 'string' },
@@ -40,8 +39,8 @@ export async function activityCommand(args: string[], ctx: CliContext): Promise<
       ...PAGE_OPTIONS,
     },
   });
-  if (positionals.length > 0) throw new UsageError(`activity list takes no arguments (filter with --kind, --from, --until, --credential, --job)\n${ACTIVITY_USAGE}`);
-  if (values.csv && values.json) throw new UsageError(`Choose one of --json and --csv\n${ACTIVITY_USAGE}`);
+  if (positionals.length > 0) throw new UsageError(`activity list takes no arguments (filter with --kind, --from, --until, --credential, --job)\n${USAGE}`);
+  if (values.csv && values.json) throw new UsageError(`Choose one of --json and --csv\n${USAGE}`);
   return withPartnerService(values, async (service) => {
     if (!service.listActivity) throw new UsageError('This service keeps no activity log');
     const list = service.listActivity.bind(service);

@@ -2,13 +2,13 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
-import type { Certificate } from '../../../common/wire-types.js';
+import { certificateFileName, type Certificate } from '../../../common/wire-types.js';
 import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
 
-export const CERTIFICATE_USAGE = `certificate list [--uid U] [--job UID] [--credential UID] [--issued-from DATE] [--issued-until DATE]
+export const USAGE = `certificate list [--uid U] [--job UID] [--credential UID] [--issued-from DATE] [--issued-until DATE]
                  [--verification-status ok|pending|expired|revoked|failed|error]
                  [--and-credential-tags a,b] [--or-credential-tags a,b] [--and-job-tags a,b] [--or-job-tags a,b]
                  [--sort issued_date|chain] [--desc] [--page N] [--per-page N] [--json]
@@ -17,11 +17,6 @@ certificate download UID... --out DIR [--format proof|vc|both]
                                                       write each certificate's proof file as DIR/UID.proof.json,
                                                       its Verifiable Credential as DIR/UID.vc.json, or both
   Both take [--partner ID|NAME], or --remote BASE_URL.`;
-
-/** A certificate uid as a file name (as the REST download names it). */
-export function proofFileName(uid: string, kind: 'proof' | 'vc' = 'proof'): string {
-  return `${uid.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'certificate'}.${kind}.json`;
-}
 
 const DOWNLOAD_FORMATS = { proof: ['proof'], vc: ['vc'], both: ['proof', 'vc'] } as const;
 
@@ -36,16 +31,15 @@ function row(c: Certificate): string[] {
 }
 
 /** `certificate list | download` */
-export async function certificateCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
-  const action = subcommand('certificate', given, ['list', 'download'], CERTIFICATE_USAGE);
+  const action = subcommand('certificate', given, ['list', 'download'], USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
     options: {
       ...COMMON_OPTIONS,
       ...REMOTE_OPTIONS,
-      partner: { type: 'string' },
       uid: { type: 'string' },
       job: { type: 'string' },
       credential: { type: 'string' },
@@ -61,10 +55,10 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
       format: { type: 'string' },
     },
   });
-  if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${CERTIFICATE_USAGE}`);
-  if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${CERTIFICATE_USAGE}`);
+  if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${USAGE}`);
+  if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${USAGE}`);
   const format = values.format ?? 'proof';
-  if (!Object.hasOwn(DOWNLOAD_FORMATS, format)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(format)}\n${CERTIFICATE_USAGE}`);
+  if (!Object.hasOwn(DOWNLOAD_FORMATS, format)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(format)}\n${USAGE}`);
   const kinds = DOWNLOAD_FORMATS[format as keyof typeof DOWNLOAD_FORMATS];
   // A Verifiable Credential is signed with the Partner's key: only then is the secret store opened.
   return withPartnerService(values, async (service) => {
@@ -93,7 +87,7 @@ export async function certificateCommand(args: string[], ctx: CliContext): Promi
       for (const kind of kinds) {
         const bulk = kind === 'vc' ? vcs?.[i] : undefined;
         if (bulk instanceof ServiceError) throw bulk;
-        proofs.push({ name: proofFileName(uid, kind), text: bulk ?? (kind === 'vc' ? await service.downloadCertificateVc(uid) : await service.downloadCertificate(uid)) });
+        proofs.push({ name: certificateFileName(uid, kind), text: bulk ?? (kind === 'vc' ? await service.downloadCertificateVc(uid) : await service.downloadCertificate(uid)) });
       }
     }
     const dir = userPath(values.out!);

@@ -7,7 +7,7 @@ import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
 
-export const CREDENTIAL_USAGE = `credential create --title T [--metadata JSON] [--meta KEY=VALUE]... [--file F]... [--tag T]... [--link UID]... [--expiry DATE]
+export const USAGE = `credential create --title T [--metadata JSON] [--meta KEY=VALUE]... [--file F]... [--tag T]... [--link UID]... [--expiry DATE]
 credential list [--and-tags a,b] [--or-tags a,b] [--from DATE] [--to DATE] [--sort title|upload_date] [--desc] [--page N] [--per-page N] [--json]
 credential show UID
 credential tag UID... --tag T... [--replace]          add tags (or replace all tags) on many credentials at once
@@ -22,16 +22,15 @@ function credentialRow(c: Credential): string[] {
 }
 
 /** `credential create | list | show | tag | untag | schedule | unschedule` */
-export async function credentialCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
-  const action = subcommand('credential', given, ['create', 'list', 'show', 'tag', 'untag', 'schedule', 'unschedule'], CREDENTIAL_USAGE);
+  const action = subcommand('credential', given, ['create', 'list', 'show', 'tag', 'untag', 'schedule', 'unschedule'], USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
     options: {
     ...COMMON_OPTIONS,
     ...REMOTE_OPTIONS,
-    partner: { type: 'string' },
     title: { type: 'string' },
     metadata: { type: 'string' },
     meta: { type: 'string', multiple: true },
@@ -111,8 +110,6 @@ export async function credentialCommand(args: string[], ctx: CliContext): Promis
         ctx.stdout(json(await service.unscheduleCredential(positionals[0]!, values.engine!)));
         return 0;
       }
-      default:
-        throw new UsageError(`Unknown credential command ${JSON.stringify(action ?? '')}\n${CREDENTIAL_USAGE}`);
     }
   });
 }

@@ -15,7 +15,7 @@ import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.
 import { isProofFormat, issueRun, type ProofFormat, type Trouble } from '../issue/issue-run.js';
 import { json } from '../output.js';
 
-export const ISSUE_USAGE = `issue FILE... [--engine local] [--title T] [--expiry DATE] [--link UID]... [--tag T]... [--meta KEY=VALUE]...
+export const USAGE = `issue FILE... [--engine local] [--title T] [--expiry DATE] [--link UID]... [--tag T]... [--meta KEY=VALUE]...
       [--now] [--out DIR] [--format proof|vc|both] [--allow-duplicates] [--remote BASE_URL]
                                                       upload, create and schedule one credential per file, wait for
                                                       its job to finish and write FILE.proof.json (into --out DIR,
@@ -29,7 +29,7 @@ export const ISSUE_USAGE = `issue FILE... [--engine local] [--title T] [--expiry
 const POLL_MS = 250;
 
 /** `issue FILE...` */
-export async function issueCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -46,7 +46,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
       'allow-duplicates': { type: 'boolean' },
     },
   });
-  if (positionals.length === 0) throw new UsageError(`issue needs one or more files\n${ISSUE_USAGE}`);
+  if (positionals.length === 0) throw new UsageError(`issue needs one or more files\n${USAGE}`);
   const files = positionals.map((f) => resolve(userPath(f)!));
   for (const file of files) if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new UsageError(`Not a file: ${file}`);
   const tags = validateTags(values.tag ?? [], '--tag');
@@ -56,7 +56,7 @@ export async function issueCommand(args: string[], ctx: CliContext): Promise<num
   const links = values.link ?? [];
   const allowDuplicates = values['allow-duplicates'] === true;
   const formatArg = values.format ?? 'proof';
-  if (!isProofFormat(formatArg)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(formatArg)}\n${ISSUE_USAGE}`);
+  if (!isProofFormat(formatArg)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(formatArg)}\n${USAGE}`);
   const format: ProofFormat = formatArg;
   const outDir = userPath(values.out);
   if (outDir) mkdirSync(outDir, { recursive: true });

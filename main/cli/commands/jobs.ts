@@ -4,23 +4,22 @@ import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
 
-export const JOBS_USAGE = `jobs list [--status S] [--and-tags a,b] [--or-tags a,b] [--page N] [--per-page N] [--json]
+export const USAGE = `jobs list [--status S] [--and-tags a,b] [--or-tags a,b] [--page N] [--per-page N] [--json]
 jobs show UID
 jobs issue-now --engine E                             issue the Partner's scheduled credentials on E now (demo engines)
 jobs tag UID... --tag T... [--replace]                add tags (or replace all tags) on jobs
   Every jobs command takes [--partner ID|NAME], or --remote BASE_URL.`;
 
 /** `jobs list | show` */
-export async function jobsCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
-  const action = subcommand('jobs', given, ['list', 'show', 'issue-now', 'tag'], JOBS_USAGE);
+  const action = subcommand('jobs', given, ['list', 'show', 'issue-now', 'tag'], USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
     options: {
     ...COMMON_OPTIONS,
     ...REMOTE_OPTIONS,
-    partner: { type: 'string' },
     status: { type: 'string' },
     'and-tags': { type: 'string' },
     'or-tags': { type: 'string' },
@@ -48,7 +47,7 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
       return 0;
     }
     if (action === 'issue-now') {
-      if (values.engine === undefined || positionals.length > 0) throw new UsageError(`jobs issue-now takes --engine E (and nothing else)\n${JOBS_USAGE}`);
+      if (values.engine === undefined || positionals.length > 0) throw new UsageError(`jobs issue-now takes --engine E (and nothing else)\n${USAGE}`);
       let job = await service.issueJobNow({ engine: values.engine });
       ctx.stderr(`job ${job.uid} on ${job.chain}: ${job.status}`);
       // Follow it to the end, as `issue --now` does: a job sent is not yet a job issued.
@@ -62,12 +61,12 @@ export async function jobsCommand(args: string[], ctx: CliContext): Promise<numb
       return job.status === 'finished' ? 0 : 1;
     }
     if (action === 'tag') {
-      if (positionals.length === 0 || !values.tag?.length) throw new UsageError(`jobs tag needs UID... and --tag T...\n${JOBS_USAGE}`);
+      if (positionals.length === 0 || !values.tag?.length) throw new UsageError(`jobs tag needs UID... and --tag T...\n${USAGE}`);
       const body = { jobs: positionals.map((uid) => ({ job_uid: uid, tags: values.tag! })) };
       await (values.replace ? service.replaceJobTags(body) : service.addJobTags(body));
       ctx.stdout(`${values.replace ? 'Replaced' : 'Added'} tags on ${positionals.length} job(s)`);
       return 0;
     }
-    throw new UsageError(`jobs ${action} takes one UID\n${JOBS_USAGE}`);
+    throw new UsageError(`jobs ${action} takes one UID\n${USAGE}`);
   }, action === 'issue-now' ? { secrets: true, issuing: { scheduler: true, tickMs: 250 } } : {});
 }

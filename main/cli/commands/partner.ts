@@ -5,7 +5,7 @@ import { UsageError } from '../cli-error.js';
 import { withEngine, withPartnerRegistry, type CliContext } from '../context.js';
 import { json, table } from '../output.js';
 
-export const PARTNER_USAGE = `partner add --name NAME [--issuing-interval DURATION]   register a Partner with its chain account and signing key
+export const USAGE = `partner add --name NAME [--issuing-interval DURATION]   register a Partner with its chain account and signing key
                                                         (kept in the keychain, or set PROOFDESK_PASSPHRASE); prints
                                                         its client credentials once
 partner list [--json]                                   the Partners of the data directory
@@ -30,9 +30,9 @@ function limitsText(p: { requests_per_second: number | null; requests_per_day: n
 }
 
 /** `partner add | list | set` */
-export async function partnerCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
-  const action = subcommand('partner', given, ['add', 'list', 'set'], PARTNER_USAGE);
+  const action = subcommand('partner', given, ['add', 'list', 'set'], USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -4,20 +4,20 @@ import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json } from '../output.js';
 
-export const REVOKE_USAGE = `revoke CERTIFICATE_UID [--yes]                        revoke one certificate on its chain (for good)
+export const USAGE = `revoke CERTIFICATE_UID [--yes]                        revoke one certificate on its chain (for good)
 revoke --credential UID --engine E [--yes]            revoke the credential's certificate on engine E
   Asks for confirmation on a terminal; without one, --yes is required. Takes [--partner ID|NAME] or --remote BASE_URL.`;
 
 /** `revoke CERTIFICATE_UID` and `revoke --credential UID --engine E` */
-export async function revokeCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...COMMON_OPTIONS, ...REMOTE_OPTIONS, partner: { type: 'string' }, credential: { type: 'string' }, engine: { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
+    options: { ...COMMON_OPTIONS, ...REMOTE_OPTIONS, credential: { type: 'string' }, engine: { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
   });
   const byCredential = values.credential !== undefined;
   if (byCredential ? positionals.length !== 0 || values.engine === undefined : positionals.length !== 1 || values.engine !== undefined) {
-    throw new UsageError(`revoke takes one CERTIFICATE_UID, or --credential UID with --engine E\n${REVOKE_USAGE}`);
+    throw new UsageError(`revoke takes one CERTIFICATE_UID, or --credential UID with --engine E\n${USAGE}`);
   }
   const what = byCredential ? `the certificate of credential ${values.credential} on engine ${values.engine}` : `certificate ${positionals[0]}`;
   if (!values.yes) {

@@ -6,7 +6,7 @@ import { normalizePublicUrl } from '../../engine/vc/status-list-store.js';
 import { UsageError } from '../cli-error.js';
 import { withEngine, type CliContext } from '../context.js';
 
-export const SERVE_USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
+export const USAGE = `serve [--host 127.0.0.1] [--port N] [--environment demo|live] [--auth-issuer URL]
       [--allowed-host NAME[:PORT]]... [--max-file-size SIZE] [--did-web-partner ID|NAME]
       [--public-url URL|none]
       [--tls-cert FILE --tls-key FILE | --insecure-http] [--log text|json]
@@ -118,7 +118,7 @@ async function closeWithin(server: RunningServer, ctx: CliContext, format: LogFo
 }
 
 /** `serve`: the REST server over the engine of --data, with its scheduler, until a signal. */
-export async function serveCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -138,7 +138,7 @@ export async function serveCommand(args: string[], ctx: CliContext): Promise<num
       log: { type: 'string' },
     },
   });
-  if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${SERVE_USAGE}`);
+  if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${USAGE}`);
   const environment = values.environment;
   if (environment !== 'demo' && environment !== 'live') throw new UsageError(`--environment takes demo or live, got ${JSON.stringify(environment)}`);
   const port = parsePort(values.port);

@@ -5,7 +5,7 @@ import { UsageError } from '../cli-error.js';
 import { hashFile } from '../../files/hash-file.js';
 import type { CliContext } from '../context.js';
 
-export const VERIFY_USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offline] [--network] [--json]
+export const USAGE = `verify PROOF [--file ORIGINAL] [--rpc URL | --offline] [--network] [--json]
                                                       check a proof file's six steps; exit 0 only when it is ok.
                                                       --rpc URL: ask that JSON-RPC endpoint (any EVM chain), needing
                                                       nothing but the proof; --offline: ask no chain (those steps stay
@@ -33,7 +33,7 @@ async function originalHash(path: string): Promise<string> {
 }
 
 /** `verify PROOF` and `verify PROOF... | DIR` */
-export async function verifyCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -57,7 +57,7 @@ export async function verifyCommand(args: string[], ctx: CliContext): Promise<nu
   }
   const stray = (['partner', 'auth-url', 'client-id', 'realm'] as const).find((flag) => values[flag] !== undefined);
   if (stray) throw new UsageError(`--${stray} applies only with --remote BASE_URL: a proof file is checked without any Partner's account`);
-  if (positionals.length === 0) throw new UsageError(`verify needs a proof file (or several, or a directory)\n${VERIFY_USAGE}`);
+  if (positionals.length === 0) throw new UsageError(`verify needs a proof file (or several, or a directory)\n${USAGE}`);
   if (values.offline && values.rpc !== undefined) throw new UsageError('--offline and --rpc exclude each other: --offline asks no chain');
   if (values.offline && values.network) throw new UsageError('--offline and --network exclude each other: --offline reaches nothing');
   if (values.rpc !== undefined && !/^https?:\/\/[^\s]+$/.test(values.rpc)) throw new UsageError(`--rpc takes an http(s) JSON-RPC URL, e.g. http://127.0.0.1:8545; got ${JSON.stringify(values.rpc)}`);
@@ -69,7 +69,7 @@ export async function verifyCommand(args: string[], ctx: CliContext): Promise<nu
     if (values.file !== undefined) throw new UsageError('--file checks one proof\'s original: give one proof file with it');
     return verifyBatch(paths, { ...chainsOptions, report: userPath(values.report), json: values.json }, ctx);
   }
-  const { readProofFile } = await import('../verify/read-proof.js');
+  const { readProofFile } = await import('../../engine/proofs/verify-read-proof.js');
   const proof = readProofFile(paths[0]!);
   const original = values.file === undefined ? undefined : await originalHash(userPath(values.file));
   const { verifyOne } = await import('../verify/verify-batch.js');

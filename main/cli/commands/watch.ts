@@ -11,7 +11,7 @@ import { UsageError } from '../cli-error.js';
 import { EXIT } from '../error-report.js';
 import { REMOTE_ENV, REMOTE_OPTIONS, partnerService, remoteService, withEngine, type CliContext } from '../context.js';
 
-export const WATCH_USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--format proof|both] [--flat]
+export const USAGE = `watch DIR... [--engine local] [--tag T]... [--meta KEY=VALUE]... [--out DIR] [--format proof|both] [--flat]
       [--allow-duplicates] [--stable DURATION] [--config FILE]
       [--partner ID|NAME | --remote BASE_URL [--client-id ID] [--auth-url URL] [--realm R]]
                                                       issue every file dropped into DIR (and its subfolders, unless
@@ -131,7 +131,7 @@ function describe(event: FolderIntakeEvent): string | undefined {
 }
 
 /** `watch DIR...` */
-export async function watchCommand(args: string[], ctx: CliContext): Promise<number> {
+export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -148,12 +148,12 @@ export async function watchCommand(args: string[], ctx: CliContext): Promise<num
     },
   });
   const configFile = userPath(values.config);
-  if (positionals.length === 0 && !configFile) throw new UsageError(`watch needs one or more folders\n${WATCH_USAGE}`);
+  if (positionals.length === 0 && !configFile) throw new UsageError(`watch needs one or more folders\n${USAGE}`);
   const tags = validateTags(values.tag ?? [], '--tag');
   const metadata = parseMetaPairs(values.meta);
   const outDir = userPath(values.out);
   const format = values.format ?? 'proof';
-  if (format !== 'proof' && format !== 'both') throw new UsageError(`--format must be proof or both (watch always writes the proof file), not ${JSON.stringify(format)}\n${WATCH_USAGE}`);
+  if (format !== 'proof' && format !== 'both') throw new UsageError(`--format must be proof or both (watch always writes the proof file), not ${JSON.stringify(format)}\n${USAGE}`);
   const stableMs = values.stable === undefined ? undefined : parseStable(values.stable);
   const folders: WatchFolderOptions[] = positionals.map((dir) => ({
     path: userPath(dir),

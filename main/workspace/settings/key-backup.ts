@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
+import { isPlainObject } from '../../../common/validate.js';
 import type { Engine, PartnerBackupRow, PartnerKeyMaterial, PartnerRecord } from '../../engine/index.js';
 import { SCRYPT_PARAMS, deriveKey, isSealed, seal, unseal, writeFileAtomic, type Sealed } from '../../secrets/encrypted-file-store.js';
 
@@ -157,10 +158,10 @@ function parseBackupText(text: string, name: string): BackupFile {
 }
 
 function isBackupFile(data: unknown): data is BackupFile {
-  if (!isRecord(data) || data.format !== FORMAT || data.version !== VERSION || data.cipher !== 'aes-256-gcm') return false;
+  if (!isPlainObject(data) || data.format !== FORMAT || data.version !== VERSION || data.cipher !== 'aes-256-gcm') return false;
   if (typeof data.partner_name !== 'string') return false;
   const { kdf } = data;
-  if (!isRecord(kdf) || kdf.name !== 'scrypt' || typeof kdf.salt !== 'string') return false;
+  if (!isPlainObject(kdf) || kdf.name !== 'scrypt' || typeof kdf.salt !== 'string') return false;
   const { N, r, p } = kdf;
   if (!isInt(N, 2, MAX_SCRYPT.N) || (N & (N - 1)) !== 0 || !isInt(r, 1, MAX_SCRYPT.r) || !isInt(p, 1, MAX_SCRYPT.p)) return false;
   return isSealed(data.check) && isSealed(data.keys);
@@ -169,7 +170,7 @@ function isBackupFile(data: unknown): data is BackupFile {
 function parseContent(text: string): BackupContent | undefined {
   try {
     const data = JSON.parse(text) as unknown;
-    if (!isRecord(data) || !isRecord(data.partner) || !isRecord(data.keys)) return undefined;
+    if (!isPlainObject(data) || !isPlainObject(data.partner) || !isPlainObject(data.keys)) return undefined;
     const p = data.partner;
     const k = data.keys;
     const strings = [p.id, p.name, p.client_id, p.secret_hash, k.chainKey, k.signingKeyPkcs8, k.address, k.signingPublicKey];
@@ -179,10 +180,6 @@ function parseContent(text: string): BackupContent | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isInt(value: unknown, min: number, max: number): value is number {
