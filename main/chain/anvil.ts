@@ -23,7 +23,7 @@
  *
  * --accounts 0: no unlocked dev accounts. Proofdesk signs every transaction with the Partner's own
  * key and funds accounts with anvil_setBalance, and deriving anvil's ten accounts from its mnemonic
- * was about half of its start. A chain loaded from its state file keeps its genesis block either way.
+ * was about a third of its start. A chain loaded from its state file keeps its genesis block either way.
  *
  * @example
  * const node = await startAnvil({ stateDir: join(dataDir, 'chain') });
