@@ -144,8 +144,11 @@ function finalityProgress(job: Job): string {
   return job.finality.required === null ? `waiting for finality (${job.finality.confirmations} confirmation(s))` : `${job.finality.confirmations} of ${job.finality.required} confirmations`;
 }
 
-/** Waits for the job to finish or fail; with --now, asks for it to be issued, waiting while the account is busy. */
-async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
+/**
+ * Waits for the job to finish or fail, looking every POLL_MS; with --now, asks for it to be
+ * issued (waiting while the account is busy) and looks again at once.
+ */
+export async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
   let last = '';
   let lastWaiting: string | null | undefined = null;
   for (;;) {
