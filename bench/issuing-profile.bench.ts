@@ -43,7 +43,7 @@ const STAGES: { name: string; means: string; overlaps?: true; fixed?: true }[] =
   { name: 'merkle', means: 'leaves read back, the tree built and stored' },
   { name: 'transaction', means: 'registry, issue transaction signed, stored, sent' },
   { name: 'confirmation', means: 'receipt, chain state persisted, job finished' },
-  { name: 'other', means: 'the rest of the wall time on the main thread (calls, events, GC)' },
+  { name: 'other', means: "the rest of the wall time on the main thread (adding the bench's Partner: its secret's scrypt, its keys; calls, events, GC)" },
   { name: 'workers start', means: 'signer threads started (summed over threads)', overlaps: true },
   { name: 'sign', means: 'SHA-256 + Ed25519 on the signer threads (summed)', overlaps: true },
   { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: true },

@@ -3,7 +3,7 @@
  * directory so that a stop and a start keep every block, transaction, contract and balance.
  *
  * anvil is started with
- *   --host 127.0.0.1 --port <free> --chain-id <id> --quiet
+ *   --host 127.0.0.1 --port <free> --chain-id <id> --quiet --accounts 0
  *   --state <dir>/state.json --state-interval 60   load at start, dump on SIGTERM and every 60 s
  *   --prune-history 64 --cache-path <dir>/anvil-cache
  *   [--block-time <s>]                              interval mining; automine when omitted
@@ -20,6 +20,10 @@
  * still pointed into the state directory and cleared at start and stop, in case a future anvil
  * spills anyway. Historical state (eth_call at an old block) is not needed by Proofdesk, and anvil
  * does not keep it across restarts in any case.
+ *
+ * --accounts 0: no unlocked dev accounts. Proofdesk signs every transaction with the Partner's own
+ * key and funds accounts with anvil_setBalance, and deriving anvil's ten accounts from its mnemonic
+ * was about a third of its start. A chain loaded from its state file keeps its genesis block either way.
  *
  * @example
  * const node = await startAnvil({ stateDir: join(dataDir, 'chain') });
@@ -176,7 +180,7 @@ function settings(params: StartAnvilParameters) {
 
 /** anvil's command line. */
 function anvilArgs(port: number, paths: AnvilStatePaths, s: ReturnType<typeof settings>): string[] {
-  const args = ['--host', HOST, '--port', String(port), '--chain-id', String(s.chainId), '--quiet'];
+  const args = ['--host', HOST, '--port', String(port), '--chain-id', String(s.chainId), '--quiet', '--accounts', '0'];
   args.push('--state', paths.stateFile, '--state-interval', String(ANVIL_STATE_INTERVAL_S));
   args.push('--prune-history', String(PRUNE_HISTORY_STATES), '--cache-path', paths.cacheDir);
   if (s.blockTime !== undefined) args.push('--block-time', String(s.blockTime));

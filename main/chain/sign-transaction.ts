@@ -4,7 +4,7 @@
  * lead to a second transaction with another nonce for the same purpose.
  */
 import { keccak256, parseTransaction, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { accountFromPrivateKey } from './accounts.js';
 import type { ChainContext } from './chain-context.js';
 import { FeeAboveCapError, InsufficientFundsError } from './errors.js';
 import { toChainError } from './normalize-error.js';
@@ -124,7 +124,7 @@ export async function estimateGasWithHeadroom(ctx: ChainContext, from: Address, 
  */
 export async function signTransaction(ctx: ChainContext, privateKey: Hex, request: SignTransactionRequest): Promise<SignedTransaction> {
   if (!Number.isSafeInteger(request.nonce) || request.nonce < 0) throw new TypeError(`nonce must be a non-negative integer, got ${request.nonce}`);
-  const account = privateKeyToAccount(privateKey);
+  const account = accountFromPrivateKey(privateKey);
   const [market, gas, balance] = await Promise.all([
     currentFees(ctx),
     request.gas ?? estimateGasWithHeadroom(ctx, account.address, request),

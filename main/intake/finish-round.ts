@@ -13,9 +13,9 @@ import { ContainmentError, errorCode, hashContained, statEntry } from './entries
 import { folderFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
 import { DONE_DIR } from './names.js';
+import { proofTextsOf } from './job-proofs.js';
 import { writeRound } from './proof-round.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
-import pMap from 'p-map';
 
 /**
  * The most files in one round. A round's proofs are synced with one syncfs from 256 files on
@@ -23,15 +23,9 @@ import pMap from 'p-map';
  * so larger rounds mean fewer syncfs and fewer commits for the same files. A
  * syncfs flushes what every program has written to the file system, so on a busy disk each one
  * waits for others' writes too: fewer of them, less of that. The proofs are still built a slice
- * at a time (BUILD_SLICE) and written 64 at once; a round holds its proofs' texts (~4 KB each).
+ * at a time (job-proofs.ts) and written 64 at once; a round holds its proofs' texts (~4 KB each).
  */
 export const ROUND_MAX = 2_048;
-/**
- * Proofs built by one bulk call (the embedded engine builds them on this thread): the main thread is never held longer than a slice's build, whatever the round's size.
- */
-const BUILD_SLICE = 512;
-/** Proofs downloaded at once from a service that has no bulk download (a remote one). */
-const DOWNLOADS_AT_ONCE = 16;
 /** Files hashed between two turns of the event loop (the proof writes go on meanwhile). */
 const HASHES_PER_TURN = 32;
 
@@ -154,7 +148,7 @@ export class FinishRounds {
     // Where the proofs go is journaled before they are written: one commit for the round.
     await this.core.durable();
 
-    const texts = await this.proofTexts(ready.map((r) => r.certificateUid));
+    const texts = await proofTextsOf(this.core.service, ready.map((r) => r.certificateUid));
     const toWrite: ToWrite[] = [];
     ready.forEach(({ row, certificateUid }, i) => {
       const text = texts[i]!;
@@ -259,23 +253,6 @@ export class FinishRounds {
   private async findCertificate(credentialUid: string): Promise<string | undefined> {
     const page = await this.core.service.listCertificates({ credential_uid: credentialUid, per_page: 100 });
     return page.items.find((c) => c.certificate.credential.uid === credentialUid)?.certificate.uid;
-  }
-
-  /**
-   * The proof files' texts, in order (or each one's error): in bulk when the service can (a
-   * slice at a time, the event loop turning between slices), else a few downloads at a time.
-   */
-  private async proofTexts(certificateUids: string[]): Promise<(string | ServiceError | unknown)[]> {
-    const service = this.core.service;
-    if (service.downloadCertificates) {
-      const texts: (string | ServiceError)[] = [];
-      for (let from = 0; from < certificateUids.length; from += BUILD_SLICE) {
-        if (from > 0) await new Promise((r) => setImmediate(r));
-        texts.push(...(await service.downloadCertificates(certificateUids.slice(from, from + BUILD_SLICE))));
-      }
-      return texts;
-    }
-    return pMap(certificateUids, (uid) => service.downloadCertificate(uid).catch((error: unknown) => (error === undefined ? new Error('download failed') : error)), { concurrency: DOWNLOADS_AT_ONCE });
   }
 
   /**

@@ -9,7 +9,7 @@
 export { ByteGate, chunks, mapOrdered } from './pool.js';
 export { ByteBudget, readForIntake, type IntakeRead } from './read-for-intake.js';
 export { INTAKE_BATCH, IntakeSender, intakeSenderFor, type IntakeOutcome, type IntakeSenderOptions } from './sender.js';
-export { certificatesOfJob, credentialsOfJob } from './job-proofs.js';
+export { certificatesOfJob, credentialsOfJob, proofTextsOf } from './job-proofs.js';
 export { tempNameOf, writeRound, type RoundStep } from './proof-round.js';
 export { FolderIntake, type FailedFile, type FolderIntakeEvent, type FolderIntakeProgress, type FolderIntakeOptions, type WatchFolderOptions } from './folder-intake.js';
 export { Journal, JOURNAL_FILE, newFileRow, remoteJournalFile, FILE_STATES, FolderBusyError, type FileRow, type FileState } from './journal.js';

@@ -49,6 +49,9 @@ describe('startAnvil', () => {
 
     const chain = await connect(node);
     expect(await chain.blockNumber()).toBe(0n);
+    // No unlocked dev accounts: nothing can be sent from keys anvil holds, only from the Partners' own.
+    const accounts = await fetch(node.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_accounts', params: [] }) });
+    expect(((await accounts.json()) as { result: unknown }).result).toEqual([]);
 
     await node.stop();
     await node.stop(); // idempotent
@@ -71,6 +74,7 @@ describe('startAnvil', () => {
     const issuedAt = await chain.issuedAt(registry, root);
     const balance = await chain.balanceOf(partner.address);
     const height = await chain.blockNumber();
+    const genesis = await chain.genesisHash();
     await node.stop();
 
     node = await startNode({ stateDir });
@@ -79,6 +83,8 @@ describe('startAnvil', () => {
     expect(['loaded', 'restored']).toContain(node.stateOrigin);
     chain = await connect(node);
     expect(await chain.blockNumber()).toBe(height);
+    // The same chain for the proofs that name it by its genesis block.
+    expect(await chain.genesisHash()).toBe(genesis);
     expect(await chain.getReceipt(tx.hash)).toEqual(receipt);
     expect(await chain.isKnown(tx.hash)).toBe(true);
     expect(await chain.readRegistry(registry)).toEqual({ owner: partner.address, signingKey });

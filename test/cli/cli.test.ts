@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliInProcess as cli } from '../support/cli-in-process.js';
 import { Engine } from '../../main/engine/index.js';
+import { isProcessAlive } from '../../main/chain/index.js';
+import { LOCK_FILE_NAME, readLock } from '../../main/chain/anvil-lock.js';
 
 /** Runs the CLI in-process, capturing what it prints and its exit code. */
 // Partners' keys go to an encrypted file in the data directory (no keychain on a test machine).
@@ -166,5 +168,19 @@ describe('issue and verify (real anvil)', () => {
     const notProof = await cli('verify', file, '--data', data);
     expect(notProof.code).toBe(1);
     expect(notProof.err).toContain('invalid_value');
+  });
+
+  it('issue --now refused by the engine after the local chain was started early: it fails and leaves no chain running', async () => {
+    await cli('partner', 'add', '--name', 'Uni', '--data', data);
+    const file = join(data, 'a.txt');
+    writeFileSync(file, 'a');
+    const refused = await cli('issue', file, '--now', '--link', '0190d6c4-7a1b-7c2d-8e3f-123456789abc', '--data', data);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('0190d6c4-7a1b-7c2d-8e3f-123456789abc');
+    // The chain --now started while the file was read came up (its log is there) and was stopped with the command.
+    const chain = join(data, 'chain', 'local');
+    expect(existsSync(join(chain, 'anvil.log'))).toBe(true);
+    const lock = readLock(join(chain, LOCK_FILE_NAME));
+    expect(lock === undefined || !isProcessAlive(lock.pid)).toBe(true);
   });
 });

@@ -7,15 +7,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IssuingService } from '../../common/issuing-service.js';
-import { issueRun } from '../../main/cli/issue/issue-run.js';
+import { issueRun, waitForJob } from '../../main/cli/issue/issue-run.js';
 import { ManualClock } from '../../main/engine/clock.js';
 import { Journal } from '../../main/intake/index.js';
-import { addIssuingPartner, makeTempDir, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
+import { addIssuingPartner, createAndSchedule, makeTempDir, openIssuingEngine, type IssuingFixture } from '../support/issuing-fixture.js';
 
 let fixture: IssuingFixture | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await fixture?.close();
   fixture = undefined;
 });
@@ -76,7 +77,23 @@ describe('issue through the intake (real engine, real anvil)', () => {
     expect(calls.jobCertificateUids).toBe(1);
     expect(calls.listJobCertificates).toBeUndefined();
     expect(calls.listCertificates).toBeUndefined();
+    // The proofs built in bulk, a slice of 512 per call (one read of the rows and one activity entry each), none one by one.
+    expect(calls.downloadCertificates).toBe(3);
+    expect(calls.downloadCertificate).toBeUndefined();
     const proof = JSON.parse(readFileSync(join(dir, 'out', 'f5.txt.proof.json'), 'utf8')) as { certificate: { credential: { title: string } } };
     expect(proof.certificate.credential.title).toBe('f5.txt');
   }, 120_000);
+
+  it('--now on the local chain: the job issued now is looked at again at once, finished, without waiting out a poll interval', async () => {
+    fixture = openIssuingEngine();
+    const partner = await addIssuingPartner(fixture.engine, 'Prompt University');
+    await fixture.engine.issuing.ctx.chains.client('local');
+    const { job } = await createAndSchedule(partner.service, 'local', 3);
+    // The poll's timer never fires from here on: a wait for it would never end.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const lines: string[] = [];
+    const done = await waitForJob(partner.service, job.uid, 'local', true, { stdout: () => undefined, stderr: (line) => lines.push(line) }, {});
+    expect(done.status).toBe('finished');
+    expect(lines).toEqual([`job ${job.uid} on local: scheduled, due ${job.scheduled_date}`, expect.stringMatching(new RegExp(`^job ${job.uid} on local: finished`))]);
+  }, 60_000);
 });

@@ -18,7 +18,7 @@ import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
-import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
+import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, proofTextsOf, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
 import { systemClock, type Clock } from '../../engine/clock.js';
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from './issue-fault-points.js';
@@ -86,6 +86,12 @@ function proofPaths(files: string[], outDir: string | undefined): string[] {
   });
 }
 
+/** A text a bulk download gave, or its error thrown: a proof that cannot be had stops the run. */
+function textOrThrow(text: unknown): string {
+  if (typeof text !== 'string') throw text;
+  return text;
+}
+
 /** The Verifiable Credentials of certificates, in order: signed together when the service can, else one at a time. */
 async function credentialTexts(service: IssuingService, certificateUids: string[]): Promise<string[]> {
   if (certificateUids.length === 0) return [];
@@ -94,10 +100,7 @@ async function credentialTexts(service: IssuingService, certificateUids: string[
     for (const uid of certificateUids) texts.push(await service.downloadCertificateVc(uid));
     return texts;
   }
-  return (await service.downloadCertificateVcs(certificateUids)).map((text) => {
-    if (text instanceof ServiceError) throw text;
-    return text;
-  });
+  return (await service.downloadCertificateVcs(certificateUids)).map(textOrThrow);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -141,8 +144,11 @@ function finalityProgress(job: Job): string {
   return job.finality.required === null ? `waiting for finality (${job.finality.confirmations} confirmation(s))` : `${job.finality.confirmations} of ${job.finality.required} confirmations`;
 }
 
-/** Waits for the job to finish or fail; with --now, asks for it to be issued, waiting while the account is busy. */
-async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
+/**
+ * Waits for the job to finish or fail, looking every POLL_MS; with --now, asks for it to be
+ * issued (waiting while the account is busy) and looks again at once.
+ */
+export async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
   let last = '';
   let lastWaiting: string | null | undefined = null;
   for (;;) {
@@ -161,7 +167,9 @@ async function waitForJob(service: IssuingService, jobUid: string, engineId: str
     if (job.status === 'finished' || job.status === 'failed') return job;
     if (job.status === 'scheduled' && now) {
       try {
-        await service.issueJobNow({ engine: engineId });
+        const sent = await service.issueJobNow({ engine: engineId });
+        // Sent (on a chain that mines on demand, already mined and final): looked at again at once.
+        if (sent.uid === jobUid && sent.status !== 'scheduled') continue;
       } catch (error) {
         // Another job of the Partner is under way (perhaps the one a crashed run started): wait for it.
         if (isDiskFull(error) || !(error instanceof ServiceError && error.id === 'try_again_later')) throw error;
@@ -384,9 +392,10 @@ export async function issueRun(service: IssuingService, journal: Journal, option
     });
     const certificates = pending.map((i) => certificateOf.get(credentialUids[i]!)!);
     const credentials = kinds.includes('vc') ? await credentialTexts(service, certificates) : [];
+    const proofs = kinds.includes('proof') ? await proofTextsOf(service, certificates) : [];
     const toWrite: { i: number; path: string; text: string }[] = [];
     for (const [n, i] of pending.entries()) {
-      if (kinds.includes('proof')) toWrite.push({ i, path: paths[i]!, text: await service.downloadCertificate(certificates[n]!) });
+      if (kinds.includes('proof')) toWrite.push({ i, path: paths[i]!, text: textOrThrow(proofs[n]) });
       if (kinds.includes('vc')) toWrite.push({ i, path: vcPathOf(paths[i]!), text: credentials[n]! });
     }
     stages.lap('proofs: build');

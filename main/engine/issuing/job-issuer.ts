@@ -192,6 +192,9 @@ export class JobIssuer {
    * its note says why it waits.
    */
   async checkFunds(jobId: number, partnerId: string, engine: string): Promise<void> {
+    // The job starts right after these checks when its funds suffice: the signer threads start
+    // now, while the chain is asked, rather than when its first payloads are ready to sign.
+    this.ctx.signer.start();
     const { client, identity } = await this.prepare(partnerId, engine);
     const registry = registryAddress(this.ctx, partnerId, engine);
     const deployed = cached(this.ctx.db, 'SELECT 1 FROM registries WHERE partner_id = ? AND engine = ?').get(partnerId, engine) !== undefined;
