@@ -55,9 +55,9 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts', ...STARTS_PROCESSES],
           exclude: [...NOT_TESTS, 'test/e2e/**'],
-          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL; the CLI bundled once
-          // for the tests that start it as a child process.
-          globalSetup: ['test/support/postgres-cluster.ts', 'test/support/cli-bundle.ts'],
+          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL; the CLI and the
+          // tests' child scripts bundled once for the tests that start them as child processes.
+          globalSetup: ['test/support/postgres-cluster.ts', 'test/support/cli-bundle.ts', 'test/support/child-bundle.ts'],
         },
       },
       {
