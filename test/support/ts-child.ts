@@ -16,7 +16,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const CHILD_BUNDLE_ENV = 'PROOFDESK_TEST_CHILDREN';
 
 /**
- * The child scripts the tests start, relative to the repository. A script missing here fails
+ * The child scripts of the tests, relative to the repository. A test script missing here fails
  * the test that starts it (childArgs) while the bundle is in use: add it, and it is bundled too.
  */
 export const CHILD_SCRIPTS: readonly string[] = [
@@ -35,11 +35,15 @@ export function childEntryName(script: string): string {
   return script.replace(/\.ts$/, '').split('/').join('.');
 }
 
-/** The node arguments that run the child script `script` (absolute, or relative to the repository), before its own arguments. */
+/**
+ * The node arguments that run the child script `script` (absolute, or relative to the
+ * repository), before its own arguments. The tools of scripts/ run with tsx, as `npm run` runs
+ * them (they find the repository from their own path).
+ */
 export function childArgs(script: string): string[] {
   const rel = relative(REPO, isAbsolute(script) ? script : join(REPO, script));
   const bundle = process.env[CHILD_BUNDLE_ENV];
-  if (!bundle) return ['--import', 'tsx', join(REPO, rel)];
+  if (!bundle || rel.startsWith('scripts/')) return ['--import', 'tsx', join(REPO, rel)];
   if (!CHILD_SCRIPTS.includes(rel)) throw new Error(`${rel} is not bundled for the tests: add it to CHILD_SCRIPTS in test/support/ts-child.ts`);
   return [join(bundle, `${childEntryName(rel)}.js`)];
 }
