@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 /** Where vitest never looks for tests. */
 const NOT_TESTS = ['**/node_modules/**', 'out/**', 'build/**', 'dist/**', 'scratch/**'];
@@ -74,6 +75,8 @@ export default defineConfig({
     // Chromium), so on a small machine more files run at once than it has cores (vitest's
     // default, one less than the cores, runs them one at a time on 2).
     maxWorkers: Math.max(3, availableParallelism() - 1),
+    // The longest integration files first, also where vitest has no durations of a last run.
+    sequence: { sequencer: SlowFirstSequencer },
     // A private HOME for the whole run; fails the run if the real ~/.config/Proofdesk is touched.
     globalSetup: ['test/support/private-home.ts'],
     // Under CI also a JSON report, from which .ci/run prints its closing "N passed, N failed".
