@@ -56,6 +56,11 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts', ...STARTS_PROCESSES],
           exclude: [...NOT_TESTS, 'test/e2e/**'],
+          // As in the unit project, the files of a worker share one process and its loaded modules
+          // (loading the engine again for each file cost about a second of CPU per file);
+          // restore-env.ts puts back the environment variables a file set.
+          isolate: false,
+          setupFiles: [...shared.setupFiles, 'test/support/restore-env.ts'],
           // A throwaway PostgreSQL cluster for the store tests on PostgreSQL; the CLI and the
           // tests' child scripts bundled once for the tests that start them as child processes.
           globalSetup: ['test/support/postgres-cluster.ts', 'test/support/cli-bundle.ts', 'test/support/child-bundle.ts'],
