@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The integration files that take longest (a minute or near it on 2 cores), longest first. */
+/** The integration files that take longest (half a minute to a minute on 2 cores), longest first. */
 export const SLOW_FIRST: readonly string[] = [
   'test/behaviour/remote-postgres.test.ts',
   'test/issuing/torture-public-chain.test.ts',
