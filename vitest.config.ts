@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 /** Where vitest never looks for tests. */
 const NOT_TESTS = ['**/node_modules/**', 'out/**', 'build/**', 'dist/**', 'scratch/**'];
@@ -55,9 +56,14 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts', ...STARTS_PROCESSES],
           exclude: [...NOT_TESTS, 'test/e2e/**'],
-          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL; the CLI bundled once
-          // for the tests that start it as a child process.
-          globalSetup: ['test/support/postgres-cluster.ts', 'test/support/cli-bundle.ts'],
+          // As in the unit project, the files of a worker share one process and its loaded modules
+          // (loading the engine again for each file cost about a second of CPU per file);
+          // restore-env.ts puts back the environment variables a file set.
+          isolate: false,
+          setupFiles: [...shared.setupFiles, 'test/support/restore-env.ts'],
+          // A throwaway PostgreSQL cluster for the store tests on PostgreSQL; the CLI and the
+          // tests' child scripts bundled once for the tests that start them as child processes.
+          globalSetup: ['test/support/postgres-cluster.ts', 'test/support/cli-bundle.ts', 'test/support/child-bundle.ts'],
         },
       },
       {
@@ -74,6 +80,8 @@ export default defineConfig({
     // Chromium), so on a small machine more files run at once than it has cores (vitest's
     // default, one less than the cores, runs them one at a time on 2).
     maxWorkers: Math.max(3, availableParallelism() - 1),
+    // The longest integration files first, also where vitest has no durations of a last run.
+    sequence: { sequencer: SlowFirstSequencer },
     // A private HOME for the whole run; fails the run if the real ~/.config/Proofdesk is touched.
     globalSetup: ['test/support/private-home.ts'],
     // Under CI also a JSON report, from which .ci/run prints its closing "N passed, N failed".

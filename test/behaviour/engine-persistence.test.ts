@@ -15,6 +15,7 @@ import { DATABASE_FILE } from '../../main/engine/database.js';
 import { MIGRATIONS } from '../../main/engine/migrations.js';
 import type { PartnerRecord } from '../../main/engine/partners.js';
 import { makeTempDir } from '../support/engine-fixture.js';
+import { childArgs } from '../support/ts-child.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WRITER = join(ROOT, 'test', 'support', 'persistence-writer.ts');
@@ -30,7 +31,7 @@ interface WriterState {
 /** Runs the writer; in `hang` mode kills it with SIGKILL as soon as it reports the commit. */
 function runWriter(dataDir: string, mode: 'exit' | 'hang'): Promise<{ state: WriterState; code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dataDir, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(WRITER), dataDir, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let state: WriterState | undefined;

@@ -13,6 +13,7 @@ import { ChainClient, ChainError, dumpStateViaRpc, encodeIssue, findRunningAnvil
 import { isProcessAlive } from '../../main/chain/anvil-lock.js';
 import { anvilStatePaths } from '../../main/chain/anvil-state-file.js';
 import { deployRegistry, fundedKey, makeStateDir, randomBytes32, send, startNode, stopAllNodes } from './chain-fixture.js';
+import { childArgs } from '../support/ts-child.js';
 
 afterAll(stopAllNodes);
 
@@ -212,7 +213,7 @@ describe('one anvil per state directory', () => {
     if (process.platform === 'win32') return;
     const stateDir = makeStateDir();
     const script = fileURLToPath(new URL('./anvil-child.ts', import.meta.url));
-    const parent = spawn(process.execPath, ['--import', 'tsx', script, stateDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(process.execPath, [...childArgs(script), stateDir], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: parent.stdout! }).once('line', resolve);

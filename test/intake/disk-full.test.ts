@@ -8,12 +8,25 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../../main/engine/index.js';
 import type { FolderIntake, FolderIntakeEvent } from '../../main/intake/index.js';
+import { DiskFullReporter } from '../../main/intake/disk-full.js';
 import { PASSPHRASE_ENV } from '../../main/secrets/index.js';
 import { cliArgs } from '../cli/cli-child.js';
 import { REPO_ROOT, filesUnder, openPartner, removeTempDirs, sleep, tempDir, waitFor, watchInbox } from './helpers.js';
+
+/**
+ * Every time an intake of this process meets a full disk (the reporter still runs): the tries a
+ * test waits through while the disk stays full.
+ */
+const fullDiskMet = vi.spyOn(DiskFullReporter.prototype, 'report');
+
+/** Waits until the intake met the full disk `times` more times than it had so far. */
+async function fullDiskMetAgain(times: number): Promise<void> {
+  const before = fullDiskMet.mock.calls.length;
+  await waitFor(`the full disk met ${times} more times`, () => fullDiskMet.mock.calls.length >= before + times, 30_000);
+}
 
 const mounted: string[] = [];
 const engines: Engine[] = [];
@@ -87,7 +100,7 @@ describe('a full disk', () => {
     const ballast = fill(dataDir);
     drop(root);
     await waitFor('the full disk to be told', () => fullWarnings(events).length > 0, 20_000);
-    await sleep(3_000);
+    await fullDiskMetAgain(2 * FILES);
     expect(filesUnder(join(root, 'failed'))).toEqual([]);
     expect(events.filter((e) => e.type === 'failed')).toEqual([]);
     expect(fullWarnings(events), JSON.stringify(events, null, 1)).toHaveLength(1);
@@ -110,7 +123,7 @@ describe('a full disk', () => {
     const { service, intake, root, events } = await setup(join(tempDir(), 'data'), outDir);
     drop(root);
     await waitFor('the full output folder to be told', () => fullWarnings(events).length > 0, 30_000);
-    await sleep(3_000);
+    await fullDiskMetAgain(2 * FILES);
     expect(filesUnder(join(root, 'failed'))).toEqual([]);
     expect(events.filter((e) => e.type === 'failed')).toEqual([]);
     expect(fullWarnings(events)).toHaveLength(1);
@@ -175,7 +188,7 @@ describe('watch on a full disk (the command)', () => {
     const again = cli(['watch', root, '--data', dataDir, '--stable', '200ms', '--tag', 'cli-full']);
     await waitFor('watch to start or stop', () => again.child.exitCode !== null || again.out.stderr.includes('watching'), 60_000);
     if (again.child.exitCode === null) {
-      await sleep(3_000);
+      await waitFor('the full disk to be told', () => again.out.stderr.includes('is full'), 30_000);
       rmSync(ballast2);
       await waitFor('late.txt in done/', () => existsSync(join(root, 'done', 'late.txt')), 60_000);
       again.child.kill('SIGINT');

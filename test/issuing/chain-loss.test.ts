@@ -36,6 +36,7 @@ import {
   type IssuingFixture,
   type SecondChain,
 } from '../support/issuing-fixture.js';
+import { childArgs } from '../support/ts-child.js';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'crash-issuer.ts');
 const PASSPHRASE = 'chain loss passphrase';
@@ -44,7 +45,7 @@ const PASSPHRASE = 'chain loss passphrase';
 function runGroupKilledChild(dataDir: string, faultPoint: string): Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, PROOFDESK_FAULT_POINT: faultPoint, PROOFDESK_FAULT_KILL: 'group', PROOFDESK_DATA: dataDir };
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, '20', 'issue'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [...childArgs(CHILD), dataDir, '20', 'issue'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -26,6 +26,7 @@ import {
   type IssuingFixture,
   type SecondChain,
 } from '../support/issuing-fixture.js';
+import { childArgs } from '../support/ts-child.js';
 
 const SCHEDULER_CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'scheduler-child.ts');
 const PASSPHRASE = 'correct horse battery staple';
@@ -65,7 +66,7 @@ describe('the issuing lease when its holder dies mid-job', () => {
     await chain.client.fund(partner.address, parseEther('10'));
     const { job } = await createAndSchedule(partner.service, 'second', 200, 'Failover');
 
-    child = spawn(process.execPath, ['--import', 'tsx', SCHEDULER_CHILD, fx.dataDir, '200'], {
+    child = spawn(process.execPath, [...childArgs(SCHEDULER_CHILD), fx.dataDir, '200'], {
       cwd: REPO_ROOT,
       env: { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE, PROOFDESK_NODE_NAME: 'node-a', PROOFDESK_FAULT_POINT: 'after-sign-issue' },
       stdio: ['pipe', 'pipe', 'pipe'],

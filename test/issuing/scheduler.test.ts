@@ -24,6 +24,7 @@ import {
   type IssuingFixture,
   type SecondChain,
 } from '../support/issuing-fixture.js';
+import { childArgs } from '../support/ts-child.js';
 
 /** The issuing lease's row (issuing-lease.ts). */
 function leaseOf(fx: IssuingFixture): { holder: string; pid: number; token: number; expires: number } {
@@ -165,7 +166,7 @@ describe('a second process with the scheduler on the same data directory', () =>
 
   it('leaves issuing to the process holding the issuing lease: exactly one transaction', async () => {
     const firstHolder = leaseOf(first).holder;
-    child = spawn(process.execPath, ['--import', 'tsx', SCHEDULER_CHILD, first.dataDir], {
+    child = spawn(process.execPath, [...childArgs(SCHEDULER_CHILD), first.dataDir], {
       cwd: REPO_ROOT,
       env: { ...process.env, [PASSPHRASE_ENV]: PASSPHRASE },
       stdio: ['pipe', 'pipe', 'pipe'],

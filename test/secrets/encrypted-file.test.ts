@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedFileStore, SECRETS_FILE, SecretStoreCorruptError, SecretStoreUnavailableError } from '../../main/secrets/index.js';
+import { childArgs } from '../support/ts-child.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PASSPHRASE = 'correct horse battery staple';
@@ -253,7 +254,7 @@ describe('EncryptedFileStore: concurrent writers', () => {
         new Promise<string>((resolve, reject) => {
           execFile(
             process.execPath,
-            ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'file-writer.ts'), dataDir, prefix, '15'],
+            [...childArgs(join(import.meta.dirname, 'fixtures', 'file-writer.ts')), dataDir, prefix, '15'],
             { cwd: ROOT, env: { ...process.env, PROOFDESK_PASSPHRASE: PASSPHRASE }, timeout: 50_000 },
             (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
           );

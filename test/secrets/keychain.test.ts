@@ -8,6 +8,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childArgs } from '../support/ts-child.js';
 import { CHILD_SECRETS } from './fixtures/child-secrets.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -90,7 +91,7 @@ function runChild(command: string, args: string[]): Promise<Attempt<Record<strin
   });
 }
 
-const nodeChild = (mode: string, service: string): string[] => ['node', '--import', 'tsx', CHILD, mode, service, join(home, 'data')];
+const nodeChild = (mode: string, service: string): string[] => ['node', ...childArgs(CHILD), mode, service, join(home, 'data')];
 const uniqueService = (): string => `Proofdesk-test-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const quote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
 

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedFileStore, SECRETS_FILE, SecretStoreUnavailableError, openSecretStore } from '../../main/secrets/index.js';
+import { cliArgs } from '../cli/cli-child.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const HIDE_KEYTAR = join(import.meta.dirname, 'fixtures', 'hide-keytar.mjs');
-const CLI = join(ROOT, 'main', 'cli', 'index.ts');
 
 let dataDir: string;
 beforeEach(() => {
@@ -77,12 +77,12 @@ describe('keytar not installed', () => {
   });
 });
 
-/** `main/cli/index.ts` in a child with keytar hidden; the environment without any Proofdesk setting. */
+/** The CLI (cliArgs) in a child with keytar hidden; the environment without any Proofdesk setting. */
 function runCli(args: string[], extraEnv: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PROOFDESK_')) env[key] = value;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', HIDE_KEYTAR, '--import', 'tsx', CLI, ...args], {
+    const child = spawn(process.execPath, ['--import', HIDE_KEYTAR, ...cliArgs(), ...args], {
       cwd: ROOT,
       env: { ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],

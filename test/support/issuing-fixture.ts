@@ -18,6 +18,7 @@ import { ChainClient, startAnvil, type Address, type AnvilNode, type Hex } from 
 import { ENGINES_FILE, Engine, type Clock, type EmbeddedService, type EngineConfig, type EngineOptions } from '../../main/engine/index.js';
 import type { ProofFile } from '../../main/engine/proofs/proof-file.js';
 import { MemorySecretStore } from '../../main/secrets/index.js';
+import { childArgs } from './ts-child.js';
 
 /** The repository root (where `node --import tsx` resolves tsx). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -263,10 +264,10 @@ export interface ChildResult {
   stderr: string;
 }
 
-/** Runs a TypeScript script with `node --import tsx` from the repo root, and waits for it to end. */
+/** Runs a TypeScript child script (childArgs: bundled for the run, else with tsx) from the repo root, and waits for it to end. */
 export function runTsChild(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<ChildResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(script), ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
