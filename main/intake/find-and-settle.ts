@@ -74,11 +74,6 @@ export class Settler {
     return this.discovered.size;
   }
 
-  /** Rows settling. */
-  get settlingCount(): number {
-    return this.settling.size;
-  }
-
   /** When the settling row is looked at next (undefined: it is not settling). */
   checkAt(id: number): number | undefined {
     return this.settling.get(id)?.checkAt;

@@ -18,10 +18,10 @@ import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Credential, Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
-import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
+import { ByteGate, IntakeSender, certificatesOfJob, chunks, mapOrdered, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
 import { systemClock, type Clock } from '../../engine/clock.js';
 import type { CliContext } from '../context.js';
-import { issueFaultPoint } from './issue-fault-points.js';
+import { issueFaultPoint } from '../../intake/fault-points.js';
 import { allPages } from '../../../common/all-pages.js';
 
 const POLL_MS = 250;
@@ -276,7 +276,7 @@ export async function issueRun(service: IssuingService, journal: Journal, option
   });
 
   // 1. Read, create and schedule, a chunk at a time.
-  const budget = new ByteBudget(HELD_BYTES);
+  const budget = new ByteGate(HELD_BYTES);
   const reads = mapOrdered(files.entries(), READ_CONCURRENCY, async ([i, file]) => ({ i, read: await readForIntake(file, budget) }));
   // The next chunk is read while this one is sent (it waits for the disk when this one does).
   const chunkIterator = chunks(reads, CHUNK);
