@@ -5,17 +5,16 @@
  * `issued` (one commit), the originals moved to done/ (one commit, `moved`). Each file still
  * fails alone: an error of one file's step leaves the others going, and is retried for it alone.
  */
-import type { ServiceError } from '../../common/errors.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderIntakeCore } from './folder-intake-core.js';
 import { ContainmentError, errorCode, hashContained, statEntry } from './entries.js';
 import { folderFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
-import { DONE_DIR } from './names.js';
+import { DONE_DIR, vcPathOf } from './names.js';
+import { credentialTexts, proofTexts } from './job-proofs.js';
 import { writeRound } from './proof-round.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
-import pMap from 'p-map';
 
 /**
  * The most files in one round. A round's proofs are synced with one syncfs from 256 files on
@@ -26,12 +25,6 @@ import pMap from 'p-map';
  * at a time (BUILD_SLICE) and written 64 at once; a round holds its proofs' texts (~4 KB each).
  */
 export const ROUND_MAX = 2_048;
-/**
- * Proofs built by one bulk call (the embedded engine builds them on this thread): the main thread is never held longer than a slice's build, whatever the round's size.
- */
-const BUILD_SLICE = 512;
-/** Proofs downloaded at once from a service that has no bulk download (a remote one). */
-const DOWNLOADS_AT_ONCE = 16;
 /** Files hashed between two turns of the event loop (the proof writes go on meanwhile). */
 const HASHES_PER_TURN = 32;
 
@@ -154,7 +147,7 @@ export class FinishRounds {
     // Where the proofs go is journaled before they are written: one commit for the round.
     await this.core.durable();
 
-    const texts = await this.proofTexts(ready.map((r) => r.certificateUid));
+    const texts = await proofTexts(this.core.service, ready.map((r) => r.certificateUid));
     const toWrite: ToWrite[] = [];
     ready.forEach(({ row, certificateUid }, i) => {
       const text = texts[i]!;
@@ -178,18 +171,14 @@ export class FinishRounds {
    * Returns the rows that failed (each failed with its reason).
    */
   private async writeCredentials(toWrite: ToWrite[], fail: (row: FileRow, error: unknown) => void): Promise<Set<number>> {
-    const service = this.core.service;
-    const uids = toWrite.map((w) => w.certificateUid);
-    const texts: (string | ServiceError | unknown)[] = service.downloadCertificateVcs
-      ? await service.downloadCertificateVcs(uids)
-      : await Promise.all(uids.map((uid) => service.downloadCertificateVc(uid).catch((error: unknown) => error ?? new Error('download failed'))));
+    const texts = await credentialTexts(this.core.service, toWrite.map((w) => w.certificateUid));
     const files: { row: FileRow; path: string; text: string }[] = [];
     const refused = new Set<number>();
     toWrite.forEach(({ row, path }, i) => {
       const text = texts[i];
       try {
         if (typeof text !== 'string') throw text;
-        const vcPath = `${path.slice(0, -'.proof.json'.length)}.vc.json`;
+        const vcPath = vcPathOf(path);
         this.core.diskFull.assertRoom(vcPath);
         files.push({ row, path: vcPath, text });
       } catch (error) {
@@ -259,23 +248,6 @@ export class FinishRounds {
   private async findCertificate(credentialUid: string): Promise<string | undefined> {
     const page = await this.core.service.listCertificates({ credential_uid: credentialUid, per_page: 100 });
     return page.items.find((c) => c.certificate.credential.uid === credentialUid)?.certificate.uid;
-  }
-
-  /**
-   * The proof files' texts, in order (or each one's error): in bulk when the service can (a
-   * slice at a time, the event loop turning between slices), else a few downloads at a time.
-   */
-  private async proofTexts(certificateUids: string[]): Promise<(string | ServiceError | unknown)[]> {
-    const service = this.core.service;
-    if (service.downloadCertificates) {
-      const texts: (string | ServiceError)[] = [];
-      for (let from = 0; from < certificateUids.length; from += BUILD_SLICE) {
-        if (from > 0) await new Promise((r) => setImmediate(r));
-        texts.push(...(await service.downloadCertificates(certificateUids.slice(from, from + BUILD_SLICE))));
-      }
-      return texts;
-    }
-    return pMap(certificateUids, (uid) => service.downloadCertificate(uid).catch((error: unknown) => (error === undefined ? new Error('download failed') : error)), { concurrency: DOWNLOADS_AT_ONCE });
   }
 
   /**
