@@ -44,8 +44,6 @@ type Change = 'same' | 'changed' | 'gone';
 export class FinishRounds {
   /** The round taking files now (it starts at the next turn of the event loop). */
   private forming: { rows: FileRow[]; outcome: Promise<Outcome> } | undefined;
-  /** Settles when the round building its proofs now is done with that (see issue). */
-  private building: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly core: FolderIntakeCore,
@@ -101,18 +99,7 @@ export class FinishRounds {
   private async issue(rows: FileRow[], fail: (row: FileRow, error: unknown) => void): Promise<Set<number>> {
     const checked = new Set<number>();
     if (rows.length === 0) return checked;
-    // One round at a time builds its proofs (main-thread work); the next one builds while this
-    // one's files are written and moved (mostly waits for the disk).
-    const turn = this.building;
-    let built!: () => void;
-    this.building = new Promise<void>((resolve) => (built = resolve));
-    let toWrite: ToWrite[];
-    try {
-      await turn;
-      toWrite = await this.build(rows, fail);
-    } finally {
-      built();
-    }
+    const toWrite = await this.build(rows, fail);
     if (toWrite.length > 0) await this.writeAndIssue(toWrite, checked, fail);
     return checked;
   }
@@ -186,7 +173,7 @@ export class FinishRounds {
         fail(row, error);
       }
     });
-    const errors = await writeRound(files, { renameInPool: true });
+    const errors = await writeRound(files);
     files.forEach(({ row }, i) => {
       if (errors[i] === undefined) return;
       refused.add(row.id);
@@ -200,7 +187,6 @@ export class FinishRounds {
     // Is each file still what was issued? Hashed while its proof is written (a proof is written
     // either way: of a changed file, it gets a note that it is superseded).
     const writing = writeRound(toWrite, {
-      renameInPool: true,
       afterStep: (step) => {
         if (step === 'synced') folderFaultPoint('proofs-unrenamed');
       },
