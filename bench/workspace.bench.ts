@@ -14,8 +14,8 @@ import { DEFAULT_RECORD_SORT, type RecordFilter } from '../common/records.js';
 import type { TaskContext } from '../common/tasks.js';
 import { Engine } from '../main/engine/index.js';
 import { editSelectionTags } from '../main/workspace/bulk-tags.js';
-import { createRows } from '../main/workspace/bringing-in/create-rows.js';
-import { stagePaths } from '../main/workspace/bringing-in/stage-files.js';
+import { createRows } from '../main/workspace/rows-intake/create-rows.js';
+import { stagePaths } from '../main/workspace/rows-intake/stage-files.js';
 import { recordWindow, tagSuggestions } from '../main/workspace/record-query.js';
 import { benchDir, RssSampler, percentile, timed, type BenchResult } from './measure.js';
 

@@ -21,7 +21,7 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../common/errors.js';
 import { MAX_PROOF_FILE_BYTES } from '../engine/proofs/verify-read-proof.js';
-import { forgetWrittenHashes, rememberWrittenHash } from '../workspace/bringing-in/stage-files.js';
+import { forgetWrittenHashes, rememberWrittenHash } from '../workspace/rows-intake/stage-files.js';
 import { forgetReceived, rememberReceived } from '../workspace/verify/received-proofs.js';
 
 /** Largest single upload: the REST service's limit (docs/api.md). */

@@ -3,11 +3,12 @@
  * file's job is finished its proof is written, and a failed job's credentials are scheduled again.
  */
 import { isServiceError } from '../../common/errors.js';
-import { RECOVERY_SKEW_MS, type FolderIntakeCore } from './folder-intake-core.js';
+import type { FolderIntakeCore } from './folder-intake-core.js';
 import { statEntry } from './entries.js';
 import { FinishRounds } from './finish-round.js';
 import type { FileRow } from './journal.js';
 import { certificatesOfJob, credentialsOfJob } from './job-proofs.js';
+import { RECOVERY_SKEW_MS } from './upload-and-schedule.js';
 import { allPages } from '../../common/all-pages.js';
 
 /** How often at most a file overdue for its job is asked about on its own (see checkOverdue). */

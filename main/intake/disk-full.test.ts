@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../common/errors.js';
-import { DISK_FULL_REPORT_MS, DiskFullReporter, formatBytes, fullPath, isDiskFull } from './disk-full.js';
+import { DISK_FULL_REPORT_MS, DiskFullReporter, fullPath, isDiskFull } from './disk-full.js';
+import { formatBytes } from '../durable/free-space.js';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'proofdesk-full-'))));

@@ -3,9 +3,10 @@
  * when space comes back. This tells a full disk from other errors, and tells the user once per
  * disk, with the path that is full and how much is needed, not once per file and try.
  */
-import { statfsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isDiskFull } from '../../common/disk-full.js';
+import { formatBytes, freeBytes } from '../durable/free-space.js';
 
 /** How often at most the same full disk is reported again while files wait for it. */
 export const DISK_FULL_REPORT_MS = 60_000;
@@ -28,26 +29,6 @@ export function isDiskFullAt(error: unknown, dir: string): boolean {
   if (typeof code !== 'string' || !code.startsWith('SQLITE_IOERR')) return false;
   const free = freeBytes(dir);
   return free !== undefined && free < LOW_SPACE;
-}
-
-/** `1.2 MB`, `512 KB`, `87 B`. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 * 1024) return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
-  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
-  return `${n} B`;
-}
-
-/** Free bytes for an unprivileged writer on the disk holding `path`, if it can be told. */
-function freeBytes(path: string): number | undefined {
-  for (let p = path; ; p = dirname(p)) {
-    try {
-      const s = statfsSync(p);
-      return s.bavail * s.bsize;
-    } catch {
-      if (dirname(p) === p) return undefined;
-    }
-  }
 }
 
 /** Which disk a path is on (its device), so that a disk is told once whichever of its paths filled. */

@@ -58,7 +58,7 @@ describe('file away', () => {
     await f.core.filer.removeStaleNote(c);
     expect(existsSync(join(f.root, 'failed', 'c.txt.error.json'))).toBe(true);
     // A path failed in the journal (by an earlier run: a new Filer reads it from the journal).
-    f.core.journal.update(c.id, { state: 'failed', closed_at: Date.now() });
+    f.core.journal.save({ ...c, state: 'failed', closed_at: Date.now() });
     const restarted = new Filer(f.core);
     await restarted.removeStaleNote(c);
     expect(existsSync(join(f.root, 'failed', 'c.txt.error.json'))).toBe(false);

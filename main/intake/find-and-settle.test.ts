@@ -136,7 +136,7 @@ describe('find and settle', () => {
         asked.push(f.clock.now());
         return Promise.resolve();
       };
-      f.core.setPaused(false);
+      f.core.paused = false;
       f.clock.advance(Math.max(0, due - f.core.settler.tickMs / 2 - f.clock.now()));
       await f.core.settler.settleRound();
       expect(asked).toHaveLength(0);
@@ -147,7 +147,7 @@ describe('find and settle', () => {
       expect(asked[0]).toBeGreaterThanOrEqual(due);
       expect(asked[0]).toBeLessThan(due + f.core.settler.tickMs);
     } finally {
-      f.core.setPaused(true);
+      f.core.paused = true;
       vi.useRealTimers();
     }
   });

@@ -11,6 +11,7 @@ import type { Folder, FolderIntakeCore } from './folder-intake-core.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { errorCode, signatureOf, statEntry, toPosix, type EntryInfo } from './entries.js';
 import { newFileRow, type FileRow } from './journal.js';
+import { pathKey } from './row-store.js';
 import { DONE_DIR, DUPLICATE_DIR, FAILED_DIR, isCandidateName, isIgnoredName } from './names.js';
 import pMap from 'p-map';
 
@@ -66,17 +67,12 @@ export class Settler {
 
   /** A path to look at on the next settle round (unless a row has it already by then). */
   hear(folder: Folder, rel: string, info?: EntryInfo): void {
-    this.discovered.set(this.core.key(folder, rel), { folder, rel, info });
+    this.discovered.set(pathKey(folder.id, rel), { folder, rel, info });
   }
 
   /** Paths heard of and not journaled yet. */
   get heardCount(): number {
     return this.discovered.size;
-  }
-
-  /** Rows settling. */
-  get settlingCount(): number {
-    return this.settling.size;
   }
 
   /** When the settling row is looked at next (undefined: it is not settling). */
@@ -124,7 +120,7 @@ export class Settler {
    * anyway). Most events of a busy folder are the intake's own moves to done/.
    */
   private pastCaring(folder: Folder, path: string): boolean {
-    const id = this.core.rows.idAt(this.core.key(folder, toPosix(relative(folder.root, path))));
+    const id = this.core.rows.idAt(pathKey(folder.id, toPosix(relative(folder.root, path))));
     if (id === undefined || this.settling.has(id)) return false;
     const state = this.core.rows.get(id)?.state;
     return state !== undefined && state !== 'scheduled';
@@ -137,7 +133,7 @@ export class Settler {
     if (this.ignoredRel(folder, rel, path)) return;
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     if (!isCandidateName(name)) return;
-    const id = this.core.rows.idAt(this.core.key(folder, rel));
+    const id = this.core.rows.idAt(pathKey(folder.id, rel));
     if (id !== undefined) {
       const s = this.settling.get(id);
       if (s) s.checkAt = Math.min(s.checkAt, this.core.clock.now());
@@ -200,7 +196,7 @@ export class Settler {
         continue;
       }
       if (!isCandidateName(name)) continue;
-      if (this.core.rows.idAt(this.core.key(folder, rel)) === undefined) this.hear(folder, rel);
+      if (this.core.rows.idAt(pathKey(folder.id, rel)) === undefined) this.hear(folder, rel);
     }
   }
 

@@ -5,15 +5,14 @@
  * `issued` (one commit), the originals moved to done/ (one commit, `moved`). Each file still
  * fails alone: an error of one file's step leaves the others going, and is retried for it alone.
  */
-import type { ServiceError } from '../../common/errors.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderIntakeCore } from './folder-intake-core.js';
 import { ContainmentError, errorCode, hashContained, statEntry } from './entries.js';
 import { folderFaultPoint } from './fault-points.js';
 import type { FileRow } from './journal.js';
-import { DONE_DIR } from './names.js';
-import { proofTextsOf } from './job-proofs.js';
+import { DONE_DIR, vcPathOf } from './names.js';
+import { credentialTexts, proofTexts } from './job-proofs.js';
 import { writeRound } from './proof-round.js';
 import { firstFree, fitPath, moveFile, numbered, writeAtomic } from './paths.js';
 
@@ -45,8 +44,6 @@ type Change = 'same' | 'changed' | 'gone';
 export class FinishRounds {
   /** The round taking files now (it starts at the next turn of the event loop). */
   private forming: { rows: FileRow[]; outcome: Promise<Outcome> } | undefined;
-  /** Settles when the round building its proofs now is done with that (see issue). */
-  private building: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly core: FolderIntakeCore,
@@ -102,18 +99,7 @@ export class FinishRounds {
   private async issue(rows: FileRow[], fail: (row: FileRow, error: unknown) => void): Promise<Set<number>> {
     const checked = new Set<number>();
     if (rows.length === 0) return checked;
-    // One round at a time builds its proofs (main-thread work); the next one builds while this
-    // one's files are written and moved (mostly waits for the disk).
-    const turn = this.building;
-    let built!: () => void;
-    this.building = new Promise<void>((resolve) => (built = resolve));
-    let toWrite: ToWrite[];
-    try {
-      await turn;
-      toWrite = await this.build(rows, fail);
-    } finally {
-      built();
-    }
+    const toWrite = await this.build(rows, fail);
     if (toWrite.length > 0) await this.writeAndIssue(toWrite, checked, fail);
     return checked;
   }
@@ -148,7 +134,7 @@ export class FinishRounds {
     // Where the proofs go is journaled before they are written: one commit for the round.
     await this.core.durable();
 
-    const texts = await proofTextsOf(this.core.service, ready.map((r) => r.certificateUid));
+    const texts = await proofTexts(this.core.service, ready.map((r) => r.certificateUid));
     const toWrite: ToWrite[] = [];
     ready.forEach(({ row, certificateUid }, i) => {
       const text = texts[i]!;
@@ -172,18 +158,14 @@ export class FinishRounds {
    * Returns the rows that failed (each failed with its reason).
    */
   private async writeCredentials(toWrite: ToWrite[], fail: (row: FileRow, error: unknown) => void): Promise<Set<number>> {
-    const service = this.core.service;
-    const uids = toWrite.map((w) => w.certificateUid);
-    const texts: (string | ServiceError | unknown)[] = service.downloadCertificateVcs
-      ? await service.downloadCertificateVcs(uids)
-      : await Promise.all(uids.map((uid) => service.downloadCertificateVc(uid).catch((error: unknown) => error ?? new Error('download failed'))));
+    const texts = await credentialTexts(this.core.service, toWrite.map((w) => w.certificateUid));
     const files: { row: FileRow; path: string; text: string }[] = [];
     const refused = new Set<number>();
     toWrite.forEach(({ row, path }, i) => {
       const text = texts[i];
       try {
         if (typeof text !== 'string') throw text;
-        const vcPath = `${path.slice(0, -'.proof.json'.length)}.vc.json`;
+        const vcPath = vcPathOf(path);
         this.core.diskFull.assertRoom(vcPath);
         files.push({ row, path: vcPath, text });
       } catch (error) {
@@ -191,7 +173,7 @@ export class FinishRounds {
         fail(row, error);
       }
     });
-    const errors = await writeRound(files, { renameInPool: true });
+    const errors = await writeRound(files);
     files.forEach(({ row }, i) => {
       if (errors[i] === undefined) return;
       refused.add(row.id);
@@ -205,7 +187,6 @@ export class FinishRounds {
     // Is each file still what was issued? Hashed while its proof is written (a proof is written
     // either way: of a changed file, it gets a note that it is superseded).
     const writing = writeRound(toWrite, {
-      renameInPool: true,
       afterStep: (step) => {
         if (step === 'synced') folderFaultPoint('proofs-unrenamed');
       },

@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { Clock } from '../engine/clock.js';
-import type { Folder, FolderIntakeCore } from './folder-intake-core.js';
+import { FolderIntakeCore, type Folder } from './folder-intake-core.js';
 import type { FileRow } from './journal.js';
-import { createCore } from './folder-intake.js';
 import type { FolderIntakeEvent, FolderIntakeOptions } from './types.js';
 
 /** Stands where the service goes; these stages never call it, so any call fails the test. */
@@ -56,12 +55,12 @@ export function stageFixture(stableMs = 50, options: Partial<FolderIntakeOptions
   mkdirSync(root);
   const events: FolderIntakeEvent[] = [];
   const clock = new MovedClock();
-  const core = createCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e), clock, ...options }, 'stage-test');
+  const core = new FolderIntakeCore({ service: NO_SERVICE, dataDir: join(base, 'data'), folders: [{ path: root }], stableMs, onEvent: (e) => events.push(e), clock, ...options }, 'stage-test');
   const id = core.journal.claimFolders([root], 'stage-test', clock.now()).get(root)!;
   const folder: Folder = { id, root, realRoot: root, engine: 'local', target: 'test|local', tags: [], metadata: {}, recursive: true, outDir: join(root, 'proofs'), format: 'proof', allowDuplicates: false };
   core.addFolder(folder);
   // No work queue runs by itself: each test takes the steps it means to.
-  core.setPaused(true);
+  core.paused = true;
   return {
     base,
     root,

@@ -8,16 +8,16 @@ import { join } from 'node:path';
 import { isServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 import { systemClock, type Clock } from '../engine/clock.js';
-import type { ProofCollector } from './collect-proofs.js';
-import type { Describer } from './describe.js';
+import { ProofCollector } from './collect-proofs.js';
+import { Describer } from './describe.js';
 import { signatureOf } from './entries.js';
-import type { Filer } from './file-away.js';
+import { Filer } from './file-away.js';
 import type { FolderWatcher } from './folder-watcher.js';
-import type { Settler } from './find-and-settle.js';
+import { Settler } from './find-and-settle.js';
 import { JOURNAL_FILE, Journal, type FileRow } from './journal.js';
 import { RowStore, pathKey } from './row-store.js';
 import type { FailedFile, FolderIntakeOptions } from './types.js';
-import type { Uploader } from './upload-and-schedule.js';
+import { Uploader } from './upload-and-schedule.js';
 import { ROUND_MAX } from './finish-round.js';
 import { WorkQueue } from './work-queue.js';
 import { INTAKE_BATCH } from './sender.js';
@@ -58,9 +58,6 @@ export interface Folder {
   allowDuplicates: boolean;
   watcher?: FolderWatcher;
 }
-
-/** How far back of a request's time its credential is looked for (clocks of remote services differ). */
-export const RECOVERY_SKEW_MS = 10 * 60_000;
 
 /** Files counted since start, by what happened to them. */
 export interface Counts {
@@ -107,14 +104,15 @@ export class FolderIntakeCore {
   readonly token: string;
   private recovering = false;
   private stopRequested = false;
-  private pausedNow = false;
+  /** Paused: no new work starts (work under way finishes); the watchers keep noting what arrives. */
+  paused = false;
   private lastWarning = '';
-  // The stages, set by the coordinator right after construction (they refer to one another).
-  settler!: Settler;
-  describer!: Describer;
-  uploader!: Uploader;
-  collector!: ProofCollector;
-  filer!: Filer;
+  // The stages, which work on rows through this shared state (and so reach one another).
+  readonly settler: Settler;
+  readonly describer: Describer;
+  readonly uploader: Uploader;
+  readonly collector: ProofCollector;
+  readonly filer: Filer;
 
   constructor(
     readonly options: FolderIntakeOptions,
@@ -148,10 +146,11 @@ export class FolderIntakeCore {
     }
     this.journal.onFlushError = (error) => this.problem('writing the journal', error);
     this.rows = new RowStore(this.journal, this.clock);
-  }
-
-  key(folder: Folder, rel: string): string {
-    return pathKey(folder.id, rel);
+    this.settler = new Settler(this);
+    this.describer = new Describer(this);
+    this.uploader = new Uploader(this);
+    this.collector = new ProofCollector(this);
+    this.filer = new Filer(this);
   }
 
   /** The watched folders, in the order they were opened. */
@@ -182,18 +181,9 @@ export class FolderIntakeCore {
     return true;
   }
 
-  /** Paused: no new work starts (work under way finishes); the watchers keep noting what arrives. */
-  get paused(): boolean {
-    return this.pausedNow;
-  }
-
-  setPaused(paused: boolean): void {
-    this.pausedNow = paused;
-  }
-
   /** Whether new work may start now (neither stopping nor paused). */
   get running(): boolean {
-    return !this.stopRequested && !this.pausedNow;
+    return !this.stopRequested && !this.paused;
   }
 
   /** Files counted since start. */
@@ -250,12 +240,12 @@ export class FolderIntakeCore {
 
   /** Remembers an entry left in place (a link) with its lstat signature: not reported again while it stays the same. */
   refuse(folder: Folder, rel: string, signature: string | undefined): void {
-    if (signature) this.refused.set(this.key(folder, rel), signature);
+    if (signature) this.refused.set(pathKey(folder.id, rel), signature);
   }
 
   /** Forgets a refused entry, so the next look at it takes it again. */
   unrefuse(folder: Folder, rel: string): void {
-    this.refused.delete(this.key(folder, rel));
+    this.refused.delete(pathKey(folder.id, rel));
   }
 
   /** A failed file was left where it is, not filed under failed/: failedFiles() lists it so. */

@@ -6,7 +6,7 @@
  *
  * This class is the thin coordinator: it opens the folders and the journal, starts the
  * stages' clocks and stops them. The stages are find-and-settle.ts, describe.ts,
- * upload-and-schedule.ts, collect-proofs.ts and file-away.ts; their shared state is core.ts.
+ * upload-and-schedule.ts, collect-proofs.ts and file-away.ts; their shared state is folder-intake-core.ts.
  *
  * Exactly once: every step is written to the journal (its own SQLite file) before its side
  * effect, and every step can be resumed from what the journal says. docs/intake.md explains
@@ -18,30 +18,12 @@ import { stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { ServiceError } from '../../common/errors.js';
 import { validateTags } from '../../common/validate.js';
-import { ProofCollector } from './collect-proofs.js';
 import { FolderIntakeCore, type Folder } from './folder-intake-core.js';
-import { Describer } from './describe.js';
-import { Filer } from './file-away.js';
-import { Settler } from './find-and-settle.js';
 import { isInside, toPosix } from './entries.js';
 import { DEFAULT_PROOFS_DIR, FAILED_DIR } from './names.js';
 import { firstFree, fitPath, moveFile, numbered } from './paths.js';
 import type { FileState } from './journal.js';
 import type { FailedFile, FolderIntakeOptions, FolderIntakeProgress } from './types.js';
-import { Uploader } from './upload-and-schedule.js';
-
-export type { FailedFile, FolderIntakeEvent, FolderIntakeOptions, FolderIntakeProgress, WatchFolderOptions } from './types.js';
-
-/** The shared state with its five stages wired to it (the stages refer to one another through it). */
-export function createCore(options: FolderIntakeOptions, token: string): FolderIntakeCore {
-  const core = new FolderIntakeCore(options, token);
-  core.settler = new Settler(core);
-  core.describer = new Describer(core);
-  core.uploader = new Uploader(core);
-  core.collector = new ProofCollector(core);
-  core.filer = new Filer(core);
-  return core;
-}
 
 /** How often the folders' claim is renewed, paused or not (well within the journal's OWNER_STALE_MS). */
 const CLAIM_BEAT_MS = 5_000;
@@ -56,7 +38,7 @@ export class FolderIntake {
   private stopJobMoves: () => void = () => undefined;
 
   private constructor(options: FolderIntakeOptions) {
-    this.core = createCore(options, randomUUID());
+    this.core = new FolderIntakeCore(options, randomUUID());
   }
 
   /**
@@ -226,12 +208,12 @@ export class FolderIntake {
 
   /** Pauses: no new work starts (work under way finishes and is journaled); resume() goes on. */
   pause(): void {
-    this.core.setPaused(true);
+    this.core.paused = true;
   }
 
   resume(): void {
     if (!this.core.paused) return;
-    this.core.setPaused(false);
+    this.core.paused = false;
     this.core.pump();
     void this.core.settler.settle();
   }

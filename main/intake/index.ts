@@ -7,14 +7,15 @@
  * (docs/intake.md).
  */
 export { ByteGate, chunks, mapOrdered } from './pool.js';
-export { ByteBudget, readForIntake, type IntakeRead } from './read-for-intake.js';
-export { INTAKE_BATCH, IntakeSender, intakeSenderFor, type IntakeOutcome, type IntakeSenderOptions } from './sender.js';
-export { certificatesOfJob, credentialsOfJob, proofTextsOf } from './job-proofs.js';
-export { tempNameOf, writeRound, type RoundStep } from './proof-round.js';
-export { FolderIntake, type FailedFile, type FolderIntakeEvent, type FolderIntakeProgress, type FolderIntakeOptions, type WatchFolderOptions } from './folder-intake.js';
-export { Journal, JOURNAL_FILE, newFileRow, remoteJournalFile, FILE_STATES, FolderBusyError, type FileRow, type FileState } from './journal.js';
-export { OLDER_ISSUE_JOURNAL_FILE, resumeOlderIssueRun } from './older-issue-journal.js';
-export { FOLDER_FAULT_ENV, type FolderFaultPoint } from './fault-points.js';
-export { DONE_DIR, FAILED_DIR, DUPLICATE_DIR, DEFAULT_PROOFS_DIR, MANIFEST_FILE } from './names.js';
+export { readForIntake, type IntakeRead } from './read-for-intake.js';
+export { IntakeSender, intakeSenderFor } from './sender.js';
+export { certificatesOfJob, credentialTexts, credentialsSince, proofTexts } from './job-proofs.js';
+export { writeRound } from './proof-round.js';
+export { FolderIntake } from './folder-intake.js';
+export type { FolderIntakeEvent, FolderIntakeOptions, WatchFolderOptions } from './types.js';
+export { Journal, JOURNAL_FILE, newFileRow, remoteJournalFile, FolderBusyError, type FileRow, type FileState } from './journal.js';
+export { resumeOlderIssueRun } from './older-issue-journal.js';
+export { FOLDER_FAULT_ENV } from './fault-points.js';
+export { DEFAULT_PROOFS_DIR, vcPathOf } from './names.js';
 export { formatProgress } from './progress.js';
-export { isDiskFull, isDiskFullAt, fullPath } from './disk-full.js';
+export { isDiskFullAt, fullPath } from './disk-full.js';

@@ -120,6 +120,9 @@ export interface FileRow {
   closed_at: number | null;
 }
 
+/** A row of another file with the same content, as far as telling duplicates needs. */
+export type SameContentRow = Pick<FileRow, 'id' | 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path' | 'proof_path'>;
+
 /** A new row: `fields`, seen `now`, and nothing else known yet. Journal.insert() writes it. */
 export function newFileRow(fields: Pick<FileRow, 'folder_id' | 'rel_path' | 'state' | 'target' | 'size' | 'mtime_ms' | 'engine'>, now: number): Omit<FileRow, 'id'> {
   return {
@@ -311,7 +314,6 @@ export class Journal {
     this.statements.update.run(row);
   }
 
-  private readonly updates = new Map<string, Database.Statement>();
   /** Group commits made by flush() and the row writes they carried (how well writes are batched). */
   readonly stats = { commits: 0, rowWrites: 0 };
   /** Rows with columns to write at the next flush (the row object holds the values). */
@@ -381,26 +383,9 @@ export class Journal {
   }
 
   /**
-   * Writes some columns of a row. Only the columns named are in the UPDATE, so indexes on the
-   * others are left alone (SQLite rewrites an index whenever its column is assigned).
-   */
-  update(id: number, changes: Partial<FileRow>): void {
-    const columns = Object.keys(changes).filter((c) => (MUTABLE as readonly string[]).includes(c));
-    if (columns.length === 0) return;
-    const key = columns.join(',');
-    let statement = this.updates.get(key);
-    if (!statement) {
-      statement = this.db.prepare(`UPDATE files SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
-      this.updates.set(key, statement);
-    }
-    const params: Record<string, unknown> = { id };
-    for (const c of columns) params[c] = (changes as Record<string, unknown>)[c];
-    statement.run(params);
-  }
-
-  /**
-   * Writes the named columns of a row from the row itself (a flush's writes): as update(), with
-   * the values bound by position — no object of changes per row, no named-parameter lookups.
+   * Writes the named columns of a row from the row itself (a flush's writes). Only the columns
+   * named are in the UPDATE, so indexes on the others are left alone (SQLite rewrites an index
+   * whenever its column is assigned).
    */
   private updateColumns(row: FileRow, named: Set<string>): void {
     const columns: string[] = [];
@@ -425,8 +410,8 @@ export class Journal {
   }
 
   /** Rows with the same content and target in a live state (anything but failed / duplicate), oldest first. */
-  sameContent(sha256: string, target: string, exceptId: number): Pick<FileRow, 'id' | 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path' | 'proof_path'>[] {
-    return this.statements.sameContent.all(sha256, target, exceptId) as Pick<FileRow, 'id' | 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path' | 'proof_path'>[];
+  sameContent(sha256: string, target: string, exceptId: number): SameContentRow[] {
+    return this.statements.sameContent.all(sha256, target, exceptId) as SameContentRow[];
   }
 
   /** Whether any row holds this credential uid. */
@@ -436,16 +421,6 @@ export class Journal {
 
   folderPath(id: number): string | undefined {
     return (this.db.prepare('SELECT path FROM folders WHERE id = ?').get(id) as { path: string } | undefined)?.path;
-  }
-
-  /** Counts of rows per state for some folders (closed ones included). */
-  countByState(folderIds: number[]): Record<FileState, number> {
-    const counts = Object.fromEntries(FILE_STATES.map((s) => [s, 0])) as Record<FileState, number>;
-    const rows = this.db
-      .prepare('SELECT state, count(*) AS n FROM files WHERE folder_id IN (SELECT value FROM json_each(?)) GROUP BY state')
-      .all(JSON.stringify(folderIds)) as { state: FileState; n: number }[];
-    for (const r of rows) counts[r.state] = r.n;
-    return counts;
   }
 
   /**

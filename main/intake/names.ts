@@ -53,3 +53,8 @@ export function isCandidateName(name: string): boolean {
 export function sidecarNameOf(name: string): string {
   return `${name}.json`;
 }
+
+/** The Verifiable Credential's path beside a proof path: FILE.vc.json for FILE.proof.json. */
+export function vcPathOf(proofPath: string): string {
+  return `${proofPath.slice(0, -'.proof.json'.length)}.vc.json`;
+}

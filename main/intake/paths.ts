@@ -49,42 +49,16 @@ export function fitPath(path: string, suffix = ''): string {
 export { tempNameOf };
 
 /**
- * Folders this process made or found: not made again for every file, 10,000 proofs into one
- * folder (a folder removed meanwhile is noticed by the write or the move that fails, and made
- * again). The writes and renames themselves stay asynchronous: on a busy disk a synchronous
- * write holds the whole process while it waits.
- */
-const knownDirs = new Set<string>();
-
-function makeDir(dir: string): void {
-  if (knownDirs.has(dir)) return;
-  mkdirSync(dir, { recursive: true });
-  if (knownDirs.size > 10_000) knownDirs.clear();
-  knownDirs.add(dir);
-}
-
-/** Runs `step` once more after making `dir` again, when it failed because the folder had gone. */
-async function againIfDirGone<T>(dir: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !knownDirs.delete(dir)) throw error;
-    makeDir(dir);
-    return step();
-  }
-}
-
-/**
  * Writes a file whole or not at all: its temporary name, then a rename. A write that fails
  * (a full disk) removes its temporary file: no 0-byte or half file is left behind.
  */
 export async function writeAtomic(path: string, data: string, inside?: string): Promise<void> {
   const dir = dirname(path);
-  makeDir(dir);
+  mkdirSync(dir, { recursive: true });
   if (inside !== undefined) checkInside(dir, inside);
   const temp = tempNameOf(path);
   try {
-    await againIfDirGone(dir, () => writeFile(temp, data));
+    await writeFile(temp, data);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
@@ -112,24 +86,15 @@ function checkInside(dir: string, inside: string): void {
  */
 export async function moveFile(from: string, to: string, inside?: string): Promise<boolean> {
   const dir = dirname(to);
-  makeDir(dir);
+  mkdirSync(dir, { recursive: true });
   if (inside !== undefined) checkInside(dir, inside);
   try {
     await rename(from, to);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    // The source is gone, or the destination's folder was removed since it was made.
-    if (!existsSync(from) || !knownDirs.delete(dir)) return false;
-    makeDir(dir);
-    if (inside !== undefined) checkInside(dir, inside);
-    try {
-      await rename(from, to);
-      return true;
-    } catch (again) {
-      if ((again as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw again;
-    }
+    // The source is gone; else (the destination's folder removed meanwhile) the next try makes it again.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(from)) return false;
+    throw error;
   }
 }
 

@@ -80,6 +80,13 @@ export class ByteGate {
     return new Promise((enter) => this.waiting.push({ size, enter }));
   }
 
+  /** Takes `size` bytes now if they fit and nothing waits ahead; false leaves the budget as it was. */
+  tryAcquire(size: number): boolean {
+    if (this.waiting.length > 0 || this.held + size > this.limit) return false;
+    this.held += size;
+    return true;
+  }
+
   release(size: number): void {
     this.held = Math.max(0, this.held - size);
     while (this.waiting.length > 0 && this.fits(this.waiting[0]!.size)) {

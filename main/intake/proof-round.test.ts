@@ -48,7 +48,7 @@ describe('writeRound, renames in the thread pool', () => {
     // A folder where the last file's name is: its rename fails (and its temporary file is removed).
     const blocked = join(dir, 'a', 'blocked.proof.json');
     mkdirSync(join(blocked, 'inside'), { recursive: true });
-    const errors = await writeRound([...files, { path: blocked, text: 'no' }], { renameInPool: true, afterStep: (s) => steps.push(s) });
+    const errors = await writeRound([...files, { path: blocked, text: 'no' }], { afterStep: (s) => steps.push(s) });
     expect(errors.slice(0, 300).every((e) => e === undefined)).toBe(true);
     expect(errors[300]).toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
     expect(steps).toEqual(['written', 'synced', 'renamed']);

@@ -7,7 +7,7 @@
  * (a leftover temporary file has a fixed name per final name: the next try overwrites it).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { open, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { syncFiles, withPath } from '../durable/sync-files.js';
@@ -59,16 +59,7 @@ export type RoundStep = 'written' | 'synced' | 'renamed';
  */
 export async function writeRound(
   files: readonly { path: string; text: string }[],
-  options: {
-    mode?: number;
-    afterStep?: (step: RoundStep) => void;
-    /**
-     * Renames in the thread pool, side by side, rather than one after the other on the main
-     * thread: slower for a round alone, but a fraction of the main thread's time, for a caller
-     * with other work meanwhile (the watched folder).
-     */
-    renameInPool?: boolean;
-  } = {},
+  options: { mode?: number; afterStep?: (step: RoundStep) => void } = {},
 ): Promise<(unknown | undefined)[]> {
   const errors: (unknown | undefined)[] = new Array(files.length).fill(undefined);
   const temps = files.map((f) => tempNameOf(f.path));
@@ -99,22 +90,20 @@ export async function writeRound(
   );
   options.afterStep?.('synced');
   const folders = new Set<string>();
-  const renameOne = async (i: number) => {
-    if (errors[i] !== undefined) {
-      removeTemp(temps[i]!);
-      return;
-    }
-    try {
-      if (options.renameInPool) await rename(temps[i]!, files[i]!.path);
-      else renameSync(temps[i]!, files[i]!.path);
-      folders.add(dirname(files[i]!.path));
-    } catch (error) {
-      errors[i] = error;
-      removeTemp(temps[i]!);
-    }
-  };
-  if (options.renameInPool) await pMap(files, (_, i) => renameOne(i), { concurrency: WRITE_CONCURRENCY });
-  else for (let i = 0; i < files.length; i++) await renameOne(i);
+  await pMap(
+    files,
+    async (file, i) => {
+      if (errors[i] !== undefined) return removeTemp(temps[i]!);
+      try {
+        await rename(temps[i]!, file.path);
+        folders.add(dirname(file.path));
+      } catch (error) {
+        errors[i] = error;
+        removeTemp(temps[i]!);
+      }
+    },
+    { concurrency: WRITE_CONCURRENCY },
+  );
   options.afterStep?.('renamed');
   await syncFolders(folders);
   return errors;

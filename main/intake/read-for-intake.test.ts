@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ByteBudget, readForIntake } from './read-for-intake.js';
+import { ByteGate } from './pool.js';
+import { readForIntake } from './read-for-intake.js';
 import { SMALL_FILE_BYTES } from '../files/hash-file.js';
 
 let dir: string | undefined;
@@ -16,7 +17,7 @@ describe('readForIntake', () => {
     const large = join(dir, 'large.bin');
     writeFileSync(small, 'x'.repeat(1000));
     writeFileSync(large, Buffer.alloc(SMALL_FILE_BYTES + 1, 7));
-    const budget = new ByteBudget(1500);
+    const budget = new ByteGate(1500);
 
     const first = await readForIntake(small, budget);
     expect(first.bytes?.length).toBe(1000);

@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { SMALL_FILE_BYTES, hashChunks, sha256Hex } from '../files/hash-file.js';
+import type { ByteGate } from './pool.js';
 
 export interface IntakeRead {
   path: string;
@@ -18,36 +19,19 @@ export interface IntakeRead {
 }
 
 /**
- * A budget of bytes held in memory by reads not yet sent: a file is read whole only while the
- * budget allows, so a run of large files is streamed instead of piling up in memory.
- */
-export class ByteBudget {
-  private held = 0;
-  constructor(readonly limit: number) {}
-  /** Takes `size` bytes of the budget if they fit; false leaves it as it was. */
-  take(size: number): boolean {
-    if (this.held + size > this.limit) return false;
-    this.held += size;
-    return true;
-  }
-  release(size: number): void {
-    this.held = Math.max(0, this.held - size);
-  }
-}
-
-/**
  * Reads and hashes one file (rejects with the file system's error, e.g. ENOENT). Its bytes are
- * kept when it is small and `budget` (if any) has room for them; release them once sent.
+ * kept when it is small and `budget` (if any) has room for them now (a run of large files is
+ * streamed instead of piling up in memory); release them once sent.
  */
-export async function readForIntake(path: string, budget?: ByteBudget): Promise<IntakeRead> {
+export async function readForIntake(path: string, budget?: ByteGate): Promise<IntakeRead> {
   const info = await stat(path);
-  if (info.size <= SMALL_FILE_BYTES && (budget?.take(info.size) ?? true)) {
+  if (info.size <= SMALL_FILE_BYTES && (budget?.tryAcquire(info.size) ?? true)) {
     const bytes = await readFile(path).catch((error: unknown) => {
       budget?.release(info.size);
       throw error;
     });
     budget?.release(info.size);
-    if (bytes.length <= SMALL_FILE_BYTES && (budget?.take(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, mtimeMs: info.mtimeMs, bytes };
+    if (bytes.length <= SMALL_FILE_BYTES && (budget?.tryAcquire(bytes.length) ?? true)) return { path, sha256: sha256Hex(bytes), size: bytes.length, mtimeMs: info.mtimeMs, bytes };
   }
   return { path, ...(await hashChunks(createReadStream(path))), mtimeMs: info.mtimeMs, bytes: undefined };
 }

@@ -6,10 +6,7 @@
  * counts never disagree with the rows.
  */
 import type { Clock } from '../engine/clock.js';
-import { FILE_STATES, type FileRow, type FileState, type Journal } from './journal.js';
-
-/** A row of another file with the same content, as far as telling duplicates needs. */
-export type SameContentRow = Pick<FileRow, 'id' | 'state' | 'credential_uid' | 'folder_id' | 'rel_path' | 'final_path' | 'proof_path'>;
+import { FILE_STATES, type FileRow, type FileState, type Journal, type SameContentRow } from './journal.js';
 
 /** The key of a path in a folder (`discovered`, `refused` and the rows by path share it). */
 export function pathKey(folderId: number, rel: string): string {

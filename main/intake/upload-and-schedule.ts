@@ -8,16 +8,19 @@ import type { ServiceError } from '../../common/errors.js';
 import { isServiceError } from '../../common/errors.js';
 import type { CredentialDetails } from '../../common/requests.js';
 import type { Credential, Job } from '../../common/wire-types.js';
-import { RECOVERY_SKEW_MS, type FolderIntakeCore } from './folder-intake-core.js';
+import type { FolderIntakeCore } from './folder-intake-core.js';
 import { isDiskFull } from './disk-full.js';
 import { ContainmentError, readContained, statEntry, streamContained } from './entries.js';
 import { folderFaultPoint } from './fault-points.js';
 import { INGEST_METADATA_KEY } from './file-metadata.js';
 import type { FileRow } from './journal.js';
+import { credentialsSince } from './job-proofs.js';
 import { ByteGate } from './pool.js';
 import { intakeSenderFor, type IntakeSender } from './sender.js';
 import { SMALL_FILE_BYTES, sha256Hex } from '../files/hash-file.js';
-import { allPages } from '../../common/all-pages.js';
+
+/** How far back of a request's time its credential is looked for (clocks of remote services differ). */
+export const RECOVERY_SKEW_MS = 10 * 60_000;
 
 /** File bytes held in memory at most between their hash and their upload (as `issue`'s). */
 const HELD_BYTES = 64 * 1024 * 1024;
@@ -210,17 +213,10 @@ export class Uploader {
    */
   async recoverUploads(rows: FileRow[]): Promise<void> {
     const since = Math.min(...rows.map((r) => r.attempt_at ?? r.seen_at)) - RECOVERY_SKEW_MS;
-    const byKey = new Map<string, Credential[]>();
-    for await (const result of allPages((page) => this.core.service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page }))) {
-      for (const credential of result.items) {
-        const ingest = credential.metadata[INGEST_METADATA_KEY] as { sha256?: unknown; path?: unknown } | undefined;
-        if (typeof ingest?.sha256 !== 'string' || typeof ingest.path !== 'string') continue;
-        const key = `${ingest.sha256}\0${ingest.path}`;
-        const list = byKey.get(key);
-        if (list) list.push(credential);
-        else byKey.set(key, [credential]);
-      }
-    }
+    const byKey = await credentialsSince(this.core.service, since, (credential) => {
+      const ingest = credential.metadata[INGEST_METADATA_KEY] as { sha256?: unknown; path?: unknown } | undefined;
+      return typeof ingest?.sha256 === 'string' && typeof ingest.path === 'string' ? [`${ingest.sha256}\0${ingest.path}`] : [];
+    });
     let found = 0;
     let resent = 0;
     for (const row of rows) {

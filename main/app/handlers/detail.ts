@@ -8,7 +8,7 @@ import type { CredentialDetail, CredentialOnEngine, DetailIpc } from '../../../c
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { Certificate, Job } from '../../../common/wire-types.js';
 import type { PartnerScope } from '../../engine/scope.js';
-import { recordFromCredential, recordFromDatabase } from '../../workspace/bringing-in/record-tree.js';
+import { recordFromCredential, recordFromDatabase } from '../../workspace/record-tree.js';
 import { ServiceError } from '../../../common/errors.js';
 import { findOriginalOnDisk, readStoredOriginal } from '../../workspace/original-file.js';
 import { readWatchFolders } from '../../workspace/watch-folders/watch-folder-list.js';

@@ -1,10 +1,10 @@
 /**
  * Handlers of the staging slice (common/ipc/staging.ts): stage dropped paths, create the rows
- * as a task. The work itself is in main/workspace/bringing-in.
+ * as a task. The work itself is in main/workspace/rows-intake/.
  */
 import type { RowOutcome, StagingCreateResult, StagingCreateRow, StagingIpc } from '../../../common/ipc/staging.js';
-import { createRows } from '../../workspace/bringing-in/create-rows.js';
-import { stagePaths } from '../../workspace/bringing-in/stage-files.js';
+import { createRows } from '../../workspace/rows-intake/create-rows.js';
+import { stagePaths } from '../../workspace/rows-intake/stage-files.js';
 import { rememberOriginalPaths } from '../../workspace/original-paths.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';

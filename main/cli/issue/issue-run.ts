@@ -15,14 +15,13 @@ import { basename, dirname, join } from 'node:path';
 import { ServiceError, isServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
-import type { Credential, Job } from '../../../common/wire-types.js';
+import type { Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
-import { ByteBudget, IntakeSender, certificatesOfJob, chunks, mapOrdered, proofTextsOf, readForIntake, writeRound, type IntakeRead } from '../../intake/index.js';
+import { ByteGate, IntakeSender, certificatesOfJob, chunks, credentialTexts, credentialsSince, mapOrdered, proofTexts, readForIntake, vcPathOf, writeRound, type IntakeRead } from '../../intake/index.js';
 import { systemClock, type Clock } from '../../engine/clock.js';
 import type { CliContext } from '../context.js';
-import { issueFaultPoint } from './issue-fault-points.js';
-import { allPages } from '../../../common/all-pages.js';
+import { issueFaultPoint } from '../../intake/fault-points.js';
 
 const POLL_MS = 250;
 /** How far back from a journaled request its credential may carry an upload date (clock steps). */
@@ -64,11 +63,6 @@ export function isProofFormat(value: string): value is ProofFormat {
   return value === 'proof' || value === 'vc' || value === 'both';
 }
 
-/** The Verifiable Credential's path beside a proof path: FILE.vc.json for FILE.proof.json. */
-function vcPathOf(proofPath: string): string {
-  return `${proofPath.slice(0, -'.proof.json'.length)}.vc.json`;
-}
-
 /** What this process's scheduler last ran into (a full disk ends the wait instead of waiting forever). */
 export interface Trouble {
   error?: unknown;
@@ -86,21 +80,10 @@ function proofPaths(files: string[], outDir: string | undefined): string[] {
   });
 }
 
-/** A text a bulk download gave, or its error thrown: a proof that cannot be had stops the run. */
-function textOrThrow(text: unknown): string {
+/** A downloaded text, or the download's error thrown (it stops the run). */
+function textOf(text: unknown): string {
   if (typeof text !== 'string') throw text;
   return text;
-}
-
-/** The Verifiable Credentials of certificates, in order: signed together when the service can, else one at a time. */
-async function credentialTexts(service: IssuingService, certificateUids: string[]): Promise<string[]> {
-  if (certificateUids.length === 0) return [];
-  if (!service.downloadCertificateVcs) {
-    const texts: string[] = [];
-    for (const uid of certificateUids) texts.push(await service.downloadCertificateVc(uid));
-    return texts;
-  }
-  return (await service.downloadCertificateVcs(certificateUids)).map(textOrThrow);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -111,17 +94,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * One listing for the whole chunk, not one per file.
  */
 async function findCreated(service: IssuingService, journal: Journal, items: { since: number; hash: string }[], claimedNow: Set<string>): Promise<(string | undefined)[]> {
-  const byHash = new Map<string, Credential[]>();
   const since = Math.min(...items.map((i) => i.since)) - RECOVERY_SKEW_MS;
-  for await (const result of allPages((page) => service.listCredentials({ upload_date_from: new Date(since).toISOString(), per_page: 500, page }))) {
-    for (const c of result.items) {
-      for (const f of c.files) {
-        const list = byHash.get(f.file_hash);
-        if (list) list.push(c);
-        else byHash.set(f.file_hash, [c]);
-      }
-    }
-  }
+  const byHash = await credentialsSince(service, since, (c) => c.files.map((f) => f.file_hash));
   return items.map(({ since: at, hash }) => {
     const match = (byHash.get(hash) ?? []).find((c) => Date.parse(c.upload_date) >= at - RECOVERY_SKEW_MS && !claimedNow.has(c.uid) && !journal.credentialClaimed(c.uid));
     if (match) claimedNow.add(match.uid);
@@ -284,7 +258,7 @@ export async function issueRun(service: IssuingService, journal: Journal, option
   });
 
   // 1. Read, create and schedule, a chunk at a time.
-  const budget = new ByteBudget(HELD_BYTES);
+  const budget = new ByteGate(HELD_BYTES);
   const reads = mapOrdered(files.entries(), READ_CONCURRENCY, async ([i, file]) => ({ i, read: await readForIntake(file, budget) }));
   // The next chunk is read while this one is sent (it waits for the disk when this one does).
   const chunkIterator = chunks(reads, CHUNK);
@@ -391,12 +365,12 @@ export async function issueRun(service: IssuingService, journal: Journal, option
       return !(item?.state === 'issued' && item.proof_path === primary(i) && existsSync(primary(i)));
     });
     const certificates = pending.map((i) => certificateOf.get(credentialUids[i]!)!);
+    const proofs = kinds.includes('proof') ? await proofTexts(service, certificates) : [];
     const credentials = kinds.includes('vc') ? await credentialTexts(service, certificates) : [];
-    const proofs = kinds.includes('proof') ? await proofTextsOf(service, certificates) : [];
     const toWrite: { i: number; path: string; text: string }[] = [];
     for (const [n, i] of pending.entries()) {
-      if (kinds.includes('proof')) toWrite.push({ i, path: paths[i]!, text: textOrThrow(proofs[n]) });
-      if (kinds.includes('vc')) toWrite.push({ i, path: vcPathOf(paths[i]!), text: credentials[n]! });
+      if (kinds.includes('proof')) toWrite.push({ i, path: paths[i]!, text: textOf(proofs[n]) });
+      if (kinds.includes('vc')) toWrite.push({ i, path: vcPathOf(paths[i]!), text: textOf(credentials[n]) });
     }
     stages.lap('proofs: build');
     const errors = await writeRound(toWrite, { mode: 0o644, afterStep: (step) => {

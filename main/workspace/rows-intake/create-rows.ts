@@ -12,8 +12,8 @@ import { checkRowFields, type RowOutcome, type StagingCreateRow } from '../../..
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { TaskContext, TaskError } from '../../../common/tasks.js';
-import { isUuid } from '../../../common/validate.js';
-import { ByteBudget, IntakeSender, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
+import { ByteGate, IntakeSender, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
+import { existingCredentials } from './existing-credentials.js';
 import { orderByLinks } from './link-order.js';
 
 /** Rows per chunk on the embedded engine: one write transaction each, and how often a cancel is seen. */
@@ -61,18 +61,8 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   if (options.engine !== null) await service.getEngine(options.engine);
 
   // Links to existing credentials are checked up front: one read per distinct uid.
-  const externals = [...new Set(rows.flatMap((r) => r.links).filter((l) => !byKey.has(l)))];
-  const existing = new Set<string>();
-  for (const uid of externals) {
-    if (!isUuid(uid)) continue;
-    try {
-      await service.getCredential(uid);
-      existing.add(uid);
-    } catch (error) {
-      if (!isServiceError(error) || error.id !== 'missing_credential') throw error;
-    }
-  }
-  const plan = orderByLinks(rows, (link) => existing.has(link), label);
+  const existing = await existingCredentials(null, service, rows.flatMap((r) => r.links).filter((l) => !byKey.has(l)));
+  const plan = orderByLinks(rows, (link) => existing.has(link.toLowerCase()), label);
   for (const [key, error] of plan.errors) outcomes.set(key, { key, status: 'failed', error });
 
   const created = new Map<string, string>();
@@ -84,7 +74,7 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   const readChunk = async (keys: string[]): Promise<Map<string, IntakeRead | { error: unknown }>> => {
     const rows = keys.map((k) => byKey.get(k)!).filter((row) => row.file !== null && checkRowFields(row, true, now).length === 0);
     // A chunk holds at most HELD_BYTES of file bytes; files beyond it are staged from disk.
-    const budget = new ByteBudget(HELD_BYTES);
+    const budget = new ByteGate(HELD_BYTES);
     const reads = new Map<string, IntakeRead | { error: unknown }>();
     let n = 0;
     for await (const read of mapOrdered(rows, READ_CONCURRENCY, (row) => readForIntake(row.file!.path, budget).catch((error: unknown) => ({ error })))) reads.set(rows[n++]!.key, read);

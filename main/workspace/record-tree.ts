@@ -3,9 +3,9 @@
  * ones). The whole record is every credential reachable over links in either direction; the
  * tree starts at its first credentials and shows under each the credentials added to it.
  */
-import type { RecordNode } from '../../../common/ipc/detail.js';
-import type { Credential } from '../../../common/wire-types.js';
-import { recordGraphOf, type PartnerScope, type RecordGraph } from '../../engine/index.js';
+import type { RecordNode } from '../../common/ipc/detail.js';
+import type { Credential } from '../../common/wire-types.js';
+import { recordGraphOf, type PartnerScope, type RecordGraph } from '../engine/index.js';
 
 /** Most credentials of one record shown (a record of thousands is shown in part). */
 export const MAX_RECORD_NODES = 2000;
