@@ -6,7 +6,6 @@
  */
 import pMap from 'p-map';
 import { allPages } from '../../common/all-pages.js';
-import type { ServiceError } from '../../common/errors.js';
 import type { IssuingService } from '../../common/issuing-service.js';
 import type { Credential } from '../../common/wire-types.js';
 
