@@ -7,6 +7,8 @@
  * and keeps a watch per file; with thousands of files in the folder, moving out to done/ one by
  * one, that re-reading would be most of the work (docs/desktop-app.md). The watcher is only a
  * hint anyway (docs/intake.md): the full scans at start and every 30 s find what it misses.
+ * Not @parcel/watcher either: on Linux it never watches the folders inside a folder that arrives
+ * whole (docs/intake.md says why that matters here).
  *
  * Which folders are watched is decided by the caller: `addDir` is called for each folder the
  * scan walks into (so a folder is watched before it is read, and nothing arriving meanwhile is
