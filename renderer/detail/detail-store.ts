@@ -5,6 +5,7 @@ import type { VerificationResult } from '../../common/wire-types.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { t } from '../i18n/i18n-store.js';
+import { saveText } from '../shell/save-text.js';
 
 export interface DetailStore {
   /** The credential shown, or null when the panel is closed. */
@@ -30,20 +31,6 @@ export interface DetailStore {
   /** Opens a file where it is on disk (desktop) or saves the stored copy (browser). */
   openOriginal(fileHash: string): Promise<void>;
 }
-
-function saveText(fileName: string, text: string | Uint8Array<ArrayBuffer>, type: string): void {
-  // A download of what the page already holds (the proof JSON, a stored original in the browser).
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-export { saveText };
 
 /** The detail panel's credential and what the admin does with it. */
 export const useDetailStore = create<DetailStore>()((set, get) => {

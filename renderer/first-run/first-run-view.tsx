@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 import { RestoreForm } from '../settings/restore-form.js';
 import { PassphraseForm } from '../settings/passphrase-form.js';
 import { useBackupPassphrase } from '../settings/backup-passphrase.js';
@@ -137,17 +138,8 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
           void submit(name, interval);
         }}
       >
-        <div className="field">
-          <label htmlFor={nameId}>{t('firstRun.name')}</label>
-          <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus autoComplete="organization" />
-        </div>
-        <div className="field">
-          <label htmlFor={intervalId}>{t('firstRun.interval')}</label>
-          <input id={intervalId} value={interval} onChange={(e) => setInterval(e.target.value)} required aria-describedby={`${intervalId}-help`} />
-          <span id={`${intervalId}-help`} className="muted">
-            {t('firstRun.intervalHelp')}
-          </span>
-        </div>
+        <Field id={nameId} label={t('firstRun.name')} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus autoComplete="organization" />
+        <Field id={intervalId} label={t('firstRun.interval')} help={t('firstRun.intervalHelp')} value={interval} onChange={(e) => setInterval(e.target.value)} required />
         <p className="first-run-warning">{t('firstRun.lostKey')}</p>
         <ErrorLine error={error} className="error-panel" />
         <div>

@@ -1,5 +1,6 @@
 import { useEffect, useId } from 'react';
 import { useT } from '../i18n/use-t.js';
+import { ColumnHeads } from '../shell/column-heads.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useBackupPassphrase } from './backup-passphrase.js';
 import { RestoreForm } from './restore-form.js';
@@ -39,15 +40,7 @@ export function KeysPanel() {
             <dd><code data-testid="settings-address">{keys.address ?? t('settings.keys.notMade')}</code></dd>
           </dl>
           <table className="settings-table" aria-label={t('settings.keys.accounts')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('settings.keys.column.engine')}</th>
-                <th scope="col">{t('settings.keys.column.chain')}</th>
-                <th scope="col">{t('settings.keys.column.environment')}</th>
-                <th scope="col">{t('settings.keys.column.balance')}</th>
-                <th scope="col">{t('settings.keys.column.todo')}</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={[t('settings.keys.column.engine'), t('settings.keys.column.chain'), t('settings.keys.column.environment'), t('settings.keys.column.balance'), t('settings.keys.column.todo')]} />
             <tbody>
               {keys.accounts.map((a) => (
                 <tr key={a.engine}>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 
 /**
  * A new passphrase typed twice (the keys file's, a key backup's): both fields, the hint under
@@ -23,17 +24,8 @@ export function NewPassphraseFields(props: {
   const t = useT();
   return (
     <>
-      <div className="field">
-        <label htmlFor={`${id}-pass`}>{label}</label>
-        <input id={`${id}-pass`} type="password" value={first} onChange={(e) => onFirst(e.target.value)} required autoFocus={autoFocus} autoComplete="new-password" aria-describedby={`${id}-pass-help`} />
-        <span id={`${id}-pass-help`} className="muted">
-          {hint}
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-again`}>{againLabel}</label>
-        <input id={`${id}-again`} type="password" value={second} onChange={(e) => onSecond(e.target.value)} required autoComplete="new-password" aria-invalid={mismatch} />
-      </div>
+      <Field id={`${id}-pass`} label={label} help={hint} type="password" value={first} onChange={(e) => onFirst(e.target.value)} required autoFocus={autoFocus} autoComplete="new-password" />
+      <Field id={`${id}-again`} label={againLabel} type="password" value={second} onChange={(e) => onSecond(e.target.value)} required autoComplete="new-password" aria-invalid={mismatch} />
       {mismatch && (
         <div className="error-panel" role="alert">
           {t('settings.passphrase.differ')}

@@ -5,6 +5,7 @@ import { OutcomeLine } from './outcome-line.js';
 import { useSettingsStore } from './settings-store.js';
 import { localDateTime } from '../format/local-format.js';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 import { useResetOnChange } from '../shell/use-reset-on-change.js';
 
 /** Settings › Partner: which Partner is active, its issuing interval, its client credentials. */
@@ -57,11 +58,7 @@ export function PartnerPanel() {
           void saveInterval(interval);
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-interval`}>{t('settings.partner.interval')}</label>
-          <input id={`${id}-interval`} value={interval} onChange={(e) => setIntervalText(e.target.value)} aria-describedby={`${id}-interval-help`} />
-          <span id={`${id}-interval-help`} className="muted">{t('settings.partner.intervalHelp')}</span>
-        </div>
+        <Field id={`${id}-interval`} label={t('settings.partner.interval')} help={t('settings.partner.intervalHelp')} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
         <OutcomeLine outcome={outcomes.interval} />
         <button type="submit" disabled={busy.interval}>{t('settings.partner.saveInterval')}</button>
       </form>

@@ -4,6 +4,7 @@ import { toServiceError } from '../ipc-error.js';
 import { ErrorLine, type ShownError } from '../shell/error-line.js';
 import { NewPassphraseFields } from './new-passphrase-fields.js';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 
 /**
  * The encrypted keys file's passphrase, typed in the app where there is no keychain: `unlock`
@@ -65,10 +66,7 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
           autoFocus
         />
       ) : (
-        <div className="field">
-          <label htmlFor={`${id}-pass`}>{t('settings.keysPass.label')}</label>
-          <input id={`${id}-pass`} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoFocus autoComplete="current-password" />
-        </div>
+        <Field id={`${id}-pass`} label={t('settings.keysPass.label')} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoFocus autoComplete="current-password" />
       )}
       <ErrorLine error={error} className="error-panel" />
       <button type="submit" disabled={busy || first === '' || (creating && (second === '' || mismatch || short))}>

@@ -5,6 +5,7 @@ import { OutcomeLine } from './outcome-line.js';
 import type { Outcome } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { code, Message, useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 
 /**
  * Settings › Remote connections: a remote instance of the service (base URL, client id, the
@@ -106,22 +107,10 @@ export function RemotePanel() {
         }}
       >
         <h2 id={`${id}-title`}>{t('settings.remote.connectTitle')}</h2>
-        <div className="field">
-          <label htmlFor={`${id}-base_url`}>{t('settings.remote.baseUrl')}</label>
-          <input {...field('base_url')} required placeholder={t('settings.remote.baseUrlPlaceholder')} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-auth_url`}>{t('settings.remote.authUrl')}</label>
-          <input {...field('auth_url')} placeholder={t('settings.remote.authUrlPlaceholder')} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-client_id`}>{t('settings.remote.clientId')}</label>
-          <input {...field('client_id')} required />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-client_secret`}>{t('settings.remote.clientSecret')}</label>
-          <input {...field('client_secret')} type="password" required autoComplete="off" />
-        </div>
+        <Field {...field('base_url')} label={t('settings.remote.baseUrl')} required placeholder={t('settings.remote.baseUrlPlaceholder')} />
+        <Field {...field('auth_url')} label={t('settings.remote.authUrl')} placeholder={t('settings.remote.authUrlPlaceholder')} />
+        <Field {...field('client_id')} label={t('settings.remote.clientId')} required />
+        <Field {...field('client_secret')} label={t('settings.remote.clientSecret')} type="password" required autoComplete="off" />
         <OutcomeLine outcome={outcome} />
         <div className="settings-buttons">
           <button type="button" disabled={busy || !complete} onClick={() => void run('test')}>

@@ -1,4 +1,4 @@
-import { saveText } from '../detail/detail-store.js';
+import { saveText } from '../shell/save-text.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
@@ -58,6 +58,18 @@ const failure = (error: unknown): Outcome => {
 export const useSettingsStore = create<SettingsStore>()((set, get) => {
   const outcome = (key: keyof SettingsStore['outcomes'], value: Outcome | undefined) => set((s) => ({ outcomes: { ...s.outcomes, [key]: value } }));
   const busy = (key: keyof SettingsStore['busy'], value: boolean) => set((s) => ({ busy: { ...s.busy, [key]: value } }));
+  /** Runs a form's call: its buttons busy meanwhile, a failure said on its outcome line (and `failed` answered). */
+  const attempt = async <R>(key: keyof SettingsStore['busy'], failed: R, work: () => Promise<R>): Promise<R> => {
+    busy(key, true);
+    try {
+      return await work();
+    } catch (error) {
+      outcome(key, failure(error));
+      return failed;
+    } finally {
+      busy(key, false);
+    }
+  };
   return {
     tab: 'partner',
     overview: null,
@@ -86,32 +98,19 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         outcome('load', failure(error));
       }
     },
-    async setInterval(interval) {
-      busy('interval', true);
-      try {
+    setInterval: (interval) =>
+      attempt('interval', undefined, async () => {
         const partner = await window.proofdesk.settingsSetInterval(interval);
         set((s) => ({ overview: s.overview ? { ...s.overview, partner } : s.overview }));
         outcome('interval', { tone: 'success', text: t('settings.interval.saved') });
-      } catch (error) {
-        outcome('interval', failure(error));
-      } finally {
-        busy('interval', false);
-      }
-    },
-    async makeNewSecret() {
-      busy('secret', true);
-      try {
+      }),
+    makeNewSecret: () =>
+      attempt('secret', undefined, async () => {
         set({ newSecret: await window.proofdesk.settingsNewSecret() });
         outcome('secret', undefined);
-      } catch (error) {
-        outcome('secret', failure(error));
-      } finally {
-        busy('secret', false);
-      }
-    },
-    async backUp(passphrase) {
-      busy('backup', true);
-      try {
+      }),
+    backUp: (passphrase) =>
+      attempt('backup', false, async () => {
         const at = new Date().toISOString();
         if (useShellStore.getState().status?.canChooseFolder) {
           // Main asks where (the OS save dialog) and answers only once the file is written.
@@ -131,16 +130,9 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
           outcome('backup', { tone: 'success', text: t('settings.backup.downloaded', { file: file.fileName }) });
         }
         return true;
-      } catch (error) {
-        outcome('backup', failure(error));
-        return false;
-      } finally {
-        busy('backup', false);
-      }
-    },
-    async restore(passphrase, file) {
-      busy('restore', true);
-      try {
+      }),
+    restore: (passphrase, file) =>
+      attempt('restore', null, async () => {
         const partner = file ? await window.proofdesk.settingsRestoreKeysFile(file.name, await file.text(), passphrase) : await window.proofdesk.settingsRestoreKeys(passphrase);
         if (!partner) {
           outcome('restore', undefined);
@@ -150,13 +142,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         await get().load();
         await get().loadKeys();
         return partner;
-      } catch (error) {
-        outcome('restore', failure(error));
-        return null;
-      } finally {
-        busy('restore', false);
-      }
-    },
+      }),
     async loadEngines() {
       try {
         set({ engines: await window.proofdesk.settingsEngines() });
@@ -164,31 +150,18 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         outcome('load', failure(error));
       }
     },
-    async testEngine(rpcUrl, chainId) {
-      busy('engineTest', true);
-      outcome('engineTest', undefined);
-      try {
+    testEngine: (rpcUrl, chainId) =>
+      attempt('engineTest', undefined, async () => {
+        outcome('engineTest', undefined);
         const result = await window.proofdesk.settingsTestEngine(rpcUrl, chainId);
         outcome('engineTest', { tone: result.ok ? 'success' : 'error', text: result.message });
-      } catch (error) {
-        outcome('engineTest', failure(error));
-      } finally {
-        busy('engineTest', false);
-      }
-    },
-    async addEngine(engine) {
-      busy('engineAdd', true);
-      try {
+      }),
+    addEngine: (engine) =>
+      attempt('engineAdd', false, async () => {
         set({ engines: await window.proofdesk.settingsAddEngine(engine) });
         outcome('engineTest', undefined);
         outcome('engineAdd', { tone: 'success', text: t('settings.engines.added', { id: engine.id }) });
         return true;
-      } catch (error) {
-        outcome('engineAdd', failure(error));
-        return false;
-      } finally {
-        busy('engineAdd', false);
-      }
-    },
+      }),
   };
 });
