@@ -12,6 +12,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { localDateTime } from '../format/local-format.js';
 import '../settings/settings.css';
 import { useFirstRunStore } from './first-run-store.js';
+import { Fact } from '../shell/fact.js';
 
 /**
  * The first step after the keys are made: a backup of them, saved now (the OS save dialog in the
@@ -78,20 +79,17 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
         <BackupStep />
         <h2>{t('firstRun.secrets.title')}</h2>
         <dl className="facts">
-          <dt>{t('firstRun.chainAccount')}</dt>
-          <dd>
+          <Fact term={t('firstRun.chainAccount')}>
             <code>{created.partner.chain_address}</code>{' '}
             {created.partner.chain_address && <CopyButton value={created.partner.chain_address} name={t('firstRun.copyAccount')} what="chainAccount" />}
-          </dd>
-          <dt>{t('firstRun.clientId')}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t('firstRun.clientId')}>
             <code>{created.client_id}</code> <CopyButton value={created.client_id} name={t('firstRun.copyClientId')} what="clientId" />
-          </dd>
-          <dt>{t('firstRun.clientSecret')}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t('firstRun.clientSecret')}>
             <code data-testid="first-run-secret">{created.client_secret}</code> <CopyButton value={created.client_secret} name={t('firstRun.copySecret')} what="clientSecret" />
             <div className="muted">{t('firstRun.secretOnce')}</div>
-          </dd>
+          </Fact>
         </dl>
         <div>
           <button

@@ -7,6 +7,7 @@ import { localDateTime } from '../format/local-format.js';
 import { useT } from '../i18n/use-t.js';
 import { Field } from '../shell/field.js';
 import { useResetOnChange } from '../shell/use-reset-on-change.js';
+import { Fact } from '../shell/fact.js';
 
 /** Settings › Partner: which Partner is active, its issuing interval, its client credentials. */
 export function PartnerPanel() {
@@ -44,12 +45,9 @@ export function PartnerPanel() {
         </select>
       </div>
       <dl className="facts">
-        <dt>{t('settings.partner.id')}</dt>
-        <dd><code>{partner.id}</code></dd>
-        <dt>{t('settings.partner.since')}</dt>
-        <dd>{localDateTime(partner.created_date)}</dd>
-        <dt>{t('settings.partner.clientId')}</dt>
-        <dd><code data-testid="settings-client-id">{partner.client_id}</code></dd>
+        <Fact term={t('settings.partner.id')}><code>{partner.id}</code></Fact>
+        <Fact term={t('settings.partner.since')}>{localDateTime(partner.created_date)}</Fact>
+        <Fact term={t('settings.partner.clientId')}><code data-testid="settings-client-id">{partner.client_id}</code></Fact>
       </dl>
       <form
         aria-label={t('settings.partner.interval')}

@@ -6,6 +6,7 @@ import type { Outcome } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { code, Message, useT } from '../i18n/use-t.js';
 import { Field } from '../shell/field.js';
+import { Fact } from '../shell/fact.js';
 
 /**
  * Settings › Remote connections: a remote instance of the service (base URL, client id, the
@@ -74,12 +75,9 @@ export function RemotePanel() {
       {saved && (
         <>
           <dl className="facts" aria-label={t('settings.remote.savedConnection')}>
-            <dt>{t('settings.remote.baseUrl')}</dt>
-            <dd><code data-testid="remote-saved-url">{saved.base_url}</code></dd>
-            <dt>{t('settings.remote.clientId')}</dt>
-            <dd><code>{saved.client_id}</code></dd>
-            <dt>{t('settings.remote.inUse')}</dt>
-            <dd data-testid="remote-in-use">{saved.active ? t('settings.remote.inUseYes') : t('settings.remote.inUseNo')}</dd>
+            <Fact term={t('settings.remote.baseUrl')}><code data-testid="remote-saved-url">{saved.base_url}</code></Fact>
+            <Fact term={t('settings.remote.clientId')}><code>{saved.client_id}</code></Fact>
+            <Fact term={t('settings.remote.inUse')} data-testid="remote-in-use">{saved.active ? t('settings.remote.inUseYes') : t('settings.remote.inUseNo')}</Fact>
           </dl>
           {saved.problem && (
             <div className="error-panel" role="alert">

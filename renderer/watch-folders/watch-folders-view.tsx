@@ -12,6 +12,7 @@ import { watchFolderMenu } from './watch-folder-menu.js';
 import './watch-folders.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { useEngineName } from '../shell/engine-name.js';
+import { Fact } from '../shell/fact.js';
 
 const n = (value: number) => localCount(value);
 
@@ -58,28 +59,22 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
       )}
       <dl className="watch-counts" aria-label={t('watch.counts', { path: folder.path })}>
         <div>
-          <dt>{t('watch.seen')}</dt>
-          <dd>{n(c.seen)}</dd>
+          <Fact term={t('watch.seen')}>{n(c.seen)}</Fact>
         </div>
         <div>
-          <dt>{t('watch.inProgress')}</dt>
-          <dd>{n(c.inProgress)}</dd>
+          <Fact term={t('watch.inProgress')}>{n(c.inProgress)}</Fact>
         </div>
         <div>
-          <dt>{t('watch.waiting')}</dt>
-          <dd>{n(c.waiting)}</dd>
+          <Fact term={t('watch.waiting')}>{n(c.waiting)}</Fact>
         </div>
         <div>
-          <dt>{t('watch.issued')}</dt>
-          <dd>{n(c.issued)}</dd>
+          <Fact term={t('watch.issued')}>{n(c.issued)}</Fact>
         </div>
         <div>
-          <dt>{t('watch.failed')}</dt>
-          <dd>{n(c.failed)}</dd>
+          <Fact term={t('watch.failed')}>{n(c.failed)}</Fact>
         </div>
         <div>
-          <dt>{t('watch.duplicates')}</dt>
-          <dd>{n(c.duplicates)}</dd>
+          <Fact term={t('watch.duplicates')}>{n(c.duplicates)}</Fact>
         </div>
       </dl>
       <p className="muted watch-settings">
