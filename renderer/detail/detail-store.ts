@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { CredentialDetail } from '../../common/ipc/detail.js';
 import type { TaskError } from '../../common/tasks.js';
 import type { VerificationResult } from '../../common/wire-types.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { t } from '../i18n/i18n-store.js';
 import { saveText } from '../shell/save-text.js';
@@ -39,8 +39,7 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
     try {
       await work();
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      set({ error: { id, message } });
+      set({ error: shownError(error) });
     } finally {
       set({ busy: null });
     }
@@ -67,8 +66,7 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
         const detail = await window.proofdesk.detailGet(uid);
         if (get().uid === uid) set({ detail, loading: false });
       } catch (error) {
-        const { id, message } = toServiceError(error);
-        if (get().uid === uid) set({ detail: null, loading: false, error: { id, message } });
+        if (get().uid === uid) set({ detail: null, loading: false, error: shownError(error) });
       }
     },
     close: () => set({ uid: null, detail: null, error: null, notice: null }),

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_JOB_SORT, type JobDetail, type JobSort, type JobSummary } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job, type JobStatus } from '../../common/wire-types.js';
-import { shownError, toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import type { ShownError } from '../shell/error-line.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 
@@ -61,8 +61,7 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
         true,
       );
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      set({ error: { id, message } });
+      set({ error: shownError(error) });
     }
   };
   const onScreen = (index: number) => index >= screen[0] && index <= screen[1];

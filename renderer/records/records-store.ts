@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_RECORD_SORT, type RecordFilter, type RecordRow, type RecordSort, type Selection, type TagSuggestion } from '../../common/records.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import { EMPTY_SELECTION, rangesForMain, selectAll, selectedCount, type TableSelection } from '../table/selection.js';
 import { t } from '../i18n/i18n-store.js';
 
@@ -76,8 +76,7 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
       set({ pages, total: window.total, engines: window.engines, status: 'ready', error: null });
     } catch (error) {
       if (get().generation !== generation) return;
-      const { id, message } = toServiceError(error);
-      set({ status: 'error', error: { id, message } });
+      set({ status: 'error', error: shownError(error) });
     } finally {
       inFlight.delete(key);
     }

@@ -1,8 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { RemoteConnection } from '../../common/ipc/settings.js';
-import { toServiceError } from '../ipc-error.js';
 import { OutcomeLine } from './outcome-line.js';
-import type { Outcome } from './settings-store.js';
+import { failedOutcome, type Outcome } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { code, Message, useT } from '../i18n/use-t.js';
 import { Field } from '../shell/field.js';
@@ -54,8 +53,7 @@ export function RemotePanel() {
         setOutcome({ tone: 'success', text: t('settings.remote.saved') });
       }
     } catch (error) {
-      const { message, id: errorId } = toServiceError(error);
-      setOutcome({ tone: 'error', text: message, error: { id: errorId, message } });
+      setOutcome(failedOutcome(error));
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@ import { saveText } from '../shell/save-text.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import { t } from '../i18n/i18n-store.js';
 import type { ShownError } from '../shell/error-line.js';
 
@@ -49,10 +49,11 @@ export interface SettingsStore {
   addEngine(engine: EngineSettings): Promise<boolean>;
 }
 
-const failure = (error: unknown): Outcome => {
-  const { message, id } = toServiceError(error);
-  return { tone: 'error', text: message, error: { id, message } };
-};
+/** A failed call as an outcome line says it: main's sentence, its id under Details. */
+export function failedOutcome(error: unknown): Outcome {
+  const shown = shownError(error);
+  return { tone: 'error', text: shown.message, error: shown };
+}
 
 /** Settings: the active Partner, its keys and their backup. */
 export const useSettingsStore = create<SettingsStore>()((set, get) => {
@@ -64,7 +65,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     try {
       return await work();
     } catch (error) {
-      outcome(key, failure(error));
+      outcome(key, failedOutcome(error));
       return failed;
     } finally {
       busy(key, false);
@@ -86,7 +87,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         set({ overview: await window.proofdesk.settingsGet() });
         outcome('load', undefined);
       } catch (error) {
-        outcome('load', failure(error));
+        outcome('load', failedOutcome(error));
       }
     },
     async loadKeys() {
@@ -95,7 +96,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         set({ keys: await window.proofdesk.settingsKeys(), keysLoading: false });
       } catch (error) {
         set({ keysLoading: false });
-        outcome('load', failure(error));
+        outcome('load', failedOutcome(error));
       }
     },
     setInterval: (interval) =>
@@ -147,7 +148,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
       try {
         set({ engines: await window.proofdesk.settingsEngines() });
       } catch (error) {
-        outcome('load', failure(error));
+        outcome('load', failedOutcome(error));
       }
     },
     testEngine: (rpcUrl, chainId) =>

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ShownError } from '../shell/error-line.js';
 import type { OriginalMatch, VerifyEndpoint, VerifyRow, VerifyRowDetail, VerifyRunSummary } from '../../common/ipc/verify.js';
 import type { TaskInfo } from '../../common/tasks.js';
-import { shownError, toServiceError } from '../ipc-error.js';
+import { guarded, shownError, toServiceError } from '../ipc-error.js';
 import { pathsOfDrop, pathsOfFiles } from '../staging/file-intake.js';
 import { saveText } from '../shell/save-text.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
@@ -70,14 +70,7 @@ function finalSummary(task: TaskInfo, current: VerifyRunSummary | null): VerifyR
 
 /** The Verify view's state: the current run, a window of its rows, the open row's detail. */
 export const useVerifyStore = create<VerifyStore>()((set, get) => {
-  /** Runs a call to main; a failure shows on the view's error line. */
-  const guard = async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-    } catch (error) {
-      set({ error: shownError(error) });
-    }
-  };
+  const guard = (work: () => Promise<unknown>) => guarded(work, (error) => set({ error }));
   const fetchPage = async (page: number) => {
     const { summary, generation, failuresOnly } = get();
     if (!summary) return;

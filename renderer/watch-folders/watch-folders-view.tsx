@@ -14,7 +14,8 @@ import { ColumnHeads } from '../shell/column-heads.js';
 import { useEngineName } from '../shell/engine-name.js';
 import { Fact } from '../shell/fact.js';
 
-const n = (value: number) => localCount(value);
+/** The counts a folder's card shows, in order. */
+const COUNTS = ['seen', 'inProgress', 'waiting', 'issued', 'failed', 'duplicates'] as const;
 
 /** One folder: its settings, live counts and actions. */
 function FolderCard({ folder }: { folder: WatchFolderStatus }) {
@@ -58,24 +59,11 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
         </p>
       )}
       <dl className="watch-counts" aria-label={t('watch.counts', { path: folder.path })}>
-        <div>
-          <Fact term={t('watch.seen')}>{n(c.seen)}</Fact>
-        </div>
-        <div>
-          <Fact term={t('watch.inProgress')}>{n(c.inProgress)}</Fact>
-        </div>
-        <div>
-          <Fact term={t('watch.waiting')}>{n(c.waiting)}</Fact>
-        </div>
-        <div>
-          <Fact term={t('watch.issued')}>{n(c.issued)}</Fact>
-        </div>
-        <div>
-          <Fact term={t('watch.failed')}>{n(c.failed)}</Fact>
-        </div>
-        <div>
-          <Fact term={t('watch.duplicates')}>{n(c.duplicates)}</Fact>
-        </div>
+        {COUNTS.map((key) => (
+          <div key={key}>
+            <Fact term={t(`watch.${key}`)}>{localCount(c[key])}</Fact>
+          </div>
+        ))}
       </dl>
       <p className="muted watch-settings">
         <Message
