@@ -45,12 +45,18 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
     }
   };
 
-  onAppEvent('counts', () => {
+  /** Saves a file main makes of a certificate (its proof, its wallet credential) as a download. */
+  const saveFile = (busy: string, make: () => Promise<{ file_name: string; text: string }>) =>
+    run(busy, async () => {
+      const file = await make();
+      saveText(file.file_name, file.text, 'application/json');
+      set({ notice: t('detail.notice.saved', { file: file.file_name }) });
+    });
+  const reloadOpen = () => {
     if (get().uid && !get().busy) void get().reload();
-  });
-  onAppEvent('job', () => {
-    if (get().uid && !get().busy) void get().reload();
-  });
+  };
+  onAppEvent('counts', reloadOpen);
+  onAppEvent('job', reloadOpen);
 
   return {
     uid: null,
@@ -85,18 +91,8 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
         const result = await window.proofdesk.detailVerify(certificateUid);
         set((s) => ({ verifications: { ...s.verifications, [certificateUid]: result }, notice: t('detail.notice.verified', { status: t('verify.result', { result: result.result.status }) }) }));
       }),
-    downloadProof: (certificateUid) =>
-      run(`proof:${certificateUid}`, async () => {
-        const proof = await window.proofdesk.detailProof(certificateUid);
-        saveText(proof.file_name, proof.text, 'application/json');
-        set({ notice: t('detail.notice.saved', { file: proof.file_name }) });
-      }),
-    downloadCredential: (certificateUid) =>
-      run(`credential:${certificateUid}`, async () => {
-        const credential = await window.proofdesk.detailCredential(certificateUid);
-        saveText(credential.file_name, credential.text, 'application/json');
-        set({ notice: t('detail.notice.saved', { file: credential.file_name }) });
-      }),
+    downloadProof: (certificateUid) => saveFile(`proof:${certificateUid}`, () => window.proofdesk.detailProof(certificateUid)),
+    downloadCredential: (certificateUid) => saveFile(`credential:${certificateUid}`, () => window.proofdesk.detailCredential(certificateUid)),
     unschedule: (engine) =>
       run(`unschedule:${engine}`, async () => {
         const uid = get().uid!;

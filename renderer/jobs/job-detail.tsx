@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { JobDetail } from '../../common/ipc/jobs.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { useDialogTask } from '../shell/dialog-footer.js';
 import { parseTagInput } from '../records/tag-dialog.js';
 import { ExportDialog } from './export-dialog.js';
 import { jobSummaryOf, useJobsStore } from './jobs-store.js';
@@ -24,7 +25,9 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const toastError = useShellStore((s) => s.toastError);
   const [exporting, setExporting] = useState(false);
   const [tagText, setTagText] = useState('');
-  const [busy, setBusy] = useState(false);
+  // A failure is said in a toast: the pane has no error line of its own.
+  const { busy, run: runTask } = useDialogTask();
+  const run = (work: () => Promise<unknown>) => runTask(work, toastError);
   const t = useT();
   const now = useNow();
   const status = useShellStore((s) => (s.statusLoaded ? s.status : null));
@@ -33,17 +36,6 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const engineName = useEngineName();
   const blocked = issueNowBlocked(job, summary, status);
   const blockedId = useId();
-
-  const run = async (what: () => Promise<unknown>) => {
-    setBusy(true);
-    try {
-      await what();
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <aside className="job-detail" aria-label={t('jobs.detail.label')}>
