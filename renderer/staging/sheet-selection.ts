@@ -29,11 +29,7 @@ export interface SheetSelection {
 }
 
 /** One cell to change: its row, column and the text to put there. */
-export interface SheetEdit {
-  row: number;
-  col: number;
-  value: string;
-}
+export type SheetEdit = SheetCell & { value: string };
 
 function range(a: number, b: number): number[] {
   const lo = Math.min(a, b);

@@ -12,13 +12,7 @@ import { isoCalendarDay, parseCalendarDay } from '../format/local-format.js';
 export type StagingPhase = 'idle' | 'adding' | 'creating';
 
 /** What `Clear all` took away, for Undo: the rows with their edits and results. */
-export interface ClearedStaging {
-  rows: StagedRow[];
-  skipped: StagingStore['skipped'];
-  outcomes: Record<string, RowOutcome>;
-  task: StagingStore['task'];
-  addingTo: StagingStore['addingTo'];
-}
+export type ClearedStaging = Pick<StagingStore, 'rows' | 'skipped' | 'outcomes' | 'task' | 'addingTo'>;
 
 /** "a, b ,c" → ['a', 'b', 'c'] (a semicolon separates too: spreadsheets often use it). */
 export function splitList(text: string): string[] {
