@@ -7,7 +7,8 @@ import { createIntl, createIntlCache, type IntlShape } from 'react-intl';
 import { create } from 'zustand';
 import de from './messages/de.json';
 import en from './messages/en.json';
-import { localeDirection, parseLanguageChoice, pickLocale, PSEUDO_LOCALE, type LanguageChoice, type UiLocale } from './locale-choice.js';
+import { localeDirection, parseLanguageChoice, pickLocale, type LanguageChoice } from './locale-choice.js';
+import { PSEUDO_LOCALE, type UiLocale } from '../../common/ui-locales.js';
 import { pseudoMessages } from './pseudo-locale.js';
 import { keep, readKept } from '../shell/kept.js';
 

@@ -6,7 +6,6 @@
 
 /** The columns that take text, in the grid's order; -1 is the row's own checkbox (whole rows). */
 export const SHEET_COLUMNS = ['title', 'tags', 'expiry_date', 'links'] as const;
-export type SheetColumn = (typeof SHEET_COLUMNS)[number];
 const LAST_COL = SHEET_COLUMNS.length - 1;
 
 /** A cell by the row's index in the list and its column's index in SHEET_COLUMNS (-1: the row). */
