@@ -2,7 +2,7 @@ import { saveText } from '../shell/save-text.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
-import { shownError } from '../ipc-error.js';
+import { guarded, shownError } from '../ipc-error.js';
 import { t } from '../i18n/i18n-store.js';
 import type { ShownError } from '../shell/error-line.js';
 
@@ -59,6 +59,8 @@ export function failedOutcome(error: unknown): Outcome {
 export const useSettingsStore = create<SettingsStore>()((set, get) => {
   const outcome = (key: keyof SettingsStore['outcomes'], value: Outcome | undefined) => set((s) => ({ outcomes: { ...s.outcomes, [key]: value } }));
   const busy = (key: keyof SettingsStore['busy'], value: boolean) => set((s) => ({ busy: { ...s.busy, [key]: value } }));
+  /** Runs a call that loads a tab; a failure is said on the tab's own outcome line. */
+  const loading = (work: () => Promise<unknown>) => guarded(work, (error) => outcome('load', { tone: 'error', text: error.message, error }));
   /** Runs a form's call: its buttons busy meanwhile, a failure said on its outcome line (and `failed` answered). */
   const attempt = async <R>(key: keyof SettingsStore['busy'], failed: R, work: () => Promise<R>): Promise<R> => {
     busy(key, true);
@@ -82,14 +84,11 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     outcomes: {},
     busy: {},
     setTab: (tab) => set({ tab, newSecret: null }),
-    async load() {
-      try {
+    load: () =>
+      loading(async () => {
         set({ overview: await window.proofdesk.settingsGet() });
         outcome('load', undefined);
-      } catch (error) {
-        outcome('load', failedOutcome(error));
-      }
-    },
+      }),
     async loadKeys() {
       set({ keysLoading: true });
       try {
@@ -144,13 +143,7 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         await get().loadKeys();
         return partner;
       }),
-    async loadEngines() {
-      try {
-        set({ engines: await window.proofdesk.settingsEngines() });
-      } catch (error) {
-        outcome('load', failedOutcome(error));
-      }
-    },
+    loadEngines: () => loading(async () => set({ engines: await window.proofdesk.settingsEngines() })),
     testEngine: (rpcUrl, chainId) =>
       attempt('engineTest', undefined, async () => {
         outcome('engineTest', undefined);
