@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import type { SectionId } from './shell/sections.js';
 import { useFirstRunStore } from './first-run/first-run-store.js';
 import { FirstRunView } from './first-run/first-run-view.js';
 import { JobsView } from './jobs/jobs-view.js';
@@ -12,6 +13,9 @@ import { Toasts } from './shell/toasts.js';
 import { WatchFoldersView } from './watch-folders/watch-folders-view.js';
 import { VerifyView } from './verify/verify-view.js';
 import { ActivityView } from './activity/activity-view.js';
+
+/** Each section's view. */
+const VIEWS: Record<SectionId, () => ReactNode> = { records: RecordsView, jobs: JobsView, verify: VerifyView, watch: WatchFoldersView, settings: SettingsView, activity: ActivityView };
 
 /** The application shell: sidebar `Sections`, the open section, the status bar and toasts. */
 export function App() {
@@ -31,6 +35,7 @@ export function App() {
   // Made just now: the page with the new client secret stays until the admin continues.
   const justMade = useFirstRunStore((s) => s.created !== null);
   const firstRun = noPartner || justMade;
+  const View = VIEWS[section];
   if (firstRun) {
     return (
       <div className="app app-first-run">
@@ -47,12 +52,7 @@ export function App() {
     <div className="app">
       <Sidebar current={section} onGo={go} />
       <main className="app-main">
-        {section === 'records' && <RecordsView />}
-        {section === 'jobs' && <JobsView />}
-        {section === 'verify' && <VerifyView />}
-        {section === 'watch' && <WatchFoldersView />}
-        {section === 'settings' && <SettingsView />}
-        {section === 'activity' && <ActivityView />}
+        <View />
       </main>
       <StatusBar />
       <Toasts />

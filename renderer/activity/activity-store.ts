@@ -3,6 +3,7 @@ import { activityCsv, type ActivityEntry, type ActivityQuery } from '../../commo
 import { allPages } from '../../common/all-pages.js';
 import { MAX_ACTIVITY_PAGE } from '../../common/ipc/activity.js';
 import { errorSentence } from '../ipc-error.js';
+import { saveText } from '../shell/save-text.js';
 
 const PAGE_SIZE = 100;
 
@@ -72,13 +73,7 @@ export const useActivityStore = create<ActivityStore>()((set, get) => ({
     try {
       const entries: ActivityEntry[] = [];
       for await (const page of allPages((n) => window.proofdesk.activityList({ ...query, page: n, per_page: MAX_ACTIVITY_PAGE }))) entries.push(...page.items);
-      // A download of what the page already holds.
-      const url = URL.createObjectURL(new Blob([activityCsv(entries)], { type: 'text/csv;charset=utf-8' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `activity-${new Date().toISOString().slice(0, 10)}.csv`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveText(`activity-${new Date().toISOString().slice(0, 10)}.csv`, activityCsv(entries), 'text/csv;charset=utf-8');
     } catch (error) {
       set({ error: errorSentence(error) });
     }

@@ -1,5 +1,6 @@
 import { type CommandId } from '../../common/commands.js';
 import { useT } from '../i18n/use-t.js';
+import { ColumnHeads } from '../shell/column-heads.js';
 import { Modal } from '../shell/modal.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { windowCommands } from './command-registry.js';
@@ -14,13 +15,7 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
   return (
     <Modal title={t('commands.shortcuts.title')} onClose={onClose}>
       <table className="plain-table shortcut-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('commands.shortcuts.keys')}</th>
-            <th scope="col">{t('commands.shortcuts.command')}</th>
-            <th scope="col">{t('commands.shortcuts.menu')}</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={[t('commands.shortcuts.keys'), t('commands.shortcuts.command'), t('commands.shortcuts.menu')]} />
         <tbody>
           {commands.map((c) => (
             <tr key={c.id}>

@@ -3,13 +3,11 @@
  * Follows the detail panel: a credential whose detail has loaded counts as opened.
  */
 import { create } from 'zustand';
+import type { CredentialDetail } from '../../common/ipc/detail.js';
 import { useDetailStore } from '../detail/detail-store.js';
 import { onAppEvent } from '../shell/app-events.js';
 
-export interface RecentRecord {
-  uid: string;
-  title: string;
-}
+export type RecentRecord = Pick<CredentialDetail['credential'], 'uid' | 'title'>;
 
 const MAX_RECENT = 8;
 

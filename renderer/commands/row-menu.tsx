@@ -1,12 +1,5 @@
 import { useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { PopupMenu, type MenuGroup } from './popup-menu.js';
-
-/** An open context menu: for which row, where, and where focus goes back. */
-interface RowMenuState<T> {
-  row: T;
-  at: { x: number; y: number };
-  returnFocus: HTMLElement | null;
-}
+import { PopupMenu, useMenuAnchor, type MenuGroup } from './popup-menu.js';
 
 /**
  * A table's context menu (UI.md: a right click on a row, or Shift+F10 / the context-menu key
@@ -16,12 +9,14 @@ interface RowMenuState<T> {
  * @example const rowMenu = useRowMenu<Job>('Job', (job) => [...]); <DataTable onRowMenu={rowMenu.open} />{rowMenu.menu}
  */
 export function useRowMenu<T>(label: string, groupsFor: (row: T) => MenuGroup[]) {
-  const [state, setState] = useState<RowMenuState<T> | null>(null);
+  const menu = useMenuAnchor();
+  const [target, setTarget] = useState<{ row: T } | null>(null);
   return {
     open: (_index: number, row: T, at: { x: number; y: number }) => {
-      setState({ row, at, returnFocus: document.activeElement instanceof HTMLElement ? document.activeElement : null });
+      setTarget({ row });
+      menu.open(at);
     },
-    menu: state ? <PopupMenu label={label} groups={groupsFor(state.row)} at={state.at} returnFocus={state.returnFocus} onClose={() => setState(null)} /> : null,
+    menu: menu.anchor && target ? <PopupMenu label={label} groups={groupsFor(target.row)} at={menu.anchor.at} returnFocus={menu.anchor.returnFocus} onClose={menu.close} /> : null,
   };
 }
 
@@ -33,23 +28,24 @@ export function useRowMenu<T>(label: string, groupsFor: (row: T) => MenuGroup[])
  * @example const folderMenu = useElementMenu('Watch folder', () => [...]); <article {...folderMenu.target}>…</article>{folderMenu.menu}
  */
 export function useElementMenu(label: string, groups: () => MenuGroup[]) {
-  const [state, setState] = useState<RowMenuState<null> | null>(null);
-  const openAt = (at: { x: number; y: number }) => setState({ row: null, at, returnFocus: document.activeElement instanceof HTMLElement ? document.activeElement : null });
+  const menu = useMenuAnchor();
+  const under = (event: MouseEvent | KeyboardEvent) => {
+    const box = (event.target as HTMLElement).getBoundingClientRect();
+    return { x: box.left, y: box.bottom };
+  };
   return {
     target: {
       onContextMenu: (event: MouseEvent) => {
         event.preventDefault();
         // From the keyboard the event's point is not where the admin looks: under the focus.
-        const box = (event.target as HTMLElement).getBoundingClientRect();
-        openAt(event.clientX === 0 && event.clientY === 0 ? { x: box.left, y: box.bottom } : { x: event.clientX, y: event.clientY });
+        menu.open(event.clientX === 0 && event.clientY === 0 ? under(event) : { x: event.clientX, y: event.clientY });
       },
       onKeyDown: (event: KeyboardEvent) => {
         if (!((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu')) return;
         event.preventDefault();
-        const box = (event.target as HTMLElement).getBoundingClientRect();
-        openAt({ x: box.left, y: box.bottom });
+        menu.open(under(event));
       },
     },
-    menu: state ? <PopupMenu label={label} groups={groups()} at={state.at} returnFocus={state.returnFocus} onClose={() => setState(null)} /> : null,
+    menu: menu.anchor ? <PopupMenu label={label} groups={groups()} at={menu.anchor.at} returnFocus={menu.anchor.returnFocus} onClose={menu.close} /> : null,
   };
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { saveText } from '../detail/detail-store.js';
+import { saveText } from '../shell/save-text.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { commandHint } from '../commands/command-hint.js';
 import { useCommandHandler } from '../commands/command-registry.js';

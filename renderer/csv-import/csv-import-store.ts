@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { CsvCellEdit, CsvImportResult, CsvMapping, CsvPreview } from '../../common/ipc/csv-import.js';
 import type { TaskError, TaskInfo } from '../../common/tasks.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { pathsOfFiles } from '../staging/file-intake.js';
 import { t } from '../i18n/i18n-store.js';
@@ -55,8 +55,7 @@ export interface CsvImportStore {
 /** CSV import: the file, its mapping, the cells fixed in the dialog, the preview, the import task and its result. */
 export const useCsvImportStore = create<CsvImportStore>()((set, get) => {
   const fail = (error: unknown) => {
-    const { id, message } = toServiceError(error);
-    set({ error: { id, message }, checking: false });
+    set({ error: shownError(error), checking: false });
   };
   /** Numbers the checks: an answer to an older check (an earlier edit) is dropped. */
   let latest = 0;

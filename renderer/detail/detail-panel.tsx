@@ -11,6 +11,7 @@ import { CopyButton } from '../shell/copy-button.js';
 import { engineTechnical, useEngineName } from '../shell/engine-name.js';
 import { localDateTime } from '../format/local-format.js';
 import { Message, strong, useT } from '../i18n/use-t.js';
+import { Fact } from '../shell/fact.js';
 
 function Steps({ result }: { result: VerificationResult }) {
   const t = useT();
@@ -118,21 +119,17 @@ export function DetailPanel() {
       {credential && detail && (
         <>
           <dl className="detail-fields">
-            <dt>{t('detail.uploaded')}</dt>
-            <dd>{localDateTime(credential.upload_date)}</dd>
-            <dt>{t('detail.expires')}</dt>
-            <dd>{credential.expiry_date ? localDateTime(credential.expiry_date) : t('detail.never')}</dd>
-            <dt>{t('detail.tags')}</dt>
-            <dd>{credential.tags.length ? credential.tags.join(', ') : <span className="muted">{t('detail.none')}</span>}</dd>
+            <Fact term={t('detail.uploaded')}>{localDateTime(credential.upload_date)}</Fact>
+            <Fact term={t('detail.expires')}>{credential.expiry_date ? localDateTime(credential.expiry_date) : t('detail.never')}</Fact>
+            <Fact term={t('detail.tags')}>{credential.tags.length ? credential.tags.join(', ') : <span className="muted">{t('detail.none')}</span>}</Fact>
           </dl>
           {/* The uid is for support and the API: kept at hand, after what the credential is. */}
           <details className="technical">
             <summary>{t('detail.technical')}</summary>
             <dl className="detail-fields">
-              <dt>{t('detail.uid')}</dt>
-              <dd>
+              <Fact term={t('detail.uid')}>
                 <code data-testid="credential-uid">{credential.uid}</code> <CopyButton value={credential.uid} name={t('detail.copyUid')} what="uid" />
-              </dd>
+              </Fact>
             </dl>
           </details>
 

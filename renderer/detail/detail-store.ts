@@ -2,9 +2,10 @@ import { create } from 'zustand';
 import type { CredentialDetail } from '../../common/ipc/detail.js';
 import type { TaskError } from '../../common/tasks.js';
 import type { VerificationResult } from '../../common/wire-types.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { t } from '../i18n/i18n-store.js';
+import { saveText } from '../shell/save-text.js';
 
 export interface DetailStore {
   /** The credential shown, or null when the panel is closed. */
@@ -31,20 +32,6 @@ export interface DetailStore {
   openOriginal(fileHash: string): Promise<void>;
 }
 
-function saveText(fileName: string, text: string | Uint8Array<ArrayBuffer>, type: string): void {
-  // A download of what the page already holds (the proof JSON, a stored original in the browser).
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-export { saveText };
-
 /** The detail panel's credential and what the admin does with it. */
 export const useDetailStore = create<DetailStore>()((set, get) => {
   const run = async (busy: string, work: () => Promise<void>) => {
@@ -52,19 +39,24 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
     try {
       await work();
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      set({ error: { id, message } });
+      set({ error: shownError(error) });
     } finally {
       set({ busy: null });
     }
   };
 
-  onAppEvent('counts', () => {
+  /** Saves a file main makes of a certificate (its proof, its wallet credential) as a download. */
+  const saveFile = (busy: string, make: () => Promise<{ file_name: string; text: string }>) =>
+    run(busy, async () => {
+      const file = await make();
+      saveText(file.file_name, file.text, 'application/json');
+      set({ notice: t('detail.notice.saved', { file: file.file_name }) });
+    });
+  const reloadOpen = () => {
     if (get().uid && !get().busy) void get().reload();
-  });
-  onAppEvent('job', () => {
-    if (get().uid && !get().busy) void get().reload();
-  });
+  };
+  onAppEvent('counts', reloadOpen);
+  onAppEvent('job', reloadOpen);
 
   return {
     uid: null,
@@ -80,8 +72,7 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
         const detail = await window.proofdesk.detailGet(uid);
         if (get().uid === uid) set({ detail, loading: false });
       } catch (error) {
-        const { id, message } = toServiceError(error);
-        if (get().uid === uid) set({ detail: null, loading: false, error: { id, message } });
+        if (get().uid === uid) set({ detail: null, loading: false, error: shownError(error) });
       }
     },
     close: () => set({ uid: null, detail: null, error: null, notice: null }),
@@ -100,18 +91,8 @@ export const useDetailStore = create<DetailStore>()((set, get) => {
         const result = await window.proofdesk.detailVerify(certificateUid);
         set((s) => ({ verifications: { ...s.verifications, [certificateUid]: result }, notice: t('detail.notice.verified', { status: t('verify.result', { result: result.result.status }) }) }));
       }),
-    downloadProof: (certificateUid) =>
-      run(`proof:${certificateUid}`, async () => {
-        const proof = await window.proofdesk.detailProof(certificateUid);
-        saveText(proof.file_name, proof.text, 'application/json');
-        set({ notice: t('detail.notice.saved', { file: proof.file_name }) });
-      }),
-    downloadCredential: (certificateUid) =>
-      run(`credential:${certificateUid}`, async () => {
-        const credential = await window.proofdesk.detailCredential(certificateUid);
-        saveText(credential.file_name, credential.text, 'application/json');
-        set({ notice: t('detail.notice.saved', { file: credential.file_name }) });
-      }),
+    downloadProof: (certificateUid) => saveFile(`proof:${certificateUid}`, () => window.proofdesk.detailProof(certificateUid)),
+    downloadCredential: (certificateUid) => saveFile(`credential:${certificateUid}`, () => window.proofdesk.detailCredential(certificateUid)),
     unschedule: (engine) =>
       run(`unschedule:${engine}`, async () => {
         const uid = get().uid!;

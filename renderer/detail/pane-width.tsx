@@ -4,6 +4,7 @@
  * remembered in localStorage so the panel opens as wide as it was left.
  */
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { keep, readKept } from '../shell/kept.js';
 
 /** How far one arrow key press moves the edge (Shift: four times as far), in CSS pixels. */
 const KEY_STEP_PX = 24;
@@ -24,12 +25,8 @@ export function clampPaneWidth(px: number, windowWidth: number, options: Pick<Pa
 }
 
 function stored(key: string): number | null {
-  try {
-    const value = Number(globalThis.localStorage?.getItem(key));
-    return Number.isFinite(value) && value > 0 ? value : null;
-  } catch {
-    return null;
-  }
+  const value = Number(readKept(key));
+  return Number.isFinite(value) && value > 0 ? value : null;
 }
 
 /** The pane's width and the props of its edge (a `separator` named `label`). */
@@ -43,11 +40,7 @@ export function usePaneWidth(options: PaneWidthOptions, label: string) {
     (px: number) => {
       const next = clampPaneWidth(px, globalThis.innerWidth ?? 1280, options);
       setWidth(next);
-      try {
-        globalThis.localStorage?.setItem(storageKey, String(next));
-      } catch {
-        // Not remembered; the panel still has the width for now.
-      }
+      keep(storageKey, String(next));
     },
     [storageKey, options.min, options.maxShare],
   );

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import type { ShownError } from '../shell/error-line.js';
 
 export interface FirstRunStore {
@@ -25,8 +25,7 @@ export const useFirstRunStore = create<FirstRunStore>()((set) => ({
     try {
       set({ overview: await window.proofdesk.settingsGet() });
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      set({ error: { id, message } });
+      set({ error: shownError(error) });
     }
   },
   async submit(name, issuingInterval) {
@@ -36,8 +35,7 @@ export const useFirstRunStore = create<FirstRunStore>()((set) => ({
       set({ created, busy: false });
       return true;
     } catch (error) {
-      const { message, id } = toServiceError(error);
-      set({ error: { id, message }, busy: false });
+      set({ error: shownError(error), busy: false });
       return false;
     }
   },

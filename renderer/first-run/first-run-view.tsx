@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 import { RestoreForm } from '../settings/restore-form.js';
 import { PassphraseForm } from '../settings/passphrase-form.js';
 import { useBackupPassphrase } from '../settings/backup-passphrase.js';
@@ -11,6 +12,7 @@ import { useShellStore } from '../shell/shell-store.js';
 import { localDateTime } from '../format/local-format.js';
 import '../settings/settings.css';
 import { useFirstRunStore } from './first-run-store.js';
+import { Fact } from '../shell/fact.js';
 
 /**
  * The first step after the keys are made: a backup of them, saved now (the OS save dialog in the
@@ -77,20 +79,17 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
         <BackupStep />
         <h2>{t('firstRun.secrets.title')}</h2>
         <dl className="facts">
-          <dt>{t('firstRun.chainAccount')}</dt>
-          <dd>
+          <Fact term={t('firstRun.chainAccount')}>
             <code>{created.partner.chain_address}</code>{' '}
             {created.partner.chain_address && <CopyButton value={created.partner.chain_address} name={t('firstRun.copyAccount')} what="chainAccount" />}
-          </dd>
-          <dt>{t('firstRun.clientId')}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t('firstRun.clientId')}>
             <code>{created.client_id}</code> <CopyButton value={created.client_id} name={t('firstRun.copyClientId')} what="clientId" />
-          </dd>
-          <dt>{t('firstRun.clientSecret')}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t('firstRun.clientSecret')}>
             <code data-testid="first-run-secret">{created.client_secret}</code> <CopyButton value={created.client_secret} name={t('firstRun.copySecret')} what="clientSecret" />
             <div className="muted">{t('firstRun.secretOnce')}</div>
-          </dd>
+          </Fact>
         </dl>
         <div>
           <button
@@ -137,17 +136,8 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
           void submit(name, interval);
         }}
       >
-        <div className="field">
-          <label htmlFor={nameId}>{t('firstRun.name')}</label>
-          <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus autoComplete="organization" />
-        </div>
-        <div className="field">
-          <label htmlFor={intervalId}>{t('firstRun.interval')}</label>
-          <input id={intervalId} value={interval} onChange={(e) => setInterval(e.target.value)} required aria-describedby={`${intervalId}-help`} />
-          <span id={`${intervalId}-help`} className="muted">
-            {t('firstRun.intervalHelp')}
-          </span>
-        </div>
+        <Field id={nameId} label={t('firstRun.name')} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus autoComplete="organization" />
+        <Field id={intervalId} label={t('firstRun.interval')} help={t('firstRun.intervalHelp')} value={interval} onChange={(e) => setInterval(e.target.value)} required />
         <p className="first-run-warning">{t('firstRun.lostKey')}</p>
         <ErrorLine error={error} className="error-panel" />
         <div>

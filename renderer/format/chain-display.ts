@@ -4,6 +4,10 @@
  */
 import { t } from '../i18n/i18n-store.js';
 import { pageLocale } from './local-format.js';
+import type { EngineInfo } from '../../common/wire-types.js';
+
+/** An engine and the chain it issues on (null: not known yet). */
+export type EngineChain = Pick<EngineInfo, 'id' | 'chain_id'>;
 
 /** Names of the public EVM chains people issue on, by chain id (the names are the chains' own, in every language). */
 const CHAIN_NAMES: Readonly<Record<number, string>> = {
@@ -38,7 +42,7 @@ export function knownChainName(chainId: number | null): string | null {
  *
  * @example chainName({ id: 'sepolia', chain_id: 11155111 }) // 'Sepolia'
  */
-export function chainName(engine: { id: string; chain_id: number | null }): string {
+export function chainName(engine: EngineChain): string {
   const known = knownChainName(engine.chain_id);
   if (known) return known;
   if (engine.id === 'local' || (engine.chain_id !== null && LOCAL_CHAIN_IDS.has(engine.chain_id))) return t('chain.local');
@@ -53,7 +57,7 @@ export function chainName(engine: { id: string; chain_id: number | null }): stri
  *
  * @example engineDisplayName('local', [{ id: 'local', chain_id: 31337 }]) // 'Local chain'
  */
-export function engineDisplayName(id: string, engines: readonly { id: string; chain_id: number | null }[]): string {
+export function engineDisplayName(id: string, engines: readonly EngineChain[]): string {
   const engine = engines.find((e) => e.id === id) ?? { id, chain_id: null };
   const name = chainName(engine);
   const twin = engines.some((e) => e.id !== id && chainName(e) === name);
@@ -61,7 +65,7 @@ export function engineDisplayName(id: string, engines: readonly { id: string; ch
 }
 
 /** The technical name behind a chain's display name: engine id and chain id, for tooltips and details. */
-export function chainTechnical(engine: { id: string; chain_id: number | null }): string {
+export function chainTechnical(engine: EngineChain): string {
   return t('chain.technical', { engine: engine.id, chainId: engine.chain_id ?? '—' });
 }
 

@@ -9,29 +9,22 @@ export function pageLocale(): string {
   return formatLocale();
 }
 
-/** The local calendar day of an instant, e.g. `Nov 26, 2026`; `—` for none. */
-export function localDay(iso: string | null, locale = pageLocale(), zone?: string): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: zone }).format(new Date(iso));
+/** A formatter of instants in the locale and a time zone (`—` for none), with these options. */
+function instantFormat(options: Intl.DateTimeFormatOptions) {
+  return (iso: string | null, locale = pageLocale(), zone?: string): string => (iso ? new Intl.DateTimeFormat(locale, { ...options, timeZone: zone }).format(new Date(iso)) : '—');
 }
+
+/** The local calendar day of an instant, e.g. `Nov 26, 2026`; `—` for none. */
+export const localDay = instantFormat({ dateStyle: 'medium' });
 
 /** The local day and time of an instant to the minute, e.g. `Nov 26, 2026, 7:40 PM`; `—` for none. */
-export function localDateTime(iso: string | null, locale = pageLocale(), zone?: string): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(new Date(iso));
-}
+export const localDateTime = instantFormat({ dateStyle: 'medium', timeStyle: 'short' });
 
 /** The local time of an instant to the minute, e.g. `2:00 PM` or `14:00`; `—` for none. */
-export function localTime(iso: string | null, locale = pageLocale(), zone?: string): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: zone }).format(new Date(iso));
-}
+export const localTime = instantFormat({ timeStyle: 'short' });
 
 /** The weekday and time of an instant, e.g. `Fri 2:00 PM` or `Fr., 14:00`; `—` for none. */
-export function localWeekdayTime(iso: string | null, locale = pageLocale(), zone?: string): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(locale, { weekday: 'short', hour: 'numeric', minute: '2-digit', timeZone: zone }).format(new Date(iso));
-}
+export const localWeekdayTime = instantFormat({ weekday: 'short', hour: 'numeric', minute: '2-digit' });
 
 /** A count with the locale's digit grouping, e.g. `5,000`. */
 export function localCount(n: number, locale = pageLocale()): string {

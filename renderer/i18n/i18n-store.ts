@@ -7,8 +7,10 @@ import { createIntl, createIntlCache, type IntlShape } from 'react-intl';
 import { create } from 'zustand';
 import de from './messages/de.json';
 import en from './messages/en.json';
-import { localeDirection, parseLanguageChoice, pickLocale, PSEUDO_LOCALE, type LanguageChoice, type UiLocale } from './locale-choice.js';
+import { localeDirection, parseLanguageChoice, pickLocale, type LanguageChoice } from './locale-choice.js';
+import { PSEUDO_LOCALE, type UiLocale } from '../../common/ui-locales.js';
 import { pseudoMessages } from './pseudo-locale.js';
+import { keep, readKept } from '../shell/kept.js';
 
 /** The id of a message of the catalogue. */
 export type MessageId = keyof typeof en;
@@ -29,14 +31,6 @@ function makeIntl(locale: UiLocale): IntlShape {
   return createIntl({ locale: locale === PSEUDO_LOCALE ? 'en' : locale, messages: messagesFor(locale), defaultLocale: 'en' }, cache);
 }
 
-function storedChoice(): LanguageChoice {
-  try {
-    return parseLanguageChoice(globalThis.localStorage?.getItem(CHOICE_KEY) ?? null);
-  } catch {
-    return 'system';
-  }
-}
-
 function browserLanguages(): readonly string[] {
   return typeof navigator === 'undefined' ? [] : navigator.languages;
 }
@@ -53,7 +47,7 @@ export interface I18nStore {
   setOsLocale(osLocale: string | null): void;
 }
 
-const initialChoice = storedChoice();
+const initialChoice = parseLanguageChoice(readKept(CHOICE_KEY));
 const initialLocale = pickLocale(initialChoice, null, browserLanguages());
 
 /** The window's language and its formatter. */
@@ -68,11 +62,7 @@ export const useI18nStore = create<I18nStore>()((set, get) => {
     locale: initialLocale,
     intl: makeIntl(initialLocale),
     choose(choice) {
-      try {
-        globalThis.localStorage?.setItem(CHOICE_KEY, choice);
-      } catch {
-        // A page without storage still switches; it just forgets on reload.
-      }
+      keep(CHOICE_KEY, choice);
       apply(choice, get().osLocale);
     },
     setOsLocale(osLocale) {

@@ -3,9 +3,7 @@
  * system's (Electron) or the browser's languages (the browser bridge), else English.
  */
 
-import { LANGUAGES, PSEUDO_LOCALE, uiLocaleOf, type Language, type UiLocale } from '../../common/ui-locales.js';
-
-export { LANGUAGES, PSEUDO_LOCALE, type Language, type UiLocale };
+import { uiLocaleOf, type Language, type UiLocale } from '../../common/ui-locales.js';
 
 /** What Settings offers: follow the system, or one language. */
 export type LanguageChoice = 'system' | Language;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ProofExportFormat, ProofExportSource } from '../../common/records.js';
 import { DialogActions, DialogError, useDialogTask } from '../shell/dialog-footer.js';
 import { Modal } from '../shell/modal.js';
+import { keep, readKept } from '../shell/kept.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useT } from '../i18n/use-t.js';
 
@@ -10,20 +11,8 @@ const FORMATS: readonly ProofExportFormat[] = ['proof', 'vc', 'both'];
 const FORMAT_KEY = 'proofdesk.export-format';
 
 function lastFormat(): ProofExportFormat {
-  try {
-    const kept = window.localStorage.getItem(FORMAT_KEY);
-    return FORMATS.find((f) => f === kept) ?? 'proof';
-  } catch {
-    return 'proof'; // storage refused (e.g. disabled): the default
-  }
-}
-
-function keepFormat(format: ProofExportFormat): void {
-  try {
-    window.localStorage.setItem(FORMAT_KEY, format);
-  } catch {
-    // Not kept: the next export offers the default again.
-  }
+  const kept = readKept(FORMAT_KEY);
+  return FORMATS.find((f) => f === kept) ?? 'proof';
 }
 
 /**
@@ -44,7 +33,7 @@ export function ExportDialog({ source, what, onClose }: { source: () => Promise<
         onSubmit={(event) => {
           event.preventDefault();
           void run(async () => {
-            keepFormat(format);
+            keep(FORMAT_KEY, format);
             await window.proofdesk.jobsExportProofs({ source: await source(), folder: folder.trim(), format });
             onClose();
           });

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { JobDetail } from '../../common/ipc/jobs.js';
 import { useShellStore } from '../shell/shell-store.js';
+import { useDialogTask } from '../shell/dialog-footer.js';
 import { parseTagInput } from '../records/tag-dialog.js';
 import { ExportDialog } from './export-dialog.js';
 import { jobSummaryOf, useJobsStore } from './jobs-store.js';
@@ -10,6 +11,7 @@ import { useNow } from '../format/use-now.js';
 import { issueNowBlocked, jobFailure, jobName, jobProgress } from './job-text.js';
 import { CopyButton } from '../shell/copy-button.js';
 import { engineTechnical, useEngineName } from '../shell/engine-name.js';
+import { Fact } from '../shell/fact.js';
 
 const when = (iso: string | null) => localDateTime(iso);
 
@@ -23,7 +25,9 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const toastError = useShellStore((s) => s.toastError);
   const [exporting, setExporting] = useState(false);
   const [tagText, setTagText] = useState('');
-  const [busy, setBusy] = useState(false);
+  // A failure is said in a toast: the pane has no error line of its own.
+  const { busy, run: runTask } = useDialogTask();
+  const run = (work: () => Promise<unknown>) => runTask(work, toastError);
   const t = useT();
   const now = useNow();
   const status = useShellStore((s) => (s.statusLoaded ? s.status : null));
@@ -32,17 +36,6 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
   const engineName = useEngineName();
   const blocked = issueNowBlocked(job, summary, status);
   const blockedId = useId();
-
-  const run = async (what: () => Promise<unknown>) => {
-    setBusy(true);
-    try {
-      await what();
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <aside className="job-detail" aria-label={t('jobs.detail.label')}>
@@ -53,36 +46,24 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
         </button>
       </header>
       <dl className="facts">
-        <dt>{t('jobs.detail.status')}</dt>
-        <dd data-testid="job-status">{t('jobs.status', { status: job.status })}</dd>
-        <dt>{t('jobs.detail.chain')}</dt>
-        <dd data-testid="job-chain" title={engineTechnical(job.chain)}>
+        <Fact term={t('jobs.detail.status')} data-testid="job-status">{t('jobs.status', { status: job.status })}</Fact>
+        <Fact term={t('jobs.detail.chain')} data-testid="job-chain" title={engineTechnical(job.chain)}>
           {engineName(job.chain)}
-        </dd>
-        <dt>{t('jobs.detail.progress')}</dt>
-        <dd data-testid="job-progress">{jobProgress(job, summary, now)}</dd>
+        </Fact>
+        <Fact term={t('jobs.detail.progress')} data-testid="job-progress">{jobProgress(job, summary, now)}</Fact>
         {job.finality && (
-          <>
-            <dt>{t('jobs.detail.finality')}</dt>
-            <dd data-testid="job-finality">
-              {job.finality.required === null
-                ? t('jobs.detail.waitingFinality', { confirmations: job.finality.confirmations })
-                : t('jobs.detail.confirmations', { confirmations: job.finality.confirmations, required: job.finality.required })}
-            </dd>
-          </>
+          <Fact term={t('jobs.detail.finality')} data-testid="job-finality">
+            {job.finality.required === null
+              ? t('jobs.detail.waitingFinality', { confirmations: job.finality.confirmations })
+              : t('jobs.detail.confirmations', { confirmations: job.finality.confirmations, required: job.finality.required })}
+          </Fact>
         )}
-        <dt>{t('jobs.detail.created')}</dt>
-        <dd>{when(job.created_date)}</dd>
-        <dt>{t('jobs.detail.due')}</dt>
-        <dd>{when(job.scheduled_date)}</dd>
-        <dt>{t('jobs.detail.started')}</dt>
-        <dd>{when(job.start_date)}</dd>
-        <dt>{t('jobs.detail.issued')}</dt>
-        <dd>{when(job.issued_date)}</dd>
-        <dt>{t('jobs.detail.finished')}</dt>
-        <dd>{when(job.finished_date ?? job.failed_date)}</dd>
-        <dt>{t('jobs.detail.transaction')}</dt>
-        <dd>
+        <Fact term={t('jobs.detail.created')}>{when(job.created_date)}</Fact>
+        <Fact term={t('jobs.detail.due')}>{when(job.scheduled_date)}</Fact>
+        <Fact term={t('jobs.detail.started')}>{when(job.start_date)}</Fact>
+        <Fact term={t('jobs.detail.issued')}>{when(job.issued_date)}</Fact>
+        <Fact term={t('jobs.detail.finished')}>{when(job.finished_date ?? job.failed_date)}</Fact>
+        <Fact term={t('jobs.detail.transaction')}>
           {transaction ? (
             transaction.explorerUrl ? (
               <a href={transaction.explorerUrl} target="_blank" rel="noreferrer">
@@ -94,67 +75,48 @@ export function JobDetailPane({ detail }: { detail: JobDetail }) {
           ) : (
             t('jobs.detail.noTransaction')
           )}
-        </dd>
+        </Fact>
         {job.transaction?.pending_since ? (
-          <>
-            <dt>{t('jobs.detail.pendingSince')}</dt>
-            <dd data-testid="job-pending-since">
-              {when(job.transaction.pending_since)}
-              {job.transaction.max_fee_gwei !== null ? t('jobs.detail.maxFee', { gwei: job.transaction.max_fee_gwei }) : ''}
-              {job.transaction.tip_gwei !== null ? t('jobs.detail.tip', { gwei: job.transaction.tip_gwei }) : ''}
-            </dd>
-          </>
+          <Fact term={t('jobs.detail.pendingSince')} data-testid="job-pending-since">
+            {when(job.transaction.pending_since)}
+            {job.transaction.max_fee_gwei !== null ? t('jobs.detail.maxFee', { gwei: job.transaction.max_fee_gwei }) : ''}
+            {job.transaction.tip_gwei !== null ? t('jobs.detail.tip', { gwei: job.transaction.tip_gwei }) : ''}
+          </Fact>
         ) : null}
         {job.status === 'failed' ? (
-          <>
-            <dt>{t('jobs.detail.failureReason')}</dt>
-            <dd>{jobFailure(job)}</dd>
-          </>
+          <Fact term={t('jobs.detail.failureReason')}>{jobFailure(job)}</Fact>
         ) : null}
-        <dt>{t('jobs.detail.tags')}</dt>
-        <dd>
+        <Fact term={t('jobs.detail.tags')}>
           {job.tags.length === 0 ? '—' : job.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}
-        </dd>
+        </Fact>
       </dl>
       <details className="technical">
         <summary>{t('jobs.detail.technical')}</summary>
         <dl className="facts">
-          <dt>{t('jobs.detail.uid')}</dt>
-          <dd>
+          <Fact term={t('jobs.detail.uid')}>
             <code data-testid="job-uid">{job.uid}</code> <CopyButton value={job.uid} name={t('jobs.detail.copyUid')} what="jobUid" />
-          </dd>
+          </Fact>
           {transaction && (
-            <>
-              <dt>{t('jobs.detail.transactionId')}</dt>
-              <dd>
-                <code data-testid="job-transaction">{transaction.id}</code>
-              </dd>
-            </>
+            <Fact term={t('jobs.detail.transactionId')}>
+              <code data-testid="job-transaction">{transaction.id}</code>
+            </Fact>
           )}
           {job.waiting ? (
-            <>
-              <dt>{t('jobs.detail.waiting')}</dt>
-              <dd data-testid="job-waiting" lang="en">
-                {job.waiting}
-              </dd>
-            </>
+            <Fact term={t('jobs.detail.waiting')} data-testid="job-waiting" lang="en">
+              {job.waiting}
+            </Fact>
           ) : null}
           {job.failure_reason ? (
-            <>
-              <dt>{t('jobs.detail.failureReason')}</dt>
-              <dd data-testid="job-failure-reason" lang="en">
-                {job.failure_reason}
-              </dd>
-            </>
+            <Fact term={t('jobs.detail.failureReason')} data-testid="job-failure-reason" lang="en">
+              {job.failure_reason}
+            </Fact>
           ) : null}
-          <dt>{t('jobs.detail.engineId')}</dt>
-          <dd>
+          <Fact term={t('jobs.detail.engineId')}>
             <code>{job.chain}</code>
-          </dd>
-          <dt>{t('jobs.detail.createdIso')}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t('jobs.detail.createdIso')}>
             <code>{job.created_date}</code>
-          </dd>
+          </Fact>
         </dl>
       </details>
       <form

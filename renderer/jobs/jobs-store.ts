@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_JOB_SORT, type JobDetail, type JobSort, type JobSummary } from '../../common/ipc/jobs.js';
 import { JOB_STATUSES, type Job, type JobStatus } from '../../common/wire-types.js';
-import { shownError, toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import type { ShownError } from '../shell/error-line.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 
@@ -50,20 +50,24 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
   const fetchPage = async (page: number) => {
     const { generation, status, sort } = get();
     try {
-      const window = await window_jobs({ ...(status ? { status } : {}), sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+      const answer = await window.proofdesk.jobsList({ ...(status ? { status } : {}), sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
       if (get().generation !== generation) return;
       const pages = new Map(get().pages);
-      pages.set(page, window.rows);
-      set({ pages, summaries: { ...get().summaries, ...window.summaries }, total: window.total, counts: window.counts, error: null });
+      pages.set(page, answer.rows);
+      set({ pages, summaries: { ...get().summaries, ...answer.summaries }, total: answer.total, counts: answer.counts, error: null });
       // Rows on screen the listing gave no summary (a remote service's): asked for now, again on a refresh.
       summarize(
-        window.rows.filter((job, i) => !window.summaries[job.uid] && onScreen(page * PAGE_SIZE + i)).map((job) => job.uid),
+        answer.rows.filter((job, i) => !answer.summaries[job.uid] && onScreen(page * PAGE_SIZE + i)).map((job) => job.uid),
         true,
       );
     } catch (error) {
-      const { id, message } = toServiceError(error);
-      set({ error: { id, message } });
+      set({ error: shownError(error) });
     }
+  };
+  /** Another status or sort: a new list from its first page, nothing selected. */
+  const restart = (patch: Partial<Pick<JobsStore, 'status' | 'sort'>>) => {
+    set((s) => ({ ...patch, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
+    load(0, PAGE_SIZE - 1);
   };
   const onScreen = (index: number) => index >= screen[0] && index <= screen[1];
   /** Fetches the pages a range of rows spans that are not loaded. */
@@ -123,14 +127,8 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
     openUid: null,
     detail: null,
     detailError: null,
-    setStatus(status) {
-      set((s) => ({ status, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
-      load(0, PAGE_SIZE - 1);
-    },
-    setSort(sort) {
-      set((s) => ({ sort, generation: s.generation + 1, pages: new Map(), selection: EMPTY_SELECTION }));
-      load(0, PAGE_SIZE - 1);
-    },
+    setStatus: (status) => restart({ status }),
+    setSort: (sort) => restart({ sort }),
     ensureRange(start, end) {
       screen = [start, end];
       load(start, end);
@@ -162,10 +160,6 @@ export const useJobsStore = create<JobsStore>()((set, get) => {
     },
   };
 });
-
-function window_jobs(request: Parameters<typeof window.proofdesk.jobsList>[0]) {
-  return window.proofdesk.jobsList(request);
-}
 
 /** The summary of a loaded job. */
 export function jobSummaryOf(uid: string): JobSummary | undefined {

@@ -11,6 +11,7 @@ import { t as translate } from '../i18n/i18n-store.js';
 import { useT } from '../i18n/use-t.js';
 import './list-export.css';
 import { taskLabel } from '../shell/task-label.js';
+import { saveUrl } from '../shell/save-text.js';
 
 /** The request for the list as its view shows it now: filter, sort and (Records) the table's columns in order. */
 function requestFor(list: ExportList, format: ListExportFormat): ListExportRequest {
@@ -21,17 +22,6 @@ function requestFor(list: ExportList, format: ListExportFormat): ListExportReque
   }
   const { status, sort } = useJobsStore.getState();
   return { list, format, ...(status ? { status } : {}), sort };
-}
-
-/** Starts the browser's download of a finished export from the bridge. */
-function download(result: ListExportResult): void {
-  if (!result.download) return;
-  const link = document.createElement('a');
-  link.href = result.download;
-  link.download = result.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
 }
 
 /**
@@ -54,7 +44,7 @@ export function ListExportDialog({ list, onClose }: { list: ExportList; onClose:
   const result = task?.state === 'done' ? task.result : undefined;
   // Once, when the export is done: the browser downloads the file from the bridge.
   useEffect(() => {
-    if (result) download(result);
+    if (result?.download) saveUrl(result.fileName, result.download);
   }, [result]);
 
   const what =

@@ -1,7 +1,7 @@
 import type { MetadataKeyCount, RecordRow } from '../../common/records.js';
 import type { useT } from '../i18n/use-t.js';
 import { localDay } from '../format/local-format.js';
-import { chainName, chainTechnical } from '../format/chain-display.js';
+import { chainName, chainTechnical, type EngineChain } from '../format/chain-display.js';
 import type { TableColumn } from '../table/data-table.js';
 import { TagList } from '../table/tag-list.js';
 import { matchedKeys, matchParts, matches, type SearchWords } from './search-highlight.js';
@@ -25,12 +25,6 @@ export interface RecordColumnsInput {
   /** The metadata keys whose columns are shown: a match in any other is named beside the title. */
   shownKeys: ReadonlySet<string>;
   search: SearchWords;
-}
-
-/** An engine and the chain it issues on. */
-export interface EngineChain {
-  id: string;
-  chain_id: number | null;
 }
 
 /**

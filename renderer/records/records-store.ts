@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ErrorId } from '../../common/errors.js';
 import { DEFAULT_RECORD_SORT, type RecordFilter, type RecordRow, type RecordSort, type Selection, type TagSuggestion } from '../../common/records.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import { EMPTY_SELECTION, rangesForMain, selectAll, selectedCount, type TableSelection } from '../table/selection.js';
 import { t } from '../i18n/i18n-store.js';
 
@@ -63,21 +63,20 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
     if (inFlight.has(key)) return;
     inFlight.add(key);
     try {
-      const window = await window_({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+      const answer = await window.proofdesk.recordsWindow({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
       if (get().generation !== generation) return;
       const pages = new Map(get().pages);
-      pages.set(page, window.rows);
+      pages.set(page, answer.rows);
       // Keep the pages nearest to what is on screen; memory stays flat however far one scrolls.
       if (pages.size > MAX_PAGES) {
         const centre = Math.floor(visible[0] / PAGE_SIZE);
         const far = [...pages.keys()].sort((a, b) => Math.abs(b - centre) - Math.abs(a - centre));
         for (const p of far.slice(0, pages.size - MAX_PAGES)) pages.delete(p);
       }
-      set({ pages, total: window.total, engines: window.engines, status: 'ready', error: null });
+      set({ pages, total: answer.total, engines: answer.engines, status: 'ready', error: null });
     } catch (error) {
       if (get().generation !== generation) return;
-      const { id, message } = toServiceError(error);
-      set({ status: 'error', error: { id, message } });
+      set({ status: 'error', error: shownError(error) });
     } finally {
       inFlight.delete(key);
     }
@@ -152,7 +151,7 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
       // The uids at the ranges' ends: on screen already, or one small page each.
       const pages = new Map(get().pages);
       for (const page of new Set(ends.map((i) => Math.floor(i / PAGE_SIZE)))) {
-        if (!pages.has(page)) pages.set(page, (await window_({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE })).rows);
+        if (!pages.has(page)) pages.set(page, (await window.proofdesk.recordsWindow({ filter, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE })).rows);
       }
       if (get().generation !== generation) throw new Error(t('records.listChanged'));
       const uidAt = (i: number) => {
@@ -170,10 +169,6 @@ export const useRecordsStore = create<RecordsStore>()((set, get) => {
     },
   };
 });
-
-function window_(request: Parameters<typeof window.proofdesk.recordsWindow>[0]) {
-  return window.proofdesk.recordsWindow(request);
-}
 
 /** Drops empty parts, so an empty search box or tag list is no filter at all. */
 function cleanFilter(filter: RecordFilter): RecordFilter {

@@ -16,7 +16,6 @@ import { useRowMenu } from '../commands/row-menu.js';
 import { ColumnsButton } from '../table/column-menu.js';
 import { ToolbarButton, useFittedToolbar } from '../table/toolbar-button.js';
 import { recordMenu } from './record-menu.js';
-import { credentials } from './count-text.js';
 import { metadataColumnsNote, recordColumns } from './record-columns.js';
 import { useMetadataKeysStore } from './metadata-keys-store.js';
 import { searchWords } from './search-highlight.js';
@@ -80,7 +79,7 @@ export function RecordsView() {
         <div ref={mainBar.ref} className={`toolbar ${mainBar.className}`}>
           <h1 id="records-title">{t('records.title')}</h1>
           <span className="muted" data-testid="records-total">
-            {status === 'loading' && total === 0 ? t('common.loading') : credentials(total)}
+            {status === 'loading' && total === 0 ? t('common.loading') : t('records.count', { count: total })}
           </span>
           <span className="spacer" />
           <AddFilesButtons />

@@ -1,6 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useT } from '../i18n/use-t.js';
-import { NewPassphraseFields } from './new-passphrase-fields.js';
+import { NewPassphraseFields, useNewPassphrase } from './new-passphrase-fields.js';
 import { useSettingsStore } from './settings-store.js';
 
 /** The shortest passphrase a key backup is sealed with. */
@@ -13,20 +13,12 @@ export const MIN_BACKUP_PASSPHRASE = 10;
  */
 export function useBackupPassphrase(id: string, autoFocus = false): { fields: ReactNode; ready: boolean; onSubmit: (event: FormEvent) => void } {
   const backUp = useSettingsStore((s) => s.backUp);
-  const [first, setFirst] = useState('');
-  const [second, setSecond] = useState('');
+  const passphrase = useNewPassphrase(MIN_BACKUP_PASSPHRASE);
   const t = useT();
-  const mismatch = second !== '' && first !== second;
-  const short = first !== '' && first.length < MIN_BACKUP_PASSPHRASE;
-  const ready = first !== '' && second !== '' && !mismatch && !short;
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!ready) return;
-    void backUp(first).then((ok) => {
-      if (!ok) return;
-      setFirst('');
-      setSecond('');
-    });
+    if (!passphrase.ready) return;
+    void backUp(passphrase.first).then((ok) => ok && passphrase.clear());
   };
   const fields = (
     <>
@@ -35,18 +27,15 @@ export function useBackupPassphrase(id: string, autoFocus = false): { fields: Re
         label={t('settings.backup.passphrase')}
         againLabel={t('settings.backup.again')}
         hint={t('settings.backup.hint', { min: MIN_BACKUP_PASSPHRASE })}
-        first={first}
-        second={second}
-        onFirst={setFirst}
-        onSecond={setSecond}
+        passphrase={passphrase}
         autoFocus={autoFocus}
       />
-      {short && (
+      {passphrase.short && (
         <p className="muted" role="status">
           {t('settings.backup.short', { min: MIN_BACKUP_PASSPHRASE })}
         </p>
       )}
     </>
   );
-  return { fields, ready, onSubmit };
+  return { fields, ready: passphrase.ready, onSubmit };
 }

@@ -5,6 +5,8 @@ import { lowFundsText } from '../shell/status-bar.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useSettingsStore } from './settings-store.js';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
+import { ColumnHeads } from '../shell/column-heads.js';
 
 const EMPTY = { id: '', rpc_url: '', chain_id: '', confirmations: '2', environment: 'live' as 'live' | 'demo', explorer_tx_url: '', explorer_address_url: '' };
 
@@ -37,16 +39,7 @@ export function EnginesPanel() {
   return (
     <div className="settings-panel">
       <table className="settings-table" aria-label={t('settings.engines.table')}>
-        <thead>
-          <tr>
-            <th scope="col">{t('settings.engines.column.engine')}</th>
-            <th scope="col">{t('settings.engines.column.chainId')}</th>
-            <th scope="col">{t('settings.engines.column.environment')}</th>
-            <th scope="col">{t('settings.engines.column.confirmations')}</th>
-            <th scope="col">{t('settings.engines.column.rpc')}</th>
-            <th scope="col">{t('settings.engines.column.explorer')}</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={[t('settings.engines.column.engine'), t('settings.engines.column.chainId'), t('settings.engines.column.environment'), t('settings.engines.column.confirmations'), t('settings.engines.column.rpc'), t('settings.engines.column.explorer')]} />
         <tbody>
           {(engines ?? []).map((e) => (
             <tr key={e.id}>
@@ -81,23 +74,10 @@ export function EnginesPanel() {
         }}
       >
         <h2 id={`${id}-title`}>{t('settings.engines.addTitle')}</h2>
-        <div className="field">
-          <label htmlFor={`${id}-id`}>{t('settings.engines.id')}</label>
-          <input {...field('id')} required placeholder={t('settings.engines.idPlaceholder')} aria-describedby={`${id}-id-help`} />
-          <span id={`${id}-id-help`} className="muted">{t('settings.engines.idHelp')}</span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-rpc_url`}>{t('settings.engines.rpc')}</label>
-          <input {...field('rpc_url')} required placeholder={t('settings.engines.rpcPlaceholder')} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-chain_id`}>{t('settings.engines.chainId')}</label>
-          <input {...field('chain_id')} required inputMode="numeric" placeholder="11155111" />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-confirmations`}>{t('settings.engines.confirmations')}</label>
-          <input {...field('confirmations')} required inputMode="numeric" />
-        </div>
+        <Field {...field('id')} label={t('settings.engines.id')} help={t('settings.engines.idHelp')} required placeholder={t('settings.engines.idPlaceholder')} />
+        <Field {...field('rpc_url')} label={t('settings.engines.rpc')} required placeholder={t('settings.engines.rpcPlaceholder')} />
+        <Field {...field('chain_id')} label={t('settings.engines.chainId')} required inputMode="numeric" placeholder="11155111" />
+        <Field {...field('confirmations')} label={t('settings.engines.confirmations')} required inputMode="numeric" />
         <div className="field">
           <label htmlFor={`${id}-environment`}>{t('settings.engines.environment')}</label>
           <select id={`${id}-environment`} value={form.environment} onChange={(e) => setForm((f) => ({ ...f, environment: e.target.value as 'live' | 'demo' }))}>
@@ -105,14 +85,8 @@ export function EnginesPanel() {
             <option value="demo">{t('settings.engines.demo')}</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-explorer_tx_url`}>{t('settings.engines.explorerTx')}</label>
-          <input {...field('explorer_tx_url')} placeholder={t('settings.engines.explorerTxPlaceholder')} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-explorer_address_url`}>{t('settings.engines.explorerAddress')}</label>
-          <input {...field('explorer_address_url')} placeholder={t('settings.engines.explorerAddressPlaceholder')} />
-        </div>
+        <Field {...field('explorer_tx_url')} label={t('settings.engines.explorerTx')} placeholder={t('settings.engines.explorerTxPlaceholder')} />
+        <Field {...field('explorer_address_url')} label={t('settings.engines.explorerAddress')} placeholder={t('settings.engines.explorerAddressPlaceholder')} />
         <OutcomeLine outcome={outcomes.engineTest} />
         <OutcomeLine outcome={outcomes.engineAdd} />
         <div className="settings-buttons">

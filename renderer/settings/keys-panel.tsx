@@ -1,5 +1,6 @@
 import { useEffect, useId } from 'react';
 import { useT } from '../i18n/use-t.js';
+import { ColumnHeads } from '../shell/column-heads.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useBackupPassphrase } from './backup-passphrase.js';
 import { RestoreForm } from './restore-form.js';
@@ -7,6 +8,7 @@ import { useSettingsStore } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { chainName, chainTechnical, etherAmount } from '../format/chain-display.js';
 import { localDateTime } from '../format/local-format.js';
+import { Fact } from '../shell/fact.js';
 
 const STORE_TEXT = {
   keychain: 'settings.keys.storeKeychain',
@@ -31,23 +33,12 @@ export function KeysPanel() {
       {keys && (
         <>
           <dl className="facts">
-            <dt>{t('settings.keys.kept')}</dt>
-            <dd>{keys.keyStore ? t(STORE_TEXT[keys.keyStore]) : t('settings.keys.noStore')}</dd>
-            <dt>{t('settings.keys.signingKey')}</dt>
-            <dd><code data-testid="settings-signing-key">{keys.signingPublicKey ?? t('settings.keys.notMade')}</code>{t('settings.keys.publicPart')}</dd>
-            <dt>{t('settings.keys.chainAccount')}</dt>
-            <dd><code data-testid="settings-address">{keys.address ?? t('settings.keys.notMade')}</code></dd>
+            <Fact term={t('settings.keys.kept')}>{keys.keyStore ? t(STORE_TEXT[keys.keyStore]) : t('settings.keys.noStore')}</Fact>
+            <Fact term={t('settings.keys.signingKey')}><code data-testid="settings-signing-key">{keys.signingPublicKey ?? t('settings.keys.notMade')}</code>{t('settings.keys.publicPart')}</Fact>
+            <Fact term={t('settings.keys.chainAccount')}><code data-testid="settings-address">{keys.address ?? t('settings.keys.notMade')}</code></Fact>
           </dl>
           <table className="settings-table" aria-label={t('settings.keys.accounts')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('settings.keys.column.engine')}</th>
-                <th scope="col">{t('settings.keys.column.chain')}</th>
-                <th scope="col">{t('settings.keys.column.environment')}</th>
-                <th scope="col">{t('settings.keys.column.balance')}</th>
-                <th scope="col">{t('settings.keys.column.todo')}</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={[t('settings.keys.column.engine'), t('settings.keys.column.chain'), t('settings.keys.column.environment'), t('settings.keys.column.balance'), t('settings.keys.column.todo')]} />
             <tbody>
               {keys.accounts.map((a) => (
                 <tr key={a.engine}>

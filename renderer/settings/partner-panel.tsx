@@ -5,7 +5,9 @@ import { OutcomeLine } from './outcome-line.js';
 import { useSettingsStore } from './settings-store.js';
 import { localDateTime } from '../format/local-format.js';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 import { useResetOnChange } from '../shell/use-reset-on-change.js';
+import { Fact } from '../shell/fact.js';
 
 /** Settings › Partner: which Partner is active, its issuing interval, its client credentials. */
 export function PartnerPanel() {
@@ -43,12 +45,9 @@ export function PartnerPanel() {
         </select>
       </div>
       <dl className="facts">
-        <dt>{t('settings.partner.id')}</dt>
-        <dd><code>{partner.id}</code></dd>
-        <dt>{t('settings.partner.since')}</dt>
-        <dd>{localDateTime(partner.created_date)}</dd>
-        <dt>{t('settings.partner.clientId')}</dt>
-        <dd><code data-testid="settings-client-id">{partner.client_id}</code></dd>
+        <Fact term={t('settings.partner.id')}><code>{partner.id}</code></Fact>
+        <Fact term={t('settings.partner.since')}>{localDateTime(partner.created_date)}</Fact>
+        <Fact term={t('settings.partner.clientId')}><code data-testid="settings-client-id">{partner.client_id}</code></Fact>
       </dl>
       <form
         aria-label={t('settings.partner.interval')}
@@ -57,11 +56,7 @@ export function PartnerPanel() {
           void saveInterval(interval);
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-interval`}>{t('settings.partner.interval')}</label>
-          <input id={`${id}-interval`} value={interval} onChange={(e) => setIntervalText(e.target.value)} aria-describedby={`${id}-interval-help`} />
-          <span id={`${id}-interval-help`} className="muted">{t('settings.partner.intervalHelp')}</span>
-        </div>
+        <Field id={`${id}-interval`} label={t('settings.partner.interval')} help={t('settings.partner.intervalHelp')} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
         <OutcomeLine outcome={outcomes.interval} />
         <button type="submit" disabled={busy.interval}>{t('settings.partner.saveInterval')}</button>
       </form>

@@ -2,8 +2,9 @@ import { useId, useState } from 'react';
 import { MIN_KEYS_PASSPHRASE, type SettingsOverview } from '../../common/ipc/settings.js';
 import { toServiceError } from '../ipc-error.js';
 import { ErrorLine, type ShownError } from '../shell/error-line.js';
-import { NewPassphraseFields } from './new-passphrase-fields.js';
+import { NewPassphraseFields, useNewPassphrase } from './new-passphrase-fields.js';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 
 /**
  * The encrypted keys file's passphrase, typed in the app where there is no keychain: `unlock`
@@ -11,14 +12,14 @@ import { useT } from '../i18n/use-t.js';
  * it in memory only; a wrong one is refused with a sentence and nothing changes.
  */
 export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock' | 'create'; onDone: (overview: SettingsOverview) => void; titled?: boolean }) {
-  const [first, setFirst] = useState('');
-  const [second, setSecond] = useState('');
+  const passphrase = useNewPassphrase(MIN_KEYS_PASSPHRASE);
+  const { first, second } = passphrase;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   const id = useId();
   const creating = mode === 'create';
   const mismatch = creating && second !== '' && first !== second;
-  const short = creating && first !== '' && first.length < MIN_KEYS_PASSPHRASE;
+  const short = creating && passphrase.short;
   const t = useT();
   const title = creating ? t('settings.keysPass.createTitle') : t('settings.keysPass.unlockTitle');
 
@@ -34,8 +35,7 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
         const call = creating ? window.proofdesk.settingsCreatePassphrase(first, second) : window.proofdesk.settingsUnlockKeys(first);
         void call.then(
           (overview) => {
-            setFirst('');
-            setSecond('');
+            passphrase.clear();
             setBusy(false);
             onDone(overview);
           },
@@ -58,20 +58,14 @@ export function PassphraseForm({ mode, onDone, titled = true }: { mode: 'unlock'
           label={t('settings.keysPass.label')}
           againLabel={t('settings.keysPass.again')}
           hint={t('settings.keysPass.hint', { min: MIN_KEYS_PASSPHRASE })}
-          first={first}
-          second={second}
-          onFirst={setFirst}
-          onSecond={setSecond}
+          passphrase={passphrase}
           autoFocus
         />
       ) : (
-        <div className="field">
-          <label htmlFor={`${id}-pass`}>{t('settings.keysPass.label')}</label>
-          <input id={`${id}-pass`} type="password" value={first} onChange={(e) => setFirst(e.target.value)} required autoFocus autoComplete="current-password" />
-        </div>
+        <Field id={`${id}-pass`} label={t('settings.keysPass.label')} type="password" value={first} onChange={(e) => passphrase.setFirst(e.target.value)} required autoFocus autoComplete="current-password" />
       )}
       <ErrorLine error={error} className="error-panel" />
-      <button type="submit" disabled={busy || first === '' || (creating && (second === '' || mismatch || short))}>
+      <button type="submit" disabled={busy || first === '' || (creating && !passphrase.ready)}>
         {busy ? t('settings.keysPass.busy') : creating ? t('settings.keysPass.set') : t('settings.keysPass.unlock')}
       </button>
     </form>

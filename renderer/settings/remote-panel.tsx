@@ -1,10 +1,11 @@
 import { useEffect, useId, useState } from 'react';
 import type { RemoteConnection } from '../../common/ipc/settings.js';
-import { toServiceError } from '../ipc-error.js';
 import { OutcomeLine } from './outcome-line.js';
-import type { Outcome } from './settings-store.js';
+import { failedOutcome, type Outcome } from './settings-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { code, Message, useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
+import { Fact } from '../shell/fact.js';
 
 /**
  * Settings › Remote connections: a remote instance of the service (base URL, client id, the
@@ -52,8 +53,7 @@ export function RemotePanel() {
         setOutcome({ tone: 'success', text: t('settings.remote.saved') });
       }
     } catch (error) {
-      const { message, id: errorId } = toServiceError(error);
-      setOutcome({ tone: 'error', text: message, error: { id: errorId, message } });
+      setOutcome(failedOutcome(error));
     } finally {
       setBusy(false);
     }
@@ -73,12 +73,9 @@ export function RemotePanel() {
       {saved && (
         <>
           <dl className="facts" aria-label={t('settings.remote.savedConnection')}>
-            <dt>{t('settings.remote.baseUrl')}</dt>
-            <dd><code data-testid="remote-saved-url">{saved.base_url}</code></dd>
-            <dt>{t('settings.remote.clientId')}</dt>
-            <dd><code>{saved.client_id}</code></dd>
-            <dt>{t('settings.remote.inUse')}</dt>
-            <dd data-testid="remote-in-use">{saved.active ? t('settings.remote.inUseYes') : t('settings.remote.inUseNo')}</dd>
+            <Fact term={t('settings.remote.baseUrl')}><code data-testid="remote-saved-url">{saved.base_url}</code></Fact>
+            <Fact term={t('settings.remote.clientId')}><code>{saved.client_id}</code></Fact>
+            <Fact term={t('settings.remote.inUse')} data-testid="remote-in-use">{saved.active ? t('settings.remote.inUseYes') : t('settings.remote.inUseNo')}</Fact>
           </dl>
           {saved.problem && (
             <div className="error-panel" role="alert">
@@ -106,22 +103,10 @@ export function RemotePanel() {
         }}
       >
         <h2 id={`${id}-title`}>{t('settings.remote.connectTitle')}</h2>
-        <div className="field">
-          <label htmlFor={`${id}-base_url`}>{t('settings.remote.baseUrl')}</label>
-          <input {...field('base_url')} required placeholder={t('settings.remote.baseUrlPlaceholder')} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-auth_url`}>{t('settings.remote.authUrl')}</label>
-          <input {...field('auth_url')} placeholder={t('settings.remote.authUrlPlaceholder')} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-client_id`}>{t('settings.remote.clientId')}</label>
-          <input {...field('client_id')} required />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-client_secret`}>{t('settings.remote.clientSecret')}</label>
-          <input {...field('client_secret')} type="password" required autoComplete="off" />
-        </div>
+        <Field {...field('base_url')} label={t('settings.remote.baseUrl')} required placeholder={t('settings.remote.baseUrlPlaceholder')} />
+        <Field {...field('auth_url')} label={t('settings.remote.authUrl')} placeholder={t('settings.remote.authUrlPlaceholder')} />
+        <Field {...field('client_id')} label={t('settings.remote.clientId')} required />
+        <Field {...field('client_secret')} label={t('settings.remote.clientSecret')} type="password" required autoComplete="off" />
         <OutcomeLine outcome={outcome} />
         <div className="settings-buttons">
           <button type="button" disabled={busy || !complete} onClick={() => void run('test')}>

@@ -4,6 +4,7 @@ import { useSettingsStore } from './settings-store.js';
 import { OutcomeLine } from './outcome-line.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { useT } from '../i18n/use-t.js';
+import { Field } from '../shell/field.js';
 
 /** Restore a Partner's keys from a backup file: used by Settings › Keys and by the first run. */
 export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSettings) => void }) {
@@ -33,15 +34,9 @@ export function RestoreForm({ onRestored }: { onRestored?: (partner: PartnerSett
       {native ? (
         <p className="muted">{t('settings.restore.native')}</p>
       ) : (
-        <div className="field">
-          <label htmlFor={`${id}-file`}>{t('settings.restore.file')}</label>
-          <input id={`${id}-file`} type="file" accept=".proofdesk-keys,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} required />
-        </div>
+        <Field id={`${id}-file`} label={t('settings.restore.file')} type="file" accept=".proofdesk-keys,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} required />
       )}
-      <div className="field">
-        <label htmlFor={`${id}-pass`}>{t('settings.restore.passphrase')}</label>
-        <input id={`${id}-pass`} type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required autoComplete="off" />
-      </div>
+      <Field id={`${id}-pass`} label={t('settings.restore.passphrase')} type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required autoComplete="off" />
       <OutcomeLine outcome={outcome} />
       <button type="submit" disabled={busy || (!native && file === null) || passphrase === ''}>
         {busy ? t('settings.restore.busy') : t('settings.restore.submit')}

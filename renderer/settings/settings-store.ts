@@ -1,8 +1,8 @@
-import { saveText } from '../detail/detail-store.js';
+import { saveText } from '../shell/save-text.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { create } from 'zustand';
 import type { EngineSettings, KeysInfo, NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
-import { toServiceError } from '../ipc-error.js';
+import { guarded, shownError } from '../ipc-error.js';
 import { t } from '../i18n/i18n-store.js';
 import type { ShownError } from '../shell/error-line.js';
 
@@ -49,15 +49,30 @@ export interface SettingsStore {
   addEngine(engine: EngineSettings): Promise<boolean>;
 }
 
-const failure = (error: unknown): Outcome => {
-  const { message, id } = toServiceError(error);
-  return { tone: 'error', text: message, error: { id, message } };
-};
+/** A failed call as an outcome line says it: main's sentence, its id under Details. */
+export function failedOutcome(error: unknown): Outcome {
+  const shown = shownError(error);
+  return { tone: 'error', text: shown.message, error: shown };
+}
 
 /** Settings: the active Partner, its keys and their backup. */
 export const useSettingsStore = create<SettingsStore>()((set, get) => {
   const outcome = (key: keyof SettingsStore['outcomes'], value: Outcome | undefined) => set((s) => ({ outcomes: { ...s.outcomes, [key]: value } }));
   const busy = (key: keyof SettingsStore['busy'], value: boolean) => set((s) => ({ busy: { ...s.busy, [key]: value } }));
+  /** Runs a call that loads a tab; a failure is said on the tab's own outcome line. */
+  const loading = (work: () => Promise<unknown>) => guarded(work, (error) => outcome('load', { tone: 'error', text: error.message, error }));
+  /** Runs a form's call: its buttons busy meanwhile, a failure said on its outcome line (and `failed` answered). */
+  const attempt = async <R>(key: keyof SettingsStore['busy'], failed: R, work: () => Promise<R>): Promise<R> => {
+    busy(key, true);
+    try {
+      return await work();
+    } catch (error) {
+      outcome(key, failedOutcome(error));
+      return failed;
+    } finally {
+      busy(key, false);
+    }
+  };
   return {
     tab: 'partner',
     overview: null,
@@ -69,49 +84,33 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
     outcomes: {},
     busy: {},
     setTab: (tab) => set({ tab, newSecret: null }),
-    async load() {
-      try {
+    load: () =>
+      loading(async () => {
         set({ overview: await window.proofdesk.settingsGet() });
         outcome('load', undefined);
-      } catch (error) {
-        outcome('load', failure(error));
-      }
-    },
+      }),
     async loadKeys() {
       set({ keysLoading: true });
       try {
         set({ keys: await window.proofdesk.settingsKeys(), keysLoading: false });
       } catch (error) {
         set({ keysLoading: false });
-        outcome('load', failure(error));
+        outcome('load', failedOutcome(error));
       }
     },
-    async setInterval(interval) {
-      busy('interval', true);
-      try {
+    setInterval: (interval) =>
+      attempt('interval', undefined, async () => {
         const partner = await window.proofdesk.settingsSetInterval(interval);
         set((s) => ({ overview: s.overview ? { ...s.overview, partner } : s.overview }));
         outcome('interval', { tone: 'success', text: t('settings.interval.saved') });
-      } catch (error) {
-        outcome('interval', failure(error));
-      } finally {
-        busy('interval', false);
-      }
-    },
-    async makeNewSecret() {
-      busy('secret', true);
-      try {
+      }),
+    makeNewSecret: () =>
+      attempt('secret', undefined, async () => {
         set({ newSecret: await window.proofdesk.settingsNewSecret() });
         outcome('secret', undefined);
-      } catch (error) {
-        outcome('secret', failure(error));
-      } finally {
-        busy('secret', false);
-      }
-    },
-    async backUp(passphrase) {
-      busy('backup', true);
-      try {
+      }),
+    backUp: (passphrase) =>
+      attempt('backup', false, async () => {
         const at = new Date().toISOString();
         if (useShellStore.getState().status?.canChooseFolder) {
           // Main asks where (the OS save dialog) and answers only once the file is written.
@@ -131,16 +130,9 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
           outcome('backup', { tone: 'success', text: t('settings.backup.downloaded', { file: file.fileName }) });
         }
         return true;
-      } catch (error) {
-        outcome('backup', failure(error));
-        return false;
-      } finally {
-        busy('backup', false);
-      }
-    },
-    async restore(passphrase, file) {
-      busy('restore', true);
-      try {
+      }),
+    restore: (passphrase, file) =>
+      attempt('restore', null, async () => {
         const partner = file ? await window.proofdesk.settingsRestoreKeysFile(file.name, await file.text(), passphrase) : await window.proofdesk.settingsRestoreKeys(passphrase);
         if (!partner) {
           outcome('restore', undefined);
@@ -150,45 +142,20 @@ export const useSettingsStore = create<SettingsStore>()((set, get) => {
         await get().load();
         await get().loadKeys();
         return partner;
-      } catch (error) {
-        outcome('restore', failure(error));
-        return null;
-      } finally {
-        busy('restore', false);
-      }
-    },
-    async loadEngines() {
-      try {
-        set({ engines: await window.proofdesk.settingsEngines() });
-      } catch (error) {
-        outcome('load', failure(error));
-      }
-    },
-    async testEngine(rpcUrl, chainId) {
-      busy('engineTest', true);
-      outcome('engineTest', undefined);
-      try {
+      }),
+    loadEngines: () => loading(async () => set({ engines: await window.proofdesk.settingsEngines() })),
+    testEngine: (rpcUrl, chainId) =>
+      attempt('engineTest', undefined, async () => {
+        outcome('engineTest', undefined);
         const result = await window.proofdesk.settingsTestEngine(rpcUrl, chainId);
         outcome('engineTest', { tone: result.ok ? 'success' : 'error', text: result.message });
-      } catch (error) {
-        outcome('engineTest', failure(error));
-      } finally {
-        busy('engineTest', false);
-      }
-    },
-    async addEngine(engine) {
-      busy('engineAdd', true);
-      try {
+      }),
+    addEngine: (engine) =>
+      attempt('engineAdd', false, async () => {
         set({ engines: await window.proofdesk.settingsAddEngine(engine) });
         outcome('engineTest', undefined);
         outcome('engineAdd', { tone: 'success', text: t('settings.engines.added', { id: engine.id }) });
         return true;
-      } catch (error) {
-        outcome('engineAdd', failure(error));
-        return false;
-      } finally {
-        busy('engineAdd', false);
-      }
-    },
+      }),
   };
 });

@@ -50,18 +50,26 @@ export function ErrorLine({ error, headline, className = 'row-error' }: { error:
   return (
     <div className={className} role="alert" data-error-id={error.id}>
       <p className="error-headline">{head}</p>
-      <details className="error-details">
-        <summary>{t('error.details')}</summary>
-        {technical && (
-          <p className="error-technical" lang="en">
-            {technical}
-          </p>
-        )}
-        <p>
-          {t('error.id')} <code>{error.id}</code>
-        </p>
-      </details>
+      <ErrorDetails technical={technical} id={error.id} />
     </div>
+  );
+}
+
+/** An error's `Details` disclosure: main's technical text (English) and the spec's error id. */
+export function ErrorDetails({ technical, id }: { technical: string; id: string }) {
+  const t = useT();
+  return (
+    <details className="error-details">
+      <summary>{t('error.details')}</summary>
+      {technical && (
+        <p className="error-technical" lang="en">
+          {technical}
+        </p>
+      )}
+      <p>
+        {t('error.id')} <code>{id}</code>
+      </p>
+    </details>
   );
 }
 

@@ -46,9 +46,8 @@ export function lowFundsText(engine: Pick<EngineStatus, 'id' | 'chain_id'>, fund
   return translate('shell.status.lowFunds', { engine: chainName(engine), balance: etherAmount(funds.balance), jobs: funds.jobs_covered, cost: etherAmount(funds.job_cost), address: funds.address });
 }
 
-/** An engine's tooltip: the ids behind its name, and why its chain does not answer when it does not. */
+/** Where the keys are kept, in the bar's words. */
 const KEY_STORE_LABEL = { keychain: 'shell.status.keysKeychain', 'encrypted-file': 'shell.status.keysFile' } as const;
-
 
 /** The tooltip of an engine's chain: its block, or why it does not answer (main's reason, English). */
 function chainDetail(engine: EngineStatus, t: ReturnType<typeof useT>): string | undefined {

@@ -7,7 +7,7 @@ import type { CsvImportResult } from '../../common/ipc/csv-import.js';
 import type { ListExportResult } from '../../common/ipc/list-export.js';
 import type { BulkScheduleResult, BulkTagResult, BulkUnscheduleResult, ProofExportResult, TagUndoResult } from '../../common/records.js';
 import type { TaskInfo } from '../../common/tasks.js';
-import { chainName } from '../format/chain-display.js';
+import { chainName, type EngineChain } from '../format/chain-display.js';
 import { t } from '../i18n/i18n-store.js';
 import { toServiceError } from '../ipc-error.js';
 import { firstSentence, type ShownError } from './error-line.js';
@@ -31,7 +31,7 @@ export interface ToastInput {
 /** What the outcome toasts need from the shell (kept apart so this module stays free of the store). */
 export interface ToastShell {
   go(section: SectionId): void;
-  engines: { id: string; chain_id: number | null }[];
+  engines: EngineChain[];
   canShowInFolder: boolean;
   /** Says a failed action (Undo, Show in folder) in a toast of its own. */
   fail(error: unknown): void;

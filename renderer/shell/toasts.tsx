@@ -1,4 +1,5 @@
 import { useT } from '../i18n/use-t.js';
+import { ErrorDetails } from './error-line.js';
 import { useShellStore, type Toast } from './shell-store.js';
 
 function ToastItem({ toast }: { toast: Toast }) {
@@ -10,12 +11,7 @@ function ToastItem({ toast }: { toast: Toast }) {
     <div className={`toast toast-${toast.tone}`} data-testid="toast" {...(toast.tone === 'error' ? { role: 'alert' } : {})}>
       <div className="toast-body">
         <span>{toast.text}</span>
-        {toast.error && (
-          <details className="error-details">
-            <summary>{t('error.details')}</summary>
-            <ErrorDetailsOf message={toast.error.message} id={toast.error.id} />
-          </details>
-        )}
+        {toast.error && <ErrorDetails technical={toast.error.message} id={toast.error.id} />}
       </div>
       {toast.action && (
         <button type="button" className="toast-action" onClick={() => act(toast.id)}>
@@ -26,19 +22,6 @@ function ToastItem({ toast }: { toast: Toast }) {
         ×
       </button>
     </div>
-  );
-}
-
-/** An error's technical text and id, as inside ErrorLine's Details. */
-function ErrorDetailsOf({ message, id }: { message: string; id: string }) {
-  const t = useT();
-  return (
-    <>
-      <p className="error-technical">{message}</p>
-      <p>
-        {t('error.id')} <code>{id}</code>
-      </p>
-    </>
   );
 }
 

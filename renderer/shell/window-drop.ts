@@ -10,11 +10,12 @@ import { carriesFiles } from '../staging/file-intake.js';
  * items before its first await: once the event has been handled the browser empties a real
  * drop's DataTransfer (its files are gone).
  *
- * Give a stable `onDrop` (useCallback): a new one re-registers the listeners.
+ * `onEnter` is called on each dragenter of files (Verify warms main's workers with it).
+ * Give a stable `onDrop` and `onEnter` (useCallback): a new one re-registers the listeners.
  *
  * @example const dragging = useWindowDrop(useCallback((data) => void addDrop(data), [addDrop]));
  */
-export function useWindowDrop(onDrop: (data: DataTransfer) => void): boolean {
+export function useWindowDrop(onDrop: (data: DataTransfer) => void, onEnter?: () => void): boolean {
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
 
@@ -23,6 +24,7 @@ export function useWindowDrop(onDrop: (data: DataTransfer) => void): boolean {
       if (!carriesFiles(e.dataTransfer)) return;
       depth.current++;
       setDragging(true);
+      onEnter?.();
     };
     const over = (e: DragEvent) => {
       if (!carriesFiles(e.dataTransfer)) return;
@@ -51,6 +53,6 @@ export function useWindowDrop(onDrop: (data: DataTransfer) => void): boolean {
       window.removeEventListener('dragleave', leave);
       window.removeEventListener('drop', drop);
     };
-  }, [onDrop]);
+  }, [onDrop, onEnter]);
   return dragging;
 }

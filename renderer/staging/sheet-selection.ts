@@ -6,7 +6,6 @@
 
 /** The columns that take text, in the grid's order; -1 is the row's own checkbox (whole rows). */
 export const SHEET_COLUMNS = ['title', 'tags', 'expiry_date', 'links'] as const;
-export type SheetColumn = (typeof SHEET_COLUMNS)[number];
 const LAST_COL = SHEET_COLUMNS.length - 1;
 
 /** A cell by the row's index in the list and its column's index in SHEET_COLUMNS (-1: the row). */
@@ -29,11 +28,7 @@ export interface SheetSelection {
 }
 
 /** One cell to change: its row, column and the text to put there. */
-export interface SheetEdit {
-  row: number;
-  col: number;
-  value: string;
-}
+export type SheetEdit = SheetCell & { value: string };
 
 function range(a: number, b: number): number[] {
   const lo = Math.min(a, b);

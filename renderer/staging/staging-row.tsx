@@ -45,6 +45,30 @@ export function rowName(row: StagedRow): string {
   return row.file?.rel_path ?? (row.title || t('staging.row.newMetadata'));
 }
 
+/** A grid cell holding a list typed as text (tags, links), comma-separated. */
+function ListCell(props: { col: number; index: number; selected: boolean; label: string; placeholder: string; list: string[]; disabled: boolean; invalid: boolean; describedBy?: string | undefined; onChange: (list: string[]) => void }) {
+  const { col, index, selected, label, placeholder, list, disabled, invalid, describedBy, onChange } = props;
+  const [text, setText] = useListText(list);
+  return (
+    <div role="gridcell" aria-selected={selected}>
+      <input
+        aria-label={label}
+        placeholder={placeholder}
+        title={text || placeholder}
+        value={text}
+        disabled={disabled}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+        onChange={(e) => {
+          setText(e.target.value);
+          onChange(splitList(e.target.value));
+        }}
+        {...sheetCell(index, col)}
+      />
+    </div>
+  );
+}
+
 /** `headline` words a failure where the row knows more than the error's id (a broken metadata file). */
 function Outcome({ outcome, headline }: { outcome: RowOutcome; headline?: string }) {
   const t = useT();
@@ -86,8 +110,6 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
   const outcome = useStagingStore((s) => s.outcomes[row.key]);
   const busy = useStagingStore((s) => s.phase === 'creating');
   const t = useT();
-  const [tagsText, setTagsText] = useListText(row.tags);
-  const [linksText, setLinksText] = useListText(row.links);
   const [showMetadata, setShowMetadata] = useState(false);
   const name = rowName(row);
   // A staged row's own problem is always its sidecar's or manifest's: the error id alone would word it as a refused request.
@@ -130,22 +152,7 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
       <div role="gridcell" aria-selected={cellSelected(0)}>
         <input aria-label={t('staging.row.title', { name })} title={row.title || undefined} value={row.title} disabled={locked} aria-invalid={!!problemOf('title')} aria-describedby={described('title')} onChange={(e) => update(row.key, { title: e.target.value })} {...sheetCell(index, 0)} />
       </div>
-      <div role="gridcell" aria-selected={cellSelected(1)}>
-        <input
-          aria-label={t('staging.row.tags', { name })}
-          placeholder={t('staging.row.tagsPlaceholder')}
-          title={tagsText || t('staging.row.tagsPlaceholder')}
-          value={tagsText}
-          disabled={locked}
-          aria-invalid={!!problemOf('tags')}
-          aria-describedby={described('tags')}
-          onChange={(e) => {
-            setTagsText(e.target.value);
-            update(row.key, { tags: splitList(e.target.value) });
-          }}
-          {...sheetCell(index, 1)}
-        />
-      </div>
+      <ListCell col={1} index={index} selected={cellSelected(1)} label={t('staging.row.tags', { name })} placeholder={t('staging.row.tagsPlaceholder')} list={row.tags} disabled={locked} invalid={!!problemOf('tags')} describedBy={described('tags')} onChange={(tags) => update(row.key, { tags })} />
       <div role="gridcell" aria-selected={cellSelected(2)}>
         <DateField
           label={t('staging.row.expiry', { name })}
@@ -157,21 +164,7 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
           onChange={(day) => update(row.key, { expiry_date: day ? isoCalendarDay(day) : null })}
         />
       </div>
-      <div role="gridcell" aria-selected={cellSelected(3)}>
-        <input
-          aria-label={t('staging.row.links', { name })}
-          placeholder={t('staging.row.linksPlaceholder')}
-          title={linksText || t('staging.row.linksPlaceholder')}
-          value={linksText}
-          disabled={locked}
-          aria-invalid={!!problemOf('links') || unknownLinks.length > 0}
-          onChange={(e) => {
-            setLinksText(e.target.value);
-            update(row.key, { links: splitList(e.target.value) });
-          }}
-          {...sheetCell(index, 3)}
-        />
-      </div>
+      <ListCell col={3} index={index} selected={cellSelected(3)} label={t('staging.row.links', { name })} placeholder={t('staging.row.linksPlaceholder')} list={row.links} disabled={locked} invalid={!!problemOf('links') || unknownLinks.length > 0} onChange={(links) => update(row.key, { links })} />
       <div role="gridcell">
         <button type="button" className="staging-metadata-button" title={t('staging.row.metadataButton', { count: metadataCount })} aria-expanded={showMetadata} aria-label={t('staging.row.metadata', { name, count: metadataCount })} onClick={() => setShowMetadata(!showMetadata)}>
           {t('staging.row.metadataButton', { count: metadataCount })}

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { RowOutcome, StagedRow, StagingCreateResult } from '../../common/ipc/staging.js';
 import type { TaskError, TaskInfo } from '../../common/tasks.js';
-import { toServiceError } from '../ipc-error.js';
+import { shownError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { pathsOfDrop, pathsOfFiles, type IntakeOptions } from './file-intake.js';
 import { t } from '../i18n/i18n-store.js';
@@ -12,13 +12,7 @@ import { isoCalendarDay, parseCalendarDay } from '../format/local-format.js';
 export type StagingPhase = 'idle' | 'adding' | 'creating';
 
 /** What `Clear all` took away, for Undo: the rows with their edits and results. */
-export interface ClearedStaging {
-  rows: StagedRow[];
-  skipped: StagingStore['skipped'];
-  outcomes: Record<string, RowOutcome>;
-  task: StagingStore['task'];
-  addingTo: StagingStore['addingTo'];
-}
+export type ClearedStaging = Pick<StagingStore, 'rows' | 'skipped' | 'outcomes' | 'task' | 'addingTo'>;
 
 /** "a, b ,c" → ['a', 'b', 'c'] (a semicolon separates too: spreadsheets often use it). */
 export function splitList(text: string): string[] {
@@ -156,8 +150,7 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
       set((s) => ({ rows: merge(s.rows, rows), skipped: [...s.skipped, ...intake.skipped].slice(-200) }));
     } catch (error) {
       if (signal.aborted) return;
-      const { id, message } = toServiceError(error);
-      set({ error: { id, message } });
+      set({ error: shownError(error) });
     } finally {
       if (adding.delete(controller) && adding.size === 0) set({ phase: get().task?.state === 'running' ? 'creating' : 'idle', adding: null });
     }
@@ -295,8 +288,7 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
         const latest = task.state === 'running' ? (await window.proofdesk.tasksList()).find((t) => t.id === task.id) : task;
         if (latest && latest.state !== 'running' && get().phase === 'creating') await finish(latest);
       } catch (error) {
-        const { id, message } = toServiceError(error);
-        set({ phase: 'idle', error: { id, message } });
+        set({ phase: 'idle', error: shownError(error) });
       }
     },
     async cancel() {

@@ -4,6 +4,7 @@
  * table (./column-store.ts remembers it); ids the table no longer has are kept but ignored, so a
  * metadata key that comes back finds its column as it was.
  */
+import type { TableColumn } from './table-column.js';
 
 /** What the admin changed; everything absent is the table's default. */
 export interface ColumnState {
@@ -20,17 +21,7 @@ export interface ColumnState {
 }
 
 /** What the rules need to know of a column. */
-export interface ColumnShape {
-  id: string;
-  /** A CSS grid track, e.g. `2fr`, `8rem` or `minmax(12rem, 3fr)`. */
-  width: string;
-  /** Names the row (Records' Title): always shown, always pinned, always first. */
-  identifying?: boolean;
-  /** Offered in the column menu but hidden until chosen (metadata columns). */
-  defaultHidden?: boolean;
-  /** Pinned unless the admin unpins it (Records' state columns: a row's state stays in view). */
-  defaultPinned?: boolean;
-}
+export type ColumnShape = Pick<TableColumn<unknown>, 'id' | 'width' | 'identifying' | 'defaultHidden' | 'defaultPinned'>;
 
 /** A column as the table lays it out. */
 export interface PlacedColumn<C extends ColumnShape> {

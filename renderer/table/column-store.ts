@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import { EMPTY_COLUMN_STATE, parseColumnState, type ColumnState } from './column-state.js';
+import { keep, readKept } from '../shell/kept.js';
 
 const KEY_PREFIX = 'proofdesk.columns.';
 
@@ -14,23 +15,13 @@ const loaded = new Map<string, ColumnState>();
 function load(view: string): ColumnState {
   let state = loaded.get(view);
   if (state) return state;
-  try {
-    state = parseColumnState(globalThis.localStorage?.getItem(KEY_PREFIX + view) ?? null);
-  } catch {
-    // Storage refused (a locked-down profile): the defaults, for this session only.
-    state = EMPTY_COLUMN_STATE;
-  }
+  state = parseColumnState(readKept(KEY_PREFIX + view));
   loaded.set(view, state);
   return state;
 }
 
 function save(view: string, state: ColumnState | null): void {
-  try {
-    if (state === null) globalThis.localStorage?.removeItem(KEY_PREFIX + view);
-    else globalThis.localStorage?.setItem(KEY_PREFIX + view, JSON.stringify(state));
-  } catch {
-    // Not remembered, but applied: the table still shows the choice.
-  }
+  keep(KEY_PREFIX + view, state === null ? null : JSON.stringify(state));
 }
 
 export interface ColumnStore {

@@ -5,6 +5,7 @@ import { chainName, chainTechnical } from '../format/chain-display.js';
 import { StepReason } from './step-reason.js';
 import { useVerifyStore } from './verify-store.js';
 import { localDateTime } from '../format/local-format.js';
+import { Fact } from '../shell/fact.js';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -57,30 +58,21 @@ export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
         <>
           <h3>{t('verify.detail.says')}</h3>
           <dl>
-            <dt>{t('verify.detail.title')}</dt>
-            <dd>{credential.title}</dd>
+            <Fact term={t('verify.detail.title')}>{credential.title}</Fact>
             {Object.entries(credential.metadata).map(([key, value]) => (
-              <div key={key} style={{ display: 'contents' }}>
-                <dt>{key}</dt>
-                <dd>{text(value)}</dd>
-              </div>
+              <Fact key={key} term={key}>
+                {text(value)}
+              </Fact>
             ))}
-            <dt>{t('verify.detail.issuer')}</dt>
-            <dd>
+            <Fact term={t('verify.detail.issuer')}>
               {credential.issuer_name} <code>{credential.issuer_address}</code>
-            </dd>
-            <dt>{t('verify.detail.uploaded')}</dt>
-            <dd>{localDateTime(credential.upload_date)}</dd>
-            <dt>{t('verify.detail.issued')}</dt>
-            <dd>{localDateTime(credential.issued_date)}</dd>
-            <dt>{t('verify.detail.expires')}</dt>
-            <dd>{credential.expiry_date ? localDateTime(credential.expiry_date) : t('verify.detail.never')}</dd>
-            <dt>{t('verify.detail.files')}</dt>
-            <dd>{credential.files.length === 0 ? t('verify.detail.noFiles') : credential.files.map((f) => <code key={f.file_hash}>{f.file_hash.slice(0, 16)}… </code>)}</dd>
-            <dt>{t('verify.detail.engine')}</dt>
-            <dd title={chainTechnical({ id: credential.engine, chain_id: credential.chain_id })}>{chainName({ id: credential.engine, chain_id: credential.chain_id })}</dd>
-            <dt>{t('verify.detail.transaction')}</dt>
-            <dd>
+            </Fact>
+            <Fact term={t('verify.detail.uploaded')}>{localDateTime(credential.upload_date)}</Fact>
+            <Fact term={t('verify.detail.issued')}>{localDateTime(credential.issued_date)}</Fact>
+            <Fact term={t('verify.detail.expires')}>{credential.expiry_date ? localDateTime(credential.expiry_date) : t('verify.detail.never')}</Fact>
+            <Fact term={t('verify.detail.files')}>{credential.files.length === 0 ? t('verify.detail.noFiles') : credential.files.map((f) => <code key={f.file_hash}>{f.file_hash.slice(0, 16)}… </code>)}</Fact>
+            <Fact term={t('verify.detail.engine')} title={chainTechnical({ id: credential.engine, chain_id: credential.chain_id })}>{chainName({ id: credential.engine, chain_id: credential.chain_id })}</Fact>
+            <Fact term={t('verify.detail.transaction')}>
               {credential.transaction_url ? (
                 <a href={credential.transaction_url} target="_blank" rel="noreferrer">
                   <code>{credential.transaction_id}</code>
@@ -88,11 +80,10 @@ export function VerifyDetailPane({ detail }: { detail: VerifyRowDetail }) {
               ) : (
                 <code>{credential.transaction_id}</code>
               )}
-            </dd>
-            <dt>{t('verify.detail.certificate')}</dt>
-            <dd>
+            </Fact>
+            <Fact term={t('verify.detail.certificate')}>
               <code>{credential.certificate_uid}</code>
-            </dd>
+            </Fact>
           </dl>
         </>
       )}

@@ -2,8 +2,9 @@ import { create } from 'zustand';
 import type { ShownError } from '../shell/error-line.js';
 import type { OriginalMatch, VerifyEndpoint, VerifyRow, VerifyRowDetail, VerifyRunSummary } from '../../common/ipc/verify.js';
 import type { TaskInfo } from '../../common/tasks.js';
-import { shownError, toServiceError } from '../ipc-error.js';
+import { guarded, shownError, toServiceError } from '../ipc-error.js';
 import { pathsOfDrop, pathsOfFiles } from '../staging/file-intake.js';
+import { saveText } from '../shell/save-text.js';
 import { EMPTY_SELECTION, type TableSelection } from '../table/selection.js';
 
 const PAGE_SIZE = 200;
@@ -69,18 +70,17 @@ function finalSummary(task: TaskInfo, current: VerifyRunSummary | null): VerifyR
 
 /** The Verify view's state: the current run, a window of its rows, the open row's detail. */
 export const useVerifyStore = create<VerifyStore>()((set, get) => {
+  const guard = (work: () => Promise<unknown>) => guarded(work, (error) => set({ error }));
   const fetchPage = async (page: number) => {
     const { summary, generation, failuresOnly } = get();
     if (!summary) return;
-    try {
+    await guard(async () => {
       const result = await window.proofdesk.verifyRows(summary.run_id, { offset: page * PAGE_SIZE, limit: PAGE_SIZE, failures_only: failuresOnly });
       if (get().generation !== generation) return;
       const pages = new Map(get().pages);
       pages.set(page, result.rows);
       set({ pages, total: result.total });
-    } catch (error) {
-      set({ error: shownError(error) });
-    }
+    });
   };
 
   const refresh = async () => {
@@ -187,48 +187,18 @@ export const useVerifyStore = create<VerifyStore>()((set, get) => {
     async open(index) {
       const summary = get().summary;
       if (index === null || !summary) return set({ detail: null });
-      try {
-        set({ detail: await window.proofdesk.verifyDetail(summary.run_id, index) });
-      } catch (error) {
-        set({ error: shownError(error) });
-      }
+      await guard(async () => set({ detail: await window.proofdesk.verifyDetail(summary.run_id, index) }));
     },
-    async report(format) {
-      const summary = get().summary;
-      if (!summary) return;
-      try {
+    report: (format) =>
+      guard(async () => {
+        const summary = get().summary;
+        if (!summary) return;
         const report = await window.proofdesk.verifyReport(summary.run_id, format);
-        const url = URL.createObjectURL(new Blob([report.content], { type: `${report.media_type};charset=utf-8` }));
-        const link = document.createElement('a');
-        link.href = url;
-        link.download = report.file_name;
-        link.click();
-        setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      } catch (error) {
-        set({ error: shownError(error) });
-      }
-    },
-    async loadEndpoints() {
-      try {
-        set({ endpoints: await window.proofdesk.verifyEndpoints() });
-      } catch (error) {
-        set({ error: shownError(error) });
-      }
-    },
-    async setEndpoint(engine, rpcUrl) {
-      try {
-        set({ endpoints: await window.proofdesk.verifySetEndpoint(engine, rpcUrl), error: null });
-      } catch (error) {
-        set({ error: shownError(error) });
-      }
-    },
-    async loadNetwork() {
-      try {
-        set({ network: await window.proofdesk.verifyNetwork() });
-      } catch (error) {
-        set({ error: shownError(error) });
-      }
-    },
+        saveText(report.file_name, report.content, `${report.media_type};charset=utf-8`);
+      }),
+    loadEndpoints: () => guard(async () => set({ endpoints: await window.proofdesk.verifyEndpoints() })),
+    setEndpoint: (engine, rpcUrl) => guard(async () => set({ endpoints: await window.proofdesk.verifySetEndpoint(engine, rpcUrl), error: null })),
+    loadNetwork: () => guard(async () => set({ network: await window.proofdesk.verifyNetwork() })),
     async setNetwork(on) {
       // The box follows the click at once; main's answer confirms it (or puts it back).
       const was = get().network;

@@ -3,7 +3,6 @@ import type { VerifyRow } from '../../common/ipc/verify.js';
 import { VERIFICATION_STATUSES, VERIFICATION_STEP_NAMES, type VerificationStepKey } from '../../common/wire-types.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { FilePicker } from '../shell/file-picker.js';
-import { carriesFiles } from '../staging/file-intake.js';
 import { useWindowDrop } from '../shell/window-drop.js';
 import { DataTable, type TableColumn } from '../table/data-table.js';
 import { ColumnsButton } from '../table/column-menu.js';
@@ -82,15 +81,8 @@ export function VerifyView() {
   useEffect(() => void loadEndpoints(), [loadEndpoints]);
   useEffect(() => void loadNetwork(), [loadNetwork]);
   const onDrop = useCallback((data: DataTransfer) => void verifyDrop(data), [verifyDrop]);
-  const dragging = useWindowDrop(onDrop);
-  useEffect(() => {
-    // The drag, not the drop, starts main's workers: they run by the time the files land.
-    const enter = (e: DragEvent) => {
-      if (carriesFiles(e.dataTransfer)) warm();
-    };
-    window.addEventListener('dragenter', enter);
-    return () => window.removeEventListener('dragenter', enter);
-  }, [warm]);
+  // The drag, not the drop, starts main's workers: they run by the time the files land.
+  const dragging = useWindowDrop(onDrop, warm);
   const onRangeChange = useCallback((start: number, end: number) => ensureRange(start, end), [ensureRange]);
   const rowMenu = useRowMenu<VerifyRow>(t('verify.menu.label'), verifyRowMenu);
   const columns = useMemo(() => verifyColumns(t), [t]);

@@ -7,6 +7,7 @@ import { useWatchFoldersStore } from './watch-folders-store.js';
 import { useT } from '../i18n/use-t.js';
 import { MetadataGrid } from '../staging/metadata-grid.js';
 import { chainName } from '../format/chain-display.js';
+import { parseTagInput } from '../records/tag-dialog.js';
 
 /**
  * `Add watch folder`: the folder (the OS picker in the desktop app, a typed path in the browser)
@@ -32,10 +33,7 @@ export function AddWatchFolderDialog({ onClose }: { onClose: () => void }) {
     const input: WatchFolderInput = {
       path: path.trim(),
       engine,
-      tags: tags
-        .split(',')
-        .map((tag) => tag.trim())
-        .filter(Boolean),
+      tags: parseTagInput(tags),
       recursive,
       allowDuplicates,
       ...(metadata ? { metadata } : {}),

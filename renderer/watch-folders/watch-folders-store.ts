@@ -1,13 +1,7 @@
 import { create } from 'zustand';
 import type { WatchFailedFile, WatchFolderInput, WatchFolderStatus } from '../../common/ipc/watch-folders.js';
-import { toServiceError } from '../ipc-error.js';
+import { guarded, shownError } from '../ipc-error.js';
 import type { ShownError } from '../shell/error-line.js';
-
-/** A failed call as the view shows it: its sentence, and the id under Details. */
-function sentence(error: unknown): ShownError {
-  const { id, message } = toServiceError(error);
-  return { id, message };
-}
 
 export interface WatchFoldersStore {
   folders: WatchFolderStatus[];
@@ -33,6 +27,7 @@ export const useWatchFoldersStore = create<WatchFoldersStore>()((set, get) => {
     const at = folders.findIndex((f) => f.id === folder.id);
     set({ folders: at < 0 ? [...folders, folder] : folders.map((f, i) => (i === at ? folder : f)) });
   };
+  const guard = (work: () => Promise<unknown>) => guarded(work, (error) => set({ error }));
   return {
     folders: [],
     loaded: false,
@@ -44,7 +39,7 @@ export const useWatchFoldersStore = create<WatchFoldersStore>()((set, get) => {
         const state = await window.proofdesk.watchFoldersList();
         set({ folders: state.folders, loaded: true, error: null });
       } catch (error) {
-        set({ error: sentence(error), loaded: true });
+        set({ error: shownError(error), loaded: true });
       }
     },
     update(folder) {
@@ -57,32 +52,15 @@ export const useWatchFoldersStore = create<WatchFoldersStore>()((set, get) => {
       // Errors go to the caller (the add dialog shows them beside the fields).
       replace(await window.proofdesk.watchFoldersAdd(input));
     },
-    async remove(id) {
-      try {
+    remove: (id) =>
+      guard(async () => {
         await window.proofdesk.watchFoldersRemove(id);
         set({ folders: get().folders.filter((f) => f.id !== id), ...(get().failedOf === id ? { failedOf: null, failed: [] } : {}) });
-      } catch (error) {
-        set({ error: sentence(error) });
-      }
-    },
-    async setPaused(id, paused) {
-      try {
-        replace(await (paused ? window.proofdesk.watchFoldersPause(id) : window.proofdesk.watchFoldersResume(id)));
-      } catch (error) {
-        set({ error: sentence(error) });
-      }
-    },
+      }),
+    setPaused: (id, paused) => guard(async () => replace(await (paused ? window.proofdesk.watchFoldersPause(id) : window.proofdesk.watchFoldersResume(id)))),
     async showFailed(id) {
-      if (id === null) {
-        set({ failedOf: null, failed: [] });
-        return;
-      }
-      try {
-        const failed = await window.proofdesk.watchFoldersFailed(id);
-        set({ failedOf: id, failed });
-      } catch (error) {
-        set({ error: sentence(error) });
-      }
+      if (id === null) return set({ failedOf: null, failed: [] });
+      await guard(async () => set({ failedOf: id, failed: await window.proofdesk.watchFoldersFailed(id) }));
     },
     async retry(file) {
       const id = get().failedOf;

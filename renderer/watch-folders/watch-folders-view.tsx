@@ -12,8 +12,10 @@ import { watchFolderMenu } from './watch-folder-menu.js';
 import './watch-folders.css';
 import { ColumnHeads } from '../shell/column-heads.js';
 import { useEngineName } from '../shell/engine-name.js';
+import { Fact } from '../shell/fact.js';
 
-const n = (value: number) => localCount(value);
+/** The counts a folder's card shows, in order. */
+const COUNTS = ['seen', 'inProgress', 'waiting', 'issued', 'failed', 'duplicates'] as const;
 
 /** One folder: its settings, live counts and actions. */
 function FolderCard({ folder }: { folder: WatchFolderStatus }) {
@@ -57,30 +59,11 @@ function FolderCard({ folder }: { folder: WatchFolderStatus }) {
         </p>
       )}
       <dl className="watch-counts" aria-label={t('watch.counts', { path: folder.path })}>
-        <div>
-          <dt>{t('watch.seen')}</dt>
-          <dd>{n(c.seen)}</dd>
-        </div>
-        <div>
-          <dt>{t('watch.inProgress')}</dt>
-          <dd>{n(c.inProgress)}</dd>
-        </div>
-        <div>
-          <dt>{t('watch.waiting')}</dt>
-          <dd>{n(c.waiting)}</dd>
-        </div>
-        <div>
-          <dt>{t('watch.issued')}</dt>
-          <dd>{n(c.issued)}</dd>
-        </div>
-        <div>
-          <dt>{t('watch.failed')}</dt>
-          <dd>{n(c.failed)}</dd>
-        </div>
-        <div>
-          <dt>{t('watch.duplicates')}</dt>
-          <dd>{n(c.duplicates)}</dd>
-        </div>
+        {COUNTS.map((key) => (
+          <div key={key}>
+            <Fact term={t(`watch.${key}`)}>{localCount(c[key])}</Fact>
+          </div>
+        ))}
       </dl>
       <p className="muted watch-settings">
         <Message
