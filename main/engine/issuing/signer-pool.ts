@@ -34,7 +34,9 @@ parentPort.on('message', ({ id, pkcs8, texts, dictionary, timed }) => {
     }
     const leaves = Buffer.alloc(32 * texts.length);
     const signatures = Buffer.alloc(64 * texts.length);
-    texts.forEach((text, i) => {
+    // Each text's UTF-8 bytes, encoded once for its hash and its compression.
+    const bytes = texts.map((text) => Buffer.from(text, 'utf8'));
+    bytes.forEach((text, i) => {
       const leaf = crypto.createHash('sha256').update(text).digest();
       leaf.copy(leaves, 32 * i);
       crypto.sign(null, leaf, cachedKey).copy(signatures, 64 * i);
@@ -44,7 +46,8 @@ parentPort.on('message', ({ id, pkcs8, texts, dictionary, timed }) => {
     readyAt = undefined;
     const ns = (compress) => (timed ? { sign: since(t0, t1), compress, readyAt: ready } : undefined);
     if (!dictionary) return parentPort.postMessage({ id, leaves, signatures, ns: ns([0, 0]) }, [leaves.buffer, signatures.buffer]);
-    const parts = texts.map((text) => zlib.deflateRawSync(Buffer.from(text, 'utf8'), { ...DEFLATE, dictionary: Buffer.from(dictionary) }));
+    const options = { ...DEFLATE, dictionary: Buffer.from(dictionary) };
+    const parts = bytes.map((text) => zlib.deflateRawSync(text, options));
     const sizes = new Uint32Array(parts.map((p) => p.length));
     const packed = Buffer.concat(parts);
     parentPort.postMessage({ id, leaves, signatures, packed, sizes, ns: ns(timed ? since(t1, clock(timed)) : undefined) }, [leaves.buffer, signatures.buffer, sizes.buffer]);
