@@ -122,22 +122,34 @@ function sortedCopy(value: unknown, depth: number): unknown {
     case 'object': {
       if (value === null) return null;
       if (depth > MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+      // Strings, most of the values, are taken as they are without a call.
       if (Array.isArray(value)) {
         const items = new Array<unknown>(value.length);
         for (let i = 0; i < value.length; i++) {
-          const item = sortedCopy(value[i], depth + 1);
+          const item: unknown = typeof value[i] === 'string' ? value[i] : sortedCopy(value[i], depth + 1);
           if (item === NOT_PLAIN) return NOT_PLAIN;
           items[i] = item;
         }
         return items;
       }
       const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      for (let i = 1; i < keys.length; i++) {
+        if (keys[i - 1]! > keys[i]!) {
+          keys.sort();
+          break;
+        }
+      }
       const copy: Record<string, unknown> = {};
-      for (const key of Object.keys(record).sort()) {
-        if (OUT_OF_ORDER_KEY.test(key)) return NOT_PLAIN;
-        const item = record[key] === undefined ? undefined : sortedCopy(record[key], depth + 1);
+      for (const key of keys) {
+        const first = key.charCodeAt(0);
+        // Only a key starting with a digit or "_" can be one: most skip the pattern.
+        if ((first <= 0x39 || first === 0x5f) && OUT_OF_ORDER_KEY.test(key)) return NOT_PLAIN;
+        const field = record[key];
+        if (field === undefined) continue;
+        const item = typeof field === 'string' ? field : sortedCopy(field, depth + 1);
         if (item === NOT_PLAIN) return NOT_PLAIN;
-        if (item !== undefined) copy[key] = item;
+        copy[key] = item;
       }
       return copy;
     }
