@@ -126,7 +126,8 @@ function sortedCopy(value: unknown, depth: number): unknown {
       if (Array.isArray(value)) {
         const items = new Array<unknown>(value.length);
         for (let i = 0; i < value.length; i++) {
-          const item: unknown = typeof value[i] === 'string' ? value[i] : sortedCopy(value[i], depth + 1);
+          const element: unknown = value[i];
+          const item = typeof element === 'string' ? element : sortedCopy(element, depth + 1);
           if (item === NOT_PLAIN) return NOT_PLAIN;
           items[i] = item;
         }
