@@ -22,6 +22,12 @@ const SAMPLES: unknown[] = [
   [1, 'two', [3, [4, {}]], null, false],
   { b: 1, a: 2, A: 3, _: 4, '': 5, é: 6, '\u{1F393}': 7, '\uFB33': 8, aa: { z: [], y: {} } },
   { skipped: undefined, kept: 1 },
+  // Keys an object does not keep in insertion order, and a key that is not a prototype when parsed.
+  { b: 1, '10': 2, '9': 3, '01': 4, a: { '2': [], '1': {} } },
+  JSON.parse('{"z": 1, "__proto__": {"polluted": true}, "a": 2}'),
+  // Strings JSON.stringify writes with "\\ud" in them without a lone surrogate.
+  { path: 'C:\\udata\\file.txt', pair: '\uD83C\uDF93', escaped: '\\uD800' },
+  { deep: Array.from({ length: 40 }).reduce<unknown>((inner, _, i) => ({ [`k${i % 3}`]: inner, at: i }), 'leaf') },
   {
     uid: '0192f0c8-0000-7000-8000-000000000000',
     partner: { id: 'p1', name: 'Bench University', address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' },

@@ -29,7 +29,8 @@ interface Sodium {
 /**
  * Checking signatures is the costliest step of verifying a proof: libsodium's check takes about
  * half the time of Node's (OpenSSL's), which a folder of thousands of proofs feels. It ships prebuilt for every platform the app is built for (N-API, so the
- * same binary loads in Electron). Signing stays with node:crypto (the keys are PKCS#8 there).
+ * same binary loads in Electron). Certificates are signed with it too, on the signer threads
+ * (issuing/signer-pool.ts); other signatures stay with node:crypto (the keys are PKCS#8 there).
  * libsodium also refuses what RFC 8032 lets a verifier refuse (non-canonical or small-order
  * points): no signature made by a real signer is among them. Loaded on first use: commands
  * that never check a signature do not load it.
