@@ -6,16 +6,16 @@ import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../commo
 import { JOB_STATUSES, type Job, type JobStatus, type JobTransaction, type Page } from '../../common/wire-types.js';
 // Not through main/chain/index.ts: reading jobs must not load the chain library (viem).
 import { formatGweiText } from '../chain/format-units.js';
+import { explorerTxUrl } from './certificates.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import { jsonIdList } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 import { ownedId } from './tag-writer.js';
 
+/** A job row's columns of the spec's job fields; its engine and status are JobProgressRow's. */
 interface JobRow {
   id: number;
   uid: string;
-  engine: string;
-  status: JobStatus;
   created_date: number;
   start_date: number | null;
   issued_date: number | null;
@@ -106,10 +106,10 @@ interface JobProgressRow {
 function jobProgress(scope: PartnerScope, row: JobProgressRow): Pick<Job, 'waiting' | 'failure_reason' | 'transaction'> {
   let transaction: JobTransaction | null = null;
   if (row.tx_id !== null) {
-    const explorer = scope.catalog.find(row.engine)?.explorer_tx_url;
+    const engine = scope.catalog.find(row.engine);
     transaction = {
       hash: row.hash,
-      explorer_url: explorer ? explorer.replace('{tx}', row.hash) : null,
+      explorer_url: engine ? explorerTxUrl(engine, row.hash) : null,
       pending_since: row.state === 'signed' || row.state === 'sent' ? formatDate(row.tx_created_date) : null,
       max_fee_gwei: row.max_fee_per_gas === null ? null : formatGweiText(BigInt(row.max_fee_per_gas)),
       tip_gwei: row.max_priority_fee_per_gas === null ? null : formatGweiText(BigInt(row.max_priority_fee_per_gas)),
