@@ -17,7 +17,7 @@ import { readCredentials } from './credential-reader.js';
 import { resolveReferences } from './credentials.js';
 import type { Db } from './database.js';
 import type { StagedUpload } from './file-bytes.js';
-import type { FileRow } from './files.js';
+import { fileRecord, type FileRow } from './files.js';
 import { insertMany } from './insert-many.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
@@ -149,7 +149,7 @@ export function writeBatch(
           if (row.unused_since !== null) markUsed.run(row.id);
           row.unused_since = null;
           fileId = row.id;
-          file = row.file_type === null ? { file_hash: row.file_hash } : { file_hash: row.file_hash, file_type: row.file_type };
+          file = fileRecord(row);
         } else {
           // Inserted in use: the single call's insert then markUsed leave the same row.
           if (postgres) {
