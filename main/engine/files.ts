@@ -8,7 +8,7 @@ import { inTransaction, inWriteLock, type Db } from './database.js';
 import type { FileBytes, StagedUpload } from './file-bytes.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import type { IssuingLease } from './issuing/issuing-lease.js';
-import { jsonIdList } from './store/dialect.js';
+import { rowsInOrder } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
 /** A stored file's row. */
@@ -113,9 +113,7 @@ export function listFiles(scope: PartnerScope, query: FileQuery | undefined): Pa
     where.add('f.file_hash = ?', query.file_hash);
   }
   const { total, ids } = selectPage(scope.db, 'files f', 'f.id', where, { uploaded: 'f.uploaded_date' }, page);
-  const rows = cached(scope.db, `SELECT id, file_hash, file_type FROM files WHERE id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as FileRow[];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return makePage(page, total, ids.map((id) => fileRecord(byId.get(id)!)));
+  return makePage(page, total, rowsInOrder<FileRow>(scope.db, 'SELECT id, file_hash, file_type FROM files', 'id', ids).map(fileRecord));
 }
 
 /** Marks files as used by a credential: they are no longer subject to the one-hour deletion. */
