@@ -196,7 +196,7 @@ export function isOneOf(db: Db, expression: string, values: readonly (string | n
 }
 
 /** Rows per statement where the engine writes or reads many on PostgreSQL, each a round trip. */
-export const POSTGRES_ROWS_PER_STATEMENT = 2_000;
+const POSTGRES_ROWS_PER_STATEMENT = 2_000;
 
 /** `items` in runs of up to POSTGRES_ROWS_PER_STATEMENT. */
 export function postgresChunks<T>(items: readonly T[]): T[][] {
