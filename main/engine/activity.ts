@@ -12,7 +12,7 @@ import type { Page } from '../../common/wire-types.js';
 import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
 import { emitEngineEvent } from './events/engine-events.js';
 import { Conditions, cached, selectPage } from './list-query.js';
-import { isOneOf, joinInOrder, jsonEntries, jsonIdList, jsonTexts } from './store/dialect.js';
+import { isOneOf, joinInOrder, jsonEntries, jsonTexts, rowsInOrder } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
 type Detail = Record<string, unknown> | null;
@@ -90,17 +90,8 @@ export function recordPartnerActivity(scope: PartnerScope, kind: ActivityKind, d
   );
 }
 
-interface ActivityRow {
-  id: number;
-  date: number;
-  kind: ActivityKind;
-  actor: string;
-  engine: string | null;
-  credential_uid: string | null;
-  job_uid: string | null;
-  certificate_uid: string | null;
-  detail: string | null;
-}
+/** An entry as stored: its date in ms, its detail as JSON text. */
+type ActivityRow = Omit<ActivityEntry, 'date' | 'detail'> & { date: number; detail: string | null };
 
 function uidFilter(value: string | undefined, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
@@ -129,24 +120,10 @@ export function listActivity(scope: PartnerScope, query: ActivityQuery | undefin
   const job = uidFilter(query?.job_uid, 'job_uid');
   if (job !== undefined) where.add('a.job_uid = ?', job);
   const { total, ids } = selectPage(scope.db, 'activity a', 'a.id', where, { date: 'a.date' }, page);
-  const rows = cached(scope.db, `SELECT * FROM activity WHERE id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as ActivityRow[];
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const rows = rowsInOrder<ActivityRow>(scope.db, 'SELECT id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail FROM activity', 'id', ids);
   return makePage(
     page,
     total,
-    ids.map((id) => {
-      const r = byId.get(id)!;
-      return {
-        id: r.id,
-        date: formatDate(r.date),
-        kind: r.kind,
-        actor: r.actor,
-        engine: r.engine,
-        credential_uid: r.credential_uid,
-        job_uid: r.job_uid,
-        certificate_uid: r.certificate_uid,
-        detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
-      };
-    }),
+    rows.map((r) => ({ ...r, date: formatDate(r.date), detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>) })),
   );
 }

@@ -17,12 +17,12 @@ import { readCredentials } from './credential-reader.js';
 import { resolveReferences } from './credentials.js';
 import type { Db } from './database.js';
 import type { StagedUpload } from './file-bytes.js';
-import type { FileRow } from './files.js';
+import { fileRecord, type FileRow } from './files.js';
 import { insertMany } from './insert-many.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
-import { arrayParameter, jsonEntries, jsonIdList, jsonTexts, newRowIds, postgresOf, POSTGRES_ROWS_PER_STATEMENT } from './store/dialect.js';
+import { jsonEntries, jsonIdList, jsonTexts, newRowIds, postgresOf, runByColumns } from './store/dialect.js';
 import { uuidV7 } from './uuid-v7.js';
 
 export type Details = ReturnType<typeof parseCredentialDetails>;
@@ -48,17 +48,7 @@ function insertFilesAtOnce(db: Db, partnerId: string, rows: readonly [number, st
      SELECT t.id, ?, t.file_hash, t.file_type, t.size, t.uploaded_date, NULL
      FROM unnest(CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS bigint[])) AS t(id, file_hash, file_type, size, uploaded_date)`,
   );
-  for (let from = 0; from < rows.length; from += POSTGRES_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(from, from + POSTGRES_ROWS_PER_STATEMENT);
-    insert.run(
-      partnerId,
-      arrayParameter(chunk.map((row) => row[0])),
-      arrayParameter(chunk.map((row) => row[1])),
-      arrayParameter(chunk.map((row) => row[2])),
-      arrayParameter(chunk.map((row) => row[3])),
-      arrayParameter(chunk.map((row) => row[4])),
-    );
-  }
+  runByColumns(insert, [partnerId], rows);
 }
 
 /** A write of the batch failed in a way no check foresaw: the caller rolls back and goes request by request. */
@@ -159,7 +149,7 @@ export function writeBatch(
           if (row.unused_since !== null) markUsed.run(row.id);
           row.unused_since = null;
           fileId = row.id;
-          file = row.file_type === null ? { file_hash: row.file_hash } : { file_hash: row.file_hash, file_type: row.file_type };
+          file = fileRecord(row);
         } else {
           // Inserted in use: the single call's insert then markUsed leave the same row.
           if (postgres) {

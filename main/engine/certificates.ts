@@ -10,7 +10,7 @@ import { PROOF_FORMAT, type ProofFile } from './proofs/proof-file.js';
 import { deserializeMerkleTree, merklePath, type MerkleTree } from './proofs/merkle-tree.js';
 import { payloadText } from './proofs/payload-codec.js';
 import type { PartnerScope } from './scope.js';
-import { jsonIdList, jsonTexts, unindexed } from './store/dialect.js';
+import { jsonTexts, rowsInOrder, unindexed } from './store/dialect.js';
 
 /** A certificate row with what its proof needs from its job, registry and Partner. */
 export interface CertificateRow {
@@ -58,9 +58,7 @@ function decodeRow(row: StoredRow): CertificateRow {
 }
 
 function readRows(scope: PartnerScope, ids: readonly number[]): CertificateRow[] {
-  const rows = (cached(scope.db, `${ROW_SQL} WHERE c.id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as StoredRow[]).map(decodeRow);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)!).filter(Boolean);
+  return rowsInOrder<StoredRow>(scope.db, ROW_SQL, 'c.id', ids).map(decodeRow);
 }
 
 /** The Partner's issued certificate with this uid; `missing_certificate` otherwise (also before it is mined). */

@@ -16,8 +16,7 @@ import { parseCredentialDetails } from './credential-input.js';
 import { insertCredential, resolveReferences } from './credentials.js';
 import { inTransaction, inWriteLock } from './database.js';
 import type { StagedUpload } from './file-bytes.js';
-import { recordUpload, stageUpload } from './files.js';
-import { cached } from './list-query.js';
+import { fileRecord, isReferenced, recordUpload, stageUpload } from './files.js';
 import { addToScheduledJob } from './scheduling.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
@@ -86,7 +85,7 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
     return inWriteLock(scope.db, () => prepared.map((item) => ('error' in item ? { error: item.error } : oneByOne(scope, target?.id ?? null, item, moved, committed))));
   } catch (error) {
     // The transaction as a whole failed (its commit: a full disk): nothing of it was recorded.
-    for (const staged of committed) if (!isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
+    for (const staged of committed) if (!isReferenced(scope.db, staged.hash)) scope.store.remove(staged.hash);
     throw error;
   } finally {
     // What the store took is no longer staged (renamed, or removed as a copy of stored bytes):
@@ -105,7 +104,7 @@ function oneByOne(scope: PartnerScope, engine: string | null, item: BatchItem, m
   try {
     const credential = inTransaction(scope.db, () => {
       const file = staged ? recordUpload(scope, staged, details.ignoreDuplicate) : undefined;
-      const described = file ? [file.file_type === null ? { file_hash: file.file_hash } : { file_hash: file.file_hash, file_type: file.file_type }] : [];
+      const described = file ? [fileRecord(file)] : [];
       const { id, credential } = insertCredential(scope, details, resolveReferences(scope, details, file ? [file.id] : []), described);
       recordCredentialActivity(scope, 'created', [[id]]);
       if (engine) addToScheduledJob(scope, engine, [id], [credential.uid]);
@@ -124,11 +123,7 @@ function oneByOne(scope: PartnerScope, engine: string | null, item: BatchItem, m
     return { credential };
   } catch (error) {
     // The savepoint rolled this request back; bytes nothing names any more go too.
-    if (staged && !isReferenced(scope, staged.hash)) scope.store.remove(staged.hash);
+    if (staged && !isReferenced(scope.db, staged.hash)) scope.store.remove(staged.hash);
     return { error: asServiceError(error) };
   }
-}
-
-function isReferenced(scope: PartnerScope, hash: string): boolean {
-  return cached(scope.db, 'SELECT 1 FROM files WHERE file_hash = ?').get(hash) !== undefined;
 }

@@ -1,6 +1,7 @@
 import type { Credential } from '../../common/wire-types.js';
 import { formatDate } from '../../common/validate.js';
 import type { Db } from './database.js';
+import { fileRecord } from './files.js';
 import { cached } from './list-query.js';
 import { jsonIdList } from './store/dialect.js';
 
@@ -41,7 +42,7 @@ export function readCredentials(db: Db, ids: readonly number[]): Credential[] {
       'SELECT cf.credential_id, f.file_hash, f.file_type FROM credential_files cf JOIN files f ON f.id = cf.file_id ' +
       `WHERE cf.credential_id IN (${jsonIdList(db)}) ORDER BY cf.credential_id, cf.position`;
     for (const f of cached(db, fileSql).all(list) as { credential_id: number; file_hash: string; file_type: string | null }[]) {
-      loaded.get(f.credential_id)?.files.push(f.file_type === null ? { file_hash: f.file_hash } : { file_hash: f.file_hash, file_type: f.file_type });
+      loaded.get(f.credential_id)?.files.push(fileRecord(f));
     }
     const next: number[] = [];
     for (const l of cached(db, `SELECT credential_id, linked_id FROM credential_links WHERE credential_id IN (${jsonIdList(db)}) ORDER BY credential_id, position`).all(list) as { credential_id: number; linked_id: number }[]) {

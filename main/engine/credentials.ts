@@ -12,8 +12,8 @@ import { Conditions, cached, selectPage } from './list-query.js';
 import { inTransaction, type Db } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
-import { CREDENTIAL_TAGS, indexTags, ownedId } from './tag-writer.js';
-import { arrayParameter, newRowIds, POSTGRES_ROWS_PER_STATEMENT, sqliteOf } from './store/dialect.js';
+import { CREDENTIAL_TAGS, indexTags, ownedId, ownedIds } from './tag-writer.js';
+import { newRowIds, postgresChunks, runByColumns, sqliteOf } from './store/dialect.js';
 
 /**
  * The sort_by values of GET /credentials; `created_date` is the stated default. Upload date
@@ -117,21 +117,9 @@ interface Resolved {
 function resolveAllReferences(scope: PartnerScope, inputs: CredentialInput[]): Resolved[] | undefined {
   const { db } = scope;
   if (sqliteOf(db) && inputs.some((input) => input.fileHashes.length > 0 || input.linkUids.length > 0)) return undefined;
-  const fileIds = new Map<string, number>();
-  const hashes = [...new Set(inputs.flatMap((input) => input.fileHashes))];
-  for (let from = 0; from < hashes.length; from += POSTGRES_ROWS_PER_STATEMENT) {
-    const selectFiles = cached(db, 'SELECT id, file_hash FROM files WHERE partner_id = ? AND file_hash = ANY(CAST(? AS text[]))');
-    const rows = selectFiles.all(scope.partner.id, arrayParameter(hashes.slice(from, from + POSTGRES_ROWS_PER_STATEMENT))) as { id: number; file_hash: string }[];
-    for (const row of rows) fileIds.set(row.file_hash, Number(row.id));
-  }
-  const linkIds = new Map<string, number>();
+  const fileIds = ownedIds(scope, 'files', 'file_hash', [...new Set(inputs.flatMap((input) => input.fileHashes))]);
   // Uids are stored in lower case and compare without regard to case, as ownedId has it.
-  const uids = [...new Set(inputs.flatMap((input) => input.linkUids.filter(isUuid).map((uid) => uid.toLowerCase())))];
-  for (let from = 0; from < uids.length; from += POSTGRES_ROWS_PER_STATEMENT) {
-    const selectLinks = cached(db, 'SELECT id, uid FROM credentials WHERE partner_id = ? AND uid = ANY(CAST(? AS text[]))');
-    const rows = selectLinks.all(scope.partner.id, arrayParameter(uids.slice(from, from + POSTGRES_ROWS_PER_STATEMENT))) as { id: number; uid: string }[];
-    for (const row of rows) linkIds.set(row.uid, Number(row.id));
-  }
+  const linkIds = ownedIds(scope, 'credentials', 'uid', [...new Set(inputs.flatMap((input) => input.linkUids.filter(isUuid).map((uid) => uid.toLowerCase())))]);
   const resolved: Resolved[] = [];
   for (const input of inputs) {
     const files = input.fileHashes.map((hash) => {
@@ -191,26 +179,14 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
        AS t(id, uid, title, metadata, upload_date, expiry_date, tags)`,
   );
   const insertTags = cached(db, 'INSERT INTO credential_tags (partner_id, tag, credential_id) SELECT ?, t.tag, t.id FROM unnest(CAST(? AS text[]), CAST(? AS bigint[])) AS t(tag, id)');
-  for (let from = 0; from < created.length; from += POSTGRES_ROWS_PER_STATEMENT) {
-    const chunk = created.slice(from, from + POSTGRES_ROWS_PER_STATEMENT);
-    insertRows.run(
-      scope.partner.id,
-      arrayParameter(chunk.map((c) => c.id)),
-      arrayParameter(chunk.map((c) => c.credential.uid)),
-      arrayParameter(chunk.map((c) => c.input.title)),
-      arrayParameter(chunk.map((c) => c.input.metadataJson)),
-      arrayParameter(chunk.map((c) => c.now)),
-      arrayParameter(chunk.map((c) => c.input.expiryDate)),
-      arrayParameter(chunk.map((c) => JSON.stringify(c.input.tags))),
-    );
-    const tagged = chunk.flatMap((c) => c.input.tags.map((tag) => [tag, c.id] as const));
-    if (tagged.length > 0) insertTags.run(scope.partner.id, arrayParameter(tagged.map(([tag]) => tag)), arrayParameter(tagged.map(([, id]) => id)));
+  for (const chunk of postgresChunks(created)) {
+    runByColumns(insertRows, [scope.partner.id], chunk.map((c) => [c.id, c.credential.uid, c.input.title, c.input.metadataJson, c.now, c.input.expiryDate, JSON.stringify(c.input.tags)]));
+    runByColumns(insertTags, [scope.partner.id], chunk.flatMap((c) => c.input.tags.map((tag) => [tag, c.id])));
   }
-  insertPositioned(db, 'credential_files (credential_id, file_id, position)', created.flatMap((c) => c.refs.fileIds.map((fileId, position) => [c.id, fileId, position] as const)));
+  insertPositioned(db, 'credential_files (credential_id, file_id, position)', created.flatMap((c) => c.refs.fileIds.map((fileId, position) => [c.id, fileId, position])));
   const usedFiles = [...new Set(created.flatMap((c) => c.refs.fileIds))];
-  const markUsedAtOnce = cached(db, 'UPDATE files SET unused_since = NULL WHERE id = ANY(CAST(? AS bigint[]))');
-  for (let from = 0; from < usedFiles.length; from += POSTGRES_ROWS_PER_STATEMENT) markUsedAtOnce.run(arrayParameter(usedFiles.slice(from, from + POSTGRES_ROWS_PER_STATEMENT)));
-  insertPositioned(db, 'credential_links (credential_id, linked_id, position)', created.flatMap((c) => c.refs.linkIds.map((linkedId, position) => [c.id, linkedId, position] as const)));
+  runByColumns(cached(db, 'UPDATE files SET unused_since = NULL WHERE id = ANY(CAST(? AS bigint[]))'), [], usedFiles.map((id) => [id]));
+  insertPositioned(db, 'credential_links (credential_id, linked_id, position)', created.flatMap((c) => c.refs.linkIds.map((linkedId, position) => [c.id, linkedId, position])));
   // Those with files or links answer as a GET would, as the row-by-row path reads them back.
   const referring = created.filter((c) => c.refs.fileIds.length > 0 || c.refs.linkIds.length > 0);
   if (referring.length > 0) {
@@ -221,12 +197,8 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
 }
 
 /** Inserts (credential id, other id, position) rows into `into` (its three columns), many per statement. */
-function insertPositioned(db: Db, into: string, rows: readonly (readonly [number, number, number])[]): void {
-  const insert = cached(db, `INSERT INTO ${into} SELECT t.a, t.b, t.p FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) AS t(a, b, p)`);
-  for (let from = 0; from < rows.length; from += POSTGRES_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(from, from + POSTGRES_ROWS_PER_STATEMENT);
-    insert.run(arrayParameter(chunk.map((r) => r[0])), arrayParameter(chunk.map((r) => r[1])), arrayParameter(chunk.map((r) => r[2])));
-  }
+function insertPositioned(db: Db, into: string, rows: readonly number[][]): void {
+  runByColumns(cached(db, `INSERT INTO ${into} SELECT t.a, t.b, t.p FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) AS t(a, b, p)`), [], rows);
 }
 
 /** GET /credentials/<uid>: another Partner's uid is answered exactly like a missing one. */

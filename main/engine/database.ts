@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import type { Db } from './store/db.js';
+import type { Db, Transaction } from './store/db.js';
 import { MIGRATIONS } from './migrations.js';
 import { compressPayload } from './proofs/payload-codec.js';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
@@ -45,20 +45,19 @@ export function openDatabase(dataDir: string): SqliteDb {
   return db;
 }
 
-const runners = new WeakMap<Db, (fn: () => unknown) => unknown>();
+/** One transaction wrapper per database, since building better-sqlite3's costs as much as a small insert. */
+const runners = new WeakMap<Db, Transaction>();
 
-/**
- * Runs `fn` in one transaction (nested calls become savepoints): all of its writes, or none.
- * One wrapper per database, since building better-sqlite3's wrapper costs as much as a
- * small insert.
- */
-export function inTransaction<T>(db: Db, fn: () => T): T {
+function runnerOf(db: Db): Transaction {
   let run = runners.get(db);
   if (!run) runners.set(db, (run = db.transaction((f: () => unknown) => f())));
-  return run(fn) as T;
+  return run;
 }
 
-const immediateRunners = new WeakMap<Db, (fn: () => unknown) => unknown>();
+/** Runs `fn` in one transaction (nested calls become savepoints): all of its writes, or none. */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return runnerOf(db)(fn) as T;
+}
 
 /**
  * Like inTransaction, but takes SQLite's write lock at once (BEGIN IMMEDIATE). Work that
@@ -66,9 +65,7 @@ const immediateRunners = new WeakMap<Db, (fn: () => unknown) => unknown>();
  * in or out — runs under it.
  */
 export function inWriteLock<T>(db: Db, fn: () => T): T {
-  let run = immediateRunners.get(db);
-  if (!run) immediateRunners.set(db, (run = db.transaction((f: () => unknown) => f()).immediate));
-  return run(fn) as T;
+  return runnerOf(db).immediate(fn) as T;
 }
 
 function migrate(db: SqliteDb): void {

@@ -61,7 +61,6 @@ export class Engine {
   private readonly stopWatchingOthers: () => void;
   private readonly store: FileBytes;
   private readonly sweeper: NodeJS.Timeout | undefined;
-  private readonly actor: string;
 
   private constructor(
     readonly dataDir: string,
@@ -70,9 +69,8 @@ export class Engine {
     sweepIntervalMs: number | false,
     private readonly secrets: SecretStore | undefined,
     issuing: IssuingOptions,
-    actor: string,
+    private readonly actor: string,
   ) {
-    this.actor = actor;
     this.catalog = EngineCatalog.load(dataDir);
     this.store = openFileBytes(db, dataDir, clock);
     this.partners = new PartnerRegistry(db, clock);

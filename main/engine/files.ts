@@ -8,7 +8,7 @@ import { inTransaction, inWriteLock, type Db } from './database.js';
 import type { FileBytes, StagedUpload } from './file-bytes.js';
 import { Conditions, cached, selectPage } from './list-query.js';
 import type { IssuingLease } from './issuing/issuing-lease.js';
-import { jsonIdList } from './store/dialect.js';
+import { rowsInOrder } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 
 /** A stored file's row. */
@@ -19,7 +19,8 @@ export interface FileRow {
   unused_since: number | null;
 }
 
-function toWire(row: Pick<FileRow, 'file_hash' | 'file_type'>): FileRecord {
+/** A file row in the wire shape (no file_type where none was detected). */
+export function fileRecord(row: Pick<FileRow, 'file_hash' | 'file_type'>): FileRecord {
   return row.file_type === null ? { file_hash: row.file_hash } : { file_hash: row.file_hash, file_type: row.file_type };
 }
 
@@ -33,7 +34,8 @@ export async function stageUpload(scope: PartnerScope, source: UploadSource | un
   return scope.store.stage(source);
 }
 
-function isReferenced(db: Db, hash: string): boolean {
+/** Whether any Partner's file record names these bytes. */
+export function isReferenced(db: Db, hash: string): boolean {
   return cached(db, 'SELECT 1 FROM files WHERE file_hash = ?').get(hash) !== undefined;
 }
 
@@ -92,14 +94,14 @@ export function recordUpload(scope: PartnerScope, staged: StagedUpload, allowDup
 /** POST /files */
 export async function uploadFile(scope: PartnerScope, source: UploadSource | undefined, allowDuplicate: boolean): Promise<FileRecord> {
   const staged = await stageUpload(scope, source);
-  return toWire(storeThenRecord(scope, staged, () => recordUpload(scope, staged, allowDuplicate)));
+  return fileRecord(storeThenRecord(scope, staged, () => recordUpload(scope, staged, allowDuplicate)));
 }
 
 /** GET /files/<file_hash>; a malformed hash or another Partner's file is `missing_file`. */
 export function getFile(scope: PartnerScope, hash: string): FileRecord {
   const row = isSha256Hex(hash) ? findFileRow(scope, hash) : undefined;
   if (!row) throw new ServiceError('missing_file', `No uploaded file with hash ${JSON.stringify(hash)}`);
-  return toWire(row);
+  return fileRecord(row);
 }
 
 /** GET /files */
@@ -111,9 +113,7 @@ export function listFiles(scope: PartnerScope, query: FileQuery | undefined): Pa
     where.add('f.file_hash = ?', query.file_hash);
   }
   const { total, ids } = selectPage(scope.db, 'files f', 'f.id', where, { uploaded: 'f.uploaded_date' }, page);
-  const rows = cached(scope.db, `SELECT id, file_hash, file_type FROM files WHERE id IN (${jsonIdList(scope.db)})`).all(JSON.stringify(ids)) as FileRow[];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return makePage(page, total, ids.map((id) => toWire(byId.get(id)!)));
+  return makePage(page, total, rowsInOrder<FileRow>(scope.db, 'SELECT id, file_hash, file_type FROM files', 'id', ids).map(fileRecord));
 }
 
 /** Marks files as used by a credential: they are no longer subject to the one-hour deletion. */

@@ -6,16 +6,16 @@ import { formatDate, isUuid, parseDateFilter, parseTagFilter } from '../../commo
 import { JOB_STATUSES, type Job, type JobStatus, type JobTransaction, type Page } from '../../common/wire-types.js';
 // Not through main/chain/index.ts: reading jobs must not load the chain library (viem).
 import { formatGweiText } from '../chain/format-units.js';
+import { explorerTxUrl } from './certificates.js';
 import { Conditions, cached, selectPage } from './list-query.js';
-import { jsonIdList } from './store/dialect.js';
+import { rowsInOrder } from './store/dialect.js';
 import type { PartnerScope } from './scope.js';
 import { ownedId } from './tag-writer.js';
 
+/** A job row's columns of the spec's job fields; its engine and status are JobProgressRow's. */
 interface JobRow {
   id: number;
   uid: string;
-  engine: string;
-  status: JobStatus;
   created_date: number;
   start_date: number | null;
   issued_date: number | null;
@@ -38,35 +38,32 @@ const JOB_SORT = {
 
 /** Reads jobs by row id into the wire shape, in the order given. */
 export function readJobs(scope: PartnerScope, ids: readonly number[]): Job[] {
-  const list = JSON.stringify(ids);
   // Named columns, not *: a job's Merkle tree is 64 bytes per credential (64 MB for 1,000,000).
-  const rows = cached(
+  const rows = rowsInOrder<JobRow & JobProgressRow>(
     scope.db,
     `SELECT j.id, j.uid, j.engine, j.status, j.created_date, j.start_date, j.issued_date, j.finished_date, j.failed_date, j.scheduled_date, j.tags,
        j.waiting, j.failure, t.id AS tx_id, t.hash, t.state, t.created_date AS tx_created_date, cv.max_fee_per_gas, cv.max_priority_fee_per_gas,
        (SELECT count(*) FROM chain_tx_variants v WHERE v.tx_id = t.id) AS variants
-     FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx LEFT JOIN chain_tx_variants cv ON cv.hash = t.hash WHERE j.id IN (${jsonIdList(scope.db)})`,
-  ).all(list) as (JobRow & JobProgressRow)[];
-  const byId = new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        uid: r.uid,
-        partner: { ...scope.partner },
-        chain: r.engine,
-        tags: JSON.parse(r.tags) as string[],
-        status: r.status,
-        created_date: formatDate(r.created_date),
-        start_date: formatDate(r.start_date),
-        issued_date: formatDate(r.issued_date),
-        finished_date: formatDate(r.finished_date),
-        failed_date: formatDate(r.failed_date),
-        scheduled_date: formatDate(r.scheduled_date),
-        ...jobProgress(scope, r),
-      } satisfies Job,
-    ]),
+     FROM jobs j LEFT JOIN chain_txs t ON t.id = j.issue_tx LEFT JOIN chain_tx_variants cv ON cv.hash = t.hash`,
+    'j.id',
+    ids,
   );
-  return ids.map((id) => byId.get(id)!).filter(Boolean);
+  return rows.map(
+    (r): Job => ({
+      uid: r.uid,
+      partner: { ...scope.partner },
+      chain: r.engine,
+      tags: JSON.parse(r.tags) as string[],
+      status: r.status,
+      created_date: formatDate(r.created_date),
+      start_date: formatDate(r.start_date),
+      issued_date: formatDate(r.issued_date),
+      finished_date: formatDate(r.finished_date),
+      failed_date: formatDate(r.failed_date),
+      scheduled_date: formatDate(r.scheduled_date),
+      ...jobProgress(scope, r),
+    }),
+  );
 }
 
 /** The row id of one of the Partner's jobs; `missing_job` otherwise. */
@@ -106,10 +103,10 @@ interface JobProgressRow {
 function jobProgress(scope: PartnerScope, row: JobProgressRow): Pick<Job, 'waiting' | 'failure_reason' | 'transaction'> {
   let transaction: JobTransaction | null = null;
   if (row.tx_id !== null) {
-    const explorer = scope.catalog.find(row.engine)?.explorer_tx_url;
+    const engine = scope.catalog.find(row.engine);
     transaction = {
       hash: row.hash,
-      explorer_url: explorer ? explorer.replace('{tx}', row.hash) : null,
+      explorer_url: engine ? explorerTxUrl(engine, row.hash) : null,
       pending_since: row.state === 'signed' || row.state === 'sent' ? formatDate(row.tx_created_date) : null,
       max_fee_gwei: row.max_fee_per_gas === null ? null : formatGweiText(BigInt(row.max_fee_per_gas)),
       tip_gwei: row.max_priority_fee_per_gas === null ? null : formatGweiText(BigInt(row.max_priority_fee_per_gas)),

@@ -24,17 +24,11 @@ export interface Readiness {
   leader: string | null;
 }
 
-/** Where issuing runs: the scheduler's place as this process sees it, and the leader's node name. */
-export interface IssuingPlace {
-  scheduler: SchedulerPlace;
-  leader: string | null;
-}
-
 /**
  * Asks the database a trivial question and its schema version, then where the scheduler runs
  * (the issuing lease is in the database too); never throws.
  */
-export function checkReadiness(db: Db, issuingPlace: () => IssuingPlace): Readiness {
+export function checkReadiness(db: Db, issuingPlace: () => Pick<Readiness, 'scheduler' | 'leader'>): Readiness {
   let version: number;
   let scheduler: SchedulerPlace;
   let leader: string | null;

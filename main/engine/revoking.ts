@@ -19,14 +19,7 @@ async function revoke(scope: PartnerScope, row: CertificateRow): Promise<RevokeR
   // The activity log names who asked once the chain has the revocation (migration 7's trigger).
   if (row.revoke_tx === null) cached(scope.db, 'UPDATE certificates SET revoked_by = ? WHERE id = ?').run(scope.actor, row.id);
   try {
-    const at = await revokeOnChain(scope.issuing.ctx, scope.issuing.issuer, {
-      id: row.id,
-      partnerId: scope.partner.id,
-      engine: row.engine,
-      leaf: row.leaf,
-      revokeTx: row.revoke_tx,
-    });
-    return { revoked_date: formatDate(at) };
+    return { revoked_date: formatDate(await revokeOnChain(scope.issuing.ctx, scope.issuing.issuer, scope.partner.id, row)) };
   } catch (error) {
     // The chain's own message may name its RPC URL (API keys live there): keep it out of answers.
     if (error instanceof ChainError) throw new ServiceError('try_again_later', `Revoking on ${row.engine} failed for now (${error.name})`, { cause: error });

@@ -9,8 +9,8 @@ import { cached } from './list-query.js';
 import { inTransaction } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
-import { CREDENTIAL_TAGS, ownedId, unindexTags } from './tag-writer.js';
-import { arrayParameter, postgresOf, POSTGRES_ROWS_PER_STATEMENT } from './store/dialect.js';
+import { CREDENTIAL_TAGS, ownedId, ownedIds, unindexTags } from './tag-writer.js';
+import { arrayParameter, postgresChunks, postgresOf, runByColumns } from './store/dialect.js';
 
 /** The credential's row id, or `missing_credential` (also for another Partner's uid). */
 export function credentialIdOf(scope: PartnerScope, uid: unknown): number {
@@ -45,20 +45,13 @@ export function addToScheduledJob(scope: PartnerScope, engine: string, credentia
   const jobId = openScheduledJob(scope, engine);
   if (postgres) {
     const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) SELECT ?, t.id, ? FROM unnest(CAST(? AS bigint[])) AS t(id)');
-    for (const chunk of chunksOf(credentialIds)) insert.run(jobId, engine, arrayParameter(chunk));
+    runByColumns(insert, [jobId, engine], credentialIds.map((id) => [id]));
   } else {
     const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) VALUES (?, ?, ?)');
     for (const id of credentialIds) insert.run(jobId, id, engine);
   }
   recordCredentialActivity(scope, 'scheduled', credentialIds.map((id) => [id]), { engine, jobId });
   return jobId;
-}
-
-/** `items` in runs of up to POSTGRES_ROWS_PER_STATEMENT. */
-function chunksOf<T>(items: readonly T[]): T[][] {
-  const chunks: T[][] = [];
-  for (let from = 0; from < items.length; from += POSTGRES_ROWS_PER_STATEMENT) chunks.push(items.slice(from, from + POSTGRES_ROWS_PER_STATEMENT));
-  return chunks;
 }
 
 /**
@@ -72,7 +65,7 @@ function schedulingFactsAtOnce(scope: PartnerScope, engine: string, credentialId
      FROM credentials c WHERE c.id = ANY(CAST(? AS bigint[]))`,
   );
   const facts = new Map<number, { expiry: number | null; taken: boolean }>();
-  for (const chunk of chunksOf(credentialIds)) {
+  for (const chunk of postgresChunks(credentialIds)) {
     for (const row of read.all(engine, arrayParameter(chunk)) as { id: number; expiry_date: number | null; taken: number }[]) {
       facts.set(row.id, { expiry: row.expiry_date, taken: row.taken === 1 });
     }
@@ -87,12 +80,7 @@ function schedulingFactsAtOnce(scope: PartnerScope, engine: string, credentialId
 function credentialIdsOf(scope: PartnerScope, uids: readonly unknown[]): number[] {
   if (!postgresOf(scope.db)) return uids.map((uid) => credentialIdOf(scope, uid));
   // Uids are stored in lower case; UUIDs compare without regard to case (RFC 9562).
-  const wanted = uids.filter(isUuid).map((uid) => uid.toLowerCase());
-  const read = cached(scope.db, 'SELECT id, uid FROM credentials WHERE partner_id = ? AND uid = ANY(CAST(? AS text[]))');
-  const found = new Map<string, number>();
-  for (const chunk of chunksOf(wanted)) {
-    for (const row of read.all(scope.partner.id, arrayParameter(chunk)) as { id: number; uid: string }[]) found.set(row.uid, row.id);
-  }
+  const found = ownedIds(scope, 'credentials', 'uid', uids.filter(isUuid).map((uid) => uid.toLowerCase()));
   return uids.map((uid) => {
     const id = isUuid(uid) ? found.get(uid.toLowerCase()) : undefined;
     if (id === undefined) throw new ServiceError('missing_credential', `No credential ${JSON.stringify(uid)}`);

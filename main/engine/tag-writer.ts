@@ -5,6 +5,7 @@ import { recordCredentialActivity, recordJobActivity } from './activity.js';
 import { inTransaction } from './database.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
+import { arrayParameter, postgresChunks } from './store/dialect.js';
 
 /**
  * Where one kind of object keeps its tags: the ordered list as JSON on the object's own row
@@ -34,6 +35,19 @@ export function ownedId(scope: PartnerScope, table: 'credentials' | 'jobs', uid:
   if (typeof uid !== 'string') return undefined;
   // Uids are stored in lower case; UUIDs compare without regard to case (RFC 9562).
   return cached(scope.db, `SELECT id FROM ${table} WHERE partner_id = ? AND uid = ?`).pluck().get(scope.partner.id, uid.toLowerCase()) as number | undefined;
+}
+
+/**
+ * The Partner's row ids of many `column` values (uids in lower case, file hashes) of `table`,
+ * many per statement (PostgreSQL only; none is asked for no values): a map from each value found to its id.
+ */
+export function ownedIds(scope: PartnerScope, table: 'credentials' | 'files', column: 'uid' | 'file_hash', values: readonly string[]): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const chunk of postgresChunks(values)) {
+    const read = cached(scope.db, `SELECT id, ${column} AS value FROM ${table} WHERE partner_id = ? AND ${column} = ANY(CAST(? AS text[]))`);
+    for (const row of read.all(scope.partner.id, arrayParameter(chunk)) as { id: number; value: string }[]) found.set(row.value, Number(row.id));
+  }
+  return found;
 }
 
 function currentTags(scope: PartnerScope, target: TagTarget, id: number): string[] {

@@ -14,6 +14,9 @@ export interface PublishedTokenKey {
   issuer: string;
 }
 
+/** The keys' columns as PublishedTokenKey's fields (quoted: PostgreSQL folds unquoted names to lower case). */
+const SELECT_KEYS = 'SELECT kid, public_jwk AS "publicJwk", issuer FROM token_keys';
+
 /** The token keys of one database, by the wall clock (a token's expiry is wall-clock time). */
 export class TokenKeyRegistry {
   constructor(private readonly db: Db) {}
@@ -29,17 +32,12 @@ export class TokenKeyRegistry {
 
   /** A key that has not expired, by its id. */
   find(kid: string): PublishedTokenKey | undefined {
-    const row = cached(this.db, 'SELECT kid, public_jwk, issuer FROM token_keys WHERE kid = ? AND expires > ?').get(kid, Date.now()) as
-      | { kid: string; public_jwk: string; issuer: string }
-      | undefined;
-    return row && { kid: row.kid, publicJwk: row.public_jwk, issuer: row.issuer };
+    return cached(this.db, `${SELECT_KEYS} WHERE kid = ? AND expires > ?`).get(kid, Date.now()) as PublishedTokenKey | undefined;
   }
 
   /** Every key that has not expired (the realm's key set). */
   list(): PublishedTokenKey[] {
-    return (cached(this.db, 'SELECT kid, public_jwk, issuer FROM token_keys WHERE expires > ? ORDER BY kid').all(Date.now()) as { kid: string; public_jwk: string; issuer: string }[]).map(
-      (row) => ({ kid: row.kid, publicJwk: row.public_jwk, issuer: row.issuer }),
-    );
+    return cached(this.db, `${SELECT_KEYS} WHERE expires > ? ORDER BY kid`).all(Date.now()) as PublishedTokenKey[];
   }
 
   /** Ends a key's life at `expires` (its node stops; the tokens it signed stay good until then). */

@@ -46,22 +46,6 @@ export function readLocalChainHome(db: Db): LocalChainHome | undefined {
   };
 }
 
-/**
- * Claims the database's local chain for this data directory unless another one has it, and
- * returns the home (this one or the other). Atomic: of nodes opening at once, one claims.
- * Undefined on SQLite, where there is nothing to share.
- */
-export function claimLocalChainHome(db: Db, claim: { installationId: string; node: string; dataDir: string; now: number }): LocalChainHome | undefined {
-  if (!postgresOf(db)) return undefined;
-  cached(db, 'INSERT INTO local_chain_home (id, installation_id, node, data_dir, claimed_date) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
-    claim.installationId,
-    claim.node,
-    claim.dataDir,
-    claim.now,
-  );
-  return readLocalChainHome(db);
-}
-
 /** Notes the local chain's genesis on the home's row (only the home writes it), when it is new or changed. */
 export function recordLocalChainGenesis(db: Db, installationId: string, genesis: { chainId: number; hash: string }): void {
   if (!postgresOf(db)) return;
@@ -69,14 +53,6 @@ export function recordLocalChainGenesis(db: Db, installationId: string, genesis:
     db,
     'UPDATE local_chain_home SET chain_id = ?, genesis_hash = ? WHERE id = 1 AND installation_id = ? AND (chain_id IS DISTINCT FROM ? OR genesis_hash IS DISTINCT FROM ?)',
   ).run(genesis.chainId, genesis.hash, installationId, genesis.chainId, genesis.hash);
-}
-
-/** What a use of `local` is refused with on a node whose data directory is not the home. */
-export function localChainElsewhere(home: LocalChainHome): string {
-  return (
-    `This database's local dev chain is in another data directory (installation ${home.installationId}, ${home.dataDir} on ${home.node}), ` +
-    'so the engine "local" cannot be used from this one; to issue from several machines, configure a chain as an engine (docs/chain.md).'
-  );
 }
 
 /**
@@ -99,12 +75,23 @@ export class LocalChainGate {
    */
   refusal(claim: boolean): string | undefined {
     const home = this.elsewhere(claim);
-    return home ? localChainElsewhere(home) : undefined;
+    if (!home) return undefined;
+    return (
+      `This database's local dev chain is in another data directory (installation ${home.installationId}, ${home.dataDir} on ${home.node}), ` +
+      'so the engine "local" cannot be used from this one; to issue from several machines, configure a chain as an engine (docs/chain.md).'
+    );
   }
 
-  /** The home when it is another data directory (read, or claimed when `claim`). */
+  /**
+   * The home when it is another data directory: read, or with `claim` claimed for this data
+   * directory unless another one has it (atomic: of nodes opening at once, one claims).
+   */
   elsewhere(claim = false): LocalChainHome | undefined {
-    this.home ??= claim ? claimLocalChainHome(this.db, { ...this.self, now: this.clock.now() }) : readLocalChainHome(this.db);
+    if (claim && !this.home && postgresOf(this.db)) {
+      const { installationId, node, dataDir } = this.self;
+      cached(this.db, 'INSERT INTO local_chain_home (id, installation_id, node, data_dir, claimed_date) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(installationId, node, dataDir, this.clock.now());
+    }
+    this.home ??= readLocalChainHome(this.db);
     return this.home && this.home.installationId !== this.self.installationId ? this.home : undefined;
   }
 }

@@ -5,6 +5,7 @@ import { accountFromPrivateKey, generatePrivateKey, type Hex } from '../../chain
 import type { Db } from '../database.js';
 import { cached } from '../list-query.js';
 import { generateSigningKey, loadPrivateKey } from '../proofs/ed25519.js';
+import type { PartnerScope } from '../scope.js';
 
 /** A Partner's public identities: its chain account and its certificate-signing key. */
 export interface PartnerIdentity {
@@ -22,15 +23,23 @@ function requireSecrets(secrets: SecretStore | undefined): SecretStore {
   return secrets;
 }
 
+/** The public parts of the Partner's keys as recorded, if they are made. */
+function recordedKeys(db: Db, partnerId: string): { chain_address: Hex; signing_public_key: string } | undefined {
+  return cached(db, 'SELECT chain_address, signing_public_key FROM partner_keys WHERE partner_id = ?').get(partnerId) as { chain_address: Hex; signing_public_key: string } | undefined;
+}
+
+/** The Partner's signing public key (hex), or null before its keys are made (the app's Settings view shows it). */
+export function signingPublicKey(scope: PartnerScope): string | null {
+  return recordedKeys(scope.db, scope.partner.id)?.signing_public_key ?? null;
+}
+
 /**
  * The Partner's keys, made on first need: a secp256k1 chain account and an Ed25519 signing
  * key. Private keys go only to the SecretStore (written before the public parts are recorded,
  * so a crash between the two leaves nothing unusable); SQLite keeps the public parts.
  */
 export async function ensurePartnerKeys(db: Db, secrets: SecretStore | undefined, partnerId: string): Promise<PartnerIdentity> {
-  const known = cached(db, 'SELECT chain_address, signing_public_key FROM partner_keys WHERE partner_id = ?').get(partnerId) as
-    | { chain_address: Hex; signing_public_key: string }
-    | undefined;
+  const known = recordedKeys(db, partnerId);
   if (known) return { address: known.chain_address, signingPublicKey: known.signing_public_key };
   const store = requireSecrets(secrets);
   const chainKey = generatePrivateKey();
@@ -92,9 +101,7 @@ export async function importPartnerKeys(db: Db, secrets: SecretStore | undefined
   if (publicKeyHex !== keys.signingPublicKey.toLowerCase()) {
     throw new ServiceError('invalid_value', 'The backup is damaged: its signing key does not give its public key.');
   }
-  const known = cached(db, 'SELECT chain_address, signing_public_key FROM partner_keys WHERE partner_id = ?').get(partnerId) as
-    | { chain_address: Hex; signing_public_key: string }
-    | undefined;
+  const known = recordedKeys(db, partnerId);
   if (known && (known.chain_address.toLowerCase() !== keys.address.toLowerCase() || known.signing_public_key !== publicKeyHex)) {
     throw new ServiceError('invalid_value', 'This Partner already has other keys here; restoring would replace its identity, so nothing was changed.');
   }

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../../common/errors.js';
 import { ChainError, KeyInUseElsewhereError, NonceConflictError, ReplacementUnderpricedError, type Hex } from '../../chain/index.js';
+import type { CertificateRow } from '../certificates.js';
 import { cached } from '../list-query.js';
 import { loadTx, settleTx, signAndStore } from './chain-txs.js';
 import type { IssuingContext } from './issuing-context.js';
@@ -18,12 +19,13 @@ const REVOKE_WAIT_MS = 120_000;
 export async function revokeOnChain(
   ctx: IssuingContext,
   issuer: JobIssuer,
-  certificate: { id: number; partnerId: string; engine: string; leaf: string; revokeTx: number | null },
+  partnerId: string,
+  certificate: Pick<CertificateRow, 'id' | 'engine' | 'leaf' | 'revoke_tx'>,
 ): Promise<number> {
-  const { client, chainKey, identity } = await issuer.prepare(certificate.partnerId, certificate.engine);
-  let txId = certificate.revokeTx;
+  const { client, chainKey, identity } = await issuer.prepare(partnerId, certificate.engine);
+  let txId = certificate.revoke_tx;
   if (txId === null) {
-    const registry = registryAddress(ctx, certificate.partnerId, certificate.engine);
+    const registry = registryAddress(ctx, partnerId, certificate.engine);
     if (!registry) throw new ServiceError('internal_error', 'The certificate has no registry to revoke it in');
     const tx = await signAndStore(
       ctx.db,

@@ -22,7 +22,7 @@ export class IssuingScheduler {
     private readonly issuer: JobIssuer,
     private readonly lease: IssuingLease,
     onError: (error: unknown) => void,
-    private readonly watch?: ChainWatch,
+    private readonly watch: ChainWatch,
   ) {
     // The same trouble every tick (a full disk, a chain down) is said once a minute, not 4 times a second.
     const said = new Map<string, number>();
@@ -71,9 +71,9 @@ export class IssuingScheduler {
   }
 
   private async round(paced: boolean): Promise<void> {
-    const looks = this.watch?.round(paced);
+    const looks = this.watch.round(paced);
     for (const id of this.issuer.activeJobs()) {
-      const look = looks ? await this.watch!.due(id, looks) : { due: true };
+      const look = await this.watch.due(id, looks);
       if (!look.due) continue;
       await this.issuer.advance(id, look.head).catch(this.onError);
     }
@@ -95,9 +95,9 @@ export class IssuingScheduler {
         // did not ask (a head asked within the last block time may be a block behind), the head is
         // asked now: otherwise that first look would find the block it was sent in "new" and ask
         // for a receipt a block too early.
-        const look = looks ? await looks(job.engine) : undefined;
-        if (job.waiting && look && !look.due) continue;
-        if (look && !look.head) await this.watch!.look(job.engine, false).catch(() => undefined);
+        const look = await looks(job.engine);
+        if (job.waiting && !look.due) continue;
+        if (!look.head) await this.watch.look(job.engine, false).catch(() => undefined);
         await this.issuer.checkFunds(job.id, job.partner_id, job.engine);
         this.issuer.start(job.id);
         await this.issuer.advance(job.id);
@@ -105,7 +105,7 @@ export class IssuingScheduler {
         this.onError(error);
       }
     }
-    if (looks) await this.watch!.recheckFinished(looks, this.onError);
+    await this.watch.recheckFinished(looks, this.onError);
   }
 
   /** Where issuing runs for this database: here (this scheduler holds the lease), in another live holder, or nowhere. */

@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import type { SqliteDb } from '../database.js';
-import type { Db } from './db.js';
+import type { Db, Statement } from './db.js';
 import { cached } from '../list-query.js';
 import { MIGRATIONS } from '../migrations.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
@@ -13,16 +13,6 @@ import { PostgresDb } from './postgres-db.js';
 /** The database as better-sqlite3's own Database, or undefined when it is not SQLite. */
 export function sqliteOf(db: Db): SqliteDb | undefined {
   return db instanceof Database ? db : undefined;
-}
-
-/**
- * The database as better-sqlite3's Database, for engine work that exists on SQLite only so
- * far; on PostgreSQL a clear error naming that work.
- */
-export function sqliteOnly(db: Db, what: string): SqliteDb {
-  const sqlite = sqliteOf(db);
-  if (!sqlite) throw new Error(`${what} runs on SQLite only; the engine does not run on PostgreSQL yet`);
-  return sqlite;
 }
 
 /** The database as a PostgresDb, or undefined when it is not PostgreSQL. */
@@ -43,6 +33,16 @@ export function schemaVersion(db: Db): number {
  */
 export function jsonIdList(db: Db): string {
   return sqliteOf(db) ? 'SELECT value FROM json_each(?)' : 'SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb))';
+}
+
+/**
+ * The rows of `select` (a SELECT up to its WHERE) whose `idColumn` is one of `ids`, in the order
+ * of `ids`; an id without a row is left out.
+ */
+export function rowsInOrder<Row extends { id: number }>(db: Db, select: string, idColumn: string, ids: readonly number[]): Row[] {
+  const rows = cached(db, `${select} WHERE ${idColumn} IN (${jsonIdList(db)})`).all(JSON.stringify(ids)) as Row[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -196,4 +196,20 @@ export function isOneOf(db: Db, expression: string, values: readonly (string | n
 }
 
 /** Rows per statement where the engine writes or reads many on PostgreSQL, each a round trip. */
-export const POSTGRES_ROWS_PER_STATEMENT = 2_000;
+const POSTGRES_ROWS_PER_STATEMENT = 2_000;
+
+/** `items` in runs of up to POSTGRES_ROWS_PER_STATEMENT. */
+export function postgresChunks<T>(items: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let from = 0; from < items.length; from += POSTGRES_ROWS_PER_STATEMENT) chunks.push(items.slice(from, from + POSTGRES_ROWS_PER_STATEMENT));
+  return chunks;
+}
+
+/**
+ * Runs a PostgreSQL statement over `rows` a chunk at a time (postgresChunks): the parameters
+ * `leading`, then each column of the chunk as one array parameter (arrayParameter), as an
+ * `unnest(CAST(? AS bigint[]), CAST(? AS text[]), …)` of the statement reads them.
+ */
+export function runByColumns(statement: Statement, leading: readonly unknown[], rows: readonly (readonly (string | number | null)[])[]): void {
+  for (const chunk of postgresChunks(rows)) statement.run(...leading, ...chunk[0]!.map((_, column) => arrayParameter(chunk.map((row) => row[column] ?? null))));
+}

@@ -28,39 +28,19 @@ export class PostgresError extends Error {
 /** SQLSTATE of a unique violation. */
 export const UNIQUE_VIOLATION = '23505';
 
-const INT2 = 21;
-const INT4 = 23;
-const INT8 = 20;
-const OID = 26;
-const FLOAT4 = 700;
-const FLOAT8 = 701;
-const NUMERIC = 1700;
+/** The type oids of int2, int4, int8, oid, float4, float8 and numeric. */
+const NUMBER_TYPES = new Set([21, 23, 20, 26, 700, 701, 1700]);
 const BOOL = 16;
 const BYTEA = 17;
-
-const asText = (value: string): string => value;
-const asNumber = (value: string): number => Number(value);
 
 /** Column values as SQLite gives them: numbers, 0/1, Buffers; everything else as its text. */
 const SQLITE_LIKE_TYPES: TypeParsers = {
   getTypeParser(oid: number) {
-    switch (oid) {
-      case INT2:
-      case INT4:
-      case INT8:
-      case OID:
-      case FLOAT4:
-      case FLOAT8:
-      case NUMERIC:
-        return asNumber;
-      case BOOL:
-        return (value: string) => (value === 't' ? 1 : 0);
-      case BYTEA:
-        // bytea_output is hex by default: \x0a1b...
-        return (value: string) => Buffer.from(value.slice(2), 'hex');
-      default:
-        return asText;
-    }
+    if (NUMBER_TYPES.has(oid)) return Number;
+    if (oid === BOOL) return (value: string) => (value === 't' ? 1 : 0);
+    // bytea_output is hex by default: \x0a1b...
+    if (oid === BYTEA) return (value: string) => Buffer.from(value.slice(2), 'hex');
+    return (value: string) => value;
   },
 };
 
