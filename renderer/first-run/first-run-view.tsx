@@ -116,13 +116,14 @@ export function FirstRunView({ onDone }: { onDone: () => void }) {
       {keyLock ? (
         // No keychain: the keys go into the encrypted file, under a passphrase typed here.
         <div className="first-run-passphrase">
+          <PassphraseForm mode={keyLock} onDone={() => void load()} />
+          {/* Why there is no keychain, under the form it explains (its heading comes first). */}
           {keyLock === 'create' && problem && (
             <details className="error-details">
               <summary>{t('firstRun.whyFile')}</summary>
               <p className="error-technical">{problem}</p>
             </details>
           )}
-          <PassphraseForm mode={keyLock} onDone={() => void load()} />
         </div>
       ) : problem && (
         // One sentence and what to do; keytar, D-Bus and the packages to install are in Details.
