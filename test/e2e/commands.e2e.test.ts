@@ -258,7 +258,9 @@ describe('commands', () => {
     const service = workspace.engine.serviceFor(workspace.partner.id);
     await expect.poll(async () => (await service.listCredentials({ and_tags: 'from-menu', per_page: 10 })).items.map((c) => c.title)).toEqual(['Certificate of Alan']);
 
-    // The context-menu key does the same; type-ahead and Escape.
+    // The context-menu key does the same; type-ahead and Escape. The dialog hands focus back as it
+    // closes: the grid is focused after that, or the key would land wherever focus returned.
+    await expect.poll(() => dialog.count()).toBe(0);
     await grid(page).focus();
     await page.keyboard.press('ContextMenu');
     await expect.poll(() => menu.count()).toBe(1);
