@@ -7,7 +7,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
-import { DEFAULT_JOB_SORT, type JobDetail, type JobsIpc, type JobWindow, type NextIssuing } from '../../../common/ipc/jobs.js';
+import { DEFAULT_JOB_SORT, type JobDetail, type JOBS_IPC, type JobWindow, type NextIssuing } from '../../../common/ipc/jobs.js';
 import type { ProofExportRequest, ProofExportResult } from '../../../common/records.js';
 import type { TaskContext, TaskLabel } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
@@ -22,7 +22,7 @@ const DETAIL_PAGE = 100;
 /** Certificates read per page while exporting. */
 const EXPORT_PAGE = 200;
 
-export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
+export function createJobsHandlers(ctx: AppContext): HandlersOf<typeof JOBS_IPC> {
   return {
     'jobs:list': async ({ status, sort = DEFAULT_JOB_SORT, offset, limit }) => {
       const { service } = ctx.require();
