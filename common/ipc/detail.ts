@@ -9,12 +9,10 @@ import type { RecordState } from '../records.js';
 import { UUID_PATTERN } from '../schemas/patterns.js';
 import { argsOf } from './slice.js';
 
-/** A credential's state on one engine, as the records table shows it. */
-export type EngineState = RecordState;
-
 export interface CredentialOnEngine {
   engine: string;
-  state: EngineState;
+  /** Its state there, as the records table shows it. */
+  state: RecordState;
   /** The job that holds (or held) it on this engine. */
   job: { uid: string; status: JobStatus; scheduled_date: string | null; issued_date: string | null } | null;
   certificate: {

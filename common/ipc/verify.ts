@@ -7,7 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import type { TaskInfo } from '../tasks.js';
-import { VERIFICATION_STEP_KEYS, type StepStatus, type VerificationResult, type VerificationStatus, type VerificationStepKey } from '../wire-types.js';
+import type { StepStatus, VerificationResult, VerificationStatus, VerificationStepKey } from '../wire-types.js';
 import { OneOf } from '../schemas/primitives.js';
 import { argsOf } from './slice.js';
 
@@ -131,8 +131,6 @@ export interface OriginalMatch {
   result: VerificationStatus;
 }
 
-/** The steps of a result in the spec's order (keys as the spec names them). */
-export const STEP_ORDER = VERIFICATION_STEP_KEYS;
 
 const MAX_PATHS = 100_000;
 const MAX_PATH = 4096;
