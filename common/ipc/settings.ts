@@ -37,9 +37,9 @@ export interface SettingsOverview {
 /** Shortest passphrase for a new encrypted keys file. */
 export const MIN_KEYS_PASSPHRASE = 10;
 
-/** The first run's answers. */
 /** A duration as people type it: `30s`, `5m`, `24h`, `7d`. */
 const Interval = Type.String({ minLength: 1, maxLength: 20 });
+/** The first run's answers. */
 const FirstRunInputSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), issuingInterval: Interval });
 export type FirstRunInput = Static<typeof FirstRunInputSchema>;
 
@@ -72,16 +72,8 @@ export interface KeysInfo {
 
 // Settings › Remote connections.
 
-/** A remote instance of the service: where it is and who we are there. */
-export interface RemoteConnectionInput {
-  /** The service's base address with its API prefix, e.g. https://issuer.example/api. */
-  base_url: string;
-  /** The OAuth server's address; default the base URL's origin. */
-  auth_url?: string;
-  client_id: string;
-  /** Kept in the key store only; never written to a file nor sent back. */
-  client_secret: string;
-}
+/** A remote instance of the service: where it is and who we are there (a blank auth URL made absent). */
+export type RemoteConnectionInput = Omit<Static<typeof RemoteConnectionSchema>, 'auth_url'> & { auth_url?: string };
 
 /** What remote mode does not offer, and why: main refuses with these, the views say them. */
 export const REMOTE_LIMITS = {
@@ -143,9 +135,12 @@ const NewEngineSchema = Type.Object({
 });
 
 const RemoteConnectionSchema = Type.Object({
+  /** The service's base address with its API prefix, e.g. https://issuer.example/api. */
   base_url: Url,
+  /** The OAuth server's address; default the base URL's origin. */
   auth_url: OptionalUrl,
   client_id: Type.String({ minLength: 1, maxLength: 200 }),
+  /** Kept in the key store only; never written to a file nor sent back. */
   client_secret: Passphrase,
 });
 
