@@ -20,8 +20,6 @@ import { ACTIVITY_IPC } from './ipc/activity.js';
 import { LIST_EXPORT_IPC } from './ipc/list-export.js';
 import type { ArgsOfChannel, ResultOf } from './ipc/slice.js';
 
-export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
-
 /** Every slice's channels, merged. Add a feature: one import, one spread here. */
 const CHANNELS = {
   ...APP_IPC,
