@@ -1,35 +1,27 @@
 /**
  * The one IPC contract between the renderer and the main process: a map from channel name
- * to the call's arguments and its promised result, plus a validator for each channel's
- * arguments. It is grown per feature: each common/ipc/<feature>.ts exports its slice (a type
- * map and its validators), and this file only merges them. The preload exposes exactly these
+ * to the call's arguments and its promised result, both derived from each channel's validator.
+ * It is grown per feature: each common/ipc/<feature>.ts exports its slice (its channels, see
+ * common/ipc/slice.ts), and this file only merges them. The preload exposes exactly these
  * channels as named functions on `window.proofdesk` (plus `onEvent`, the one event channel of
  * common/tasks.ts); main registers exactly these handlers. Nothing else crosses.
  */
 import type { AppEvent } from './tasks.js';
-import { APP_IPC, type AppIpc } from './ipc/app.js';
-import { CSV_IMPORT_IPC, type CsvImportIpc } from './ipc/csv-import.js';
-import { JOBS_IPC, type JobsIpc } from './ipc/jobs.js';
-import { RECORDS_IPC, type RecordsIpc } from './ipc/records.js';
-import { STAGING_IPC, type StagingIpc } from './ipc/staging.js';
-import { DETAIL_IPC, type DetailIpc } from './ipc/detail.js';
-import { WATCH_FOLDERS_IPC, type WatchFoldersIpc } from './ipc/watch-folders.js';
-import { VERIFY_IPC, type VerifyIpc } from './ipc/verify.js';
-import { SETTINGS_IPC, type SettingsIpc } from './ipc/settings.js';
-import { ACTIVITY_IPC, type ActivityIpc } from './ipc/activity.js';
-import { LIST_EXPORT_IPC, type ListExportIpc } from './ipc/list-export.js';
+import { APP_IPC } from './ipc/app.js';
+import { CSV_IMPORT_IPC } from './ipc/csv-import.js';
+import { JOBS_IPC } from './ipc/jobs.js';
+import { RECORDS_IPC } from './ipc/records.js';
+import { STAGING_IPC } from './ipc/staging.js';
+import { DETAIL_IPC } from './ipc/detail.js';
+import { WATCH_FOLDERS_IPC } from './ipc/watch-folders.js';
+import { VERIFY_IPC } from './ipc/verify.js';
+import { SETTINGS_IPC } from './ipc/settings.js';
+import { ACTIVITY_IPC } from './ipc/activity.js';
+import { LIST_EXPORT_IPC } from './ipc/list-export.js';
+import type { ArgsOfChannel, ResultOf } from './ipc/slice.js';
 
-export type { Overview, AppStatus, EngineStatus } from './ipc/app.js';
-
-/** Every slice, merged. Add a feature: one import, one `&` here, one spread below. */
-export type IpcContract = AppIpc & RecordsIpc & JobsIpc & StagingIpc & CsvImportIpc & DetailIpc & SettingsIpc & VerifyIpc & WatchFoldersIpc & ActivityIpc & ListExportIpc;
-
-export type IpcChannel = keyof IpcContract;
-export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
-export type IpcResult<C extends IpcChannel> = IpcContract[C]['result'];
-
-/** Checks untrusted arguments from the renderer; throws `invalid_value` when they do not fit. */
-export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => IpcArgs<C> } = {
+/** Every slice's channels, merged. Add a feature: one import, one spread here. */
+const CHANNELS = {
   ...APP_IPC,
   ...RECORDS_IPC,
   ...JOBS_IPC,
@@ -42,6 +34,13 @@ export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => 
   ...ACTIVITY_IPC,
   ...LIST_EXPORT_IPC,
 };
+
+export type IpcChannel = keyof typeof CHANNELS;
+export type IpcArgs<C extends IpcChannel> = ArgsOfChannel<(typeof CHANNELS)[C]>;
+export type IpcResult<C extends IpcChannel> = ResultOf<(typeof CHANNELS)[C]>;
+
+/** Checks untrusted arguments from the renderer; throws `invalid_value` when they do not fit. */
+export const IPC_ARGUMENT_VALIDATORS: { [C in IpcChannel]: (args: unknown[]) => IpcArgs<C> } = CHANNELS;
 
 export const IPC_CHANNELS = Object.keys(IPC_ARGUMENT_VALIDATORS) as IpcChannel[];
 

@@ -5,7 +5,7 @@
  * them is the service's job, so every implementation fails alike.
  */
 import type { Static } from '@sinclair/typebox';
-import type { CreateCredentialBodySchema, CredentialTagsBodySchema, IssueNowBodySchema, JobTagsBodySchema, ScheduleBodySchema } from './schemas/requests.js';
+import type { CreateCredentialBodySchema, CredentialDetailsSchema, CredentialTagsBodySchema, IssueNowBodySchema, JobTagsBodySchema, ScheduleBodySchema } from './schemas/requests.js';
 
 /** A tag filter value: the wire's comma-separated list, or an array of tags. */
 export type TagList = string | string[];
@@ -63,15 +63,7 @@ export interface CertificateQuery extends PageQuery {
 export type CreateCredentialBody = Static<typeof CreateCredentialBodySchema>;
 
 /** The `credential_details` form field of POST /credentials/schedule/<engine>. */
-export interface CredentialDetails {
-  title: string;
-  metadata: Record<string, unknown>;
-  credentials?: string[];
-  tags?: string[];
-  expiry_date?: string | null;
-  /** The spec carries it as the string "true" / "false". */
-  ignore_duplicate?: string | boolean;
-}
+export type CredentialDetails = Static<typeof CredentialDetailsSchema>;
 
 /**
  * Where uploaded bytes come from. A path is read (and, remotely, streamed) from disk;

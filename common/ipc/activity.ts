@@ -2,18 +2,14 @@
  * The IPC slice of the Activity view: a page of the active Partner's activity log, filtered as
  * GET /activity filters it (the service checks the filters' values and answers `invalid_value`).
  */
-import type { ActivityEntry, ActivityQuery } from '../activity.js';
-import { Type } from '@sinclair/typebox';
+import type { ActivityEntry } from '../activity.js';
+import { Type, type Static } from '@sinclair/typebox';
 import { OneOf } from '../schemas/primitives.js';
 import type { Page } from '../wire-types.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** Rows per page the view may ask for at most. */
 export const MAX_ACTIVITY_PAGE = 1000;
-
-export interface ActivityIpc {
-  'activity:list': { args: [query: ActivityQuery]; result: Page<ActivityEntry> };
-}
 
 const Filter = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
 
@@ -32,7 +28,8 @@ const ActivityQuerySchema = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ActivityListQuery = Static<typeof ActivityQuerySchema>;
 
-export const ACTIVITY_IPC: IpcValidators<ActivityIpc> = {
-  'activity:list': argsOf('activity:list', ['query'], ActivityQuerySchema),
+export const ACTIVITY_IPC = {
+  'activity:list': argsOf('activity:list', ['query'], ActivityQuerySchema).returns<Page<ActivityEntry>>(),
 };

@@ -5,10 +5,10 @@
 import type { EngineInfo, JobStatus, Partner } from '../wire-types.js';
 import type { ChainState, TaskInfo } from '../tasks.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { COMMAND_IDS, type CommandId } from '../commands.js';
-import { UI_LOCALES, type UiLocale } from '../ui-locales.js';
+import { COMMAND_IDS } from '../commands.js';
+import { UI_LOCALES } from '../ui-locales.js';
 import { OneOf } from '../schemas/primitives.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** What the home screen shows: who is issuing, and how much the engine holds. */
 export interface Overview {
@@ -72,38 +72,6 @@ export interface AppStatus {
   osLocale: string | null;
 }
 
-export interface AppIpc {
-  /** The active Partner and the engine's counts. */
-  'overview:get': { args: []; result: Overview };
-  /** The status bar's content. */
-  'app:status': { args: []; result: AppStatus };
-  /** Makes another Partner of the data directory the active one. */
-  'app:switchPartner': { args: [partnerId: string]; result: AppStatus };
-  /** The OS folder picker (Electron only): the chosen folder, or null when cancelled or unavailable. */
-  'app:chooseFolder': { args: [title: string]; result: string | null };
-  /**
-   * Shows a file or folder in the OS file manager (Electron). Only a path the app itself wrote in
-   * this session (an export, a key backup) is shown; any other is refused with `invalid_value`.
-   */
-  'app:showInFolder': { args: [path: string]; result: void };
-  /** Tasks running or recently finished in main. */
-  'tasks:list': { args: []; result: TaskInfo[] };
-  /** Asks a running task to stop; answers the task as it is now. */
-  'tasks:cancel': { args: [taskId: string]; result: TaskInfo };
-  /** Which commands can run now (the page judges): the native menu greys out the others. */
-  'app:commandsEnabled': { args: [enabled: CommandId[]]; result: void };
-  /** Runs a command main carries out (the platform's roles, the theme) as its menu item would. */
-  'app:runCommand': { args: [command: CommandId]; result: void };
-  /** The language the page speaks now (Settings, the OS or the browser): main's menus follow it. */
-  'app:uiLocale': { args: [locale: UiLocale]; result: void };
-  /**
-   * Shows an OS notification (the page decides when: background work ended while the window
-   * was in the background). False where main has no OS notifier (the browser bridge: the
-   * page uses the browser's Notification API there).
-   */
-  'app:notify': { args: [notification: AppNotification]; result: { shown: boolean } };
-}
-
 /** An OS notification: a short title and one sentence. */
 const NotificationSchema = Type.Object({ title: Type.String({ minLength: 1, maxLength: 120 }), body: Type.String({ minLength: 1, maxLength: 500 }) });
 /** A system notification: a short title and a sentence. */
@@ -111,21 +79,37 @@ export type AppNotification = Static<typeof NotificationSchema>;
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Command = OneOf(COMMAND_IDS);
-const notify = argsOf('app:notify', ['notification'], NotificationSchema);
 
-export const APP_IPC: IpcValidators<AppIpc> = {
-  'overview:get': argsOf('overview:get', []),
-  'app:status': argsOf('app:status', []),
-  'app:switchPartner': argsOf('app:switchPartner', ['partnerId'], Id),
-  'app:chooseFolder': argsOf('app:chooseFolder', ['title'], Id),
-  'tasks:list': argsOf('tasks:list', []),
-  'tasks:cancel': argsOf('tasks:cancel', ['taskId'], Id),
-  'app:commandsEnabled': argsOf('app:commandsEnabled', ['enabled'], Type.Array(Command, { maxItems: COMMAND_IDS.length })),
-  'app:runCommand': argsOf('app:runCommand', ['command'], Command),
-  'app:uiLocale': argsOf('app:uiLocale', ['locale'], OneOf(UI_LOCALES)),
-  'app:showInFolder': argsOf('app:showInFolder', ['path'], Type.String({ minLength: 1, maxLength: 4096 })),
-  'app:notify': (args) => {
-    const [{ title, body }] = notify(args);
-    return [{ title, body }];
-  },
+export const APP_IPC = {
+  /** The active Partner and the engine's counts. */
+  'overview:get': argsOf('overview:get', []).returns<Overview>(),
+  /** The status bar's content. */
+  'app:status': argsOf('app:status', []).returns<AppStatus>(),
+  /** Makes another Partner of the data directory the active one. */
+  'app:switchPartner': argsOf('app:switchPartner', ['partnerId'], Id).returns<AppStatus>(),
+  /** The OS folder picker (Electron only): the chosen folder, or null when cancelled or unavailable. */
+  'app:chooseFolder': argsOf('app:chooseFolder', ['title'], Id).returns<string | null>(),
+  /** Tasks running or recently finished in main. */
+  'tasks:list': argsOf('tasks:list', []).returns<TaskInfo[]>(),
+  /** Asks a running task to stop; answers the task as it is now. */
+  'tasks:cancel': argsOf('tasks:cancel', ['taskId'], Id).returns<TaskInfo>(),
+  /** Which commands can run now (the page judges): the native menu greys out the others. */
+  'app:commandsEnabled': argsOf('app:commandsEnabled', ['enabled'], Type.Array(Command, { maxItems: COMMAND_IDS.length })).returns<void>(),
+  /** Runs a command main carries out (the platform's roles, the theme) as its menu item would. */
+  'app:runCommand': argsOf('app:runCommand', ['command'], Command).returns<void>(),
+  /** The language the page speaks now (Settings, the OS or the browser): main's menus follow it. */
+  'app:uiLocale': argsOf('app:uiLocale', ['locale'], OneOf(UI_LOCALES)).returns<void>(),
+  /**
+   * Shows a file or folder in the OS file manager (Electron). Only a path the app itself wrote in
+   * this session (an export, a key backup) is shown; any other is refused with `invalid_value`.
+   */
+  'app:showInFolder': argsOf('app:showInFolder', ['path'], Type.String({ minLength: 1, maxLength: 4096 })).returns<void>(),
+  /**
+   * Shows an OS notification (the page decides when: background work ended while the window
+   * was in the background). False where main has no OS notifier (the browser bridge: the
+   * page uses the browser's Notification API there).
+   */
+  'app:notify': argsOf('app:notify', ['notification'], NotificationSchema)
+    .map(([{ title, body }]) => [{ title, body }])
+    .returns<{ shown: boolean }>(),
 };

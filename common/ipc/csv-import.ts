@@ -7,7 +7,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { TaskError, TaskInfo } from '../tasks.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 const COLUMN_MAX = 200;
 const CELL_MAX = 100_000;
@@ -133,23 +133,16 @@ export interface CsvImportResult {
   not_created: { row: number; line: number; title: string; reason: string }[];
 }
 
-export interface CsvImportIpc {
-  /** Reads and checks the file with the edits applied: columns, a mapping, the rows to show, every row's problems. Creates nothing. */
-  'csvImport:preview': { args: [path: string, mapping: CsvMapping | null, edits: CsvCellEdit[]]; result: CsvPreview };
-  /** Imports the rows as a task, in link order; each row all or nothing. */
-  'csvImport:run': { args: [path: string, mapping: CsvMapping, options: CsvImportOptions]; result: TaskInfo<CsvImportResult> };
-  /** What an import task created and refused, also after a cancel (a cancelled task carries no result). Null for an unknown task. */
-  'csvImport:outcome': { args: [taskId: string]; result: CsvImportResult | null };
-  /** A template CSV to fill in: its name and text. */
-  'csvImport:template': { args: []; result: { file_name: string; text: string } };
-}
-
 export const PREVIEW_ROWS = 1000;
 export const MAX_ERROR_ROWS = 1000;
 
-export const CSV_IMPORT_IPC: IpcValidators<CsvImportIpc> = {
-  'csvImport:preview': argsOf('csvImport:preview', ['path', 'mapping', 'edits'], CsvPath, Type.Union([CsvMappingSchema, Type.Null()]), CsvEditsSchema),
-  'csvImport:run': argsOf('csvImport:run', ['path', 'mapping', 'options'], CsvPath, CsvMappingSchema, CsvImportOptionsSchema),
-  'csvImport:outcome': argsOf('csvImport:outcome', ['taskId'], Type.String({ minLength: 1, maxLength: 200 })),
-  'csvImport:template': argsOf('csvImport:template', []),
+export const CSV_IMPORT_IPC = {
+  /** Reads and checks the file with the edits applied: columns, a mapping, the rows to show, every row's problems. Creates nothing. */
+  'csvImport:preview': argsOf('csvImport:preview', ['path', 'mapping', 'edits'], CsvPath, Type.Union([CsvMappingSchema, Type.Null()]), CsvEditsSchema).returns<CsvPreview>(),
+  /** Imports the rows as a task, in link order; each row all or nothing. */
+  'csvImport:run': argsOf('csvImport:run', ['path', 'mapping', 'options'], CsvPath, CsvMappingSchema, CsvImportOptionsSchema).returns<TaskInfo<CsvImportResult>>(),
+  /** What an import task created and refused, also after a cancel (a cancelled task carries no result). Null for an unknown task. */
+  'csvImport:outcome': argsOf('csvImport:outcome', ['taskId'], Type.String({ minLength: 1, maxLength: 200 })).returns<CsvImportResult | null>(),
+  /** A template CSV to fill in: its name and text. */
+  'csvImport:template': argsOf('csvImport:template', []).returns<{ file_name: string; text: string }>(),
 };

@@ -7,14 +7,12 @@ import { Type } from '@sinclair/typebox';
 import type { Credential, JobStatus, VerificationResult, VerificationStatus } from '../wire-types.js';
 import type { RecordState } from '../records.js';
 import { UUID_PATTERN } from '../schemas/patterns.js';
-import { argsOf, type IpcValidators } from './slice.js';
-
-/** A credential's state on one engine, as the records table shows it. */
-export type EngineState = RecordState;
+import { argsOf } from './slice.js';
 
 export interface CredentialOnEngine {
   engine: string;
-  state: EngineState;
+  /** Its state there, as the records table shows it. */
+  state: RecordState;
   /** The job that holds (or held) it on this engine. */
   job: { uid: string; status: JobStatus; scheduled_date: string | null; issued_date: string | null } | null;
   certificate: {
@@ -48,39 +46,27 @@ export interface CredentialDetail {
  */
 export type OriginalFileResult = { kind: 'opened'; path: string } | { kind: 'download'; fileName: string; type: string | null; base64: string };
 
-export interface DetailIpc {
-  'detail:get': { args: [uid: string]; result: CredentialDetail };
-  /** Verifies one certificate now: the six steps. */
-  'detail:verify': { args: [certificateUid: string]; result: VerificationResult };
-  /** The proof file of a certificate: a name to save it under and its JSON text. */
-  'detail:proof': { args: [certificateUid: string]; result: { file_name: string; text: string } };
-  /** The certificate as a W3C Verifiable Credential for a wallet: a name to save it under and its JSON text. */
-  'detail:credential': { args: [certificateUid: string]; result: { file_name: string; text: string } };
-  'detail:unschedule': { args: [uid: string, engine: string]; result: CredentialDetail | null };
-  /** Revokes a credential's certificate on an engine. Cannot be undone. */
-  'detail:revoke': { args: [uid: string, engine: string]; result: CredentialDetail };
-  /** Opens file `fileHash` of credential `uid` where it is on disk, or downloads the stored copy. */
-  'detail:openOriginal': { args: [uid: string, fileHash: string]; result: OriginalFileResult };
-}
-
 const Uid = Type.String({ pattern: UUID_PATTERN });
 const Engine = Type.String({ minLength: 1, maxLength: 100 });
 /** Either case: the file's hash is looked up in lowercase. */
 const FileHash = Type.String({ pattern: '^[0-9a-fA-F]{64}$' });
 
-const uidArg = (channel: string) => argsOf(channel, ['uid'], Uid);
-const uidEngineArgs = (channel: string) => argsOf(channel, ['uid', 'engine'], Uid, Engine);
-const openOriginal = argsOf('detail:openOriginal', ['uid', 'fileHash'], Uid, FileHash);
+/** The proof file or Verifiable Credential of a certificate: a name to save it under and its JSON text. */
+type CertificateFile = { file_name: string; text: string };
 
-export const DETAIL_IPC: IpcValidators<DetailIpc> = {
-  'detail:get': uidArg('detail:get'),
-  'detail:verify': uidArg('detail:verify'),
-  'detail:proof': uidArg('detail:proof'),
-  'detail:credential': uidArg('detail:credential'),
-  'detail:unschedule': uidEngineArgs('detail:unschedule'),
-  'detail:revoke': uidEngineArgs('detail:revoke'),
-  'detail:openOriginal': (args) => {
-    const [uid, fileHash] = openOriginal(args);
-    return [uid, fileHash.toLowerCase()];
-  },
+export const DETAIL_IPC = {
+  'detail:get': argsOf('detail:get', ['uid'], Uid).returns<CredentialDetail>(),
+  /** Verifies one certificate now: the six steps. */
+  'detail:verify': argsOf('detail:verify', ['uid'], Uid).returns<VerificationResult>(),
+  /** The proof file of a certificate. */
+  'detail:proof': argsOf('detail:proof', ['uid'], Uid).returns<CertificateFile>(),
+  /** The certificate as a W3C Verifiable Credential for a wallet. */
+  'detail:credential': argsOf('detail:credential', ['uid'], Uid).returns<CertificateFile>(),
+  'detail:unschedule': argsOf('detail:unschedule', ['uid', 'engine'], Uid, Engine).returns<CredentialDetail | null>(),
+  /** Revokes a credential's certificate on an engine. Cannot be undone. */
+  'detail:revoke': argsOf('detail:revoke', ['uid', 'engine'], Uid, Engine).returns<CredentialDetail>(),
+  /** Opens file `fileHash` of credential `uid` where it is on disk, or downloads the stored copy. */
+  'detail:openOriginal': argsOf('detail:openOriginal', ['uid', 'fileHash'], Uid, FileHash)
+    .map(([uid, fileHash]) => [uid, fileHash.toLowerCase()])
+    .returns<OriginalFileResult>(),
 };

@@ -9,7 +9,7 @@ import { validateTags } from '../validate.js';
 import { Variants } from '../schemas/check.js';
 import { OneOf } from '../schemas/primitives.js';
 import { JOB_STATUSES, type Certificate, type Credential, type Job, type JobStatus } from '../wire-types.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** The spec's sort_by values of GET /jobs (`ready_date` is the finished date); absent: newest first. */
 export const JOB_SORT_FIELDS = ['created_date', 'status', 'chain', 'start_date', 'issued_date', 'ready_date', 'failed_date'] as const;
@@ -73,20 +73,6 @@ export interface NextIssuing {
   intervalSeconds: number | null;
 }
 
-export interface JobsIpc {
-  'jobs:list': { args: [request: JobListRequest]; result: JobWindow };
-  'jobs:get': { args: [jobUid: string]; result: JobDetail };
-  /** The summaries of these jobs (the rows on screen); a job whose summary cannot be had is left out. */
-  'jobs:summaries': { args: [jobUids: string[]]; result: Record<string, JobSummary> };
-  'jobs:addTags': { args: [jobUid: string, tags: string[]]; result: Job };
-  'jobs:replaceTags': { args: [jobUid: string, tags: string[]]; result: Job };
-  /** Issues the engine's scheduled job now (demo engines only). */
-  'jobs:issueNow': { args: [engine: string]; result: Job };
-  'jobs:nextIssuing': { args: []; result: NextIssuing };
-  /** Writes one NAME.proof.json per certificate of a job or selection into a folder; answers the task. */
-  'jobs:exportProofs': { args: [request: ProofExportRequest]; result: TaskInfo<ProofExportResult> };
-}
-
 const JobUid = Type.String({ minLength: 1, maxLength: 100 });
 const EngineId = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -100,29 +86,28 @@ const ProofExportShape = Type.Object({
 });
 
 /** Tags are checked by validateTags, for the spec's `invalid_tag` and `duplicated_tags`. */
-function tagsArgs(channel: string): (args: unknown[]) => [string, string[]] {
-  const check = argsOf(channel, ['jobUid', 'tags'], JobUid, Type.Unknown());
-  return (args) => {
-    const [uid, tags] = check(args);
-    return [uid, validateTags(tags)];
-  };
-}
+const tagsArgs = (channel: string) =>
+  argsOf(channel, ['jobUid', 'tags'], JobUid, Type.Unknown())
+    .map(([uid, tags]) => [uid, validateTags(tags)])
+    .returns<Job>();
 
-const exportProofs = argsOf('jobs:exportProofs', ['request'], ProofExportShape);
-
-export const JOBS_IPC: IpcValidators<JobsIpc> = {
-  'jobs:list': argsOf('jobs:list', ['request'], JobListRequestSchema),
-  'jobs:get': argsOf('jobs:get', ['jobUid'], JobUid),
-  'jobs:summaries': argsOf('jobs:summaries', ['jobUids'], Type.Array(JobUid, { maxItems: MAX_JOB_WINDOW })),
+export const JOBS_IPC = {
+  'jobs:list': argsOf('jobs:list', ['request'], JobListRequestSchema).returns<JobWindow>(),
+  'jobs:get': argsOf('jobs:get', ['jobUid'], JobUid).returns<JobDetail>(),
+  /** The summaries of these jobs (the rows on screen); a job whose summary cannot be had is left out. */
+  'jobs:summaries': argsOf('jobs:summaries', ['jobUids'], Type.Array(JobUid, { maxItems: MAX_JOB_WINDOW })).returns<Record<string, JobSummary>>(),
   'jobs:addTags': tagsArgs('jobs:addTags'),
   'jobs:replaceTags': tagsArgs('jobs:replaceTags'),
-  'jobs:issueNow': argsOf('jobs:issueNow', ['engine'], EngineId),
-  'jobs:nextIssuing': argsOf('jobs:nextIssuing', []),
-  'jobs:exportProofs': (args) => {
-    const [{ folder, source, format }] = exportProofs(args);
-    const formatted = format === undefined ? {} : { format };
-    if (source.kind === 'job') return [{ folder, source: { kind: 'job', jobUid: source.jobUid }, ...formatted }];
-    const engine = source.engine === undefined ? {} : { engine: source.engine };
-    return [{ folder, source: { kind: 'selection', selection: selectionOf(source.selection), ...engine }, ...formatted }];
-  },
+  /** Issues the engine's scheduled job now (demo engines only). */
+  'jobs:issueNow': argsOf('jobs:issueNow', ['engine'], EngineId).returns<Job>(),
+  'jobs:nextIssuing': argsOf('jobs:nextIssuing', []).returns<NextIssuing>(),
+  /** Writes one NAME.proof.json per certificate of a job or selection into a folder; answers the task. */
+  'jobs:exportProofs': argsOf('jobs:exportProofs', ['request'], ProofExportShape)
+    .map(([{ folder, source, format }]): [ProofExportRequest] => {
+      const formatted = format === undefined ? {} : { format };
+      if (source.kind === 'job') return [{ folder, source: { kind: 'job', jobUid: source.jobUid }, ...formatted }];
+      const engine = source.engine === undefined ? {} : { engine: source.engine };
+      return [{ folder, source: { kind: 'selection', selection: selectionOf(source.selection), ...engine }, ...formatted }];
+    })
+    .returns<TaskInfo<ProofExportResult>>(),
 };

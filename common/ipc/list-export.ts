@@ -11,7 +11,7 @@ import { OneOf } from '../schemas/primitives.js';
 import type { TaskInfo } from '../tasks.js';
 import { JOB_STATUSES, type JobStatus } from '../wire-types.js';
 import { JobSortSchema, type JobSort } from './jobs.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** `csv`: UTF-8 with a byte order mark, CRLF lines; `xlsx`: an Excel workbook of one sheet. */
 export const LIST_EXPORT_FORMATS = ['csv', 'xlsx'] as const;
@@ -47,14 +47,6 @@ export interface ListExportResult {
   download: string | null;
 }
 
-export interface ListExportIpc {
-  /**
-   * Exports a list as a task. In the Electron window main first shows the save dialog:
-   * null when it was cancelled (nothing is written).
-   */
-  'listExport:start': { args: [request: ListExportRequest]; result: TaskInfo<ListExportResult> | null };
-}
-
 const STATE_COLUMN = '^state:[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$';
 
 const ListExportRequestSchema = Variants('list', [
@@ -71,8 +63,6 @@ const ListExportRequestSchema = Variants('list', [
   Type.Object({ list: Type.Literal('jobs'), format: OneOf(LIST_EXPORT_FORMATS), status: Maybe(OneOf(JOB_STATUSES)), sort: Maybe(JobSortSchema) }, { additionalProperties: false }),
 ]);
 
-const start = argsOf('listExport:start', ['request'], ListExportRequestSchema);
-
 /** A checked export request as main takes it: the records' filter and sort made whole, blank fields dropped. */
 function listExportRequestOf(body: Static<typeof ListExportRequestSchema>): ListExportRequest {
   if (body.list === 'records') return { list: 'records', format: body.format, filter: recordFilterOf(body.filter), sort: recordSortOf(body.sort), columns: body.columns };
@@ -82,6 +72,12 @@ function listExportRequestOf(body: Static<typeof ListExportRequestSchema>): List
   return request;
 }
 
-export const LIST_EXPORT_IPC: IpcValidators<ListExportIpc> = {
-  'listExport:start': (args) => [listExportRequestOf(start(args)[0])],
+export const LIST_EXPORT_IPC = {
+  /**
+   * Exports a list as a task. In the Electron window main first shows the save dialog:
+   * null when it was cancelled (nothing is written).
+   */
+  'listExport:start': argsOf('listExport:start', ['request'], ListExportRequestSchema)
+    .map(([request]) => [listExportRequestOf(request)])
+    .returns<TaskInfo<ListExportResult> | null>(),
 };

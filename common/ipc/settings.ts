@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { OneOf } from '../schemas/primitives.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** The active Partner as Settings shows it. */
 export interface PartnerSettings {
@@ -37,9 +37,9 @@ export interface SettingsOverview {
 /** Shortest passphrase for a new encrypted keys file. */
 export const MIN_KEYS_PASSPHRASE = 10;
 
-/** The first run's answers. */
 /** A duration as people type it: `30s`, `5m`, `24h`, `7d`. */
 const Interval = Type.String({ minLength: 1, maxLength: 20 });
+/** The first run's answers. */
 const FirstRunInputSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), issuingInterval: Interval });
 export type FirstRunInput = Static<typeof FirstRunInputSchema>;
 
@@ -72,16 +72,8 @@ export interface KeysInfo {
 
 // Settings › Remote connections.
 
-/** A remote instance of the service: where it is and who we are there. */
-export interface RemoteConnectionInput {
-  /** The service's base address with its API prefix, e.g. https://issuer.example/api. */
-  base_url: string;
-  /** The OAuth server's address; default the base URL's origin. */
-  auth_url?: string;
-  client_id: string;
-  /** Kept in the key store only; never written to a file nor sent back. */
-  client_secret: string;
-}
+/** A remote instance of the service: where it is and who we are there (a blank auth URL made absent). */
+export type RemoteConnectionInput = Omit<Static<typeof RemoteConnectionSchema>, 'auth_url'> & { auth_url?: string };
 
 /** What remote mode does not offer, and why: main refuses with these, the views say them. */
 export const REMOTE_LIMITS = {
@@ -101,53 +93,6 @@ export interface RemoteConnection {
   /** Why the app could not use the connection when it started, if it could not. */
   problem?: string;
 }
-
-export interface SettingsRemoteIpc {
-  'settings:remote': { args: []; result: RemoteConnection | null };
-  /**
-   * Makes every view work over the saved connection (its secret from the key store); kept in
-   * remote.json, so the app starts on it again. Refused with a sentence, nothing changed, when
-   * the service does not answer or refuses the client.
-   */
-  'settings:useRemote': { args: []; result: RemoteConnection };
-  /** Back to this machine's engine; remembered too. */
-  'settings:useEmbedded': { args: []; result: null };
-  /** Gets a token and lists the engines; never throws for a service that does not answer. */
-  'settings:testRemote': { args: [input: RemoteConnectionInput]; result: { ok: boolean; message: string } };
-  /** Tests, then keeps the connection (DATA/remote.json, the secret in the key store). */
-  'settings:saveRemote': { args: [input: RemoteConnectionInput]; result: RemoteConnection };
-}
-
-export interface SettingsIpc extends SettingsEnginesIpc, SettingsRemoteIpc {
-  'settings:get': { args: []; result: SettingsOverview };
-  /** Makes the first Partner with its keys, and makes it the active one. */
-  'settings:firstRun': { args: [input: FirstRunInput]; result: { partner: PartnerSettings } & NewClientSecret };
-  'settings:setInterval': { args: [interval: string]; result: PartnerSettings };
-  /** Opens the encrypted keys file with its passphrase (kept in main's memory only). */
-  'settings:unlockKeys': { args: [passphrase: string]; result: SettingsOverview };
-  /** Makes the encrypted keys file under a new passphrase, typed twice. */
-  'settings:createPassphrase': { args: [passphrase: string, again: string]; result: SettingsOverview };
-  /** Replaces the active Partner's client secret; the old one stops working at once. */
-  'settings:newSecret': { args: []; result: NewClientSecret };
-  'settings:keys': { args: []; result: KeysInfo };
-  /**
-   * Asks where to save (the OS save dialog, in main) and writes an encrypted backup of the active
-   * Partner's keys there; null when the admin cancels. Where main has no dialog (the browser
-   * bridge) it refuses: use `settings:backupKeysFile`, which the page downloads.
-   */
-  'settings:backupKeys': { args: [passphrase: string]; result: { path: string; address: string } | null };
-  /** The encrypted backup as a file's name and text, for the browser bridge's download. */
-  'settings:backupKeysFile': { args: [passphrase: string]; result: { fileName: string; content: string; address: string } };
-  /**
-   * Asks for a backup file (the OS open dialog, in main), restores its Partner and makes it the
-   * active one; null when the admin cancels. The browser bridge uses `settings:restoreKeysFile`.
-   */
-  'settings:restoreKeys': { args: [passphrase: string]; result: PartnerSettings | null };
-  /** Restores from an uploaded backup file's text (the browser bridge). */
-  'settings:restoreKeysFile': { args: [fileName: string, content: string, passphrase: string]; result: PartnerSettings };
-}
-
-
 
 // Settings › Engines.
 
@@ -172,14 +117,6 @@ export interface EngineTestResult {
   message: string;
 }
 
-export interface SettingsEnginesIpc {
-  'settings:engines': { args: []; result: EngineSettings[] };
-  /** Adds an EVM chain to DATA/engines.json (and to the running engine). */
-  'settings:addEngine': { args: [engine: EngineSettings]; result: EngineSettings[] };
-  /** Asks the RPC URL for its chain id and block number; never throws for an unreachable node. */
-  'settings:testEngine': { args: [rpcUrl: string, chainId: number]; result: EngineTestResult };
-}
-
 const Url = Type.String({ minLength: 1, maxLength: 2000 });
 /** Left blank in a form: absent. */
 const Blank = Type.Union([Type.Literal(''), Type.Null()]);
@@ -198,9 +135,12 @@ const NewEngineSchema = Type.Object({
 });
 
 const RemoteConnectionSchema = Type.Object({
+  /** The service's base address with its API prefix, e.g. https://issuer.example/api. */
   base_url: Url,
+  /** The OAuth server's address; default the base URL's origin. */
   auth_url: OptionalUrl,
   client_id: Type.String({ minLength: 1, maxLength: 200 }),
+  /** Kept in the key store only; never written to a file nor sent back. */
   client_secret: Passphrase,
 });
 
@@ -209,13 +149,11 @@ function present(value: string | null | undefined): string | undefined {
   return value === '' || value === null ? undefined : value;
 }
 
-const addEngine = argsOf('settings:addEngine', ['engine'], NewEngineSchema);
-
-export const SETTINGS_ENGINES_IPC: IpcValidators<SettingsEnginesIpc> = {
-  'settings:engines': argsOf('settings:engines', []),
-  'settings:addEngine': (args) => {
-    const [e] = addEngine(args);
-    return [
+export const SETTINGS_ENGINES_IPC = {
+  'settings:engines': argsOf('settings:engines', []).returns<EngineSettings[]>(),
+  /** Adds an EVM chain to DATA/engines.json (and to the running engine). */
+  'settings:addEngine': argsOf('settings:addEngine', ['engine'], NewEngineSchema)
+    .map(([e]): [EngineSettings] => [
       {
         id: e.id,
         rpc_url: e.rpc_url,
@@ -225,51 +163,69 @@ export const SETTINGS_ENGINES_IPC: IpcValidators<SettingsEnginesIpc> = {
         explorer_tx_url: present(e.explorer_tx_url),
         explorer_address_url: present(e.explorer_address_url),
       },
-    ];
-  },
-  'settings:testEngine': argsOf('settings:testEngine', ['rpcUrl', 'chainId'], Url, ChainId),
+    ])
+    .returns<EngineSettings[]>(),
+  /** Asks the RPC URL for its chain id and block number; never throws for an unreachable node. */
+  'settings:testEngine': argsOf('settings:testEngine', ['rpcUrl', 'chainId'], Url, ChainId).returns<EngineTestResult>(),
 };
 
-function remoteInput(channel: string): (args: unknown[]) => [RemoteConnectionInput] {
-  const check = argsOf(channel, ['connection'], RemoteConnectionSchema);
-  return (args) => {
-    const [r] = check(args);
+const remoteInput = (channel: string) =>
+  argsOf(channel, ['connection'], RemoteConnectionSchema).map(([r]): [RemoteConnectionInput] => {
     const authUrl = present(r.auth_url);
     return [{ base_url: r.base_url, ...(authUrl ? { auth_url: authUrl } : {}), client_id: r.client_id, client_secret: r.client_secret }];
-  };
-}
+  });
 
-export const SETTINGS_REMOTE_IPC: IpcValidators<SettingsRemoteIpc> = {
-  'settings:remote': argsOf('settings:remote', []),
-  'settings:testRemote': remoteInput('settings:testRemote'),
-  'settings:saveRemote': remoteInput('settings:saveRemote'),
-  'settings:useRemote': argsOf('settings:useRemote', []),
-  'settings:useEmbedded': argsOf('settings:useEmbedded', []),
+export const SETTINGS_REMOTE_IPC = {
+  'settings:remote': argsOf('settings:remote', []).returns<RemoteConnection | null>(),
+  /** Gets a token and lists the engines; never throws for a service that does not answer. */
+  'settings:testRemote': remoteInput('settings:testRemote').returns<{ ok: boolean; message: string }>(),
+  /** Tests, then keeps the connection (DATA/remote.json, the secret in the key store). */
+  'settings:saveRemote': remoteInput('settings:saveRemote').returns<RemoteConnection>(),
+  /**
+   * Makes every view work over the saved connection (its secret from the key store); kept in
+   * remote.json, so the app starts on it again. Refused with a sentence, nothing changed, when
+   * the service does not answer or refuses the client.
+   */
+  'settings:useRemote': argsOf('settings:useRemote', []).returns<RemoteConnection>(),
+  /** Back to this machine's engine; remembered too. */
+  'settings:useEmbedded': argsOf('settings:useEmbedded', []).returns<null>(),
 };
 
-const firstRun = argsOf('settings:firstRun', ['input'], FirstRunInputSchema);
-
-export const SETTINGS_IPC: IpcValidators<SettingsIpc> = {
+export const SETTINGS_IPC = {
   ...SETTINGS_ENGINES_IPC,
   ...SETTINGS_REMOTE_IPC,
-  'settings:get': argsOf('settings:get', []),
-  'settings:firstRun': (args) => {
-    const [{ name, issuingInterval }] = firstRun(args);
-    return [{ name, issuingInterval }];
-  },
-  'settings:setInterval': argsOf('settings:setInterval', ['interval'], Interval),
-  'settings:newSecret': argsOf('settings:newSecret', []),
-  'settings:unlockKeys': argsOf('settings:unlockKeys', ['passphrase'], Passphrase),
-  'settings:createPassphrase': argsOf('settings:createPassphrase', ['passphrase', 'again'], Passphrase, Passphrase),
-  'settings:keys': argsOf('settings:keys', []),
-  'settings:backupKeys': argsOf('settings:backupKeys', ['passphrase'], Passphrase),
-  'settings:backupKeysFile': argsOf('settings:backupKeysFile', ['passphrase'], Passphrase),
-  'settings:restoreKeys': argsOf('settings:restoreKeys', ['passphrase'], Passphrase),
+  'settings:get': argsOf('settings:get', []).returns<SettingsOverview>(),
+  /** Makes the first Partner with its keys, and makes it the active one. */
+  'settings:firstRun': argsOf('settings:firstRun', ['input'], FirstRunInputSchema)
+    .map(([{ name, issuingInterval }]) => [{ name, issuingInterval }])
+    .returns<{ partner: PartnerSettings } & NewClientSecret>(),
+  'settings:setInterval': argsOf('settings:setInterval', ['interval'], Interval).returns<PartnerSettings>(),
+  /** Replaces the active Partner's client secret; the old one stops working at once. */
+  'settings:newSecret': argsOf('settings:newSecret', []).returns<NewClientSecret>(),
+  /** Opens the encrypted keys file with its passphrase (kept in main's memory only). */
+  'settings:unlockKeys': argsOf('settings:unlockKeys', ['passphrase'], Passphrase).returns<SettingsOverview>(),
+  /** Makes the encrypted keys file under a new passphrase, typed twice. */
+  'settings:createPassphrase': argsOf('settings:createPassphrase', ['passphrase', 'again'], Passphrase, Passphrase).returns<SettingsOverview>(),
+  'settings:keys': argsOf('settings:keys', []).returns<KeysInfo>(),
+  /**
+   * Asks where to save (the OS save dialog, in main) and writes an encrypted backup of the active
+   * Partner's keys there; null when the admin cancels. Where main has no dialog (the browser
+   * bridge) it refuses: use `settings:backupKeysFile`, which the page downloads.
+   */
+  'settings:backupKeys': argsOf('settings:backupKeys', ['passphrase'], Passphrase).returns<{ path: string; address: string } | null>(),
+  /** The encrypted backup as a file's name and text, for the browser bridge's download. */
+  'settings:backupKeysFile': argsOf('settings:backupKeysFile', ['passphrase'], Passphrase).returns<{ fileName: string; content: string; address: string }>(),
+  /**
+   * Asks for a backup file (the OS open dialog, in main), restores its Partner and makes it the
+   * active one; null when the admin cancels. The browser bridge uses `settings:restoreKeysFile`.
+   */
+  'settings:restoreKeys': argsOf('settings:restoreKeys', ['passphrase'], Passphrase).returns<PartnerSettings | null>(),
+  /** Restores from an uploaded backup file's text (the browser bridge). */
   'settings:restoreKeysFile': argsOf(
     'settings:restoreKeysFile',
     ['fileName', 'content', 'passphrase'],
     Type.String({ minLength: 1, maxLength: 1000 }),
     Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
     Passphrase,
-  ),
+  ).returns<PartnerSettings>(),
 };

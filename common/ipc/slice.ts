@@ -1,19 +1,30 @@
 /**
  * The shape of one feature's slice of the IPC contract (common/ipc/<feature>.ts), and how its
- * arguments are checked. A slice exports a type map channel → {args, result} and a validator
- * per channel; common/ipc-contract.ts merges the slices into the one contract. A validator is
- * made from the TypeBox schemas of the channel's arguments (`argsOf`), followed where needed by
- * the checks a schema cannot say, with the spec's ids of their own (tags, an empty selection).
+ * arguments are checked. A slice exports one `Channel` per channel name (`<scope>:<action>`);
+ * common/ipc-contract.ts merges the slices into the one contract and derives its types from
+ * them. A channel is made from the TypeBox schemas of its arguments (`argsOf`), followed where
+ * needed by the checks a schema cannot say, with the spec's ids of their own (tags, an empty
+ * selection), and typed with the result its handler promises (`returns`).
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import { checker } from '../schemas/check.js';
 
-/** A map from channel name (`<scope>:<action>`) to its arguments tuple and promised result. */
-export type IpcSlice<S> = { [C in keyof S]: { args: unknown[]; result: unknown } };
+/** One channel: checks untrusted arguments and returns them typed; carries its result's type. */
+export interface Channel<A extends unknown[], R = unknown> {
+  (args: unknown[]): A;
+  /** The same check, its handler promising an `R` (a type only). */
+  returns<T>(): Channel<A, T>;
+  /** The checked arguments made clean: what a schema cannot say, or dropping blank parts. */
+  map<B extends unknown[]>(clean: (args: A) => [...B]): Channel<B, R>;
+  /** Never set: the result's type. */
+  readonly result?: R;
+}
 
-/** One validator per channel of a slice: checks untrusted arguments, returns them typed. */
-export type IpcValidators<S extends IpcSlice<S>> = { [C in keyof S]: (args: unknown[]) => S[C]['args'] };
+/** The arguments a channel's handler takes. */
+export type ArgsOfChannel<V> = V extends Channel<infer A, unknown> ? A : never;
+/** The result a channel's handler promises. */
+export type ResultOf<V> = V extends { readonly result?: infer R } ? R : never;
 
 /** Throws `invalid_value` unless exactly `count` arguments were given. */
 function expectArgCount(channel: string, args: unknown[], count: number): void {
@@ -23,16 +34,24 @@ function expectArgCount(channel: string, args: unknown[], count: number): void {
 }
 
 /** The arguments' types of a list of TypeBox schemas. */
-export type ArgsOf<T extends readonly TSchema[]> = { -readonly [K in keyof T]: Static<T[K]> };
+type ArgsOf<T extends readonly TSchema[]> = { -readonly [K in keyof T]: Static<T[K]> };
+
+function channelOf<A extends unknown[], R>(check: (args: unknown[]) => A): Channel<A, R> {
+  const made: Channel<A, R> = Object.assign(check, {
+    returns: <T>() => made as unknown as Channel<A, T>,
+    map: <B extends unknown[]>(clean: (args: A) => [...B]) => channelOf<B, R>((args) => clean(check(args))),
+  });
+  return made;
+}
 
 /**
- * A channel's validator from the TypeBox schemas of its arguments (common/schemas/check.ts):
- * the count, then each argument, `invalid_value` naming the argument and the place in it.
+ * A channel from the TypeBox schemas of its arguments (common/schemas/check.ts): the count,
+ * then each argument, `invalid_value` naming the argument and the place in it.
  */
-export function argsOf<const T extends readonly TSchema[]>(channel: string, names: { [K in keyof T]: string }, ...schemas: T): (args: unknown[]) => ArgsOf<T> {
+export function argsOf<const T extends readonly TSchema[]>(channel: string, names: { [K in keyof T]: string }, ...schemas: T): Channel<ArgsOf<T>> {
   const checks = schemas.map((schema, i) => checker(schema, `${channel}: ${names[i]}`));
-  return (args) => {
+  return channelOf((args) => {
     expectArgCount(channel, args, schemas.length);
     return checks.map((check, i) => check(args[i])) as ArgsOf<T>;
-  };
+  });
 }

@@ -9,7 +9,7 @@ import { LIMITS } from '../limits.js';
 import type { TaskError, TaskInfo } from '../tasks.js';
 import { ServiceError } from '../errors.js';
 import { parseIsoDate, validateTags } from '../validate.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** A file on disk that a staged row will issue. */
 export interface StagedFile {
@@ -29,15 +29,7 @@ export interface ExistingCredential {
 }
 
 /** The editable part of a staged row: what the credential will be. */
-export interface StagedRowFields {
-  title: string;
-  metadata: Record<string, unknown>;
-  tags: string[];
-  /** ISO 8601 date or date-time, or null. */
-  expiry_date: string | null;
-  /** Links: uids of existing credentials, or the `key` of another staged row. */
-  links: string[];
-}
+export type StagedRowFields = Omit<StagingCreateRow, 'key' | 'file'>;
 
 /** One row of the staging list. */
 export interface StagedRow extends StagedRowFields {
@@ -70,7 +62,9 @@ const StagingCreateRowSchema = Type.Object(
     title: Type.String({ maxLength: LIMITS.titleMaxLength }),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     tags: Type.Array(Type.String()),
+    /** ISO 8601 date or date-time, or null. */
     expiry_date: Type.Union([Type.String({ maxLength: 40 }), Type.Null()]),
+    /** Links: uids of existing credentials, or the `key` of another staged row. */
     links: Type.Array(Path, { maxItems: LIMITS.maxLinks }),
   },
   { additionalProperties: false },
@@ -102,34 +96,28 @@ export interface StagingCreateResult {
   failed: number;
 }
 
-export interface StagingIpc {
+/** Most paths in one call: a drop of many loose files. */
+export const MAX_STAGING_PATHS = 100_000;
+
+export const STAGING_IPC = {
   /** Walks files and folders (the watch folder's rules), hashes them, applies sidecars and manifest.csv, flags duplicates. */
-  'staging:addPaths': { args: [paths: string[]]; result: StagingIntake };
+  'staging:addPaths': argsOf('staging:addPaths', ['paths'], Type.Array(Path, { minItems: 1, maxItems: MAX_STAGING_PATHS })).returns<StagingIntake>(),
   /** Creates (and schedules) the rows as a task; each row all or nothing, in link order. */
-  'staging:create': { args: [request: StagingCreateRequest]; result: TaskInfo<StagingCreateResult> };
+  'staging:create': argsOf('staging:create', ['request'], StagingCreateRequestSchema)
+    .map(([request]) => {
+      const keys = new Set<string>();
+      for (const [i, { key }] of request.rows.entries()) {
+        if (keys.has(key)) throw new ServiceError('invalid_value', `staging:create: request at rows.${i}.key: ${JSON.stringify(key)} appears twice`);
+        keys.add(key);
+      }
+      return [request];
+    })
+    .returns<TaskInfo<StagingCreateResult>>(),
   /**
    * The per-row outcome of a create task, also after a cancel (a cancelled task carries no
    * result): which rows were created before it stopped. Null for an unknown task.
    */
-  'staging:outcome': { args: [taskId: string]; result: StagingCreateResult | null };
-}
-
-/** Most paths in one call: a drop of many loose files. */
-export const MAX_STAGING_PATHS = 100_000;
-const create = argsOf('staging:create', ['request'], StagingCreateRequestSchema);
-
-export const STAGING_IPC: IpcValidators<StagingIpc> = {
-  'staging:addPaths': argsOf('staging:addPaths', ['paths'], Type.Array(Path, { minItems: 1, maxItems: MAX_STAGING_PATHS })),
-  'staging:create': (args) => {
-    const [request] = create(args);
-    const keys = new Set<string>();
-    for (const [i, { key }] of request.rows.entries()) {
-      if (keys.has(key)) throw new ServiceError('invalid_value', `staging:create: request at rows.${i}.key: ${JSON.stringify(key)} appears twice`);
-      keys.add(key);
-    }
-    return [request];
-  },
-  'staging:outcome': argsOf('staging:outcome', ['taskId'], Type.String({ minLength: 1, maxLength: 200 })),
+  'staging:outcome': argsOf('staging:outcome', ['taskId'], Type.String({ minLength: 1, maxLength: 200 })).returns<StagingCreateResult | null>(),
 };
 
 /** One problem with a row's field, for the grid to show beside it. */

@@ -7,9 +7,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import type { TaskInfo } from '../tasks.js';
-import { VERIFICATION_STEP_KEYS, type StepStatus, type VerificationResult, type VerificationStatus, type VerificationStepKey } from '../wire-types.js';
+import type { StepStatus, VerificationResult, VerificationStatus, VerificationStepKey } from '../wire-types.js';
 import { OneOf } from '../schemas/primitives.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** One proof's outcome; `error` also for a file that is not a proof at all. */
 export interface VerifyRow {
@@ -131,34 +131,6 @@ export interface OriginalMatch {
   result: VerificationStatus;
 }
 
-export interface VerifyIpc {
-  /** Collects the dropped paths (files, folders), matches originals to proofs and verifies them as a task. */
-  'verify:start': { args: [paths: string[]]; result: { summary: VerifyRunSummary; task: TaskInfo } };
-  'verify:summary': { args: [runId: string]; result: VerifyRunSummary };
-  'verify:rows': { args: [runId: string, query: VerifyRowsQuery]; result: VerifyRowsPage };
-  'verify:detail': { args: [runId: string, index: number]; result: VerifyRowDetail };
-  'verify:report': { args: [runId: string, format: 'csv' | 'html']; result: VerifyReport };
-  'verify:endpoints': { args: []; result: VerifyEndpoint[] };
-  /** Sets (or, with null, removes) the user's endpoint for an engine; answers the new list. */
-  'verify:setEndpoint': { args: [engine: string, rpcUrl: string | null]; result: VerifyEndpoint[] };
-  /**
-   * Whether verifying may fetch what a Verifiable Credential names on the network (the status
-   * list of its credentialStatus): off at each start of the app, until the user turns it on.
-   */
-  'verify:network': { args: []; result: boolean };
-  /** Turns fetching on or off for the next runs; answers the new setting. */
-  'verify:setNetwork': { args: [on: boolean]; result: boolean };
-  /** "Which credential is this?": the certificates holding a dropped original without a proof. */
-  'verify:whichCredential': { args: [runId: string, name: string]; result: OriginalMatch[] };
-  /**
-   * Files are being dragged over the window: main starts its proof-checking workers now, so a
-   * drop finds them running (they take a few hundred milliseconds to start). Only a hint.
-   */
-  'verify:warm': { args: []; result: null };
-}
-
-/** The steps of a result in the spec's order (keys as the spec names them). */
-export const STEP_ORDER = VERIFICATION_STEP_KEYS;
 
 const MAX_PATHS = 100_000;
 const MAX_PATH = 4096;
@@ -176,25 +148,33 @@ export function checkRpcUrl(value: string): string {
 
 const RunId = Type.String({ minLength: 1, maxLength: 200 });
 const Path = Type.String({ minLength: 1, maxLength: MAX_PATH });
-const rows = argsOf('verify:rows', ['runId', 'query'], RunId, VerifyRowsQuerySchema);
-const setEndpoint = argsOf('verify:setEndpoint', ['engine', 'rpcUrl'], Type.String({ pattern: ENGINE_ID }), Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]));
 
-export const VERIFY_IPC: IpcValidators<VerifyIpc> = {
-  'verify:start': argsOf('verify:start', ['paths'], Type.Array(Path, { minItems: 1, maxItems: MAX_PATHS })),
-  'verify:summary': argsOf('verify:summary', ['runId'], RunId),
-  'verify:rows': (args) => {
-    const [runId, { offset, limit, failures_only }] = rows(args);
-    return [runId, { offset, limit, failures_only }];
-  },
-  'verify:detail': argsOf('verify:detail', ['runId', 'index'], RunId, Type.Integer({ minimum: 0, maximum: 10_000_000 })),
-  'verify:report': argsOf('verify:report', ['runId', 'format'], RunId, OneOf(['csv', 'html'] as const)),
-  'verify:endpoints': argsOf('verify:endpoints', []),
-  'verify:warm': argsOf('verify:warm', []),
-  'verify:setEndpoint': (args) => {
-    const [engine, url] = setEndpoint(args);
-    return [engine, url === null ? null : checkRpcUrl(url)];
-  },
-  'verify:network': argsOf('verify:network', []),
-  'verify:setNetwork': argsOf('verify:setNetwork', ['on'], Type.Boolean()),
-  'verify:whichCredential': argsOf('verify:whichCredential', ['runId', 'name'], RunId, Path),
+export const VERIFY_IPC = {
+  /** Collects the dropped paths (files, folders), matches originals to proofs and verifies them as a task. */
+  'verify:start': argsOf('verify:start', ['paths'], Type.Array(Path, { minItems: 1, maxItems: MAX_PATHS })).returns<{ summary: VerifyRunSummary; task: TaskInfo }>(),
+  'verify:summary': argsOf('verify:summary', ['runId'], RunId).returns<VerifyRunSummary>(),
+  'verify:rows': argsOf('verify:rows', ['runId', 'query'], RunId, VerifyRowsQuerySchema)
+    .map(([runId, { offset, limit, failures_only }]) => [runId, { offset, limit, failures_only }])
+    .returns<VerifyRowsPage>(),
+  'verify:detail': argsOf('verify:detail', ['runId', 'index'], RunId, Type.Integer({ minimum: 0, maximum: 10_000_000 })).returns<VerifyRowDetail>(),
+  'verify:report': argsOf('verify:report', ['runId', 'format'], RunId, OneOf(['csv', 'html'] as const)).returns<VerifyReport>(),
+  'verify:endpoints': argsOf('verify:endpoints', []).returns<VerifyEndpoint[]>(),
+  /**
+   * Files are being dragged over the window: main starts its proof-checking workers now, so a
+   * drop finds them running (they take a few hundred milliseconds to start). Only a hint.
+   */
+  'verify:warm': argsOf('verify:warm', []).returns<null>(),
+  /** Sets (or, with null, removes) the user's endpoint for an engine; answers the new list. */
+  'verify:setEndpoint': argsOf('verify:setEndpoint', ['engine', 'rpcUrl'], Type.String({ pattern: ENGINE_ID }), Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]))
+    .map(([engine, url]) => [engine, url === null ? null : checkRpcUrl(url)])
+    .returns<VerifyEndpoint[]>(),
+  /**
+   * Whether verifying may fetch what a Verifiable Credential names on the network (the status
+   * list of its credentialStatus): off at each start of the app, until the user turns it on.
+   */
+  'verify:network': argsOf('verify:network', []).returns<boolean>(),
+  /** Turns fetching on or off for the next runs; answers the new setting. */
+  'verify:setNetwork': argsOf('verify:setNetwork', ['on'], Type.Boolean()).returns<boolean>(),
+  /** "Which credential is this?": the certificates holding a dropped original without a proof. */
+  'verify:whichCredential': argsOf('verify:whichCredential', ['runId', 'name'], RunId, Path).returns<OriginalMatch[]>(),
 };

@@ -7,7 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ServiceError } from '../errors.js';
 import { validateTags } from '../validate.js';
 import { Maybe } from '../schemas/check.js';
-import { argsOf, type IpcValidators } from './slice.js';
+import { argsOf } from './slice.js';
 
 /** What the admin gives when adding a folder. */
 export interface WatchFolderInput {
@@ -69,21 +69,6 @@ export interface WatchFailedFile {
   when: string;
 }
 
-export interface WatchFoldersIpc {
-  'watchFolders:list': { args: []; result: WatchFoldersState };
-  'watchFolders:add': { args: [input: WatchFolderInput]; result: WatchFolderStatus };
-  /** Stops watching and forgets the folder; its files stay where they are. */
-  'watchFolders:remove': { args: [id: string]; result: null };
-  'watchFolders:pause': { args: [id: string]; result: WatchFolderStatus };
-  /** Goes on after a pause; a `stopped` folder is tried again. */
-  'watchFolders:resume': { args: [id: string]; result: WatchFolderStatus };
-  'watchFolders:failed': { args: [id: string]; result: WatchFailedFile[] };
-  /** Puts a failed file back into the folder to be taken again; answers where it is now. */
-  'watchFolders:retry': { args: [id: string, file: { path: string; failedPath: string | null }]; result: string };
-  /** Opens the output folder in the OS file manager (desktop); `opened` false in the browser. */
-  'watchFolders:openOutput': { args: [id: string]; result: { opened: boolean; path: string } };
-}
-
 const MAX_PATH = 4096;
 
 const WatchFolderInputSchema = Type.Object(
@@ -103,8 +88,6 @@ const WatchFolderInputSchema = Type.Object(
 const FolderId = Type.String({ minLength: 1, maxLength: 100 });
 const FailedFileSchema = Type.Object({ path: Type.String({ minLength: 1, maxLength: MAX_PATH }), failedPath: Type.Union([Type.String({ minLength: 1, maxLength: MAX_PATH }), Type.Null()]) });
 
-const add = argsOf('watchFolders:add', ['the folder'], WatchFolderInputSchema);
-const retry = argsOf('watchFolders:retry', ['id', 'file'], FolderId, FailedFileSchema);
 const idArg = (channel: string) => argsOf(channel, ['id'], FolderId);
 
 /** The folder as the service takes it: paths trimmed, blank optional fields dropped. */
@@ -122,16 +105,21 @@ function watchFolderInput(body: Static<typeof WatchFolderInputSchema>): WatchFol
   return input;
 }
 
-export const WATCH_FOLDERS_IPC: IpcValidators<WatchFoldersIpc> = {
-  'watchFolders:list': argsOf('watchFolders:list', []),
-  'watchFolders:add': (args) => [watchFolderInput(add(args)[0])],
-  'watchFolders:remove': idArg('watchFolders:remove'),
-  'watchFolders:pause': idArg('watchFolders:pause'),
-  'watchFolders:resume': idArg('watchFolders:resume'),
-  'watchFolders:failed': idArg('watchFolders:failed'),
-  'watchFolders:retry': (args) => {
-    const [id, { path, failedPath }] = retry(args);
-    return [id, { path, failedPath }];
-  },
-  'watchFolders:openOutput': idArg('watchFolders:openOutput'),
+export const WATCH_FOLDERS_IPC = {
+  'watchFolders:list': argsOf('watchFolders:list', []).returns<WatchFoldersState>(),
+  'watchFolders:add': argsOf('watchFolders:add', ['the folder'], WatchFolderInputSchema)
+    .map(([input]) => [watchFolderInput(input)])
+    .returns<WatchFolderStatus>(),
+  /** Stops watching and forgets the folder; its files stay where they are. */
+  'watchFolders:remove': idArg('watchFolders:remove').returns<null>(),
+  'watchFolders:pause': idArg('watchFolders:pause').returns<WatchFolderStatus>(),
+  /** Goes on after a pause; a `stopped` folder is tried again. */
+  'watchFolders:resume': idArg('watchFolders:resume').returns<WatchFolderStatus>(),
+  'watchFolders:failed': idArg('watchFolders:failed').returns<WatchFailedFile[]>(),
+  /** Puts a failed file back into the folder to be taken again; answers where it is now. */
+  'watchFolders:retry': argsOf('watchFolders:retry', ['id', 'file'], FolderId, FailedFileSchema)
+    .map(([id, { path, failedPath }]) => [id, { path, failedPath }])
+    .returns<string>(),
+  /** Opens the output folder in the OS file manager (desktop); `opened` false in the browser. */
+  'watchFolders:openOutput': idArg('watchFolders:openOutput').returns<{ opened: boolean; path: string }>(),
 };

@@ -123,7 +123,10 @@ export interface KeyLock {
   unlock(passphrase: string): Promise<void>;
 }
 
-export interface AppContextOptions {
+/** The OS parts the Electron window offers (absent in the browser bridge and in tests). */
+type DesktopParts = 'chooseFolder' | 'chooseFile' | 'menu' | 'notify' | 'showInFolder' | 'osLocale';
+
+export interface AppContextOptions extends Partial<{ [K in DesktopParts]: NonNullable<AppContext[K]> }> {
   engine?: Engine | null;
   /** The first active Partner (default: the engine's first). */
   partner: Partner | null;
@@ -131,20 +134,10 @@ export interface AppContextOptions {
   service?: IssuingService | null;
   keyStore?: 'keychain' | 'encrypted-file' | null;
   issuingOff?: string | null;
-  chooseFolder?: (title: string) => Promise<string | null>;
-  chooseFile?: (request: FileDialogRequest) => Promise<string | null>;
   /** The locked key store, when the keys wait for a passphrase typed in the app. */
   keyLock?: KeyLock;
   /** Called once the key store is unlocked (the app starts issuing then). */
   onKeysUnlocked?: () => void;
-  /** The native application menu (the Electron window). */
-  menu?: AppMenu;
-  /** Shows an OS notification (Electron's Notification). */
-  notify?: (notification: AppNotification) => void;
-  /** Shows a path in the OS file manager (Electron's shell.showItemInFolder). */
-  showInFolder?: (path: string) => void;
-  /** The operating system's language, e.g. `de-DE` (Electron's `app.getLocale()`). */
-  osLocale?: string;
 }
 
 /**
@@ -282,8 +275,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
       partner = next;
       service = engine.serviceFor(next.id);
       chooseRecords();
-      events.emit({ type: 'partner', partner: next });
-      events.emit({ type: 'counts', scopes: ['credentials', 'jobs', 'files', 'tags'] });
+      changed();
       return next;
     },
     close() {

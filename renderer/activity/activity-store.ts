@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import { activityCsv, type ActivityEntry, type ActivityQuery } from '../../common/activity.js';
+import { activityCsv, type ActivityEntry } from '../../common/activity.js';
 import { allPages } from '../../common/all-pages.js';
-import { MAX_ACTIVITY_PAGE } from '../../common/ipc/activity.js';
+import { MAX_ACTIVITY_PAGE, type ActivityListQuery } from '../../common/ipc/activity.js';
 import { errorSentence } from '../ipc-error.js';
 import { saveText } from '../shell/save-text.js';
 
@@ -33,8 +33,8 @@ export interface ActivityStore {
 }
 
 /** The filters as the service's query; newest first. */
-function queryOf(filters: ActivityFilters): ActivityQuery {
-  const query: ActivityQuery = { order: 'desc' };
+function queryOf(filters: ActivityFilters): Omit<ActivityListQuery, 'page' | 'per_page'> {
+  const query: Omit<ActivityListQuery, 'page' | 'per_page'> = { order: 'desc' };
   if (filters.kind) query.kind = filters.kind;
   if (filters.from.trim()) query.date_from = filters.from.trim();
   if (filters.until.trim()) query.date_until = filters.until.trim();

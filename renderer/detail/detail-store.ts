@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { CredentialDetail } from '../../common/ipc/detail.js';
 import type { TaskError } from '../../common/tasks.js';
 import type { VerificationResult } from '../../common/wire-types.js';
-import { shownError } from '../ipc-error.js';
+import { guarded, shownError } from '../ipc-error.js';
 import { onAppEvent } from '../shell/app-events.js';
 import { t } from '../i18n/i18n-store.js';
 import { saveText } from '../shell/save-text.js';
@@ -36,13 +36,8 @@ export interface DetailStore {
 export const useDetailStore = create<DetailStore>()((set, get) => {
   const run = async (busy: string, work: () => Promise<void>) => {
     set({ busy, error: null, notice: null });
-    try {
-      await work();
-    } catch (error) {
-      set({ error: shownError(error) });
-    } finally {
-      set({ busy: null });
-    }
+    await guarded(work, (error) => set({ error }));
+    set({ busy: null });
   };
 
   /** Saves a file main makes of a certificate (its proof, its wallet credential) as a download. */

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { NewClientSecret, PartnerSettings, SettingsOverview } from '../../common/ipc/settings.js';
-import { shownError } from '../ipc-error.js';
+import { guarded, shownError } from '../ipc-error.js';
 import type { ShownError } from '../shell/error-line.js';
 
 export interface FirstRunStore {
@@ -21,13 +21,7 @@ export const useFirstRunStore = create<FirstRunStore>()((set) => ({
   busy: false,
   error: null,
   created: null,
-  async load() {
-    try {
-      set({ overview: await window.proofdesk.settingsGet() });
-    } catch (error) {
-      set({ error: shownError(error) });
-    }
-  },
+  load: () => guarded(async () => set({ overview: await window.proofdesk.settingsGet() }), (error) => set({ error })),
   async submit(name, issuingInterval) {
     set({ busy: true, error: null });
     try {

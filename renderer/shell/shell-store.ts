@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { useI18nStore } from '../i18n/i18n-store.js';
-import type { AppStatus } from '../../common/ipc-contract.js';
+import type { AppStatus } from '../../common/ipc/app.js';
 import type { TaskInfo } from '../../common/tasks.js';
 import { toServiceError } from '../ipc-error.js';
 import { onAppEvent } from './app-events.js';

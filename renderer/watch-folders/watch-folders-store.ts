@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { WatchFailedFile, WatchFolderInput, WatchFolderStatus } from '../../common/ipc/watch-folders.js';
-import { guarded, shownError } from '../ipc-error.js';
+import { guarded } from '../ipc-error.js';
 import type { ShownError } from '../shell/error-line.js';
 
 export interface WatchFoldersStore {
@@ -34,14 +34,11 @@ export const useWatchFoldersStore = create<WatchFoldersStore>()((set, get) => {
     error: null,
     failedOf: null,
     failed: [],
-    async load() {
-      try {
-        const state = await window.proofdesk.watchFoldersList();
-        set({ folders: state.folders, loaded: true, error: null });
-      } catch (error) {
-        set({ error: shownError(error), loaded: true });
-      }
-    },
+    load: () =>
+      guarded(
+        async () => set({ folders: (await window.proofdesk.watchFoldersList()).folders, loaded: true, error: null }),
+        (error) => set({ error, loaded: true }),
+      ),
     update(folder) {
       // Events for a folder removed meanwhile are dropped; a new folder's arrive after add() put it in.
       if (get().folders.some((f) => f.id === folder.id)) replace(folder);

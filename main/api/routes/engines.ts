@@ -2,30 +2,28 @@
 import { Type } from '@sinclair/typebox';
 import { ref } from '../../../common/schemas/primitives.js';
 import { EngineInfoSchema } from '../../../common/schemas/resources.js';
-import { envelope, pathParams, endpoint } from './route.js';
+import { envelope, pathParams, endpoints } from './route.js';
 
-export const engineRoutes = [
-  endpoint({
+export const engineRoutes = endpoints('Engines', [
+  {
     method: 'GET',
     url: '/engines',
     operationId: 'listEngines',
     summary: 'List the blockchain engines',
     description: '`local` (the embedded dev chain) plus the configured EVM engines.',
-    tags: ['Engines'],
     response: { 200: envelope(Type.Array(ref(EngineInfoSchema)), 'The engines') },
     errors: [],
     handle: (request) => request.service.listEngines(),
-  }),
-  endpoint({
+  },
+  {
     method: 'GET',
     url: '/engines/:engine',
     operationId: 'getEngine',
     summary: 'Get a blockchain engine',
     description: 'The engine as GET /engines lists it, or, where this service does not offer it, the reason (`local` on a node whose data directory is not the home of the database\'s local dev chain says so).',
-    tags: ['Engines'],
     params: pathParams({ engine: 'The engine identifier' }),
     response: { 200: envelope(ref(EngineInfoSchema), 'The engine') },
     errors: ['wrong_blockchain_engine'],
     handle: (request) => request.service.getEngine(request.params.engine!),
-  }),
-];
+  },
+]);

@@ -4,93 +4,84 @@ import { ref } from '../../../common/schemas/primitives.js';
 import { IssueNowBodySchema, JobCertificatesQuerySchema, JobCredentialsQuerySchema, JobQuerySchema, JobTagsBodySchema } from '../../../common/schemas/requests.js';
 import { CertificatePageSchema, CredentialPageSchema, JobPageSchema, JobSchema } from '../../../common/schemas/resources.js';
 import { TAG_WRITE_ERRORS } from './credentials.js';
-import { NO_CONTENT, envelope, pathParams, endpoint } from './route.js';
+import { NO_CONTENT, envelope, pathParams, endpoints } from './route.js';
 
-const JOBS = ['Jobs'];
-
-export const jobRoutes = [
-  endpoint({
+export const jobRoutes = endpoints('Jobs', [
+  {
     method: 'GET',
     url: '/jobs',
     operationId: 'listJobs',
     summary: 'List jobs',
-    tags: JOBS,
     querystring: JobQuerySchema,
     response: { 200: envelope(ref(JobPageSchema), 'A page of jobs') },
     errors: ['wrong_pagination_argument', 'invalid_value'],
     handle: (request) => request.service.listJobs(request.query),
-  }),
-  endpoint({
+  },
+  {
     method: 'POST',
     url: '/jobs/immediate',
     operationId: 'issueJobNow',
     summary: 'Issue the scheduled job of an engine now (demo environment only)',
     description:
       'Answers once the transaction is sent (the job is `started`, or `unconfirmed` when already mined). Only on a server started as demo, and only on demo engines.',
-    tags: JOBS,
     body: IssueNowBodySchema,
     response: { 201: envelope(ref(JobSchema), 'The job') },
     errors: ['no_json', 'missing_field', 'invalid_value', 'wrong_blockchain_engine', 'missing_job', 'empty_credential_list', 'insufficient_funds', 'try_again_later'],
     demoOnly: 'Immediate issuing is available on the demo environment only; this server runs as live',
     handle: (request) => request.service.issueJobNow(request.body as IssueNowBody),
-  }),
-  endpoint({
+  },
+  {
     method: 'GET',
     url: '/jobs/:uid',
     operationId: 'getJob',
     summary: 'Get a job',
-    tags: JOBS,
     params: pathParams({ uid: 'The job uid' }),
     response: { 200: envelope(ref(JobSchema), 'The job') },
     errors: ['missing_job'],
     handle: (request) => request.service.getJob(request.params.uid!),
-  }),
-  endpoint({
+  },
+  {
     method: 'PATCH',
     url: '/jobs',
     operationId: 'addJobTags',
     summary: 'Add tags to jobs',
     description: 'Existing tags are kept. All or nothing: one bad entry changes nothing.',
-    tags: JOBS,
     body: JobTagsBodySchema,
     response: { 200: NO_CONTENT },
     errors: [...TAG_WRITE_ERRORS, 'missing_job'],
     handle: (request) => request.service.addJobTags(request.body as JobTagsBody),
-  }),
-  endpoint({
+  },
+  {
     method: 'PUT',
     url: '/jobs',
     operationId: 'replaceJobTags',
     summary: 'Replace the tags of jobs',
     description: 'Old tags are deleted. All or nothing.',
-    tags: JOBS,
     body: JobTagsBodySchema,
     response: { 200: NO_CONTENT },
     errors: [...TAG_WRITE_ERRORS, 'missing_job'],
     handle: (request) => request.service.replaceJobTags(request.body as JobTagsBody),
-  }),
-  endpoint({
+  },
+  {
     method: 'GET',
     url: '/jobs/:uid/credentials',
     operationId: 'listJobCredentials',
     summary: 'List the credentials of a job',
-    tags: JOBS,
     params: pathParams({ uid: 'The job uid' }),
     querystring: JobCredentialsQuerySchema,
     response: { 200: envelope(ref(CredentialPageSchema), 'A page of credentials') },
     errors: ['missing_job', 'wrong_pagination_argument', 'invalid_value'],
     handle: (request) => request.service.listJobCredentials(request.params.uid!, request.query),
-  }),
-  endpoint({
+  },
+  {
     method: 'GET',
     url: '/jobs/:uid/certificates',
     operationId: 'listJobCertificates',
     summary: 'List the certificates of a job',
-    tags: JOBS,
     params: pathParams({ uid: 'The job uid' }),
     querystring: JobCertificatesQuerySchema,
     response: { 200: envelope(ref(CertificatePageSchema), 'A page of certificates') },
     errors: ['missing_job', 'wrong_pagination_argument', 'invalid_value'],
     handle: (request) => request.service.listJobCertificates(request.params.uid!, request.query),
-  }),
-];
+  },
+]);

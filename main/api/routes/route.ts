@@ -109,10 +109,12 @@ export interface ApiRoute {
   reply?(reply: FastifyReply, result: unknown, request: ApiRequest): FastifyReply;
 }
 
-/** An endpoint from one declaration: how it is served, and the parts of its schema as `route()` takes them. */
-export function endpoint(o: Omit<ApiRoute, 'schema'> & Parameters<typeof route>[0]): ApiRoute {
-  const { method, url, handle, demoOnly, reply, ...schema } = o;
-  return { method, url, handle, demoOnly, reply, schema: route(schema) };
+/**
+ * The endpoints of one tag (a group of the OpenAPI document), each from one declaration: how it
+ * is served, and the parts of its schema as `route()` takes them.
+ */
+export function endpoints(tag: string, list: (Omit<ApiRoute, 'schema'> & Omit<Parameters<typeof route>[0], 'tags'>)[]): ApiRoute[] {
+  return list.map(({ method, url, handle, demoOnly, reply, ...schema }) => ({ method, url, handle, demoOnly, reply, schema: route({ ...schema, tags: [tag] }) }));
 }
 
 const NO_QUERY = Type.Object({});

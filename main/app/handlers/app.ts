@@ -2,7 +2,7 @@
  * Handlers of the app shell's slice (common/ipc/app.ts): overview, status bar, Partner switch, tasks.
  */
 import { ServiceError } from '../../../common/errors.js';
-import type { AppIpc, AppStatus, EngineStatus, Overview } from '../../../common/ipc/app.js';
+import type { APP_IPC, AppStatus, EngineStatus, Overview } from '../../../common/ipc/app.js';
 import { JOB_STATUSES, type JobStatus } from '../../../common/wire-types.js';
 import { packageVersion } from '../../api/version.js';
 import type { AppContext } from '../app-context.js';
@@ -10,7 +10,7 @@ import type { HandlersOf } from './handlers-of.js';
 
 const ZERO_JOBS = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
 
-export function createAppHandlers(ctx: AppContext, chains: { state(engine: string): Pick<EngineStatus, 'chain' | 'detail' | 'block' | 'funds'>; refresh(): void }): HandlersOf<AppIpc> {
+export function createAppHandlers(ctx: AppContext, chains: { state(engine: string): Pick<EngineStatus, 'chain' | 'detail' | 'block' | 'funds'>; refresh(): void }): HandlersOf<typeof APP_IPC> {
   const status = async (): Promise<AppStatus> => {
     chains.refresh();
     const service = ctx.service();

@@ -7,7 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { CsvImportIpc, CsvImportResult, CsvMapping } from '../../../common/ipc/csv-import.js';
+import type { CSV_IMPORT_IPC, CsvImportResult, CsvMapping } from '../../../common/ipc/csv-import.js';
 import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { CSV_TEMPLATE, applyEdits, checkCsvRows, guessMapping, readCsvTable, rowKey, toPreview, uidLinks, type CsvTable } from '../../workspace/rows-intake/csv-rows.js';
@@ -23,7 +23,7 @@ async function check(scope: PartnerScope | null, service: IssuingService, table:
   return checkCsvRows(table, mapping, (link) => existing.has(link.toLowerCase()), Date.now());
 }
 
-export function createCsvImportHandlers(ctx: AppContext): HandlersOf<CsvImportIpc> {
+export function createCsvImportHandlers(ctx: AppContext): HandlersOf<typeof CSV_IMPORT_IPC> {
   /** Per file name: row key → uid of what earlier imports created. */
   const createdKeys = new Map<string, Map<string, string>>();
   /** Results of the latest import tasks, for `csvImport:outcome` (at most 20). */

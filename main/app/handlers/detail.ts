@@ -4,7 +4,7 @@
  * through IssuingService (so remote mode works alike), except the record's later entries,
  * which only the embedded engine's database can find.
  */
-import type { CredentialDetail, CredentialOnEngine, DetailIpc } from '../../../common/ipc/detail.js';
+import type { CredentialDetail, CredentialOnEngine, DETAIL_IPC } from '../../../common/ipc/detail.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { Certificate, Job } from '../../../common/wire-types.js';
 import type { PartnerScope } from '../../engine/scope.js';
@@ -75,7 +75,7 @@ function proofFileName(title: string, uid: string, kind: 'proof' | 'vc' = 'proof
   return `${proofBaseName(title, uid)}.${kind}.json`;
 }
 
-export function createDetailHandlers(ctx: AppContext): HandlersOf<DetailIpc> {
+export function createDetailHandlers(ctx: AppContext): HandlersOf<typeof DETAIL_IPC> {
   const current = () => {
     const { partner, service } = ctx.require();
     return { service, scope: ctx.engine ? ctx.engine.scopeFor(partner.id) : null };

@@ -7,7 +7,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
-import { DEFAULT_JOB_SORT, type JobDetail, type JobsIpc, type JobWindow, type NextIssuing } from '../../../common/ipc/jobs.js';
+import { DEFAULT_JOB_SORT, type JobDetail, type JOBS_IPC, type NextIssuing } from '../../../common/ipc/jobs.js';
 import type { ProofExportRequest, ProofExportResult } from '../../../common/records.js';
 import type { TaskContext, TaskLabel } from '../../../common/tasks.js';
 import { JOB_STATUSES, type Certificate, type JobStatus } from '../../../common/wire-types.js';
@@ -22,7 +22,7 @@ const DETAIL_PAGE = 100;
 /** Certificates read per page while exporting. */
 const EXPORT_PAGE = 200;
 
-export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
+export function createJobsHandlers(ctx: AppContext): HandlersOf<typeof JOBS_IPC> {
   return {
     'jobs:list': async ({ status, sort = DEFAULT_JOB_SORT, offset, limit }) => {
       const { service } = ctx.require();
@@ -32,8 +32,7 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
       // A remote service's summaries cost a request each: those not kept are asked by `jobs:summaries` for the rows on screen.
       const remote = ctx.remoteJobSummaries();
       const summaries = remote ? remote.known(rows) : ctx.engine ? jobSummaries(ctx.scope(), rows.map((j) => j.uid)) : {};
-      const window: JobWindow = { offset, total, rows, counts, summaries };
-      return window;
+      return { offset, total, rows, counts, summaries };
     },
     'jobs:summaries': async (uids) => {
       ctx.require();
@@ -48,14 +47,13 @@ export function createJobsHandlers(ctx: AppContext): HandlersOf<JobsIpc> {
         service.listJobCertificates(uid, { per_page: DETAIL_PAGE }),
         service.listEngines(),
       ]);
-      const detail: JobDetail = {
+      return {
         job,
         credentials: { total: credentials.total_items, items: credentials.items },
         certificates: { total: certificates.total_items, items: certificates.items },
         transaction: transactionOf(ctx, uid, job.chain),
         demo: engines.find((e) => e.id === job.chain)?.environment === 'demo',
       };
-      return detail;
     },
     'jobs:addTags': async (uid, tags) => {
       const { service } = ctx.require();

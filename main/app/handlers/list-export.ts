@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import { DEFAULT_JOB_SORT } from '../../../common/ipc/jobs.js';
-import type { ListExportFormat, ListExportIpc, ListExportRequest, ListExportResult } from '../../../common/ipc/list-export.js';
+import type { ListExportFormat, LIST_EXPORT_IPC, ListExportRequest, ListExportResult } from '../../../common/ipc/list-export.js';
 import { recordPartnerActivity } from '../../engine/activity.js';
 import { jobRows, recordRows, type ExportRows } from '../../workspace/list-export/list-rows.js';
 import { writeListExport } from '../../workspace/list-export/write-list-export.js';
@@ -43,7 +43,7 @@ export async function checkSavePath(chosen: string, format: ListExportFormat): P
   return path;
 }
 
-export function createListExportHandlers(ctx: AppContext): HandlersOf<ListExportIpc> {
+export function createListExportHandlers(ctx: AppContext): HandlersOf<typeof LIST_EXPORT_IPC> {
   /** The rows of the list, its total and the task's words for it; checks the request first. */
   const listOf = async (request: ListExportRequest): Promise<{ rows: ExportRows; total: number; what: string }> => {
     const { service } = ctx.require();

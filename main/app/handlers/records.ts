@@ -3,7 +3,7 @@
  * RecordsBackend (the embedded engine or a remote service, main/workspace/records-backend.ts).
  * Bulk work runs as a task; when it ends, a `counts` event tells every view to refetch what it shows.
  */
-import type { RecordsIpc } from '../../../common/ipc/records.js';
+import type { RECORDS_IPC } from '../../../common/ipc/records.js';
 import type { Selection, TagEdit } from '../../../common/records.js';
 import type { TaskKind, TaskLabelCode } from '../../../common/tasks.js';
 import type { AppContext } from '../app-context.js';
@@ -19,7 +19,7 @@ function tagVerb(edit: TagEdit): string {
   return { add: 'Adding tags to', replace: 'Replacing the tags of', remove: `Removing tag ${edit.mode === 'remove' ? edit.tag : ''} from` }[edit.mode];
 }
 
-export function createRecordsHandlers(ctx: AppContext): HandlersOf<RecordsIpc> {
+export function createRecordsHandlers(ctx: AppContext): HandlersOf<typeof RECORDS_IPC> {
   /** Starts bulk work on a selection; the label names the count, as the progressbar's name. */
   const startBulk = async <R>(kind: TaskKind, verb: (count: string) => string, code: Omit<TaskLabelCode, 'count'>, selection: Selection, work: Parameters<AppContext['tasks']['start']>[2]) => {
     const count = await ctx.records().count(selection);

@@ -3,7 +3,7 @@
  * and test a chain's RPC URL with errors a person can act on.
  */
 import { ServiceError } from '../../../common/errors.js';
-import type { EngineSettings, EngineTestResult, SettingsEnginesIpc } from '../../../common/ipc/settings.js';
+import type { EngineSettings, EngineTestResult, SETTINGS_ENGINES_IPC } from '../../../common/ipc/settings.js';
 import { ChainClient, ChainMismatchError } from '../../chain/index.js';
 import type { EngineConfig } from '../../engine/index.js';
 import { addEngineToDataDir } from '../../workspace/settings/engines-file.js';
@@ -14,7 +14,7 @@ const TEST_TIMEOUT_MS = 5_000;
 
 const toSettings = (e: EngineConfig): EngineSettings => ({ ...e });
 
-export function createSettingsEnginesHandlers(ctx: AppContext): HandlersOf<SettingsEnginesIpc> {
+export function createSettingsEnginesHandlers(ctx: AppContext): HandlersOf<typeof SETTINGS_ENGINES_IPC> {
   const engine = () => {
     if (!ctx.engine) throw new ServiceError('not_found', 'The engines belong to the remote service this app is connected to.');
     return ctx.engine;

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceError, isServiceError } from '../../../common/errors.js';
-import type { RemoteConnection, RemoteConnectionInput, SettingsRemoteIpc } from '../../../common/ipc/settings.js';
+import type { RemoteConnection, RemoteConnectionInput, SETTINGS_REMOTE_IPC } from '../../../common/ipc/settings.js';
 import { REALM } from '../../engine/index.js';
 import { RemoteService } from '../../remote/index.js';
 import { writeFileAtomic } from '../../secrets/encrypted-file-store.js';
@@ -135,7 +135,7 @@ export async function resumeServiceChoice(ctx: AppContext): Promise<void> {
   }
 }
 
-export function createSettingsRemoteHandlers(ctx: AppContext): HandlersOf<SettingsRemoteIpc> {
+export function createSettingsRemoteHandlers(ctx: AppContext): HandlersOf<typeof SETTINGS_REMOTE_IPC> {
   const dataDir = () => {
     if (!ctx.embedded) throw new ServiceError('not_found', 'This app has no data directory of its own to keep a connection in.');
     return ctx.embedded.dataDir;

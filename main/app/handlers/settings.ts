@@ -6,7 +6,7 @@
 import { formatEther } from 'viem';
 import { parseDuration } from '../../../common/duration.js';
 import { ServiceError } from '../../../common/errors.js';
-import { MIN_KEYS_PASSPHRASE, type EngineAccount, type KeysInfo, type PartnerSettings, type SettingsIpc, type SettingsOverview } from '../../../common/ipc/settings.js';
+import { MIN_KEYS_PASSPHRASE, type EngineAccount, type KeysInfo, type PartnerSettings, type SETTINGS_IPC, type SettingsOverview } from '../../../common/ipc/settings.js';
 import { signingPublicKey, type Engine, type PartnerRecord } from '../../engine/index.js';
 import { backUpPartnerKeys, backupFileName, restorePartnerKeys, restorePartnerKeysFromText, sealPartnerKeys } from '../../workspace/settings/key-backup.js';
 import { lastBackup, recordBackup } from '../../workspace/settings/backup-record.js';
@@ -25,7 +25,7 @@ function toSettings(record: PartnerRecord): PartnerSettings {
   return { id, name, client_id, issuing_interval_seconds, created_date, chain_address };
 }
 
-export function createSettingsHandlers(ctx: AppContext): HandlersOf<SettingsIpc> {
+export function createSettingsHandlers(ctx: AppContext): HandlersOf<typeof SETTINGS_IPC> {
   const engine = (): Engine => {
     if (!ctx.engine) throw new ServiceError('not_found', 'Partner and keys belong to the remote service this app is connected to; change them there.');
     return ctx.engine;

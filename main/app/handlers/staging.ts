@@ -2,7 +2,7 @@
  * Handlers of the staging slice (common/ipc/staging.ts): stage dropped paths, create the rows
  * as a task. The work itself is in main/workspace/rows-intake/.
  */
-import type { RowOutcome, StagingCreateResult, StagingCreateRow, StagingIpc } from '../../../common/ipc/staging.js';
+import type { RowOutcome, StagingCreateResult, StagingCreateRow, STAGING_IPC } from '../../../common/ipc/staging.js';
 import { createRows } from '../../workspace/rows-intake/create-rows.js';
 import { stagePaths } from '../../workspace/rows-intake/stage-files.js';
 import { rememberOriginalPaths } from '../../workspace/original-paths.js';
@@ -33,7 +33,7 @@ function rememberDroppedPaths(ctx: AppContext, rows: StagingCreateRow[], outcome
 /** Outcomes of the latest create tasks kept for `staging:outcome`. */
 const KEEP_OUTCOMES = 20;
 
-export function createStagingHandlers(ctx: AppContext): HandlersOf<StagingIpc> {
+export function createStagingHandlers(ctx: AppContext): HandlersOf<typeof STAGING_IPC> {
   const outcomes = new Map<string, StagingCreateResult>();
   const keep = (taskId: string, result: StagingCreateResult) => {
     outcomes.set(taskId, result);

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
-import { STEP_ORDER, type OriginalMatch, type VerifyEndpoint, type VerifyIpc } from '../../../common/ipc/verify.js';
+import type { OriginalMatch, VerifyEndpoint, VERIFY_IPC } from '../../../common/ipc/verify.js';
+import { VERIFICATION_STEP_KEYS } from '../../../common/wire-types.js';
 import type { AppContext } from '../app-context.js';
 import { warmOfflinePool } from '../../engine/proofs/verify-offline-pool.js';
 import { certificatesOfFile } from '../../engine/index.js';
@@ -43,7 +44,7 @@ function listOf(endpoints: Record<string, string>): VerifyEndpoint[] {
     .map(([engine, rpc_url]) => ({ engine, rpc_url }));
 }
 
-export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
+export function createVerifyHandlers(ctx: AppContext): HandlersOf<typeof VERIFY_IPC> {
   const runs = new Map<string, VerifyRun>();
   // Nothing is fetched until the user says so, each time the app starts.
   let network = false;
@@ -79,7 +80,7 @@ export function createVerifyHandlers(ctx: AppContext): HandlersOf<VerifyIpc> {
       const proof = run.proofOf(index);
       const result = run.results[index] ?? null;
       const steps = result
-        ? STEP_ORDER.map((key) => {
+        ? VERIFICATION_STEP_KEYS.map((key) => {
             const s = result.verification[key];
             return { key, name: s.name, status: s.status, reason: stepReason(s.name, s.status, s.description), reason_code: stepReasonCode(s.name, s.status, s.description) };
           })

@@ -4,7 +4,7 @@
  * sends each folder's live counts as `watch-folder` events.
  */
 import { ServiceError } from '../../../common/errors.js';
-import type { WatchFoldersIpc } from '../../../common/ipc/watch-folders.js';
+import type { WATCH_FOLDERS_IPC } from '../../../common/ipc/watch-folders.js';
 import { onJobEnds } from '../../engine/index.js';
 import { WatchFolderManager } from '../../workspace/watch-folders/watch-folder-manager.js';
 import type { AppContext } from '../app-context.js';
@@ -41,7 +41,7 @@ export async function stopWatchFolders(): Promise<void> {
   await Promise.allSettled(all.map((m) => m.stopAll()));
 }
 
-export function createWatchFoldersHandlers(ctx: AppContext): HandlersOf<WatchFoldersIpc> {
+export function createWatchFoldersHandlers(ctx: AppContext): HandlersOf<typeof WATCH_FOLDERS_IPC> {
   const manager = (): WatchFolderManager => {
     const found = watchFolderManagerOf(ctx);
     if (!found) throw new ServiceError('not_found', 'Watch folders need the embedded engine; with a remote service, run `proofdesk watch` on the command line instead.');
