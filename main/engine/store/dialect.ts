@@ -213,3 +213,20 @@ export function postgresChunks<T>(items: readonly T[]): T[][] {
 export function runByColumns(statement: Statement, leading: readonly unknown[], rows: readonly (readonly (string | number | null)[])[]): void {
   for (const chunk of postgresChunks(rows)) statement.run(...leading, ...chunk[0]!.map((_, column) => arrayParameter(chunk.map((row) => row[column] ?? null))));
 }
+
+/**
+ * A uid (the SQL text expression `text`, hex in 8-4-4-4-12 groups) as its 16 bytes, as the
+ * activity log stores them (SQLite BLOB, PostgreSQL uuid): less than half the room of the text,
+ * in the table and in each index that holds it.
+ */
+export function uidBytes(db: Db, text: string): string {
+  return sqliteOf(db) ? `unhex(replace(${text}, '-', ''))` : `CAST(${text} AS uuid)`;
+}
+
+/** A uid stored as its bytes (uidBytes, the column `column`) as its text again: lower-case hex with dashes; NULL stays NULL. */
+export function uidText(db: Db, column: string): string {
+  if (!sqliteOf(db)) return `CAST(${column} AS text)`;
+  const hex = `lower(hex(${column}))`;
+  const groups = [[1, 8], [9, 4], [13, 4], [17, 4], [21, 12]].map(([from, length]) => `substr(${hex}, ${from}, ${length})`);
+  return `CASE WHEN ${column} IS NOT NULL THEN ${groups.join(" || '-' || ")} END`;
+}
