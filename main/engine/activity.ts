@@ -6,8 +6,8 @@
  * records the chain's answer. The table refuses UPDATE and DELETE.
  *
  * Rows are kept small (a job of a million credentials logs three million): the Partner by its
- * number (partners.number) rather than its id, uids as their 16 bytes (uidBytes), turned back
- * into text only for the entries of the page read.
+ * number (partners.number) rather than its id, uids as their 16 bytes on SQLite (activityUid),
+ * turned back into text only for the entries of the page read.
  */
 import { ACTIVITY_KINDS, type ActivityEntry, type ActivityKind, type ActivityQuery } from '../../common/activity.js';
 import { ServiceError } from '../../common/errors.js';
@@ -16,7 +16,8 @@ import type { Page } from '../../common/wire-types.js';
 import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
 import { emitEngineEvent } from './events/engine-events.js';
 import { Conditions, cached, selectPage } from './list-query.js';
-import { isOneOf, joinInOrder, jsonEntries, jsonTexts, rowsInOrder, uidBytes, uidText, unindexed } from './store/dialect.js';
+import { activityUid, activityUidText, isOneOf, joinInOrder, jsonEntries, jsonTexts, rowsInOrder, unindexed } from './store/dialect.js';
+import type { Db } from './database.js';
 import type { PartnerScope } from './scope.js';
 
 type Detail = Record<string, unknown> | null;
@@ -25,6 +26,11 @@ const COLUMNS = 'activity (partner, date, kind, actor, engine, credential_uid, j
 
 /** The number that stands for the Partner whose id is bound to the `?` it holds. */
 const PARTNER = '(SELECT number FROM partners WHERE id = ?)';
+
+/** The uid bound to the `?` it holds, as the log stores it: what its uid columns are compared with. */
+function boundUid(db: Db): string {
+  return `(SELECT ${activityUid(db, 'bound.uid')} FROM (SELECT ? AS uid) AS bound)`;
+}
 
 /**
  * Logs one entry per credential (row ids, with an optional detail each) in one statement,
@@ -40,16 +46,16 @@ export function recordCredentialActivity(
   cached(
     scope.db,
     `INSERT INTO ${COLUMNS}
-     SELECT ${PARTNER}, ?, ?, ?, ?, ${uidBytes(scope.db, 'c.uid')}, ${uidBytes(scope.db, '(SELECT uid FROM jobs WHERE id = ?)')}, NULL, e.value->>1
-     FROM ${jsonEntries(scope.db, 'e')} JOIN credentials c ON c.id = CAST(e.value->>0 AS BIGINT) ORDER BY e.key`,
+     SELECT ${PARTNER}, ?, ?, ?, ?, ${activityUid(scope.db, 'c.uid')}, ${activityUid(scope.db, 'j.uid')}, NULL, e.value->>1
+     FROM ${jsonEntries(scope.db, 'e')} JOIN credentials c ON c.id = CAST(e.value->>0 AS BIGINT) LEFT JOIN jobs j ON j.id = ? ORDER BY e.key`,
   ).run(
     scope.partner.id,
     scope.clock.now(),
     kind,
     scope.actor,
     at.engine ?? null,
-    at.jobId ?? null,
     JSON.stringify(entries.map(([id, detail]) => [id, detail ? JSON.stringify(detail) : null])),
+    at.jobId ?? null,
   );
   // Every change to credentials is logged here, once per batch: the one place to announce it.
   if (kind === 'created' || kind === 'tagged' || kind === 'scheduled') {
@@ -60,7 +66,7 @@ export function recordCredentialActivity(
 
 /** Logs one entry for a job (its row id). */
 export function recordJobActivity(scope: PartnerScope, kind: ActivityKind, jobId: number, detail: Detail = null): void {
-  cached(scope.db, `INSERT INTO ${COLUMNS} SELECT ${PARTNER}, ?, ?, ?, engine, NULL, ${uidBytes(scope.db, 'uid')}, NULL, ? FROM jobs WHERE id = ?`).run(
+  cached(scope.db, `INSERT INTO ${COLUMNS} SELECT ${PARTNER}, ?, ?, ?, engine, NULL, ${activityUid(scope.db, 'uid')}, NULL, ? FROM jobs WHERE id = ?`).run(
     scope.partner.id,
     scope.clock.now(),
     kind,
@@ -80,7 +86,7 @@ export function recordExports(scope: PartnerScope, format: 'proof' | 'vc', certi
   cached(
     scope.db,
     `INSERT INTO ${COLUMNS}
-     SELECT ${PARTNER}, ?, 'exported', ?, c.engine, ${uidBytes(scope.db, 'cr.uid')}, ${uidBytes(scope.db, 'j.uid')}, ${uidBytes(scope.db, 'c.uid')}, ?
+     SELECT ${PARTNER}, ?, 'exported', ?, c.engine, ${activityUid(scope.db, 'cr.uid')}, ${activityUid(scope.db, 'j.uid')}, ${activityUid(scope.db, 'c.uid')}, ?
      FROM ${jsonTexts(scope.db, '?', 'e')} ${joinInOrder(scope.db)} certificates c ON c.uid = lower(e.value) AND c.partner_id = ?
      JOIN credentials cr ON cr.id = c.credential_id JOIN jobs j ON j.id = c.job_id ORDER BY e.key`,
   ).run(scope.partner.id, scope.clock.now(), scope.actor, JSON.stringify({ format }), JSON.stringify(certificateUids), scope.partner.id);
@@ -131,10 +137,10 @@ export function listActivity(scope: PartnerScope, query: ActivityQuery | undefin
     where.add(oneOf.sql, ...oneOf.params);
   }
   where.range('a.date', from, until);
-  if (credential !== undefined) where.add(`a.credential_uid = ${uidBytes(scope.db, '?')}`, credential);
-  if (job !== undefined) where.add(`a.job_uid = ${uidBytes(scope.db, '?')}`, job);
+  if (credential !== undefined) where.add(`a.credential_uid = ${boundUid(scope.db)}`, credential);
+  if (job !== undefined) where.add(`a.job_uid = ${boundUid(scope.db)}`, job);
   const { total, ids } = selectPage(scope.db, 'activity a', 'a.id', where, { date: 'a.date' }, page);
-  const uids = ['credential_uid', 'job_uid', 'certificate_uid'].map((column) => `${uidText(scope.db, column)} AS ${column}`).join(', ');
+  const uids = ['credential_uid', 'job_uid', 'certificate_uid'].map((column) => `${activityUidText(scope.db, column)} AS ${column}`).join(', ');
   const rows = rowsInOrder<ActivityRow>(scope.db, `SELECT id, date, kind, actor, engine, ${uids}, detail FROM activity`, 'id', ids);
   return makePage(
     page,

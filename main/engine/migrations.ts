@@ -7,6 +7,18 @@
  * carries partner_id, and every index used by a listing starts with it, or with a uid (which
  * names one Partner's row) when the listing is of that one credential.
  */
+/**
+ * How the activity log stores a uid (the SQL expression `uid`, evaluated more than once: give
+ * a column): a uid in its canonical form (36 characters, lower-case hex in 8-4-4-4-12 groups,
+ * what the engine makes) as its 16 bytes, anything else as the very text it is, so that every
+ * value reads back as it was written (activity.ts). Part of the stored format: never change it.
+ */
+export function storedUid(uid: string): string {
+  const bytes = `unhex(replace(${uid}, '-', ''))`;
+  const dashes = [9, 14, 19, 24].map((at) => `substr(${uid}, ${at}, 1) = '-'`).join(' AND ');
+  return `CASE WHEN length(${uid}) = 36 AND ${dashes} AND ${uid} = lower(${uid}) AND length(${bytes}) = 16 THEN ${bytes} ELSE ${uid} END`;
+}
+
 export const MIGRATIONS: readonly string[] = [
   /* 1: record keeping (engine part 1) */ `
   CREATE TABLE partners (
@@ -465,15 +477,15 @@ export const MIGRATIONS: readonly string[] = [
     kind TEXT NOT NULL CHECK (kind IN ('created', 'scheduled', 'unscheduled', 'tagged', 'issued', 'revoked', 'exported', 'keys_exported', 'keys_restored')),
     actor TEXT NOT NULL,
     engine TEXT,
-    -- 16 bytes each: a uid that is not one fails the migration rather than being lost
-    credential_uid BLOB CHECK (length(credential_uid) = 16),
-    job_uid BLOB CHECK (length(job_uid) = 16),
-    certificate_uid BLOB CHECK (length(certificate_uid) = 16),
+    -- each as storedUid keeps it (16 bytes; BLOB affinity keeps any value as it is given), or NULL
+    credential_uid BLOB,
+    job_uid BLOB,
+    certificate_uid BLOB,
     detail TEXT
   );
   INSERT INTO activity_compact
     SELECT id, (SELECT number FROM partners WHERE partners.id = activity.partner_id), date, kind, actor, engine,
-      unhex(replace(credential_uid, '-', '')), unhex(replace(job_uid, '-', '')), unhex(replace(certificate_uid, '-', '')), detail
+      ${storedUid('credential_uid')}, ${storedUid('job_uid')}, ${storedUid('certificate_uid')}, detail
     FROM activity ORDER BY id;
   DROP TRIGGER activity_issued;
   DROP TRIGGER activity_revoked;
@@ -492,25 +504,24 @@ export const MIGRATIONS: readonly string[] = [
   -- As migration 7's, in the compact columns.
   CREATE TRIGGER activity_issued AFTER UPDATE OF status ON jobs
   WHEN old.status = 'started' AND new.status = 'unconfirmed' AND NOT EXISTS (
-    SELECT 1 FROM activity WHERE partner = (SELECT number FROM partners WHERE id = new.partner_id) AND job_uid = unhex(replace(new.uid, '-', ''))
+    SELECT 1 FROM activity WHERE partner = (SELECT number FROM partners WHERE id = new.partner_id) AND job_uid = ${storedUid('new.uid')}
       AND kind = 'issued' AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
   ) BEGIN
     INSERT INTO activity (partner, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
       SELECT (SELECT number FROM partners WHERE id = new.partner_id), coalesce(new.issued_date, 0), 'issued', coalesce(new.started_by, 'scheduler'), new.engine,
-        unhex(replace(cr.uid, '-', '')), unhex(replace(new.uid, '-', '')), unhex(replace(c.uid, '-', '')),
-        json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
+        ${storedUid('cr.uid')}, ${storedUid('new.uid')}, ${storedUid('c.uid')}, json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
       FROM certificates c JOIN credentials cr ON cr.id = c.credential_id
       WHERE c.job_id = new.id ORDER BY c.leaf_index;
   END;
   CREATE TRIGGER activity_revoked AFTER UPDATE OF revoked_date ON certificates
   WHEN old.revoked_date IS NULL AND new.revoked_date IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM activity WHERE credential_uid = (SELECT unhex(replace(uid, '-', '')) FROM credentials WHERE id = new.credential_id)
+    SELECT 1 FROM activity WHERE credential_uid = (SELECT ${storedUid('uid')} FROM credentials WHERE id = new.credential_id)
       AND kind = 'revoked' AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx))
   ) BEGIN
     INSERT INTO activity (partner, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
       VALUES ((SELECT number FROM partners WHERE id = new.partner_id), new.revoked_date, 'revoked', coalesce(new.revoked_by, 'engine'), new.engine,
-        (SELECT unhex(replace(uid, '-', '')) FROM credentials WHERE id = new.credential_id), (SELECT unhex(replace(uid, '-', '')) FROM jobs WHERE id = new.job_id),
-        unhex(replace(new.uid, '-', '')), json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx)));
+        (SELECT ${storedUid('uid')} FROM credentials WHERE id = new.credential_id), (SELECT ${storedUid('uid')} FROM jobs WHERE id = new.job_id),
+        ${storedUid('new.uid')}, json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx)));
   END;
   `,
 ];

@@ -1,8 +1,8 @@
 /**
  * The activity log kept compactly (the Partner by its number, uids as 16 bytes): a database
  * written by the schema before, on each store, holds its entries after the migration, every one
- * read back through the listing as it was written, with the listing's filters, orders and the
- * Partner's scope; new entries follow them, and the log still refuses to be edited.
+ * read back through the listing as it was written (uids the engine would not make too), with the
+ * listing's filters, orders and the Partner's scope; new entries follow them, and the log still refuses to be edited.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,6 +61,8 @@ const WRITTEN: Written[] = [
   entry(UNI.id, 9, 'issued', { actor: 'scheduler', engine: 'local', credential_uid: CREDENTIAL[0], job_uid: JOB, certificate_uid: CERTIFICATE, detail: { transaction: TX } }),
   entry(UNI.id, 8, 'unscheduled', { engine: 'local', credential_uid: CREDENTIAL[1], job_uid: JOB, detail: { credential_deleted: false } }),
   entry(UNI.id, 10, 'exported', { engine: 'local', credential_uid: CREDENTIAL[0], job_uid: JOB, certificate_uid: CERTIFICATE, detail: { format: 'proof' } }),
+  // Uids the engine would not make (another tool's rows) are kept as the text they are.
+  entry(UNI.id, 11, 'revoked', { engine: 'local', credential_uid: CREDENTIAL[0].toUpperCase(), job_uid: 'job 7', certificate_uid: `${CERTIFICATE}-x`, detail: { transaction: TX } }),
 ];
 
 const INSERT_BEFORE =
@@ -128,6 +130,11 @@ describe.each(STORES)('the activity log written before it was kept compactly, on
   it('lists every entry of each Partner as it was written, to its Partner only', () => {
     expect(listActivity(scopeOf(db, UNI), { per_page: 0 }).items).toEqual(mine());
     expect(listActivity(scopeOf(db, OTHER), { per_page: 0 }).items).toEqual(expected.filter((_, i) => WRITTEN[i]!.partner === OTHER.id));
+    if (kind === 'sqlite') {
+      // What makes them compact: a uid the engine made in 16 bytes, the Partner as a number.
+      const stored = db.prepare("SELECT typeof(partner) AS partner, typeof(job_uid) AS job, length(job_uid) AS bytes FROM activity WHERE kind = 'scheduled'").all();
+      expect(stored).toEqual([{ partner: 'integer', job: 'blob', bytes: 16 }, { partner: 'integer', job: 'blob', bytes: 16 }]);
+    }
   });
 
   it('finds them by credential, job, kind and date, newest first and by date, a page at a time', () => {
