@@ -2,7 +2,7 @@
  * The activity log: an append-only record of what was done to a Partner's credentials, jobs
  * and certificates, when, by whom (the scope's actor) and on which engine. Every record call
  * runs inside the transaction of the change it records, so a crash keeps both or neither.
- * Issuing and revocation are logged by triggers (migration 7) in the very statement that
+ * Issuing and revocation are logged by triggers (migrations.ts) in the very statement that
  * records the chain's answer. The table refuses UPDATE and DELETE.
  *
  * Rows are kept small (a job of a million credentials logs three million): the Partner by its
