@@ -2,8 +2,12 @@
  * The activity log: an append-only record of what was done to a Partner's credentials, jobs
  * and certificates, when, by whom (the scope's actor) and on which engine. Every record call
  * runs inside the transaction of the change it records, so a crash keeps both or neither.
- * Issuing and revocation are logged by triggers (migration 7) in the very statement that
+ * Issuing and revocation are logged by triggers (migrations.ts) in the very statement that
  * records the chain's answer. The table refuses UPDATE and DELETE.
+ *
+ * Rows are kept small (a job of a million credentials logs three million): the Partner by its
+ * number (partners.number) rather than its id, uids as their 16 bytes on SQLite (activityUid),
+ * turned back into text only for the entries of the page read.
  */
 import { ACTIVITY_KINDS, type ActivityEntry, type ActivityKind, type ActivityQuery } from '../../common/activity.js';
 import { ServiceError } from '../../common/errors.js';
@@ -12,12 +16,21 @@ import type { Page } from '../../common/wire-types.js';
 import { formatDate, isUuid, parseDateFilter } from '../../common/validate.js';
 import { emitEngineEvent } from './events/engine-events.js';
 import { Conditions, cached, selectPage } from './list-query.js';
-import { isOneOf, joinInOrder, jsonEntries, jsonTexts, rowsInOrder } from './store/dialect.js';
+import { activityUid, activityUidText, isOneOf, joinInOrder, jsonEntries, jsonTexts, rowsInOrder, unindexed } from './store/dialect.js';
+import type { Db } from './database.js';
 import type { PartnerScope } from './scope.js';
 
 type Detail = Record<string, unknown> | null;
 
-const COLUMNS = 'activity (partner_id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)';
+const COLUMNS = 'activity (partner, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)';
+
+/** The number that stands for the Partner whose id is bound to the `?` it holds. */
+const PARTNER = '(SELECT number FROM partners WHERE id = ?)';
+
+/** The uid bound to the `?` it holds, as the log stores it: what its uid columns are compared with. */
+function boundUid(db: Db): string {
+  return `(SELECT ${activityUid(db, 'bound.uid')} FROM (SELECT ? AS uid) AS bound)`;
+}
 
 /**
  * Logs one entry per credential (row ids, with an optional detail each) in one statement,
@@ -33,16 +46,16 @@ export function recordCredentialActivity(
   cached(
     scope.db,
     `INSERT INTO ${COLUMNS}
-     SELECT ?, ?, ?, ?, ?, c.uid, (SELECT uid FROM jobs WHERE id = ?), NULL, e.value->>1
-     FROM ${jsonEntries(scope.db, 'e')} JOIN credentials c ON c.id = CAST(e.value->>0 AS BIGINT) ORDER BY e.key`,
+     SELECT ${PARTNER}, ?, ?, ?, ?, ${activityUid(scope.db, 'c.uid')}, ${activityUid(scope.db, 'j.uid')}, NULL, e.value->>1
+     FROM ${jsonEntries(scope.db, 'e')} JOIN credentials c ON c.id = CAST(e.value->>0 AS BIGINT) LEFT JOIN jobs j ON j.id = ? ORDER BY e.key`,
   ).run(
     scope.partner.id,
     scope.clock.now(),
     kind,
     scope.actor,
     at.engine ?? null,
-    at.jobId ?? null,
     JSON.stringify(entries.map(([id, detail]) => [id, detail ? JSON.stringify(detail) : null])),
+    at.jobId ?? null,
   );
   // Every change to credentials is logged here, once per batch: the one place to announce it.
   if (kind === 'created' || kind === 'tagged' || kind === 'scheduled') {
@@ -53,7 +66,7 @@ export function recordCredentialActivity(
 
 /** Logs one entry for a job (its row id). */
 export function recordJobActivity(scope: PartnerScope, kind: ActivityKind, jobId: number, detail: Detail = null): void {
-  cached(scope.db, `INSERT INTO ${COLUMNS} SELECT ?, ?, ?, ?, engine, NULL, uid, NULL, ? FROM jobs WHERE id = ?`).run(
+  cached(scope.db, `INSERT INTO ${COLUMNS} SELECT ${PARTNER}, ?, ?, ?, engine, NULL, ${activityUid(scope.db, 'uid')}, NULL, ? FROM jobs WHERE id = ?`).run(
     scope.partner.id,
     scope.clock.now(),
     kind,
@@ -73,7 +86,7 @@ export function recordExports(scope: PartnerScope, format: 'proof' | 'vc', certi
   cached(
     scope.db,
     `INSERT INTO ${COLUMNS}
-     SELECT ?, ?, 'exported', ?, c.engine, cr.uid, j.uid, c.uid, ?
+     SELECT ${PARTNER}, ?, 'exported', ?, c.engine, ${activityUid(scope.db, 'cr.uid')}, ${activityUid(scope.db, 'j.uid')}, ${activityUid(scope.db, 'c.uid')}, ?
      FROM ${jsonTexts(scope.db, '?', 'e')} ${joinInOrder(scope.db)} certificates c ON c.uid = lower(e.value) AND c.partner_id = ?
      JOIN credentials cr ON cr.id = c.credential_id JOIN jobs j ON j.id = c.job_id ORDER BY e.key`,
   ).run(scope.partner.id, scope.clock.now(), scope.actor, JSON.stringify({ format }), JSON.stringify(certificateUids), scope.partner.id);
@@ -81,7 +94,7 @@ export function recordExports(scope: PartnerScope, format: 'proof' | 'vc', certi
 
 /** Logs something done to the Partner itself (its keys backed up or restored). */
 export function recordPartnerActivity(scope: PartnerScope, kind: ActivityKind, detail: Detail = null): void {
-  cached(scope.db, `INSERT INTO ${COLUMNS} VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, ?)`).run(
+  cached(scope.db, `INSERT INTO ${COLUMNS} VALUES (${PARTNER}, ?, ?, ?, NULL, NULL, NULL, NULL, ?)`).run(
     scope.partner.id,
     scope.clock.now(),
     kind,
@@ -106,21 +119,29 @@ function uidFilter(value: string | undefined, name: string): string | undefined 
  */
 export function listActivity(scope: PartnerScope, query: ActivityQuery | undefined): Page<ActivityEntry> {
   const page = parsePageQuery(query, ['date'], 'id');
-  const where = new Conditions('a.partner_id = ?', scope.partner.id);
+  let kinds: string[] | undefined;
   if (query?.kind !== undefined && query.kind !== '') {
-    const kinds = query.kind.split(',').map((k) => k.trim());
+    kinds = query.kind.split(',').map((k) => k.trim());
     const unknown = kinds.find((k) => !(ACTIVITY_KINDS as readonly string[]).includes(k));
     if (unknown !== undefined) throw new ServiceError('invalid_value', `kind must be one of ${ACTIVITY_KINDS.join(', ')}, got ${JSON.stringify(unknown)}`);
+  }
+  const from = parseDateFilter(query?.date_from, 'date_from');
+  const until = parseDateFilter(query?.date_until, 'date_until');
+  const credential = uidFilter(query?.credential_uid, 'credential_uid');
+  const job = uidFilter(query?.job_uid, 'job_uid');
+  // A credential's few entries are found by its uid: left to itself, SQLite's planner would walk
+  // all the Partner's entries in order instead, their key (the Partner's number) being narrower.
+  const where = new Conditions(`${credential === undefined ? 'a.partner' : unindexed(scope.db, 'a.partner')} = ${PARTNER}`, scope.partner.id);
+  if (kinds !== undefined) {
     const oneOf = isOneOf(scope.db, 'a.kind', kinds, 'text');
     where.add(oneOf.sql, ...oneOf.params);
   }
-  where.range('a.date', parseDateFilter(query?.date_from, 'date_from'), parseDateFilter(query?.date_until, 'date_until'));
-  const credential = uidFilter(query?.credential_uid, 'credential_uid');
-  if (credential !== undefined) where.add('a.credential_uid = ?', credential);
-  const job = uidFilter(query?.job_uid, 'job_uid');
-  if (job !== undefined) where.add('a.job_uid = ?', job);
+  where.range('a.date', from, until);
+  if (credential !== undefined) where.add(`a.credential_uid = ${boundUid(scope.db)}`, credential);
+  if (job !== undefined) where.add(`a.job_uid = ${boundUid(scope.db)}`, job);
   const { total, ids } = selectPage(scope.db, 'activity a', 'a.id', where, { date: 'a.date' }, page);
-  const rows = rowsInOrder<ActivityRow>(scope.db, 'SELECT id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail FROM activity', 'id', ids);
+  const uids = ['credential_uid', 'job_uid', 'certificate_uid'].map((column) => `${activityUidText(scope.db, column)} AS ${column}`).join(', ');
+  const rows = rowsInOrder<ActivityRow>(scope.db, `SELECT id, date, kind, actor, engine, ${uids}, detail FROM activity`, 'id', ids);
   return makePage(
     page,
     total,

@@ -7,6 +7,19 @@
  * carries partner_id, and every index used by a listing starts with it, or with a uid (which
  * names one Partner's row) when the listing is of that one credential.
  */
+/**
+ * How the activity log stores a uid (the SQL expression `uid`, evaluated more than once: give
+ * a column): a uid in its canonical form (36 characters, lower-case hex in 8-4-4-4-12 groups,
+ * what the engine makes) as its 16 bytes, anything else as the very text it is, so that every
+ * value reads back as it was written (activity.ts). Part of the stored format: never change it.
+ */
+export function storedUid(uid: string): string {
+  // The pattern fixes the length and the dashes; 16 bytes from the rest, with the dashes
+  // skipped, leaves no room for anything but hex digits. Cheaper than a GLOB of the form.
+  const bytes = `unhex(${uid}, '-')`;
+  return `CASE WHEN ${uid} LIKE '________-____-____-____-____________' AND ${uid} = lower(${uid}) AND length(${bytes}) = 16 THEN ${bytes} ELSE ${uid} END`;
+}
+
 export const MIGRATIONS: readonly string[] = [
   /* 1: record keeping (engine part 1) */ `
   CREATE TABLE partners (
@@ -444,5 +457,72 @@ export const MIGRATIONS: readonly string[] = [
     SELECT id, merkle_tree, payload_dictionary FROM jobs WHERE merkle_tree IS NOT NULL OR payload_dictionary IS NOT NULL;
   ALTER TABLE jobs DROP COLUMN merkle_tree;
   ALTER TABLE jobs DROP COLUMN payload_dictionary;
+  `,
+  `
+  -- The activity log compactly: three rows per credential issued, each in four indexes. The
+  -- Partner by a small number of its own rather than its 36-character id, and uids as their 16
+  -- bytes (activity.ts turns them back into text for the entries it reads). Every row is kept.
+  ALTER TABLE partners ADD COLUMN number INTEGER;
+  UPDATE partners SET number = rowid;
+  CREATE UNIQUE INDEX partners_by_number ON partners (number);
+  -- A new Partner takes the next number, whoever inserts it.
+  CREATE TRIGGER partners_number AFTER INSERT ON partners WHEN new.number IS NULL BEGIN
+    UPDATE partners SET number = (SELECT coalesce(max(number), 0) + 1 FROM partners) WHERE id = new.id;
+  END;
+
+  CREATE TABLE activity_compact (
+    id INTEGER PRIMARY KEY,
+    -- partners.number
+    partner INTEGER NOT NULL,
+    date INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('created', 'scheduled', 'unscheduled', 'tagged', 'issued', 'revoked', 'exported', 'keys_exported', 'keys_restored')),
+    actor TEXT NOT NULL,
+    engine TEXT,
+    -- each as storedUid keeps it (16 bytes; BLOB affinity keeps any value as it is given), or NULL
+    credential_uid BLOB,
+    job_uid BLOB,
+    certificate_uid BLOB,
+    detail TEXT
+  );
+  INSERT INTO activity_compact
+    SELECT id, (SELECT number FROM partners WHERE partners.id = activity.partner_id), date, kind, actor, engine,
+      ${storedUid('credential_uid')}, ${storedUid('job_uid')}, ${storedUid('certificate_uid')}, detail
+    FROM activity ORDER BY id;
+  DROP TRIGGER activity_issued;
+  DROP TRIGGER activity_revoked;
+  DROP TABLE activity;
+  ALTER TABLE activity_compact RENAME TO activity;
+  CREATE INDEX activity_by_partner ON activity (partner, id);
+  CREATE INDEX activity_by_date ON activity (partner, date, id);
+  CREATE INDEX activity_by_credential ON activity (credential_uid, id) WHERE credential_uid IS NOT NULL;
+  CREATE INDEX activity_by_job ON activity (partner, job_uid, id) WHERE job_uid IS NOT NULL;
+  CREATE TRIGGER activity_no_update BEFORE UPDATE ON activity BEGIN
+    SELECT RAISE(ABORT, 'The activity log is append-only: its rows are never changed');
+  END;
+  CREATE TRIGGER activity_no_delete BEFORE DELETE ON activity BEGIN
+    SELECT RAISE(ABORT, 'The activity log is append-only: its rows are never deleted');
+  END;
+  -- As migration 7's, in the compact columns.
+  CREATE TRIGGER activity_issued AFTER UPDATE OF status ON jobs
+  WHEN old.status = 'started' AND new.status = 'unconfirmed' AND NOT EXISTS (
+    SELECT 1 FROM activity WHERE partner = (SELECT number FROM partners WHERE id = new.partner_id) AND job_uid = ${storedUid('new.uid')}
+      AND kind = 'issued' AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
+  ) BEGIN
+    INSERT INTO activity (partner, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
+      SELECT (SELECT number FROM partners WHERE id = new.partner_id), coalesce(new.issued_date, 0), 'issued', coalesce(new.started_by, 'scheduler'), new.engine,
+        ${storedUid('cr.uid')}, ${storedUid('new.uid')}, ${storedUid('c.uid')}, json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.issue_tx))
+      FROM certificates c JOIN credentials cr ON cr.id = c.credential_id
+      WHERE c.job_id = new.id ORDER BY c.leaf_index;
+  END;
+  CREATE TRIGGER activity_revoked AFTER UPDATE OF revoked_date ON certificates
+  WHEN old.revoked_date IS NULL AND new.revoked_date IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM activity WHERE credential_uid = (SELECT ${storedUid('uid')} FROM credentials WHERE id = new.credential_id)
+      AND kind = 'revoked' AND detail = json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx))
+  ) BEGIN
+    INSERT INTO activity (partner, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail)
+      VALUES ((SELECT number FROM partners WHERE id = new.partner_id), new.revoked_date, 'revoked', coalesce(new.revoked_by, 'engine'), new.engine,
+        (SELECT ${storedUid('uid')} FROM credentials WHERE id = new.credential_id), (SELECT ${storedUid('uid')} FROM jobs WHERE id = new.job_id),
+        ${storedUid('new.uid')}, json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx)));
+  END;
   `,
 ];

@@ -76,19 +76,22 @@ function expectLogMatchesRecords(dir = data): { created: number; issued: number 
     const all = <T>(sql: string) => db.prepare(sql).all() as T[];
     const key = (...parts: unknown[]) => parts.join(' ');
     const sorted = (values: string[]) => [...values].sort();
-    const credentials = all<{ uid: string }>('SELECT uid FROM credentials').map((r) => r.uid);
-    const created = all<{ credential_uid: string; actor: string }>("SELECT credential_uid, actor FROM activity WHERE kind = 'created'");
+    // The log keeps uids as their 16 bytes: both sides are compared as hex.
+    const credentials = all<{ uid: string }>("SELECT replace(uid, '-', '') AS uid FROM credentials").map((r) => r.uid);
+    const created = all<{ credential_uid: string; actor: string }>("SELECT lower(hex(credential_uid)) AS credential_uid, actor FROM activity WHERE kind = 'created'");
     expect(sorted(created.map((r) => r.credential_uid))).toEqual(sorted(credentials));
     expect(new Set(created.map((r) => r.actor))).toEqual(new Set(credentials.length ? [ME] : []));
 
-    const inJobs = all<{ c: string; j: string; engine: string }>('SELECT c.uid AS c, j.uid AS j, jc.engine FROM job_credentials jc JOIN credentials c ON c.id = jc.credential_id JOIN jobs j ON j.id = jc.job_id');
-    const scheduled = all<{ credential_uid: string; job_uid: string; engine: string }>("SELECT credential_uid, job_uid, engine FROM activity WHERE kind = 'scheduled'");
+    const inJobs = all<{ c: string; j: string; engine: string }>("SELECT replace(c.uid, '-', '') AS c, replace(j.uid, '-', '') AS j, jc.engine FROM job_credentials jc JOIN credentials c ON c.id = jc.credential_id JOIN jobs j ON j.id = jc.job_id");
+    const scheduled = all<{ credential_uid: string; job_uid: string; engine: string }>("SELECT lower(hex(credential_uid)) AS credential_uid, lower(hex(job_uid)) AS job_uid, engine FROM activity WHERE kind = 'scheduled'");
     expect(sorted(scheduled.map((r) => key(r.credential_uid, r.job_uid, r.engine)))).toEqual(sorted(inJobs.map((r) => key(r.c, r.j, r.engine))));
 
     const certificates = all<{ cert: string; cred: string; job: string; tx: string }>(
-      "SELECT c.uid AS cert, cr.uid AS cred, j.uid AS job, t.hash AS tx FROM certificates c JOIN credentials cr ON cr.id = c.credential_id JOIN jobs j ON j.id = c.job_id JOIN chain_txs t ON t.id = j.issue_tx WHERE j.status IN ('unconfirmed', 'finished')",
+      "SELECT replace(c.uid, '-', '') AS cert, replace(cr.uid, '-', '') AS cred, replace(j.uid, '-', '') AS job, t.hash AS tx FROM certificates c JOIN credentials cr ON cr.id = c.credential_id JOIN jobs j ON j.id = c.job_id JOIN chain_txs t ON t.id = j.issue_tx WHERE j.status IN ('unconfirmed', 'finished')",
     );
-    const issued = all<{ certificate_uid: string; credential_uid: string; job_uid: string; detail: string }>("SELECT certificate_uid, credential_uid, job_uid, detail FROM activity WHERE kind = 'issued'");
+    const issued = all<{ certificate_uid: string; credential_uid: string; job_uid: string; detail: string }>(
+      "SELECT lower(hex(certificate_uid)) AS certificate_uid, lower(hex(credential_uid)) AS credential_uid, lower(hex(job_uid)) AS job_uid, detail FROM activity WHERE kind = 'issued'",
+    );
     expect(sorted(issued.map((r) => key(r.certificate_uid, r.credential_uid, r.job_uid, (JSON.parse(r.detail) as { transaction: string }).transaction)))).toEqual(
       sorted(certificates.map((r) => key(r.cert, r.cred, r.job, r.tx))),
     );

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { SqliteDb } from '../database.js';
 import type { Db, Statement } from './db.js';
 import { cached } from '../list-query.js';
-import { MIGRATIONS } from '../migrations.js';
+import { MIGRATIONS, storedUid } from '../migrations.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { PostgresDb } from './postgres-db.js';
 
@@ -212,4 +212,21 @@ export function postgresChunks<T>(items: readonly T[]): T[][] {
  */
 export function runByColumns(statement: Statement, leading: readonly unknown[], rows: readonly (readonly (string | number | null)[])[]): void {
   for (const chunk of postgresChunks(rows)) statement.run(...leading, ...chunk[0]!.map((_, column) => arrayParameter(chunk.map((row) => row[column] ?? null))));
+}
+
+/**
+ * The uid `uid` (a column; evaluated more than once) as the activity log stores it: on SQLite a
+ * canonical uid as its 16 bytes (storedUid), less than half the room of its text in the table
+ * and in each index holding it; on PostgreSQL as text.
+ */
+export function activityUid(db: Db, uid: string): string {
+  return sqliteOf(db) ? storedUid(uid) : uid;
+}
+
+/** A uid the activity log stores (activityUid, the column `column`) as its text again, as it was written; NULL stays NULL. */
+export function activityUidText(db: Db, column: string): string {
+  if (!sqliteOf(db)) return column;
+  const hex = `lower(hex(${column}))`;
+  const groups = [[1, 8], [9, 4], [13, 4], [17, 4], [21, 12]].map(([from, length]) => `substr(${hex}, ${from}, ${length})`);
+  return `CASE WHEN typeof(${column}) = 'blob' THEN ${groups.join(" || '-' || ")} ELSE ${column} END`;
 }
