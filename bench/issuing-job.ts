@@ -64,9 +64,9 @@ function phase(name: string): void {
 }
 
 /**
- * The FTS5 trigger's work for the job's credentials, replayed apart (ms): it runs inside each
- * credential's INSERT, where no clock can reach it, so the same rows go through the same
- * index definition and expression (migration 3) in a scratch table, a batch per transaction.
+ * The FTS5 index's work for the job's credentials, replayed apart (ms): the same rows go through
+ * the same index definition and expression (search-index.ts) in a scratch table, a batch per
+ * transaction, one statement each as createCredentials writes them.
  */
 function replayIndex(db: Database.Database): StageTime {
   db.exec("CREATE VIRTUAL TABLE fts_replay USING fts5(partner, title, meta, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2')");

@@ -62,7 +62,7 @@ export async function workspaceBenchmarks(log: (line: string) => void): Promise<
   try {
     const partnerId = engine.partners.add({ name: 'Workspace' }).partner_id;
     const service = engine.serviceFor(partnerId);
-    log(`workspace: creating ${COUNT} credentials (search index kept by triggers)...`);
+    log(`workspace: creating ${COUNT} credentials (search index written with them)...`);
     const created = await timed(async () => {
       for (let start = 0; start < COUNT; start += 10_000) await service.createCredentials(Array.from({ length: 10_000 }, (_, k) => body(start + k)));
     });

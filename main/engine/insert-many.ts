@@ -6,10 +6,9 @@ const CHUNKS = [50, 10, 1];
 
 /**
  * Inserts rows many per statement (`into`: the table and its columns; `row`: one row's
- * placeholders). Far cheaper on SQLite than a statement per row: each statement that writes
- * credentials fires the search index's trigger (migration 3), which writes inside a statement
- * savepoint, and FTS5 flushes the words it holds to a new index segment at every savepoint; the
- * per-statement work in between is paid once per chunk rather than once per row.
+ * placeholders). Far cheaper on SQLite than a statement per row: the work each statement costs
+ * whatever its rows (its start, binding, its end) is
+ * paid once per chunk rather than once per row.
  */
 export function insertMany(db: Db, into: string, row: string, rows: readonly unknown[][]): void {
   let at = 0;

@@ -525,4 +525,10 @@ export const MIGRATIONS: readonly string[] = [
         ${storedUid('new.uid')}, json_object('transaction', (SELECT hash FROM chain_txs WHERE id = new.revoke_tx)));
   END;
   `,
+  /* 15: the search index written by the inserts themselves */ `
+  -- New credentials are indexed by the statement that follows their insert in the same
+  -- transaction, one for a whole call (search-index.ts), rather than by a trigger per row.
+  -- Deletion and the (never used) update keep their triggers: they are rare and one row each.
+  DROP TRIGGER credentials_fts_insert;
+  `,
 ];

@@ -10,7 +10,7 @@ import { inTransaction } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
 import { CREDENTIAL_TAGS, ownedId, ownedIds, unindexTags } from './tag-writer.js';
-import { arrayParameter, postgresChunks, postgresOf, runByColumns } from './store/dialect.js';
+import { jsonIdList, postgresChunks } from './store/dialect.js';
 
 /** The credential's row id, or `missing_credential` (also for another Partner's uid). */
 export function credentialIdOf(scope: PartnerScope, uid: unknown): number {
@@ -19,54 +19,47 @@ export function credentialIdOf(scope: PartnerScope, uid: unknown): number {
   return id;
 }
 
-/** Whether the credential is scheduled or issued on the engine (rule 1 of the spec). */
-function isTaken(scope: PartnerScope, credentialId: number, engine: string): boolean {
-  return cached(scope.db, 'SELECT 1 FROM job_credentials WHERE credential_id = ? AND engine = ? AND active = 1').get(credentialId, engine) !== undefined;
-}
-
 /**
  * Adds credentials to the Partner's open job for the engine (inside the caller's
  * transaction) and returns the job's row id. Each must be free on that engine.
  */
 export function addToScheduledJob(scope: PartnerScope, engine: string, credentialIds: readonly number[], uids: readonly string[]): number {
   const now = scope.clock.now();
-  const postgres = postgresOf(scope.db) !== undefined;
-  const facts = postgres ? schedulingFactsAtOnce(scope, engine, credentialIds) : undefined;
+  const facts = schedulingFacts(scope, engine, credentialIds);
   credentialIds.forEach((id, i) => {
-    const expiry = facts ? (facts.get(id)?.expiry ?? null) : (cached(scope.db, 'SELECT expiry_date FROM credentials WHERE id = ?').pluck().get(id) as number | null);
+    const expiry = facts.get(id)?.expiry ?? null;
     // Issuing it now would anchor a credential that is already expired.
     if (expiry !== null && expiry <= now) {
       throw new ServiceError('invalid_expiry_date', `Credential ${uids[i]} expired on ${new Date(expiry).toISOString()}; it cannot be scheduled`);
     }
-    if (facts ? facts.get(id)?.taken === true : isTaken(scope, id, engine)) {
+    if (facts.get(id)?.taken === true) {
       throw new ServiceError('credential_already_scheduled_or_issued', `Credential ${uids[i]} is already scheduled or issued on ${engine}`);
     }
   });
   const jobId = openScheduledJob(scope, engine);
-  if (postgres) {
-    const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) SELECT ?, t.id, ? FROM unnest(CAST(? AS bigint[])) AS t(id)');
-    runByColumns(insert, [jobId, engine], credentialIds.map((id) => [id]));
-  } else {
-    const insert = cached(scope.db, 'INSERT INTO job_credentials (job_id, credential_id, engine) VALUES (?, ?, ?)');
-    for (const id of credentialIds) insert.run(jobId, id, engine);
-  }
+  cached(scope.db, `INSERT INTO job_credentials (job_id, credential_id, engine) SELECT CAST(? AS BIGINT), value, ? FROM (${jsonIdList(scope.db)}) AS ids`).run(
+    jobId,
+    engine,
+    JSON.stringify(credentialIds),
+  );
   recordCredentialActivity(scope, 'scheduled', credentialIds.map((id) => [id]), { engine, jobId });
   return jobId;
 }
 
 /**
- * Each credential's expiry and whether it is taken on the engine, read many per statement on
- * PostgreSQL, where a statement per credential would cost two round trips to the server each.
+ * Each credential's expiry and whether it is taken on the engine, read many per statement: on
+ * PostgreSQL a statement per credential would cost two round trips to the server each, and on
+ * SQLite it costs more than the rows it reads.
  */
-function schedulingFactsAtOnce(scope: PartnerScope, engine: string, credentialIds: readonly number[]): Map<number, { expiry: number | null; taken: boolean }> {
+function schedulingFacts(scope: PartnerScope, engine: string, credentialIds: readonly number[]): Map<number, { expiry: number | null; taken: boolean }> {
   const read = cached(
     scope.db,
     `SELECT c.id, c.expiry_date, EXISTS (SELECT 1 FROM job_credentials jc WHERE jc.credential_id = c.id AND jc.engine = ? AND jc.active = 1) AS taken
-     FROM credentials c WHERE c.id = ANY(CAST(? AS bigint[]))`,
+     FROM credentials c WHERE c.id IN (${jsonIdList(scope.db)})`,
   );
   const facts = new Map<number, { expiry: number | null; taken: boolean }>();
   for (const chunk of postgresChunks(credentialIds)) {
-    for (const row of read.all(engine, arrayParameter(chunk)) as { id: number; expiry_date: number | null; taken: number }[]) {
+    for (const row of read.all(engine, JSON.stringify(chunk)) as { id: number; expiry_date: number | null; taken: number }[]) {
       facts.set(row.id, { expiry: row.expiry_date, taken: row.taken === 1 });
     }
   }
@@ -75,10 +68,9 @@ function schedulingFactsAtOnce(scope: PartnerScope, engine: string, credentialId
 
 /**
  * The row ids of credential uids, in order, or `missing_credential` for the first that is not
- * the Partner's: many per statement on PostgreSQL, one statement per uid on SQLite.
+ * the Partner's, many per statement.
  */
 function credentialIdsOf(scope: PartnerScope, uids: readonly unknown[]): number[] {
-  if (!postgresOf(scope.db)) return uids.map((uid) => credentialIdOf(scope, uid));
   // Uids are stored in lower case; UUIDs compare without regard to case (RFC 9562).
   const found = ownedIds(scope, 'credentials', 'uid', uids.filter(isUuid).map((uid) => uid.toLowerCase()));
   return uids.map((uid) => {

@@ -5,7 +5,7 @@ import { recordCredentialActivity, recordJobActivity } from './activity.js';
 import { inTransaction } from './database.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
-import { arrayParameter, postgresChunks } from './store/dialect.js';
+import { joinInOrder, jsonEntries, jsonTexts, postgresChunks } from './store/dialect.js';
 
 /**
  * Where one kind of object keeps its tags: the ordered list as JSON on the object's own row
@@ -39,13 +39,14 @@ export function ownedId(scope: PartnerScope, table: 'credentials' | 'jobs', uid:
 
 /**
  * The Partner's row ids of many `column` values (uids in lower case, file hashes) of `table`,
- * many per statement (PostgreSQL only; none is asked for no values): a map from each value found to its id.
+ * many per statement (none is asked for no values): a map from each value found to its id.
  */
 export function ownedIds(scope: PartnerScope, table: 'credentials' | 'files', column: 'uid' | 'file_hash', values: readonly string[]): Map<string, number> {
   const found = new Map<string, number>();
   for (const chunk of postgresChunks(values)) {
-    const read = cached(scope.db, `SELECT id, ${column} AS value FROM ${table} WHERE partner_id = ? AND ${column} = ANY(CAST(? AS text[]))`);
-    for (const row of read.all(scope.partner.id, arrayParameter(chunk)) as { id: number; value: string }[]) found.set(row.value, Number(row.id));
+    // The listed values are the outer loop (joinInOrder): otherwise SQLite walks all the Partner's rows.
+    const read = cached(scope.db, `SELECT t.id, t.${column} AS value FROM ${jsonTexts(scope.db, '?', 'e')} ${joinInOrder(scope.db)} ${table} t ON t.${column} = e.value AND t.partner_id = ?`);
+    for (const row of read.all(JSON.stringify(chunk), scope.partner.id) as { id: number; value: string }[]) found.set(row.value, Number(row.id));
   }
   return found;
 }
@@ -60,6 +61,15 @@ export function indexTags(scope: PartnerScope, target: TagTarget, id: number, be
   const remove = cached(scope.db, `DELETE FROM ${target.tagTable} WHERE partner_id = ? AND tag = ? AND ${target.ownerColumn} = ?`);
   for (const tag of before) if (!after.includes(tag)) remove.run(scope.partner.id, tag, id);
   for (const tag of after) if (!before.includes(tag)) insert.run(scope.partner.id, tag, id);
+}
+
+/** The filter table's rows of new objects' tags ([tag, row id] pairs), one statement for them all, inside the caller's transaction. */
+export function insertNewTags(scope: PartnerScope, target: TagTarget, rows: readonly (readonly [tag: string, id: number])[]): void {
+  if (rows.length === 0) return;
+  cached(scope.db, `INSERT INTO ${target.tagTable} (partner_id, tag, ${target.ownerColumn}) SELECT ?, e.value->>0, CAST(e.value->>1 AS BIGINT) FROM ${jsonEntries(scope.db, 'e')}`).run(
+    scope.partner.id,
+    JSON.stringify(rows),
+  );
 }
 
 /** Sets an object's tags (row and filter table) inside the caller's transaction. */

@@ -65,6 +65,9 @@ const WRITTEN: Written[] = [
   entry(UNI.id, 11, 'revoked', { engine: 'local', credential_uid: CREDENTIAL[0].toUpperCase(), job_uid: 'job 7', certificate_uid: `${CERTIFICATE}-x`, detail: { transaction: TX } }),
 ];
 
+/** The SQLite migration (its number) that made the log compact: the database is written at the schema before it. */
+const COMPACT_LOG_MIGRATION = 14;
+
 const INSERT_BEFORE =
   'INSERT INTO activity (partner_id, date, kind, actor, engine, credential_uid, job_uid, certificate_uid, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
@@ -91,8 +94,8 @@ function oldDatabase(kind: StoreKind): OldDatabase {
     const dir = mkdtempSync(join(tmpdir(), 'proofdesk-activity-migration-'));
     const old = new Database(join(dir, DATABASE_FILE));
     old.function('proofdesk_compress_payload', { deterministic: true }, (text, dictionary) => compressPayload(text as string, dictionary as Buffer));
-    for (const migration of MIGRATIONS.slice(0, -1)) old.exec(migration);
-    old.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+    for (const migration of MIGRATIONS.slice(0, COMPACT_LOG_MIGRATION - 1)) old.exec(migration);
+    old.pragma(`user_version = ${COMPACT_LOG_MIGRATION - 1}`);
     const ids = writeBefore(old);
     old.close();
     return { ids, open: () => openDatabase(dir), remove: () => rmSync(dir, { recursive: true, force: true }) };

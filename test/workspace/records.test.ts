@@ -8,8 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { DATABASE_FILE } from '../../main/engine/database.js';
 import { MIGRATIONS } from '../../main/engine/migrations.js';
+import { compressPayload } from '../../main/engine/proofs/payload-codec.js';
 import { Engine } from '../../main/engine/index.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
+import { indexNewCredentials } from '../../main/engine/search-index.js';
 import { DEFAULT_RECORD_SORT, type RecordFilter } from '../../common/records.js';
 import { IPC_ARGUMENT_VALIDATORS } from '../../common/ipc-contract.js';
 import { ServiceError } from '../../common/errors.js';
@@ -105,6 +107,7 @@ describe('records window', () => {
         .prepare("INSERT INTO credentials (uid, partner_id, title, metadata, upload_date, tags) VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, 'From elsewhere', '{}', 0, '[\"even\"]')")
         .run(partner.id).lastInsertRowid;
       other.prepare("INSERT INTO credential_tags (partner_id, tag, credential_id) VALUES (?, 'even', ?)").run(partner.id, id);
+      indexNewCredentials(other, [Number(id)]);
     } finally {
       other.close();
     }
@@ -213,6 +216,41 @@ describe('search', () => {
     await partner.service.unscheduleCredential(scheduled.uid, 'local');
     expect(window({ search: 'wombat' }).total).toBe(0);
     expect(scope.db.prepare("SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH 'wombat'").pluck().get()).toBe(0);
+  });
+
+  it('after the upgrade that has the inserts write the index, finds what the trigger indexed and what each insert path adds, each once', async () => {
+    const dataDir = makeTempDir();
+    // A database at the schema before (14), its credential indexed by the trigger per row.
+    const old = new Database(join(dataDir, DATABASE_FILE));
+    old.function('proofdesk_compress_payload', { deterministic: true }, (text, dictionary) => compressPayload(text as string, dictionary as Buffer));
+    for (const migration of MIGRATIONS.slice(0, 14)) old.exec(migration);
+    old.pragma('user_version = 14');
+    old.prepare("INSERT INTO partners (id, name, client_id, secret_hash, issuing_interval_s, created_date, number) VALUES ('p1', 'Old', 'cid', 'hash', 3600, 0, 1)").run();
+    old.prepare(`INSERT INTO credentials (uid, partner_id, title, metadata, upload_date, tags) VALUES ('0190a000-0000-7000-8000-000000000001', 'p1', 'Old diploma', '{"student":"Ada Lovelace"}', 0, '[]')`).run();
+    old.close();
+    const engine = Engine.open({ dataDir, sweepIntervalMs: false });
+    try {
+      const service = engine.serviceFor('p1');
+      await service.createCredentials([
+        { title: 'Bulk one', metadata: { student: 'Grace Hopper', courses: [{ name: 'Compilers' }] } },
+        { title: 'Bulk two', metadata: { student: 'Alan Turing' } },
+      ]);
+      await service.createCredential({ title: 'Single', metadata: { student: 'Emmy Noether' } });
+      const linked = await service.createCredential({ title: 'Linking', metadata: { student: 'Kurt Gödel' }, credentials: [(await service.listCredentials({})).items[0]!.uid] });
+      const oldScope = engine.scopeFor('p1');
+      const titles = (search: string) => recordWindow(oldScope, { filter: { search }, sort: DEFAULT_RECORD_SORT, offset: 0, limit: 10 }).rows.map((r) => r.title);
+      expect(titles('lovelace')).toEqual(['Old diploma']);
+      expect(titles('compilers')).toEqual(['Bulk one']);
+      expect(titles('turing')).toEqual(['Bulk two']);
+      expect(titles('noether')).toEqual(['Single']);
+      expect(titles('godel')).toEqual(['Linking']);
+      expect(titles('bulk')).toEqual(['Bulk one', 'Bulk two']);
+      await service.scheduleCredentials({ engine: 'local', credentials: [linked.uid] });
+      await service.unscheduleCredential(linked.uid, 'local');
+      expect(titles('godel')).toEqual([]);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('the migration backfills credentials that existed before it', async () => {
