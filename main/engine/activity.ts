@@ -43,19 +43,20 @@ export function recordCredentialActivity(
   at: { engine?: string | null; jobId?: number | null } = {},
 ): void {
   if (entries.length === 0) return;
+  // The job's uid is a subquery of its own, not a join: evaluated once, not once per entry.
   cached(
     scope.db,
     `INSERT INTO ${COLUMNS}
-     SELECT ${PARTNER}, ?, ?, ?, ?, ${activityUid(scope.db, 'c.uid')}, ${activityUid(scope.db, 'j.uid')}, NULL, e.value->>1
-     FROM ${jsonEntries(scope.db, 'e')} JOIN credentials c ON c.id = CAST(e.value->>0 AS BIGINT) LEFT JOIN jobs j ON j.id = ? ORDER BY e.key`,
+     SELECT ${PARTNER}, ?, ?, ?, ?, ${activityUid(scope.db, 'c.uid')}, (SELECT ${activityUid(scope.db, 'uid')} FROM jobs WHERE id = ?), NULL, e.value->>1
+     FROM ${jsonEntries(scope.db, 'e')} JOIN credentials c ON c.id = CAST(e.value->>0 AS BIGINT) ORDER BY e.key`,
   ).run(
     scope.partner.id,
     scope.clock.now(),
     kind,
     scope.actor,
     at.engine ?? null,
-    JSON.stringify(entries.map(([id, detail]) => [id, detail ? JSON.stringify(detail) : null])),
     at.jobId ?? null,
+    JSON.stringify(entries.map(([id, detail]) => [id, detail ? JSON.stringify(detail) : null])),
   );
   // Every change to credentials is logged here, once per batch: the one place to announce it.
   if (kind === 'created' || kind === 'tagged' || kind === 'scheduled') {
