@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivity } from '../../main/engine/activity.js';
-import { systemClock } from '../../main/engine/clock.js';
+import { ManualClock, systemClock } from '../../main/engine/clock.js';
 import { parseCreateCredentialBody } from '../../main/engine/credential-input.js';
 import { getCredential, insertCredentials, listCredentials, listJobCredentials } from '../../main/engine/credentials.js';
 import type { Db } from '../../main/engine/database.js';
@@ -201,5 +201,20 @@ describe.each(STORES)('credentials in batches on %s', (kind) => {
       expect.objectContaining({ id: 'credential_already_scheduled_or_issued', message: expect.stringContaining(uids[COUNT - 1]!) }),
     );
     expect(late.map((uid) => listJobs(scope, { uid }).total_items)).toEqual([0, 0, 0]);
+  });
+
+  it('refuses to schedule many credentials when one among them has expired by then, naming it, and schedules none of them', () => {
+    const HOUR = 3_600_000;
+    const fresh = insertCredentials(scope, [...bodies(60), parseCreateCredentialBody({ title: 'Short-lived', metadata: { a: 1 }, expiry_date: new Date(Date.now() + HOUR).toISOString() }), ...bodies(2)]);
+    const uids = fresh.map((c) => c.uid);
+    // The same Partner two hours on: the short-lived credential has expired.
+    const later = Object.create(scope, { clock: { value: new ManualClock(Date.now() + 2 * HOUR) } }) as PartnerScope;
+    expect(() => scheduleCredentials(later, { engine: 'local', credentials: uids })).toThrow(
+      expect.objectContaining({ id: 'invalid_expiry_date', message: expect.stringContaining(uids[60]!) }),
+    );
+    // None of them was scheduled: all but the expired one join the open job now, in order.
+    const rest = uids.filter((_, i) => i !== 60);
+    const jobId = scheduleCredentials(later, { engine: 'local', credentials: rest });
+    expect(listJobCredentials(scope, jobId, { per_page: 0 }).items.map((c) => c.uid).filter((uid) => uids.includes(uid))).toEqual(rest);
   });
 });
