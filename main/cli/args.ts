@@ -1,10 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cli-error.js';
 
-/**
- * Options every command takes; commands spread them into their node:util parseArgs options.
- * (parseArgs' own errors, e.g. an unknown flag, are turned into usage errors by runCli.)
- */
+/** Options every command takes (parseCommand adds them). */
 export const COMMON_OPTIONS = {
   data: { type: 'string' },
   /** A postgres:// URL: the engine's data in PostgreSQL (the same as PROOFDESK_DATABASE_URL; runCli applies it). */
@@ -12,6 +10,18 @@ export const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/**
+ * A command's arguments parsed with node:util parseArgs: its own options and COMMON_OPTIONS,
+ * positionals allowed. (parseArgs' own errors, e.g. an unknown flag, are turned into usage
+ * errors by runCli.)
+ */
+export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: O,
+): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof COMMON_OPTIONS & O }>> {
+  return parseArgs({ args, allowPositionals: true, options: { ...COMMON_OPTIONS, ...options } });
+}
 
 /** Options of the commands that issue files (issue, watch): where, and what to add. */
 export const ISSUING_OPTIONS = {

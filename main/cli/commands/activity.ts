@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { activityCsv, type ActivityEntry, type ActivityQuery } from '../../../common/activity.js';
 import { allPages } from '../../../common/all-pages.js';
-import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, subcommand } from '../args.js';
+import { parseCommand, PAGE_OPTIONS, pageQuery, subcommand } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { printPage } from '../output.js';
@@ -24,20 +23,15 @@ function row(e: ActivityEntry): string[] {
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
   subcommand('activity', given, ['list'], USAGE);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      ...COMMON_OPTIONS,
-      ...REMOTE_OPTIONS,
-      kind: { type: 'string' },
-      from: { type: 'string' },
-      until: { type: 'string' },
-      credential: { type: 'string' },
-      job: { type: 'string' },
-      csv: { type: 'boolean' },
-      ...PAGE_OPTIONS,
-    },
+  const { values, positionals } = parseCommand(rest, {
+    ...REMOTE_OPTIONS,
+    kind: { type: 'string' },
+    from: { type: 'string' },
+    until: { type: 'string' },
+    credential: { type: 'string' },
+    job: { type: 'string' },
+    csv: { type: 'boolean' },
+    ...PAGE_OPTIONS,
   });
   if (positionals.length > 0) throw new UsageError(`activity list takes no arguments (filter with --kind, --from, --until, --credential, --job)\n${USAGE}`);
   if (values.csv && values.json) throw new UsageError(`Choose one of --json and --csv\n${USAGE}`);

@@ -1,9 +1,8 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
 import { certificateFileName, type Certificate } from '../../../common/wire-types.js';
-import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
+import { parseCommand, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
@@ -34,26 +33,21 @@ function row(c: Certificate): string[] {
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
   const action = subcommand('certificate', given, ['list', 'download'], USAGE);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      ...COMMON_OPTIONS,
-      ...REMOTE_OPTIONS,
-      uid: { type: 'string' },
-      job: { type: 'string' },
-      credential: { type: 'string' },
-      'issued-from': { type: 'string' },
-      'issued-until': { type: 'string' },
-      'verification-status': { type: 'string' },
-      'and-credential-tags': { type: 'string' },
-      'or-credential-tags': { type: 'string' },
-      'and-job-tags': { type: 'string' },
-      'or-job-tags': { type: 'string' },
-      ...PAGE_OPTIONS,
-      out: { type: 'string' },
-      format: { type: 'string' },
-    },
+  const { values, positionals } = parseCommand(rest, {
+    ...REMOTE_OPTIONS,
+    uid: { type: 'string' },
+    job: { type: 'string' },
+    credential: { type: 'string' },
+    'issued-from': { type: 'string' },
+    'issued-until': { type: 'string' },
+    'verification-status': { type: 'string' },
+    'and-credential-tags': { type: 'string' },
+    'or-credential-tags': { type: 'string' },
+    'and-job-tags': { type: 'string' },
+    'or-job-tags': { type: 'string' },
+    ...PAGE_OPTIONS,
+    out: { type: 'string' },
+    format: { type: 'string' },
   });
   if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${USAGE}`);
   if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${USAGE}`);

@@ -1,8 +1,7 @@
 import { parseIsoDate, validateTags } from '../../../common/validate.js';
 import type { CreateCredentialBody } from '../../../common/requests.js';
 import type { Credential } from '../../../common/wire-types.js';
-import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, PAGE_OPTIONS, pageQuery, parseMetaPairs, parseMetadataJson, subcommand, userPath } from '../args.js';
+import { parseCommand, PAGE_OPTIONS, pageQuery, parseMetaPairs, parseMetadataJson, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
@@ -25,11 +24,7 @@ function credentialRow(c: Credential): string[] {
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
   const action = subcommand('credential', given, ['create', 'list', 'show', 'tag', 'untag', 'schedule', 'unschedule'], USAGE);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-    ...COMMON_OPTIONS,
+  const { values, positionals } = parseCommand(rest, {
     ...REMOTE_OPTIONS,
     title: { type: 'string' },
     metadata: { type: 'string' },
@@ -45,7 +40,6 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ...PAGE_OPTIONS,
     replace: { type: 'boolean' },
     engine: { type: 'string', default: 'local' },
-    },
   });
   return withPartnerService(values, async (service) => {
     switch (action) {

@@ -1,6 +1,5 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
 import { parseIsoDate, validateTags } from '../../../common/validate.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
@@ -8,7 +7,7 @@ import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { defaultDataDir } from '../../engine/data-dir.js';
 import { ensurePrivateFile } from '../../engine/private-files.js';
 import { JOURNAL_FILE, Journal, resumeOlderIssueRun } from '../../intake/index.js';
-import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
+import { parseCommand, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { sha256Hex } from '../../files/hash-file.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
@@ -30,21 +29,16 @@ const POLL_MS = 250;
 
 /** `issue FILE...` */
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      ...COMMON_OPTIONS,
-      ...ISSUING_OPTIONS,
-      ...REMOTE_OPTIONS,
-      now: { type: 'boolean' },
-      out: { type: 'string' },
-      format: { type: 'string' },
-      title: { type: 'string' },
-      expiry: { type: 'string' },
-      link: { type: 'string', multiple: true },
-      'allow-duplicates': { type: 'boolean' },
-    },
+  const { values, positionals } = parseCommand(args, {
+    ...ISSUING_OPTIONS,
+    ...REMOTE_OPTIONS,
+    now: { type: 'boolean' },
+    out: { type: 'string' },
+    format: { type: 'string' },
+    title: { type: 'string' },
+    expiry: { type: 'string' },
+    link: { type: 'string', multiple: true },
+    'allow-duplicates': { type: 'boolean' },
   });
   if (positionals.length === 0) throw new UsageError(`issue needs one or more files\n${USAGE}`);
   const files = positionals.map((f) => resolve(userPath(f)!));

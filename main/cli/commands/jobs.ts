@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, subcommand } from '../args.js';
+import { parseCommand, subcommand } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
@@ -14,11 +13,7 @@ jobs tag UID... --tag T... [--replace]                add tags (or replace all t
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
   const action = subcommand('jobs', given, ['list', 'show', 'issue-now', 'tag'], USAGE);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-    ...COMMON_OPTIONS,
+  const { values, positionals } = parseCommand(rest, {
     ...REMOTE_OPTIONS,
     status: { type: 'string' },
     'and-tags': { type: 'string' },
@@ -28,7 +23,6 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     engine: { type: 'string' },
     tag: { type: 'string', multiple: true },
     replace: { type: 'boolean' },
-    },
   });
   return withPartnerService(values, async (service) => {
     if (action === 'list') {

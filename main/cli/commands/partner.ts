@@ -1,6 +1,5 @@
 import { formatDuration, parseDuration } from '../../../common/duration.js';
-import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, subcommand, userPath } from '../args.js';
+import { parseCommand, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { withEngine, withPartnerRegistry, type CliContext } from '../context.js';
 import { json, table } from '../output.js';
@@ -33,16 +32,11 @@ function limitsText(p: { requests_per_second: number | null; requests_per_day: n
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const [given, ...rest] = args;
   const action = subcommand('partner', given, ['add', 'list', 'set'], USAGE);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-    ...COMMON_OPTIONS,
+  const { values, positionals } = parseCommand(rest, {
     name: { type: 'string' },
     'issuing-interval': { type: 'string' },
     'requests-per-second': { type: 'string' },
     'requests-per-day': { type: 'string' },
-    },
   });
   const interval = values['issuing-interval'] === undefined ? undefined : parseDuration(values['issuing-interval']);
   if (action === 'add' && !values.name) throw new UsageError('partner add needs --name NAME');

@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS } from '../args.js';
+import { parseCommand } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json } from '../output.js';
@@ -10,11 +9,7 @@ revoke --credential UID --engine E [--yes]            revoke the credential's ce
 
 /** `revoke CERTIFICATE_UID` and `revoke --credential UID --engine E` */
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { ...COMMON_OPTIONS, ...REMOTE_OPTIONS, credential: { type: 'string' }, engine: { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
-  });
+  const { values, positionals } = parseCommand(args, { ...REMOTE_OPTIONS, credential: { type: 'string' }, engine: { type: 'string' }, yes: { type: 'boolean', short: 'y' } });
   const byCredential = values.credential !== undefined;
   if (byCredential ? positionals.length !== 0 || values.engine === undefined : positionals.length !== 1 || values.engine !== undefined) {
     throw new UsageError(`revoke takes one CERTIFICATE_UID, or --credential UID with --engine E\n${USAGE}`);

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { isLoopbackHost, operatorLine, startServer, type LogFormat, type RunningServer } from '../../api/index.js';
-import { COMMON_OPTIONS, userPath } from '../args.js';
+import { parseCommand, userPath } from '../args.js';
 import { describeDatabaseUrl } from '../../engine/store/open-engine-database.js';
 import { normalizePublicUrl } from '../../engine/vc/status-list-store.js';
 import { UsageError } from '../cli-error.js';
@@ -119,24 +118,19 @@ async function closeWithin(server: RunningServer, ctx: CliContext, format: LogFo
 
 /** `serve`: the REST server over the engine of --data, with its scheduler, until a signal. */
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      ...COMMON_OPTIONS,
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string' },
-      environment: { type: 'string', default: 'demo' },
-      'auth-issuer': { type: 'string' },
-      'allowed-host': { type: 'string', multiple: true },
-      'max-file-size': { type: 'string' },
-      'did-web-partner': { type: 'string' },
-      'public-url': { type: 'string' },
-      'tls-cert': { type: 'string' },
-      'tls-key': { type: 'string' },
-      'insecure-http': { type: 'boolean', default: false },
-      log: { type: 'string' },
-    },
+  const { values, positionals } = parseCommand(args, {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string' },
+    environment: { type: 'string', default: 'demo' },
+    'auth-issuer': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true },
+    'max-file-size': { type: 'string' },
+    'did-web-partner': { type: 'string' },
+    'public-url': { type: 'string' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'insecure-http': { type: 'boolean', default: false },
+    log: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}\n${USAGE}`);
   const environment = values.environment;

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { ServiceError } from '../../../common/errors.js';
-import { COMMON_OPTIONS, userPath } from '../args.js';
+import { parseCommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { hashFile } from '../../files/hash-file.js';
 import type { CliContext } from '../context.js';
@@ -34,22 +33,17 @@ async function originalHash(path: string): Promise<string> {
 
 /** `verify PROOF` and `verify PROOF... | DIR` */
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      ...COMMON_OPTIONS,
-      file: { type: 'string' },
-      offline: { type: 'boolean' },
-      network: { type: 'boolean' },
-      rpc: { type: 'string' },
-      report: { type: 'string' },
-      remote: { type: 'string' },
-      'auth-url': { type: 'string' },
-      'client-id': { type: 'string' },
-      realm: { type: 'string' },
-      partner: { type: 'string' },
-    },
+  const { values, positionals } = parseCommand(args, {
+    file: { type: 'string' },
+    offline: { type: 'boolean' },
+    network: { type: 'boolean' },
+    rpc: { type: 'string' },
+    report: { type: 'string' },
+    remote: { type: 'string' },
+    'auth-url': { type: 'string' },
+    'client-id': { type: 'string' },
+    realm: { type: 'string' },
+    partner: { type: 'string' },
   });
   if (values.remote !== undefined) {
     const { verifyRemote } = await import('../verify/verify-remote.js');

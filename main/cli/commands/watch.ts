@@ -1,12 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import { isPlainObject, validateTags } from '../../../common/validate.js';
 import { FolderIntake, JOURNAL_FILE, formatProgress, remoteJournalFile, fullPath, isDiskFullAt, type FolderIntakeEvent, type FolderIntakeOptions, type WatchFolderOptions } from '../../intake/index.js';
 import { defaultDataDir, ensurePrivateDir, ensurePrivateFile, onJobEnds } from '../../engine/index.js';
-import { COMMON_OPTIONS, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
+import { parseCommand, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { EXIT } from '../error-report.js';
 import { REMOTE_ENV, REMOTE_OPTIONS, partnerService, remoteService, withEngine, type CliContext } from '../context.js';
@@ -132,20 +131,15 @@ function describe(event: FolderIntakeEvent): string | undefined {
 
 /** `watch DIR...` */
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      ...COMMON_OPTIONS,
-      ...ISSUING_OPTIONS,
-      out: { type: 'string' },
-      format: { type: 'string' },
-      flat: { type: 'boolean' },
-      'allow-duplicates': { type: 'boolean' },
-      stable: { type: 'string' },
-      config: { type: 'string' },
-      ...REMOTE_OPTIONS,
-    },
+  const { values, positionals } = parseCommand(args, {
+    ...ISSUING_OPTIONS,
+    out: { type: 'string' },
+    format: { type: 'string' },
+    flat: { type: 'boolean' },
+    'allow-duplicates': { type: 'boolean' },
+    stable: { type: 'string' },
+    config: { type: 'string' },
+    ...REMOTE_OPTIONS,
   });
   const configFile = userPath(values.config);
   if (positionals.length === 0 && !configFile) throw new UsageError(`watch needs one or more folders\n${USAGE}`);
