@@ -1,7 +1,7 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import { certificateFileName, type Certificate } from '../../../common/wire-types.js';
+import { writeAtomic } from '../../intake/paths.js';
 import { parseCommand, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
@@ -85,18 +85,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       }
     }
     const dir = userPath(values.out!);
-    mkdirSync(dir, { recursive: true });
     const written: string[] = [];
     for (const { name, text } of proofs) {
       const path = join(dir, name);
-      const temp = `${path}.writing-${process.pid}`;
-      try {
-        writeFileSync(temp, text);
-        renameSync(temp, path);
-      } catch (error) {
-        rmSync(temp, { force: true });
-        throw Object.assign(error as Error, { path: (error as { path?: string }).path ?? path });
-      }
+      await writeAtomic(path, text);
       written.push(path);
     }
     ctx.stdout(values.json ? json({ proofs: written }) : written.join('\n'));
