@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ProofExportFormat } from '../../common/records.js';
 import { UsageError } from './cli-error.js';
 
 /** Options every command takes (parseCommand adds them). */
@@ -70,6 +71,16 @@ export function parseMetadataJson(text: string | undefined): Record<string, unkn
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--metadata must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+/** What `--format` writes per certificate: its proof file, its Verifiable Credential (UID.vc.json), or both. */
+export const PROOF_KINDS: Record<ProofExportFormat, readonly ('proof' | 'vc')[]> = { proof: ['proof'], vc: ['vc'], both: ['proof', 'vc'] };
+
+/** `--format proof|vc|both` of `issue` and `certificate download` (proof unless given). */
+export function proofFormat(value: string | undefined, usage: string): ProofExportFormat {
+  const format = value ?? 'proof';
+  if (!Object.hasOwn(PROOF_KINDS, format)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(format)}\n${usage}`);
+  return format as ProofExportFormat;
 }
 
 /** Paging and order of the list commands (certificate, credential); `pageQuery` maps them onto the list query. */

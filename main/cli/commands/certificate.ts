@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ServiceError } from '../../../common/errors.js';
 import { certificateFileName, type Certificate } from '../../../common/wire-types.js';
 import { writeAtomic } from '../../intake/paths.js';
-import { parseCommand, PAGE_OPTIONS, pageQuery, subcommand, userPath } from '../args.js';
+import { parseCommand, PAGE_OPTIONS, PROOF_KINDS, pageQuery, proofFormat, subcommand, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
 import { json, printPage } from '../output.js';
@@ -16,8 +16,6 @@ certificate download UID... --out DIR [--format proof|vc|both]
                                                       write each certificate's proof file as DIR/UID.proof.json,
                                                       its Verifiable Credential as DIR/UID.vc.json, or both
   Both take [--partner ID|NAME], or --remote BASE_URL.`;
-
-const DOWNLOAD_FORMATS = { proof: ['proof'], vc: ['vc'], both: ['proof', 'vc'] } as const;
 
 function row(c: Certificate): string[] {
   return [
@@ -51,9 +49,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   });
   if (action === 'list' && positionals.length > 0) throw new UsageError(`certificate list takes no arguments (filter with --uid, --job, --credential …)\n${USAGE}`);
   if (action === 'download' && (positionals.length === 0 || values.out === undefined)) throw new UsageError(`certificate download needs UID... and --out DIR\n${USAGE}`);
-  const format = values.format ?? 'proof';
-  if (!Object.hasOwn(DOWNLOAD_FORMATS, format)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(format)}\n${USAGE}`);
-  const kinds = DOWNLOAD_FORMATS[format as keyof typeof DOWNLOAD_FORMATS];
+  const kinds = PROOF_KINDS[proofFormat(values.format, USAGE)];
   // A Verifiable Credential is signed with the Partner's key: only then is the secret store opened.
   return withPartnerService(values, async (service) => {
     if (action === 'list') {
@@ -75,7 +71,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     }
     // Every file is fetched before any is written: a wrong uid writes nothing.
     // Many credentials are signed together on worker threads when the service can.
-    const vcs = (kinds as readonly string[]).includes('vc') && positionals.length > 1 && service.downloadCertificateVcs ? await service.downloadCertificateVcs(positionals) : undefined;
+    const vcs = kinds.includes('vc') && positionals.length > 1 && service.downloadCertificateVcs ? await service.downloadCertificateVcs(positionals) : undefined;
     const proofs: { name: string; text: string }[] = [];
     for (const [i, uid] of positionals.entries()) {
       for (const kind of kinds) {
@@ -93,5 +89,5 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     }
     ctx.stdout(values.json ? json({ proofs: written }) : written.join('\n'));
     return 0;
-  }, (kinds as readonly string[]).includes('vc') ? { secrets: true } : {});
+  }, kinds.includes('vc') ? { secrets: true } : {});
 }

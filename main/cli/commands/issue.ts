@@ -7,11 +7,11 @@ import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { defaultDataDir } from '../../engine/data-dir.js';
 import { ensurePrivateFile } from '../../engine/private-files.js';
 import { JOURNAL_FILE, Journal, resumeOlderIssueRun } from '../../intake/index.js';
-import { parseCommand, ISSUING_OPTIONS, parseMetaPairs, userPath } from '../args.js';
+import { parseCommand, ISSUING_OPTIONS, parseMetaPairs, proofFormat, userPath } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { sha256Hex } from '../../files/hash-file.js';
 import { REMOTE_OPTIONS, withPartnerService, type CliContext } from '../context.js';
-import { isProofFormat, issueRun, type ProofFormat, type Trouble } from '../issue/issue-run.js';
+import { issueRun, type Trouble } from '../issue/issue-run.js';
 import { json } from '../output.js';
 
 export const USAGE = `issue FILE... [--engine local] [--title T] [--expiry DATE] [--link UID]... [--tag T]... [--meta KEY=VALUE]...
@@ -49,9 +49,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (values.title !== undefined && values.title.trim() === '') throw new UsageError('--title must not be empty');
   const links = values.link ?? [];
   const allowDuplicates = values['allow-duplicates'] === true;
-  const formatArg = values.format ?? 'proof';
-  if (!isProofFormat(formatArg)) throw new UsageError(`--format must be proof, vc or both, not ${JSON.stringify(formatArg)}\n${USAGE}`);
-  const format: ProofFormat = formatArg;
+  const format = proofFormat(values.format, USAGE);
   const outDir = userPath(values.out);
   if (outDir) mkdirSync(outDir, { recursive: true });
   const dataDir = userPath(values.data) ?? defaultDataDir();
@@ -72,19 +70,12 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stderr(`issuing: ${(error as Error).message ?? String(error)}`);
   };
   const inputBytes = stats.reduce((sum, s) => sum + s.size, 0);
-  return withPartnerService(
-    { ...values, data: userPath(values.data) },
-    async (service) => {
-      try {
-        return await issueFiles(service);
-      } catch (error) {
-        // A proof folder that is full says so itself; anything else full is the data directory.
-        if (isDiskFull(error) && !(error instanceof ServiceError)) throw diskFullError(dataDir, 2 * inputBytes + 1024 * 1024, error);
-        throw error;
-      }
-    },
-    { secrets: true, issuing: { scheduler: true, tickMs: POLL_MS, onError }, ...(values.now ? { issuesOn: engineId } : {}) },
-  ).catch((error: unknown) => {
+  return withPartnerService({ ...values, data: userPath(values.data) }, issueFiles, {
+    secrets: true,
+    issuing: { scheduler: true, tickMs: POLL_MS, onError },
+    ...(values.now ? { issuesOn: engineId } : {}),
+  }).catch((error: unknown) => {
+    // A proof folder that is full says so itself; anything else full is the data directory.
     if (isDiskFull(error) && !(error instanceof ServiceError)) throw diskFullError(dataDir, 2 * inputBytes + 1024 * 1024, error);
     throw error;
   });

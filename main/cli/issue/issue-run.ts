@@ -12,14 +12,17 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { ServiceError, isServiceError } from '../../../common/errors.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
+import type { ProofExportFormat } from '../../../common/records.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
 import { ByteGate, IntakeSender, certificatesOfJob, chunks, credentialTexts, credentialsSince, mapOrdered, proofTexts, readForIntake, vcPathOf, writeRound, type IntakeRead } from '../../intake/index.js';
 import { systemClock, type Clock } from '../../engine/clock.js';
+import { PROOF_KINDS } from '../args.js';
 import type { CliContext } from '../context.js';
 import { issueFaultPoint } from '../../intake/fault-points.js';
 
@@ -44,7 +47,7 @@ export interface IssueRunOptions {
   now: boolean;
   outDir: string | undefined;
   /** What is written per file: its proof file (the default), its Verifiable Credential (FILE.vc.json), or both. */
-  format?: ProofFormat;
+  format?: ProofExportFormat;
   allowDuplicates: boolean;
   /** What every credential gets: its title (or the file's name), metadata, tags, expiry and links. */
   title: string | undefined;
@@ -54,13 +57,6 @@ export interface IssueRunOptions {
   links: string[];
   /** The time journaled and asked about (the system clock unless a test passes one). */
   clock?: Clock;
-}
-
-/** What `issue` writes per file. */
-export type ProofFormat = 'proof' | 'vc' | 'both';
-
-export function isProofFormat(value: string): value is ProofFormat {
-  return value === 'proof' || value === 'vc' || value === 'both';
 }
 
 /** What this process's scheduler last ran into (a full disk ends the wait instead of waiting forever). */
@@ -85,8 +81,6 @@ function textOf(text: unknown): string {
   if (typeof text !== 'string') throw text;
   return text;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The credentials requests journaled as `uploading` created before a crash, if they did: made
@@ -149,7 +143,7 @@ export async function waitForJob(service: IssuingService, jobUid: string, engine
         if (isDiskFull(error) || !(error instanceof ServiceError && error.id === 'try_again_later')) throw error;
       }
     }
-    await sleep(POLL_MS);
+    await setTimeout(POLL_MS);
   }
 }
 
@@ -354,7 +348,7 @@ export async function issueRun(service: IssuingService, journal: Journal, option
   // then journaled as done under the first file of each (the proof, or the credential alone).
   const paths = proofPaths(files, options.outDir);
   const format = options.format ?? 'proof';
-  const kinds = format === 'both' ? (['proof', 'vc'] as const) : [format];
+  const kinds = PROOF_KINDS[format];
   const primary = (i: number) => (format === 'vc' ? vcPathOf(paths[i]!) : paths[i]!);
   const written: ProofWritten[] = [];
   const indices = credentialUids.flatMap((uid, i) => (uid ? [i] : []));
