@@ -125,7 +125,8 @@ const MANIFEST_STAT_MS = 100;
 
 const MANIFEST_COLUMNS = ['file', 'title', 'tags', 'expiry_date', 'credentials'] as const;
 
-function splitList(cell: string): string[] {
+/** A cell's list of values (tags, links), separated by `;` or `|`. */
+export function splitList(cell: string): string[] {
   return cell
     .split(/[;|]/)
     .map((t) => t.trim())

@@ -13,6 +13,7 @@ import { ServiceError } from '../../../common/errors.js';
 import { checkRowFields, type FieldProblem } from '../../../common/ipc/staging.js';
 import type { TaskError } from '../../../common/tasks.js';
 import { isUuid } from '../../../common/validate.js';
+import { splitList } from '../../intake/file-metadata.js';
 import { orderByLinks } from './link-order.js';
 
 /** A CSV read into its header and records, or why it cannot be. */
@@ -90,13 +91,6 @@ export function guessMapping(columns: string[]): CsvMapping {
     else mapping.metadata.push({ column, key: /^meta\./i.test(column) ? column.slice(5) : column });
   }
   return mapping;
-}
-
-function splitList(cell: string): string[] {
-  return cell
-    .split(/[;|]/)
-    .map((t) => t.trim())
-    .filter((t) => t.length > 0);
 }
 
 /** Every column a mapping names must be in the header; throws the first it does not find. */

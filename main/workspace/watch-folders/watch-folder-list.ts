@@ -3,10 +3,11 @@
  * are watched again when the app starts. Written atomically (a temporary file renamed over the
  * old one): a crash mid-write leaves the old list, never half a file.
  */
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WatchFolderInput } from '../../../common/ipc/watch-folders.js';
 import { isPlainObject } from '../../../common/validate.js';
+import { writeFileDurably } from '../../durable/write-file-durably.js';
 
 export const WATCH_FOLDERS_FILE = 'watch-folders.json';
 
@@ -35,14 +36,5 @@ export function readWatchFolders(dataDir: string): SavedWatchFolder[] {
 
 /** Replaces the saved list atomically; the file is private to the user (0600). */
 export function writeWatchFolders(dataDir: string, folders: SavedWatchFolder[]): void {
-  const file = join(dataDir, WATCH_FOLDERS_FILE);
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, `${JSON.stringify({ folders }, null, 2)}\n`, { mode: 0o600 });
-    if (process.platform !== 'win32') chmodSync(temporary, 0o600);
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileDurably(join(dataDir, WATCH_FOLDERS_FILE), `${JSON.stringify({ folders }, null, 2)}\n`);
 }
