@@ -7,7 +7,7 @@
  * (docs/intake.md).
  */
 export { ByteGate, chunks, mapOrdered } from './pool.js';
-export { readForIntake, type IntakeRead } from './read-for-intake.js';
+export { HELD_BYTES, READ_CONCURRENCY, readForIntake, type IntakeRead } from './read-for-intake.js';
 export { IntakeSender, intakeSenderFor } from './sender.js';
 export { certificatesOfJob, credentialTexts, credentialsSince, proofTexts } from './job-proofs.js';
 export { writeRound } from './proof-round.js';

@@ -8,6 +8,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { SMALL_FILE_BYTES, hashChunks, sha256Hex } from '../files/hash-file.js';
 import type { ByteGate } from './pool.js';
 
+/** Files read and hashed at once. */
+export const READ_CONCURRENCY = 16;
+/** File bytes held in memory at most between their read and their upload; files beyond it go from disk. */
+export const HELD_BYTES = 64 * 1024 * 1024;
+
 export interface IntakeRead {
   path: string;
   sha256: string;

@@ -16,14 +16,12 @@ import { INGEST_METADATA_KEY } from './file-metadata.js';
 import type { FileRow } from './journal.js';
 import { credentialsSince } from './job-proofs.js';
 import { ByteGate } from './pool.js';
+import { HELD_BYTES } from './read-for-intake.js';
 import { intakeSenderFor, type IntakeSender } from './sender.js';
 import { SMALL_FILE_BYTES, sha256Hex } from '../files/hash-file.js';
 
 /** How far back of a request's time its credential is looked for (clocks of remote services differ). */
 export const RECOVERY_SKEW_MS = 10 * 60_000;
-
-/** File bytes held in memory at most between their hash and their upload (as `issue`'s). */
-const HELD_BYTES = 64 * 1024 * 1024;
 
 /** A ServiceError that says the request was refused (so nothing changed): every 4xx but 401. */
 function isRefusal(error: unknown): error is ServiceError {

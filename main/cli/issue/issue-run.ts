@@ -20,7 +20,7 @@ import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
-import { ByteGate, IntakeSender, certificatesOfJob, chunks, credentialTexts, credentialsSince, mapOrdered, proofTexts, readForIntake, vcPathOf, writeRound, type IntakeRead } from '../../intake/index.js';
+import { ByteGate, HELD_BYTES, IntakeSender, READ_CONCURRENCY, certificatesOfJob, chunks, credentialTexts, credentialsSince, mapOrdered, proofTexts, readForIntake, vcPathOf, writeRound, type IntakeRead } from '../../intake/index.js';
 import { systemClock, type Clock } from '../../engine/clock.js';
 import { PROOF_KINDS } from '../args.js';
 import type { CliContext } from '../context.js';
@@ -31,10 +31,6 @@ const POLL_MS = 250;
 const RECOVERY_SKEW_MS = 5_000;
 /** Files per chunk: one journal commit and one engine transaction each. */
 const CHUNK = 500;
-/** Files read and hashed at once. */
-const READ_CONCURRENCY = 16;
-/** File bytes held in memory at most (read, not yet sent); larger runs of files go from disk. */
-const HELD_BYTES = 64 * 1024 * 1024;
 /** Proofs written per round (one sync pass and one journal commit each). */
 const PROOF_CHUNK = 1_000;
 

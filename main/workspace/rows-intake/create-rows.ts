@@ -12,16 +12,12 @@ import { checkRowFields, type RowOutcome, type StagingCreateRow } from '../../..
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { TaskContext, TaskError } from '../../../common/tasks.js';
-import { ByteGate, IntakeSender, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
+import { ByteGate, HELD_BYTES, IntakeSender, READ_CONCURRENCY, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
 import { existingCredentials } from './existing-credentials.js';
 import { orderByLinks } from './link-order.js';
 
 /** Rows per chunk on the embedded engine: one write transaction each, and how often a cancel is seen. */
 const CHUNK = 100;
-/** Files read and hashed at once. */
-const READ_CONCURRENCY = 16;
-/** File bytes one chunk holds in memory at most. */
-const HELD_BYTES = 64 * 1024 * 1024;
 
 export interface CreateRowsOptions {
   /** Schedule each created credential on this engine; null creates only. */
