@@ -3,8 +3,7 @@
  * (anvil). Everything the engine needs is exported here; the files beside are implementation.
  */
 export { startAnvil, type AnvilNode, type StartAnvilParameters } from './anvil.js';
-export { dumpStateViaRpc } from './anvil-snapshots.js';
-export { persistAnvilState } from './anvil-durable-state.js';
+export { dumpStateViaRpc, persistAnvilState } from './anvil-snapshots.js';
 export { resolveAnvilBinary } from './anvil-binary.js';
 export { findRunningAnvil, isProcessAlive } from './anvil-lock.js';
 export { ChainClient, type ChainHead } from './chain-client.js';
