@@ -120,31 +120,29 @@ export class RemoteService implements IssuingService {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private call<T>(method: Method, path: string, options: { query?: object; body?: RequestBody; slow?: boolean } = {}): Promise<T> {
-    const call: Call = { method, path, query: toQueryString(options.query), body: options.body };
+  /** One call; `json` is sent as a JSON body, except a value that is not JSON at all (undefined): no body. */
+  private call<T>(method: Method, path: string, options: { query?: object; body?: RequestBody; json?: unknown; slow?: boolean } = {}): Promise<T> {
+    const body = options.json === undefined ? options.body : jsonBody(options.json);
+    const call: Call = { method, path, query: toQueryString(options.query), body };
     if (options.slow) call.timeoutMs = this.slowTimeoutMs;
     return this.http.json<T>(call);
   }
 
-  /** A JSON body; a value that is not JSON at all (undefined) is sent as no body. */
-  private static json(body: unknown): RequestBody | undefined {
-    return body === undefined ? undefined : jsonBody(body);
-  }
-
-  private static async uploadParts(fields: [string, string | undefined][], source: unknown): Promise<FormPart[]> {
+  /** A multipart form of the fields that have a value, and the file when there is one. */
+  private static async form(fields: [string, string | undefined][], source: unknown): Promise<RequestBody> {
     const parts: FormPart[] = [];
     for (const [name, value] of fields) if (value !== undefined) parts.push({ name, value });
     // Fields first: a streaming server can check them before it reads the file.
     if (source !== undefined && source !== null) parts.push({ name: 'file', file: await openUpload(source) });
-    return parts;
+    return multipartBody(parts);
   }
 
   // Files
 
   async uploadFile(request: UploadFileRequest): Promise<FileRecord> {
     const flag = request?.ignore_duplicated;
-    const parts = await RemoteService.uploadParts([['ignore_duplicated', flag === undefined || flag === null ? undefined : String(flag)]], request?.file);
-    return this.call('POST', '/files', { body: multipartBody(parts) });
+    const body = await RemoteService.form([['ignore_duplicated', flag === undefined || flag === null ? undefined : String(flag)]], request?.file);
+    return this.call('POST', '/files', { body });
   }
 
   async listFiles(query?: FileQuery): Promise<Page<FileRecord>> {
@@ -158,7 +156,7 @@ export class RemoteService implements IssuingService {
   // Credentials
 
   async createCredential(body: CreateCredentialBody): Promise<Credential> {
-    return this.call('POST', '/credentials', { body: RemoteService.json(body) });
+    return this.call('POST', '/credentials', { json: body });
   }
 
   async createAndScheduleCredential(engine: string, request: CreateAndScheduleRequest): Promise<Credential> {
@@ -168,8 +166,7 @@ export class RemoteService implements IssuingService {
     const details = request.credential_details;
     // null is no details, as in-process.
     const text = details === undefined || details === null ? undefined : typeof details === 'string' ? details : JSON.stringify(details);
-    const parts = await RemoteService.uploadParts([['credential_details', text]], request.file);
-    return this.call('POST', path, { body: multipartBody(parts) });
+    return this.call('POST', path, { body: await RemoteService.form([['credential_details', text]], request.file) });
   }
 
   async listCredentials(query?: CredentialQuery): Promise<Page<Credential>> {
@@ -181,11 +178,11 @@ export class RemoteService implements IssuingService {
   }
 
   async addCredentialTags(body: CredentialTagsBody): Promise<void> {
-    await this.call('PATCH', '/credentials', { body: RemoteService.json(body) });
+    await this.call('PATCH', '/credentials', { json: body });
   }
 
   async replaceCredentialTags(body: CredentialTagsBody): Promise<void> {
-    await this.call('PUT', '/credentials', { body: RemoteService.json(body) });
+    await this.call('PUT', '/credentials', { json: body });
   }
 
   async deleteCredentialTag(uid: string, tag: string): Promise<void> {
@@ -193,7 +190,7 @@ export class RemoteService implements IssuingService {
   }
 
   async scheduleCredentials(body: ScheduleBody): Promise<Job> {
-    return this.call('POST', '/credentials/schedule', { body: RemoteService.json(body) });
+    return this.call('POST', '/credentials/schedule', { json: body });
   }
 
   async unscheduleCredential(uid: string, engine: string): Promise<UnscheduleResult> {
@@ -217,11 +214,11 @@ export class RemoteService implements IssuingService {
   }
 
   async addJobTags(body: JobTagsBody): Promise<void> {
-    await this.call('PATCH', '/jobs', { body: RemoteService.json(body) });
+    await this.call('PATCH', '/jobs', { json: body });
   }
 
   async replaceJobTags(body: JobTagsBody): Promise<void> {
-    await this.call('PUT', '/jobs', { body: RemoteService.json(body) });
+    await this.call('PUT', '/jobs', { json: body });
   }
 
   async listJobCredentials(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Credential>> {
@@ -233,7 +230,7 @@ export class RemoteService implements IssuingService {
   }
 
   async issueJobNow(body: IssueNowBody): Promise<Job> {
-    return this.call('POST', '/jobs/immediate', { body: RemoteService.json(body), slow: true });
+    return this.call('POST', '/jobs/immediate', { json: body, slow: true });
   }
 
   // Certificates
@@ -303,11 +300,11 @@ export class RemoteService implements IssuingService {
   }
 
   async verifyProofFile(proof: UploadSource | undefined): Promise<VerificationResult> {
-    return this.call('POST', '/verify/upload/certificate', { body: multipartBody(await RemoteService.uploadParts([], proof)) });
+    return this.call('POST', '/verify/upload/certificate', { body: await RemoteService.form([], proof) });
   }
 
   async verifyOriginalFile(file: UploadSource | undefined, query?: PageQuery): Promise<Page<VerificationResult>> {
-    return this.call('POST', '/verify/upload/file', { query, body: multipartBody(await RemoteService.uploadParts([], file)) });
+    return this.call('POST', '/verify/upload/file', { query, body: await RemoteService.form([], file) });
   }
 
   // Engines
