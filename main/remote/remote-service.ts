@@ -44,18 +44,13 @@ import type {
 } from '../../common/wire-types.js';
 import { HttpTransport, type Call, type Method } from './http-transport.js';
 import { jsonBody, multipartBody, openUpload, type FormPart, type RequestBody } from './multipart.js';
-import { TokenClient } from './token-client.js';
+import { TokenClient, type TokenClientOptions } from './token-client.js';
 import { checkServiceUrl, segment, toQueryString } from './url.js';
 import { readCapped } from './wire.js';
 
-export interface RemoteServiceOptions {
+export interface RemoteServiceOptions extends Pick<TokenClientOptions, 'authUrl' | 'realm' | 'clientId' | 'clientSecret' | 'now'> {
   /** The service's base address, ending in its API prefix, e.g. `https://issuer.example/api`. */
   baseUrl: string;
-  /** The OAuth server's address; the token endpoint is `{authUrl}/realms/<realm>/protocol/openid-connect/token`. */
-  authUrl: string;
-  realm: string;
-  clientId: string;
-  clientSecret: string;
   /** Wait at most this long for an answer's headers, and between two chunks of its body. Default 30 s. */
   timeoutMs?: number;
   /** Revocation and immediate issuing wait for the chain: their timeout. Default 150 s. */
@@ -73,8 +68,6 @@ export interface RemoteServiceOptions {
    * cross the network in clear. Set this only for a trusted network.
    */
   allowInsecureHttp?: boolean;
-  /** The clock token renewal goes by (tests move it); default Date.now. */
-  now?: () => number;
 }
 
 export class RemoteService implements IssuingService {
@@ -93,16 +86,7 @@ export class RemoteService implements IssuingService {
     this.slowTimeoutMs = Math.max(options.slowTimeoutMs ?? 150_000, timeoutMs);
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ connections: 16, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-    this.tokens = new TokenClient({
-      authUrl: options.authUrl,
-      realm: options.realm,
-      clientId: options.clientId,
-      clientSecret: options.clientSecret,
-      dispatcher: this.dispatcher,
-      timeoutMs,
-      tries: options.tries ?? 3,
-      now: options.now,
-    });
+    this.tokens = new TokenClient({ ...options, dispatcher: this.dispatcher, timeoutMs, tries: options.tries ?? 3 });
     this.http = new HttpTransport({
       baseUrl: options.baseUrl,
       dispatcher: this.dispatcher,
