@@ -9,4 +9,3 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 secp256k1.ProjectivePoint.BASE._setWindowSize(6);
 
 export { generatePrivateKey, privateKeyToAccount as accountFromPrivateKey } from 'viem/accounts';
-export type { PrivateKeyAccount } from 'viem/accounts';

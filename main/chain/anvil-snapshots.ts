@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { assertStatePath, writeFileAtomically } from './anvil-state-file.js';
+import { writeFileDurably } from '../durable/write-file-durably.js';
+import { anvilStatePaths, assertStatePath, writeFileAtomically } from './anvil-state-file.js';
 import { anvilRpc } from './anvil-rpc.js';
 
 export interface StateSnapshots {
@@ -19,10 +20,10 @@ export interface StateSnapshots {
 /** A new block is the usual change; state can also change without one (anvil_setBalance), so a full comparison runs this often too. */
 const FULL_CHECK_MS = 10_000;
 
-/** anvil's state as `anvil_dumpState` gives it (gzipped JSON), unzipped, with a digest. */
-async function fetchState(rpcUrl: string, timeoutMs: number): Promise<{ json: Buffer; digest: string }> {
+/** anvil's state unzipped, and the dump as `anvil_dumpState` gives it (gzipped JSON in hex). */
+async function fetchState(rpcUrl: string, timeoutMs: number): Promise<{ json: Buffer; dump: string }> {
   const dump = String(await anvilRpc(rpcUrl, 'anvil_dumpState', timeoutMs));
-  return { json: gunzipSync(Buffer.from(dump.replace(/^0x/, ''), 'hex')), digest: createHash('sha256').update(dump).digest('hex') };
+  return { json: gunzipSync(Buffer.from(dump.replace(/^0x/, ''), 'hex')), dump };
 }
 
 /** Writes the node's current state to `file` through the RPC (`anvil_dumpState`), atomically. */
@@ -30,6 +31,18 @@ export async function dumpStateViaRpc(rpcUrl: string, file: string, timeoutMs = 
   // Checked before the RPC: a bad target must fail at the call, not after a dump was fetched.
   assertStatePath(file, 'The state dump file');
   writeFileAtomically(file, (await fetchState(rpcUrl, timeoutMs)).json);
+}
+
+/**
+ * Makes the local chain's current state durable before the engine relies on it: a transaction
+ * counts as mined on the local chain only once the state holding it is on disk, and the
+ * snapshots below trail a new block by up to an interval. Dumps the anvil at `rpcUrl` (which runs
+ * on `stateDir`, in this process or another) into the directory's snapshot file: written beside
+ * it, fsynced and renamed, so a power cut or a SIGKILL leaves the previous state or this one.
+ * Throws when anvil does not answer or the disk refuses.
+ */
+export async function persistAnvilState(rpcUrl: string, stateDir: string, timeoutMs = 10_000): Promise<void> {
+  writeFileDurably(anvilStatePaths(stateDir).snapshotFile, (await fetchState(rpcUrl, timeoutMs)).json);
 }
 
 /**
@@ -47,11 +60,12 @@ export async function startStateSnapshots(rpcUrl: string, file: string, interval
     const height = await anvilRpc(rpcUrl, 'eth_blockNumber', Math.max(intervalMs, 1000));
     if (!force && height === lastHeight && Date.now() - lastFullCheck < FULL_CHECK_MS) return;
     const state = await fetchState(rpcUrl, 10_000);
+    const digest = createHash('sha256').update(state.dump).digest('hex');
     lastFullCheck = Date.now();
     lastHeight = height;
-    if (state.digest === lastDigest) return;
+    if (digest === lastDigest) return;
     writeFileAtomically(file, state.json);
-    lastDigest = state.digest;
+    lastDigest = digest;
   };
   const run = (force: boolean): Promise<void> => {
     // A failed snapshot is retried on the next tick; anvil's own dumps remain as a fallback.

@@ -76,19 +76,12 @@ export function insertCredential(
   const known = refs.fileIds.length === 0 || files?.length === refs.fileIds.length;
   if (!known || refs.linkIds.length > 0) return { id, credential: readCredentials(db, [id])[0]! };
   // The common cases (metadata only, or files the caller described) need no read-back.
-  return {
-    id,
-    credential: {
-      uid,
-      title: input.title,
-      metadata: input.metadata,
-      files: refs.fileIds.length === 0 ? [] : files!.map((f) => ({ ...f })),
-      credentials: [],
-      upload_date: formatDate(now),
-      tags: [...input.tags],
-      expiry_date: formatDate(input.expiryDate),
-    },
-  };
+  return { id, credential: createdCredential(uid, input, now, refs.fileIds.length === 0 ? [] : files!.map((f) => ({ ...f }))) };
+}
+
+/** A credential just written, as a GET answers it, when it links no other credential. */
+function createdCredential(uid: string, input: CredentialInput, now: number, files: FileRecord[]): Credential {
+  return { uid, title: input.title, metadata: input.metadata, files, credentials: [], upload_date: formatDate(now), tags: [...input.tags], expiry_date: formatDate(input.expiryDate) };
 }
 
 /** Creates many validated credentials in one transaction: all of them, or none. */
@@ -155,17 +148,7 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
   const ids = newRowIds(db, 'credentials', inputs.length);
   const created = inputs.map((input, i) => {
     const { now } = references[i]!;
-    const credential: Credential = {
-      uid: uuidV7(now),
-      title: input.title,
-      metadata: input.metadata,
-      files: [],
-      credentials: [],
-      upload_date: formatDate(now),
-      tags: [...input.tags],
-      expiry_date: formatDate(input.expiryDate),
-    };
-    return { id: ids[i]!, credential, now, input, refs: references[i]! };
+    return { id: ids[i]!, credential: createdCredential(uuidV7(now), input, now, []), now, input, refs: references[i]! };
   });
   if (sqliteOf(db)) {
     const rows = created.map(({ id, credential, now, input }) => [id, credential.uid, scope.partner.id, input.title, input.metadataJson, now, input.expiryDate, JSON.stringify(input.tags)]);

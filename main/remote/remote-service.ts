@@ -44,18 +44,13 @@ import type {
 } from '../../common/wire-types.js';
 import { HttpTransport, type Call, type Method } from './http-transport.js';
 import { jsonBody, multipartBody, openUpload, type FormPart, type RequestBody } from './multipart.js';
-import { TokenClient } from './token-client.js';
+import { TokenClient, type TokenClientOptions } from './token-client.js';
 import { checkServiceUrl, segment, toQueryString } from './url.js';
 import { readCapped } from './wire.js';
 
-export interface RemoteServiceOptions {
+export interface RemoteServiceOptions extends Pick<TokenClientOptions, 'authUrl' | 'realm' | 'clientId' | 'clientSecret' | 'now'> {
   /** The service's base address, ending in its API prefix, e.g. `https://issuer.example/api`. */
   baseUrl: string;
-  /** The OAuth server's address; the token endpoint is `{authUrl}/realms/<realm>/protocol/openid-connect/token`. */
-  authUrl: string;
-  realm: string;
-  clientId: string;
-  clientSecret: string;
   /** Wait at most this long for an answer's headers, and between two chunks of its body. Default 30 s. */
   timeoutMs?: number;
   /** Revocation and immediate issuing wait for the chain: their timeout. Default 150 s. */
@@ -73,8 +68,6 @@ export interface RemoteServiceOptions {
    * cross the network in clear. Set this only for a trusted network.
    */
   allowInsecureHttp?: boolean;
-  /** The clock token renewal goes by (tests move it); default Date.now. */
-  now?: () => number;
 }
 
 export class RemoteService implements IssuingService {
@@ -93,16 +86,7 @@ export class RemoteService implements IssuingService {
     this.slowTimeoutMs = Math.max(options.slowTimeoutMs ?? 150_000, timeoutMs);
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ connections: 16, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-    this.tokens = new TokenClient({
-      authUrl: options.authUrl,
-      realm: options.realm,
-      clientId: options.clientId,
-      clientSecret: options.clientSecret,
-      dispatcher: this.dispatcher,
-      timeoutMs,
-      tries: options.tries ?? 3,
-      now: options.now,
-    });
+    this.tokens = new TokenClient({ ...options, dispatcher: this.dispatcher, timeoutMs, tries: options.tries ?? 3 });
     this.http = new HttpTransport({
       baseUrl: options.baseUrl,
       dispatcher: this.dispatcher,
@@ -120,31 +104,29 @@ export class RemoteService implements IssuingService {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private call<T>(method: Method, path: string, options: { query?: object; body?: RequestBody; slow?: boolean } = {}): Promise<T> {
-    const call: Call = { method, path, query: toQueryString(options.query), body: options.body };
+  /** One call; `json` is sent as a JSON body, except a value that is not JSON at all (undefined): no body. */
+  private call<T>(method: Method, path: string, options: { query?: object; body?: RequestBody; json?: unknown; slow?: boolean } = {}): Promise<T> {
+    const body = options.json === undefined ? options.body : jsonBody(options.json);
+    const call: Call = { method, path, query: toQueryString(options.query), body };
     if (options.slow) call.timeoutMs = this.slowTimeoutMs;
     return this.http.json<T>(call);
   }
 
-  /** A JSON body; a value that is not JSON at all (undefined) is sent as no body. */
-  private static json(body: unknown): RequestBody | undefined {
-    return body === undefined ? undefined : jsonBody(body);
-  }
-
-  private static async uploadParts(fields: [string, string | undefined][], source: unknown): Promise<FormPart[]> {
+  /** A multipart form of the fields that have a value, and the file when there is one. */
+  private static async form(fields: [string, string | undefined][], source: unknown): Promise<RequestBody> {
     const parts: FormPart[] = [];
     for (const [name, value] of fields) if (value !== undefined) parts.push({ name, value });
     // Fields first: a streaming server can check them before it reads the file.
     if (source !== undefined && source !== null) parts.push({ name: 'file', file: await openUpload(source) });
-    return parts;
+    return multipartBody(parts);
   }
 
   // Files
 
   async uploadFile(request: UploadFileRequest): Promise<FileRecord> {
     const flag = request?.ignore_duplicated;
-    const parts = await RemoteService.uploadParts([['ignore_duplicated', flag === undefined || flag === null ? undefined : String(flag)]], request?.file);
-    return this.call('POST', '/files', { body: multipartBody(parts) });
+    const body = await RemoteService.form([['ignore_duplicated', flag === undefined || flag === null ? undefined : String(flag)]], request?.file);
+    return this.call('POST', '/files', { body });
   }
 
   async listFiles(query?: FileQuery): Promise<Page<FileRecord>> {
@@ -158,7 +140,7 @@ export class RemoteService implements IssuingService {
   // Credentials
 
   async createCredential(body: CreateCredentialBody): Promise<Credential> {
-    return this.call('POST', '/credentials', { body: RemoteService.json(body) });
+    return this.call('POST', '/credentials', { json: body });
   }
 
   async createAndScheduleCredential(engine: string, request: CreateAndScheduleRequest): Promise<Credential> {
@@ -168,8 +150,7 @@ export class RemoteService implements IssuingService {
     const details = request.credential_details;
     // null is no details, as in-process.
     const text = details === undefined || details === null ? undefined : typeof details === 'string' ? details : JSON.stringify(details);
-    const parts = await RemoteService.uploadParts([['credential_details', text]], request.file);
-    return this.call('POST', path, { body: multipartBody(parts) });
+    return this.call('POST', path, { body: await RemoteService.form([['credential_details', text]], request.file) });
   }
 
   async listCredentials(query?: CredentialQuery): Promise<Page<Credential>> {
@@ -181,11 +162,11 @@ export class RemoteService implements IssuingService {
   }
 
   async addCredentialTags(body: CredentialTagsBody): Promise<void> {
-    await this.call('PATCH', '/credentials', { body: RemoteService.json(body) });
+    await this.call('PATCH', '/credentials', { json: body });
   }
 
   async replaceCredentialTags(body: CredentialTagsBody): Promise<void> {
-    await this.call('PUT', '/credentials', { body: RemoteService.json(body) });
+    await this.call('PUT', '/credentials', { json: body });
   }
 
   async deleteCredentialTag(uid: string, tag: string): Promise<void> {
@@ -193,7 +174,7 @@ export class RemoteService implements IssuingService {
   }
 
   async scheduleCredentials(body: ScheduleBody): Promise<Job> {
-    return this.call('POST', '/credentials/schedule', { body: RemoteService.json(body) });
+    return this.call('POST', '/credentials/schedule', { json: body });
   }
 
   async unscheduleCredential(uid: string, engine: string): Promise<UnscheduleResult> {
@@ -217,11 +198,11 @@ export class RemoteService implements IssuingService {
   }
 
   async addJobTags(body: JobTagsBody): Promise<void> {
-    await this.call('PATCH', '/jobs', { body: RemoteService.json(body) });
+    await this.call('PATCH', '/jobs', { json: body });
   }
 
   async replaceJobTags(body: JobTagsBody): Promise<void> {
-    await this.call('PUT', '/jobs', { body: RemoteService.json(body) });
+    await this.call('PUT', '/jobs', { json: body });
   }
 
   async listJobCredentials(jobUid: string, query?: PageQuery & TagQuery): Promise<Page<Credential>> {
@@ -233,7 +214,7 @@ export class RemoteService implements IssuingService {
   }
 
   async issueJobNow(body: IssueNowBody): Promise<Job> {
-    return this.call('POST', '/jobs/immediate', { body: RemoteService.json(body), slow: true });
+    return this.call('POST', '/jobs/immediate', { json: body, slow: true });
   }
 
   // Certificates
@@ -303,11 +284,11 @@ export class RemoteService implements IssuingService {
   }
 
   async verifyProofFile(proof: UploadSource | undefined): Promise<VerificationResult> {
-    return this.call('POST', '/verify/upload/certificate', { body: multipartBody(await RemoteService.uploadParts([], proof)) });
+    return this.call('POST', '/verify/upload/certificate', { body: await RemoteService.form([], proof) });
   }
 
   async verifyOriginalFile(file: UploadSource | undefined, query?: PageQuery): Promise<Page<VerificationResult>> {
-    return this.call('POST', '/verify/upload/file', { query, body: multipartBody(await RemoteService.uploadParts([], file)) });
+    return this.call('POST', '/verify/upload/file', { query, body: await RemoteService.form([], file) });
   }
 
   // Engines

@@ -8,6 +8,7 @@ import { ServiceError } from '../../common/errors.js';
 import { readCapped, tokenErrorFromResponse, wireError } from './wire.js';
 
 export interface TokenClientOptions {
+  /** The OAuth server's address; the token endpoint is `{authUrl}/realms/<realm>/protocol/openid-connect/token`. */
   authUrl: string;
   realm: string;
   clientId: string;
@@ -20,6 +21,7 @@ export interface TokenClientOptions {
   defaultLifetimeS?: number;
   /** Tries for a token request that got no answer or a 503 (backoff between them). Default 3. */
   tries?: number;
+  /** The clock token renewal goes by (tests move it); default Date.now. */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }

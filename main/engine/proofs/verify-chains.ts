@@ -118,7 +118,7 @@ export class VerifyChains {
       try {
         return await read(current);
       } catch (error) {
-        if (!(error instanceof ChainUnreachableError || (error instanceof ChainError && error.code === 'chain_unreachable'))) throw error;
+        if (!(error instanceof ChainUnreachableError)) throw error;
         const next = await (switched ??= fallback());
         if ('reason' in next) throw error;
         current = next;

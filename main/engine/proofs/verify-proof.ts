@@ -17,7 +17,7 @@ import { parseIsoDate } from '../../../common/validate.js';
 // The error classes straight from errors.ts, and the calldata encoder on first use: checking a
 // proof offline must not load the chain client (viem), which costs more than the checks.
 import type { Address, Hex, RegistryInfo, TransactionReceiptSummary } from '../../chain/index.js';
-import { ChainError, ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
+import { ChainUnreachableError, RegistryNotFoundError } from '../../chain/errors.js';
 import {
   VERIFICATION_STEP_KEYS,
   VERIFICATION_STEP_NAMES,
@@ -182,10 +182,6 @@ type ChainAccess = { reader: ChainReader } | { reason: string };
 const OFFLINE_STEPS: readonly VerificationStepKey[] = ['certificate', 'blockchain', 'issuer', 'file'];
 const SHA256_ANY_CASE = /^[0-9a-fA-F]{64}$/;
 
-function isUnreachable(error: unknown): error is ChainError {
-  return error instanceof ChainUnreachableError || (error instanceof ChainError && error.code === 'chain_unreachable');
-}
-
 function fill(template: string | null | undefined, placeholder: string, value: string): string | null {
   return typeof template === 'string' ? template.split(placeholder).join(value) : null;
 }
@@ -274,7 +270,7 @@ export async function verifyChecked(p: ProofCore, checks: OfflineChecks, options
         const ran = step.run(description);
         status = typeof ran === 'string' ? ran : await ran;
       } catch (error) {
-        if (isUnreachable(error)) {
+        if (error instanceof ChainUnreachableError) {
           status = 'pending';
           if (key === 'blockchain') description.actual_root = null;
           description.reason = error.shortMessage;
