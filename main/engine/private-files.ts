@@ -5,7 +5,7 @@
  * never through the process umask, which belongs to whoever embeds the engine.
  * No-ops on Windows, where modes do not protect files (the profile's ACLs do).
  */
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -29,10 +29,15 @@ export function ensurePrivateFile(file: string): void {
  * Makes `dir` 0700 (creating it) and everything below it private: directories 0700, files 0600.
  * Symbolic links are neither followed nor changed (chmod would follow them out of the tree).
  * Things that vanish meanwhile (another process's temporary files) are skipped.
+ *
+ * The tree is walked only when `dir` was not 0700 already (made by hand, or opened up since):
+ * below a 0700 directory nothing is within other users' reach, whatever its own mode, and a
+ * data directory holds a file per stored upload, too many to stat each time it is opened.
  */
 export function makeTreePrivate(dir: string): void {
+  const wasPrivate = ((statSync(dir, { throwIfNoEntry: false })?.mode ?? 0) & 0o777) === PRIVATE_DIR_MODE;
   ensurePrivateDir(dir);
-  if (!POSIX) return;
+  if (!POSIX || wasPrivate) return;
   const walk = (at: string): void => {
     let names: string[];
     try {

@@ -10,6 +10,7 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../main/engine/index.js';
 import { JOURNAL_FILE } from '../../main/intake/index.js';
 import { PASSPHRASE_ENV, SECRETS_FILE, openSecretStore } from '../../main/secrets/index.js';
 import { cliArgs } from '../cli/cli-child.js';
@@ -86,6 +87,23 @@ describe('the data directory is 0700 and its files 0600', () => {
     expect(allFiles()).toEqual(expect.arrayContaining(['chain/local/state.json', 'chain/local/state.snapshot.json', 'readme.txt', 'old-notes/note.txt']));
     expect(notPrivate()).toEqual([]);
   }, 120_000);
+
+  it('opened up again (its top 0755), it is made private anew at the next open; below a private top nothing else is touched', async () => {
+    const reopen = (): Promise<void> => Engine.open({ dataDir, sweepIntervalMs: false }).close();
+    await reopen();
+    expect(notPrivate()).toEqual([]);
+
+    // A file put in later, under the private top: out of other users' reach, left as it is.
+    writeFileSync(join(dataDir, 'old-notes', 'later.txt'), 'put in later');
+    chmodSync(join(dataDir, 'old-notes', 'later.txt'), 0o644);
+    await reopen();
+    expect(notPrivate()).toEqual(['old-notes/later.txt 644']);
+
+    // The top opened up: everything below is within reach again, so the whole tree is made private.
+    chmodSync(dataDir, 0o755);
+    await reopen();
+    expect(notPrivate()).toEqual([]);
+  });
 
   it('the watch command creates its journal (and -wal/-shm) 0600', async () => {
     const inbox = join(base, 'inbox');
