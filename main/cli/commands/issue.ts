@@ -42,7 +42,11 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`issue needs one or more files\n${USAGE}`);
   const files = positionals.map((f) => resolve(userPath(f)!));
-  for (const file of files) if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new UsageError(`Not a file: ${file}`);
+  const stats = files.map((file) => {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) throw new UsageError(`Not a file: ${file}`);
+    return stat;
+  });
   const tags = validateTags(values.tag ?? [], '--tag');
   const meta = parseMetaPairs(values.meta);
   if (values.expiry !== undefined) parseIsoDate(values.expiry, '--expiry', 'invalid_expiry_date');
@@ -57,7 +61,6 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const target = JSON.stringify([values.remote ?? resolve(dataDir), values.partner ?? '', engineId]);
   // The command line's fingerprint: each file by path, size and modification time (content that
   // changed makes a new run; reading every file twice just for this would double the reads).
-  const stats = files.map((file) => statSync(file));
   const runKey = sha256Hex(
     JSON.stringify({ target, files: files.map((f, i) => [f, stats[i]!.size, stats[i]!.mtimeMs]), title: values.title, expiry: values.expiry, links, tags, meta, allowDuplicates, outDir: outDir ?? null }),
   );
