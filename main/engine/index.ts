@@ -8,7 +8,7 @@ export { signingPublicKey, type PartnerKeyMaterial } from './issuing/partner-key
 export { ENGINES_FILE, type EngineConfig } from './engine-catalog.js';
 export { ensurePrivateFile, ensurePrivateDir } from './private-files.js';
 export type { PartnerScope } from './scope.js';
-export { jobSummaries, jobTransactionHash, nextScheduledDate } from './job-detail.js';
+export { jobSummaries, jobTags, jobTransactionHash, nextScheduledDate } from './job-detail.js';
 export { filterWindowIds, partnerTagCounts, readRecordRows } from './records/records-window.js';
 export { partnerMetadataKeyCounts } from './records/metadata-keys.js';
 export { searchMatch } from './records/record-search.js';
