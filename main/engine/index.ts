@@ -15,7 +15,7 @@ export { searchMatch } from './records/record-search.js';
 export { STALE_RANGES, countFilter, idsOfExisting, idsOfFilter, idsOfRanges, idsOfUids, uidsOf } from './records/selection-ids.js';
 export { editTagsRemembering, restoreTagsOf, scheduleIds, unscheduleUids, type TagEditChange } from './records/bulk-changes.js';
 export { exportableOfCredentials, exportableOfJob, type ExportableCertificate } from './records/exportable-certificates.js';
-export { existingCredentialUids, fileOfCredential, findExistingByHash } from './records/credential-lookups.js';
+export { credentialTitlesOf, existingCredentialUids, fileOfCredential, findExistingByHash } from './records/credential-lookups.js';
 export { recordGraphOf, type RecordGraph } from './records/record-graph.js';
 export { certificatesOfFile } from './records/certificates-of-file.js';
 export { findScheduledJob } from './jobs.js';
