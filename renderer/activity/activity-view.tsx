@@ -56,13 +56,13 @@ function activityColumns(t: ReturnType<typeof useT>, jobs: Record<string, Activi
   };
   return [
     { id: 'when', header: t('activity.column.when'), width: '14rem', identifying: true, cell: (e) => <time dateTime={e.date}>{when(e)}</time>, text: when },
-    { id: 'what', header: t('activity.column.what'), width: 'minmax(12rem, 3fr)', cell: whatText },
+    { id: 'what', header: t('activity.column.what'), width: 'minmax(12rem, 2fr)', cell: whatText },
     { id: 'by', header: t('activity.column.by'), width: 'minmax(6rem, 1fr)', cell: (e) => e.actor },
     { id: 'chain', header: t('activity.column.chain'), width: '7.5rem', cell: (e) => e.engine ?? '' },
     {
       id: 'credential',
       header: t('activity.column.credential'),
-      width: 'minmax(8rem, 1.5fr)',
+      width: 'minmax(10rem, 2fr)',
       cell: (e) => <NamedCell name={e.credential_title} uid={e.credential_uid} />,
       text: (e) => namedText(e.credential_title, e.credential_uid),
     },
