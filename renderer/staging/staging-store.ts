@@ -317,18 +317,36 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
 
 /** Linked uids asked of main and not yet answered: a row renders many times before the answer comes. */
 const askingLinks = new Set<string>();
+/** Goes up when the active Partner changes: answers asked before are another Partner's and dropped. */
+let linkGeneration = 0;
 
-// The titles of newly linked credentials are asked when the rows' links change, not as rows render.
-useStagingStore.subscribe((state, previous) => {
-  if (state.rows === previous.rows) return;
-  const uids = unknownLinks(state.rows, state.linkTitles, askingLinks);
+/** Asks main for the titles of the uids the rows newly link to, once each. */
+function askNewLinks(rows: readonly StagedRow[]): void {
+  const uids = unknownLinks(rows, useStagingStore.getState().linkTitles, askingLinks);
   if (uids.length === 0) return;
+  const generation = linkGeneration;
   for (const uid of uids) askingLinks.add(uid);
   askLinkTitles(uids, (chunk) => window.proofdesk.stagingLinkTitles(chunk))
-    .then((titles) => useStagingStore.setState((s) => ({ linkTitles: { ...s.linkTitles, ...titles } })))
+    .then((titles) => {
+      if (generation === linkGeneration) useStagingStore.setState((s) => ({ linkTitles: { ...s.linkTitles, ...titles } }));
+    })
     // Unanswered (no Partner yet, the service unreachable): the cell shows the uids alone; asked again at the next change.
     .catch(() => undefined)
     .finally(() => {
-      for (const uid of uids) askingLinks.delete(uid);
+      if (generation === linkGeneration) for (const uid of uids) askingLinks.delete(uid);
     });
+}
+
+// The titles of newly linked credentials are asked when the rows' links change, not as rows render.
+useStagingStore.subscribe((state, previous) => {
+  if (state.rows !== previous.rows) askNewLinks(state.rows);
+});
+
+// Another Partner (or service) has other credentials: the titles are asked afresh.
+useShellStore.subscribe((state, previous) => {
+  if (state.status?.partner?.id === previous.status?.partner?.id) return;
+  linkGeneration++;
+  askingLinks.clear();
+  useStagingStore.setState({ linkTitles: {} });
+  askNewLinks(useStagingStore.getState().rows);
 });
