@@ -32,7 +32,7 @@ function whatText(entry: ActivityEntry): string {
   return translate('activity.kind', { kind });
 }
 
-/** A credential's or job's uid under its name, for the cell's tooltip; the uid alone where it has no name (a deleted credential). */
+/** A credential's or job's cell tooltip: its name with its uid; the uid alone where it has no name (a deleted credential). */
 function namedText(name: string | null | undefined, uid: string | null): string {
   if (!uid) return '';
   return name ? translate('activity.named', { name, uid }) : uid;
