@@ -4,6 +4,7 @@
  */
 import type { ActivityEntry } from '../activity.js';
 import { Type, type Static } from '@sinclair/typebox';
+import type { JobSummary } from './jobs.js';
 import { OneOf } from '../schemas/primitives.js';
 import type { Page } from '../wire-types.js';
 import { argsOf } from './slice.js';
@@ -30,6 +31,17 @@ const ActivityQuerySchema = Type.Object(
 );
 export type ActivityListQuery = Static<typeof ActivityQuerySchema>;
 
+/** What the Jobs view names a job by (its tags, else its first titles): the view words it as the Jobs view does. */
+export interface ActivityJob {
+  tags: string[];
+  summary: JobSummary;
+}
+
+/** A page of the log, with what names each job its entries name, by job uid (none over a remote service). */
+export interface ActivityPage extends Page<ActivityEntry> {
+  jobs: Record<string, ActivityJob>;
+}
+
 export const ACTIVITY_IPC = {
-  'activity:list': argsOf('activity:list', ['query'], ActivityQuerySchema).returns<Page<ActivityEntry>>(),
+  'activity:list': argsOf('activity:list', ['query'], ActivityQuerySchema).returns<ActivityPage>(),
 };

@@ -9,6 +9,7 @@ import { LIMITS } from '../limits.js';
 import type { TaskError, TaskInfo } from '../tasks.js';
 import { ServiceError } from '../errors.js';
 import { parseIsoDate, validateTags } from '../validate.js';
+import { Uuid } from '../schemas/primitives.js';
 import { argsOf } from './slice.js';
 
 /** A file on disk that a staged row will issue. */
@@ -99,6 +100,9 @@ export interface StagingCreateResult {
 /** Most paths in one call: a drop of many loose files. */
 export const MAX_STAGING_PATHS = 100_000;
 
+/** Most uids whose titles one `staging:linkTitles` call asks for. */
+export const MAX_LINK_TITLES = 1_000;
+
 export const STAGING_IPC = {
   /** Walks files and folders (the watch folder's rules), hashes them, applies sidecars and manifest.csv, flags duplicates. */
   'staging:addPaths': argsOf('staging:addPaths', ['paths'], Type.Array(Path, { minItems: 1, maxItems: MAX_STAGING_PATHS })).returns<StagingIntake>(),
@@ -118,6 +122,8 @@ export const STAGING_IPC = {
    * result): which rows were created before it stopped. Null for an unknown task.
    */
   'staging:outcome': argsOf('staging:outcome', ['taskId'], Type.String({ minLength: 1, maxLength: 200 })).returns<StagingCreateResult | null>(),
+  /** The titles of the Partner's credentials that staged rows link to, by lowercase uid; uids of no such credential are left out. */
+  'staging:linkTitles': argsOf('staging:linkTitles', ['uids'], Type.Array(Uuid(), { minItems: 1, maxItems: MAX_LINK_TITLES })).returns<Record<string, string>>(),
 };
 
 /** One problem with a row's field, for the grid to show beside it. */

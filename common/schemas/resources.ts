@@ -199,6 +199,9 @@ export const ActivityEntrySchema = Type.Object(
     actor: Type.String({ description: 'Who did it: the OAuth client id over REST, the OS user in the app and the CLI, `scheduler` for a job it started' }),
     engine: Type.Union([Type.String(), Type.Null()], { description: 'The engine (chain) it concerns' }),
     credential_uid: Type.Union([Uuid(), Type.Null()]),
+    credential_title: Type.Union([Type.String(), Type.Null()], {
+      description: "The credential's title as it is now: null when the entry names no credential or the credential has since been deleted",
+    }),
     job_uid: Type.Union([Uuid(), Type.Null()]),
     certificate_uid: Type.Union([Uuid(), Type.Null()]),
     detail: Type.Union([JsonObject('`transaction` (issued, revoked), `tags` / `added` / `removed` (tagged), `format` (exported), `credential_deleted` (unscheduled)'), Type.Null()]),

@@ -141,8 +141,17 @@ export function listActivity(scope: PartnerScope, query: ActivityQuery | undefin
   if (credential !== undefined) where.add(`a.credential_uid = ${boundUid(scope.db)}`, credential);
   if (job !== undefined) where.add(`a.job_uid = ${boundUid(scope.db)}`, job);
   const { total, ids } = selectPage(scope.db, 'activity a', 'a.id', where, { date: 'a.date' }, page);
-  const uids = ['credential_uid', 'job_uid', 'certificate_uid'].map((column) => `${activityUidText(scope.db, column)} AS ${column}`).join(', ');
-  const rows = rowsInOrder<ActivityRow>(scope.db, `SELECT id, date, kind, actor, engine, ${uids}, detail FROM activity`, 'id', ids);
+  const uids = ['credential_uid', 'job_uid', 'certificate_uid'].map((column) => `${activityUidText(scope.db, `a.${column}`)} AS ${column}`).join(', ');
+  // The credential's title is read with its entries, the credential found by its uid (an index
+  // lookup per entry of the page) among the entry's own Partner's credentials: a deleted one has none.
+  const rows = rowsInOrder<ActivityRow>(
+    scope.db,
+    `SELECT a.id, a.date, a.kind, a.actor, a.engine, ${uids}, c.title AS credential_title, a.detail
+     FROM activity a JOIN partners p ON p.number = a.partner
+     LEFT JOIN credentials c ON c.uid = ${activityUidText(scope.db, 'a.credential_uid')} AND c.partner_id = p.id`,
+    'a.id',
+    ids,
+  );
   return makePage(
     page,
     total,

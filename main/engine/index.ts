@@ -8,14 +8,14 @@ export { signingPublicKey, type PartnerKeyMaterial } from './issuing/partner-key
 export { ENGINES_FILE, type EngineConfig } from './engine-catalog.js';
 export { ensurePrivateFile, ensurePrivateDir } from './private-files.js';
 export type { PartnerScope } from './scope.js';
-export { jobSummaries, jobTransactionHash, nextScheduledDate } from './job-detail.js';
+export { jobSummaries, jobTags, jobTransactionHash, nextScheduledDate } from './job-detail.js';
 export { filterWindowIds, partnerTagCounts, readRecordRows } from './records/records-window.js';
 export { partnerMetadataKeyCounts } from './records/metadata-keys.js';
 export { searchMatch } from './records/record-search.js';
 export { STALE_RANGES, countFilter, idsOfExisting, idsOfFilter, idsOfRanges, idsOfUids, uidsOf } from './records/selection-ids.js';
 export { editTagsRemembering, restoreTagsOf, scheduleIds, unscheduleUids, type TagEditChange } from './records/bulk-changes.js';
 export { exportableOfCredentials, exportableOfJob, type ExportableCertificate } from './records/exportable-certificates.js';
-export { existingCredentialUids, fileOfCredential, findExistingByHash } from './records/credential-lookups.js';
+export { credentialTitlesOf, existingCredentialUids, fileOfCredential, findExistingByHash } from './records/credential-lookups.js';
 export { recordGraphOf, type RecordGraph } from './records/record-graph.js';
 export { certificatesOfFile } from './records/certificates-of-file.js';
 export { findScheduledJob } from './jobs.js';

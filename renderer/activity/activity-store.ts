@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { activityCsv, type ActivityEntry } from '../../common/activity.js';
 import { allPages } from '../../common/all-pages.js';
-import { MAX_ACTIVITY_PAGE, type ActivityListQuery } from '../../common/ipc/activity.js';
+import { MAX_ACTIVITY_PAGE, type ActivityJob, type ActivityListQuery } from '../../common/ipc/activity.js';
 import { errorSentence } from '../ipc-error.js';
 import { saveText } from '../shell/save-text.js';
 
@@ -24,6 +24,8 @@ export interface ActivityStore {
   totalPages: number;
   totalItems: number;
   items: ActivityEntry[];
+  /** What names the jobs of the page's entries, by job uid. */
+  jobs: Record<string, ActivityJob>;
   loading: boolean;
   error: string | null;
   setFilters(filters: ActivityFilters): void;
@@ -50,6 +52,7 @@ export const useActivityStore = create<ActivityStore>()((set, get) => ({
   totalPages: 0,
   totalItems: 0,
   items: [],
+  jobs: {},
   loading: false,
   error: null,
   setFilters(filters) {
@@ -63,9 +66,9 @@ export const useActivityStore = create<ActivityStore>()((set, get) => ({
       const answer = await window.proofdesk.activityList({ ...queryOf(filters), page, per_page: PAGE_SIZE });
       // A newer filter was set meanwhile: its answer wins.
       if (get().filters !== filters) return;
-      set({ page: answer.page, totalPages: answer.total_pages, totalItems: answer.total_items, items: answer.items, error: null, loading: false });
+      set({ page: answer.page, totalPages: answer.total_pages, totalItems: answer.total_items, items: answer.items, jobs: answer.jobs, error: null, loading: false });
     } catch (error) {
-      if (get().filters === filters) set({ error: errorSentence(error), items: [], totalItems: 0, totalPages: 0, loading: false });
+      if (get().filters === filters) set({ error: errorSentence(error), items: [], jobs: {}, totalItems: 0, totalPages: 0, loading: false });
     }
   },
   async exportCsv() {

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ACTIVITY_KINDS, type ActivityEntry } from '../../common/activity.js';
+import type { ActivityJob } from '../../common/ipc/activity.js';
+import { jobLabel } from '../jobs/job-text.js';
 import { NO_FILTERS, useActivityStore, type ActivityFilters } from './activity-store.js';
 import { activityRowMenu } from './activity-row-menu.js';
 import { dayOfInstant, endOfLocalDay, localDateTime, startOfLocalDay } from '../format/local-format.js';
@@ -30,19 +32,41 @@ function whatText(entry: ActivityEntry): string {
   return translate('activity.kind', { kind });
 }
 
+/** A credential's or job's cell tooltip: its name with its uid; the uid alone where it has no name (a deleted credential). */
+function namedText(name: string | null | undefined, uid: string | null): string {
+  if (!uid) return '';
+  return name ? translate('activity.named', { name, uid }) : uid;
+}
+
+/** A cell naming a credential or job by what the admin knows it by; its uid where it has no name. */
+function NamedCell({ name, uid }: { name: string | null | undefined; uid: string | null }) {
+  return name ? <>{name}</> : <span className="uid">{uid ?? ''}</span>;
+}
+
 /**
  * The columns: When names the entry (always shown, pinned first); dates in the admin's locale,
- * the instant in ISO only in the CSV export.
+ * the instant in ISO only in the CSV export. A credential shows its title and a job what the
+ * Jobs view calls it, their uids in the tooltip.
  */
-function activityColumns(t: ReturnType<typeof useT>): TableColumn<ActivityEntry>[] {
+function activityColumns(t: ReturnType<typeof useT>, jobs: Record<string, ActivityJob>): TableColumn<ActivityEntry>[] {
   const when = (e: ActivityEntry) => localDateTime(e.date);
+  const jobName = (e: ActivityEntry) => {
+    const job = e.job_uid ? jobs[e.job_uid] : undefined;
+    return job ? jobLabel(job, job.summary) : null;
+  };
   return [
     { id: 'when', header: t('activity.column.when'), width: '14rem', identifying: true, cell: (e) => <time dateTime={e.date}>{when(e)}</time>, text: when },
-    { id: 'what', header: t('activity.column.what'), width: 'minmax(12rem, 3fr)', cell: whatText },
+    { id: 'what', header: t('activity.column.what'), width: 'minmax(12rem, 2fr)', cell: whatText },
     { id: 'by', header: t('activity.column.by'), width: 'minmax(6rem, 1fr)', cell: (e) => e.actor },
     { id: 'chain', header: t('activity.column.chain'), width: '7.5rem', cell: (e) => e.engine ?? '' },
-    { id: 'credential', header: t('activity.column.credential'), width: 'minmax(8rem, 1.5fr)', cell: (e) => <span className="uid">{e.credential_uid ?? ''}</span>, text: (e) => e.credential_uid ?? '' },
-    { id: 'job', header: t('activity.column.job'), width: 'minmax(8rem, 1.5fr)', cell: (e) => <span className="uid">{e.job_uid ?? ''}</span>, text: (e) => e.job_uid ?? '' },
+    {
+      id: 'credential',
+      header: t('activity.column.credential'),
+      width: 'minmax(10rem, 2fr)',
+      cell: (e) => <NamedCell name={e.credential_title} uid={e.credential_uid} />,
+      text: (e) => namedText(e.credential_title, e.credential_uid),
+    },
+    { id: 'job', header: t('activity.column.job'), width: 'minmax(8rem, 1.5fr)', cell: (e) => <NamedCell name={jobName(e)} uid={e.job_uid} />, text: (e) => namedText(jobName(e), e.job_uid) },
   ];
 }
 
@@ -125,7 +149,7 @@ function FilterBar() {
 
 /** Activity: what was done to the Partner's records, when, by whom and on which chain. */
 export function ActivityView() {
-  const { items, page, totalPages, totalItems, error, loading, goTo, exportCsv } = useActivityStore();
+  const { items, jobs, page, totalPages, totalItems, error, loading, goTo, exportCsv } = useActivityStore();
   const t = useT();
   const [selection, setSelection] = useState<TableSelection>(EMPTY_SELECTION);
   useEffect(() => {
@@ -133,7 +157,7 @@ export function ActivityView() {
   }, [goTo]);
   // Another page or filter: another list, nothing of it selected (in the frame that shows it).
   useResetOnChange(items, () => setSelection(EMPTY_SELECTION));
-  const columns = useMemo(() => activityColumns(t), [t]);
+  const columns = useMemo(() => activityColumns(t, jobs), [t, jobs]);
   const rowAt = useCallback((index: number) => items[index], [items]);
   // The page holds every row it shows: nothing to fetch as it scrolls.
   const onRangeChange = useCallback(() => undefined, []);

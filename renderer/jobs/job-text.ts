@@ -10,7 +10,7 @@ import { t } from '../i18n/i18n-store.js';
 import { localDay, localTime, localWeekdayTime, pageLocale } from '../format/local-format.js';
 
 /** A job's name: its tags, else its first titles (`…` when it holds more); `Empty job` for none. */
-export function jobLabel(job: Job, summary: JobSummary | undefined): string {
+export function jobLabel(job: Pick<Job, 'tags'>, summary: JobSummary | undefined): string {
   if (job.tags.length > 0 || !summary) return job.tags.join(', ');
   if (summary.credentials === 0) return t('jobs.name.empty');
   const titles = summary.titles.join(', ');

@@ -4,6 +4,7 @@ import { openDetail } from '../detail/detail-store.js';
 import { MetadataGrid } from './metadata-grid.js';
 import { ErrorCell } from '../shell/error-line.js';
 import { splitList, useStagingStore } from './staging-store.js';
+import { linkedTitlesText } from './link-titles.js';
 import { useT } from '../i18n/use-t.js';
 import { t } from '../i18n/i18n-store.js';
 import { fileSize } from '../format/file-size.js';
@@ -45,10 +46,26 @@ export function rowName(row: StagedRow): string {
   return row.file?.rel_path ?? (row.title || t('staging.row.newMetadata'));
 }
 
-/** A grid cell holding a list typed as text (tags, links), comma-separated. */
-function ListCell(props: { col: number; index: number; selected: boolean; label: string; placeholder: string; list: string[]; disabled: boolean; invalid: boolean; describedBy?: string | undefined; onChange: (list: string[]) => void }) {
-  const { col, index, selected, label, placeholder, list, disabled, invalid, describedBy, onChange } = props;
+/**
+ * A grid cell holding a list typed as text (tags, links), comma-separated. `names` is a line
+ * under it saying what the list names (the linked credentials' titles), cut to fit, whole on hover.
+ */
+function ListCell(props: {
+  col: number;
+  index: number;
+  selected: boolean;
+  label: string;
+  placeholder: string;
+  list: string[];
+  disabled: boolean;
+  invalid: boolean;
+  describedBy?: string | undefined;
+  names?: { id: string; text: string } | undefined;
+  onChange: (list: string[]) => void;
+}) {
+  const { col, index, selected, label, placeholder, list, disabled, invalid, describedBy, names, onChange } = props;
   const [text, setText] = useListText(list);
+  const described = [describedBy, names?.id].filter((id) => id !== undefined).join(' ') || undefined;
   return (
     <div role="gridcell" aria-selected={selected}>
       <input
@@ -58,13 +75,18 @@ function ListCell(props: { col: number; index: number; selected: boolean; label:
         value={text}
         disabled={disabled}
         aria-invalid={invalid}
-        aria-describedby={describedBy}
+        aria-describedby={described}
         onChange={(e) => {
           setText(e.target.value);
           onChange(splitList(e.target.value));
         }}
         {...sheetCell(index, col)}
       />
+      {names && (
+        <span id={names.id} className="muted staging-list-names" title={names.text}>
+          {names.text}
+        </span>
+      )}
     </div>
   );
 }
@@ -108,6 +130,8 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
   const update = useStagingStore((s) => s.update);
   const remove = useStagingStore((s) => s.remove);
   const outcome = useStagingStore((s) => s.outcomes[row.key]);
+  // A string: the row renders again only when its links' titles read differently.
+  const linkedTitles = useStagingStore((s) => linkedTitlesText(row.links, s.linkTitles));
   const busy = useStagingStore((s) => s.phase === 'creating');
   const t = useT();
   const [showMetadata, setShowMetadata] = useState(false);
@@ -164,7 +188,7 @@ export const StagingRow = memo(function StagingRow({ row, names, index, selected
           onChange={(day) => update(row.key, { expiry_date: day ? isoCalendarDay(day) : null })}
         />
       </div>
-      <ListCell col={3} index={index} selected={cellSelected(3)} label={t('staging.row.links', { name })} placeholder={t('staging.row.linksPlaceholder')} list={row.links} disabled={locked} invalid={!!problemOf('links') || unknownLinks.length > 0} onChange={(links) => update(row.key, { links })} />
+      <ListCell col={3} index={index} selected={cellSelected(3)} label={t('staging.row.links', { name })} placeholder={t('staging.row.linksPlaceholder')} list={row.links} disabled={locked} invalid={!!problemOf('links') || unknownLinks.length > 0} names={linkedTitles ? { id: `${row.key}-links-titles`, text: linkedTitles } : undefined} onChange={(links) => update(row.key, { links })} />
       <div role="gridcell">
         <button type="button" className="staging-metadata-button" title={t('staging.row.metadataButton', { count: metadataCount })} aria-expanded={showMetadata} aria-label={t('staging.row.metadata', { name, count: metadataCount })} onClick={() => setShowMetadata(!showMetadata)}>
           {t('staging.row.metadataButton', { count: metadataCount })}

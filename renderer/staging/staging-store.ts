@@ -8,6 +8,7 @@ import { t } from '../i18n/i18n-store.js';
 import { useShellStore } from '../shell/shell-store.js';
 import { SHEET_COLUMNS, type SheetEdit, type SheetSelection } from './sheet-selection.js';
 import { isoCalendarDay, parseCalendarDay } from '../format/local-format.js';
+import { askLinkTitles, unknownLinks, type LinkTitles } from './link-titles.js';
 
 export type StagingPhase = 'idle' | 'adding' | 'creating';
 
@@ -77,6 +78,8 @@ export interface StagingStore {
   cleared: ClearedStaging | null;
   /** "Add to record": while set, files added to staging link to this credential. */
   addingTo: { uid: string; title: string } | null;
+  /** Titles of the credentials the rows link to, asked once per newly linked uid (link-titles.ts). */
+  linkTitles: LinkTitles;
   /** Starts adding to a credential's record: a metadata row linked to it, and files added next link to it too. */
   addToRecord(uid: string, title: string): void;
   stopAddingToRecord(): void;
@@ -198,11 +201,13 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
     error: null,
     allowDuplicates: false,
     addingTo: null,
+    linkTitles: {},
     selection: null,
     focusSeq: 0,
     cleared: null,
     addToRecord(uid, title) {
-      set({ addingTo: { uid, title } });
+      // The record's title is known here: nothing to ask for its link.
+      set((s) => ({ addingTo: { uid, title }, linkTitles: { ...s.linkTitles, [uid.toLowerCase()]: title } }));
       get().addMetadataRow([uid], t('staging.additionTitle', { title }));
     },
     stopAddingToRecord: () => set({ addingTo: null }),
@@ -308,4 +313,40 @@ export const useStagingStore = create<StagingStore>()((set, get) => {
       if (cleared) set({ ...cleared, cleared: null });
     },
   };
+});
+
+/** Linked uids asked of main and not yet answered: a row renders many times before the answer comes. */
+const askingLinks = new Set<string>();
+/** Goes up when the active Partner changes: answers asked before are another Partner's and dropped. */
+let linkGeneration = 0;
+
+/** Asks main for the titles of the uids the rows newly link to, once each. */
+function askNewLinks(rows: readonly StagedRow[]): void {
+  const uids = unknownLinks(rows, useStagingStore.getState().linkTitles, askingLinks);
+  if (uids.length === 0) return;
+  const generation = linkGeneration;
+  for (const uid of uids) askingLinks.add(uid);
+  askLinkTitles(uids, (chunk) => window.proofdesk.stagingLinkTitles(chunk))
+    .then((titles) => {
+      if (generation === linkGeneration) useStagingStore.setState((s) => ({ linkTitles: { ...s.linkTitles, ...titles } }));
+    })
+    // Unanswered (no Partner yet, the service unreachable): the cell shows the uids alone; asked again at the next change.
+    .catch(() => undefined)
+    .finally(() => {
+      if (generation === linkGeneration) for (const uid of uids) askingLinks.delete(uid);
+    });
+}
+
+// The titles of newly linked credentials are asked when the rows' links change, not as rows render.
+useStagingStore.subscribe((state, previous) => {
+  if (state.rows !== previous.rows) askNewLinks(state.rows);
+});
+
+// Another Partner (or service) has other credentials: the titles are asked afresh.
+useShellStore.subscribe((state, previous) => {
+  if (state.status?.partner?.id === previous.status?.partner?.id) return;
+  linkGeneration++;
+  askingLinks.clear();
+  useStagingStore.setState({ linkTitles: {} });
+  askNewLinks(useStagingStore.getState().rows);
 });

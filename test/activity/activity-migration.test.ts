@@ -44,6 +44,8 @@ const entry = (partner: string, minutes: number, kind: ActivityEntry['kind'], fi
   actor: 'registrar',
   engine: null,
   credential_uid: null,
+  // No credentials are written: no entry has a title to show.
+  credential_title: null,
   job_uid: null,
   certificate_uid: null,
   detail: null,

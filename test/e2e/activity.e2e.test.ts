@@ -1,10 +1,11 @@
 /**
  * The Activity section end to end in Chromium through the web bridge, on a real engine: what
  * was done (credentials created, tagged, scheduled) is listed newest first with who did it, in
- * local time, filtered by kind and credential (from the filter bar and from a row's menu), and
+ * local time, each credential by its title and each job by what the Jobs view calls it (the uids
+ * on hover), filtered by kind and credential (from the filter bar and from a row's menu), and
  * exported as CSV; its grid's columns are resized, moved and hidden and stay so after a reload,
- * and the keyboard moves through its rows as in the other grids. Screenshots in both themes in
- * build/screenshots/activity-*.png; axe-core on the view.
+ * and the keyboard moves through its rows as in the other grids. Screenshots in both themes (and
+ * in German, dark) in build/screenshots/activity-*.png; axe-core on the view.
  */
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -14,18 +15,26 @@ import { silentlyCutCells } from './cut-cells.js';
 import { cellUnder, rowTextsLedBy } from './grid-cell.js';
 import { builtRenderer, launchChromium, openPage, openWorkspace, screenshot, seedCredentials, seriousA11yProblems, type Workspace } from './shell-harness.js';
 
+/** What an admin knows the credentials by; the last is longer than any cell. */
+const TITLES = ['Diploma — Ada Lovelace', 'Diploma — Grace Hopper', 'Bachelor of Science in Computer Science with First-Class Honours — Alan Mathison Turing'];
+
 let browser: Browser;
 let workspace: Workspace;
 let uids: string[];
+let titles: string[];
+let jobUid: string;
 
 beforeAll(async () => {
   browser = await launchChromium();
   workspace = await openWorkspace(builtRenderer());
-  await seedCredentials(workspace, 3, (i) => ({ title: `Diploma ${i}`, metadata: { n: i } }));
+  await seedCredentials(workspace, 3, (i) => ({ title: TITLES[i]!, metadata: { n: i } }));
   const service = workspace.engine.serviceFor(workspace.partner.id);
-  uids = (await service.listCredentials({ per_page: 0 })).items.map((c) => c.uid);
+  const credentials = (await service.listCredentials({ per_page: 0 })).items;
+  uids = credentials.map((c) => c.uid);
+  titles = credentials.map((c) => c.title);
   await service.addCredentialTags({ credentials: [{ credential_uid: uids[0]!, tags: ['spring'] }] });
   await service.scheduleCredentials({ engine: 'local', credentials: [uids[1]!] });
+  jobUid = (await service.listJobs({})).items[0]!.uid;
 }, 120_000);
 
 afterAll(async () => {
@@ -62,6 +71,24 @@ describe('activity view', () => {
     expect(byWhat[0]).toContain('local');
     expect(byWhat[1]).toMatch(/^tagged \+spring/);
     expect(await (await cellUnder(grid(page), dataRows(page).nth(1), 'By')).textContent()).toBe(userInfo().username);
+    // The credential by its title, the job as the Jobs view names it (its one credential's title); the uids on hover.
+    const credential = await cellUnder(grid(page), dataRows(page).first(), 'Credential');
+    expect(await credential.textContent()).toBe(titles[1]);
+    expect(await credential.getAttribute('title')).toBe(`${titles[1]} (${uids[1]})`);
+    const job = await cellUnder(grid(page), dataRows(page).first(), 'Job');
+    expect(await job.textContent()).toBe(titles[1]);
+    expect(await job.getAttribute('title')).toBe(`${titles[1]} (${jobUid})`);
+    expect(await grid(page).getByRole('row', { name: new RegExp(`tagged \\+spring.*${titles[0]}`) }).count()).toBe(1);
+    // A title longer than its cell ends in "…" on the row's one line, whole on hover.
+    const long = grid(page).getByRole('row', { name: /Alan Mathison Turing/ });
+    const longCell = await cellUnder(grid(page), long, 'Credential');
+    const cut = await longCell.evaluate((cell) => {
+      const style = cell.ownerDocument.defaultView!.getComputedStyle(cell);
+      return [cell.scrollWidth > cell.clientWidth, style.textOverflow, style.whiteSpace];
+    });
+    expect(cut).toEqual([true, 'ellipsis', 'nowrap']);
+    expect(await longCell.getAttribute('title')).toBe(`${TITLES[2]} (${uids[2]})`);
+    expect((await long.boundingBox())!.height).toBe((await dataRows(page).first().boundingBox())!.height);
     // When: the local day and time as the page's locale writes it, never the ISO instant.
     const when = await cellUnder(grid(page), dataRows(page).first(), 'When');
     const instant = (await when.locator('time').getAttribute('datetime'))!;
@@ -76,7 +103,7 @@ describe('activity view', () => {
     await page.getByRole('textbox', { name: 'Credential' }).fill(uids[0]!);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => dataRows(page).count()).toBe(1);
-    expect(await (await cellUnder(grid(page), dataRows(page).first(), 'Credential')).textContent()).toBe(uids[0]);
+    expect(await (await cellUnder(grid(page), dataRows(page).first(), 'Credential')).textContent()).toBe(titles[0]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
@@ -146,11 +173,11 @@ describe('activity view', () => {
     await grid(page).getByRole('columnheader', { name: 'When' }).click({ button: 'right' });
     expect(await page.getByRole('menu', { name: 'Column When' }).getByRole('menuitem', { name: 'Hide column' }).getAttribute('aria-disabled')).toBe('true');
     await page.keyboard.press('Escape');
-    // Narrowed below its text, a uid ends in "…" with the whole uid on hover.
+    // Narrowed below its text, a title ends in "…" with the whole title and its uid on hover.
     await page.getByRole('separator', { name: 'Resize Credential' }).focus();
     await page.keyboard.press('Home');
     const credential = await cellUnder(grid(page), dataRows(page).first(), 'Credential');
-    expect(await credential.getAttribute('title')).toBe(uids[1]);
+    expect(await credential.getAttribute('title')).toBe(`${titles[1]} (${uids[1]})`);
     expect(await silentlyCutCells(page)).toEqual([]);
     await bothThemes(page, 'arranged');
     expect(await seriousA11yProblems(page)).toEqual([]);
@@ -168,5 +195,22 @@ describe('activity view', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => headers(page)).toEqual(['When', 'What', 'By', 'Chain', 'Credential', 'Job']);
     expect(problems).toEqual([]);
+  });
+
+  it('names credentials and jobs the same way in German, dark', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'de-DE', colorScheme: 'dark' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(workspace.bridge.url);
+    await page.getByRole('navigation', { name: 'Bereiche' }).getByRole('button', { name: 'Aktivität' }).click();
+    const german = page.getByRole('grid', { name: 'Aktivität' });
+    await expect.poll(() => german.getByRole('row').filter({ has: page.getByRole('gridcell') }).count()).toBe(5);
+    expect(await german.getByRole('row', { name: new RegExp(`eingeplant.*${titles[1]}`) }).count()).toBe(1);
+    expect(await silentlyCutCells(page)).toEqual([]);
+    await screenshot(page, 'activity', 'german-dark');
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

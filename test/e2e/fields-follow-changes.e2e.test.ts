@@ -44,7 +44,8 @@ describe('activity', () => {
     const { page, problems } = await openPage(browser, workspace);
     await openActivity(page);
     const row = dataRows(page).first();
-    const uid = (await (await cellUnder(grid(page), row, 'Credential')).textContent())!;
+    // The cell shows the credential's title; its uid is in the tooltip.
+    const uid = /\(([0-9a-f-]{36})\)$/.exec((await (await cellUnder(grid(page), row, 'Credential')).getAttribute('title'))!)?.[1];
     expect(uid).toMatch(/^[0-9a-f-]{36}$/);
     await row.click({ button: 'right' });
     const menu = page.getByRole('menu', { name: 'Activity entry' });

@@ -4,6 +4,7 @@
  */
 import type { RowOutcome, StagingCreateResult, StagingCreateRow, STAGING_IPC } from '../../../common/ipc/staging.js';
 import { createRows } from '../../workspace/rows-intake/create-rows.js';
+import { credentialTitles } from '../../workspace/rows-intake/existing-credentials.js';
 import { stagePaths } from '../../workspace/rows-intake/stage-files.js';
 import { rememberOriginalPaths } from '../../workspace/original-paths.js';
 import type { AppContext } from '../app-context.js';
@@ -73,5 +74,9 @@ export function createStagingHandlers(ctx: AppContext): HandlersOf<typeof STAGIN
       return task;
     },
     'staging:outcome': async (taskId) => outcomes.get(taskId) ?? null,
+    'staging:linkTitles': async (uids) => {
+      const { service } = ctx.require();
+      return Object.fromEntries(await credentialTitles(ctx.engine ? ctx.scope() : null, service, uids));
+    },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Small reads about a Partner's credentials for the app's detail panel and intake: which uids
- * exist, which credentials hold a file hash, and a credential's named file.
+ * exist and their titles, which credentials hold a file hash, and a credential's named file.
  */
 import { ServiceError } from '../../../common/errors.js';
 import type { ExistingCredential } from '../../../common/ipc/staging.js';
@@ -10,13 +10,18 @@ import { isOneOf, jsonPathText, unindexed } from '../store/dialect.js';
 
 /** The subset of `uids` (lowercase) that are existing credentials of the Partner: one query per 500. */
 export function existingCredentialUids(scope: PartnerScope, uids: readonly string[]): Set<string> {
-  const found = new Set<string>();
+  return new Set(credentialTitlesOf(scope, uids).keys());
+}
+
+/** The titles of those of `uids` (lowercase) that are existing credentials of the Partner, by uid: one query per 500. */
+export function credentialTitlesOf(scope: PartnerScope, uids: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
   for (let i = 0; i < uids.length; i += 500) {
     const oneOf = isOneOf(scope.db, 'uid', uids.slice(i, i + 500), 'text');
     const rows = scope.db
-      .prepare(`SELECT uid FROM credentials WHERE ${oneOf.sql} AND ${unindexed(scope.db, 'partner_id')} = ?`)
-      .all(...oneOf.params, scope.partner.id) as { uid: string }[];
-    for (const r of rows) found.add(r.uid);
+      .prepare(`SELECT uid, title FROM credentials WHERE ${oneOf.sql} AND ${unindexed(scope.db, 'partner_id')} = ?`)
+      .all(...oneOf.params, scope.partner.id) as { uid: string; title: string }[];
+    for (const r of rows) found.set(r.uid, r.title);
   }
   return found;
 }
