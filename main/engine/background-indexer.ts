@@ -17,10 +17,13 @@ export interface BackgroundIndexerOptions {
   settleMs?: number;
 }
 
-/** After this long without a create or a job's move, a create is not followed by its issue. */
+/**
+ * How long after the last create (or a job's end) the indexer starts: credentials are often
+ * scheduled and issued right after they are created, and the job should not wait for a chunk.
+ */
 const SETTLE_MS = 500;
 
-/** Why the indexer stopped a run: the backlog is empty, a job started issuing, or it was stopped. */
+/** Why a run ended: nothing waits any more, a job is issuing, the indexer was stopped, or a chunk failed (it is tried again at the next wake). */
 export type IndexerPause = 'done' | 'issuing' | 'stopped' | 'failed';
 
 export class BackgroundIndexer {
