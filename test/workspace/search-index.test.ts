@@ -16,6 +16,7 @@ import { Engine } from '../../main/engine/index.js';
 import { MIGRATIONS } from '../../main/engine/migrations.js';
 import { compressPayload } from '../../main/engine/proofs/payload-codec.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
+import { indexPendingCredentials } from '../../main/engine/search-index.js';
 import { recordWindow } from '../../main/workspace/record-query.js';
 import { makeTempDir, openEngine, openEngineWithPartner, type EngineFixture } from '../support/engine-fixture.js';
 import { addIssuingPartner, createAndSchedule, createCredentials, jsonLines, openIssuingEngine, removeTempDirs, runTsChild, setAutomine, tickUntil } from '../support/issuing-fixture.js';
@@ -68,6 +69,15 @@ describe('the search index on SQLite, kept off the create path', () => {
     expect(found(scope, 'wallab')).toBe(4);
     expect(waiting(scope)).toBe(0);
     expect(found(scope, 'bulk')).toBe(3);
+  });
+
+  it('indexes a queue longer than a chunk, chunk after chunk, and with nothing queued indexes nothing', async () => {
+    const { scope, service } = openWithPartner();
+    await createCredentials(service, 250, 'Bandicoot');
+    expect(indexPendingCredentials(scope.db, 100)).toBe(250);
+    expect(waiting(scope)).toBe(0);
+    expect(indexPendingCredentials(scope.db, 100)).toBe(0);
+    expect(found(scope, 'bandicoot')).toBe(250);
   });
 
   it('a credential deleted while it waits is neither indexed nor found; the next one, given its id, is found by its own words', async () => {
