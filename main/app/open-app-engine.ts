@@ -48,7 +48,7 @@ export async function openAppEngine(dataDir: string = defaultDataDir(), options:
     issuingOff = (error as Error).message;
     return undefined;
   });
-  const engine = Engine.open({ dataDir, secrets, issuing: { scheduler: secrets !== undefined && !keyLock } });
+  const engine = Engine.open({ dataDir, secrets, issuing: { scheduler: secrets !== undefined && !keyLock }, indexInBackground: true });
   const first = engine.partners.list()[0];
   const kind = secrets?.kind;
   const keyStore = keyLock ? null : kind === 'keychain' || kind === 'encrypted-file' ? kind : null;

@@ -21,6 +21,8 @@ export interface EngineNeeds {
   /** The command uses the Partners' keys: open the keychain (or PROOFDESK_PASSPHRASE's file). */
   secrets?: boolean;
   issuing?: IssuingOptions;
+  /** The command runs until stopped (`serve`, `watch`): new credentials are indexed for search in the background. */
+  indexInBackground?: boolean;
   /**
    * The engine the command is about to issue on at once (`issue --now`): its chain (the local
    * one: anvil) is connected and the signer threads started as soon as the engine is open, in
@@ -39,7 +41,7 @@ export async function withEngine<T>(dataDir: string | undefined, run: (engine: E
     import('../engine/index.js'),
     needs.secrets ? import('../secrets/index.js').then((m): Promise<SecretStore> => m.openSecretStore({ dataDir: dir })) : undefined,
   ]);
-  const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false, secrets, issuing: needs.issuing, databaseUrl: process.env.PROOFDESK_DATABASE_URL });
+  const engine = Engine.open({ dataDir: dir, sweepIntervalMs: false, secrets, issuing: needs.issuing, indexInBackground: needs.indexInBackground, databaseUrl: process.env.PROOFDESK_DATABASE_URL });
   try {
     if (needs.issuesOn !== undefined) engine.issuing.readyToIssue(needs.issuesOn);
     engine.sweepUnusedFiles();

@@ -7,6 +7,7 @@ import { openEngineWithPartner, type EngineFixture } from '../../test/support/en
 import { createAndScheduleMany } from './create-and-schedule-many.js';
 import type { FileStore } from './file-store.js';
 import type { PartnerScope } from './scope.js';
+import { indexPendingCredentials } from './search-index.js';
 
 const fixtures: EngineFixture[] = [];
 afterEach(async () => {
@@ -34,7 +35,9 @@ function rows(scope: PartnerScope): Record<string, unknown[]> {
     credential_tags: all('SELECT tag, credential_id FROM credential_tags ORDER BY tag, credential_id'),
     jobs: all('SELECT id, engine, status, created_date, scheduled_date, tags FROM jobs ORDER BY id'),
     job_credentials: all('SELECT * FROM job_credentials ORDER BY job_id, credential_id'),
-    search: all("SELECT rowid FROM credentials_fts WHERE credentials_fts MATCH 'inbox' ORDER BY rowid"),
+    unindexed: all('SELECT id FROM credentials_unindexed ORDER BY id'),
+    // What a search would find once the waiting credentials are indexed, as a search first does.
+    search: (indexPendingCredentials(scope.db), all("SELECT rowid FROM credentials_fts WHERE credentials_fts MATCH 'inbox' ORDER BY rowid")),
   };
 }
 

@@ -22,7 +22,7 @@ import { insertMany } from './insert-many.js';
 import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
-import { indexNewCredentials } from './search-index.js';
+import { markUnindexed } from './search-index.js';
 import { jsonEntries, jsonIdList, jsonTexts, newRowIds, postgresOf, runByColumns } from './store/dialect.js';
 import { CREDENTIAL_TAGS, insertNewTags } from './tag-writer.js';
 import { uuidV7 } from './uuid-v7.js';
@@ -189,7 +189,7 @@ export function writeBatch(
     if (newFiles.length > 0) insertFilesAtOnce(db, scope.partner.id, newFiles);
     insertMany(db, 'credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags)', '(?, ?, ?, ?, ?, ?, ?, ?)', newCredentials);
     // The rows that depend only on the ids above: one statement per table for the batch.
-    indexNewCredentials(db, ids);
+    markUnindexed(db, ids);
     insertNewTags(scope, CREDENTIAL_TAGS, tagRows);
     if (fileRows.length > 0) {
       cached(db, `INSERT INTO credential_files (credential_id, file_id, position) SELECT CAST(e.value->>0 AS BIGINT), CAST(e.value->>1 AS BIGINT), 0 FROM ${jsonEntries(db, 'e')}`).run(

@@ -12,7 +12,7 @@ import { Conditions, cached, selectPage } from './list-query.js';
 import { inTransaction, type Db } from './database.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
-import { indexNewCredentials } from './search-index.js';
+import { markUnindexed } from './search-index.js';
 import { CREDENTIAL_TAGS, indexTags, insertNewTags, ownedId, ownedIds } from './tag-writer.js';
 import { newRowIds, postgresChunks, runByColumns, sqliteOf } from './store/dialect.js';
 
@@ -66,7 +66,7 @@ export function insertCredential(
     input.expiryDate,
     JSON.stringify(input.tags),
   ).lastInsertRowid as number;
-  indexNewCredentials(db, [id]);
+  markUnindexed(db, [id]);
   indexTags(scope, CREDENTIAL_TAGS, id, [], input.tags);
   const fileInsert = cached(db, 'INSERT INTO credential_files (credential_id, file_id, position) VALUES (?, ?, ?)');
   refs.fileIds.forEach((fileId, i) => fileInsert.run(id, fileId, i));
@@ -153,7 +153,7 @@ function insertCredentialsAtOnce(scope: PartnerScope, inputs: CredentialInput[],
   if (sqliteOf(db)) {
     const rows = created.map(({ id, credential, now, input }) => [id, credential.uid, scope.partner.id, input.title, input.metadataJson, now, input.expiryDate, JSON.stringify(input.tags)]);
     insertMany(db, 'credentials (id, uid, partner_id, title, metadata, upload_date, expiry_date, tags)', '(?, ?, ?, ?, ?, ?, ?, ?)', rows);
-    indexNewCredentials(db, ids);
+    markUnindexed(db, ids);
     insertNewTags(scope, CREDENTIAL_TAGS, created.flatMap(({ id, input }) => input.tags.map((tag) => [tag, id] as const)));
     return created.map(({ id, credential }) => ({ id, credential }));
   }

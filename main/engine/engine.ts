@@ -17,6 +17,8 @@ import { engineEventsOf, type EngineEvents } from './events/engine-events.js';
 import { watchChanges } from './events/watch-changes.js';
 import { checkReadiness, type Readiness } from './readiness.js';
 import { openEngineDatabase } from './store/open-engine-database.js';
+import { sqliteOf } from './store/dialect.js';
+import { BackgroundIndexer } from './background-indexer.js';
 import type { PartnerScope } from './scope.js';
 import { publicUrlOf, setPublicUrl } from './vc/status-list-store.js';
 
@@ -34,6 +36,11 @@ export interface EngineOptions {
   actor?: string;
   /** A postgres:// URL puts the engine's data in that PostgreSQL database instead of SQLite in dataDir. */
   databaseUrl?: string;
+  /**
+   * Index new credentials for word search in the background while no job issues (SQLite; a
+   * long-running process: the app, `serve`, `watch`). Without it the first search indexes them.
+   */
+  indexInBackground?: boolean;
 }
 
 /** The OS user running this process, as the activity log names them. */
@@ -58,6 +65,8 @@ export class Engine {
   readonly issuing: IssuingRuntime;
   /** What changed, after it is committed: by this process (at once) or another one sharing the database (within a second; on PostgreSQL every move, in order). */
   readonly events: EngineEvents;
+  /** The search index's background work, when the engine's owner asked for it (indexInBackground) on SQLite. */
+  readonly backgroundIndexer: BackgroundIndexer | undefined;
   private readonly stopWatchingOthers: () => void;
   private readonly store: FileBytes;
   private readonly sweeper: NodeJS.Timeout | undefined;
@@ -70,6 +79,7 @@ export class Engine {
     private readonly secrets: SecretStore | undefined,
     issuing: IssuingOptions,
     private readonly actor: string,
+    indexInBackground: boolean,
   ) {
     this.catalog = EngineCatalog.load(dataDir);
     this.store = openFileBytes(db, dataDir, clock);
@@ -78,6 +88,7 @@ export class Engine {
     this.events = engineEventsOf(db);
     this.stopWatchingOthers = watchChanges(db, this.events);
     this.issuing = new IssuingRuntime(db, clock, dataDir, this.catalog, secrets, issuing);
+    this.backgroundIndexer = indexInBackground && sqliteOf(db) ? new BackgroundIndexer(db, this.events) : undefined;
     if (sweepIntervalMs !== false) {
       this.sweepUnusedFiles();
       this.sweeper = setInterval(() => this.sweepUnusedFiles(), sweepIntervalMs);
@@ -90,7 +101,7 @@ export class Engine {
     makeTreePrivate(options.dataDir);
     const db = openEngineDatabase(options.dataDir, options.databaseUrl);
     try {
-      return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {}, options.actor ?? osActor());
+      return new Engine(options.dataDir, db, options.clock ?? systemClock, options.sweepIntervalMs ?? 60_000, options.secrets, options.issuing ?? {}, options.actor ?? osActor(), options.indexInBackground ?? false);
     } catch (error) {
       db.close();
       throw error;
@@ -198,6 +209,7 @@ export class Engine {
    */
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.backgroundIndexer?.stop();
     this.stopWatchingOthers();
     await this.issuing.close();
     this.store.close();

@@ -531,4 +531,23 @@ export const MIGRATIONS: readonly string[] = [
   -- Deletion and the (never used) update keep their triggers: they are rare and one row each.
   DROP TRIGGER credentials_fts_insert;
   `,
+  /* 16: the search index kept off the path that creates credentials */ `
+  -- Credentials created but not yet in credentials_fts: a create records its ids here (one
+  -- statement for the call), and a search, or a long-running process while no job issues,
+  -- moves them into the index (search-index.ts). Ids, not a watermark on credentials.id: that
+  -- id has no AUTOINCREMENT, so the largest one comes back after a delete.
+  CREATE TABLE credentials_unindexed (id INTEGER PRIMARY KEY);
+  -- A deleted credential leaves the index, or the queue when it was not indexed yet.
+  DROP TRIGGER credentials_fts_delete;
+  CREATE TRIGGER credentials_fts_delete AFTER DELETE ON credentials BEGIN
+    DELETE FROM credentials_fts WHERE rowid = old.id;
+    DELETE FROM credentials_unindexed WHERE id = old.id;
+  END;
+  -- Should a credential ever be edited (the spec has none), it is indexed again like a new one.
+  DROP TRIGGER credentials_fts_update;
+  CREATE TRIGGER credentials_fts_update AFTER UPDATE OF partner_id, title, metadata ON credentials BEGIN
+    DELETE FROM credentials_fts WHERE rowid = old.id;
+    INSERT OR IGNORE INTO credentials_unindexed (id) VALUES (new.id);
+  END;
+  `,
 ];

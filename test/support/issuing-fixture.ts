@@ -67,6 +67,8 @@ export interface OpenIssuingEngineOptions {
   keepDir?: boolean;
   /** The engine's data in this PostgreSQL database instead of SQLite in the data directory. */
   databaseUrl?: string;
+  /** Index new credentials for search in the background, as the app, `serve` and `watch` do. */
+  indexInBackground?: boolean;
 }
 
 /** Opens an Engine with a secret store and no sweeper; the scheduler only when asked. */
@@ -81,6 +83,7 @@ export function openIssuingEngine(options: OpenIssuingEngineOptions = {}): Issui
     secrets,
     issuing: { onError: () => undefined, ...options.issuing },
     databaseUrl: options.databaseUrl,
+    indexInBackground: options.indexInBackground,
   });
   let closing: Promise<void> | undefined;
   return {

@@ -28,6 +28,7 @@ export const CHILD_SCRIPTS: readonly string[] = [
   'test/store/fixtures/issue-until-killed.ts',
   'test/support/persistence-writer.ts',
   'test/support/postgres-migrate-child.ts',
+  'test/workspace/fixtures/create-then-killed.ts',
 ];
 
 /** The bundle's entry name of a child script: its path with the folders joined by `.` (the bundle is one flat folder). */

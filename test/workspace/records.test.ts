@@ -11,7 +11,7 @@ import { MIGRATIONS } from '../../main/engine/migrations.js';
 import { compressPayload } from '../../main/engine/proofs/payload-codec.js';
 import { Engine } from '../../main/engine/index.js';
 import type { PartnerScope } from '../../main/engine/scope.js';
-import { indexNewCredentials } from '../../main/engine/search-index.js';
+import { markUnindexed } from '../../main/engine/search-index.js';
 import { DEFAULT_RECORD_SORT, type RecordFilter } from '../../common/records.js';
 import { IPC_ARGUMENT_VALIDATORS } from '../../common/ipc-contract.js';
 import { ServiceError } from '../../common/errors.js';
@@ -107,7 +107,7 @@ describe('records window', () => {
         .prepare("INSERT INTO credentials (uid, partner_id, title, metadata, upload_date, tags) VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, 'From elsewhere', '{}', 0, '[\"even\"]')")
         .run(partner.id).lastInsertRowid;
       other.prepare("INSERT INTO credential_tags (partner_id, tag, credential_id) VALUES (?, 'even', ?)").run(partner.id, id);
-      indexNewCredentials(other, [Number(id)]);
+      markUnindexed(other, [Number(id)]);
     } finally {
       other.close();
     }

@@ -197,6 +197,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     },
     {
       secrets: true,
+      indexInBackground: true,
       issuing: {
         scheduler: true,
         // In the log's format, like every other line of serve.

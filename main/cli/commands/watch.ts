@@ -270,6 +270,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       },
       {
         secrets: true,
+        indexInBackground: true,
         issuing: {
           scheduler: true,
           tickMs: TICK_MS,

@@ -3,6 +3,7 @@ import type { RecordFilter, RecordState } from '../../../common/records.js';
 import { parseIsoDate } from '../../../common/validate.js';
 import { Conditions } from '../list-query.js';
 import type { PartnerScope } from '../scope.js';
+import { indexPendingCredentials } from '../search-index.js';
 import { sqliteOf } from '../store/dialect.js';
 import { partnerSearchMatch, searchCondition } from './record-search.js';
 
@@ -65,6 +66,8 @@ export function recordConditions(scope: PartnerScope, filter: RecordFilter): Con
     where.add(`(${parts.join(' OR ')})`, ...params);
   }
   if (filter.search) {
+    // A search is never behind a create: what waits for the index goes in before it is read.
+    indexPendingCredentials(scope.db);
     const search = searchCondition(scope.db, scope.partner.id, filter.search);
     // Text with no word in it (only punctuation) matches nothing rather than everything.
     if (search === undefined) where.add('1 = 0');
