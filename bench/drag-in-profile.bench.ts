@@ -47,7 +47,7 @@ const STAGES: StageDef[] = [
   { name: 'create: read wait', means: 'Create and schedule: waiting for a chunk\'s files to be read (the next chunk is read while one is created)' },
   { name: 'validate', means: 'createAndScheduleMany: each request\'s details checked against the spec, 100 per call' },
   { name: 'temp files', means: 'each file written to a temporary file of the store, hashed again, its type sniffed' },
-  { name: 'sync', means: 'the store\'s folders made, the batch\'s temporary files made durable (one syncfs)' },
+  { name: 'sync', means: 'the store\'s folders made, the chunk\'s temporary files made durable (a chunk of 100 is below SYNCFS_FROM: an fdatasync each)' },
   { name: 'insert', means: 'one write transaction per 100 files: checks, file and credential rows, search index, tags, activity, the commit' },
   { name: 'insert: store files', means: 'the temporary files renamed into the store' },
   { name: 'insert: schedule', means: 'the open job found, its job_credentials rows and the activity' },
