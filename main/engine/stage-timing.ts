@@ -19,7 +19,8 @@ let totals: Map<string, { wall: bigint; cpu: bigint }> | undefined;
 
 /**
  * The calling thread's time on a CPU so far, in ns (Linux: the first field of its schedstat,
- * nanosecond-exact); 0 where that cannot be read.
+ * which the kernel brings up to date at each scheduler tick and context switch only, so a
+ * reading may lag by up to a tick, a few ms); 0 where that cannot be read.
  */
 export function threadCpuNs(): bigint {
   try {
