@@ -21,19 +21,20 @@ import { hashAndSignLimit, issueJobInChild, jobPayloads } from './issuing.bench.
 import { observeMachine } from './machine.js';
 import { benchDir, repeatedFigure, type BenchResult } from './measure.js';
 import { openAttestationRates, type PeerFigure } from './open-attestation.js';
+import { profileOf as profileRows, profileResults, profileTable, stageMeanings, type ProfileRow, type StageDef } from './profile-tables.js';
 import type { StageTime } from '../main/engine/stage-timing.js';
 
 const COUNTS = (process.env['PROOFDESK_BENCH_PROFILE_COUNTS'] ?? '1000,10000,100000').split(',').map(Number);
 
 /** The rows of the profile, in the order a job goes through them. */
-const STAGES: { name: string; means: string; overlaps?: true; fixed?: true }[] = [
+const STAGES: StageDef[] = [
   { name: 'process start', means: "node's start and the imports (the job bundled as the CLI is), until the job code runs", fixed: true },
   { name: 'engine open', means: 'database opened and migrated, the engine built', fixed: true },
   { name: 'chain start', means: 'anvil started and connected', fixed: true },
   { name: 'bench input', means: "the bench making the credentials' bodies (not the engine)" },
   { name: 'validate', means: 'createCredentials: each body checked against the spec' },
   { name: 'insert', means: 'createCredentials: rows, queued for the search index, tags, activity, one transaction per call' },
-  { name: 'index (replayed)', means: "off the path: the FTS5 index of the job's credentials, as a search or the background indexer writes it afterwards" },
+  { name: 'index (replayed)', means: "off the path: the FTS5 index of the job's credentials, as a search or the background indexer writes it afterwards", afterwards: true },
   { name: 'schedule', means: 'scheduleCredentials: checks, job rows, activity, the job read back' },
   { name: 'chain checks', means: 'keys, balance and fees asked of the chain before start' },
   { name: 'read back', means: "the job's credentials read back from the database, a chunk at a time" },
@@ -44,30 +45,14 @@ const STAGES: { name: string; means: string; overlaps?: true; fixed?: true }[] =
   { name: 'transaction', means: 'registry, issue transaction signed, stored, sent' },
   { name: 'confirmation', means: 'receipt, chain state persisted, job finished' },
   { name: 'other', means: "the rest of the wall time on the main thread (adding the bench's Partner: its secret's scrypt, its keys; calls, events, GC)" },
-  { name: 'workers start', means: 'signer threads started (summed over threads)', overlaps: true },
-  { name: 'sign', means: 'SHA-256 + Ed25519 on the signer threads (summed)', overlaps: true },
-  { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: true },
+  { name: 'workers start', means: 'signer threads started (summed over threads)', overlaps: 'signer threads' },
+  { name: 'sign', means: 'SHA-256 + Ed25519 on the signer threads (summed)', overlaps: 'signer threads' },
+  { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: 'signer threads' },
 ];
-
-/** One row of the profile: wall and CPU µs per credential, share of wall time. */
-export interface ProfileRow {
-  name: string;
-  usPer: number;
-  cpuUsPer: number;
-  share: number;
-  overlaps: boolean;
-}
 
 /** Per stage: µs per credential (wall and CPU) and share of wall; `other` is what the main-thread stages leave. */
 export function profileOf(stages: Record<string, StageTime>, count: number): ProfileRow[] {
-  const wall = stages['wall']!;
-  const mainThread = STAGES.filter((s) => !s.overlaps && s.name !== 'other' && s.name !== 'index (replayed)').map((s) => stages[s.name] ?? { ms: 0, cpuMs: 0 });
-  const other = { ms: wall.ms - mainThread.reduce((sum, t) => sum + t.ms, 0), cpuMs: stages['main thread']!.cpuMs - mainThread.reduce((sum, t) => sum + t.cpuMs, 0) };
-  const all: Record<string, StageTime> = { ...stages, other };
-  return STAGES.map((s) => {
-    const t = all[s.name] ?? { ms: 0, cpuMs: 0 };
-    return { name: s.name, usPer: (t.ms * 1000) / count, cpuUsPer: (t.cpuMs * 1000) / count, share: t.ms / wall.ms, overlaps: s.overlaps === true };
-  });
+  return profileRows(STAGES, stages, count);
 }
 
 /** The peer's figure as a note: documents/s, and its time or where it was stopped. */
@@ -103,15 +88,7 @@ export async function issuingProfileBenchmarks(log: (line: string) => void): Pro
       machine,
       notes: [`${Math.round(count / (wall.ms / 1000))} credentials/s`, `process CPU ${(wall.cpuMs / 1000).toFixed(1)} s (all threads)`],
     });
-    for (const row of rows) {
-      results.push({
-        name: `issuing profile ${label}: ${row.name}`,
-        value: row.usPer,
-        unit: 'µs/credential',
-        machine,
-        notes: [`${(row.share * 100).toFixed(1)}% of wall`, ...(Number.isNaN(row.cpuUsPer) ? [] : [`CPU ${row.cpuUsPer.toFixed(1)} µs/credential`]), ...(row.overlaps ? ['signer threads, overlaps the main thread'] : [])],
-      });
-    }
+    results.push(...profileResults(`issuing profile ${label}`, rows, 'µs/credential', machine));
 
     // In the same run: the limit (SHA-256 + Ed25519 of the job's own payloads, one thread) and
     // the peer (OpenAttestation's wrapDocuments of as many documents of the same size, above).
@@ -138,14 +115,10 @@ export async function issuingProfileBenchmarks(log: (line: string) => void): Pro
         `${(rate / limit.value).toFixed(2)}× the limit (${Math.round(limit.value).toLocaleString('en-US')}/s), ${peer.stopped ? '> ' : ''}${(rate / peer.perSecond).toFixed(2)}× ${peerNote(peer)}`,
     );
     tables.push(`${label} credentials: wall ${(wall.ms / 1000).toFixed(2)} s, process CPU ${(wall.cpuMs / 1000).toFixed(2)} s, load ${machine.start.load1.toFixed(1)}→${machine.end.load1.toFixed(1)}`);
-    tables.push(`  ${'stage'.padEnd(17)} ${'wall µs/cred'.padStart(12)} ${'CPU µs/cred'.padStart(12)} ${'of wall'.padStart(8)}`);
-    for (const row of rows) {
-      const cpu = Number.isNaN(row.cpuUsPer) ? '' : row.cpuUsPer.toFixed(1);
-      tables.push(`  ${row.name.padEnd(17)} ${row.usPer.toFixed(1).padStart(12)} ${cpu.padStart(12)} ${`${(row.share * 100).toFixed(1)}%`.padStart(8)}${row.overlaps ? '  (signer threads, overlaps)' : ''}`);
-    }
+    tables.push(...profileTable(rows, 'cred'));
   }
   log(['issuing profile (µs per credential, share of wall time):', ...tables].join('\n'));
-  log(STAGES.map((s) => `  ${s.name}: ${s.means}`).join('\n'));
+  log(stageMeanings(STAGES));
   log(['issuing against the limit and OpenAttestation, same run:', ...peers.map((p) => `  ${p}`)].join('\n'));
   return results;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { intakeStages } from './issue-profile.bench.js';
 import { profileOf } from './issuing-profile.bench.js';
+import { profileOf as profileRows, profileResults, profileTable, type StageDef } from './profile-tables.js';
+import type { MachineWindow } from './machine.js';
 
 describe('the issuing profile', () => {
   it('leaves to `other` what the fixed and main-thread stages do not cover; signer threads and the replayed index overlap', () => {
@@ -27,5 +29,35 @@ describe('the issue profile', () => {
 
   it('says so when `issue` printed no stages', () => {
     expect(() => intakeStages('nothing\n')).toThrow('no intake: line');
+  });
+});
+
+describe('a stage profile', () => {
+  const defs: StageDef[] = [
+    { name: 'insert', means: 'the transaction' },
+    { name: 'insert: store files', means: 'renames', part: 'insert' },
+    { name: 'other', means: 'the rest' },
+    { name: 'read', means: 'beside the others', overlaps: 'main thread, async', noCpu: true },
+  ];
+  const t = (ms: number, cpuMs: number) => ({ ms, cpuMs });
+  const rows = profileRows(defs, { wall: t(1000, 1500), 'main thread': t(1000, 700), insert: t(600, 400), 'insert: store files': t(100, 50), read: t(900, 800) }, 100);
+  const row = (name: string) => rows.find((r) => r.name === name)!;
+
+  it('counts a part within its stage and an overlapping stage beside the main thread, not in `other`', () => {
+    expect(row('other')).toMatchObject({ usPer: 4000, cpuUsPer: 3000, share: 0.4 });
+    expect(row('insert: store files')).toMatchObject({ usPer: 1000, share: 0.1, overlaps: false, aside: 'part of insert' });
+    expect(row('read')).toMatchObject({ usPer: 9000, share: 0.9, overlaps: true, aside: 'main thread, async, overlaps' });
+  });
+
+  it("shows no CPU for a stage whose thread's CPU meanwhile is not its own, in the table and in the results", () => {
+    expect(row('read').cpuUsPer).toBeNaN();
+    const lines = profileTable(rows, 'file');
+    expect(lines[0]).toMatch(/^ {2}stage +wall µs\/file +CPU µs\/file +of wall$/);
+    expect(lines.find((l) => l.trimStart().startsWith('read '))).toMatch(/^ {2}read +9000\.0 +90\.0% {2}\(main thread, async, overlaps\)$/);
+    expect(lines.find((l) => l.trimStart().startsWith('insert '))).toMatch(/6000\.0 +4000\.0 +60\.0%$/);
+    const machine = {} as MachineWindow;
+    const results = profileResults('drag-in profile 100 files', rows, 'µs/file', machine);
+    expect(results.find((r) => r.name === 'drag-in profile 100 files: read')!.notes).toEqual(['90.0% of wall', 'main thread, async, overlaps']);
+    expect(results.find((r) => r.name === 'drag-in profile 100 files: insert')!.notes).toEqual(['60.0% of wall', 'CPU 4000.0 µs/file']);
   });
 });

@@ -16,6 +16,7 @@ import { intakeBenchmarks } from './intake.bench.js';
 import { issuingBenchmarks, millionBenchmarks } from './issuing.bench.js';
 import { issuingProfileBenchmarks } from './issuing-profile.bench.js';
 import { issueProfileBenchmarks } from './issue-profile.bench.js';
+import { dragInProfileBenchmarks } from './drag-in-profile.bench.js';
 import { onlyPattern } from './only.js';
 import { describeMachine, observeMachine } from './machine.js';
 import { withMachine, type BenchResult } from './measure.js';
@@ -47,6 +48,7 @@ const BENCHMARKS: { name: string; run: (log: (line: string) => void) => Promise<
   { name: 'ingest', run: ingestBenchmarks },
   { name: 'intake', run: intakeBenchmarks },
   { name: 'issue-profile', run: issueProfileBenchmarks },
+  { name: 'drag-in-profile', run: dragInProfileBenchmarks },
   { name: 'chain', run: chainBenchmarks },
   { name: 'cli', run: cliBenchmarks },
   { name: 'workspace', run: workspaceBenchmarks },

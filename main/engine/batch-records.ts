@@ -23,6 +23,7 @@ import { openScheduledJob } from './jobs.js';
 import { cached } from './list-query.js';
 import type { PartnerScope } from './scope.js';
 import { markUnindexed } from './search-index.js';
+import { stage } from './stage-timing.js';
 import { jsonEntries, jsonIdList, jsonTexts, newRowIds, postgresOf, runByColumns } from './store/dialect.js';
 import { CREDENTIAL_TAGS, insertNewTags } from './tag-writer.js';
 import { uuidV7 } from './uuid-v7.js';
@@ -91,8 +92,8 @@ function check(scope: PartnerScope, items: readonly (BatchItem | undefined)[], e
 }
 
 /**
- * Writes the batch's records inside the caller's write transaction and moves each accepted
- * request's bytes into the store just before its rows (bytes first, as storeThenRecord does);
+ * Writes the batch's records inside the caller's write transaction, the accepted requests'
+ * bytes moved into the store before their rows (bytes first, as storeThenRecord does);
  * `moved` collects the staged files moved. One result per item: its credential or its error
  * (undefined items are skipped). Throws UnforeseenWriteError when a write fails that no check
  * foresaw: the caller then rolls the transaction back.
@@ -136,14 +137,19 @@ export function writeBatch(
     const ids: number[] = [];
     const withLinks: { index: number; id: number }[] = [];
     // The open job, looked up (or opened, dated as by the single call: with the first request) once.
-    const jobId = engine === null ? undefined : openScheduledJob(scope, engine);
+    const jobId = engine === null ? undefined : stage('insert: schedule', () => openScheduledJob(scope, engine));
+    // Bytes first: a record never names bytes the store does not hold.
+    stage('insert: store files', () => {
+      for (const { item } of accepted) {
+        if (!item.staged) continue;
+        scope.store.commit(item.staged);
+        moved.push(item.staged);
+      }
+    });
     for (const { index, item, now, linkIds } of accepted) {
       const { details, staged } = item;
       let file: FileRecord | undefined;
       if (staged) {
-        // Bytes first: a record never names bytes the store does not hold.
-        scope.store.commit(staged);
-        moved.push(staged);
         const row = existing.get(staged.hash);
         let fileId: number;
         if (row) {
@@ -206,8 +212,10 @@ export function writeBatch(
     const entries = ids.map((id) => [id] as const);
     recordCredentialActivity(scope, 'created', entries);
     if (jobId !== undefined) {
-      cached(db, `INSERT INTO job_credentials (job_id, credential_id, engine) SELECT CAST(? AS BIGINT), value, ? FROM (${jsonIdList(db)}) AS ids`).run(jobId, engine, JSON.stringify(ids));
-      recordCredentialActivity(scope, 'scheduled', entries, { engine, jobId });
+      stage('insert: schedule', () => {
+        cached(db, `INSERT INTO job_credentials (job_id, credential_id, engine) SELECT CAST(? AS BIGINT), value, ? FROM (${jsonIdList(db)}) AS ids`).run(jobId, engine, JSON.stringify(ids));
+        recordCredentialActivity(scope, 'scheduled', entries, { engine, jobId });
+      });
     }
     // A credential with links answers with them nested, as a GET would.
     if (withLinks.length > 0) {

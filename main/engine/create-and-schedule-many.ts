@@ -8,7 +8,7 @@
  */
 import { ServiceError, isServiceError } from '../../common/errors.js';
 import type { BatchOutcome } from '../../common/issuing-service.js';
-import type { CreateAndScheduleRequest } from '../../common/requests.js';
+import type { CreateAndScheduleRequest, UploadSource } from '../../common/requests.js';
 import { isPlainObject } from '../../common/validate.js';
 import type { Credential } from '../../common/wire-types.js';
 import { writeBatch, UnforeseenWriteError, type BatchItem } from './batch-records.js';
@@ -20,6 +20,7 @@ import { fileRecord, isReferenced, recordUpload, stageUpload } from './files.js'
 import { addToScheduledJob } from './scheduling.js';
 import { recordCredentialActivity } from './activity.js';
 import type { PartnerScope } from './scope.js';
+import { stage } from './stage-timing.js';
 import pMap from 'p-map';
 
 /**
@@ -38,12 +39,24 @@ function asServiceError(error: unknown): ServiceError {
   return new ServiceError('internal_error', 'The credential could not be created because of an unexpected error', { cause: error });
 }
 
-async function prepare(scope: PartnerScope, request: CreateAndScheduleRequest): Promise<Prepared> {
+/** A request's details checked, its file (if any) not yet staged. */
+type Parsed = { error: ServiceError } | { details: BatchItem['details']; file: UploadSource | undefined };
+
+function parse(request: CreateAndScheduleRequest): Parsed {
   try {
     if (!isPlainObject(request)) throw new ServiceError('no_json', 'Expected the credential_details form field');
     const file = (request as CreateAndScheduleRequest).file ?? undefined;
-    const details = parseCredentialDetails((request as CreateAndScheduleRequest).credential_details, file !== undefined);
-    return { details, staged: file === undefined ? undefined : await stageUpload(scope, file) };
+    return { details: parseCredentialDetails((request as CreateAndScheduleRequest).credential_details, file !== undefined), file };
+  } catch (error) {
+    return { error: asServiceError(error) };
+  }
+}
+
+/** Stages a checked request's file; a refused request's file is never read. */
+async function prepare(scope: PartnerScope, parsed: Parsed): Promise<Prepared> {
+  if ('error' in parsed) return parsed;
+  try {
+    return { details: parsed.details, staged: parsed.file === undefined ? undefined : await stageUpload(scope, parsed.file) };
   } catch (error) {
     return { error: asServiceError(error) };
   }
@@ -57,12 +70,14 @@ async function prepare(scope: PartnerScope, request: CreateAndScheduleRequest): 
 export async function createAndScheduleMany(scope: PartnerScope, engine: string | null, requests: CreateAndScheduleRequest[]): Promise<BatchOutcome<Credential>[]> {
   if (!Array.isArray(requests) || requests.length > MAX_BATCH) throw new ServiceError('invalid_value', `Expected an array of at most ${MAX_BATCH} requests`);
   const target = engine === null ? null : scope.catalog.get(engine);
-  const prepared = await pMap(requests, (request) => prepare(scope, request), { concurrency: STAGE_CONCURRENCY });
+  // Every request checked first, then the files of those that passed staged (as timed stages).
+  const parsed = stage('validate', () => requests.map(parse));
+  const prepared = await stage('temp files', () => pMap(parsed, (item) => prepare(scope, item), { concurrency: STAGE_CONCURRENCY }));
   // The batch's bytes (and any new store folder for them) durable before the transaction that
   // records them commits: one pass.
   const staged = prepared.flatMap((item) => ('error' in item || !item.staged ? [] : [item.staged]));
   try {
-    await scope.store.makeDurable(staged);
+    await stage('sync', () => scope.store.makeDurable(staged));
   } catch (error) {
     for (const item of staged) scope.store.discard(item);
     throw error;
@@ -72,7 +87,7 @@ export async function createAndScheduleMany(scope: PartnerScope, engine: string 
     const items = prepared.map((item) => ('error' in item ? undefined : item));
     let written: ReturnType<typeof writeBatch> | undefined;
     try {
-      written = inWriteLock(scope.db, () => writeBatch(scope, target?.id ?? null, items, committed));
+      written = stage('insert', () => inWriteLock(scope.db, () => writeBatch(scope, target?.id ?? null, items, committed)));
     } catch (error) {
       if (!(error instanceof UnforeseenWriteError)) throw error;
       // Rolled back whole; bytes it moved stay in the store (the requests below name them again

@@ -20,3 +20,4 @@ export { recordGraphOf, type RecordGraph } from './records/record-graph.js';
 export { certificatesOfFile } from './records/certificates-of-file.js';
 export { findScheduledJob } from './jobs.js';
 export { onJobEnds, type EngineEvent } from './events/engine-events.js';
+export { stage } from './stage-timing.js';

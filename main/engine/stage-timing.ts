@@ -1,8 +1,9 @@
 /**
  * Wall time and CPU time per named stage of issuing, summed over a run: what `npm run bench`'s
  * issuing profile prints. Off unless a benchmark calls `timeStages(true)`; then `stage()` costs two
- * clock reads and two reads of the thread's CPU time. Stages must not nest (each adds its own
- * time). Worker threads time their own stages and hand the totals back with their results
+ * clock reads and two reads of the thread's CPU time (about 25 µs: time a batch, not an item).
+ * Stages must not nest (each adds its own time), except a part named `outer: part` inside its
+ * stage `outer`, which a profile shows as of that stage, not beside it. Worker threads time their own stages and hand the totals back with their results
  * (`addStageTime`).
  */
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,8 @@ let totals: Map<string, { wall: bigint; cpu: bigint }> | undefined;
 
 /**
  * The calling thread's time on a CPU so far, in ns (Linux: the first field of its schedstat,
- * nanosecond-exact); 0 where that cannot be read.
+ * which the kernel brings up to date at each scheduler tick and context switch only, so a
+ * reading may lag by up to a tick, a few ms); 0 where that cannot be read.
  */
 export function threadCpuNs(): bigint {
   try {

@@ -6,6 +6,7 @@ import type { RowOutcome, StagingCreateResult, StagingCreateRow, STAGING_IPC } f
 import { createRows } from '../../workspace/rows-intake/create-rows.js';
 import { credentialTitles } from '../../workspace/rows-intake/existing-credentials.js';
 import { stagePaths } from '../../workspace/rows-intake/stage-files.js';
+import { stage } from '../../engine/index.js';
 import { rememberOriginalPaths } from '../../workspace/original-paths.js';
 import type { AppContext } from '../app-context.js';
 import type { HandlersOf } from './handlers-of.js';
@@ -23,12 +24,13 @@ export function creatingLabel(count: number, scheduling: boolean): string {
  */
 function rememberDroppedPaths(ctx: AppContext, rows: StagingCreateRow[], outcomes: RowOutcome[]): void {
   if (!watchFolderDesktop() || !ctx.engine) return;
+  const { dataDir } = ctx.engine;
   const fileOf = new Map(rows.map((r) => [r.key, r.file]));
   const entries = outcomes.flatMap((o) => {
     const file = o.status === 'created' ? fileOf.get(o.key) : null;
     return o.status === 'created' && file ? [{ uid: o.uid, hash: file.file_hash, path: file.path }] : [];
   });
-  rememberOriginalPaths(ctx.engine.dataDir, entries);
+  stage('create: original paths', () => rememberOriginalPaths(dataDir, entries));
 }
 
 /** Outcomes of the latest create tasks kept for `staging:outcome`. */

@@ -13,6 +13,7 @@ import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { TaskContext, TaskError } from '../../../common/tasks.js';
 import { ByteGate, HELD_BYTES, IntakeSender, READ_CONCURRENCY, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
+import { stage } from '../../engine/index.js';
 import { existingCredentials } from './existing-credentials.js';
 import { orderByLinks } from './link-order.js';
 
@@ -67,7 +68,7 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   const chunkSize = sender.batched ? CHUNK : sender.window;
   const chunkList = [...chunksByLinks(plan.order, byKey, chunkSize)];
   /** Starts reading a chunk's files (rows whose fields pass their checks): never rejects. */
-  const readChunk = async (keys: string[]): Promise<Map<string, IntakeRead | { error: unknown }>> => {
+  const readChunk = (keys: string[]): Promise<Map<string, IntakeRead | { error: unknown }>> => stage('create: read', async () => {
     const rows = keys.map((k) => byKey.get(k)!).filter((row) => row.file !== null && checkRowFields(row, true, now).length === 0);
     // A chunk holds at most HELD_BYTES of file bytes; files beyond it are staged from disk.
     const budget = new ByteGate(HELD_BYTES);
@@ -75,7 +76,7 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
     let n = 0;
     for await (const read of mapOrdered(rows, READ_CONCURRENCY, (row) => readForIntake(row.file!.path, budget).catch((error: unknown) => ({ error })))) reads.set(rows[n++]!.key, read);
     return reads;
-  };
+  });
   let upcoming = chunkList.length > 0 ? readChunk(chunkList[0]!) : undefined;
   for (const [c, keys] of chunkList.entries()) {
     if (task.signal.aborted) {
@@ -96,7 +97,7 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
       else if (problems.length > 0) outcomes.set(key, { key, status: 'failed', error: { id: problems[0]!.id, message: problems.map((p) => p.message).join('; ') } });
       else ready.push(row);
     }
-    const readMap = await reading;
+    const readMap = await stage('create: read wait', () => reading);
     const reads = ready.map((row) => (row.file ? (readMap.get(row.key) ?? { error: new Error('it was not read') }) : undefined));
     const sending: { row: StagingCreateRow; request: CreateAndScheduleRequest; sha256: string | undefined }[] = [];
     ready.forEach((row, i) => {

@@ -8,7 +8,7 @@ import { sep } from 'node:path';
 import type { StagedRow, StagingIntake } from '../../../common/ipc/staging.js';
 import { MetadataSource, type Lookup } from '../../intake/file-metadata.js';
 import pMap from 'p-map';
-import { findExistingByHash, type PartnerScope } from '../../engine/index.js';
+import { findExistingByHash, stage, type PartnerScope } from '../../engine/index.js';
 import { walkPaths, type FoundFile } from './walk-paths.js';
 import { hashFile } from '../../files/hash-file.js';
 import { readableTitle } from '../../../common/readable-title.js';
@@ -50,10 +50,10 @@ export interface StageOptions {
  */
 export async function stagePaths(paths: string[], options: StageOptions): Promise<StagingIntake> {
   const now = options.now ?? Date.now();
-  const { files, skipped } = await walkPaths(paths);
+  const { files, skipped } = await stage('staging: walk', () => walkPaths(paths));
   // Files are taken as they are now: nothing waits for a sidecar still being written.
   const metadata = new MetadataSource(0);
-  const rows = await pMap(files, async (file: FoundFile): Promise<StagedRow | null> => {
+  const rows = await stage('staging: read+hash', () => pMap(files, async (file: FoundFile): Promise<StagedRow | null> => {
     let fileHash: string;
     let size: number;
     try {
@@ -76,10 +76,11 @@ export async function stagePaths(paths: string[], options: StageOptions): Promis
       duplicate_of: [],
       problem: lookup.kind === 'fail' ? { id: lookup.error.id, message: lookup.error.message } : null,
     };
-  }, { concurrency: HASH_CONCURRENCY });
+  }, { concurrency: HASH_CONCURRENCY }));
   const staged = rows.filter((r): r is StagedRow => r !== null);
   if (options.scope) {
-    const existing = findExistingByHash(options.scope, staged.map((r) => r.file!.file_hash));
+    const scope = options.scope;
+    const existing = stage('staging: duplicates', () => findExistingByHash(scope, staged.map((r) => r.file!.file_hash)));
     for (const row of staged) row.duplicate_of = existing.get(row.file!.file_hash) ?? [];
   }
   return { rows: staged, skipped };
