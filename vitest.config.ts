@@ -23,6 +23,8 @@ const STARTS_PROCESSES = [
   'main/engine/batch-records.test.ts',
   'main/intake/entries.test.ts',
   'main/intake/proof-round.test.ts',
+  // A chunk of INTAKE_BATCH files is synced with one syncfs, by its helper process.
+  'main/workspace/rows-intake/create-rows.test.ts',
 ];
 
 /** What both projects share (globalSetup and the reporters are the run's, set once below). */

@@ -8,7 +8,7 @@
  */
 export { ByteGate, chunks, mapOrdered } from './pool.js';
 export { HELD_BYTES, READ_CONCURRENCY, readForIntake, type IntakeRead } from './read-for-intake.js';
-export { IntakeSender, intakeSenderFor } from './sender.js';
+export { INTAKE_BATCH, IntakeSender, intakeSenderFor } from './sender.js';
 export { certificatesOfJob, credentialTexts, credentialsSince, proofTexts } from './job-proofs.js';
 export { writeRound } from './proof-round.js';
 export { FolderIntake } from './folder-intake.js';

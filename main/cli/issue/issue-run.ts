@@ -20,7 +20,7 @@ import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { Job } from '../../../common/wire-types.js';
 import { diskFullError, isDiskFull } from '../../engine/disk-full.js';
 import { newFileRow, type FileRow, type Journal } from '../../intake/index.js';
-import { ByteGate, HELD_BYTES, IntakeSender, READ_CONCURRENCY, certificatesOfJob, chunks, credentialTexts, credentialsSince, mapOrdered, proofTexts, readForIntake, vcPathOf, writeRound, type IntakeRead } from '../../intake/index.js';
+import { ByteGate, HELD_BYTES, INTAKE_BATCH, IntakeSender, READ_CONCURRENCY, certificatesOfJob, chunks, credentialTexts, credentialsSince, mapOrdered, proofTexts, readForIntake, vcPathOf, writeRound, type IntakeRead } from '../../intake/index.js';
 import { systemClock, type Clock } from '../../engine/clock.js';
 import { PROOF_KINDS } from '../args.js';
 import type { CliContext } from '../context.js';
@@ -29,8 +29,6 @@ import { issueFaultPoint } from '../../intake/fault-points.js';
 const POLL_MS = 250;
 /** How far back from a journaled request its credential may carry an upload date (clock steps). */
 const RECOVERY_SKEW_MS = 5_000;
-/** Files per chunk: one journal commit and one engine transaction each. */
-const CHUNK = 500;
 /** Proofs written per round (one sync pass and one journal commit each). */
 const PROOF_CHUNK = 1_000;
 
@@ -251,7 +249,8 @@ export async function issueRun(service: IssuingService, journal: Journal, option
   const budget = new ByteGate(HELD_BYTES);
   const reads = mapOrdered(files.entries(), READ_CONCURRENCY, async ([i, file]) => ({ i, read: await readForIntake(file, budget) }));
   // The next chunk is read while this one is sent (it waits for the disk when this one does).
-  const chunkIterator = chunks(reads, CHUNK);
+  // A chunk: one journal commit and one engine transaction.
+  const chunkIterator = chunks(reads, INTAKE_BATCH);
   let upcoming = chunkIterator.next();
   upcoming.catch(() => undefined); // a failure is rethrown where it is awaited
   // Stopped by a refusal: the reads under way end quietly.

@@ -6,6 +6,7 @@ import type { StagingCreateRow } from '../../../common/ipc/staging.js';
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { TaskContext } from '../../../common/tasks.js';
 import { makeTempDir, openEngineWithPartner, type EngineFixture, type TestPartner } from '../../../test/support/engine-fixture.js';
+import { INTAKE_BATCH } from '../../intake/index.js';
 import { createRows } from './create-rows.js';
 
 let fixture: EngineFixture;
@@ -103,8 +104,8 @@ describe.each([
   });
 
   it('stops between rows (or chunks of rows) on cancel: each row wholly created or not at all', async () => {
-    // The embedded path sees a cancel between chunks of 100 rows, the other between rounds of 8 concurrent requests.
-    const [count, cancelAfter] = embedded ? [250, 100] : [20, 8];
+    // The embedded path sees a cancel between chunks of INTAKE_BATCH rows, the other between rounds of 8 concurrent requests.
+    const [count, cancelAfter] = embedded ? [INTAKE_BATCH + 150, INTAKE_BATCH] : [20, 8];
     const rows = Array.from({ length: count }, (_, i) => fileRow(`f${i}.pdf`));
     const outcomes = await createRows(service(), rows, { engine: 'local', allowDuplicates: false }, task(cancelAfter));
 

@@ -12,13 +12,11 @@ import { checkRowFields, type RowOutcome, type StagingCreateRow } from '../../..
 import type { IssuingService } from '../../../common/issuing-service.js';
 import type { CreateAndScheduleRequest } from '../../../common/requests.js';
 import type { TaskContext, TaskError } from '../../../common/tasks.js';
-import { ByteGate, HELD_BYTES, IntakeSender, READ_CONCURRENCY, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
+import { ByteGate, HELD_BYTES, INTAKE_BATCH, IntakeSender, READ_CONCURRENCY, mapOrdered, readForIntake, type IntakeRead } from '../../intake/index.js';
 import { stage } from '../../engine/index.js';
 import { existingCredentials } from './existing-credentials.js';
 import { orderByLinks } from './link-order.js';
 
-/** Rows per chunk on the embedded engine: one write transaction each, and how often a cancel is seen. */
-const CHUNK = 100;
 
 export interface CreateRowsOptions {
   /** Schedule each created credential on this engine; null creates only. */
@@ -65,7 +63,8 @@ export async function createRows(service: IssuingService, rows: StagingCreateRow
   const created = new Map<string, string>();
   let done = plan.errors.size;
   task.progress(done, rows.length);
-  const chunkSize = sender.batched ? CHUNK : sender.window;
+  // A chunk is one write transaction on the embedded engine (its files synced in one pass), and how often a cancel is seen.
+  const chunkSize = sender.batched ? INTAKE_BATCH : sender.window;
   const chunkList = [...chunksByLinks(plan.order, byKey, chunkSize)];
   /** Starts reading a chunk's files (rows whose fields pass their checks): never rejects. */
   const readChunk = (keys: string[]): Promise<Map<string, IntakeRead | { error: unknown }>> => stage('create: read', async () => {
