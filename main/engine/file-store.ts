@@ -22,6 +22,9 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, ensurePrivateDir } from './private
  */
 const writeFile = promisify(writeFileCallback);
 
+/** How many folders a store stages uploads in (see nextStagingFolder). */
+const STAGING_FOLDERS = 16;
+
 /** An upload written to a temporary file and hashed, not yet part of the store. */
 export interface StagedFile extends StagedUpload {
   tempPath: string;
@@ -73,6 +76,8 @@ export class FileStore implements FileBytes {
   private readonly tmp: string;
   /** Shard folders (`files/<2 hex>`) known to exist: made once, not per file. */
   private readonly shards = new Set<string>();
+  /** The staging folder the last upload went to (nextStagingFolder). */
+  private staged = 0;
 
   /**
    * @param maxFileBytes the largest upload taken (`payload_too_large` past it); none by default:
@@ -96,17 +101,28 @@ export class FileStore implements FileBytes {
   }
 
   /**
-   * Runs a write into this store's staging folder; if the folder has gone (cleared by hand, or
-   * by an older Proofdesk) it is made again and the write runs once more (not made per file).
+   * Runs a write into one of this store's staging folders; if the folder is not there (not yet
+   * used, or cleared by hand) it is made and the write runs once more (not made per file).
    */
-  private async inOwnFolder(write: () => Promise<void>): Promise<void> {
+  private async inOwnFolder(folder: string, write: () => Promise<void>): Promise<void> {
     try {
       await write();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(this.tmp)) throw error;
-      mkdirSync(this.tmp, { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Uploads side by side may all find the folder missing: each makes it (or finds it made).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
       await write();
     }
+  }
+
+  /**
+   * Where the next upload is staged: the uploads of a batch take turns among STAGING_FOLDERS
+   * folders, made when first written to. Creating a file locks its folder, so files created
+   * side by side in one folder wait for each other; spread over a few they do not.
+   */
+  private nextStagingFolder(): string {
+    this.staged = (this.staged + 1) % STAGING_FOLDERS;
+    return join(this.tmp, String(this.staged));
   }
 
   /**
@@ -187,7 +203,8 @@ export class FileStore implements FileBytes {
   /** Streams an upload to a temporary file, hashing it on the way. */
   async stage(source: UploadSource): Promise<StagedFile> {
     const input = 'data' in source && source.data instanceof Uint8Array ? source.data : openSource(source);
-    const tempPath = join(this.tmp, randomUUID());
+    const folder = this.nextStagingFolder();
+    const tempPath = join(folder, randomUUID());
     const { maxFileBytes } = this;
     let output: WriteStream | undefined;
     try {
@@ -198,11 +215,11 @@ export class FileStore implements FileBytes {
         // creating a file is mostly waiting in the kernel, and many stagings (a batch) wait
         // side by side (a synchronous write is several times slower per file).
         // The sniff runs while the write waits in the thread pool.
-        const [, fileType] = await Promise.all([this.inOwnFolder(() => writeFile(tempPath, input, { flag: 'wx', mode: PRIVATE_FILE_MODE })), detectMimeType(input, sourceName(source))]);
+        const [, fileType] = await Promise.all([this.inOwnFolder(folder, () => writeFile(tempPath, input, { flag: 'wx', mode: PRIVATE_FILE_MODE })), detectMimeType(input, sourceName(source))]);
         return { tempPath, hash: sha256Hex(input), size: input.length, fileType };
       }
       // A stream cannot be read twice: its folder is made (again) first.
-      mkdirSync(this.tmp, { recursive: true, mode: PRIVATE_DIR_MODE });
+      mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
       const hash = createHash('sha256');
       let size = 0;
       const hasher = new Transform({

@@ -115,7 +115,7 @@ describe('engine persistence', () => {
       const staging = readdirSync(join(dataDir, 'tmp'));
       expect(staging).toHaveLength(1);
       expect(staging[0]).toMatch(new RegExp(`^${process.pid}-`));
-      expect(readdirSync(join(dataDir, 'tmp', staging[0]!))).toEqual([]);
+      expect(readdirSync(join(dataDir, 'tmp', staging[0]!), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())).toEqual([]);
       await expect(a.uploadFile({ file: { data: new TextEncoder().encode(`free ${dataDir}`) } })).rejects.toMatchObject({ id: 'file_already_exists' });
       const more = await a.createCredential({ title: 'After restart', metadata: { n: 2 } });
       expect((await a.scheduleCredentials({ engine: 'local', credentials: [more.uid] })).uid).toBe(state.made.job.uid);

@@ -77,7 +77,7 @@ describe.each(STORES)('uploaded files on %s', (kind: StoreKind) => {
   /** Uploads that were staged and never became stored bytes (none may stay). */
   function leftovers(): number {
     if (kind === 'postgres') return dbA.prepare('SELECT count(*) FROM file_blobs WHERE file_hash IS NULL').pluck().get() as number;
-    return readdirSync(join(dataDir, 'tmp')).reduce((n, folder) => n + readdirSync(join(dataDir, 'tmp', folder)).length, 0);
+    return readdirSync(join(dataDir, 'tmp'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
   }
 
   const fileRows = () => dbA.prepare('SELECT count(*) FROM files').pluck().get() as number;
