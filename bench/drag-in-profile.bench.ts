@@ -31,7 +31,7 @@ import { stage, stageTotals, threadCpuNs, timeStages, type StageTime } from '../
 import { MemorySecretStore } from '../main/secrets/index.js';
 import { observeMachine } from './machine.js';
 import { benchDir, flushBenchWrites, type BenchResult } from './measure.js';
-import { profileOf, profileResults, profileTable, stageMeanings, type StageDef } from './profile-tables.js';
+import { JOB_STAGES, SIGNER_STAGES, profileOf, profileResults, profileTable, stageMeanings, type StageDef } from './profile-tables.js';
 
 const COUNTS = (process.env['PROOFDESK_BENCH_DRAG_COUNTS'] ?? '1000,10000').split(',').map(Number);
 const SIZE = 10 * 1024;
@@ -45,28 +45,21 @@ const STAGES: StageDef[] = [
   { name: 'staging list to the window', means: 'the staged rows V8-serialized for the window (main\'s side of the IPC answer)' },
   { name: 'rows to main', means: 'the create request (every row back) deserialized in main' },
   { name: 'create: read wait', means: 'Create and schedule: waiting for a chunk\'s files to be read (the next chunk is read while one is created)' },
-  { name: 'validate', means: 'createAndScheduleMany: each request\'s details checked against the spec, 100 per call' },
+  { name: 'validate', means: 'createAndScheduleMany: each request\'s details checked against the spec, a chunk of 500 per call' },
   { name: 'temp files', means: 'each file written to a temporary file of the store, hashed again, its type sniffed' },
-  { name: 'sync', means: 'the store\'s folders made, the chunk\'s temporary files made durable (a chunk of 100 is below SYNCFS_FROM: an fdatasync each)' },
-  { name: 'insert', means: 'one write transaction per 100 files: checks, file and credential rows, search index, tags, activity, the commit' },
+  { name: 'sync', means: 'the store\'s folders made, the chunk\'s temporary files made durable (one syncfs for a chunk of SYNCFS_FROM files or more, else an fdatasync each)' },
+  { name: 'insert', means: 'one write transaction per chunk of 500 files: checks, file and credential rows, queued for the search index, tags, activity, the commit' },
   { name: 'insert: store files', means: 'the temporary files renamed into the store' },
   { name: 'insert: schedule', means: 'the open job found, its job_credentials rows and the activity' },
   { name: 'create: original paths', means: 'where each created credential\'s file was dropped from, for "Open the original file" (original-paths.sqlite)' },
   { name: 'events to the window', means: 'task progress, counts and job events V8-serialized for the window' },
   { name: 'answers to the window', means: 'the other answers (the task, the job) V8-serialized for the window' },
   { name: 'chain checks', means: 'Issue now: keys, balance and fees asked of the chain before start' },
-  { name: 'read back', means: "the job's credentials read back from the database, a chunk at a time" },
-  { name: 'payload', means: 'payload built, RFC 8785 canonical JSON' },
-  { name: 'signers wait', means: 'the main thread waiting for the signer threads' },
-  { name: 'store', means: 'certificate rows written, one transaction per chunk' },
-  { name: 'merkle', means: 'leaves read back, the tree built and stored' },
-  { name: 'transaction', means: 'registry, issue transaction signed, stored, sent' },
+  ...JOB_STAGES,
   { name: 'confirmation', means: 'receipt, chain state persisted, job finished (by the scheduler)' },
   { name: 'other', means: "the rest of the wall time on the main thread: the scheduler's wait for its next 1 s tick, the task runner, row checks, GC" },
   { name: 'create: read', means: 'each chunk\'s files read and hashed for the create (16 at once), beside the previous chunk\'s create', overlaps: 'main thread, async', noCpu: true },
-  { name: 'workers start', means: 'signer threads started (summed over threads)', overlaps: 'signer threads' },
-  { name: 'sign', means: 'SHA-256 + Ed25519 on the signer threads (summed)', overlaps: 'signer threads' },
-  { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: 'signer threads' },
+  ...SIGNER_STAGES,
 ];
 
 /** A drop of `count` files in a folder of its own, written (and flushed) before the clock starts. */

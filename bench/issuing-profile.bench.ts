@@ -21,7 +21,7 @@ import { hashAndSignLimit, issueJobInChild, jobPayloads } from './issuing.bench.
 import { observeMachine } from './machine.js';
 import { benchDir, repeatedFigure, type BenchResult } from './measure.js';
 import { openAttestationRates, type PeerFigure } from './open-attestation.js';
-import { profileOf as profileRows, profileResults, profileTable, stageMeanings, type ProfileRow, type StageDef } from './profile-tables.js';
+import { JOB_STAGES, SIGNER_STAGES, profileOf as profileRows, profileResults, profileTable, stageMeanings, type ProfileRow, type StageDef } from './profile-tables.js';
 import type { StageTime } from '../main/engine/stage-timing.js';
 
 const COUNTS = (process.env['PROOFDESK_BENCH_PROFILE_COUNTS'] ?? '1000,10000,100000').split(',').map(Number);
@@ -37,17 +37,10 @@ const STAGES: StageDef[] = [
   { name: 'index (replayed)', means: "off the path: the FTS5 index of the job's credentials, as a search or the background indexer writes it afterwards", afterwards: true },
   { name: 'schedule', means: 'scheduleCredentials: checks, job rows, activity, the job read back' },
   { name: 'chain checks', means: 'keys, balance and fees asked of the chain before start' },
-  { name: 'read back', means: "the job's credentials read back from the database, a chunk at a time" },
-  { name: 'payload', means: 'payload built, RFC 8785 canonical JSON' },
-  { name: 'signers wait', means: 'the main thread waiting for the signer threads' },
-  { name: 'store', means: 'certificate rows written, one transaction per chunk' },
-  { name: 'merkle', means: 'leaves read back, the tree built and stored' },
-  { name: 'transaction', means: 'registry, issue transaction signed, stored, sent' },
+  ...JOB_STAGES,
   { name: 'confirmation', means: 'receipt, chain state persisted, job finished' },
   { name: 'other', means: "the rest of the wall time on the main thread (adding the bench's Partner: its secret's scrypt, its keys; calls, events, GC)" },
-  { name: 'workers start', means: 'signer threads started (summed over threads)', overlaps: 'signer threads' },
-  { name: 'sign', means: 'SHA-256 + Ed25519 on the signer threads (summed)', overlaps: 'signer threads' },
-  { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: 'signer threads' },
+  ...SIGNER_STAGES,
 ];
 
 /** Per stage: µs per credential (wall and CPU) and share of wall; `other` is what the main-thread stages leave. */

@@ -23,6 +23,23 @@ export interface StageDef {
   noCpu?: true;
 }
 
+/** The engine's stages of a started job on the main thread, from its credentials read back to its transaction sent. */
+export const JOB_STAGES: readonly StageDef[] = [
+  { name: 'read back', means: "the job's credentials read back from the database, a chunk at a time" },
+  { name: 'payload', means: 'payload built, RFC 8785 canonical JSON' },
+  { name: 'signers wait', means: 'the main thread waiting for the signer threads' },
+  { name: 'store', means: 'certificate rows written, one transaction per chunk' },
+  { name: 'merkle', means: 'leaves read back, the tree built and stored' },
+  { name: 'transaction', means: 'registry, issue transaction signed, stored, sent' },
+];
+
+/** The signer threads' stages, beside the main thread's. */
+export const SIGNER_STAGES: readonly StageDef[] = [
+  { name: 'workers start', means: 'signer threads started (summed over threads)', overlaps: 'signer threads' },
+  { name: 'sign', means: 'SHA-256 + Ed25519 on the signer threads (summed)', overlaps: 'signer threads' },
+  { name: 'compress', means: 'DEFLATE of each payload with the job dictionary, signer threads (summed)', overlaps: 'signer threads' },
+];
+
 /** One row of the profile: wall and CPU µs per item (CPU NaN where not its own), share of wall. */
 export interface ProfileRow {
   name: string;
