@@ -144,27 +144,26 @@ describe('the search index on SQLite, kept off the create path', () => {
     expect(waiting(scope)).toBe(0);
   });
 
-  it('a process killed after its create commits leaves the credentials waiting, and the next search finds them', async () => {
+  /** A child process creates 40 credentials and is killed with SIGKILL at `when`; the scope of its Partner, reopened here. */
+  async function afterKill(when: 'created' | 'indexing'): Promise<PartnerScope> {
     const dataDir = makeTempDir();
-    const child = await runTsChild('test/workspace/fixtures/create-then-killed.ts', [dataDir, '40', 'created'], process.env);
+    const child = await runTsChild('test/workspace/fixtures/create-then-killed.ts', [dataDir, '40', when], process.env);
     expect(child.signal).toBe('SIGKILL');
     const partnerId = jsonLines<{ partner_id: string }>(child.stdout)[0]?.partner_id;
     const fixture = openEngine({ dataDir });
     cleanups.push(() => fixture.close());
-    const scope = fixture.engine.scopeFor(partnerId!);
+    return fixture.engine.scopeFor(partnerId!);
+  }
+
+  it('a process killed after its create commits leaves the credentials waiting, and the next search finds them', async () => {
+    const scope = await afterKill('created');
     expect(waiting(scope)).toBe(40);
     expect(found(scope, 'kangaroo')).toBe(40);
     expect(waiting(scope)).toBe(0);
   });
 
   it('a process killed in the middle of a chunk leaves none of it indexed, and the next search indexes each credential once', async () => {
-    const dataDir = makeTempDir();
-    const child = await runTsChild('test/workspace/fixtures/create-then-killed.ts', [dataDir, '40', 'indexing'], process.env);
-    expect(child.signal).toBe('SIGKILL');
-    const partnerId = jsonLines<{ partner_id: string }>(child.stdout)[0]?.partner_id;
-    const fixture = openEngine({ dataDir });
-    cleanups.push(() => fixture.close());
-    const scope = fixture.engine.scopeFor(partnerId!);
+    const scope = await afterKill('indexing');
     expect(waiting(scope)).toBe(40);
     expect(scope.db.prepare("SELECT count(*) FROM credentials_fts WHERE credentials_fts MATCH 'kangaroo'").pluck().get()).toBe(0);
     expect(found(scope, 'kangaroo')).toBe(40);
