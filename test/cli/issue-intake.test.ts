@@ -7,7 +7,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setTimeout } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { IssuingService } from '../../common/issuing-service.js';
 import { issueRun, waitForJob } from '../../main/cli/issue/issue-run.js';
 import { ManualClock } from '../../main/engine/clock.js';
@@ -16,7 +17,6 @@ import { addIssuingPartner, createAndSchedule, makeTempDir, openIssuingEngine, t
 
 let fixture: IssuingFixture | undefined;
 afterEach(async () => {
-  vi.useRealTimers();
   await fixture?.close();
   fixture = undefined;
 });
@@ -89,11 +89,15 @@ describe('issue through the intake (real engine, real anvil)', () => {
     const partner = await addIssuingPartner(fixture.engine, 'Prompt University');
     await fixture.engine.issuing.ctx.chains.client('local');
     const { job } = await createAndSchedule(partner.service, 'local', 3);
-    // The poll's timer never fires from here on: a wait for it would never end.
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    // Each poll interval it waits out is counted: none may be.
+    const waits: number[] = [];
     const lines: string[] = [];
-    const done = await waitForJob(partner.service, job.uid, 'local', true, { stdout: () => undefined, stderr: (line) => lines.push(line) }, {});
+    const done = await waitForJob(partner.service, job.uid, 'local', true, { stdout: () => undefined, stderr: (line) => lines.push(line) }, {}, (ms) => {
+      waits.push(ms);
+      return setTimeout(ms);
+    });
     expect(done.status).toBe('finished');
+    expect(waits).toEqual([]);
     expect(lines).toEqual([`job ${job.uid} on local: scheduled, due ${job.scheduled_date}`, expect.stringMatching(new RegExp(`^job ${job.uid} on local: finished`))]);
   }, 60_000);
 });

@@ -107,10 +107,18 @@ function finalityProgress(job: Job): string {
 }
 
 /**
- * Waits for the job to finish or fail, looking every POLL_MS; with --now, asks for it to be
- * issued (waiting while the account is busy) and looks again at once.
+ * Waits for the job to finish or fail, looking every POLL_MS (`sleep`); with --now, asks for it
+ * to be issued (waiting while the account is busy) and looks again at once.
  */
-export async function waitForJob(service: IssuingService, jobUid: string, engineId: string, now: boolean, ctx: CliContext, trouble: Trouble): Promise<Job> {
+export async function waitForJob(
+  service: IssuingService,
+  jobUid: string,
+  engineId: string,
+  now: boolean,
+  ctx: CliContext,
+  trouble: Trouble,
+  sleep: (ms: number) => Promise<unknown> = setTimeout,
+): Promise<Job> {
   let last = '';
   let lastWaiting: string | null | undefined = null;
   for (;;) {
@@ -137,7 +145,7 @@ export async function waitForJob(service: IssuingService, jobUid: string, engine
         if (isDiskFull(error) || !(error instanceof ServiceError && error.id === 'try_again_later')) throw error;
       }
     }
-    await setTimeout(POLL_MS);
+    await sleep(POLL_MS);
   }
 }
 
