@@ -25,14 +25,14 @@ export interface ActivityQuery extends PageQuery {
 }
 
 
-/** The CSV columns of an activity export, in order. */
-export const ACTIVITY_CSV_COLUMNS = ['date', 'kind', 'actor', 'engine', 'credential_uid', 'job_uid', 'certificate_uid', 'transaction', 'detail'] as const;
+/** The CSV columns of an activity export, in order; a deleted credential's title is empty. */
+export const ACTIVITY_CSV_COLUMNS = ['date', 'kind', 'actor', 'engine', 'credential_uid', 'credential_title', 'job_uid', 'certificate_uid', 'transaction', 'detail'] as const;
 
 /** Activity entries as CSV (header line first, CRLF line ends): what `activity list --csv` and the Activity view export. */
 export function activityCsv(entries: readonly ActivityEntry[]): string {
   const rows = entries.map((e) => {
     const transaction = typeof e.detail?.transaction === 'string' ? e.detail.transaction : '';
-    return [e.date, e.kind, e.actor, e.engine ?? '', e.credential_uid ?? '', e.job_uid ?? '', e.certificate_uid ?? '', transaction, e.detail ? JSON.stringify(e.detail) : ''];
+    return [e.date, e.kind, e.actor, e.engine ?? '', e.credential_uid ?? '', e.credential_title ?? '', e.job_uid ?? '', e.certificate_uid ?? '', transaction, e.detail ? JSON.stringify(e.detail) : ''];
   });
   return `${[[...ACTIVITY_CSV_COLUMNS], ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
 }

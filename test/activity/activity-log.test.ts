@@ -19,6 +19,7 @@ describe('the activity log of a scripted day (real engine, real anvil)', () => {
   let fx: IssuingFixture;
   const day = {} as {
     uids: string[];
+    titles: string[];
     jobUid: string;
     tx: string;
     revokeTx: string;
@@ -31,6 +32,7 @@ describe('the activity log of a scripted day (real engine, real anvil)', () => {
     const service = partner.service;
     const credentials = await createCredentials(service, 3, 'Diploma');
     day.uids = credentials.map((c) => c.uid);
+    day.titles = credentials.map((c) => c.title);
     await service.addCredentialTags({ credentials: [{ credential_uid: day.uids[0]!, tags: ['cs2026'] }] });
     await service.scheduleCredentials({ engine: 'local', credentials: day.uids });
     await service.unscheduleCredential(day.uids[2]!, 'local');
@@ -96,9 +98,9 @@ describe('the activity log of a scripted day (real engine, real anvil)', () => {
     const csv = await cli('activity', 'list', '--data', fx.dataDir, '--kind', 'issued', '--csv');
     expect(csv.code, csv.err).toBe(0);
     const lines = csv.out.split('\r\n');
-    expect(lines[0]).toBe('date,kind,actor,engine,credential_uid,job_uid,certificate_uid,transaction,detail');
+    expect(lines[0]).toBe('date,kind,actor,engine,credential_uid,credential_title,job_uid,certificate_uid,transaction,detail');
     expect(lines).toHaveLength(3);
-    expect(lines[1]!.split(',').slice(1, 8)).toEqual(['issued', ME, 'local', day.uids[0], day.jobUid, day.certificates.get(day.uids[0]!), day.tx]);
+    expect(lines[1]!.split(',').slice(1, 9)).toEqual(['issued', ME, 'local', day.uids[0], day.titles[0], day.jobUid, day.certificates.get(day.uids[0]!), day.tx]);
 
     const badDate = await cli('activity', 'list', '--data', fx.dataDir, '--from', '2026-02-31');
     expect(badDate.code).toBe(1);

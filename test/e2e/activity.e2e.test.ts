@@ -107,8 +107,8 @@ describe('activity view', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
-    expect(csv[0]).toBe('date,kind,actor,engine,credential_uid,job_uid,certificate_uid,transaction,detail');
-    expect(csv.slice(1, -1).map((line) => line.split(',').slice(1, 5))).toEqual([['created', userInfo().username, '', uids[0]]]);
+    expect(csv[0]).toBe('date,kind,actor,engine,credential_uid,credential_title,job_uid,certificate_uid,transaction,detail');
+    expect(csv.slice(1, -1).map((line) => line.split(',').slice(1, 6))).toEqual([['created', userInfo().username, '', uids[0], titles[0]]]);
 
     await page.getByRole('textbox', { name: 'From', exact: true }).fill('01/01/2099');
     await page.getByRole('button', { name: 'Apply filters' }).click();
