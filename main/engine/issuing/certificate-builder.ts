@@ -11,8 +11,11 @@ import { loadSigningKey, type PartnerIdentity } from './partner-keys.js';
 import type { Signed } from './signer-pool.js';
 import { stage } from '../stage-timing.js';
 
-/** Credentials read, canonicalised, signed and stored per chunk at most: bounds memory. */
-const CHUNK = 2_000;
+/**
+ * Credentials read, canonicalised, signed and stored per chunk at most: bounds memory, and how
+ * long the signer threads wait for the first chunk and the last chunk's thread runs alone.
+ */
+const CHUNK = 1_000;
 /**
  * The smallest chunk a job is split into so that every signer thread gets work: below it a
  * chunk's fixed costs (a message each way, a committed transaction) outweigh a thread's help.
